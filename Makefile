@@ -1,0 +1,41 @@
+# Two-command set-up: `make demo` and `make test` each create .venv and install what they need.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+
+.PHONY: demo test install install-dev lint bench clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.installed: $(VENV)/bin/python pyproject.toml
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml
+	$(PIP) install --quiet -e ".[dev]"
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+demo: install
+	@echo "--- examples/clinical_note.txt (synthetic) ---"
+	@cat examples/clinical_note.txt
+	@echo "--- anonymized (knn, k=10, embedding minilm-words) ---"
+	@$(VENV)/bin/anonymize examples/clinical_note.txt --seed 2020
+
+test: install-dev
+	$(PY) -m pytest -q
+
+lint: install-dev
+	$(VENV)/bin/ruff check src tests scripts
+	$(VENV)/bin/mypy src
+
+bench: install-dev
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache

@@ -1,0 +1,45 @@
+"""embedanon: release free text without the people in it.
+
+Every word is replaced by a word sampled near it in a public word-embedding space (Abdalla et al.
+2020), optionally under metric differential privacy.
+
+    >>> from embedanon import Anonymizer
+    >>> anon = Anonymizer(seed=7)            # default: minilm-words embedding, knn, k=10
+    >>> anon.anonymize("John Smith, 54, was seen for chest pain.")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from .errors import ConfigError, EmbeddingError, EmbedanonError, InputError
+from .mechanisms.base import Mechanism, available as available_mechanisms, build_mechanism, register
+from .pipeline import Anonymizer, AnonymizerConfig, anonymize_text
+from .text import Token, detokenize, tokenize
+from .vectors.defaults import DEFAULT_EMBEDDING, import_embedding, load_embedding
+from .vectors.index import NeighborIndex
+from .vectors.store import CandidatePolicy, EmbeddingStore
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_EMBEDDING",
+    "Anonymizer",
+    "AnonymizerConfig",
+    "CandidatePolicy",
+    "ConfigError",
+    "EmbeddingError",
+    "EmbeddingStore",
+    "EmbedanonError",
+    "InputError",
+    "Mechanism",
+    "NeighborIndex",
+    "Token",
+    "__version__",
+    "anonymize_text",
+    "available_mechanisms",
+    "build_mechanism",
+    "detokenize",
+    "import_embedding",
+    "load_embedding",
+    "register",
+    "tokenize",
+]

@@ -1,0 +1,39 @@
+"""Small parameter validators shared by mechanisms, the pipeline and the CLI."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+from .errors import ConfigError
+
+
+def positive_int(name: str, value: object, *, maximum: int | None = None) -> int:
+    """Return ``value`` as an int >= 1 (and <= ``maximum``) or raise with a message naming it."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    if value < 1:
+        raise ConfigError(f"{name} must be an integer >= 1, got {value}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{name} must be at most {maximum}, got {value}")
+    return int(value)
+
+
+def positive_float(name: str, value: object) -> float:
+    """Return ``value`` as a finite float > 0; reject bools, strings, nan and inf."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a finite number > 0, got {type(value).__name__} {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise ConfigError(f"{name} must be a finite number > 0, got {value!r}")
+    return number
+
+
+def fraction(name: str, value: object, *, low: float = 0.0, high: float = 1.0) -> float:
+    """Return ``value`` as a float in the closed interval [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or not low <= number <= high:
+        raise ConfigError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+    return number

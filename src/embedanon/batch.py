@@ -1,0 +1,141 @@
+"""Anonymize files: the plain function behind the ``anonymize`` command.
+
+Record ``r`` of a run (counted over all inputs, in order) gets the random stream
+``SeedSequence(seed, spawn_key=(r,))`` for a text line, and ``(r, f)`` for field ``f`` of a JSONL
+or CSV record, so output depends on the seed and the data only, not on ``jobs`` or chunking.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from . import io as eio
+from ._validate import positive_int
+from .errors import ConfigError, InputError
+from .pipeline import Anonymizer, AnonymizerConfig, anonymize_text, parallel_map
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunStats:
+    """Counts of one run (never content)."""
+
+    inputs: int = 0
+    records: int = 0
+    texts: int = 0
+    bytes_in: int = 0
+    outputs: list[str] = field(default_factory=list)
+
+
+def _record_task(args: tuple[tuple[str, ...], AnonymizerConfig, int, int, bool]) -> tuple[str, ...]:
+    texts, config, entropy, index, single = args
+    if single:
+        return (anonymize_text(texts[0], config, (entropy, (index,))),)
+    return tuple(anonymize_text(t, config, (entropy, (index, f))) for f, t in enumerate(texts))
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
+    """Where each input goes: one file, a directory of files, or standard output (``None``)."""
+    if not inputs:
+        raise ConfigError("no input given")
+    if output is None or output == "-":
+        return [None] * len(inputs)
+    out_is_dir = Path(output).is_dir() or (len(inputs) > 1)
+    if not out_is_dir:
+        targets: list[str | None] = [output]
+    else:
+        if not Path(output).is_dir():
+            raise InputError(f"with several inputs, -o must be an existing directory: {output}")
+        if "-" in inputs:
+            raise ConfigError("standard input ('-') cannot be combined with an output directory")
+        names = [Path(p).name for p in inputs]
+        dupes = {n for n in names if names.count(n) > 1}
+        if dupes:
+            raise ConfigError(f"two inputs share the file name {sorted(dupes)[0]!r}")
+        targets = [str(Path(output) / n) for n in names]
+    for src, dst in zip(inputs, targets):
+        if src != "-" and dst is not None and _same_file(src, dst):
+            raise ConfigError(f"output {dst} is the same file as input {src}; choose another -o")
+    return targets
+
+
+def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymizer, *,
+                    fmt: str | None = None, fields: list[str] | None = None, jobs: int = 1,
+                    encoding_errors: str = "strict",
+                    progress: Callable[[int], None] | None = None) -> RunStats:
+    """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout)."""
+    jobs = positive_int("jobs", jobs)
+    if encoding_errors not in eio.ENCODING_ERRORS:
+        raise ConfigError(
+            f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, got {encoding_errors!r}"
+        )
+    targets = plan_outputs(inputs, output)
+    formats = [eio.detect_format(p, fmt) for p in inputs]
+    for f in formats:
+        if f == "txt" and fields:
+            raise ConfigError("--field applies to jsonl and csv input, not txt")
+    for p in inputs:  # fail before writing anything when an input is missing
+        if p != "-":
+            eio.open_input(p).close()
+    stats = RunStats()
+    for path, target, form in zip(inputs, targets, formats):
+        names = list(fields or ["text"])
+        with eio.open_input(path) as fh, eio.atomic_output(target) as out:
+            _run_one(fh, out, path, form, names, anonymizer, jobs, encoding_errors, stats, progress)
+        stats.inputs += 1
+        stats.outputs.append(target or "-")
+    log.info("anonymized %d records (%d texts, %d bytes) from %d inputs",
+             stats.records, stats.texts, stats.bytes_in, stats.inputs)
+    return stats
+
+
+def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str],
+             anonymizer: Anonymizer, jobs: int, errors: str, stats: RunStats,
+             progress: Callable[[int], None] | None) -> None:
+    shown = "<stdin>" if path == "-" else path
+    if form == "txt":
+        records: Iterator[eio.Record] = eio.read_txt(fh, shown, errors)
+        write: Callable[[eio.Record, tuple[str, ...]], str] = eio.write_txt
+    elif form == "jsonl":
+        records = eio.read_jsonl(fh, shown, errors, fields)
+        write = eio.write_jsonl
+    else:
+        delimiter = "\t" if shown.lower().endswith(".tsv") else ","
+        records = eio.read_csv(fh, shown, errors, fields, delimiter)
+        write = eio.CsvWriter(delimiter)
+
+    pending: deque[eio.Record] = deque()
+    config, entropy, single = anonymizer.config, anonymizer.entropy, form == "txt"
+
+    def tasks() -> Iterator[tuple[tuple[str, ...], AnonymizerConfig, int, int, bool]]:
+        for record in records:
+            pending.append(record)
+            index = anonymizer._take() if record.texts else -1
+            yield record.texts, config, entropy, index, single
+
+    for result in parallel_map(_skip_empty_task, tasks(), jobs=jobs, chunksize=32):
+        record = pending.popleft()
+        out.write(write(record, result))
+        stats.records += not record.header
+        stats.texts += len(record.texts)
+        stats.bytes_in += record.nbytes
+        if progress is not None:
+            progress(record.nbytes)
+
+
+def _skip_empty_task(args: tuple[tuple[str, ...], AnonymizerConfig, int, int, bool]) -> tuple[str, ...]:
+    return args[0] if not args[0] else _record_task(args)

@@ -1,0 +1,38 @@
+"""The typer application: ``embedanon COMMAND`` and the ``anonymize`` console script."""
+
+from __future__ import annotations
+
+import typer
+
+from ..mechanisms.base import available
+from . import embeddings
+from .anonymize import anonymize_command
+
+app = typer.Typer(
+    name="embedanon",
+    help="Release free text without the people in it: replace every word by an embedding neighbour.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("anonymize")(anonymize_command)
+app.add_typer(embeddings.app, name="embeddings")
+
+
+@app.command("mechanisms")
+def mechanisms_command() -> None:
+    """List the replacement mechanisms and their parameters."""
+    for name, spec in sorted(available().items()):
+        typer.echo(f"{name:12s} {spec.summary}  [{', '.join(spec.params)}]")
+
+
+anonymize_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+anonymize_app.command()(anonymize_command)
+
+
+def main() -> None:
+    app()
+
+
+def anonymize_main() -> None:
+    anonymize_app()

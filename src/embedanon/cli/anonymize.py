@@ -1,0 +1,58 @@
+"""``embedanon anonymize`` (also installed as the ``anonymize`` console script)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ..batch import anonymize_files
+from ..pipeline import Anonymizer
+from ..vectors.defaults import DEFAULT_EMBEDDING
+from .common import handle_errors, setup_logging
+
+
+@handle_errors
+def anonymize_command(
+    inputs: Annotated[list[str], typer.Argument(help="Input files ('-' for standard input).")],
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", help="Output file, or directory for several inputs ('-': stdout).")] = None,
+    mechanism: Annotated[str, typer.Option(
+        "--mechanism", "-m", help="Replacement mechanism (see 'embedanon mechanisms').")] = "knn",
+    k: Annotated[Optional[int], typer.Option(help="knn: neighbourhood size (default 10).")] = None,
+    epsilon: Annotated[Optional[float], typer.Option(
+        help="Privacy parameter per word of the metric-DP mechanisms; a text of n words spends "
+             "n*epsilon.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Seed for reproducible output (anyone who knows it can replay the noise).")] = None,
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", help="txt, jsonl or csv (default: from the file extension).")] = None,
+    field: Annotated[Optional[list[str]], typer.Option(
+        help="JSONL/CSV field to anonymize (repeatable; default 'text').")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    embedding: Annotated[str, typer.Option(help="Embedding name or file path.")] = DEFAULT_EMBEDDING,
+    encoding_errors: Annotated[str, typer.Option(
+        help="strict: stop on invalid UTF-8; replace: substitute U+FFFD.")] = "strict",
+    min_length: Annotated[int, typer.Option(help="Shortest replacement word.")] = 2,
+    allowlist: Annotated[Optional[str], typer.Option(
+        help="Public word list (one word per line) that replacements must come from.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
+) -> None:
+    """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
+    setup_logging(verbose)
+    anonymizer = Anonymizer(
+        embedding, mechanism, k=k, epsilon=epsilon, seed=seed, min_length=min_length,
+        allowlist=allowlist,
+    )
+    show = not quiet and sys.stderr.isatty() and "-" not in inputs
+    if not show:
+        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, jobs=jobs,
+                        encoding_errors=encoding_errors)
+        return
+    total = sum(os.path.getsize(p) for p in inputs if os.path.isfile(p))
+    with typer.progressbar(length=total, label="anonymizing", file=sys.stderr) as bar:
+        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, jobs=jobs,
+                        encoding_errors=encoding_errors, progress=bar.update)

@@ -1,0 +1,59 @@
+"""``embedanon embeddings list | info | import``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from ..vectors import defaults
+from ..vectors.index import NeighborIndex
+from ..vectors.store import CandidatePolicy
+from .common import handle_errors
+
+app = typer.Typer(help="List, inspect and import word embeddings.", no_args_is_help=True)
+
+
+@app.command("list")
+@handle_errors
+def list_command() -> None:
+    """Names usable with --embedding (besides file paths)."""
+    for name in defaults.available():
+        suffix = "  (built in, default)" if name == defaults.DEFAULT_EMBEDDING else ""
+        typer.echo(f"{name}{suffix}")
+
+
+@app.command("info")
+@handle_errors
+def info_command(
+    name: Annotated[str, typer.Argument(help="Embedding name or path.")] = defaults.DEFAULT_EMBEDDING,
+    min_length: Annotated[int, typer.Option(help="Shortest candidate word.")] = 2,
+) -> None:
+    """Size, dimension and candidate vocabulary of an embedding."""
+    store = defaults.load_embedding(name)
+    policy = CandidatePolicy(min_length=min_length)
+    typer.echo(f"name:        {store.name}")
+    typer.echo(f"source:      {store.source}")
+    typer.echo(f"words:       {len(store)}")
+    typer.echo(f"dimension:   {store.dim}")
+    typer.echo(f"candidates:  {len(store.candidate_ids(policy))} (alphabetic, >= {min_length} letters)")
+    typer.echo(f"wordpieces:  {len(store.pieces)}")
+    typer.echo(f"fingerprint: {store.fingerprint}")
+
+
+@app.command("import")
+@handle_errors
+def import_command(
+    path: Annotated[str, typer.Argument(help="word2vec (.txt/.bin), GloVe (.txt) or fastText (.vec/.bin).")],
+    name: Annotated[Optional[str], typer.Option(help="Name to use with --embedding.")] = None,
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", help="word2vec, word2vec-binary, glove or fasttext-bin (default: detect).")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="Keep only the first N words.")] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace an embedding of the same name.")] = False,
+    table: Annotated[bool, typer.Option(help="Precompute the neighbour table now.")] = True,
+) -> None:
+    """Convert an embedding file once into embedanon's fast-loading form."""
+    store = defaults.import_embedding(path, name=name, fmt=fmt, limit=limit, overwrite=overwrite)
+    if table:
+        NeighborIndex(store).table(10)
+    typer.echo(f"imported {store.name}: {len(store)} words x {store.dim}")

@@ -1,0 +1,80 @@
+"""Leak guard: a word is never "replaced" by a variant of itself.
+
+Replacing ``john`` by ``johns`` or ``patient`` by ``patients`` releases the original. Two words are
+variants when, after :func:`embedanon.text.lookup_key` (case folded, accents stripped):
+
+* they are equal;
+* their edit distance is at most 1 (``jon``/``john``, ``colour``/``color``);
+* the shorter (>= 3 letters) is a prefix or a substring of the other
+  (``echo``/``echocardiogram``, ``john``/``johnson``, ``patient``/``outpatient``);
+* they share a stem after removing common English inflection suffixes
+  (``diagnose``/``diagnosis``, ``studied``/``studies``, ``biopsies``/``biopsy``);
+* they share a long common prefix that covers all but at most two letters of the shorter word
+  (``surgical``/``surgically``-like pairs the rules above miss, e.g. ``anemia``/``anemic``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .text import lookup_key
+
+# Longest first, so "ies" is tried before "s".
+_SUFFIXES = (
+    "ations", "ation", "ically", "ities", "ingly", "ness", "ments", "ment", "ings", "ical",
+    "ists", "ies", "ied", "ing", "ers", "est", "ist", "ism", "ity", "ion", "ive", "ous",
+    "ic", "al", "ly", "ed", "er", "es", "is", "ia", "y", "s", "e",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1 << 18)
+def stem(word: str) -> str:
+    """Crude English stem: strip one inflection suffix, keep at least three letters."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def within_one_edit(a: str, b: str) -> bool:
+    """True when the Levenshtein distance between ``a`` and ``b`` is at most 1."""
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la > lb:
+        a, b, la, lb = b, a, lb, la
+    i = 0
+    while i < la and a[i] == b[i]:
+        i += 1
+    if la == lb:
+        return a[i + 1 :] == b[i + 1 :]
+    return a[i:] == b[i + 1 :]
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def keys_are_variants(a: str, b: str) -> bool:
+    """:func:`is_variant` on two words already passed through ``lookup_key``."""
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= 3 and short in long_:
+        return True
+    if within_one_edit(a, b):
+        return True
+    if len(short) >= 4:
+        prefix = _common_prefix(a, b)
+        if prefix >= 4 and prefix >= len(short) - 2:
+            return True
+    return len(short) >= 3 and stem(a) == stem(b)
+
+
+def is_variant(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are the same word up to case, accents or inflection (see module)."""
+    return keys_are_variants(lookup_key(a), lookup_key(b))

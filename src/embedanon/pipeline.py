@@ -1,0 +1,422 @@
+"""The Anonymizer: tokenize -> map every word to an embedding id -> mechanism -> rebuild.
+
+Each document is processed by :func:`anonymize_text`, a pure function of (text, config,
+document seed): heavy resources (embedding, index, neighbour tables) are loaded once per process
+from the small, hashable :class:`AnonymizerConfig`, so the function pickles and runs unchanged in
+worker processes or on a distributed engine.
+
+What happens to each token (see :mod:`embedanon.text` for the kinds):
+
+* whitespace and punctuation are kept;
+* a word part found in the embedding goes through the mechanism;
+* a word part outside the embedding is given a vector composed from its wordpieces (when the
+  embedding has them) and mapped to the nearest candidate that is not a variant of it (its
+  *proxy*); the mechanism then runs on the proxy. A word that cannot be placed at all gets a
+  uniformly random candidate;
+* digits and letters of numbers and codes (``2023-01-15``, ``A12B``) are each replaced by another
+  random character of the same class, keeping the shape;
+* English clitics after an apostrophe (``'s``, ``n't`` as ``'t``, ``'ll`` ...) are kept, so
+  ``patient's`` becomes e.g. ``doctor's``.
+
+Replacements of word parts outside the embedding are checked against the leak guard and redrawn
+from the proxy's guarded neighbours when they are variants of the original.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._validate import positive_int
+from .errors import ConfigError
+from .leakguard import keys_are_variants
+from .mechanisms.base import Mechanism, build_mechanism
+from .text import JOINERS, WORD_SPLIT_RE, apply_case, case_code, lookup_key, split_joined
+from .vectors.defaults import DEFAULT_EMBEDDING, load_embedding
+from .vectors.index import NeighborIndex
+from .vectors.store import CandidatePolicy, EmbeddingStore
+
+CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
+_PLAN_CACHE_LIMIT = 500_000
+_FALLBACK_K = 10
+
+
+@dataclass(frozen=True, slots=True)
+class AnonymizerConfig:
+    """Everything that determines the output distribution (hashable, picklable, small).
+
+    Attributes:
+        embedding: embedding name or file path.
+        mechanism: registered mechanism name.
+        params: mechanism parameters as sorted (name, value) pairs, e.g. (("k", 10),).
+        min_length: shortest candidate replacement word.
+        allowlist: optional path of a public word list; candidates must be in it.
+    """
+
+    embedding: str = DEFAULT_EMBEDDING
+    mechanism: str = "knn"
+    params: tuple[tuple[str, Any], ...] = ()
+    min_length: int = 2
+    allowlist: str | None = None
+
+    def policy(self) -> CandidatePolicy:
+        allow = None
+        if self.allowlist is not None:
+            try:
+                with open(self.allowlist, encoding="utf-8") as fh:
+                    allow = frozenset(lookup_key(line.split()[0]) for line in fh if line.strip())
+            except OSError as exc:
+                raise ConfigError(f"cannot read allowlist {self.allowlist}: {exc}") from exc
+        return CandidatePolicy(min_length=self.min_length, allowlist=allow)
+
+
+# ------------------------------------------------------------------------------------------------
+# Per-process runtime
+# ------------------------------------------------------------------------------------------------
+@dataclass(eq=False)
+class _Unit:
+    """A word part to replace: its embedding (or proxy) id, case, and leak-guard data."""
+
+    word_id: int  # -1: no vector, draw a uniform candidate
+    case: int
+    guard_key: str | None = None  # set for words outside the embedding
+    safe: np.ndarray | None = None  # guarded neighbours used when a draw is a variant
+
+
+@dataclass(eq=False)
+class Runtime:
+    """Resources shared by all documents of one config in one process."""
+
+    config: AnonymizerConfig
+    store: EmbeddingStore
+    index: NeighborIndex
+    mechanism: Mechanism
+    forms: tuple[list[str], list[str], list[str]] = field(init=False)
+    plans: dict[str, Any] = field(init=False, default_factory=dict)
+    _variant_cache: dict[tuple[str, int], bool] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        words = self.store.words
+        self.forms = (list(words), [apply_case(w, 1) for w in words], [w.upper() for w in words])
+
+    # -- planning: how each distinct token is handled (cached, deterministic) -----------------
+    def plan(self, token: str) -> Any:
+        plan = self.plans.get(token)
+        if plan is None:
+            if len(self.plans) > _PLAN_CACHE_LIMIT:
+                self.plans.clear()
+                self._variant_cache.clear()
+            plan = self.plans[token] = self._make_plan(token)
+        return plan
+
+    def _make_plan(self, token: str) -> Any:
+        if token.isalpha() and token.isascii():
+            return self._word_unit(token)
+        segments: list[Any] = []
+        parts = _split_parts(token)
+        for i, part in enumerate(parts):
+            if part in JOINERS and len(part) == 1:
+                segments.append(part)
+            elif _is_alpha_part(part):
+                clitic = (i >= 2 and parts[i - 1] in "'’" and part.lower() in CLITICS
+                          and _is_alpha_part(parts[i - 2]))
+                segments.append(part if clitic else self._word_unit(part))
+            else:
+                segments.append(_CodePart(part))
+        if len(segments) == 1 and isinstance(segments[0], _Unit):
+            return segments[0]
+        return tuple(segments)
+
+    def _word_unit(self, part: str) -> _Unit:
+        key = lookup_key(part)
+        case = case_code(part)
+        word_id = self.store.id_of(key)
+        if word_id >= 0:
+            return _Unit(word_id, case)
+        vec = self.store.compose(key)
+        if vec is None:
+            return _Unit(-1, case, key, None)
+        safe = self.index.guarded_neighbors(vec, key, _FALLBACK_K)
+        return _Unit(int(safe[0]), case, key, safe)
+
+    def is_variant(self, key: str, word_id: int) -> bool:
+        cache_key = (key, word_id)
+        hit = self._variant_cache.get(cache_key)
+        if hit is None:
+            hit = self._variant_cache[cache_key] = keys_are_variants(key, self.store.words[word_id])
+        return hit
+
+
+@dataclass(frozen=True, slots=True)
+class _CodePart:
+    """Digits/letters of a number or code, each replaced by another character of its class."""
+
+    text: str
+
+
+def _split_parts(token: str) -> list[str]:
+    """Split a token on its joiners, keeping them: ``o'neil`` -> ``o``, ``'``, ``neil``."""
+    return [p for p in split_joined(token) if p]
+
+
+def _is_alpha_part(part: str) -> bool:
+    return all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in part)
+
+
+_RUNTIMES: dict[AnonymizerConfig, Runtime] = {}
+
+
+def get_runtime(config: AnonymizerConfig) -> Runtime:
+    """Load (once per process) the embedding, index and mechanism for ``config``."""
+    runtime = _RUNTIMES.get(config)
+    if runtime is None:
+        store = load_embedding(config.embedding)
+        index = NeighborIndex(store, config.policy())
+        mechanism = build_mechanism(config.mechanism, index, **dict(config.params))
+        runtime = _RUNTIMES[config] = Runtime(config, store, index, mechanism)
+    return runtime
+
+
+# ------------------------------------------------------------------------------------------------
+# The pure per-document function
+# ------------------------------------------------------------------------------------------------
+DocumentSeed = tuple[int, tuple[int, ...]]
+
+
+def document_rng(seed: DocumentSeed) -> np.random.Generator:
+    """Generator of one document: ``SeedSequence(entropy, spawn_key=key)``.
+
+    The stream depends only on the run's entropy and the document's key (its position), never on
+    batching, worker count or what other documents were processed before.
+    """
+    entropy, key = seed
+    return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=key))
+
+
+def anonymize_text(text: str, config: AnonymizerConfig, seed: DocumentSeed) -> str:
+    """Anonymize one document. Pure: same (text, config, seed) -> same output, in any process."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, got {type(text).__name__}")
+    rt = get_runtime(config)
+    pieces = WORD_SPLIT_RE.split(text)
+    if len(pieces) == 1:
+        return text
+    rng = document_rng(seed)
+    plans = [rt.plan(tok) for tok in pieces[1::2]]
+
+    # Collect word units (in token order) and code parts.
+    units: list[_Unit] = []
+    codes: list[_CodePart] = []
+    for plan in plans:
+        if type(plan) is _Unit:
+            units.append(plan)
+        else:
+            for seg in plan:
+                if type(seg) is _Unit:
+                    units.append(seg)
+                elif type(seg) is _CodePart:
+                    codes.append(seg)
+
+    words = _replace_units(rt, units, rng)
+    code_texts = _replace_codes(codes, rng)
+
+    out: list[str] = []
+    wi = ci = 0
+    for plan in plans:
+        if type(plan) is _Unit:
+            out.append(words[wi])
+            wi += 1
+            continue
+        buf = []
+        for seg in plan:
+            if type(seg) is _Unit:
+                buf.append(words[wi])
+                wi += 1
+            elif type(seg) is _CodePart:
+                buf.append(code_texts[ci])
+                ci += 1
+            else:
+                buf.append(seg)
+        out.append("".join(buf))
+    pieces[1::2] = out
+    return "".join(pieces)
+
+
+def _replace_units(rt: Runtime, units: list[_Unit], rng: np.random.Generator) -> list[str]:
+    if not units:
+        return []
+    ids = np.fromiter((u.word_id for u in units), dtype=np.int64, count=len(units))
+    placed = ids >= 0
+    out_ids = np.empty_like(ids)
+    if placed.all():
+        out_ids[:] = rt.mechanism.sample(ids, rng)
+    else:
+        if placed.any():
+            out_ids[placed] = rt.mechanism.sample(ids[placed], rng)
+        n_free = int((~placed).sum())
+        out_ids[~placed] = rt.index.candidates[rng.integers(0, rt.index.n_candidates, n_free)]
+    out_list = out_ids.tolist()
+    # Leak guard for words outside the embedding (in-vocabulary rows are guarded in the table).
+    for i, unit in enumerate(units):
+        if unit.guard_key is not None and rt.is_variant(unit.guard_key, out_list[i]):
+            out_list[i] = _guarded_redraw(rt, unit, rng)
+    forms = rt.forms
+    return [forms[u.case][j] for u, j in zip(units, out_list)]
+
+
+def _guarded_redraw(rt: Runtime, unit: _Unit, rng: np.random.Generator) -> int:
+    if unit.safe is not None:
+        return int(unit.safe[rng.integers(0, len(unit.safe))])
+    assert unit.guard_key is not None
+    for _ in range(1000):
+        j = int(rt.index.candidates[rng.integers(0, rt.index.n_candidates)])
+        if not rt.is_variant(unit.guard_key, j):
+            return j
+    raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
+
+
+_ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _replace_codes(codes: list[_CodePart], rng: np.random.Generator) -> list[str]:
+    """Replace each digit by another digit and each letter by another letter of the same case.
+
+    The first digit of a multi-digit run is never 0 (magnitudes and formats survive, values do
+    not). Every output character differs from the input character at its position; combining
+    marks are dropped; other numeric characters (``½``) become a random digit.
+    """
+    if not codes:
+        return []
+    texts = ["".join(ch for ch in c.text if not unicodedata.category(ch).startswith("M"))
+             for c in codes]
+    draws = rng.random(sum(map(len, texts))).tolist()
+    out: list[str] = []
+    pos = 0
+    for chars in texts:
+        buf = []
+        for i, ch in enumerate(chars):
+            u = draws[pos]
+            pos += 1
+            if ch.isalpha():
+                base = ch.lower()
+                if len(base) == 1 and base in _ASCII_LOWER:
+                    new = _ASCII_LOWER[(_ASCII_LOWER.index(base) + 1 + int(u * 25)) % 26]
+                else:
+                    new = _ASCII_LOWER[int(u * 26)]
+                buf.append(new.upper() if ch.isupper() else new)
+                continue
+            value = unicodedata.digit(ch, -1)
+            run_start = i == 0 or chars[i - 1].isalpha()
+            multi = i + 1 < len(chars) and not chars[i + 1].isalpha()
+            if value < 0:
+                buf.append(str(int(u * 10)))
+            elif run_start and multi and value != 0:
+                buf.append(str(1 + (value + int(u * 8)) % 9))  # 1..9 except value
+            elif run_start and multi:
+                buf.append(str(1 + int(u * 9)))  # leading zero -> 1..9
+            else:
+                buf.append(str((value + 1 + int(u * 9)) % 10))  # 0..9 except value
+        out.append("".join(buf))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# The public class
+# ------------------------------------------------------------------------------------------------
+def _fresh_entropy() -> int:
+    return int.from_bytes(os.urandom(16), "little")
+
+
+def _seed_entropy(seed: int | None) -> int:
+    if seed is None:
+        return _fresh_entropy()
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return seed
+
+
+class Anonymizer:
+    """Replace every word of a text by a word drawn near it in an embedding.
+
+    Args:
+        embedding: embedding name (``minilm-words``, an imported name) or file path.
+        mechanism: ``knn`` (default) or another registered mechanism.
+        k: neighbourhood size for ``knn`` (default 10).
+        seed: ``None`` draws entropy from the OS; an integer makes output reproducible (and lets
+            anyone who knows it replay the noise: keep it secret or don't set it for releases).
+        min_length: shortest replacement word.
+        allowlist: optional path of a public word list restricting replacements.
+        **params: other mechanism parameters (``epsilon`` ...).
+
+    Documents are numbered in the order they are given, across calls; document ``i`` always gets
+    the random stream ``SeedSequence(seed, spawn_key=(i,))``, whatever the batching or ``jobs``.
+    """
+
+    def __init__(self, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "knn", *,
+                 k: int | None = None, seed: int | None = None, min_length: int = 2,
+                 allowlist: str | None = None, **params: Any) -> None:
+        if k is not None:
+            params["k"] = k
+        clean = tuple(sorted((n, v) for n, v in params.items() if v is not None))
+        self.config = AnonymizerConfig(
+            embedding=str(embedding), mechanism=str(mechanism).lower(), params=clean,
+            min_length=positive_int("min_length", min_length),
+            allowlist=None if allowlist is None else str(allowlist),
+        )
+        self.entropy = _seed_entropy(seed)
+        self.runtime = get_runtime(self.config)  # fail fast on bad configuration
+        self._next = 0
+
+    @property
+    def mechanism(self) -> Mechanism:
+        return self.runtime.mechanism
+
+    def _take(self, n: int = 1) -> int:
+        start = self._next
+        self._next += n
+        return start
+
+    def anonymize(self, text: str) -> str:
+        """Anonymize one document (the next in this anonymizer's numbering)."""
+        return anonymize_text(text, self.config, (self.entropy, (self._take(),)))
+
+    def anonymize_many(self, texts: Iterable[str], *, jobs: int = 1,
+                       chunksize: int = 64) -> Iterator[str]:
+        """Anonymize documents lazily, in order, optionally in ``jobs`` worker processes."""
+        jobs = positive_int("jobs", jobs)
+
+        def numbered() -> Iterator[tuple[str, AnonymizerConfig, DocumentSeed]]:
+            for text in texts:
+                yield text, self.config, (self.entropy, (self._take(),))
+
+        yield from parallel_map(_anonymize_args, numbered(), jobs=jobs, chunksize=chunksize)
+
+    def digest(self) -> str:
+        """Short hash of the configuration (not of the seed), for provenance records."""
+        return hashlib.sha1(repr(self.config).encode()).hexdigest()[:12]
+
+
+def _anonymize_args(args: tuple[str, AnonymizerConfig, DocumentSeed]) -> str:
+    return anonymize_text(*args)
+
+
+def parallel_map(func: Any, items: Iterable[Any], *, jobs: int, chunksize: int = 64) -> Iterator[Any]:
+    """Ordered, lazy map over ``items``, in ``jobs`` processes when ``jobs > 1``.
+
+    Workers are forked where the platform allows it, so they inherit the loaded runtimes.
+    """
+    if jobs == 1:
+        yield from map(func, items)
+        return
+    import multiprocessing as mp
+
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap(func, items, chunksize=chunksize)

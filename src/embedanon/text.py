@@ -1,0 +1,147 @@
+"""Reversible tokenizer and case transfer.
+
+A text is cut into tokens of five kinds that cover it exactly, so ``detokenize(tokenize(s)) == s``
+for every string:
+
+* ``word``   letters (with combining marks), optionally joined by internal ``'``, ``’`` or ``-``
+             (``o'neil``, ``e-mail``, ``patient's``);
+* ``number`` digits, optionally joined the same way (``555-1234``, ``2023-01-15``);
+* ``mixed``  letters and digits together (``A12B``, ``covid19``, ``MRN-88213``);
+* ``space``  a run of whitespace (``\\r\\n`` and tabs included);
+* ``punct``  any other single character (punctuation, symbols, emoji).
+
+Only ``space`` and ``punct`` tokens are kept as they are by the anonymizer.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+TokenKind = Literal["word", "number", "mixed", "space", "punct"]
+CaseCode = int  # 0 lower, 1 Title, 2 UPPER
+LOWER, TITLE, UPPER = 0, 1, 2
+
+JOINERS = "'’-"
+
+
+def _combining_mark_class() -> str:
+    """Character class of the combining marks (Unicode category M*) that ``\\w`` does not match."""
+    ranges: list[tuple[int, int]] = []
+    limit = min(sys.maxunicode, 0x1FFFF)
+    for cp in range(0x300, limit + 1):
+        ch = chr(cp)
+        if unicodedata.category(ch).startswith("M") and not ch.isalnum():
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    return "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges
+    )
+
+
+_MARKS = _combining_mark_class()
+_ALNUM = r"[^\W_]"
+_PART = rf"{_ALNUM}(?:{_ALNUM}|[{_MARKS}])*"
+WORD_PATTERN = rf"{_PART}(?:[{JOINERS}]{_PART})*"
+#: Matches one alphanumeric token; everything between two matches is whitespace or punctuation.
+WORD_RE = re.compile(WORD_PATTERN)
+#: ``WORD_SPLIT_RE.split(text)`` alternates [gap, token, gap, token, ..., gap].
+WORD_SPLIT_RE = re.compile(f"({WORD_PATTERN})")
+_TOKEN_RE = re.compile(rf"(?P<tok>{WORD_PATTERN})|(?P<space>\s+)|(?P<punct>.)", re.DOTALL)
+_JOINER_SPLIT_RE = re.compile(f"([{JOINERS}])")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of a text: its exact characters, its kind and its character offset."""
+
+    text: str
+    kind: TokenKind
+    start: int
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            raise ValueError("a token cannot be empty")
+        if self.start < 0:
+            raise ValueError(f"token start must be >= 0, got {self.start}")
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+
+def token_kind(token: str) -> TokenKind:
+    """Kind of an alphanumeric token (``word``, ``number`` or ``mixed``)."""
+    has_alpha = has_other = False
+    for ch in token:
+        if ch in JOINERS or unicodedata.category(ch).startswith("M"):
+            continue
+        if ch.isalpha():
+            has_alpha = True
+        else:
+            has_other = True
+    if has_alpha and not has_other:
+        return "word"
+    if has_other and not has_alpha:
+        return "number"
+    return "mixed"
+
+
+def tokenize(text: str) -> list[Token]:
+    """Cut ``text`` into tokens that concatenate back to it exactly."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, got {type(text).__name__}")
+    tokens: list[Token] = []
+    for match in _TOKEN_RE.finditer(text):
+        group = match.lastgroup
+        value = match.group()
+        kind: TokenKind = token_kind(value) if group == "tok" else group  # type: ignore[assignment]
+        tokens.append(Token(value, kind, match.start()))
+    return tokens
+
+
+def detokenize(tokens: list[Token] | list[str]) -> str:
+    """Inverse of :func:`tokenize`."""
+    return "".join(t if isinstance(t, str) else t.text for t in tokens)
+
+
+def split_joined(token: str) -> list[str]:
+    """Split a token on its internal joiners, keeping them: ``o'neil`` -> ``['o', "'", 'neil']``."""
+    return _JOINER_SPLIT_RE.split(token)
+
+
+@lru_cache(maxsize=1 << 16)
+def lookup_key(word: str) -> str:
+    """Key used to look a word up in an uncased embedding: accents stripped, case folded."""
+    decomposed = unicodedata.normalize("NFD", word)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
+    return stripped.lower()
+
+
+def case_code(word: str) -> CaseCode:
+    """Case pattern of ``word``: ``UPPER`` (2+ cased letters, all upper), ``TITLE`` or ``LOWER``."""
+    if word[:1].isupper():
+        if len(word) > 1 and word.isupper():
+            return UPPER
+        return TITLE
+    return LOWER
+
+
+def apply_case(word: str, code: CaseCode) -> str:
+    """Give ``word`` (lower case) the case pattern ``code``."""
+    if code == UPPER:
+        return word.upper()
+    if code == TITLE:
+        return word[:1].upper() + word[1:]
+    return word
+
+
+def transfer_case(source: str, replacement: str) -> str:
+    """Return ``replacement`` with the case pattern (lower, Title, UPPER) of ``source``."""
+    return apply_case(replacement.lower(), case_code(source))

