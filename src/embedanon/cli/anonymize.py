@@ -25,6 +25,10 @@ def anonymize_command(
     epsilon: Annotated[Optional[float], typer.Option(
         help="Privacy parameter per word of the metric-DP mechanisms; a text of n words spends "
              "n*epsilon.")] = None,
+    gamma: Annotated[Optional[float], typer.Option(
+        help="tem: distance threshold of the truncated exponential mechanism.")] = None,
+    lam: Annotated[Optional[float], typer.Option(
+        help="mahalanobis: weight of the covariance in the noise, 0..1 (default 0.2).")] = None,
     seed: Annotated[Optional[int], typer.Option(
         help="Seed for reproducible output (anyone who knows it can replay the noise).")] = None,
     fmt: Annotated[Optional[str], typer.Option(
@@ -44,7 +48,7 @@ def anonymize_command(
     """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
     setup_logging(verbose)
     anonymizer = Anonymizer(
-        embedding, mechanism, k=k, epsilon=epsilon, seed=seed, min_length=min_length,
+        embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, seed=seed, min_length=min_length,
         allowlist=allowlist,
     )
     show = not quiet and sys.stderr.isatty() and "-" not in inputs

@@ -1,0 +1,51 @@
+"""Shared fixtures. Tests never touch ../shared or the user's home: caches go to a temp dir."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+# Isolate caches before embedanon is imported anywhere (session-wide, shared by all tests).
+_SESSION_DIR = Path(tempfile.mkdtemp(prefix="embedanon-tests-"))
+os.environ.setdefault("EMBEDANON_CACHE", str(_SESSION_DIR / "cache"))
+os.environ.setdefault("EMBEDANON_HOME", str(_SESSION_DIR / "home"))
+
+from embedanon.vectors.index import NeighborIndex  # noqa: E402
+from embedanon.vectors.store import CandidatePolicy, EmbeddingStore  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+TINY_WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+
+
+def make_store(words: list[str], dim: int = 8, seed: int = 0) -> EmbeddingStore:
+    """A store of random unit vectors (seeded)."""
+    vecs = np.random.default_rng(seed).normal(size=(len(words), dim)).astype(np.float32)
+    return EmbeddingStore("tiny", list(words), vecs)
+
+
+@pytest.fixture
+def tiny_store() -> EmbeddingStore:
+    """8 unrelated words (no two are variants) with seeded random 8-d unit vectors."""
+    return make_store(TINY_WORDS)
+
+
+@pytest.fixture
+def tiny_index(tiny_store: EmbeddingStore) -> NeighborIndex:
+    return NeighborIndex(tiny_store, CandidatePolicy(min_length=1), use_disk_cache=False)
+
+
+@pytest.fixture(scope="session")
+def default_store() -> EmbeddingStore:
+    from embedanon.vectors.defaults import load_embedding
+
+    return load_embedding()
+
+
+@pytest.fixture(scope="session")
+def default_index(default_store: EmbeddingStore) -> NeighborIndex:
+    return NeighborIndex(default_store)
