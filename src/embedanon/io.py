@@ -97,7 +97,7 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
         body = line.rstrip("\r\n")
         ending = line[len(body):]
         if not body.strip():
-            yield Record((), len(raw), (None, line))
+            yield Record((), len(raw), (None, line, fields))
             continue
         try:
             obj = json.loads(body)

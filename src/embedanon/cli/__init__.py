@@ -7,6 +7,8 @@ import typer
 from ..mechanisms.base import available
 from . import embeddings
 from .anonymize import anonymize_command
+from .calibrate import calibrate_command
+from .privacy import privacy_report_command
 
 app = typer.Typer(
     name="embedanon",
@@ -17,6 +19,8 @@ app = typer.Typer(
 )
 app.command("anonymize")(anonymize_command)
 app.add_typer(embeddings.app, name="embeddings")
+app.command("calibrate")(calibrate_command)
+app.command("privacy-report")(privacy_report_command)
 
 
 @app.command("mechanisms")

@@ -27,6 +27,8 @@ FORMATS = ("word2vec", "word2vec-binary", "glove", "fasttext-bin")
 def _unit(vecs: np.ndarray) -> np.ndarray:
     vecs = np.ascontiguousarray(vecs, dtype=np.float32)
     norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    if np.all(np.abs(norms - 1.0) <= 1e-6):
+        return vecs  # already unit: keep the exact bits (fingerprints stay stable)
     norms[norms == 0] = 1.0
     return np.ascontiguousarray(vecs / norms, dtype=np.float32)
 

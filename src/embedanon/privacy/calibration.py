@@ -1,0 +1,295 @@
+"""Calibrate a mechanism: N_w, S_w and cosine similarity over a grid of epsilon (or k).
+
+Following Feyisetan et al. (WSDM 2020), a sample of frequent candidate words is drawn once (seeded),
+each word goes through the mechanism ``draws`` times per grid value, and for each value we report
+the mean and the 10th/50th/90th percentiles over words of
+
+* N_w, the fraction of draws that return the word itself;
+* S_w, the number of distinct outputs;
+
+and the mean cosine similarity between a word and its replacements. A useful epsilon lies where
+N_w climbs from about 0 to well below 1: lower, every word becomes an unrelated word; higher,
+most words survive.
+
+Each grid value gets its own random stream derived from (seed, value), so a row does not depend
+on which other values are in the grid.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import struct
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._validate import positive_int
+from ..errors import ConfigError
+from ..mechanisms.base import Mechanism, available, build_mechanism
+from ..vectors.defaults import DEFAULT_EMBEDDING, load_embedding
+from ..vectors.index import NeighborIndex
+from .metrics import word_statistics
+
+#: Words are sampled among this many most frequent candidates (embedding files are in
+#: frequency order: word2vec, GloVe, fastText and the default minilm-words all are).
+DEFAULT_POOL = 5000
+PLOT_HINT = "pip install embedanon[plot]"
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationRow:
+    """Statistics of one grid value (percentiles are over the sampled words)."""
+
+    mechanism: str
+    parameter: str
+    value: float
+    words: int
+    draws: int
+    n_w_mean: float
+    n_w_p10: float
+    n_w_p50: float
+    n_w_p90: float
+    s_w_mean: float
+    s_w_p10: float
+    s_w_p50: float
+    s_w_p90: float
+    cosine_mean: float
+    seconds: float
+
+
+# ------------------------------------------------------------------------------------------------
+# Parsing grids
+# ------------------------------------------------------------------------------------------------
+def parse_epsilons(text: str, *, name: str = "epsilon") -> tuple[float, ...]:
+    """``"1,5,10"`` -> (1.0, 5.0, 10.0): finite numbers > 0, sorted, duplicates removed."""
+    values = []
+    for part in _parts(text, name):
+        try:
+            value = float(part)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value <= 0:
+            raise ConfigError(
+                f"{name} must be a comma-separated list of finite numbers > 0, got {part!r} in {text!r}"
+            )
+        values.append(value)
+    return tuple(sorted(set(values)))
+
+
+def parse_ints(text: str, *, name: str = "k") -> tuple[int, ...]:
+    """``"5,10"`` -> (5, 10): integers >= 1, sorted, duplicates removed."""
+    values = []
+    for part in _parts(text, name):
+        try:
+            value = int(part)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise ConfigError(f"{name} must be a comma-separated list of integers >= 1, got {part!r} in {text!r}")
+        values.append(value)
+    return tuple(sorted(set(values)))
+
+
+def _parts(text: str, name: str) -> list[str]:
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a comma-separated string, got {type(text).__name__}")
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or any(not p for p in parts):
+        raise ConfigError(f"{name} must be a comma-separated list like '1,5,10', got {text!r}")
+    return parts
+
+
+def sweep_for(mechanism: str, epsilon: str | None, k: str | None) -> tuple[str, tuple[float, ...], dict[str, Any]]:
+    """Which parameter a calibration sweeps, its grid and the fixed parameters.
+
+    Mechanisms that take ``epsilon`` sweep it (``k`` may then be one fixed value); ``knn``, which
+    has no epsilon, sweeps ``k``.
+    """
+    specs = available()
+    spec = specs.get(mechanism.lower()) if isinstance(mechanism, str) else None
+    if spec is None:
+        raise ConfigError(f"unknown mechanism {mechanism!r}; choose one of {', '.join(sorted(specs))}")
+    if "epsilon" in spec.params:
+        if epsilon is None:
+            raise ConfigError(f"calibrating {spec.name!r} needs --epsilon, e.g. --epsilon 1,10,100")
+        fixed: dict[str, Any] = {}
+        if k is not None:
+            ks = parse_ints(k)
+            if len(ks) != 1:
+                raise ConfigError(f"k must be a single value for {spec.name!r}, got {k!r}")
+            fixed["k"] = ks[0]
+        return "epsilon", parse_epsilons(epsilon), fixed
+    if epsilon is not None:
+        raise ConfigError(
+            f"mechanism {spec.name!r} takes no epsilon (it is not differentially private); "
+            f"calibrate it over k, e.g. --k 5,10,20"
+        )
+    if "k" not in spec.params:
+        raise ConfigError(f"mechanism {spec.name!r} takes neither epsilon nor k; nothing to calibrate")
+    if k is None:
+        raise ConfigError(f"calibrating {spec.name!r} needs --k, e.g. --k 5,10,20")
+    return "k", tuple(float(v) for v in parse_ints(k)), {}
+
+
+# ------------------------------------------------------------------------------------------------
+# Calibration
+# ------------------------------------------------------------------------------------------------
+def sample_words(index: NeighborIndex, words: int, rng: np.random.Generator, *,
+                 pool: int = DEFAULT_POOL) -> np.ndarray:
+    """int64 (m,) ascending ids of ``words`` distinct words among the ``pool`` most frequent candidates
+    (all of them when there are fewer)."""
+    words = positive_int("words", words)
+    pool_ids = index.candidates[:positive_int("pool", pool)]
+    if words >= len(pool_ids):
+        return np.sort(pool_ids).astype(np.int64)
+    return np.sort(rng.choice(pool_ids, size=words, replace=False)).astype(np.int64)
+
+
+def value_rng(entropy: int, value: float) -> np.random.Generator:
+    """Stream of one grid value: depends only on (seed, value)."""
+    bits = int.from_bytes(struct.pack("<d", float(value)), "little")
+    return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(1, bits)))
+
+
+def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float], *,
+              parameter: str = "epsilon", params: dict[str, Any] | None = None,
+              index: NeighborIndex | None = None, embedding: str = DEFAULT_EMBEDDING,
+              words: int = 200, draws: int = 100, seed: int = 0,
+              pool: int = DEFAULT_POOL) -> list[CalibrationRow]:
+    """N_w, S_w and cosine of ``mechanism`` for each value of ``parameter``.
+
+    Args:
+        mechanism: a registered name, or a factory ``f(index=..., **params)`` (for tests).
+        values: the grid (e.g. epsilons).
+        parameter: the swept parameter (``epsilon``; ``k`` for knn).
+        params: fixed parameters of the mechanism.
+        index: neighbour index to use; default: built from ``embedding``.
+        words: number of words sampled (seeded) among the ``pool`` most frequent candidates.
+        draws: replacements drawn per word and value.
+        seed: seed of the word sample and of every draw.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+    draws = positive_int("draws", draws)
+    if not values:
+        raise ConfigError(f"{parameter} grid is empty")
+    if index is None:
+        index = NeighborIndex(load_embedding(embedding))
+    ids = sample_words(index, words, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0,))),
+                       pool=pool)
+    vectors = index.store.vectors
+    rows = []
+    for value in values:
+        typed: Any = int(value) if parameter == "k" else float(value)
+        given = {**(params or {}), parameter: typed}
+        if isinstance(mechanism, str):
+            mech = build_mechanism(mechanism, index, **given)
+        else:
+            mech = mechanism(index=index, **given)
+        started = time.perf_counter()
+        stats = word_statistics(mech, ids, draws, value_rng(seed, value), vectors=vectors)
+        n_w = np.percentile(stats.n_w, [10, 50, 90])
+        s_w = np.percentile(stats.s_w, [10, 50, 90])
+        rows.append(CalibrationRow(
+            mechanism=mech.name, parameter=parameter, value=float(value), words=len(ids), draws=draws,
+            n_w_mean=float(stats.n_w.mean()), n_w_p10=float(n_w[0]), n_w_p50=float(n_w[1]),
+            n_w_p90=float(n_w[2]), s_w_mean=float(stats.s_w.mean()), s_w_p10=float(s_w[0]),
+            s_w_p50=float(s_w[1]), s_w_p90=float(s_w[2]), cosine_mean=float(stats.cosine.mean()),
+            seconds=time.perf_counter() - started,
+        ))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------
+# Output
+# ------------------------------------------------------------------------------------------------
+def require_matplotlib() -> None:
+    """Raise a one-line ConfigError when the optional plotting dependency is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ConfigError(f"plotting needs matplotlib: {PLOT_HINT} (or use --no-plot)") from None
+
+
+def csv_text(rows: Sequence[CalibrationRow]) -> str:
+    import io
+
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=[f.name for f in fields(CalibrationRow)], lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in asdict(row).items()})
+    return buf.getvalue()
+
+
+def plot_png(rows: Sequence[CalibrationRow], path: Path) -> None:
+    """Three panels against the grid (log scale): N_w, S_w (mean and p10-p90 band), cosine."""
+    require_matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    x = [r.value for r in rows]
+    fig = Figure(figsize=(12, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, 3)
+    panels = [("N_w (fraction unchanged)", "n_w"), ("S_w (distinct outputs)", "s_w"),
+              ("cosine(word, replacement)", "cosine")]
+    for ax, (title, key) in zip(axes, panels):
+        mean = [getattr(r, f"{key}_mean") for r in rows]
+        ax.plot(x, mean, marker="o", label="mean")
+        if key != "cosine":
+            ax.fill_between(x, [getattr(r, f"{key}_p10") for r in rows],
+                            [getattr(r, f"{key}_p90") for r in rows], alpha=0.25, label="p10-p90")
+            ax.legend(loc="best", fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlabel(rows[0].parameter if rows else "")
+        ax.set_title(title, fontsize=10)
+        ax.grid(True, alpha=0.3)
+    if rows:
+        r = rows[0]
+        fig.suptitle(f"{r.mechanism}: {r.words} words x {r.draws} draws", fontsize=11)
+    fig.savefig(path, format="png", dpi=110)
+
+
+def write_outputs(rows: Sequence[CalibrationRow], out_dir: str | Path, *, plot: bool = True) -> list[Path]:
+    """Write ``calibration-<mechanism>.csv`` (and ``.png``) into ``out_dir``; all or nothing."""
+    if plot:
+        require_matplotlib()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"calibration-{rows[0].mechanism}" if rows else "calibration"
+    targets = [out / f"{stem}.csv"] + ([out / f"{stem}.png"] if plot else [])
+    temps: list[Path] = []
+    try:
+        for target in targets:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=out)
+            os.close(fd)
+            temps.append(Path(tmp))
+        temps[0].write_text(csv_text(rows), encoding="utf-8")
+        if plot:
+            plot_png(rows, temps[1])
+        for tmp, target in zip(temps, targets):
+            os.replace(tmp, target)
+    finally:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+    return targets
+
+
+def format_table(rows: Sequence[CalibrationRow]) -> list[str]:
+    """Lines of a plain-text table of the rows."""
+    name = rows[0].parameter if rows else "value"
+    lines = [f"{name:>10s}  {'N_w':>6s}  {'N_w p10-p90':>13s}  {'S_w':>6s}  {'S_w p10-p90':>13s}  {'cosine':>6s}"]
+    for r in rows:
+        lines.append(
+            f"{r.value:>10g}  {r.n_w_mean:6.3f}  {r.n_w_p10:6.3f}-{r.n_w_p90:<6.3f}  {r.s_w_mean:6.1f}  "
+            f"{r.s_w_p10:6.1f}-{r.s_w_p90:<6.1f}  {r.cosine_mean:6.3f}"
+        )
+    return lines

@@ -1,0 +1,274 @@
+"""Privacy metrics: change rate, N_w and S_w (Feyisetan, Balle, Drake & Diethe, WSDM 2020).
+
+* **change rate**: fraction of the word tokens of a text (tokens of kind ``word``, see
+  :mod:`embedanon.text`) whose replacement differs from the original, ignoring case. Whitespace,
+  punctuation, numbers and codes are not words and are not counted.
+* **N_w**: for a word w and n draws of the mechanism, the fraction of draws that return w itself
+  (Feyisetan et al. count draws; a fraction reads the same for any n). 1 means no privacy.
+* **S_w**: the number of distinct outputs among the n draws of w. 1 means a deterministic map.
+
+Nothing here logs or returns text: only counts, rates and word ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import positive_int
+from ..errors import InputError
+from ..mechanisms.base import Mechanism, first_occurrence_unique
+from ..pipeline import Anonymizer
+from ..text import Token, lookup_key, tokenize
+from .attack import AttackResult, BayesAttack, frequency_prior
+
+#: Words sampled per chunk in :func:`word_statistics` (bounds memory: chunk * draws * d floats).
+_CHUNK_WORDS = 64
+_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
+
+
+# ------------------------------------------------------------------------------------------------
+# Change rate
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ChangeStats:
+    """Token counts of an (original, anonymized) pair.
+
+    Attributes:
+        tokens: tokens of the original that are not whitespace (words, numbers, codes, punctuation).
+        word_tokens: tokens of kind ``word``.
+        changed_words: word tokens whose replacement differs from the original (ignoring case).
+    """
+
+    tokens: int
+    word_tokens: int
+    changed_words: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.changed_words <= self.word_tokens <= self.tokens:
+            raise ValueError(
+                f"need 0 <= changed_words <= word_tokens <= tokens, got {self.changed_words}, "
+                f"{self.word_tokens}, {self.tokens}"
+            )
+
+    @property
+    def change_rate(self) -> float:
+        """changed_words / word_tokens (nan for a text without words)."""
+        return self.changed_words / self.word_tokens if self.word_tokens else float("nan")
+
+    def __add__(self, other: ChangeStats) -> ChangeStats:
+        return ChangeStats(self.tokens + other.tokens, self.word_tokens + other.word_tokens,
+                           self.changed_words + other.changed_words)
+
+
+def align_tokens(original: str, anonymized: str) -> list[tuple[Token, Token]]:
+    """Pair the tokens of a text with those of its anonymized version.
+
+    The anonymizer keeps whitespace and punctuation and replaces each alphanumeric token by one
+    alphanumeric token, so the two token sequences align one to one.
+
+    Raises:
+        InputError: the texts do not align (the message gives a position, never text).
+    """
+    a, b = tokenize(original), tokenize(anonymized)
+    if len(a) != len(b):
+        raise InputError(
+            f"anonymized text does not align with the original: {len(b)} tokens, expected {len(a)}"
+        )
+    for pos, (x, y) in enumerate(zip(a, b)):
+        kept = x.kind not in _ALNUM_KINDS
+        if (kept and x.text != y.text) or (not kept and y.kind not in _ALNUM_KINDS):
+            raise InputError(f"anonymized text does not align with the original at token {pos}")
+    return list(zip(a, b))
+
+
+def change_stats(original: str, anonymized: str) -> ChangeStats:
+    """Count tokens, word tokens and changed word tokens (see :func:`align_tokens`)."""
+    return _pair_stats(align_tokens(original, anonymized))
+
+
+def _pair_stats(pairs: list[tuple[Token, Token]]) -> ChangeStats:
+    tokens = sum(1 for x, _ in pairs if x.kind != "space")
+    words = [(x, y) for x, y in pairs if x.kind == "word"]
+    changed = sum(1 for x, y in words if lookup_key(x.text) != lookup_key(y.text))
+    return ChangeStats(tokens, len(words), changed)
+
+
+def change_rate(original: str, anonymized: str) -> float:
+    """Fraction of the word tokens of ``original`` that ``anonymized`` changes."""
+    return change_stats(original, anonymized).change_rate
+
+
+def word_id_pairs(pairs: Iterable[tuple[Token, Token]],
+                  id_of: Callable[[str], int]) -> tuple[np.ndarray, np.ndarray]:
+    """Embedding ids of aligned single-part word tokens: (originals, replacements).
+
+    Only word tokens without joiners whose original and replacement both have an embedding row
+    are kept; these are exactly the tokens the mechanism itself replaced (other words go through a
+    proxy or a uniform draw, see :mod:`embedanon.pipeline`).
+
+    Args:
+        pairs: output of :func:`align_tokens`.
+        id_of: ``EmbeddingStore.id_of`` (any callable str -> int, -1 when absent).
+
+    Returns:
+        Two int64 arrays of shape (m,).
+    """
+    xs: list[int] = []
+    ys: list[int] = []
+    for x, y in pairs:
+        if x.kind != "word" or not x.text.isalpha() or not y.text.isalpha():
+            continue
+        i, j = id_of(x.text), id_of(y.text)
+        if i >= 0 and j >= 0:
+            xs.append(i)
+            ys.append(j)
+    return np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64)
+
+
+# ------------------------------------------------------------------------------------------------
+# N_w and S_w
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class WordStatistics:
+    """Per-word statistics of n draws of a mechanism.
+
+    Attributes:
+        ids: int64 (m,) word ids.
+        n_w: float64 (m,) fraction of draws that returned the word itself.
+        s_w: int64 (m,) number of distinct outputs.
+        cosine: float64 (m,) mean cosine similarity between the word and its replacements
+            (nan when no vectors were given).
+        draws: n.
+    """
+
+    ids: np.ndarray
+    n_w: np.ndarray
+    s_w: np.ndarray
+    cosine: np.ndarray
+    draws: int
+
+
+def distinct_per_row(samples: np.ndarray) -> np.ndarray:
+    """Number of distinct values in each row of a 2-d integer array: int64 (rows,)."""
+    if samples.shape[1] == 0:
+        return np.zeros(samples.shape[0], dtype=np.int64)
+    ordered = np.sort(samples, axis=1)
+    return 1 + (np.diff(ordered, axis=1) != 0).sum(axis=1).astype(np.int64)
+
+
+def word_statistics(mechanism: Mechanism, ids: np.ndarray, draws: int, rng: np.random.Generator,
+                    *, vectors: np.ndarray | None = None) -> WordStatistics:
+    """Draw ``draws`` replacements of each word and compute N_w, S_w and the mean cosine.
+
+    Args:
+        mechanism: any :class:`~embedanon.mechanisms.base.Mechanism`.
+        ids: int64 (m,) word ids (repeats allowed; each row is sampled on its own).
+        draws: n, replacements per word.
+        rng: the only source of randomness (words are sampled in fixed chunks, in order).
+        vectors: float32 (V, d) unit rows of the embedding, for the cosine; optional.
+    """
+    draws = positive_int("draws", draws)
+    ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+    m = len(ids)
+    n_w = np.empty(m, dtype=np.float64)
+    s_w = np.empty(m, dtype=np.int64)
+    cosine = np.full(m, np.nan, dtype=np.float64)
+    for start in range(0, m, _CHUNK_WORDS):
+        chunk = ids[start:start + _CHUNK_WORDS]
+        out = np.asarray(mechanism.sample(np.repeat(chunk, draws), rng), dtype=np.int64)
+        out = out.reshape(len(chunk), draws)
+        rows = slice(start, start + len(chunk))
+        n_w[rows] = (out == chunk[:, None]).mean(axis=1)
+        s_w[rows] = distinct_per_row(out)
+        if vectors is not None:
+            cosine[rows] = np.einsum("id,ind->in", vectors[chunk], vectors[out]).mean(axis=1)
+    return WordStatistics(ids, n_w, s_w, cosine, draws)
+
+
+# ------------------------------------------------------------------------------------------------
+# Report of one input
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PrivacyReport:
+    """Counts and rates of an anonymized input; never any text.
+
+    Attributes:
+        mechanism: mechanism name.
+        epsilon: per-word epsilon, or None for mechanisms without one (knn).
+        documents: documents (lines of a text file) anonymized.
+        change: token counts over all documents.
+        longest_document_words: word tokens of the longest document.
+        stats_words: distinct in-embedding word types N_w and S_w were computed over.
+        draws: draws per word type for N_w and S_w.
+        n_w_mean: mean N_w over those types.
+        s_w_mean: mean S_w over those types.
+        attack_uniform: Bayes attack with a uniform prior over the vocabulary.
+        attack_corpus: Bayes attack with the input's own word frequencies as the prior.
+    """
+
+    mechanism: str
+    epsilon: float | None
+    documents: int
+    change: ChangeStats
+    longest_document_words: int
+    stats_words: int
+    draws: int
+    n_w_mean: float
+    s_w_mean: float
+    attack_uniform: AttackResult
+    attack_corpus: AttackResult
+
+
+def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int = 100,
+                   max_words: int = 200, neighbors: int = 20, mc_draws: int = 100) -> PrivacyReport:
+    """Anonymize ``texts`` (one document each) and measure what the release protects.
+
+    * change rate over word tokens (:func:`change_stats`);
+    * N_w and S_w over the first ``max_words`` distinct in-embedding word types, ``draws`` each;
+    * the Bayes re-identification attack (:class:`~embedanon.privacy.attack.BayesAttack`) on the
+      word tokens the mechanism replaced, with a uniform prior and with the corpus prior.
+
+    Randomness: the documents get the anonymizer's streams; the statistics and the attack's
+    sampling get two further streams of the anonymizer's seed.
+    """
+    max_words = positive_int("max_words", max_words)
+    docs = list(texts)
+    outs = list(anonymizer.anonymize_many(docs))
+    store = anonymizer.runtime.store
+    mechanism = anonymizer.mechanism
+    change = ChangeStats(0, 0, 0)
+    longest = 0
+    xs_all, ys_all = [], []
+    for doc, out in zip(docs, outs):
+        pairs = align_tokens(doc, out)
+        stats = _pair_stats(pairs)
+        change = change + stats
+        longest = max(longest, stats.word_tokens)
+        xs, ys = word_id_pairs(pairs, store.id_of)
+        xs_all.append(xs)
+        ys_all.append(ys)
+    xs = np.concatenate(xs_all) if xs_all else np.zeros(0, dtype=np.int64)
+    ys = np.concatenate(ys_all) if ys_all else np.zeros(0, dtype=np.int64)
+
+    entropy = anonymizer.entropy
+    stats_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(0, 1)))
+    attack_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(0, 2)))
+    types = first_occurrence_unique(xs)[0][:max_words] if len(xs) else xs
+    if len(types):
+        word_stats = word_statistics(mechanism, types, draws, stats_rng)
+        n_w_mean, s_w_mean = float(word_stats.n_w.mean()), float(word_stats.s_w.mean())
+    else:
+        n_w_mean = s_w_mean = float("nan")
+    common = {"neighbors": neighbors, "mc_draws": mc_draws, "rng": attack_rng}
+    uniform = BayesAttack(mechanism, store, **common).run(xs, ys)  # type: ignore[arg-type]
+    corpus = (BayesAttack(mechanism, store, prior=frequency_prior(xs, len(store)),  # type: ignore[arg-type]
+                          **common).run(xs, ys) if len(xs) else uniform)
+    epsilon = dict(anonymizer.config.params).get("epsilon")
+    return PrivacyReport(
+        mechanism=mechanism.name, epsilon=None if epsilon is None else float(epsilon),
+        documents=len(docs), change=change, longest_document_words=longest, stats_words=len(types),
+        draws=draws, n_w_mean=n_w_mean, s_w_mean=s_w_mean, attack_uniform=uniform, attack_corpus=corpus,
+    )

@@ -1,0 +1,208 @@
+"""The anonymize command: formats, record preservation, bad input, a real subprocess."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import anonymize_app, app
+
+pytestmark = pytest.mark.default_embedding
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, ["anonymize", *args], input=input)
+
+
+def test_txt_file_to_file(tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("John has chest pain.\r\nSeen 2023-01-15.\n\nLast line", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    result = run(str(src), "-o", str(out), "--seed", "1")
+    assert result.exit_code == 0, result.output
+    text = out.read_bytes().decode()
+    assert text.count("\r\n") == 1 and text.count("\n") == 3  # line endings kept exactly
+    assert "John" not in text and "chest" not in text
+    assert text.split("\r\n")[0].endswith(".")
+
+
+def test_stdin_to_stdout_and_console_script_alias() -> None:
+    a = runner.invoke(anonymize_app, ["-", "--seed", "4"], input="Mary visited Boston\n")
+    b = run("-", "--seed", "4", input="Mary visited Boston\n")
+    assert a.exit_code == b.exit_code == 0
+    assert a.stdout == b.stdout and a.stdout.count("\n") == 1 and "Mary" not in a.stdout
+
+
+def test_jsonl_only_named_fields_change(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    records = [
+        {"id": 1, "text": "John Smith has pain", "note": "keep me", "score": 1.5},
+        {"id": 2, "text": None, "note": "null text stays null", "nested": {"a": [1, 2]}},
+        {"id": 3, "text": "Mary", "note": "Mary"},
+    ]
+    src.write_text("\n".join(json.dumps(r) for r in records) + "\n\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = run(str(src), "-o", str(out), "--seed", "2")
+    assert result.exit_code == 0, result.output
+    lines = out.read_text(encoding="utf-8").split("\n")
+    assert len(lines) == 5 and lines[3] == "" and lines[4] == ""  # blank line kept
+    got = [json.loads(line) for line in lines[:3]]
+    for before, after in zip(records, got):
+        assert list(before) == list(after)  # same keys, same order
+        for key in before:
+            if key != "text" or before[key] is None:
+                assert after[key] == before[key]
+    assert got[0]["text"] != records[0]["text"] and got[2]["text"] != "Mary"
+
+
+def test_jsonl_several_fields(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"a": "John", "b": "Mary", "c": "Paul"}\n', encoding="utf-8")
+    result = run(str(src), "--field", "a", "--field", "b", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    rec = json.loads(result.stdout)
+    assert rec["a"] != "John" and rec["b"] != "Mary" and rec["c"] == "Paul"
+
+
+def test_csv_only_named_columns_change(tmp_path: Path) -> None:
+    src = tmp_path / "in.csv"
+    rows = [["id", "text", "label"], ["1", "John, the patient, said \"ouch\"", "pain"],
+            ["2", "multi\nline note about Mary", "x"], ["3", "", "empty"]]
+    with open(src, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    out = tmp_path / "out.csv"
+    result = run(str(src), "-o", str(out), "--seed", "3")
+    assert result.exit_code == 0, result.output
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = list(csv.reader(fh))
+    assert len(got) == len(rows) and got[0] == rows[0]
+    for before, after in zip(rows[1:], got[1:]):
+        assert after[0] == before[0] and after[2] == before[2]
+    assert got[1][1] != rows[1][1] and got[1][1].count(",") == 2 and got[1][1].count('"') == 2
+    assert got[2][1].count("\n") == 1 and got[3][1] == ""
+
+
+def test_several_inputs_into_directory(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("John\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("Mary\n", encoding="utf-8")
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    result = run(str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-o", str(outdir))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in outdir.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_jobs_do_not_change_output(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("".join(f"Patient {i} John Smith has pain {i}\n" for i in range(300)), encoding="utf-8")
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    assert run(str(src), "-o", str(one), "--seed", "8").exit_code == 0
+    assert run(str(src), "-o", str(two), "--seed", "8", "--jobs", "2").exit_code == 0
+    assert one.read_text() == two.read_text()
+
+
+def _bad(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
+    good = tmp_path / "good.txt"
+    good.write_text("John\n", encoding="utf-8")
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("ok line\ncaf\xe9\n".encode("latin-1"))
+    jsonl = tmp_path / "bad.jsonl"
+    jsonl.write_text('{"text": "John"}\n{"text": "Mary"\n{"text": "Paul"}\n', encoding="utf-8")
+    nofield = tmp_path / "nofield.jsonl"
+    nofield.write_text('{"text": "John"}\n{"body": "Mary"}\n', encoding="utf-8")
+    notobj = tmp_path / "list.jsonl"
+    notobj.write_text('[1, 2]\n', encoding="utf-8")
+    numfield = tmp_path / "num.jsonl"
+    numfield.write_text('{"text": 5}\n', encoding="utf-8")
+    csvfile = tmp_path / "t.csv"
+    csvfile.write_text("id,body\n1,John\n", encoding="utf-8")
+    return {
+        "missing input": ([str(tmp_path / "nope.txt")], "input not found"),
+        "directory input": ([str(tmp_path)], "input is a directory"),
+        "invalid utf-8": ([str(latin)], "line 2 is not valid UTF-8"),
+        "malformed jsonl": ([str(jsonl)], "line 2 is not valid JSON"),
+        "missing field": ([str(nofield)], "line 2 has no field 'text'"),
+        "not an object": ([str(notobj)], "line 1 is a JSON list"),
+        "field not a string": ([str(numfield)], "field 'text' is int"),
+        "missing csv column": ([str(csvfile)], "no column 'text'"),
+        "k zero": ([str(good), "--k", "0"], "k must be an integer >= 1"),
+        "k too large": ([str(good), "--k", "999999"], "k must be at most"),
+        "unknown embedding": ([str(good), "--embedding", "nope"], "unknown embedding 'nope'"),
+        "unknown mechanism": ([str(good), "--mechanism", "magic"], "unknown mechanism 'magic'"),
+        "epsilon with knn": ([str(good), "--epsilon", "1"], "does not take 'epsilon'"),
+        "output is input": ([str(good), "-o", str(good)], "same file as input"),
+        "bad format": ([str(good), "--format", "xml"], "format must be one of"),
+        "field on txt": ([str(good), "--field", "x"], "--field applies to jsonl and csv"),
+        "bad jobs": ([str(good), "--jobs", "0"], "jobs must be an integer >= 1"),
+        "bad encoding errors": ([str(good), "--encoding-errors", "ignore"], "encoding errors must be"),
+        "missing output dir": ([str(good), "-o", str(tmp_path / "no" / "out.txt")],
+                               "output directory does not exist"),
+    }
+
+
+CASES = ["missing input", "directory input", "invalid utf-8", "malformed jsonl", "missing field",
+         "not an object", "field not a string", "missing csv column", "k zero", "k too large",
+         "unknown embedding", "unknown mechanism", "epsilon with knn", "output is input", "bad format",
+         "field on txt", "bad jobs", "bad encoding errors", "missing output dir"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_input_one_line_exit_2_no_output(tmp_path: Path, case: str) -> None:
+    table = _bad(tmp_path)
+    assert sorted(table) == sorted(CASES)
+    args, message = table[case]
+    before = set(os.listdir(tmp_path))
+    out_args = [] if "-o" in args else ["-o", str(tmp_path / "result.out")]
+    result = run(*args, *out_args)
+    assert result.exit_code == 2, (case, result.output)
+    err = result.stderr.strip()
+    assert err.startswith("error: ") and message in err, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in result.output
+    assert set(os.listdir(tmp_path)) == before, "partial output left behind"
+
+
+def test_encoding_errors_replace(tmp_path: Path) -> None:
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("ok line\ncaf\xe9\n".encode("latin-1"))
+    result = run(str(latin), "--encoding-errors", "replace", "--seed", "1")
+    assert result.exit_code == 0 and result.stdout.count("\n") == 2
+
+
+def test_failure_midway_leaves_previous_output_untouched(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"text": "a"}\n' * 50 + "{broken\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    out.write_text("precious\n", encoding="utf-8")
+    result = run(str(src), "-o", str(out))
+    assert result.exit_code == 2 and "line 51" in result.stderr
+    assert out.read_text() == "precious\n"
+    assert sorted(os.listdir(tmp_path)) == ["in.jsonl", "out.jsonl"]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
+def test_invalid_epsilon_rejected_even_before_mechanism_check(tmp_path: Path, value: str) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("John\n", encoding="utf-8")
+    result = run(str(src), "--epsilon", value)
+    assert result.exit_code == 2 and "epsilon" in result.stderr
+
+
+def test_real_subprocess(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("Patient John Smith, 54, has chest pain.\n", encoding="utf-8")
+    env = {**os.environ}
+    ok = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1"],
+                        capture_output=True, text=True, env=env, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    assert "John" not in ok.stdout and ok.stdout.count("\n") == 1 and ok.stderr == ""
+    bad = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(tmp_path / "x.txt")],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.strip() == f"error: input not found: {tmp_path / 'x.txt'}"

@@ -1,0 +1,63 @@
+"""Leak guard: variants are recognised, unrelated words are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon.leakguard import is_variant, stem, within_one_edit
+
+VARIANTS = [
+    ("john", "johns"), ("John", "JOHN"), ("patient", "patients"), ("patient", "patient's"),
+    ("echocardiogram", "echo"), ("johnson", "john"), ("biopsy", "biopsies"),
+    ("diagnose", "diagnosis"), ("studied", "studies"), ("color", "colour"), ("jon", "john"),
+    ("café", "cafe"), ("anemia", "anemic"), ("outpatient", "patient"), ("ran", "run"),
+]
+NOT_VARIANTS = [
+    ("john", "james"), ("patient", "doctor"), ("pain", "ache"), ("heart", "lung"),
+    ("echo", "sound"), ("boston", "chicago"), ("mary", "marie2"), ("cat", "dog"),
+    ("the", "an"), ("hypertension", "pressure"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), VARIANTS)
+def test_variants_are_detected_both_ways(a: str, b: str) -> None:
+    assert is_variant(a, b)
+    assert is_variant(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), NOT_VARIANTS)
+def test_unrelated_words_are_not_variants(a: str, b: str) -> None:
+    assert not is_variant(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [("abc", "abc", True), ("abc", "abd", True), ("abc", "ab", True), ("abc", "xabc", True),
+     ("abc", "acb", False), ("abc", "a", False), ("", "a", True), ("", "ab", False)],
+)
+def test_within_one_edit_matches_levenshtein(a: str, b: str, expected: bool) -> None:
+    assert within_one_edit(a, b) is expected
+    assert within_one_edit(b, a) is expected
+
+
+def _levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def test_within_one_edit_against_reference() -> None:
+    import itertools
+
+    words = ["", "a", "b", "ab", "ba", "abc", "abd", "acb", "aabc", "abcc", "xyz", "abcd"]
+    for a, b in itertools.product(words, repeat=2):
+        assert within_one_edit(a, b) == (_levenshtein(a, b) <= 1), (a, b)
+
+
+def test_stem_keeps_three_letters() -> None:
+    assert stem("biopsies") == stem("biopsy")
+    assert stem("is") == "is"

@@ -1,0 +1,101 @@
+"""Tokenizer: exact round trip for any string, token kinds, case transfer."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedanon.text import (
+    LOWER,
+    TITLE,
+    UPPER,
+    WORD_SPLIT_RE,
+    case_code,
+    detokenize,
+    lookup_key,
+    tokenize,
+    transfer_case,
+)
+
+TRICKY = [
+    "",
+    "\r\n",
+    "\t \t",
+    "e\u0301t\u00e9",  # combining acute vs precomposed
+    "日本語のテキスト",
+    "emoji 🙂👩‍👩‍👧 flags 🇫🇷",
+    "O'Neil's e-mail, A12B; 2023-01-15\r\n(617) 555-0134",
+    "a\u200bb",  # zero-width space
+    "_under_score_",
+    "\ud800",  # lone surrogate (a valid Python str)
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_round_trip_tricky(text: str) -> None:
+    assert detokenize(tokenize(text)) == text
+    assert "".join(WORD_SPLIT_RE.split(text)) == text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text())
+def test_round_trip_any_string(text: str) -> None:
+    tokens = tokenize(text)
+    assert detokenize(tokens) == text
+    # offsets are consistent and tokens are never empty
+    for tok in tokens:
+        assert text[tok.start : tok.end] == tok.text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+def test_split_alternates_gaps_and_tokens(text: str) -> None:
+    parts = WORD_SPLIT_RE.split(text)
+    assert len(parts) % 2 == 1
+    kinds = {t.text: t.kind for t in tokenize(text)}
+    for token in parts[1::2]:
+        assert kinds[token] in {"word", "number", "mixed"}
+    for gap in parts[0::2]:
+        assert all(t.kind in {"space", "punct"} for t in tokenize(gap))
+
+
+def test_kinds() -> None:
+    got = [(t.text, t.kind) for t in tokenize("Dr. O'Neil, 2023-01-15 A12B  e-mail!")]
+    assert got == [
+        ("Dr", "word"), (".", "punct"), (" ", "space"), ("O'Neil", "word"), (",", "punct"),
+        (" ", "space"), ("2023-01-15", "number"), (" ", "space"), ("A12B", "mixed"),
+        ("  ", "space"), ("e-mail", "word"), ("!", "punct"),
+    ]
+
+
+def test_whitespace_runs_and_crlf_are_single_tokens() -> None:
+    assert [t.kind for t in tokenize("a \r\n\tb")] == ["word", "space", "word"]
+
+
+def test_combining_marks_stay_inside_words() -> None:
+    assert [t.text for t in tokenize("cafe\u0301 ok")] == ["cafe\u0301", " ", "ok"]
+
+
+@pytest.mark.parametrize(
+    ("source", "code"),
+    [("john", LOWER), ("John", TITLE), ("JOHN", UPPER), ("I", TITLE), ("McDonald", TITLE),
+     ("iPhone", LOWER), ("日本", LOWER)],
+)
+def test_case_code(source: str, code: int) -> None:
+    assert case_code(source) == code
+
+
+@pytest.mark.parametrize(
+    ("source", "replacement", "expected"),
+    [("john", "James", "james"), ("John", "james", "James"), ("JOHN", "james", "JAMES"),
+     ("A", "the", "The")],
+)
+def test_transfer_case(source: str, replacement: str, expected: str) -> None:
+    assert transfer_case(source, replacement) == expected
+
+
+def test_lookup_key_strips_accents_and_case() -> None:
+    assert lookup_key("Café") == "cafe"
+    assert lookup_key("cafe\u0301") == "cafe"
+    assert lookup_key("NAÏVE") == "naive"
