@@ -19,6 +19,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import gzip
 import json
@@ -44,6 +45,8 @@ SOURCES = (
     ("mtsamples/mtsamples.csv.gz", "transcription"),
     ("imdb/imdb_train.csv.xz", "text"),
 )
+#: Documents in the warm-up file (it only needs to trigger the on-disk neighbour-table build).
+WARMUP_DOCS = 20
 #: Default --epsilon of the metric-DP mechanisms (per word), only so they can run at all.
 DEFAULT_EPSILON = {"laplace": 10.0, "exponential": 10.0, "tem": 10.0, "mahalanobis": 10.0}
 
@@ -220,6 +223,7 @@ def run_measured(cmd: list[str], env: dict[str, str], log: Path, poll: float) ->
         "peak_rss_sum_mb": round(sampler.peak_rss_sum / 1024, 1),
         "peak_pss_sum_mb": round(sampler.peak_pss_sum / 1024, 1),
         "max_processes_seen": sampler.max_procs,
+        "load_average_1m_after": round(os.getloadavg()[0], 2),
     }
     if proc.returncode != 0:
         result["stderr_tail"] = log.read_text(encoding="utf-8", errors="replace")[-2000:]
@@ -249,7 +253,7 @@ def laplace_vs_faiss(corpus: Path, n_queries: int, params: dict, seed: int = 1) 
     import numpy as np
 
     from embedanon.mechanisms.base import build_mechanism
-    from embedanon.pipeline import get_runtime, AnonymizerConfig
+    from embedanon.pipeline import AnonymizerConfig, get_runtime
     from embedanon.text import WORD_RE, lookup_key
 
     rt = get_runtime(AnonymizerConfig())  # default embedding and candidate policy
@@ -270,7 +274,7 @@ def laplace_vs_faiss(corpus: Path, n_queries: int, params: dict, seed: int = 1) 
     flat.add(np.ascontiguousarray(index.candidate_vectors, dtype=np.float32))
     queries = np.ascontiguousarray(store.vectors[id_arr], dtype=np.float32)
     t0 = time.perf_counter()
-    D, I = flat.search(queries, 1)
+    flat.search(queries, 1)
     faiss_s = time.perf_counter() - t0
 
     mech = build_mechanism("laplace", index, **params)
@@ -313,10 +317,10 @@ def _parse_epsilons(specs: list[str], mechanisms: list[str]) -> dict[str, float]
 def machine_info() -> dict:
     info = {"cpu_count": os.cpu_count(), "python": platform.python_version(),
             "platform": platform.platform()}
-    try:
+    with contextlib.suppress(OSError):  # a load >> cpu_count makes wall-clock numbers noisy
+        info["load_average_1m"] = round(os.getloadavg()[0], 2)
+    with contextlib.suppress(AttributeError):
         info["affinity_cpus"] = len(os.sched_getaffinity(0))
-    except AttributeError:
-        pass
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as fh:
             names = [ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")]
@@ -400,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
         # per-invocation cost that is still inside every measured run.
         small, tiny = work / "warmup.txt", work / "tiny.txt"
         with open(corpus, encoding="utf-8") as src, open(small, "w", encoding="utf-8") as dst:
-            for _, line in zip(range(200), src):
+            for _, line in zip(range(WARMUP_DOCS), src, strict=False):
                 dst.write(line)
         tiny.write_text("The patient was seen on Monday.\n", encoding="utf-8")
 
@@ -436,6 +440,10 @@ def main(argv: list[str] | None = None) -> int:
                     res["mb_per_s"] = round(rate, 3)
                     res["mb_per_s_per_core"] = round(rate / jobs, 3)
                     res["words_per_s"] = round(stats["words"] / res["wall_s"])
+                    # CPU seconds of the whole tree: robust to other load on a shared machine,
+                    # where wall-clock MB/s mostly measures the neighbours.
+                    cpu = res["cpu_user_s"] + res["cpu_sys_s"]
+                    res["mb_per_cpu_s"] = round(mb / cpu, 4) if cpu > 0 else None
                     steady = res["wall_s"] - warm["wall_s"]
                     res["mb_per_s_excl_startup"] = round(mb / steady, 3) if steady > 0 else None
                 report["runs"].append(res)
@@ -487,8 +495,8 @@ def summary_lines(report: dict) -> list[str]:
             if r["returncode"]:
                 parts.append(f"jobs={r['jobs']}: FAILED (exit {r['returncode']})")
             else:
-                parts.append(f"jobs={r['jobs']}: {r['mb_per_s']:.2f} MB/s "
-                             f"({r['mb_per_s_per_core']:.2f}/core)")
+                parts.append(f"jobs={r['jobs']}: {r['mb_per_s']:.3g} MB/s "
+                             f"({r['mb_per_s_per_core']:.3g}/core, {r['mb_per_cpu_s']:.3g}/cpu-s)")
         tail = f", peak RSS {entry.get('peak_rss_max_process_mb', 0):.0f} MB"
         tail += f" (tree PSS {entry.get('peak_pss_sum_mb', 0):.0f} MB)"
         if entry.get("scaling"):

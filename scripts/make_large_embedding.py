@@ -158,10 +158,12 @@ def main(argv: list[str] | None = None) -> int:
         extra_words, extra_vecs = synthesize(words, vecs, args.min_words - trained, args.seed)
         words += extra_words
         vecs = np.vstack([vecs, extra_vecs])
-    kv = KeyedVectors(vector_size=args.dim, count=len(words))
+    kv = KeyedVectors(vector_size=args.dim)
     kv.add_vectors(words, vecs)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    kv.save_word2vec_format(str(args.out), binary=True)
+    tmp = args.out.with_name(args.out.name + ".tmp")
+    kv.save_word2vec_format(str(tmp), binary=True)
+    tmp.replace(args.out)
     report = {
         "out": str(args.out), "words": len(words), "trained_words": trained,
         "synthetic_words": len(words) - trained, "dim": args.dim, "min_count": args.min_count,

@@ -18,7 +18,7 @@ from typing import IO
 from . import io as eio
 from ._validate import positive_int
 from .errors import ConfigError, InputError
-from .pipeline import Anonymizer, AnonymizerConfig, anonymize_text, parallel_map
+from .pipeline import Anonymizer, AnonymizerConfig, DocumentSeed, anonymize_texts, parallel_map
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +34,23 @@ class RunStats:
     outputs: list[str] = field(default_factory=list)
 
 
-def _record_task(args: tuple[tuple[str, ...], AnonymizerConfig, int, int, bool]) -> tuple[str, ...]:
-    texts, config, entropy, index, single = args
-    if single:
-        return (anonymize_text(texts[0], config, (entropy, (index,))),)
-    return tuple(anonymize_text(t, config, (entropy, (index, f))) for f, t in enumerate(texts))
+#: Records per task: words outside the embedding are placed in one search per chunk.
+CHUNK_RECORDS = 64
+
+_Chunk = tuple[list[tuple[tuple[str, ...], int]], AnonymizerConfig, int, bool]
+
+
+def _chunk_task(args: _Chunk) -> list[tuple[str, ...]]:
+    """Anonymize a chunk of records (each a tuple of field texts and its record number)."""
+    records, config, entropy, single = args
+    texts: list[str] = []
+    seeds: list[DocumentSeed] = []
+    for fields, index in records:
+        for f, text in enumerate(fields):
+            texts.append(text)
+            seeds.append((entropy, (index,) if single else (index, f)))
+    flat = iter(anonymize_texts(texts, config, seeds))
+    return [tuple(next(flat) for _ in fields) for fields, _ in records]
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -121,21 +133,23 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
     pending: deque[eio.Record] = deque()
     config, entropy, single = anonymizer.config, anonymizer.entropy, form == "txt"
 
-    def tasks() -> Iterator[tuple[tuple[str, ...], AnonymizerConfig, int, int, bool]]:
+    def chunks() -> Iterator[_Chunk]:
+        batch: list[tuple[tuple[str, ...], int]] = []
         for record in records:
             pending.append(record)
-            index = anonymizer._take() if record.texts else -1
-            yield record.texts, config, entropy, index, single
+            batch.append((record.texts, anonymizer._take() if record.texts else -1))
+            if len(batch) == CHUNK_RECORDS:
+                yield batch, config, entropy, single
+                batch = []
+        if batch:
+            yield batch, config, entropy, single
 
-    for result in parallel_map(_skip_empty_task, tasks(), jobs=jobs, chunksize=32):
-        record = pending.popleft()
-        out.write(write(record, result))
-        stats.records += not record.header
-        stats.texts += len(record.texts)
-        stats.bytes_in += record.nbytes
-        if progress is not None:
-            progress(record.nbytes)
-
-
-def _skip_empty_task(args: tuple[tuple[str, ...], AnonymizerConfig, int, int, bool]) -> tuple[str, ...]:
-    return args[0] if not args[0] else _record_task(args)
+    for results in parallel_map(_chunk_task, chunks(), jobs=jobs):
+        for result in results:
+            record = pending.popleft()
+            out.write(write(record, result))
+            stats.records += not record.header
+            stats.texts += len(record.texts)
+            stats.bytes_in += record.nbytes
+            if progress is not None:
+                progress(record.nbytes)

@@ -68,7 +68,7 @@ def _wrong_law(kind: str, d: int, epsilon: float) -> stats.rv_continuous:
     return stats.chi(d, scale=(d / epsilon) / stats.chi(d).mean())
 
 
-@pytest.mark.parametrize("d", [8, 384])
+@pytest.mark.parametrize("d", [8, 64])
 @pytest.mark.parametrize("kind", ["double_epsilon", "gaussian"])
 def test_wrong_radius_law_fails_the_same_ks_test(kind: str, d: int) -> None:
     """Negative control. The wrong law is at sup-distance > 2t from Gamma(d, 1/epsilon), so its
@@ -91,7 +91,7 @@ def _projection_statistic(noise: np.ndarray, direction: np.ndarray) -> float:
     return float(stats.kstest(proj, stats.beta((d - 1) / 2, (d - 1) / 2).cdf).statistic)
 
 
-@pytest.mark.parametrize("d", [2, 8, 384])
+@pytest.mark.parametrize("d", [2, 8, 64])
 def test_direction_is_uniform_on_the_sphere(d: int) -> None:
     """Projection of 20,000 directions on a fixed random axis: KS against the Beta law below the
     DKW threshold t = 0.019 (alpha 1e-6). The mean direction has norm <= 1/sqrt(n) + 0.04 except
@@ -172,7 +172,7 @@ def test_sample_is_the_nearest_candidate_to_the_noisy_vector(epsilon: float) -> 
 
 def test_chunking_does_not_change_the_output(monkeypatch: pytest.MonkeyPatch) -> None:
     index = random_index()
-    ids = np.random.default_rng(5).integers(0, 8, size=1000)
+    ids = np.random.default_rng(5).integers(0, 8, size=100)
     mech = LaplaceMechanism(index=index, epsilon=1.0)
     whole = mech.sample(ids, np.random.default_rng(7))
     monkeypatch.setattr(laplace_module, "CHUNK", 7)
@@ -189,7 +189,8 @@ def test_large_epsilon_returns_the_input() -> None:
     gaps = np.linalg.norm(vecs[:, None] - vecs[None], axis=-1) + 3 * np.eye(len(vecs))
     assert n * stats.gamma(index.store.dim, scale=1 / epsilon).sf(gaps.min() / 2) < 1e-9
     ids = np.random.default_rng(8).integers(0, 8, size=n)
-    assert np.array_equal(LaplaceMechanism(index=index, epsilon=epsilon).sample(ids, np.random.default_rng(9)), ids)
+    out = LaplaceMechanism(index=index, epsilon=epsilon).sample(ids, np.random.default_rng(9))
+    assert np.array_equal(out, ids)
 
 
 def test_small_epsilon_spreads_the_output_and_hides_the_input() -> None:
@@ -265,7 +266,7 @@ def test_registry_builds_it() -> None:
 
 @pytest.mark.default_embedding
 def test_default_embedding_decoding_matches_brute_force(default_index: NeighborIndex) -> None:
-    ids = np.random.default_rng(14).integers(0, len(default_index.store), size=300)
+    ids = np.random.default_rng(14).integers(0, len(default_index.store), size=200)
     mech = LaplaceMechanism(index=default_index, epsilon=30.0)
     out = mech.sample(ids, np.random.default_rng(15))
     _brute_force_check(default_index, ids, mech.noise(len(ids), np.random.default_rng(15)), out)

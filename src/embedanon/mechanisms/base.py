@@ -109,12 +109,8 @@ def build_mechanism(name: str, index: NeighborIndex, **params: Any) -> Mechanism
 
 
 def _load_builtin() -> None:
-    # Importing the modules runs their @register decorators.
-    from . import knn  # noqa: F401
-    try:
-        from . import exponential, laplace, mahalanobis, tem  # noqa: F401
-    except ImportError:
-        pass
+    # Importing the modules runs their @register decorators; an import error is a real bug.
+    from . import exponential, knn, laplace, mahalanobis, tem  # noqa: F401
 
 
 def first_occurrence_unique(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -86,9 +86,11 @@ def nearest_candidates(index: NeighborIndex, vecs: np.ndarray) -> np.ndarray:
     """
     # The index ranks by inner product. For unit candidates c, ||z - c||^2 = ||z||^2 + 1 - 2<z, c>,
     # so the nearest candidate to z in Euclidean distance is the one of largest inner product
-    # with z, whatever the norm of z: no need to normalise the noisy vectors.
+    # with z, whatever the norm of z: no need to normalise the noisy vectors. (An HNSW index
+    # compares the same scores, so scaling z changes nothing there either; its answer may miss
+    # the true nearest word, which costs utility, not privacy: it is still a function of z.)
     _, ids = index.search(vecs, 1)
-    if (ids < 0).any():  # only on nan/inf queries, which finite noise never produces
+    if (ids < 0).any():  # not on finite queries with k = 1, flat or HNSW
         raise RuntimeError("neighbour search found no candidate for a noisy vector")
     return ids[:, 0]
 
@@ -109,7 +111,8 @@ class LaplaceMechanism:
 
     Algorithm: z = phi(w) + r * u with r ~ Gamma(d, 1/epsilon) and u uniform on the unit sphere
     of R^d; output the candidate word nearest to z (Euclidean). A word may come back as itself,
-    which the guarantee requires. One batched exact search for all tokens.
+    which the guarantee requires. Vectorised: noise for all tokens, then batched searches of
+    :data:`CHUNK` tokens (exact unless the index was built approximate).
 
     Args:
         index: neighbour index of the embedding.

@@ -14,8 +14,9 @@ How P(y | x) is obtained:
 
 * ``knn``: exactly, P(y | x) = 1/k when y is in x's neighbour row, over every word x of the
   embedding (a reverse lookup of the neighbour table).
-* a mechanism with ``distribution(word_id) -> {id: probability}``: exactly, over a candidate set
-  of pre-images (below).
+* a mechanism with ``distribution(word_id)`` (a dict {id: probability}, or an array over the
+  candidates like ``exponential`` and ``tem`` return): exactly, over a candidate set of
+  pre-images (below).
 * any other mechanism (``laplace``, ``mahalanobis``): estimated from ``mc_draws`` samples of each
   candidate pre-image.
 
@@ -38,7 +39,7 @@ from .._validate import positive_int
 from ..errors import ConfigError
 from ..mechanisms.base import Mechanism
 from ..mechanisms.knn import KnnMechanism
-from ..vectors.store import EmbeddingStore
+from ..vectors.index import NeighborIndex
 
 _TIE_RTOL = 1e-9
 _CHUNK = 256
@@ -87,34 +88,33 @@ def frequency_prior(ids: np.ndarray, vocab_size: int, *, smoothing: float = 0.0)
 class BayesAttack:
     """Maximum a posteriori re-identification of original words from their replacements.
 
+    Likelihoods are cached per attack object, so attacking the same replacements again under
+    another prior costs only the new candidate pre-images.
+
     Args:
         mechanism: the mechanism that produced the replacements.
-        store: the embedding (for the candidate pre-images).
-        prior: float (V,) non-negative weights over word ids; ``None`` is uniform.
+        index: the neighbour index the mechanism was built on (embedding and candidates).
         neighbors: candidate pre-images per replacement: its nearest words (not used for knn).
         top_prior: also consider this many most probable words under the prior.
         mc_draws: samples per candidate pre-image where the likelihood is estimated.
-        rng: randomness for the sampling estimate (only used by that method).
+        rng: randomness for the sampling estimate (required, and only used, by that method).
     """
 
-    def __init__(self, mechanism: Mechanism, store: EmbeddingStore, *, prior: np.ndarray | None = None,
-                 neighbors: int = 20, top_prior: int = 50, mc_draws: int = 200,
+    def __init__(self, mechanism: Mechanism, index: NeighborIndex, *, neighbors: int = 10,
+                 top_prior: int = 50, mc_draws: int = 100,
                  rng: np.random.Generator | None = None) -> None:
         self.mechanism = mechanism
-        self.store = store
-        size = len(store)
-        if prior is None:
-            prior = uniform_prior(size)
-        prior = np.asarray(prior, dtype=np.float64)
-        if prior.shape != (size,) or not np.all(np.isfinite(prior)) or (prior < 0).any() \
-                or prior.sum() <= 0:
-            raise ConfigError(f"prior must be {size} finite non-negative weights with a positive sum")
-        self.prior = prior
-        self.uniform = bool(np.all(prior == prior[0]))
+        self.index = index
+        self.store = index.store
+        self._candidate_pos = np.full(len(self.store), -1, dtype=np.int64)
+        self._candidate_pos[index.candidates] = np.arange(index.n_candidates)
         self.neighbors = positive_int("neighbors", neighbors)
         self.top_prior = positive_int("top_prior", top_prior)
         self.mc_draws = positive_int("mc_draws", mc_draws)
         self.rng = rng
+        self._exact: dict[tuple[int, int], float] = {}
+        self._samples: dict[int, np.ndarray] = {}
+        self._reverse: tuple[np.ndarray, np.ndarray, int] | None = None
         if isinstance(mechanism, KnnMechanism):
             self.method = "exact (knn table)"
         elif callable(getattr(mechanism, "distribution", None)):
@@ -124,22 +124,35 @@ class BayesAttack:
                 raise ConfigError(f"the attack on {mechanism.name!r} samples: pass an rng")
             self.method = f"monte-carlo ({self.mc_draws} draws per candidate)"
 
+    def _check_prior(self, prior: np.ndarray | None) -> np.ndarray:
+        size = len(self.store)
+        if prior is None:
+            return uniform_prior(size)
+        prior = np.asarray(prior, dtype=np.float64)
+        if prior.shape != (size,) or not np.all(np.isfinite(prior)) or (prior < 0).any() \
+                or prior.sum() <= 0:
+            raise ConfigError(f"prior must be {size} finite non-negative weights with a positive sum")
+        return prior
+
     # -- public API ----------------------------------------------------------------------------
-    def guess_sets(self, outputs: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    def guess_sets(self, outputs: np.ndarray,
+                   prior: np.ndarray | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
         """The tied best guesses for each distinct replacement.
 
         Args:
             outputs: int64 (n,) replacement ids.
+            prior: float (V,) non-negative weights over word ids; ``None`` is uniform.
 
         Returns:
             (uniques, sets): int64 (u,) distinct replacements and, for each, an int64 array of
             the word ids that maximise P(y | x) * prior(x), ascending.
         """
+        prior = self._check_prior(prior)
         ys = np.unique(np.asarray(outputs, dtype=np.int64))
-        candidates, likelihoods = self._likelihoods(ys)
+        candidates, likelihoods = self._likelihoods(ys, prior)
         sets = []
-        for y, cand, like in zip(ys.tolist(), candidates, likelihoods):
-            score = like * self.prior[cand]
+        for y, cand, like in zip(ys.tolist(), candidates, likelihoods, strict=True):
+            score = like * prior[cand]
             best = score.max() if len(score) else 0.0
             if best <= 0:
                 sets.append(np.array([y], dtype=np.int64))
@@ -147,14 +160,15 @@ class BayesAttack:
                 sets.append(np.sort(cand[score >= best * (1 - _TIE_RTOL)]))
         return ys, sets
 
-    def guess(self, outputs: np.ndarray) -> np.ndarray:
+    def guess(self, outputs: np.ndarray, prior: np.ndarray | None = None) -> np.ndarray:
         """int64 (n,) one guess per replacement (the lowest id among tied best guesses)."""
         outputs = np.asarray(outputs, dtype=np.int64)
-        ys, sets = self.guess_sets(outputs)
+        ys, sets = self.guess_sets(outputs, prior)
         firsts = np.array([s[0] for s in sets], dtype=np.int64)
-        return firsts[np.searchsorted(ys, outputs)]
+        return firsts[np.searchsorted(ys, outputs)] if len(outputs) else outputs
 
-    def run(self, originals: np.ndarray, outputs: np.ndarray) -> AttackResult:
+    def run(self, originals: np.ndarray, outputs: np.ndarray,
+            prior: np.ndarray | None = None) -> AttackResult:
         """Attack aligned (original, replacement) id pairs and score the guesses."""
         originals = np.asarray(originals, dtype=np.int64).reshape(-1)
         outputs = np.asarray(outputs, dtype=np.int64).reshape(-1)
@@ -164,10 +178,10 @@ class BayesAttack:
             )
         if len(outputs) == 0:
             return AttackResult(0, 0.0, self.method)
-        ys, sets = self.guess_sets(outputs)
+        ys, sets = self.guess_sets(outputs, prior)
         where = np.searchsorted(ys, outputs)
         hits = 0.0
-        for x, u in zip(originals.tolist(), where.tolist()):
+        for x, u in zip(originals.tolist(), where.tolist(), strict=True):
             group = sets[u]
             pos = np.searchsorted(group, x)
             if pos < len(group) and group[pos] == x:
@@ -175,60 +189,91 @@ class BayesAttack:
         return AttackResult(len(outputs), hits, self.method)
 
     # -- likelihoods ---------------------------------------------------------------------------
-    def _likelihoods(self, ys: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    def _likelihoods(self, ys: np.ndarray,
+                     prior: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """For each y: candidate pre-images (int64) and P(y | x) for each (float64)."""
         if len(ys) == 0:
             return [], []
         if isinstance(self.mechanism, KnnMechanism):
-            return self._knn_likelihoods(ys)
-        candidates = self._candidates(ys)
-        pair_u = np.concatenate([np.full(len(c), u, dtype=np.int64) for u, c in enumerate(candidates)])
-        pair_x = np.concatenate(candidates) if candidates else np.zeros(0, dtype=np.int64)
-        values = np.zeros(len(pair_x), dtype=np.float64)
-        order = np.argsort(pair_x, kind="stable")
-        xs, starts = np.unique(pair_x[order], return_index=True)
-        bounds = np.append(starts, len(order))
+            return self._knn_likelihoods(ys, prior)
+        candidates = self._candidates(ys, prior)
         if self.method.startswith("exact"):
-            for i, x in enumerate(xs.tolist()):
-                dist = self.mechanism.distribution(x)  # type: ignore[attr-defined]
-                for p in order[bounds[i]:bounds[i + 1]]:
-                    values[p] = dist.get(int(ys[pair_u[p]]), 0.0)
+            self._fill_exact(ys, candidates)
+            likelihoods = [np.array([self._exact[(x, y)] for x in cand.tolist()], dtype=np.float64)
+                           for y, cand in zip(ys.tolist(), candidates, strict=True)]
         else:
-            assert self.rng is not None
-            n = self.mc_draws
-            for c0 in range(0, len(xs), _CHUNK // 4):
-                chunk = xs[c0:c0 + _CHUNK // 4]
-                out = np.asarray(self.mechanism.sample(np.repeat(chunk, n), self.rng), dtype=np.int64)
-                out = out.reshape(len(chunk), n)
-                for r in range(len(chunk)):
-                    i = c0 + r
-                    idx = order[bounds[i]:bounds[i + 1]]
-                    values[idx] = (out[r][None, :] == ys[pair_u[idx]][:, None]).mean(axis=1)
-        split = np.cumsum([len(c) for c in candidates])[:-1]
-        return candidates, np.split(values, split)
+            self._fill_samples(np.unique(np.concatenate(candidates)))
+            likelihoods = []
+            for y, cand in zip(ys.tolist(), candidates, strict=True):
+                like = np.empty(len(cand), dtype=np.float64)
+                for i, x in enumerate(cand.tolist()):
+                    row = self._samples[x]
+                    like[i] = (np.searchsorted(row, y, "right") - np.searchsorted(row, y, "left")) / len(row)
+                likelihoods.append(like)
+        return candidates, likelihoods
 
-    def _knn_likelihoods(self, ys: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        table = np.asarray(self.mechanism.table)  # type: ignore[attr-defined]
-        k = table.shape[1]
-        flat = table.reshape(-1).astype(np.int64)
-        order = np.argsort(flat, kind="stable")
-        lo = np.searchsorted(flat[order], ys, side="left")
-        hi = np.searchsorted(flat[order], ys, side="right")
+    def _fill_exact(self, ys: np.ndarray, candidates: list[np.ndarray]) -> None:
+        missing: dict[int, list[int]] = {}
+        for y, cand in zip(ys.tolist(), candidates, strict=True):
+            for x in cand.tolist():
+                if (x, y) not in self._exact:
+                    missing.setdefault(x, []).append(y)
+        for x, needed in missing.items():
+            dist = self.mechanism.distribution(x)  # type: ignore[attr-defined]
+            if isinstance(dist, dict):
+                values = [float(dist.get(y, 0.0)) for y in needed]
+            else:
+                values = self._array_law(np.asarray(dist, dtype=np.float64), needed)
+            for y, value in zip(needed, values, strict=True):
+                self._exact[(x, y)] = value
+
+    def _array_law(self, law: np.ndarray, ys: list[int]) -> list[float]:
+        """P(y | x) for ``ys`` from a law over the candidates (C,) or over all words (V,)."""
+        if law.shape == (len(self.store),):
+            return law[ys].tolist()
+        if law.shape != (self.index.n_candidates,):
+            raise TypeError(
+                f"distribution() must return a dict or an array over the {self.index.n_candidates} "
+                f"candidates or the {len(self.store)} words, got shape {law.shape}"
+            )
+        pos = self._candidate_pos[ys]
+        return np.where(pos >= 0, law[np.maximum(pos, 0)], 0.0).tolist()
+
+    def _fill_samples(self, xs: np.ndarray) -> None:
+        todo = np.array([x for x in xs.tolist() if x not in self._samples], dtype=np.int64)
+        assert self.rng is not None
+        n = self.mc_draws
+        for start in range(0, len(todo), _CHUNK // 4):
+            chunk = todo[start:start + _CHUNK // 4]
+            out = np.asarray(self.mechanism.sample(np.repeat(chunk, n), self.rng), dtype=np.int64)
+            for x, row in zip(chunk.tolist(), np.sort(out.reshape(len(chunk), n), axis=1), strict=True):
+                self._samples[x] = row
+
+    def _knn_likelihoods(self, ys: np.ndarray,
+                         prior: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        if self._reverse is None:
+            table = np.asarray(self.mechanism.table)  # type: ignore[attr-defined]
+            flat = table.reshape(-1).astype(np.int64)
+            order = np.argsort(flat, kind="stable")
+            self._reverse = (flat[order], order, table.shape[1])
+        values, order, k = self._reverse
+        lo = np.searchsorted(values, ys, side="left")
+        hi = np.searchsorted(values, ys, side="right")
         candidates, likelihoods = [], []
-        for a, b in zip(lo.tolist(), hi.tolist()):
+        for a, b in zip(lo.tolist(), hi.tolist(), strict=True):
             xs, counts = np.unique(order[a:b] // k, return_counts=True)
-            keep = self.prior[xs] > 0
+            keep = prior[xs] > 0
             candidates.append(xs[keep].astype(np.int64))
             likelihoods.append(counts[keep] / k)
         return candidates, likelihoods
 
-    def _candidates(self, ys: np.ndarray) -> list[np.ndarray]:
+    def _candidates(self, ys: np.ndarray, prior: np.ndarray) -> list[np.ndarray]:
         vectors = self.store.vectors
         size = len(vectors)
         extra = np.zeros(0, dtype=np.int64)
-        if not self.uniform:
+        if not np.all(prior == prior[0]):
             top = min(self.top_prior, size)
-            extra = np.argpartition(-self.prior, top - 1)[:top].astype(np.int64)
+            extra = np.argpartition(-prior, top - 1)[:top].astype(np.int64)
         out: list[np.ndarray] = []
         for start in range(0, len(ys), _CHUNK):
             chunk = ys[start:start + _CHUNK]
@@ -237,7 +282,7 @@ class BayesAttack:
             else:
                 sims = vectors[chunk] @ vectors.T
                 near = np.argpartition(-sims, self.neighbors - 1, axis=1)[:, :self.neighbors]
-            for y, row in zip(chunk.tolist(), near):
+            for y, row in zip(chunk.tolist(), near, strict=True):
                 cand = np.unique(np.concatenate([row, extra, [y]]).astype(np.int64))
-                out.append(cand[self.prior[cand] > 0])
+                out.append(cand[prior[cand] > 0])
         return out

@@ -92,7 +92,9 @@ def parse_ints(text: str, *, name: str = "k") -> tuple[int, ...]:
         except ValueError:
             value = 0
         if value < 1:
-            raise ConfigError(f"{name} must be a comma-separated list of integers >= 1, got {part!r} in {text!r}")
+            raise ConfigError(
+                f"{name} must be a comma-separated list of integers >= 1, got {part!r} in {text!r}"
+            )
         values.append(value)
     return tuple(sorted(set(values)))
 
@@ -106,7 +108,8 @@ def _parts(text: str, name: str) -> list[str]:
     return parts
 
 
-def sweep_for(mechanism: str, epsilon: str | None, k: str | None) -> tuple[str, tuple[float, ...], dict[str, Any]]:
+def sweep_for(mechanism: str, epsilon: str | None,
+              k: str | None) -> tuple[str, tuple[float, ...], dict[str, Any]]:
     """Which parameter a calibration sweeps, its grid and the fixed parameters.
 
     Mechanisms that take ``epsilon`` sweep it (``k`` may then be one fixed value); ``knn``, which
@@ -234,6 +237,7 @@ def plot_png(rows: Sequence[CalibrationRow], path: Path) -> None:
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     x = [r.value for r in rows]
     fig = Figure(figsize=(12, 3.6), layout="constrained")
@@ -241,7 +245,7 @@ def plot_png(rows: Sequence[CalibrationRow], path: Path) -> None:
     axes = fig.subplots(1, 3)
     panels = [("N_w (fraction unchanged)", "n_w"), ("S_w (distinct outputs)", "s_w"),
               ("cosine(word, replacement)", "cosine")]
-    for ax, (title, key) in zip(axes, panels):
+    for ax, (title, key) in zip(axes, panels, strict=True):
         mean = [getattr(r, f"{key}_mean") for r in rows]
         ax.plot(x, mean, marker="o", label="mean")
         if key != "cosine":
@@ -249,6 +253,9 @@ def plot_png(rows: Sequence[CalibrationRow], path: Path) -> None:
                             [getattr(r, f"{key}_p90") for r in rows], alpha=0.25, label="p10-p90")
             ax.legend(loc="best", fontsize=8)
         ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(rows[0].parameter if rows else "")
         ax.set_title(title, fontsize=10)
         ax.grid(True, alpha=0.3)
@@ -269,13 +276,15 @@ def write_outputs(rows: Sequence[CalibrationRow], out_dir: str | Path, *, plot: 
     temps: list[Path] = []
     try:
         for target in targets:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=out)
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=out)
             os.close(fd)
-            temps.append(Path(tmp))
+            temps.append(Path(tmp_name))
         temps[0].write_text(csv_text(rows), encoding="utf-8")
         if plot:
             plot_png(rows, temps[1])
-        for tmp, target in zip(temps, targets):
+        mode = 0o666 & ~_umask()  # mkstemp creates 0600; give the files the usual permissions
+        for tmp, target in zip(temps, targets, strict=True):
+            os.chmod(tmp, mode)
             os.replace(tmp, target)
     finally:
         for tmp in temps:
@@ -283,10 +292,17 @@ def write_outputs(rows: Sequence[CalibrationRow], out_dir: str | Path, *, plot: 
     return targets
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def format_table(rows: Sequence[CalibrationRow]) -> list[str]:
     """Lines of a plain-text table of the rows."""
     name = rows[0].parameter if rows else "value"
-    lines = [f"{name:>10s}  {'N_w':>6s}  {'N_w p10-p90':>13s}  {'S_w':>6s}  {'S_w p10-p90':>13s}  {'cosine':>6s}"]
+    lines = [f"{name:>10s}  {'N_w':>6s}  {'N_w p10-p90':>13s}  {'S_w':>6s}  {'S_w p10-p90':>13s}  "
+             f"{'cosine':>6s}"]
     for r in rows:
         lines.append(
             f"{r.value:>10g}  {r.n_w_mean:6.3f}  {r.n_w_p10:6.3f}-{r.n_w_p90:<6.3f}  {r.s_w_mean:6.1f}  "

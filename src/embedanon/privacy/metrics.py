@@ -77,11 +77,11 @@ def align_tokens(original: str, anonymized: str) -> list[tuple[Token, Token]]:
         raise InputError(
             f"anonymized text does not align with the original: {len(b)} tokens, expected {len(a)}"
         )
-    for pos, (x, y) in enumerate(zip(a, b)):
+    for pos, (x, y) in enumerate(zip(a, b, strict=True)):
         kept = x.kind not in _ALNUM_KINDS
         if (kept and x.text != y.text) or (not kept and y.kind not in _ALNUM_KINDS):
             raise InputError(f"anonymized text does not align with the original at token {pos}")
-    return list(zip(a, b))
+    return list(zip(a, b, strict=True))
 
 
 def change_stats(original: str, anonymized: str) -> ChangeStats:
@@ -223,7 +223,7 @@ class PrivacyReport:
 
 
 def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int = 100,
-                   max_words: int = 200, neighbors: int = 20, mc_draws: int = 100) -> PrivacyReport:
+                   max_words: int = 200, neighbors: int = 10, mc_draws: int = 100) -> PrivacyReport:
     """Anonymize ``texts`` (one document each) and measure what the release protects.
 
     * change rate over word tokens (:func:`change_stats`);
@@ -242,7 +242,7 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
     change = ChangeStats(0, 0, 0)
     longest = 0
     xs_all, ys_all = [], []
-    for doc, out in zip(docs, outs):
+    for doc, out in zip(docs, outs, strict=True):
         pairs = align_tokens(doc, out)
         stats = _pair_stats(pairs)
         change = change + stats
@@ -262,10 +262,10 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
         n_w_mean, s_w_mean = float(word_stats.n_w.mean()), float(word_stats.s_w.mean())
     else:
         n_w_mean = s_w_mean = float("nan")
-    common = {"neighbors": neighbors, "mc_draws": mc_draws, "rng": attack_rng}
-    uniform = BayesAttack(mechanism, store, **common).run(xs, ys)  # type: ignore[arg-type]
-    corpus = (BayesAttack(mechanism, store, prior=frequency_prior(xs, len(store)),  # type: ignore[arg-type]
-                          **common).run(xs, ys) if len(xs) else uniform)
+    attack = BayesAttack(mechanism, anonymizer.runtime.index, neighbors=neighbors, mc_draws=mc_draws,
+                         rng=attack_rng)
+    uniform = attack.run(xs, ys)
+    corpus = attack.run(xs, ys, prior=frequency_prior(xs, len(store))) if len(xs) else uniform
     epsilon = dict(anonymizer.config.params).get("epsilon")
     return PrivacyReport(
         mechanism=mechanism.name, epsilon=None if epsilon is None else float(epsilon),

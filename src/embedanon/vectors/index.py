@@ -3,9 +3,9 @@
 Only candidate words (see :class:`CandidatePolicy`) are indexed, so every id this module returns is
 a legal replacement. Ids are rows of the :class:`EmbeddingStore` (word ids), never faiss rows.
 
-Search is exact (``IndexFlatIP``) by default. For large vocabularies (hundreds of thousands of
-words) ``approximate="hnsw"`` (or ``"auto"``) searches an HNSW graph instead; its recall against
-exact search is measured by :meth:`NeighborIndex.recall` (see ``experiments/ann_recall.py``).
+Search is exact (``IndexFlatIP``) by default. ``approximate="hnsw"`` (or ``"auto"`` for very large
+vocabularies) searches an HNSW graph instead, with efSearch calibrated to a target recall; recall
+against exact search is measured by :meth:`NeighborIndex.recall` (``experiments/ann_recall.py``).
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from .._validate import positive_int
+from .._validate import fraction, positive_int
 from ..errors import ConfigError
 from ..leakguard import keys_are_variants
 from .defaults import cache_dir
+from .exact import exact_top_k
 from .store import CandidatePolicy, EmbeddingStore
 
 log = logging.getLogger(__name__)
@@ -33,33 +34,52 @@ _PAD = 24
 #: Values accepted by ``NeighborIndex(approximate=...)`` (``None`` means ``"flat"``).
 SEARCH_MODES = ("flat", "hnsw", "auto")
 #: ``approximate="auto"`` searches exactly below this many candidate words, with HNSW from it on.
-AUTO_HNSW_MIN = 100_000
+#: On 2 cores, 199k candidates x 100 d, exact batch search (2.2k queries/s) still beat HNSW at
+#: recall@10 >= 0.95 (0.8k/s; single queries 0.18k/s vs 0.38k/s); exact cost grows linearly, so
+#: the batch crossover is probably near a million words (extrapolated; experiments/ann_recall.json).
+AUTO_HNSW_MIN = 1_000_000
+#: Calibration of efSearch (see :class:`HNSWParams`): queries, k, seed and the largest efSearch.
+_CALIBRATION_SAMPLE, _CALIBRATION_K, _CALIBRATION_SEED, _MAX_EF_SEARCH = 500, 10, 0, 4096
 
 
 @dataclass(frozen=True, slots=True)
 class HNSWParams:
     """Parameters of the HNSW graph (faiss ``IndexHNSWFlat``, inner-product metric).
 
-    The defaults reach recall@10 >= 0.99 on a 300k-word word2vec embedding (d = 100) and on
-    clustered synthetic data; see ``experiments/ann_recall.json``.
+    How many search steps a given recall needs depends on the embedding: on clustered synthetic
+    data efSearch = 128 gives recall@10 > 0.99; on a 317k-word word2vec embedding (min_count=1,
+    199k candidates, d = 100) it gives 0.84 with these defaults, and 0.95 needs efSearch = 1024
+    (2048 with m = 32; never with m = 16, ef_construction = 64), see ``experiments/ann_recall.json``.
+    So by default efSearch is calibrated once, after building: starting at ``ef_search`` it is
+    doubled (up to 4096) until recall@10 against exact search, measured on 500 candidate words
+    with a fixed seed, reaches ``target_recall``.
 
     Attributes:
         m: graph degree (links per node per layer); memory grows by about ``2 * m * 4`` bytes/word.
         ef_construction: beam width while building; higher builds slower and a better graph.
-        ef_search: beam width while searching (faiss uses ``max(ef_search, k)``).
+        ef_search: beam width while searching (faiss uses ``max(ef_search, k)``); the starting
+            point of the calibration when ``target_recall`` is set.
+        target_recall: recall@10 that calibration aims for, in (0, 1]; ``None`` keeps
+            ``ef_search`` as given.
     """
 
-    m: int = 32
-    ef_construction: int = 64
+    m: int = 64
+    ef_construction: int = 200
     ef_search: int = 128
+    target_recall: float | None = 0.95
 
     def __post_init__(self) -> None:
         positive_int("m", self.m)
         positive_int("ef_construction", self.ef_construction)
         positive_int("ef_search", self.ef_search)
+        if self.target_recall is not None:
+            fraction("target_recall", self.target_recall)
+            if self.target_recall == 0:
+                raise ConfigError("target_recall must be a number in (0, 1] or None, got 0")
 
     def key(self) -> str:
-        return f"hnsw{self.m}-{self.ef_construction}-{self.ef_search}"
+        target = "" if self.target_recall is None else f"-r{self.target_recall:g}"
+        return f"hnsw{self.m}-{self.ef_construction}-{self.ef_search}{target}"
 
 
 def _resolve_mode(approximate: object, n_candidates: int) -> str:
@@ -87,11 +107,14 @@ class NeighborIndex:
         policy: which words may be replacements.
         use_disk_cache: keep neighbour tables under ``$EMBEDANON_CACHE/tables``.
         approximate: ``None`` or ``"flat"`` for exact search; ``"hnsw"`` for an HNSW graph;
-            ``"auto"`` for HNSW from :data:`AUTO_HNSW_MIN` candidates on, exact below.
+            ``"auto"`` for HNSW from :data:`AUTO_HNSW_MIN` candidates on, exact below and also
+            when the graph misses ``hnsw.target_recall`` at the largest efSearch.
         hnsw: graph parameters for HNSW (default :class:`HNSWParams`).
 
     Attributes:
         mode: ``"flat"`` or ``"hnsw"``, the search actually used (``"auto"`` resolved).
+        calibration: in HNSW mode, ``(ef_search, recall@10)`` pairs tried by the efSearch
+            calibration, the one in use last; empty otherwise.
         _faiss: always the exact ``IndexFlatIP`` (recall reference; supports ``range_search``).
         _ann: the index :meth:`search`, :meth:`guarded_neighbors` and :meth:`table` query:
             ``_faiss`` itself in flat mode, an ``IndexHNSWFlat`` in HNSW mode.
@@ -118,11 +141,18 @@ class NeighborIndex:
         self._faiss = faiss.IndexFlatIP(store.dim)
         self._faiss.add(self.candidate_vectors)
         self._ann: faiss.Index = self._faiss
+        self.calibration: list[tuple[int, float]] = []
         if self.mode == "hnsw":
-            self._ann = faiss.IndexHNSWFlat(store.dim, self.hnsw.m, faiss.METRIC_INNER_PRODUCT)
-            self._ann.hnsw.efConstruction = self.hnsw.ef_construction
-            self._ann.hnsw.efSearch = self.hnsw.ef_search
-            self._ann.add(self.candidate_vectors)
+            graph = faiss.IndexHNSWFlat(store.dim, self.hnsw.m, faiss.METRIC_INNER_PRODUCT)
+            graph.hnsw.efConstruction = self.hnsw.ef_construction
+            graph.hnsw.efSearch = self.hnsw.ef_search
+            graph.add(self.candidate_vectors)
+            self._ann = graph
+            if self.hnsw.target_recall is not None:
+                reached = self._calibrate(graph, self.hnsw.target_recall)
+                if not reached and approximate == "auto":
+                    log.warning("approximate='auto' falls back to exact search")
+                    self.mode, self._ann = "flat", self._faiss
         self._tables: dict[int, np.ndarray] = {}
         self.use_disk_cache = use_disk_cache
 
@@ -184,7 +214,36 @@ class NeighborIndex:
         _, found = self._search(self._ann, queries, k + 1)
         return recall_at_k(exact, found, k, exclude=self.candidates[rows])
 
+    def _calibrate(self, graph: faiss.IndexHNSWFlat, target: float) -> bool:
+        """Double efSearch until recall@10 on a fixed sample reaches ``target`` (see HNSWParams);
+        return whether it did."""
+        k = min(_CALIBRATION_K, self.n_candidates - 1)
+        rng = np.random.default_rng(_CALIBRATION_SEED)  # a fixed sample: same graph, same choice
+        size = min(_CALIBRATION_SAMPLE, self.n_candidates)
+        rows = np.sort(rng.choice(self.n_candidates, size=size, replace=False))
+        queries = self.candidate_vectors[rows]
+        _, exact = self._search(self._faiss, queries, k + 1)
+        ef = self.hnsw.ef_search
+        while True:
+            graph.hnsw.efSearch = ef
+            _, found = self._search(graph, queries, k + 1)
+            self.calibration.append((ef, recall_at_k(exact, found, k, exclude=self.candidates[rows])))
+            if self.calibration[-1][1] >= target or ef >= _MAX_EF_SEARCH:
+                break
+            ef = min(2 * ef, _MAX_EF_SEARCH)
+        ef, recall = self.calibration[-1]
+        if recall < target:
+            log.warning("HNSW recall@%d is %.3f < %.3f at efSearch=%d (%d candidates); exact search "
+                        "(approximate='flat') may be as fast", k, recall, target, ef, self.n_candidates)
+            return False
+        log.info("HNSW efSearch=%d gives recall@%d %.3f on %d words", ef, k, recall, size)
+        return True
+
     # -- guarded neighbour lists -------------------------------------------------------------
+    def guarded_neighbors_many(self, vecs: np.ndarray, keys: list[str], k: int) -> np.ndarray:
+        """Batched :meth:`guarded_neighbors`: int64 (n, k) for float32 (n, d) unit ``vecs``."""
+        return self._guarded_rows(np.atleast_2d(vecs), keys, k, self_ids=None)
+
     def guarded_neighbors(self, vec: np.ndarray, key: str, k: int) -> np.ndarray:
         """Ids of the k nearest candidates of ``vec`` that are not variants of word ``key``."""
         rows = self._guarded_rows(np.atleast_2d(vec), [key], k, self_ids=None)
@@ -194,10 +253,19 @@ class NeighborIndex:
         """Leak-guarded neighbour table: int32 (V, k), row w = the k nearest candidates of word w,
         best first, excluding w itself and every variant of w (see :mod:`embedanon.leakguard`)."""
         k = positive_int("k", k, maximum=self.n_candidates - 1)
-        width = max(k, TABLE_K)
+        width = min(max(k, TABLE_K), self.n_candidates - 1)
         if width not in self._tables:
             self._tables[width] = self._load_or_build(width)
-        return self._tables[width][:, :k]
+        table = self._tables[width][:, :k]
+        short = np.flatnonzero(table[:, -1] < 0)
+        if len(short):
+            q = int(short[0])
+            have = int((table[q] >= 0).sum())
+            raise ConfigError(
+                f"k={k} is too large: word #{q} has only {have} candidates that are not variants "
+                f"of itself"
+            )
+        return table
 
     def _cache_path(self, width: int) -> Path:
         # Exact tables keep their historical name; approximate ones name the graph parameters.
@@ -214,17 +282,18 @@ class NeighborIndex:
                     return table
             except (OSError, ValueError):
                 pass  # a corrupt cache is rebuilt below
-        width = min(width, self.n_candidates - 1)
         log.info("building neighbour table: %d words x %d", len(self.store), width)
+        # Rows that cannot be filled (tiny vocabularies) end in -1; table(k) checks its k columns.
         table = self._guarded_rows(
-            self.store.vectors, self.store.words, width, self_ids=np.arange(len(self.store))
+            self.store.vectors, self.store.words, width, self_ids=np.arange(len(self.store)),
+            allow_short=True,
         ).astype(np.int32)
         if self.use_disk_cache:
             _atomic_save(path, table)
         return table
 
     def _guarded_rows(self, vecs: np.ndarray, keys: list[str], k: int,
-                      self_ids: np.ndarray | None) -> np.ndarray:
+                      self_ids: np.ndarray | None, allow_short: bool = False) -> np.ndarray:
         """The k nearest candidates of each row of ``vecs`` that are neither ``self_ids[q]`` nor
         a variant of ``keys[q]``: int64 (n, k), best first.
 
@@ -241,14 +310,19 @@ class NeighborIndex:
         variants = keys_are_variants
         index = self._ann
         while len(todo):
-            _, ids = self._search(index, vecs[todo], search_k)
+            if self.mode == "flat":
+                # BLAS GEMM + float64 re-rank: faster than faiss on small batches, and each row's
+                # answer is independent of the batch (see embedanon.vectors.exact).
+                ids = self.candidates[exact_top_k(self.candidate_vectors, vecs[todo], search_k)]
+            else:
+                _, ids = self._search(index, vecs[todo], search_k)
             if self_ids is not None:
                 ids[ids == np.asarray(self_ids)[todo, None]] = -1
             exhausted = index is self._faiss and search_k >= self.n_candidates
             unfinished = []
             # Plain Python ints (tolist) and an early stop at k keep this loop cheap; the leak
             # guard itself is a Python function, called once per inspected neighbour.
-            for q, row in zip(todo.tolist(), ids.tolist()):
+            for q, row in zip(todo.tolist(), ids.tolist(), strict=True):
                 key = keys[q]
                 kept = []
                 for c in row:
@@ -258,6 +332,8 @@ class NeighborIndex:
                             break
                 if len(kept) == k:
                     out[q] = kept
+                elif exhausted and allow_short:
+                    out[q, : len(kept)] = kept
                 elif exhausted:
                     raise ConfigError(
                         f"k={k} is too large: word #{q} has only {len(kept)} candidates that "
@@ -292,7 +368,7 @@ def recall_at_k(exact: np.ndarray, found: np.ndarray, k: int,
                          f"{found.shape}")
     k = positive_int("k", k)
     total = 0
-    for q, (ref, got) in enumerate(zip(exact.tolist(), found.tolist())):
+    for q, (ref, got) in enumerate(zip(exact.tolist(), found.tolist(), strict=True)):
         drop = -1 if exclude is None else int(exclude[q])
         ref_k = set([c for c in ref if c >= 0 and c != drop][:k])
         got_k = [c for c in got if c >= 0 and c != drop][:k]

@@ -1,0 +1,125 @@
+"""``embedanon calibrate`` and ``embedanon privacy-report`` through CliRunner (and one subprocess)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from embedanon.vectors.defaults import home_dir
+
+from ..conftest import TINY_WORDS, make_store
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def tiny_name() -> str:
+    """The 8-word tiny embedding saved under $EMBEDANON_HOME, usable with --embedding."""
+    name = "tiny-cli-privacy"
+    target = home_dir() / "embeddings" / name
+    if not (target / "meta.json").is_file():
+        make_store(TINY_WORDS).save(target)
+    return name
+
+
+def _stderr(result) -> str:  # type: ignore[no-untyped-def]
+    try:
+        return result.stderr
+    except ValueError:  # older click: stderr mixed into output
+        return result.output
+
+
+def test_calibrate_knn_writes_csv_and_png(tiny_name: str, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["calibrate", "-m", "knn", "--k", "3,2", "--embedding", tiny_name,
+                                 "--words", "8", "--draws", "200", "--out", str(tmp_path / "cal")])
+    assert result.exit_code == 0, result.output
+    csv_path = tmp_path / "cal" / "calibration-knn.csv"
+    assert (tmp_path / "cal" / "calibration-knn.png").read_bytes()[:4] == b"\x89PNG"
+    with open(csv_path, encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    # knn never keeps the word and (w.p. > 1 - 1e-30) shows all k outputs in 200 draws
+    assert [(r["parameter"], float(r["value"]), float(r["n_w_mean"]), float(r["s_w_mean"])) for r in rows] \
+        == [("k", 2.0, 0.0, 2.0), ("k", 3.0, 0.0, 3.0)]
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:2] == ["k", "N_w"] and len(lines) == 5  # header, 2 rows, 2 paths
+
+
+@pytest.mark.parametrize("value", ["1,0", "-1", "nan", "inf", "abc", "1,,5"])
+def test_bad_epsilon_list_is_one_line_and_exit_2(value: str, tiny_name: str, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["calibrate", "-m", "laplace", "--epsilon", value,
+                                 "--embedding", tiny_name, "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    err = _stderr(result).strip()
+    assert err.startswith("error: epsilon must be") and "\n" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-m", "knn", "--epsilon", "1,2"], "takes no epsilon"),
+    (["-m", "knn"], "needs --k"),
+    (["-m", "laplace"], "needs --epsilon"),
+    (["-m", "knn", "--k", "0"], "k must be"),
+    (["-m", "nope", "--epsilon", "1"], "unknown mechanism"),
+    (["-m", "knn", "--k", "2", "--draws", "0"], "draws must be"),
+])
+def test_calibrate_usage_errors(args: list[str], message: str, tiny_name: str, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["calibrate", *args, "--embedding", tiny_name, "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert message in _stderr(result) and len(_stderr(result).strip().splitlines()) == 1
+
+
+def test_privacy_report_prints_counts_never_text(tiny_name: str, tmp_path: Path) -> None:
+    path = tmp_path / "in.txt"
+    path.write_text("Alpha bravo, charlie delta! echo 42 foxtrot.\ngolf hotel alpha\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "-m", "knn", "--k", "2", "--embedding", tiny_name,
+                                 "--seed", "1", str(path)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "tokens:               13 " in out
+    assert "word tokens:          9\n" in out
+    assert "change rate:          1.000" in out
+    assert "N_w:                  0.000" in out
+    assert "S_w:                  2.0" in out
+    assert "attack top-1 success:" in out and "not applicable" in out
+    for word in TINY_WORDS:  # neither the input nor any replacement is printed
+        assert word not in out.lower()
+
+
+def test_privacy_report_epsilon_spent(tiny_name: str, tmp_path: Path) -> None:
+    path = tmp_path / "in.txt"
+    path.write_text("alpha bravo charlie\ndelta\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "-m", "laplace", "--epsilon", "2", "--embedding",
+                                 tiny_name, "--seed", "1", "--mc-draws", "20", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "longest document: 3 x 2 = 6; whole input: 4 x 2 = 8" in result.stdout
+
+
+def test_privacy_report_errors(tiny_name: str, tmp_path: Path) -> None:
+    path = tmp_path / "in.txt"
+    path.write_text("alpha\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "-m", "laplace", "--epsilon", "-1",
+                                 "--embedding", tiny_name, str(path)])
+    assert result.exit_code == 2 and "epsilon must be a finite number > 0" in _stderr(result)
+    result = runner.invoke(app, ["privacy-report", "--k", "2", "--embedding", tiny_name,
+                                 str(tmp_path / "missing.txt")])
+    assert result.exit_code == 2 and "input not found" in _stderr(result)
+    path.write_bytes(b"caf\xe9\n")
+    result = runner.invoke(app, ["privacy-report", "--k", "2", "--embedding", tiny_name, str(path)])
+    assert result.exit_code == 2 and "not valid UTF-8" in _stderr(result)
+
+
+def test_subprocess_bad_epsilon(tmp_path: Path) -> None:
+    env = {**os.environ, "EMBEDANON_HOME": str(tmp_path), "EMBEDANON_CACHE": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "embedanon", "calibrate", "-m", "laplace",
+                           "--epsilon", "5,0"], capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "error: epsilon must be a comma-separated list of finite numbers > 0, got '0' in '5,0'"
+    ]
