@@ -34,8 +34,8 @@ _PAD = 24
 #: Values accepted by ``NeighborIndex(approximate=...)`` (``None`` means ``"flat"``).
 SEARCH_MODES = ("flat", "hnsw", "auto")
 #: ``approximate="auto"`` searches exactly below this many candidate words, with HNSW from it on.
-#: On 2 cores, 199k candidates x 100 d, exact batch search (2.2k queries/s) still beat HNSW at
-#: recall@10 >= 0.95 (0.8k/s; single queries 0.18k/s vs 0.38k/s); exact cost grows linearly, so
+#: On 2 cores, 199k candidates x 100 d, exact batch search (2.8k queries/s) still beat HNSW at
+#: recall@10 >= 0.95 (0.85k/s; single queries: 0.25k/s vs 0.5k/s); exact cost grows linearly, so
 #: the batch crossover is probably near a million words (extrapolated; experiments/ann_recall.json).
 AUTO_HNSW_MIN = 1_000_000
 #: Calibration of efSearch (see :class:`HNSWParams`): queries, k, seed and the largest efSearch.
