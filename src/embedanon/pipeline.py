@@ -466,11 +466,13 @@ def _anonymize_chunk(args: tuple[list[str], AnonymizerConfig, list[DocumentSeed]
 
 
 def _worker_init() -> None:
-    # One faiss thread per worker: the pool already uses every core, and OpenMP threads
-    # oversubscribed across processes make small searches orders of magnitude slower.
+    # One faiss/BLAS thread per worker: the pool already uses every core, and OpenMP or BLAS
+    # threads oversubscribed across processes make small searches many times slower.
     import faiss
+    from threadpoolctl import threadpool_limits
 
     faiss.omp_set_num_threads(1)
+    threadpool_limits(1)
 
 
 def parallel_map(func: Any, items: Iterable[Any], *, jobs: int) -> Iterator[Any]:

@@ -254,8 +254,8 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
     ys = np.concatenate(ys_all) if ys_all else np.zeros(0, dtype=np.int64)
 
     entropy = anonymizer.entropy
-    stats_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(0, 1)))
-    attack_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(0, 2)))
+    stats_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2**64 - 1, 1)))
+    attack_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2**64 - 1, 2)))
     types = first_occurrence_unique(xs)[0][:max_words] if len(xs) else xs
     if len(types):
         word_stats = word_statistics(mechanism, types, draws, stats_rng)
