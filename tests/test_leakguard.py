@@ -61,3 +61,40 @@ def test_within_one_edit_against_reference() -> None:
 def test_stem_keeps_three_letters() -> None:
     assert stem("biopsies") == stem("biopsy")
     assert stem("is") == "is"
+
+
+def _reference_is_variant(a: str, b: str) -> bool:
+    """The rules of the module docstring, written out plainly (no fast paths)."""
+    from embedanon.leakguard import _common_prefix
+
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 3 and short in long_:
+        return True
+    if _levenshtein(a, b) <= 1:
+        return True
+    if len(short) >= 4 and _common_prefix(a, b) >= max(4, len(short) - 2):
+        return True
+    return len(short) >= 3 and stem(a) == stem(b)
+
+
+def test_fast_paths_agree_with_plain_rules() -> None:
+    import itertools
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from embedanon.leakguard import keys_are_variants
+
+    words = ["john", "johns", "ohn", "bohn", "jon", "patient", "outpatient", "apatient", "ab", "ba",
+             "a", "b", "diagnose", "diagnosis", "xdiagnose", "anemia", "anemic", "studies", "studied"]
+    for a, b in itertools.product(words, repeat=2):
+        assert keys_are_variants(a, b) == _reference_is_variant(a, b), (a, b)
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.text(alphabet="abcde", min_size=1, max_size=7), st.text(alphabet="abcde", min_size=1, max_size=7))
+    def check(a: str, b: str) -> None:
+        assert keys_are_variants(a, b) == _reference_is_variant(a, b)
+
+    check()

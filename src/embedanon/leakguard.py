@@ -66,6 +66,10 @@ def keys_are_variants(a: str, b: str) -> bool:
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) >= 3 and short in long_:
         return True
+    if a[:1] != b[:1]:
+        # Fast path (most pairs): stems and long common prefixes start with the same letter, so
+        # only one edit at the first position is left: substitute, delete or insert it.
+        return a[1:] == b[1:] or a[1:] == b or a == b[1:]
     if within_one_edit(a, b):
         return True
     if len(short) >= 4:

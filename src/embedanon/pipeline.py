@@ -41,6 +41,7 @@ from .leakguard import keys_are_variants
 from .mechanisms.base import Mechanism, build_mechanism
 from .text import JOINERS, WORD_SPLIT_RE, apply_case, case_code, lookup_key, split_joined
 from .vectors.defaults import DEFAULT_EMBEDDING, load_embedding
+from .vectors.compose import ComposedSearch
 from .vectors.index import NeighborIndex
 from .vectors.store import CandidatePolicy, EmbeddingStore
 
@@ -59,6 +60,8 @@ class AnonymizerConfig:
         params: mechanism parameters as sorted (name, value) pairs, e.g. (("k", 10),).
         min_length: shortest candidate replacement word.
         allowlist: optional path of a public word list; candidates must be in it.
+        approximate: neighbour search, ``None``/``"flat"`` (exact), ``"hnsw"`` or ``"auto"``
+            (see :class:`~embedanon.vectors.index.NeighborIndex`).
     """
 
     embedding: str = DEFAULT_EMBEDDING
@@ -66,6 +69,7 @@ class AnonymizerConfig:
     params: tuple[tuple[str, Any], ...] = ()
     min_length: int = 2
     allowlist: str | None = None
+    approximate: str | None = None
 
     def policy(self) -> CandidatePolicy:
         allow = None
@@ -100,11 +104,13 @@ class Runtime:
     index: NeighborIndex
     mechanism: Mechanism
     forms: tuple[list[str], list[str], list[str]] = field(init=False)
+    composer: ComposedSearch = field(init=False)
     plans: dict[str, Any] = field(init=False, default_factory=dict)
     _variant_cache: dict[tuple[str, int], bool] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         words = self.store.words
+        self.composer = ComposedSearch(self.index)
         self.forms = (list(words), [apply_case(w, 1) for w in words], [w.upper() for w in words])
 
     # -- planning: how each distinct token is handled (cached, deterministic) -----------------
@@ -116,14 +122,14 @@ class Runtime:
             if len(plans) + len(missing) > _PLAN_CACHE_LIMIT:
                 plans.clear()
                 self._variant_cache.clear()
-            pending: list[tuple[_Unit, str, np.ndarray]] = []
+            pending: list[tuple[_Unit, str]] = []
             for token in missing:
                 plans[token] = self._make_plan(token, pending)
             if pending:
                 self._place_oov(pending)
         return [plans[t] for t in tokens]
 
-    def _make_plan(self, token: str, pending: list[tuple[_Unit, str, np.ndarray]]) -> Any:
+    def _make_plan(self, token: str, pending: list[tuple[_Unit, str]]) -> Any:
         if token.isalpha() and token.isascii():
             return self._word_unit(token, pending)
         segments: list[Any] = []
@@ -141,25 +147,24 @@ class Runtime:
             return segments[0]
         return tuple(segments)
 
-    def _word_unit(self, part: str, pending: list[tuple[_Unit, str, np.ndarray]]) -> _Unit:
+    def _word_unit(self, part: str, pending: list[tuple[_Unit, str]]) -> _Unit:
         key = lookup_key(part)
         case = case_code(part)
         word_id = self.store.id_of(key)
         if word_id >= 0:
             return _Unit(word_id, case)
         unit = _Unit(-1, case, key, None)
-        vec = self.store.compose(key)
-        if vec is not None:
-            pending.append((unit, key, vec))
+        if self.store.pieces:
+            pending.append((unit, key))
         return unit
 
-    def _place_oov(self, pending: list[tuple[_Unit, str, np.ndarray]]) -> None:
-        """Give each out-of-vocabulary unit its proxy (nearest guarded candidate) in one search."""
-        vecs = np.stack([vec for _, _, vec in pending])
-        rows = self.index.guarded_neighbors_many(vecs, [key for _, key, _ in pending], _FALLBACK_K)
-        for (unit, _, _), row in zip(pending, rows):
-            unit.word_id = int(row[0])
-            unit.safe = row
+    def _place_oov(self, pending: list[tuple[_Unit, str]]) -> None:
+        """Give each out-of-vocabulary unit its proxy: its nearest guarded candidate."""
+        placed, rows = self.composer.neighbors([key for _, key in pending], _FALLBACK_K)
+        for (unit, _), ok, row in zip(pending, placed.tolist(), rows):
+            if ok:
+                unit.word_id = int(row[0])
+                unit.safe = row
 
     def is_variant(self, key: str, word_id: int) -> bool:
         cache_key = (key, word_id)
@@ -193,7 +198,7 @@ def get_runtime(config: AnonymizerConfig) -> Runtime:
     runtime = _RUNTIMES.get(config)
     if runtime is None:
         store = load_embedding(config.embedding)
-        index = NeighborIndex(store, config.policy())
+        index = NeighborIndex(store, config.policy(), approximate=config.approximate)
         mechanism = build_mechanism(config.mechanism, index, **dict(config.params))
         runtime = _RUNTIMES[config] = Runtime(config, store, index, mechanism)
     return runtime
@@ -400,6 +405,7 @@ class Anonymizer:
             anyone who knows it replay the noise: keep it secret or don't set it for releases).
         min_length: shortest replacement word.
         allowlist: optional path of a public word list restricting replacements.
+        approximate: ``None`` (exact search), ``"hnsw"`` or ``"auto"`` for large vocabularies.
         **params: other mechanism parameters (``epsilon`` ...).
 
     Documents are numbered in the order they are given, across calls; document ``i`` always gets
@@ -408,14 +414,15 @@ class Anonymizer:
 
     def __init__(self, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "knn", *,
                  k: int | None = None, seed: int | None = None, min_length: int = 2,
-                 allowlist: str | None = None, **params: Any) -> None:
+                 allowlist: str | None = None, approximate: str | None = None,
+                 **params: Any) -> None:
         if k is not None:
             params["k"] = k
         clean = tuple(sorted((n, v) for n, v in params.items() if v is not None))
         self.config = AnonymizerConfig(
             embedding=str(embedding), mechanism=str(mechanism).lower(), params=clean,
             min_length=positive_int("min_length", min_length),
-            allowlist=None if allowlist is None else str(allowlist),
+            allowlist=None if allowlist is None else str(allowlist), approximate=approximate,
         )
         self.entropy = _seed_entropy(seed)
         self.runtime = get_runtime(self.config)  # fail fast on bad configuration

@@ -206,3 +206,33 @@ def test_real_subprocess(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(tmp_path / "x.txt")],
                          capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip() == f"error: input not found: {tmp_path / 'x.txt'}"
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    src = tmp_path / "in.txt"
+    src.write_text("John has pain\n" * 50, encoding="utf-8")
+    main, secondary = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "embedanon", "anonymize", str(src), "-o", str(tmp_path / "o.txt")],
+            stderr=secondary, stdout=subprocess.DEVNULL, timeout=120,
+        )
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(main)
+    assert proc.returncode == 0
+    assert b"anonymizing" in shown and b"100%" in shown
+    quiet = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "-q"],
+                           capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and quiet.stderr == ""

@@ -42,6 +42,9 @@ def anonymize_command(
     min_length: Annotated[int, typer.Option(help="Shortest replacement word.")] = 2,
     allowlist: Annotated[Optional[str], typer.Option(
         help="Public word list (one word per line) that replacements must come from.")] = None,
+    index: Annotated[str, typer.Option(
+        "--index", help="Neighbour search: flat (exact), hnsw (approximate), auto (hnsw for very "
+                        "large vocabularies).")] = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
 ) -> None:
@@ -49,7 +52,7 @@ def anonymize_command(
     setup_logging(verbose)
     anonymizer = Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, seed=seed, min_length=min_length,
-        allowlist=allowlist,
+        allowlist=allowlist, approximate=index,
     )
     show = not quiet and sys.stderr.isatty() and "-" not in inputs
     if not show:
