@@ -5,9 +5,12 @@ A word the embedding lacks (a rare surname, a drug name, a misspelling) gets the
 candidates could be found by exact search over all candidates, but that costs a full pass over
 the C x d candidate matrix per new word, which dominated the whole pipeline. Instead, the
 shortlist is the union of the precomputed ``SHORTLIST`` nearest candidates of each of its pieces,
-scored exactly (float64) against the composed vector. On 1,500 out-of-vocabulary words of
-clinical notes the nearest candidate agreed with exact search for 99.9 % of words (top-10 overlap
-86 %); a word whose shortlist holds fewer than k admissible candidates falls back to exact search.
+scored exactly (float64) against the composed vector. On 2,000 random out-of-vocabulary words of
+MTSamples notes the nearest admissible candidate (the proxy) agreed with exact search for 96 % of
+words and the guarded top-10 lists overlapped by 82 %; misses are words whose composed vector is
+far from everything (cosine about 0.3). A word whose shortlist holds fewer than k admissible
+candidates falls back to exact search. The proxy is a deterministic function of the word either
+way, so this is a utility trade-off, not a privacy one; it makes new words about 3x cheaper.
 Each word's answer depends on that word alone, never on the batch, so output stays identical for
 any ``--jobs``.
 """
