@@ -10,8 +10,9 @@ Every word is replaced by a word sampled near it in a public word-embedding spac
 
 from __future__ import annotations
 
-from .errors import ConfigError, EmbeddingError, EmbedanonError, InputError
-from .mechanisms.base import Mechanism, available as available_mechanisms, build_mechanism, register
+from .errors import ConfigError, EmbedanonError, EmbeddingError, InputError
+from .mechanisms.base import Mechanism, build_mechanism, register
+from .mechanisms.base import available as available_mechanisms
 from .pipeline import Anonymizer, AnonymizerConfig, anonymize_text
 from .text import Token, detokenize, tokenize
 from .vectors.defaults import DEFAULT_EMBEDDING, import_embedding, load_embedding

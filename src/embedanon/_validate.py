@@ -12,11 +12,12 @@ def positive_int(name: str, value: object, *, maximum: int | None = None) -> int
     """Return ``value`` as an int >= 1 (and <= ``maximum``) or raise with a message naming it."""
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if value < 1:
-        raise ConfigError(f"{name} must be an integer >= 1, got {value}")
-    if maximum is not None and value > maximum:
-        raise ConfigError(f"{name} must be at most {maximum}, got {value}")
-    return int(value)
+    number = int(value)
+    if number < 1:
+        raise ConfigError(f"{name} must be an integer >= 1, got {number}")
+    if maximum is not None and number > maximum:
+        raise ConfigError(f"{name} must be at most {maximum}, got {number}")
+    return number
 
 
 def positive_float(name: str, value: object) -> float:

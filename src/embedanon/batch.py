@@ -79,7 +79,7 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
         if dupes:
             raise ConfigError(f"two inputs share the file name {sorted(dupes)[0]!r}")
         targets = [str(Path(output) / n) for n in names]
-    for src, dst in zip(inputs, targets):
+    for src, dst in zip(inputs, targets, strict=True):
         if src != "-" and dst is not None and _same_file(src, dst):
             raise ConfigError(f"output {dst} is the same file as input {src}; choose another -o")
     return targets
@@ -104,7 +104,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
         if p != "-":
             eio.open_input(p).close()
     stats = RunStats()
-    for path, target, form in zip(inputs, targets, formats):
+    for path, target, form in zip(inputs, targets, formats, strict=True):
         names = list(fields or ["text"])
         with eio.open_input(path) as fh, eio.atomic_output(target) as out:
             _run_one(fh, out, path, form, names, anonymizer, jobs, encoding_errors, stats, progress)

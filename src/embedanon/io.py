@@ -122,7 +122,7 @@ def write_jsonl(record: Record, results: tuple[str, ...]) -> str:
     obj, ending, fields = record.payload
     if obj is None:
         return ending  # a blank line, kept verbatim
-    for name, value in zip(fields, results):
+    for name, value in zip(fields, results, strict=True):
         if obj[name] is not None:
             obj[name] = value
     return json.dumps(obj, ensure_ascii=False) + ending
@@ -173,7 +173,7 @@ class CsvWriter:
             row = record.payload[1]
         else:
             row = list(record.payload[1])
-            for c, value in zip(record.payload[2], results):
+            for c, value in zip(record.payload[2], results, strict=True):
                 if c < len(row):
                     row[c] = value
         self._writer.writerow(row)

@@ -40,8 +40,8 @@ from .errors import ConfigError
 from .leakguard import keys_are_variants
 from .mechanisms.base import Mechanism, build_mechanism
 from .text import JOINERS, WORD_SPLIT_RE, apply_case, case_code, lookup_key, split_joined
-from .vectors.defaults import DEFAULT_EMBEDDING, load_embedding
 from .vectors.compose import ComposedSearch
+from .vectors.defaults import DEFAULT_EMBEDDING, load_embedding
 from .vectors.index import NeighborIndex
 from .vectors.store import CandidatePolicy, EmbeddingStore
 
@@ -161,7 +161,7 @@ class Runtime:
     def _place_oov(self, pending: list[tuple[_Unit, str]]) -> None:
         """Give each out-of-vocabulary unit its proxy: its nearest guarded candidate."""
         placed, rows = self.composer.neighbors([key for _, key in pending], _FALLBACK_K)
-        for (unit, _), ok, row in zip(pending, placed.tolist(), rows):
+        for (unit, _), ok, row in zip(pending, placed.tolist(), rows, strict=True):
             if ok:
                 unit.word_id = int(row[0])
                 unit.safe = row
@@ -241,7 +241,7 @@ def anonymize_texts(texts: Sequence[str], config: AnonymizerConfig,
     plans = rt.plan_all(tokens) if tokens else []
     out = []
     start = 0
-    for pieces, seed in zip(split, seeds):
+    for pieces, seed in zip(split, seeds, strict=True):
         n = len(pieces) // 2
         if n == 0:
             out.append(pieces[0])
@@ -320,7 +320,7 @@ def _replace_units(rt: Runtime, units: list[_Unit], rng: np.random.Generator) ->
         if unit.guard_key is not None and rt.is_variant(unit.guard_key, out_list[i]):
             out_list[i] = _guarded_redraw(rt, unit, rng)
     forms = rt.forms
-    return [forms[u.case][j] for u, j in zip(units, out_list)]
+    return [forms[u.case][j] for u, j in zip(units, out_list, strict=True)]
 
 
 def _guarded_redraw(rt: Runtime, unit: _Unit, rng: np.random.Generator) -> int:

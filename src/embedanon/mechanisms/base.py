@@ -113,6 +113,19 @@ def _load_builtin() -> None:
     from . import exponential, knn, laplace, mahalanobis, tem  # noqa: F401
 
 
+def check_ids(ids: np.ndarray, n_words: int) -> np.ndarray:
+    """``ids`` as an int64 array of shape (n,), every value a row of the embedding.
+
+    Raises:
+        IndexError: an id outside [0, n_words) (numpy would silently wrap negative ones).
+    """
+    ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+    if len(ids) and (ids.min() < 0 or ids.max() >= n_words):
+        bad = ids[(ids < 0) | (ids >= n_words)][0]
+        raise IndexError(f"word ids must be in [0, {n_words}), got {bad}")
+    return ids
+
+
 def first_occurrence_unique(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Unique values of ``ids`` in order of first occurrence, and the inverse map.
 

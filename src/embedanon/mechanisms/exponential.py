@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._validate import positive_float
-from .base import register
+from .base import check_ids, register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -60,15 +60,6 @@ def inverse_norms(vecs: np.ndarray) -> np.ndarray:
     norms = np.sqrt(np.einsum("nd,nd->n", vecs, vecs, dtype=np.float64))
     norms[norms == 0] = 1.0
     return 1.0 / norms
-
-
-def check_ids(ids: np.ndarray, n_words: int) -> np.ndarray:
-    """``ids`` as an int64 array of shape (n,) of rows of the embedding, else IndexError."""
-    ids = np.asarray(ids, dtype=np.int64).reshape(-1)
-    if len(ids) and (ids.min() < 0 or ids.max() >= n_words):
-        bad = ids[(ids < 0) | (ids >= n_words)][0]
-        raise IndexError(f"word ids must be in [0, {n_words}), got {bad}")
-    return ids
 
 
 class DistanceExponential:

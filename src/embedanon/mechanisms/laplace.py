@@ -1,7 +1,7 @@
 """``laplace``: multivariate Laplace noise in the embedding, decoded to the nearest candidate word
 (Feyisetan, Balle, Drake & Diethe, WSDM 2020).
 
-The helpers here (:func:`laplace_noise`, :func:`nearest_candidates`, :func:`check_ids`) are shared
+The helpers here (:func:`laplace_noise`, :func:`nearest_candidates`) are shared
 with :mod:`.mahalanobis`, which only reshapes the noise.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._validate import positive_float
-from .base import register
+from .base import check_ids, register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -21,19 +21,6 @@ if TYPE_CHECKING:
 #: Rows of noise held in memory at once (a memory knob only: the random stream, and so the
 #: output, is the same for any value, because all radii are drawn before the directions).
 CHUNK = 1 << 15
-
-
-def check_ids(ids: np.ndarray, n_words: int) -> np.ndarray:
-    """``ids`` as an int64 array of shape (n,), every value a row of the embedding.
-
-    Raises:
-        IndexError: an id outside [0, n_words) (numpy would silently wrap negative ones).
-    """
-    ids = np.asarray(ids, dtype=np.int64).reshape(-1)
-    if len(ids) and (ids.min() < 0 or ids.max() >= n_words):
-        bad = ids[(ids < 0) | (ids >= n_words)][0]
-        raise IndexError(f"word ids must be in [0, {n_words}), got {bad}")
-    return ids
 
 
 def laplace_noise(n: int, d: int, epsilon: float, rng: np.random.Generator,

@@ -11,8 +11,8 @@ import numpy as np
 
 from .._validate import fraction, positive_float
 from ..errors import ConfigError
-from .base import register
-from .laplace import check_ids, laplace_noise, perturb_and_decode
+from .base import check_ids, register
+from .laplace import laplace_noise, perturb_and_decode
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex

@@ -103,7 +103,7 @@ class ComposedSearch:
             if not pieces:
                 continue
             vecs = [self.store.piece_vectors[r] if cont else self.store.vectors[r] for cont, r in pieces]
-            mean = np.sum(vecs, axis=0, dtype=np.float64)
+            mean = np.asarray(np.sum(vecs, axis=0, dtype=np.float64))
             norm = float(np.linalg.norm(mean))
             if norm == 0:
                 continue
@@ -138,7 +138,7 @@ def _save_npz(path: Path, **arrays: np.ndarray) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
+            np.savez(fh, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds wrongly
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

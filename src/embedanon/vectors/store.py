@@ -177,9 +177,9 @@ class EmbeddingStore:
             return None
         assert self.piece_vectors is not None
         rows = [self.piece_vectors[r] if cont else self.vectors[r] for cont, r in pieces]
-        mean = np.mean(rows, axis=0, dtype=np.float32)
+        mean = np.asarray(np.mean(rows, axis=0, dtype=np.float32))
         norm = float(np.linalg.norm(mean))
-        return None if norm == 0 else (mean / norm).astype(np.float32)
+        return None if norm == 0 else np.asarray(mean / norm, dtype=np.float32)
 
     # -- persistence -------------------------------------------------------------------------
     def save(self, directory: Path) -> None:
