@@ -236,3 +236,36 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     quiet = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "-q"],
                            capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("0", "epsilon must be a finite number > 0, got 0.0"),
+    ("-1", "epsilon must be a finite number > 0, got -1.0"),
+    ("nan", "epsilon must be a finite number > 0, got nan"),
+    ("inf", "epsilon must be a finite number > 0, got inf"),
+    ("abc", "Invalid value for '--epsilon'"),
+])
+def test_invalid_epsilon_for_a_metric_dp_mechanism(tmp_path: Path, value: str, message: str) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("John\n", encoding="utf-8")
+    result = run(str(src), "--mechanism", "laplace", "--epsilon", value, "-o", str(tmp_path / "o.txt"))
+    assert result.exit_code == 2 and message in result.stderr
+    assert not (tmp_path / "o.txt").exists()
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "mahalanobis", "exponential", "tem"])
+def test_epsilon_mechanisms_run_from_the_cli(tmp_path: Path, mechanism: str) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("John Smith has chest pain.\nMary has a cough.\n", encoding="utf-8")
+    a = run(str(src), "--mechanism", mechanism, "--epsilon", "5", "--seed", "3")
+    b = run(str(src), "--mechanism", mechanism, "--epsilon", "5", "--seed", "3")
+    assert a.exit_code == 0, a.output
+    assert a.stdout == b.stdout and a.stdout.count("\n") == 2
+    assert a.stdout != src.read_text()  # at epsilon 5 nearly every word changes (see calibration)
+
+
+def test_epsilon_required_by_metric_dp_mechanisms(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("John\n", encoding="utf-8")
+    result = run(str(src), "--mechanism", "laplace")
+    assert result.exit_code == 2 and "epsilon" in result.stderr

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..mechanisms.knn import DEFAULT_K
 from ..vectors import defaults
 from ..vectors.index import NeighborIndex
 from ..vectors.store import CandidatePolicy
@@ -55,5 +56,6 @@ def import_command(
     """Convert an embedding file once into embedanon's fast-loading form."""
     store = defaults.import_embedding(path, name=name, fmt=fmt, limit=limit, overwrite=overwrite)
     if table:
-        NeighborIndex(store).table(10)
+        index = NeighborIndex(store)
+        index.table(min(DEFAULT_K, index.n_candidates - 1))
     typer.echo(f"imported {store.name}: {len(store)} words x {store.dim}")

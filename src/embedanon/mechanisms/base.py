@@ -59,6 +59,7 @@ class MechanismSpec:
     factory: Factory
     params: tuple[str, ...]
     summary: str
+    required: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, MechanismSpec] = {}
@@ -78,7 +79,8 @@ def register(name: str, summary: str) -> Callable[[Factory], Factory]:
             raise ValueError(f"a mechanism named {name!r} is already registered")
         sig = inspect.signature(factory)
         params = tuple(p for p in sig.parameters if p not in ("self", "index"))
-        _REGISTRY[name] = MechanismSpec(name, factory, params, summary)
+        required = tuple(p for p in params if sig.parameters[p].default is inspect.Parameter.empty)
+        _REGISTRY[name] = MechanismSpec(name, factory, params, summary, required)
         return factory
 
     return decorator
@@ -105,6 +107,10 @@ def build_mechanism(name: str, index: NeighborIndex, **params: Any) -> Mechanism
             f"mechanism {spec.name!r} does not take {unknown[0]!r} "
             f"(it takes: {', '.join(spec.params) or 'nothing'}){hint}"
         )
+    missing = [p for p in spec.required if p not in given]
+    if missing:
+        hint = " (per-word privacy parameter; see 'embedanon calibrate')" if missing[0] == "epsilon" else ""
+        raise ConfigError(f"mechanism {spec.name!r} needs {missing[0]!r}{hint}")
     return spec.factory(index=index, **given)
 
 
