@@ -314,8 +314,9 @@ def test_may_return_input(tiny_index: NeighborIndex) -> None:
 def test_memory_stays_far_below_v_by_v() -> None:
     """50,000 words x 32 d: 2,000 tokens of ~1,960 types at epsilon 10 (near-set path). A V x V
     float32 matrix would be 10 GB and even a (types x C) one 390 MB; the traced peak (numpy
-    allocations; faiss is not used here) must stay under 100 MB (one 128 x 50,000 float32 block
-    of scores is 26 MB)."""
+    allocations; faiss is not used here) must stay under 200 MB: the near table of all 50,000
+    words (V x 64 int32 positions + float64 similarities = 38 MB, built once per embedding) plus
+    its float64 working copies and one 128 x 50,000 float32 block of scores (26 MB)."""
     letters = "abcdefghijklmnopqrstuvwxyz"
     words = [a + b + c + e for a in letters for b in letters for c in letters for e in letters[:3]]
     store = make_store(words[:50_000], dim=32, seed=3)
@@ -329,7 +330,7 @@ def test_memory_stays_far_below_v_by_v() -> None:
     finally:
         tracemalloc.stop()
     assert np.isin(out, index.candidates).all()
-    assert peak < 100 * 2**20
+    assert peak < 200 * 2**20
 
 
 # -- the real default embedding --------------------------------------------------------------------------

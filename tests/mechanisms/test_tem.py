@@ -260,8 +260,9 @@ def test_registry(tiny_index: NeighborIndex) -> None:
 
 
 def test_memory_stays_far_below_v_by_v() -> None:
-    """50,000 words x 16 d, 1,000 tokens at epsilon 12, gamma 1: traced numpy peak under 100 MB
-    (a V x V float32 matrix would be 10 GB)."""
+    """50,000 words x 16 d, 1,000 tokens at epsilon 12, gamma 1: traced numpy peak under 200 MB
+    (a V x V float32 matrix would be 10 GB; the near table of all words built once per embedding,
+    V x 64 int32 + float64 = 38 MB, and its working copies take most of the peak)."""
     letters = "abcdefghijklmnopqrstuvwxyz"
     words = [a + b + c + e for a in letters for b in letters for c in letters for e in letters[:3]]
     store = make_store(words[:50_000], dim=16, seed=4)
@@ -275,7 +276,7 @@ def test_memory_stays_far_below_v_by_v() -> None:
     finally:
         tracemalloc.stop()
     assert np.isin(out, index.candidates).all()
-    assert peak < 100 * 2**20
+    assert peak < 200 * 2**20
 
 
 @pytest.mark.default_embedding

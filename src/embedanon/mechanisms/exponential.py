@@ -12,11 +12,14 @@ new word types is scored, plus O(k) per cached type.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._atomic import save_npz
 from .._validate import positive_float
+from ..vectors.defaults import cache_dir
 from .base import check_ids, register
 
 if TYPE_CHECKING:
@@ -283,6 +286,47 @@ def nearest_candidates(index: NeighborIndex, ids: np.ndarray, k: int,
     return pos, sims
 
 
+#: Vocabularies whose full near table fits in this many bytes get it precomputed and cached.
+_NEAR_TABLE_MAX_BYTES = 256 << 20
+_NEAR_TABLES: weakref.WeakKeyDictionary[NeighborIndex, dict[int, tuple[np.ndarray, np.ndarray]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _near_table(index: NeighborIndex, k: int,
+                inv_norm: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`nearest_candidates` of every word, computed once per embedding and kept on disk.
+
+    The near sets depend only on the embedding and the candidate policy (not on epsilon or
+    gamma), so one batched pass over the vocabulary replaces a scoring pass per new word type
+    in every process. Returns (pos int32 (V, k), sims float64 (V, k)), or None when the table
+    would exceed :data:`_NEAR_TABLE_MAX_BYTES` (types are then scored as they come).
+    """
+    n_words = len(index.store)
+    if n_words * k * 12 > _NEAR_TABLE_MAX_BYTES:
+        return None
+    per_index = _NEAR_TABLES.setdefault(index, {})
+    if k in per_index:
+        return per_index[k]
+    path = cache_dir() / "tables" / f"{index.store.fingerprint}-{index.policy.key()}-near{k}.npz"
+    table = None
+    if index.use_disk_cache and path.is_file():
+        try:
+            with np.load(path) as data:
+                table = (data["pos"], data["sims"])
+            if table[0].shape != (n_words, k):
+                table = None
+        except (OSError, ValueError, KeyError):
+            table = None  # a corrupt cache is rebuilt below
+    if table is None:
+        pos, sims = nearest_candidates(index, np.arange(n_words, dtype=np.int64), k, inv_norm)
+        table = (pos.astype(np.int32), sims)
+        if index.use_disk_cache:
+            save_npz(path, pos=table[0], sims=table[1])
+    per_index[k] = table
+    return table
+
+
 class _Tables:
     """Per-type sampling tables, rows aligned with a list of word types.
 
@@ -382,7 +426,11 @@ class _TypeCache:
         n_cand = index.n_candidates
         half_eps, gamma = 0.5 * self.mech.epsilon, self.mech.gamma
         out = _Tables(len(types), k)
-        pos, sims = nearest_candidates(index, types, k, self.mech.inv_norm)
+        table = _near_table(index, k, self.mech.inv_norm)
+        if table is not None:
+            pos, sims = table[0][types].astype(np.int64), table[1][types]
+        else:
+            pos, sims = nearest_candidates(index, types, k, self.mech.inv_norm)
         delta = np.minimum(unit_distance(sims), gamma)
         weights = np.exp(-half_eps * (delta - delta[:, :1]))
         cdf = np.cumsum(weights, axis=1)

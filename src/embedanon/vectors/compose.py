@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._atomic import save_npz
 from ..leakguard import keys_are_variants
 from .defaults import cache_dir
 from .exact import exact_top_k
@@ -71,7 +72,7 @@ class ComposedSearch:
                 pieces = exact_top_k(cand, self.store.piece_vectors, width).astype(np.int32)
                 self._tables = (words, pieces)
                 if self.use_disk_cache:
-                    _save_npz(path, words=words, pieces=pieces)
+                    save_npz(path, words=words, pieces=pieces)
         return self._tables
 
     def neighbors(self, keys: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -128,18 +129,3 @@ class ComposedSearch:
             rows[fallback] = self.index.guarded_neighbors_many(
                 np.stack(fallback_vecs), [keys[i] for i in fallback], k)
         return placed, rows
-
-
-def _save_npz(path: Path, **arrays: np.ndarray) -> None:
-    import os
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds wrongly
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

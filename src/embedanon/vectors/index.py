@@ -11,14 +11,13 @@ against exact search is measured by :meth:`NeighborIndex.recall` (``experiments/
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import faiss
 import numpy as np
 
+from .._atomic import save_npy
 from .._validate import fraction, positive_int
 from ..errors import ConfigError
 from ..leakguard import keys_are_variants
@@ -289,7 +288,7 @@ class NeighborIndex:
             allow_short=True,
         ).astype(np.int32)
         if self.use_disk_cache:
-            _atomic_save(path, table)
+            save_npy(path, table)
         return table
 
     def _guarded_rows(self, vecs: np.ndarray, keys: list[str], k: int,
@@ -374,15 +373,3 @@ def recall_at_k(exact: np.ndarray, found: np.ndarray, k: int,
         got_k = [c for c in got if c >= 0 and c != drop][:k]
         total += len(ref_k.intersection(got_k))
     return total / (k * max(len(exact), 1))
-
-
-def _atomic_save(path: Path, array: np.ndarray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npy.tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.save(fh, array)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
