@@ -31,7 +31,7 @@ test: install-dev
 	$(PY) -m pytest -q
 
 lint: install-dev
-	$(VENV)/bin/ruff check src tests scripts
+	$(VENV)/bin/ruff check src tests scripts experiments
 	$(VENV)/bin/mypy src
 
 bench: install-dev

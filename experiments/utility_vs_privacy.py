@@ -76,7 +76,8 @@ def main() -> None:
         anon = Anonymizer(seed=args.seed, **params)
         outs = list(anon.anonymize_many(docs, jobs=args.jobs))
         seconds = time.time() - start
-        change = sum((change_stats(a, b) for a, b in zip(docs, outs)), start=change_stats("", ""))
+        pairs = zip(docs, outs, strict=True)
+        change = sum((change_stats(a, b) for a, b in pairs), start=change_stats("", ""))
         _, aa, ao = evaluate_utility(docs, outs, labels, seed=args.seed)
         report = privacy_report(docs[: args.attack_docs], Anonymizer(seed=args.seed + 1, **params),
                                 draws=50, max_words=200, mc_draws=50)
