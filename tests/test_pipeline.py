@@ -177,3 +177,15 @@ def test_all_replacements_are_candidates(anon: Anonymizer) -> None:
 def test_bad_configuration_fails_fast(kwargs: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message) if "embedding" not in kwargs else pytest.raises(Exception, match=message):
         Anonymizer(**kwargs)
+
+
+def test_bounded_plan_cache_gives_the_same_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    import embedanon.pipeline as pipeline
+
+    docs = [f"{NOTE} extra words number {i} zqxw{i}" for i in range(12)]
+    reference = list(Anonymizer(seed=21).anonymize_many(docs, chunksize=4))
+    anon = Anonymizer(seed=21, k=10)
+    anon.runtime.plans.clear()
+    monkeypatch.setattr(pipeline, "_PLAN_CACHE_LIMIT", 40)  # forces clears inside every chunk
+    assert list(anon.anonymize_many(docs, chunksize=4)) == reference
+    assert len(anon.runtime.plans) <= 80

@@ -115,13 +115,19 @@ class Runtime:
 
     # -- planning: how each distinct token is handled (cached, deterministic) -----------------
     def plan_all(self, tokens: list[str]) -> list[Any]:
-        """Plans of ``tokens``; unseen tokens are planned together (one batched faiss search)."""
+        """Plans of ``tokens``; unseen tokens are planned together (one batched search).
+
+        The cache is bounded: when it would outgrow :data:`_PLAN_CACHE_LIMIT` it is emptied and
+        every token of this call is planned afresh (plans are deterministic, so output is the same).
+        """
         plans = self.plans
-        missing = [t for t in dict.fromkeys(tokens) if t not in plans]
+        unique = list(dict.fromkeys(tokens))
+        missing = [t for t in unique if t not in plans]
         if missing:
             if len(plans) + len(missing) > _PLAN_CACHE_LIMIT:
                 plans.clear()
                 self._variant_cache.clear()
+                missing = unique
             pending: list[tuple[_Unit, str]] = []
             for token in missing:
                 plans[token] = self._make_plan(token, pending)
