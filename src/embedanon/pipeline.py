@@ -31,6 +31,8 @@ import unicodedata
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -105,6 +107,7 @@ class Runtime:
     mechanism: Mechanism
     forms: tuple[list[str], list[str], list[str]] = field(init=False)
     composer: ComposedSearch = field(init=False)
+    flat_forms: list[str] = field(init=False)
     plans: dict[str, Any] = field(init=False, default_factory=dict)
     _variant_cache: dict[tuple[str, int], bool] = field(init=False, default_factory=dict)
 
@@ -112,6 +115,7 @@ class Runtime:
         words = self.store.words
         self.composer = ComposedSearch(self.index)
         self.forms = (list(words), [apply_case(w, 1) for w in words], [w.upper() for w in words])
+        self.flat_forms = [*self.forms[0], *self.forms[1], *self.forms[2]]  # case * V + id
 
     # -- planning: how each distinct token is handled (cached, deterministic) -----------------
     def plan_all(self, tokens: list[str]) -> list[Any]:
@@ -269,6 +273,9 @@ _ASCII_SPLIT_RE = re.compile(r"([A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*)")
 
 def _anonymize_pieces(rt: Runtime, pieces: list[str], plans: list[Any],
                       rng: np.random.Generator) -> str:
+    if all(map(_IS_UNIT, plans)):  # fast path: every token is one word part
+        pieces[1::2] = _replace_units(rt, plans, rng)
+        return "".join(pieces)
     # Collect word units (in token order) and code parts.
     units: list[_Unit] = []
     codes: list[_CodePart] = []
@@ -310,7 +317,7 @@ def _anonymize_pieces(rt: Runtime, pieces: list[str], plans: list[Any],
 def _replace_units(rt: Runtime, units: list[_Unit], rng: np.random.Generator) -> list[str]:
     if not units:
         return []
-    ids = np.fromiter((u.word_id for u in units), dtype=np.int64, count=len(units))
+    ids = np.fromiter(map(_WORD_ID, units), dtype=np.int64, count=len(units))
     placed = ids >= 0
     out_ids = np.empty_like(ids)
     if placed.all():
@@ -320,13 +327,20 @@ def _replace_units(rt: Runtime, units: list[_Unit], rng: np.random.Generator) ->
             out_ids[placed] = rt.mechanism.sample(ids[placed], rng)
         n_free = int((~placed).sum())
         out_ids[~placed] = rt.index.candidates[rng.integers(0, rt.index.n_candidates, n_free)]
-    out_list = out_ids.tolist()
     # Leak guard for words outside the embedding (in-vocabulary rows are guarded in the table).
-    for i, unit in enumerate(units):
-        if unit.guard_key is not None and rt.is_variant(unit.guard_key, out_list[i]):
-            out_list[i] = _guarded_redraw(rt, unit, rng)
-    forms = rt.forms
-    return [forms[u.case][j] for u, j in zip(units, out_list, strict=True)]
+    for i in compress(range(len(units)), map(_GUARD_KEY, units)):
+        unit = units[i]
+        assert unit.guard_key is not None
+        if rt.is_variant(unit.guard_key, int(out_ids[i])):
+            out_ids[i] = _guarded_redraw(rt, unit, rng)
+    cases = np.fromiter(map(_CASE, units), dtype=np.int64, count=len(units))
+    return list(map(rt.flat_forms.__getitem__, (cases * len(rt.store) + out_ids).tolist()))
+
+
+_IS_UNIT = _Unit.__instancecheck__
+_WORD_ID = attrgetter("word_id")
+_CASE = attrgetter("case")
+_GUARD_KEY = attrgetter("guard_key")
 
 
 def _guarded_redraw(rt: Runtime, unit: _Unit, rng: np.random.Generator) -> int:

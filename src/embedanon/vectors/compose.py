@@ -47,6 +47,7 @@ class ComposedSearch:
         self.store = index.store
         self.use_disk_cache = use_disk_cache
         self._tables: tuple[np.ndarray, np.ndarray] | None = None
+        self._stack: tuple[np.ndarray, np.ndarray] | None = None
 
     def _cache_path(self) -> Path:
         name = f"{self.store.fingerprint}-{self.index.policy.key()}-pieces-k{SHORTLIST}.npz"
@@ -75,6 +76,15 @@ class ComposedSearch:
                     save_npz(path, words=words, pieces=pieces)
         return self._tables
 
+    def _stacked(self) -> tuple[np.ndarray, np.ndarray]:
+        """Word and piece vectors (V + P, d) and shortlists (V + P, s), stacked once."""
+        if self._stack is None:
+            word_top, piece_top = self.tables()
+            assert self.store.piece_vectors is not None
+            self._stack = (np.vstack([self.store.vectors, self.store.piece_vectors]),
+                           np.vstack([word_top, piece_top]))
+        return self._stack
+
     def neighbors(self, keys: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Guarded k nearest candidates of each out-of-vocabulary word.
 
@@ -92,29 +102,29 @@ class ComposedSearch:
         rows = np.full((n, k), -1, dtype=np.int64)
         if not self.store.pieces or n == 0:
             return placed, rows
-        word_top, piece_top = self.tables()
+        all_vecs, all_top = self._stacked()
+        n_words = len(self.store)
         cand_vecs = self.index.candidate_vectors
         candidates = self.index.candidates
         words = self.store.words
-        assert self.store.piece_vectors is not None
         fallback: list[int] = []
         fallback_vecs: list[np.ndarray] = []
         for i, key in enumerate(keys):
             pieces = self.store.wordpieces(key)
             if not pieces:
                 continue
-            vecs = [self.store.piece_vectors[r] if cont else self.store.vectors[r] for cont, r in pieces]
-            mean = np.asarray(np.sum(vecs, axis=0, dtype=np.float64))
-            norm = float(np.linalg.norm(mean))
+            stacked_rows = [n_words + r if cont else r for cont, r in pieces]
+            mean = all_vecs[stacked_rows].sum(axis=0, dtype=np.float64)
+            norm = float(np.sqrt(mean @ mean))
             if norm == 0:
                 continue
             query = mean / norm
             placed[i] = True
-            shortlist = np.unique(np.concatenate(
-                [piece_top[r] if cont else word_top[r] for cont, r in pieces]))
+            shortlist = np.unique(all_top[stacked_rows])  # sorted positions
             scores = cand_vecs[shortlist].astype(np.float64) @ query
+            # stable sort of a sorted shortlist: ties go to the lower position
             kept: list[int] = []
-            for pos in shortlist[np.lexsort((shortlist, -scores))].tolist():
+            for pos in shortlist[np.argsort(-scores, kind="stable")].tolist():
                 word_id = int(candidates[pos])
                 if not keys_are_variants(key, words[word_id]):
                     kept.append(word_id)
