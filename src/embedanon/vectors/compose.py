@@ -124,8 +124,7 @@ class ComposedSearch:
             scores = cand_vecs[shortlist].astype(np.float64) @ query
             # stable sort of a sorted shortlist: ties go to the lower position
             kept: list[int] = []
-            for pos in shortlist[np.argsort(-scores, kind="stable")].tolist():
-                word_id = int(candidates[pos])
+            for word_id in candidates[shortlist[np.argsort(-scores, kind="stable")]].tolist():
                 if not keys_are_variants(key, words[word_id]):
                     kept.append(word_id)
                     if len(kept) == k:
