@@ -253,7 +253,7 @@ def laplace_vs_faiss(corpus: Path, n_queries: int, params: dict, seed: int = 1) 
     import numpy as np
 
     from embedanon.mechanisms.base import build_mechanism
-    from embedanon.pipeline import AnonymizerConfig, get_runtime
+    from embedanon.runtime import AnonymizerConfig, get_runtime
     from embedanon.text import WORD_RE, lookup_key
 
     rt = get_runtime(AnonymizerConfig())  # default embedding and candidate policy

@@ -180,12 +180,12 @@ def test_bad_configuration_fails_fast(kwargs: dict, message: str) -> None:
 
 
 def test_bounded_plan_cache_gives_the_same_output(monkeypatch: pytest.MonkeyPatch) -> None:
-    import embedanon.pipeline as pipeline
+    import embedanon.runtime as runtime
 
     docs = [f"{NOTE} extra words number {i} zqxw{i}" for i in range(12)]
     reference = list(Anonymizer(seed=21).anonymize_many(docs, chunksize=4))
     anon = Anonymizer(seed=21, k=10)
     anon.runtime.plans.clear()
-    monkeypatch.setattr(pipeline, "_PLAN_CACHE_LIMIT", 40)  # forces clears inside every chunk
+    monkeypatch.setattr(runtime, "_PLAN_CACHE_LIMIT", 40)  # forces clears inside every chunk
     assert list(anon.anonymize_many(docs, chunksize=4)) == reference
     assert len(anon.runtime.plans) <= 80
