@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from embedanon import Anonymizer, ConfigError
 from embedanon.leakguard import is_variant
-from embedanon.pipeline import CLITICS, _split_parts, anonymize_text
+from embedanon.pipeline import anonymize_text
+from embedanon.runtime import CLITICS, _split_parts
 from embedanon.text import JOINERS, WORD_SPLIT_RE, tokenize
 
 pytestmark = pytest.mark.default_embedding

@@ -21,6 +21,7 @@ What happens to each token (see :mod:`embedanon.text` for the kinds):
 Replacements of word parts outside the embedding are checked against the leak guard and redrawn
 from the proxy's guarded neighbours when they are variants of the original.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -38,20 +39,12 @@ from .codes import replace_codes
 from .errors import ConfigError
 from .mechanisms.base import Mechanism
 from .parallel import parallel_map
-from .runtime import (
-    CLITICS,
-    AnonymizerConfig,
-    Runtime,
-    _CodePart,
-    _split_parts,
-    _Unit,
-    get_runtime,
-)
+from .runtime import AnonymizerConfig, Runtime, _CodePart, _Unit, get_runtime
 from .text import WORD_SPLIT_RE
 from .vectors.defaults import DEFAULT_EMBEDDING
 
-__all__ = ["CLITICS", "Anonymizer", "AnonymizerConfig", "DocumentSeed", "anonymize_text",
-           "anonymize_texts", "get_runtime", "parallel_map", "_split_parts"]
+__all__ = ["Anonymizer", "AnonymizerConfig", "DocumentSeed", "anonymize_text", "anonymize_texts",
+           "get_runtime", "parallel_map"]
 
 
 # ------------------------------------------------------------------------------------------------
