@@ -128,7 +128,7 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
     else:
         delimiter = "\t" if shown.lower().endswith(".tsv") else ","
         records = eio.read_csv(fh, shown, errors, fields, delimiter)
-        write = eio.CsvWriter(delimiter)
+        write = eio.CsvWriter(delimiter, eio.detect_line_terminator(fh))
 
     pending: deque[eio.Record] = deque()
     config, entropy, single = anonymizer.config, anonymizer.entropy, form == "txt"

@@ -160,12 +160,21 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
         text.detach()
 
 
-class CsvWriter:
-    """Serialises rows one at a time with the csv module (minimal quoting, ``\\r\\n`` lines)."""
+def detect_line_terminator(fh: IO[bytes]) -> str:
+    """``"\\r\\n"`` when the first line of ``fh`` ends so, else ``"\\n"`` (reads nothing away)."""
+    peek = getattr(fh, "peek", None)
+    head = peek(65536)[:65536] if callable(peek) else b""
+    first = head.split(b"\n", 1)[0]
+    return "\r\n" if first.endswith(b"\r") else "\n"
 
-    def __init__(self, delimiter: str = ",") -> None:
+
+class CsvWriter:
+    """Serialises rows one at a time with the csv module (minimal quoting), ending lines the way
+    the input did."""
+
+    def __init__(self, delimiter: str = ",", lineterminator: str = "\r\n") -> None:
         self._buf = io.StringIO()
-        self._writer = csv.writer(self._buf, delimiter=delimiter)
+        self._writer = csv.writer(self._buf, delimiter=delimiter, lineterminator=lineterminator)
 
     def __call__(self, record: Record, results: tuple[str, ...]) -> str:
         kind = record.payload[0]

@@ -269,3 +269,15 @@ def test_epsilon_required_by_metric_dp_mechanisms(tmp_path: Path) -> None:
     src.write_text("John\n", encoding="utf-8")
     result = run(str(src), "--mechanism", "laplace")
     assert result.exit_code == 2 and "epsilon" in result.stderr
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_csv_keeps_line_endings(tmp_path: Path, ending: str) -> None:
+    src = tmp_path / "in.csv"
+    src.write_bytes(ending.join(["id,text", "1,John has pain", "2,Mary", ""]).encode())
+    out = tmp_path / "out.csv"
+    assert run(str(src), "-o", str(out), "--seed", "1").exit_code == 0
+    data = out.read_bytes().decode()
+    assert data.count(ending) == 3 and data.startswith("id,text" + ending)
+    if ending == "\n":
+        assert "\r" not in data
