@@ -99,6 +99,9 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
         if not body.strip():
             yield Record((), len(raw), (None, line, fields))
             continue
+        bom = "\ufeff" if line_no == 1 and body.startswith("\ufeff") else ""
+        if bom:  # a byte-order mark is kept in the output but is not JSON
+            body = body[1:]
         try:
             obj = json.loads(body)
         except json.JSONDecodeError as exc:
@@ -115,17 +118,17 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
                     f"{path}: line {line_no}: field {name!r} is {type(value).__name__}, not a string"
                 )
             texts.append(value or "")
-        yield Record(tuple(texts), len(raw), (obj, ending, fields))
+        yield Record(tuple(texts), len(raw), (obj, ending, fields, bom))
 
 
 def write_jsonl(record: Record, results: tuple[str, ...]) -> str:
-    obj, ending, fields = record.payload
+    obj, ending, fields, *bom = record.payload
     if obj is None:
         return ending  # a blank line, kept verbatim
     for name, value in zip(fields, results, strict=True):
         if obj[name] is not None:
             obj[name] = value
-    return json.dumps(obj, ensure_ascii=False) + ending
+    return "".join(bom) + json.dumps(obj, ensure_ascii=False) + ending
 
 
 def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
@@ -138,12 +141,14 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
             header = next(reader)
         except StopIteration:
             raise InputError(f"{path}: empty CSV file (a header row is needed)") from None
-        missing = [f for f in fields if f not in header]
+        # A byte-order mark sticks to the first column name; match names without it.
+        names = [h.lstrip("\ufeff") if i == 0 else h for i, h in enumerate(header)]
+        missing = [f for f in fields if f not in names]
         if missing:
             raise InputError(
                 f"{path}: no column {missing[0]!r}; columns are: {', '.join(header)}"
             )
-        cols = [header.index(f) for f in fields]
+        cols = [names.index(f) for f in fields]
         yield Record((), 0, ("header", header), header=True)
         for row in reader:
             # A short row keeps its shape: absent cells are anonymized as "" and not written.

@@ -281,3 +281,18 @@ def test_csv_keeps_line_endings(tmp_path: Path, ending: str) -> None:
     assert data.count(ending) == 3 and data.startswith("id,text" + ending)
     if ending == "\n":
         assert "\r" not in data
+
+
+def test_byte_order_marks_are_kept(tmp_path: Path) -> None:
+    jsonl = tmp_path / "bom.jsonl"
+    jsonl.write_bytes('\ufeff{"text": "John"}\n{"text": "Mary"}\n'.encode())
+    out = tmp_path / "out.jsonl"
+    assert run(str(jsonl), "-o", str(out), "--seed", "1").exit_code == 0
+    data = out.read_text(encoding="utf-8")
+    assert data.startswith('\ufeff{"text": ') and data.count("\n") == 2 and "John" not in data
+    csvfile = tmp_path / "bom.csv"
+    csvfile.write_bytes("\ufefftext,id\nJohn,1\n".encode())
+    out_csv = tmp_path / "out.csv"
+    assert run(str(csvfile), "-o", str(out_csv), "--seed", "1").exit_code == 0
+    rows = out_csv.read_text(encoding="utf-8").splitlines()
+    assert rows[0] == "\ufefftext,id" and rows[1].endswith(",1") and not rows[1].startswith("John")
