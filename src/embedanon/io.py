@@ -24,6 +24,7 @@ from .errors import ConfigError, InputError
 Format = Literal["txt", "jsonl", "csv"]
 FORMATS: tuple[str, ...] = ("txt", "jsonl", "csv")
 ENCODING_ERRORS = ("strict", "replace")
+_CSV_FIELD_LIMIT = 1 << 30
 
 
 def detect_format(path: str, explicit: str | None = None) -> Format:
@@ -135,6 +136,8 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
              delimiter: str = ",") -> Iterator[Record]:
     """One record per row after the header row; the header is yielded first as a record."""
     text = io.TextIOWrapper(fh, encoding="utf-8", errors=errors, newline="")
+    # Long notes exceed the csv module's default 128 KiB field limit.
+    csv.field_size_limit(max(csv.field_size_limit(), _CSV_FIELD_LIMIT))
     reader = csv.reader(text, delimiter=delimiter)
     try:
         try:

@@ -296,3 +296,10 @@ def test_byte_order_marks_are_kept(tmp_path: Path) -> None:
     assert run(str(csvfile), "-o", str(out_csv), "--seed", "1").exit_code == 0
     rows = out_csv.read_text(encoding="utf-8").splitlines()
     assert rows[0] == "\ufefftext,id" and rows[1].endswith(",1") and not rows[1].startswith("John")
+
+
+def test_csv_field_longer_than_the_csv_module_default(tmp_path: Path) -> None:
+    src = tmp_path / "long.csv"
+    src.write_text("id,text\n1," + "pain " * 40_000 + "\n", encoding="utf-8")  # 200 KB field
+    result = run(str(src), "--seed", "1", "-o", str(tmp_path / "o.csv"))
+    assert result.exit_code == 0, result.output
