@@ -1,4 +1,4 @@
-"""Atomic writes of cache files: a temp file in the same directory, then a rename."""
+"""On-disk caches of derived arrays: atomic writes (temp file, then rename) and load-or-build."""
 
 from __future__ import annotations
 
@@ -23,11 +23,24 @@ def _atomic(path: Path, suffix: str, write: Callable[[IO[bytes]], None]) -> None
         raise
 
 
-def save_npy(path: Path, array: np.ndarray) -> None:
-    """``np.save`` that never leaves a half-written file at ``path``."""
-    _atomic(path, ".npy", lambda fh: np.save(fh, array))
-
-
 def save_npz(path: Path, **arrays: np.ndarray) -> None:
     """``np.savez`` that never leaves a half-written file at ``path``."""
     _atomic(path, ".npz", lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
+
+
+def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]], *, enabled: bool,
+                  shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """The arrays cached at ``path`` (npz) when the file is readable and every array named in
+    ``shapes`` has that shape; otherwise ``build()``, saved atomically when ``enabled``."""
+    if enabled and path.is_file():
+        try:
+            with np.load(path) as data:
+                arrays = {name: data[name] for name in shapes}
+            if all(arrays[name].shape == shape for name, shape in shapes.items()):
+                return arrays
+        except (OSError, ValueError, KeyError):
+            pass  # a corrupt or stale cache is rebuilt below
+    arrays = build()
+    if enabled:
+        save_npz(path, **arrays)
+    return arrays

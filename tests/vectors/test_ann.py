@@ -242,8 +242,8 @@ def test_approximate_tables_have_their_own_cache_file() -> None:
     store = EmbeddingStore("t", _words(300), _clustered(300, 8, 5, seed=4))
     flat = NeighborIndex(store, ALL, use_disk_cache=False)
     approx = NeighborIndex(store, ALL, approximate="hnsw", hnsw=WEAK, use_disk_cache=False)
-    assert flat._cache_path(50) != approx._cache_path(50)
-    assert WEAK.key() in approx._cache_path(50).name
+    assert flat.cache_path("k50") != approx.cache_path("k50")
+    assert WEAK.key() in approx.cache_path("k50").name
 
 
 @pytest.mark.parametrize(

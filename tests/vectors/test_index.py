@@ -66,7 +66,7 @@ def test_table_is_cached_on_disk(tmp_path, monkeypatch) -> None:  # type: ignore
     monkeypatch.setenv("EMBEDANON_CACHE", str(tmp_path))
     store = make_store(["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"])
     first = NeighborIndex(store, CandidatePolicy(min_length=1)).table(2)
-    files = list((tmp_path / "tables").glob("*.npy"))
+    files = list((tmp_path / "tables").glob("*.npz"))
     assert len(files) == 1
     second = NeighborIndex(store, CandidatePolicy(min_length=1)).table(2)
     np.testing.assert_array_equal(first, second)

@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._atomic import save_npz
+from .._atomic import load_or_build
 from .._validate import positive_float
-from ..vectors.defaults import cache_dir
 from .base import check_ids, register
 
 if TYPE_CHECKING:
@@ -308,21 +307,13 @@ def _near_table(index: NeighborIndex, k: int,
     per_index = _NEAR_TABLES.setdefault(index, {})
     if k in per_index:
         return per_index[k]
-    path = cache_dir() / "tables" / f"{index.store.fingerprint}-{index.policy.key()}-near{k}.npz"
-    table = None
-    if index.use_disk_cache and path.is_file():
-        try:
-            with np.load(path) as data:
-                table = (data["pos"], data["sims"])
-            if table[0].shape != (n_words, k):
-                table = None
-        except (OSError, ValueError, KeyError):
-            table = None  # a corrupt cache is rebuilt below
-    if table is None:
+    def build() -> dict[str, np.ndarray]:
         pos, sims = nearest_candidates(index, np.arange(n_words, dtype=np.int64), k, inv_norm)
-        table = (pos.astype(np.int32), sims)
-        if index.use_disk_cache:
-            save_npz(path, pos=table[0], sims=table[1])
+        return {"pos": pos.astype(np.int32), "sims": sims}
+
+    arrays = load_or_build(index.cache_path(f"near{k}"), build, enabled=index.use_disk_cache,
+                           shapes={"pos": (n_words, k), "sims": (n_words, k)})
+    table = (arrays["pos"], arrays["sims"])
     per_index[k] = table
     return table
 

@@ -18,13 +18,11 @@ any ``--jobs``.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import numpy as np
 
-from .._atomic import save_npz
+from .._atomic import load_or_build
 from ..leakguard import keys_are_variants
-from .defaults import cache_dir
 from .exact import exact_top_k
 from .index import NeighborIndex
 
@@ -49,31 +47,24 @@ class ComposedSearch:
         self._tables: tuple[np.ndarray, np.ndarray] | None = None
         self._stack: tuple[np.ndarray, np.ndarray] | None = None
 
-    def _cache_path(self) -> Path:
-        name = f"{self.store.fingerprint}-{self.index.policy.key()}-pieces-k{SHORTLIST}.npz"
-        return cache_dir() / "tables" / name
-
     def tables(self) -> tuple[np.ndarray, np.ndarray]:
         """(words, pieces): int32 (V, s) and (P, s) candidate positions, nearest first."""
         if self._tables is None:
-            path = self._cache_path()
-            if self.use_disk_cache and path.is_file():
-                try:
-                    with np.load(path) as data:
-                        self._tables = (data["words"], data["pieces"])
-                except (OSError, ValueError, KeyError):
-                    self._tables = None  # a corrupt cache is rebuilt below
-            if self._tables is None:
-                width = min(SHORTLIST, self.index.n_candidates)
+            width = min(SHORTLIST, self.index.n_candidates)
+            assert self.store.piece_vectors is not None
+            pieces = self.store.piece_vectors
+
+            def build() -> dict[str, np.ndarray]:
                 log.info("building wordpiece shortlists: %d rows x %d",
-                         len(self.store) + len(self.store.pieces), width)
+                         len(self.store) + len(pieces), width)
                 cand = self.index.candidate_vectors
-                assert self.store.piece_vectors is not None
-                words = exact_top_k(cand, self.store.vectors, width).astype(np.int32)
-                pieces = exact_top_k(cand, self.store.piece_vectors, width).astype(np.int32)
-                self._tables = (words, pieces)
-                if self.use_disk_cache:
-                    save_npz(path, words=words, pieces=pieces)
+                return {"words": exact_top_k(cand, self.store.vectors, width).astype(np.int32),
+                        "pieces": exact_top_k(cand, pieces, width).astype(np.int32)}
+
+            arrays = load_or_build(
+                self.index.cache_path(f"pieces-k{SHORTLIST}"), build, enabled=self.use_disk_cache,
+                shapes={"words": (len(self.store), width), "pieces": (len(pieces), width)})
+            self._tables = (arrays["words"], arrays["pieces"])
         return self._tables
 
     def _stacked(self) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from .._atomic import save_npy
+from .._atomic import load_or_build
 from .._validate import fraction, positive_int
 from ..errors import ConfigError
 from ..leakguard import keys_are_variants
@@ -266,30 +266,24 @@ class NeighborIndex:
             )
         return table
 
-    def _cache_path(self, width: int) -> Path:
+    def cache_path(self, what: str) -> Path:
+        """Cache file of an array derived from this embedding and candidate policy."""
         # Exact tables keep their historical name; approximate ones name the graph parameters.
         mode = "" if self.mode == "flat" else f"-{self.hnsw.key()}"
-        name = f"{self.store.fingerprint}-{self.policy.key()}{mode}-k{width}.npy"
-        return cache_dir() / "tables" / name
+        return cache_dir() / "tables" / f"{self.store.fingerprint}-{self.policy.key()}{mode}-{what}.npz"
 
     def _load_or_build(self, width: int) -> np.ndarray:
-        path = self._cache_path(width)
-        if self.use_disk_cache and path.is_file():
-            try:
-                table = np.load(path)
-                if table.shape == (len(self.store), width):
-                    return table
-            except (OSError, ValueError):
-                pass  # a corrupt cache is rebuilt below
-        log.info("building neighbour table: %d words x %d", len(self.store), width)
-        # Rows that cannot be filled (tiny vocabularies) end in -1; table(k) checks its k columns.
-        table = self._guarded_rows(
-            self.store.vectors, self.store.words, width, self_ids=np.arange(len(self.store)),
-            allow_short=True,
-        ).astype(np.int32)
-        if self.use_disk_cache:
-            save_npy(path, table)
-        return table
+        def build() -> dict[str, np.ndarray]:
+            log.info("building neighbour table: %d words x %d", len(self.store), width)
+            # Rows that cannot be filled (tiny vocabularies) end in -1; table(k) checks its k columns.
+            table = self._guarded_rows(
+                self.store.vectors, self.store.words, width, self_ids=np.arange(len(self.store)),
+                allow_short=True,
+            ).astype(np.int32)
+            return {"table": table}
+
+        return load_or_build(self.cache_path(f"k{width}"), build, enabled=self.use_disk_cache,
+                             shapes={"table": (len(self.store), width)})["table"]
 
     def _guarded_rows(self, vecs: np.ndarray, keys: list[str], k: int,
                       self_ids: np.ndarray | None, allow_short: bool = False) -> np.ndarray:
