@@ -18,6 +18,8 @@ from embedanon.mechanisms.mahalanobis import MahalanobisMechanism
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
 
+from .test_laplace import _brute_force_check
+
 N = 20_000
 ALPHA = 1e-6
 
@@ -157,21 +159,6 @@ def test_lam_to_zero_converges_to_laplace_noise(skewed: NeighborIndex) -> None:
 
 
 # -- decoding and behaviour -------------------------------------------------------------------------
-def _brute_force_check(index: NeighborIndex, ids: np.ndarray, noise: np.ndarray, out: np.ndarray) -> None:
-    """Each output is a candidate nearest to z = phi(w) + noise by float64 Euclidean distance, up
-    to float32 rounding in the batched search (squared distances within 1e-4 * (1 + ||z||)), and
-    is the exact argmin almost always."""
-    z = index.store.vectors[ids].astype(np.float64) + noise
-    cands = index.candidate_vectors.astype(np.float64)
-    dist = (z**2).sum(1)[:, None] + (cands**2).sum(1)[None, :] - 2 * z @ cands.T
-    assert index.is_candidate[out].all()
-    rows = np.searchsorted(index.candidates, out)  # candidates are sorted word ids
-    assert np.array_equal(index.candidates[rows], out)
-    chosen = dist[np.arange(len(ids)), rows]
-    assert (chosen - dist.min(axis=1) <= 1e-4 * (1 + np.linalg.norm(z, axis=1))).all()
-    assert (out == index.candidates[dist.argmin(axis=1)]).mean() > 0.99
-
-
 def test_sample_is_the_nearest_candidate_to_the_noisy_vector() -> None:
     """Decoding against brute force with the same draws; words of 3 letters are not candidates
     (min_length 4), so outputs must be candidates even when inputs are not."""

@@ -120,8 +120,7 @@ class LaplaceMechanism:
         Returns:
             float32 array, shape (n, d): rows r * u, norms r ~ Gamma(d, 1/epsilon).
         """
-        blocks = list(laplace_noise(n, self.dim, self.epsilon, rng))
-        return np.concatenate(blocks) if blocks else np.zeros((0, self.dim), dtype=np.float32)
+        return concat_blocks(laplace_noise(n, self.dim, self.epsilon, rng), self.dim)
 
     def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Replacement ids for ``ids``.
@@ -135,6 +134,12 @@ class LaplaceMechanism:
         """
         ids = check_ids(ids, len(self.index.store))
         return perturb_and_decode(self.index, ids, laplace_noise(len(ids), self.dim, self.epsilon, rng))
+
+
+def concat_blocks(blocks: Iterator[np.ndarray], dim: int) -> np.ndarray:
+    """All noise blocks as one float32 (n, dim) array (n may be 0)."""
+    parts = list(blocks)
+    return np.concatenate(parts) if parts else np.zeros((0, dim), dtype=np.float32)
 
 
 def perturb_and_decode(index: NeighborIndex, ids: np.ndarray, noise: Iterator[np.ndarray]) -> np.ndarray:

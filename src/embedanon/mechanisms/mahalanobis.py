@@ -12,7 +12,7 @@ import numpy as np
 from .._validate import fraction, positive_float
 from ..errors import ConfigError
 from .base import check_ids, register
-from .laplace import laplace_noise, perturb_and_decode
+from .laplace import concat_blocks, laplace_noise, perturb_and_decode
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -129,8 +129,7 @@ class MahalanobisMechanism:
         Returns:
             float32 array, shape (n, d): rows r * Sigma_lam^{1/2} u.
         """
-        blocks = list(self._noise(n, rng))
-        return np.concatenate(blocks) if blocks else np.zeros((0, self.dim), dtype=np.float32)
+        return concat_blocks(self._noise(n, rng), self.dim)
 
     def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Replacement ids for ``ids``.
