@@ -15,7 +15,7 @@ import numpy as np
 from .errors import ConfigError
 from .leakguard import keys_are_variants
 from .mechanisms.base import Mechanism, build_mechanism
-from .text import JOINERS, apply_case, case_code, lookup_key, split_joined
+from .text import JOINERS, TITLE, apply_case, case_code, lookup_key, split_joined
 from .vectors.compose import ComposedSearch
 from .vectors.defaults import DEFAULT_EMBEDDING, load_embedding
 from .vectors.index import NeighborIndex
@@ -79,7 +79,6 @@ class Runtime:
     store: EmbeddingStore
     index: NeighborIndex
     mechanism: Mechanism
-    forms: tuple[list[str], list[str], list[str]] = field(init=False)
     composer: ComposedSearch = field(init=False)
     flat_forms: list[str] = field(init=False)
     plans: dict[str, Any] = field(init=False, default_factory=dict)
@@ -88,8 +87,8 @@ class Runtime:
     def __post_init__(self) -> None:
         words = self.store.words
         self.composer = ComposedSearch(self.index)
-        self.forms = (list(words), [apply_case(w, 1) for w in words], [w.upper() for w in words])
-        self.flat_forms = [*self.forms[0], *self.forms[1], *self.forms[2]]  # case * V + id
+        # Replacement surface forms, indexed by case * V + word id (LOWER, TITLE, UPPER).
+        self.flat_forms = [*words, *(apply_case(w, TITLE) for w in words), *(w.upper() for w in words)]
 
     # -- planning: how each distinct token is handled (cached, deterministic) -----------------
     def plan_all(self, tokens: list[str]) -> list[Any]:
