@@ -10,8 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from ..errors import EmbedanonError
+
 #: Labels every detector maps its own categories onto.
 LABELS: tuple[str, ...] = ("NAME", "EMAIL", "URL", "PHONE", "ID", "DATE", "ADDRESS", "AGE", "IP")
+
+
+class DetectorUnavailable(EmbedanonError):
+    """A detector could not process one document (service down, retries spent, unparseable reply).
+
+    Never swallow it: the caller must treat the document as undetected and fall back to full
+    scope (every word perturbed) for that record, so a failure never leaves text unprotected.
+    The message names the detector and the reason, never the text.
+    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,202 @@
+"""One rule for combining spans: union of detectors, allow and deny lists, overlap merge.
+
+The merge rule (:func:`merge_spans`):
+
+* Spans that **overlap** (share at least one character: ``a.start < b.end and b.start < a.end``)
+  belong to one cluster, transitively; each cluster becomes **one** span covering the union of
+  its members' characters. Nested and overlapping spans of the same label therefore merge into
+  their union.
+* The label of a cluster of different labels is the label of its **longest** member (ties: higher
+  score, then the earlier label in :data:`LABEL_PRIORITY`, then the earlier start). The longest
+  member describes most of the characters: an ``ID`` inside an ``ADDRESS`` or a year inside a
+  ``DATE`` must not relabel the whole span. Trimming the loser instead was rejected: it leaves
+  word fragments ("Smi") that get surrogates of their own, and it never covers more characters.
+* The cluster's score is the highest score among its members with the winning label; its source
+  is the members' sources, de-duplicated, sorted and joined with ``+`` (``model+regex``).
+* Spans that only **touch** (``a.end == b.start``) never merge, whatever their labels: adjacent
+  entities ("John Smith" written ``JohnSmith``, two e-mails separated by nothing) stay separate
+  spans, so each gets its own replacement (Presidio's bug #1925, where only the first of
+  several adjacent entities was replaced, cannot happen here).
+
+The result is sorted, non-overlapping, covers exactly the characters of the input spans and
+nothing else. :func:`merge_spans_reference` is the plain quadratic version the tests compare with.
+
+Allow and deny lists (:class:`WordLists`): a detected span whose text, stripped and case-folded,
+equals an allow entry is dropped (before merging, so a longer span around it survives); every
+whole-word, case-insensitive occurrence of a deny entry becomes a span of its label (score 1,
+source ``deny``). Deny wins over detectors in the merge only by the rule above.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import ConfigError
+from .base import LABELS, Detector, Span
+
+#: Tie-break order between labels of equally long, equally scored overlapping spans.
+LABEL_PRIORITY: tuple[str, ...] = ("EMAIL", "URL", "IP", "DATE", "PHONE", "AGE", "ID", "ADDRESS", "NAME")
+_RANK = {label: i for i, label in enumerate(LABEL_PRIORITY)}
+assert set(LABEL_PRIORITY) == set(LABELS), "LABEL_PRIORITY must rank every label"
+
+
+def _winner(members: Sequence[Span]) -> Span:
+    return min(members, key=lambda s: (-(s.end - s.start), -s.score, _RANK[s.label], s.start))
+
+
+def _combine(members: Sequence[Span]) -> Span:
+    if len(members) == 1:
+        return members[0]
+    label = _winner(members).label
+    score = max(s.score for s in members if s.label == label)
+    source = "+".join(sorted({s.source for s in members if s.source}))
+    return Span(min(s.start for s in members), max(s.end for s in members), label, score, source)
+
+
+def merge_spans(spans: Iterable[Span]) -> list[Span]:
+    """Merge overlapping spans into their union (see the module docstring for the rule).
+
+    Args:
+        spans: spans in any order, possibly from several detectors.
+
+    Returns:
+        Sorted, pairwise non-overlapping spans (adjacent ones stay separate).
+    """
+    ordered = sorted(spans, key=lambda s: (s.start, s.end))
+    out: list[Span] = []
+    cluster: list[Span] = []
+    cluster_end = -1
+    for span in ordered:
+        if cluster and span.start < cluster_end:
+            cluster.append(span)
+            cluster_end = max(cluster_end, span.end)
+            continue
+        if cluster:
+            out.append(_combine(cluster))
+        cluster, cluster_end = [span], span.end
+    if cluster:
+        out.append(_combine(cluster))
+    return out
+
+
+def merge_spans_reference(spans: Iterable[Span]) -> list[Span]:
+    """Plain O(n^2) union-find version of :func:`merge_spans`, for tests."""
+    items = list(spans)
+    parent = list(range(len(items)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(items):
+        for j, b in enumerate(items):
+            if a.start < b.end and b.start < a.end:
+                parent[root(i)] = root(j)
+    clusters: dict[int, list[Span]] = {}
+    for i, span in enumerate(items):
+        clusters.setdefault(root(i), []).append(span)
+    return sorted((_combine(sorted(c, key=lambda s: (s.start, s.end))) for c in clusters.values()),
+                  key=lambda s: (s.start, s.end))
+
+
+def _norm(value: str) -> str:
+    return value.strip().casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class WordLists:
+    """Allow list (never PII) and deny list (always PII, with a label).
+
+    Attributes:
+        allow: strings that are never PII; compared stripped and case-folded with a span's text.
+        deny: ``(string, label)`` pairs; every whole-word, case-insensitive occurrence is a span.
+    """
+
+    allow: frozenset[str] = frozenset()
+    deny: tuple[tuple[str, str], ...] = ()
+    _patterns: tuple[tuple[re.Pattern[str], str], ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        allow = frozenset(_norm(a) for a in _strings("allow", self.allow))
+        if "" in allow:
+            raise ConfigError("allow list entries must not be empty")
+        deny: list[tuple[str, str]] = []
+        for entry in self.deny:
+            if not (isinstance(entry, tuple) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
+                raise TypeError(f"deny entries must be (string, label) pairs, got {type(entry).__name__}")
+            term, label = entry[0].strip(), entry[1].upper()
+            if not term:
+                raise ConfigError("deny list entries must not be empty")
+            if label not in LABELS:
+                raise ConfigError(f"deny list label must be one of {', '.join(LABELS)}, got {entry[1]!r}")
+            if _norm(term) in allow:
+                raise ConfigError("a string is in both the allow and the deny list")
+            deny.append((term, label))
+        object.__setattr__(self, "allow", allow)
+        object.__setattr__(self, "deny", tuple(deny))
+        patterns = tuple((re.compile(r"(?<!\w)" + re.escape(t) + r"(?!\w)", re.IGNORECASE), label)
+                         for t, label in deny)
+        object.__setattr__(self, "_patterns", patterns)
+
+    @classmethod
+    def build(cls, *, allow: Iterable[str] = (), deny: Mapping[str, str] | None = None) -> WordLists:
+        """Lists from an iterable of allowed strings and a ``{string: label}`` mapping."""
+        return cls(frozenset(_strings("allow", allow)), tuple((deny or {}).items()))
+
+    def allowed(self, text: str, span: Span) -> bool:
+        """Whether ``span``'s text is on the allow list."""
+        return bool(self.allow) and _norm(text[span.start:span.end]) in self.allow
+
+    def deny_spans(self, text: str) -> list[Span]:
+        """One span per occurrence of each deny entry (overlapping occurrences included)."""
+        out: list[Span] = []
+        for pattern, label in self._patterns:
+            match = pattern.search(text)
+            while match is not None:
+                out.append(Span(match.start(), match.end(), label, 1.0, "deny"))
+                match = pattern.search(text, match.start() + 1)
+        return out
+
+    def apply(self, text: str, spans: Iterable[Span]) -> list[Span]:
+        """Drop allowed spans, add deny spans (unmerged)."""
+        return [s for s in spans if not self.allowed(text, s)] + self.deny_spans(text)
+
+
+def _strings(name: str, values: Iterable[str]) -> list[str]:
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a collection of strings, not one string")
+    values = list(values)
+    for value in values:
+        if not isinstance(value, str):
+            raise TypeError(f"{name} list entries must be strings, got {type(value).__name__}")
+    return values
+
+
+class UnionDetector:
+    """Runs several detectors, applies the word lists, and merges their spans into one list.
+
+    Args:
+        detectors: the detectors to combine (at least one), run in order.
+        lists: allow and deny lists (default: none).
+    """
+
+    def __init__(self, detectors: Sequence[Detector], *, lists: WordLists | None = None) -> None:
+        detectors = tuple(detectors)
+        if not detectors:
+            raise ConfigError("at least one detector is needed")
+        for detector in detectors:
+            if not isinstance(detector, Detector):
+                raise TypeError(f"expected a Detector, got {type(detector).__name__}")
+        self.detectors = detectors
+        self.lists = lists if lists is not None else WordLists()
+        self.name = ",".join(d.name for d in detectors)
+
+    def detect(self, text: str) -> list[Span]:
+        """Merged spans of every detector (raises DetectorUnavailable if any detector does)."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        found = [span.check(text) for detector in self.detectors for span in detector.detect(text)]
+        return merge_spans(self.lists.apply(text, found))
