@@ -10,10 +10,12 @@ Every word is replaced by a word sampled near it in a public word-embedding spac
 
 from __future__ import annotations
 
+from .config import AnonymizerConfig
 from .errors import ConfigError, EmbedanonError, EmbeddingError, InputError
-from .mechanisms.base import Mechanism, build_mechanism, register
-from .mechanisms.base import available as available_mechanisms
-from .pipeline import Anonymizer, AnonymizerConfig, anonymize_text
+from .mechanisms import Mechanism, build_mechanism, register
+from .mechanisms import available as available_mechanisms
+from .noise import ReleaseKey
+from .pipeline import AnonymizedDocument, Anonymizer, anonymize_document, anonymize_text
 from .text import Token, detokenize, tokenize
 from .vectors.defaults import DEFAULT_EMBEDDING, import_embedding, load_embedding
 from .vectors.index import NeighborIndex
@@ -23,6 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_EMBEDDING",
+    "AnonymizedDocument",
     "Anonymizer",
     "AnonymizerConfig",
     "CandidatePolicy",
@@ -33,8 +36,10 @@ __all__ = [
     "InputError",
     "Mechanism",
     "NeighborIndex",
+    "ReleaseKey",
     "Token",
     "__version__",
+    "anonymize_document",
     "anonymize_text",
     "available_mechanisms",
     "build_mechanism",

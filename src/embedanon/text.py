@@ -53,7 +53,9 @@ WORD_PATTERN = rf"{_PART}(?:[{JOINERS}]{_PART})*"
 WORD_RE = re.compile(WORD_PATTERN)
 #: ``WORD_SPLIT_RE.split(text)`` alternates [gap, token, gap, token, ..., gap].
 WORD_SPLIT_RE = re.compile(f"({WORD_PATTERN})")
-_TOKEN_RE = re.compile(rf"(?P<tok>{WORD_PATTERN})|(?P<space>\s+)|(?P<punct>.)", re.DOTALL)
+#: The same split restricted to ASCII text (about twice as fast; equal on ASCII, tested).
+_ASCII_SPLIT_RE = re.compile(r"([A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*)")
+_GAP_RE = re.compile(r"(?P<space>\s+)|(?P<punct>.)", re.DOTALL)
 _JOINER_SPLIT_RE = re.compile(f"([{JOINERS}])")
 
 
@@ -93,16 +95,34 @@ def token_kind(token: str) -> TokenKind:
     return "mixed"
 
 
+def split_words(text: str) -> list[str]:
+    """The one split of the tokenizer: ``[gap, token, gap, token, ..., gap]`` (odd length).
+
+    Tokens are the alphanumeric tokens (``word``, ``number``, ``mixed``); gaps are the text
+    between them (whitespace and punctuation, possibly empty). ``"".join(...) == text``.
+    """
+    if text.isascii():
+        return _ASCII_SPLIT_RE.split(text)
+    return WORD_SPLIT_RE.split(text)
+
+
 def tokenize(text: str) -> list[Token]:
-    """Cut ``text`` into tokens that concatenate back to it exactly."""
+    """Cut ``text`` into tokens with offsets that concatenate back to it exactly.
+
+    Built on :func:`split_words`: its alphanumeric tokens, with each gap cut into whitespace runs
+    and single punctuation characters.
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, got {type(text).__name__}")
     tokens: list[Token] = []
-    for match in _TOKEN_RE.finditer(text):
-        group = match.lastgroup
-        value = match.group()
-        kind: TokenKind = token_kind(value) if group == "tok" else group  # type: ignore[assignment]
-        tokens.append(Token(value, kind, match.start()))
+    offset = 0
+    for i, piece in enumerate(split_words(text)):
+        if i % 2:
+            tokens.append(Token(piece, token_kind(piece), offset))
+        else:
+            for match in _GAP_RE.finditer(piece):
+                tokens.append(Token(match.group(), match.lastgroup, offset + match.start()))  # type: ignore[arg-type]
+        offset += len(piece)
     return tokens
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import typer
 
-from ..mechanisms.base import available
+from ..mechanisms import available
 from . import embeddings
 from .anonymize import anonymize_command
 from .calibrate import calibrate_command
+from .keygen import keygen_command
 from .privacy import privacy_report_command
 
 app = typer.Typer(
@@ -21,6 +22,7 @@ app.command("anonymize")(anonymize_command)
 app.add_typer(embeddings.app, name="embeddings")
 app.command("calibrate")(calibrate_command)
 app.command("privacy-report")(privacy_report_command)
+app.command("keygen")(keygen_command)
 
 
 @app.command("mechanisms")

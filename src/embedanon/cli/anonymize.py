@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..batch import anonymize_files
+from ..backends.base import build_backend
+from ..files import anonymize_files
 from ..pipeline import Anonymizer
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
@@ -29,13 +30,22 @@ def anonymize_command(
         help="tem: distance threshold of the truncated exponential mechanism.")] = None,
     lam: Annotated[Optional[float], typer.Option(
         help="mahalanobis: weight of the covariance in the noise, 0..1 (default 0.2).")] = None,
+    key: Annotated[Optional[str], typer.Option(
+        "--key", metavar="FILE",
+        help="Release key file (see 'embedanon keygen'): the same data under the same key is "
+             "always released as the same text, so a repeated export reveals nothing new.")] = None,
     seed: Annotated[Optional[int], typer.Option(
-        help="Seed for reproducible output (anyone who knows it can replay the noise).")] = None,
+        help="For experiments only: derive the key from this integer. A small seed can be "
+             "guessed from the output and the noise replayed; never release with --seed.")] = None,
     fmt: Annotated[Optional[str], typer.Option(
         "--format", help="txt, jsonl or csv (default: from the file extension).")] = None,
     field: Annotated[Optional[list[str]], typer.Option(
         help="JSONL/CSV field to anonymize (repeatable; default 'text').")] = None,
-    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes (processes engine).")] = 1,
+    engine: Annotated[str, typer.Option(
+        help="Where chunks run: processes (this machine) or dask (a cluster).")] = "processes",
+    scheduler: Annotated[Optional[str], typer.Option(
+        metavar="ADDRESS", help="dask: scheduler address (default: a local cluster).")] = None,
     embedding: Annotated[str, typer.Option(help="Embedding name or file path.")] = DEFAULT_EMBEDDING,
     encoding_errors: Annotated[str, typer.Option(
         help="strict: stop on invalid UTF-8; replace: substitute U+FFFD.")] = "strict",
@@ -51,15 +61,17 @@ def anonymize_command(
     """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
     setup_logging(verbose)
     anonymizer = Anonymizer(
-        embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, seed=seed, min_length=min_length,
-        allowlist=allowlist, approximate=index,
+        embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, key=key, seed=seed,
+        min_length=min_length, allowlist=allowlist, index=index,
     )
+    backend = build_backend(engine, jobs=jobs) if engine == "processes" else build_backend(
+        engine, scheduler=scheduler)
     show = not quiet and sys.stderr.isatty() and "-" not in inputs
     if not show:
-        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, jobs=jobs,
+        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
                         encoding_errors=encoding_errors)
         return
     total = sum(os.path.getsize(p) for p in inputs if os.path.isfile(p))
     with typer.progressbar(length=total, label="anonymizing", file=sys.stderr) as bar:
-        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, jobs=jobs,
+        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
                         encoding_errors=encoding_errors, progress=bar.update)

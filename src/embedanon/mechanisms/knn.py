@@ -1,4 +1,4 @@
-"""``knn``: random replacement among nearest neighbours (Abdalla et al., JAMIA 2020)."""
+"""``knn``: random replacement among nearest neighbors (Abdalla et al., JAMIA 2020)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._validate import positive_int
-from .base import register
+from ..noise import Noise, integers
+from .base import check_ids
+from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -21,16 +23,16 @@ class KnnMechanism:
 
     Guarantee: not differential privacy. Every word is replaced (100 % recall of sensitive words
     by design) and never by itself or a variant of itself (see :mod:`embedanon.leakguard`); an
-    attacker who knows the embedding can narrow the original down to the words whose k-neighbour
+    attacker who knows the embedding can narrow the original down to the words whose k-neighbor
     lists contain the replacement.
 
-    Algorithm: look up word w's row of the leak-guarded neighbour table (its k nearest candidates
+    Algorithm: look up word w's row of the leak-guarded neighbor table (its k nearest candidates
     by cosine, self and variants removed) and pick one uniformly: P(y | w) = 1/k for y in N_k(w).
-    One table lookup per token.
+    One table lookup per token; the pick is one keyed integer in [0, k).
 
     Args:
-        index: neighbour index of the embedding.
-        k: neighbourhood size, 1 <= k < number of candidates (default 10).
+        index: neighbor index of the embedding.
+        k: neighborhood size, 1 <= k < number of candidates (default 10).
     """
 
     name = "knn"
@@ -38,13 +40,16 @@ class KnnMechanism:
 
     def __init__(self, *, index: NeighborIndex, k: int = DEFAULT_K) -> None:
         self.k = positive_int("k", k, maximum=index.n_candidates - 1)
+        self.index = index
         self.table = index.table(self.k)
 
-    def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        ids = np.asarray(ids, dtype=np.int64)
-        picks = rng.integers(0, self.k, size=ids.shape[0])
-        return self.table[ids, picks].astype(np.int64)
+    def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:
+        ids = check_ids(ids, len(self.table))
+        return self.table[ids, integers(noise, self.k)].astype(np.int64)
 
-    def distribution(self, word_id: int) -> dict[int, float]:
-        """Exact output distribution for one word: {replacement id: probability}."""
-        return {int(j): 1.0 / self.k for j in self.table[word_id]}
+    def distribution(self, word_id: int) -> np.ndarray:
+        """Exact output law: 1/k on each of the word's k neighbors, as float64 (C,)."""
+        word_id = int(check_ids(np.array([word_id]), len(self.table))[0])
+        out = np.zeros(self.index.n_candidates, dtype=np.float64)
+        np.add.at(out, self.index.candidate_positions(self.table[word_id]), 1.0 / self.k)
+        return out

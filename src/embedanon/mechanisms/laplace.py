@@ -1,64 +1,80 @@
 """``laplace``: multivariate Laplace noise in the embedding, decoded to the nearest candidate word
 (Feyisetan, Balle, Drake & Diethe, WSDM 2020).
 
-The helpers here (:func:`laplace_noise`, :func:`nearest_candidates`) are shared
-with :mod:`.mahalanobis`, which only reshapes the noise.
+The helpers here (:func:`polar_noise`, :func:`perturb_and_decode`) are shared with
+:mod:`.mahalanobis`, which only reshapes the noise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._validate import positive_float
-from .base import check_ids, register
+from ..noise import Noise, uniform
+from .base import check_ids
+from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
 
-#: Rows of noise held in memory at once (a memory knob only: the random stream, and so the
-#: output, is the same for any value, because all radii are drawn before the directions).
-CHUNK = 1 << 15
+#: Tokens whose noise is held in memory at once (a memory knob only: every token's noise comes
+#: from its own noise address, so the output is the same for any value).
+CHUNK = 1 << 12
+#: Streams of a token's noise: stream 0 holds the radius and the first direction; a direction
+#: of norm zero (probability about 2**-53 per coordinate pair) is redrawn from the next stream.
+_MAX_STREAMS = 64
 
 
-def laplace_noise(n: int, d: int, epsilon: float, rng: np.random.Generator,
-                  chunk: int | None = None) -> Iterator[np.ndarray]:
-    """Draw ``n`` vectors with density proportional to ``exp(-epsilon * ||x||_2)`` in R^d.
+def polar_noise(noise: Noise, d: int, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """Radii and directions of vectors with density proportional to ``exp(-epsilon * ||x||_2)``.
 
-    In polar coordinates that density is proportional to ``r**(d-1) * exp(-epsilon * r)``
-    (the sphere of radius r has area proportional to r**(d-1)) times the uniform law on
-    directions, so x = r * u with r ~ Gamma(shape=d, scale=1/epsilon) and u uniform on the unit
-    sphere (a normalised standard normal vector), independent.
-
-    Draw order: all n radii (float64), then n * d standard normals (float32), row by row. It
-    depends on n and d only, never on which words are perturbed.
+    In polar coordinates that density is proportional to ``r**(d-1) * exp(-epsilon * r)`` (the
+    sphere of radius r has area proportional to r**(d-1)) times the uniform law on directions,
+    so x = r * u with r ~ Gamma(shape=d, scale=1/epsilon) and u uniform on the unit sphere,
+    independent. r is the inverse Gamma CDF of one uniform (exact law, no rejection); u is a
+    normalised vector of d standard normals from Box-Muller pairs.
 
     Args:
-        n: number of vectors.
-        d: dimension.
+        noise: n rows; each token uses ``2 * ceil(d / 2) + 1`` words of stream 0.
+        d: dimension (>= 1).
         epsilon: privacy parameter, > 0.
-        rng: the only source of randomness.
-        chunk: rows per yielded block (default :data:`CHUNK`).
 
-    Yields:
-        float32 arrays of shape (m, d), m <= chunk, n rows in all.
+    Returns:
+        radii: float64 (n,), possibly huge for tiny epsilon (finite for any epsilon > 0).
+        directions: float64 (n, d), unit rows.
     """
-    chunk = chunk or CHUNK
-    radii = rng.gamma(shape=d, scale=1.0 / epsilon, size=n)
-    for start in range(0, n, chunk):
-        stop = min(start + chunk, n)
-        gauss = rng.standard_normal((stop - start, d), dtype=np.float32)
+    from scipy.special import gammaincinv
+
+    pairs = (d + 1) // 2
+    n = len(noise)
+    directions = np.empty((n, d), dtype=np.float64)
+    todo = np.arange(n)
+    radii = np.empty(n, dtype=np.float64)
+    for stream in range(_MAX_STREAMS):
+        u = uniform(noise.take(todo), 2 * pairs + 1, stream)
+        if stream == 0:
+            radii[:] = gammaincinv(d, u[:, 0]) / epsilon
+        length = np.sqrt(-2.0 * np.log1p(-u[:, 1 : 1 + pairs]))  # 1 - u in (0, 1]
+        angle = 2.0 * np.pi * u[:, 1 + pairs :]
+        gauss = np.concatenate([length * np.cos(angle), length * np.sin(angle)], axis=1)[:, :d]
         norms = np.linalg.norm(gauss, axis=1)
-        # A zero vector has no direction; redraw it (rejection keeps the law exact). In float32
-        # this needs d == 1 and a draw of exactly 0.0, so it essentially never runs.
-        while not norms.all():
-            zero = norms == 0
-            gauss[zero] = rng.standard_normal((int(zero.sum()), d), dtype=np.float32)
-            norms = np.linalg.norm(gauss, axis=1)
-        gauss *= (radii[start:stop] / norms).astype(np.float32)[:, None]
-        yield gauss
+        ok = norms > 0
+        directions[todo[ok]] = gauss[ok] / norms[ok, None]
+        todo = todo[~ok]
+        if not len(todo):
+            return radii, directions
+    raise RuntimeError("could not draw a noise direction")  # probability below 2**-3000
+
+
+def noisy_queries(vectors: np.ndarray, radii: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """float32 (n, d) queries whose best inner-product candidate is the nearest to
+    ``vectors + radii * offsets`` (each row scaled by 1 / max(1, r), which keeps the ranking and
+    keeps every value finite whatever epsilon is)."""
+    scale = 1.0 / np.maximum(1.0, radii)
+    return (vectors * scale[:, None] + offsets * (radii * scale)[:, None]).astype(np.float32)
 
 
 def nearest_candidates(index: NeighborIndex, vecs: np.ndarray) -> np.ndarray:
@@ -98,8 +114,9 @@ class LaplaceMechanism:
 
     Algorithm: z = phi(w) + r * u with r ~ Gamma(d, 1/epsilon) and u uniform on the unit sphere
     of R^d; output the candidate word nearest to z (Euclidean). A word may come back as itself,
-    which the guarantee requires. Vectorised: noise for all tokens, then batched searches of
-    :data:`CHUNK` tokens (exact unless the index was built approximate).
+    which the guarantee requires. Vectorised: noise and batched searches for blocks of
+    :data:`CHUNK` tokens (exact unless the index was built approximate). The search query is
+    z / max(1, r), which has the same nearest candidate and stays finite for any epsilon.
 
     Args:
         index: neighbour index of the embedding.
@@ -114,51 +131,38 @@ class LaplaceMechanism:
         self.index = index
         self.dim = index.store.dim
 
-    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        """The noise vectors ``sample`` adds for n tokens, drawn the same way from ``rng``.
+    def noise(self, noise: Noise) -> np.ndarray:
+        """The noise vectors ``sample`` adds for the tokens of ``noise``.
 
         Returns:
-            float32 array, shape (n, d): rows r * u, norms r ~ Gamma(d, 1/epsilon).
+            float64 array, shape (n, d): rows r * u, norms r ~ Gamma(d, 1/epsilon).
         """
-        return concat_blocks(laplace_noise(n, self.dim, self.epsilon, rng), self.dim)
+        radii, directions = polar_noise(noise, self.dim, self.epsilon)
+        return directions * radii[:, None]
 
-    def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Replacement ids for ``ids``.
-
-        Args:
-            ids: int64 array, shape (n,), word ids of the embedding.
-            rng: the only source of randomness.
-
-        Returns:
-            int64 array, shape (n,), candidate word ids.
-        """
+    def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:
         ids = check_ids(ids, len(self.index.store))
-        return perturb_and_decode(self.index, ids, laplace_noise(len(ids), self.dim, self.epsilon, rng))
+        return perturb_and_decode(self.index, ids, noise,
+                                  lambda part: polar_noise(part, self.dim, self.epsilon))
 
 
-def concat_blocks(blocks: Iterator[np.ndarray], dim: int) -> np.ndarray:
-    """All noise blocks as one float32 (n, dim) array (n may be 0)."""
-    parts = list(blocks)
-    return np.concatenate(parts) if parts else np.zeros((0, dim), dtype=np.float32)
-
-
-def perturb_and_decode(index: NeighborIndex, ids: np.ndarray, noise: Iterator[np.ndarray]) -> np.ndarray:
-    """Nearest candidate to ``phi(ids[i]) + noise[i]`` for every i.
+def perturb_and_decode(index: NeighborIndex, ids: np.ndarray, noise: Noise,
+                       draw: Callable[[Noise], tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Nearest candidate to ``phi(ids[i]) + r_i * offset_i`` for every i, in blocks of tokens.
 
     Args:
-        index: neighbour index of the embedding.
+        index: neighbor index of the embedding.
         ids: int64 array, shape (n,), valid word ids.
-        noise: float32 blocks of shape (m, d), n rows in all, in order.
+        noise: n rows of noise.
+        draw: maps a block's noise to (radii float64 (m,), offsets float64 (m, d)).
 
     Returns:
         int64 array, shape (n,), candidate word ids.
     """
     out = np.empty(len(ids), dtype=np.int64)
     vectors = index.store.vectors
-    start = 0
-    for block in noise:
-        stop = start + len(block)
-        block += vectors[ids[start:stop]]  # in place: the block is ours, float32 throughout
-        out[start:stop] = nearest_candidates(index, block)
-        start = stop
+    for start in range(0, len(ids), CHUNK):
+        rows = np.arange(start, min(start + CHUNK, len(ids)))
+        radii, offsets = draw(noise.take(rows))
+        out[rows] = nearest_candidates(index, noisy_queries(vectors[ids[rows]], radii, offsets))
     return out

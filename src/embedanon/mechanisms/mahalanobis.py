@@ -4,15 +4,16 @@ the nearest candidate word (Xu, Aggarwal, Feyisetan & Teissier, PrivateNLP 2020)
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._validate import fraction, positive_float
 from ..errors import ConfigError
-from .base import check_ids, register
-from .laplace import concat_blocks, laplace_noise, perturb_and_decode
+from ..noise import Noise
+from .base import check_ids
+from .laplace import perturb_and_decode, polar_noise
+from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -93,7 +94,7 @@ class MahalanobisMechanism:
             spherical noise. lam = 1 needs a full-rank covariance.
 
     Attributes:
-        cov_root: float32 array, shape (d, d), the symmetric square root Sigma_lam^{1/2}, or
+        cov_root: float64 array, shape (d, d), the symmetric square root Sigma_lam^{1/2}, or
             None when lam = 0 (identity).
     """
 
@@ -116,30 +117,22 @@ class MahalanobisMechanism:
                     f"is not a norm"
                 )
             root = (eigenvectors * np.sqrt(eigenvalues)) @ eigenvectors.T
-            self.cov_root = np.ascontiguousarray(root, dtype=np.float32)
+            self.cov_root = np.ascontiguousarray(root, dtype=np.float64)
 
-    def _noise(self, n: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
-        for block in laplace_noise(n, self.dim, self.epsilon, rng):
-            # Rows times a symmetric matrix: block @ root == (root @ block.T).T.
-            yield block if self.cov_root is None else block @ self.cov_root
+    def _draw(self, noise: Noise) -> tuple[np.ndarray, np.ndarray]:
+        radii, directions = polar_noise(noise, self.dim, self.epsilon)
+        # Rows times a symmetric matrix: rows @ root == (root @ rows.T).T.
+        return radii, directions if self.cov_root is None else directions @ self.cov_root
 
-    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        """The noise vectors ``sample`` adds for n tokens, drawn the same way from ``rng``.
-
-        Returns:
-            float32 array, shape (n, d): rows r * Sigma_lam^{1/2} u.
-        """
-        return concat_blocks(self._noise(n, rng), self.dim)
-
-    def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Replacement ids for ``ids``.
-
-        Args:
-            ids: int64 array, shape (n,), word ids of the embedding.
-            rng: the only source of randomness.
+    def noise(self, noise: Noise) -> np.ndarray:
+        """The noise vectors ``sample`` adds for the tokens of ``noise``.
 
         Returns:
-            int64 array, shape (n,), candidate word ids.
+            float64 array, shape (n, d): rows r * Sigma_lam^{1/2} u.
         """
+        radii, offsets = self._draw(noise)
+        return offsets * radii[:, None]
+
+    def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:
         ids = check_ids(ids, len(self.index.store))
-        return perturb_and_decode(self.index, ids, self._noise(len(ids), rng))
+        return perturb_and_decode(self.index, ids, noise, self._draw)

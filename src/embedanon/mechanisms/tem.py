@@ -7,8 +7,8 @@ import math
 from typing import TYPE_CHECKING
 
 from .._validate import positive_float
-from .base import register
 from .exponential import DistanceExponential
+from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex

@@ -39,6 +39,7 @@ from .._validate import positive_int
 from ..errors import ConfigError
 from ..mechanisms.base import Mechanism
 from ..mechanisms.knn import KnnMechanism
+from ..noise import GeneratorNoise
 from ..vectors.index import NeighborIndex
 
 _TIE_RTOL = 1e-9
@@ -245,7 +246,7 @@ class BayesAttack:
         n = self.mc_draws
         for start in range(0, len(todo), _CHUNK // 4):
             chunk = todo[start:start + _CHUNK // 4]
-            out = np.asarray(self.mechanism.sample(np.repeat(chunk, n), self.rng), dtype=np.int64)
+            out = np.asarray(self.mechanism.sample(np.repeat(chunk, n), GeneratorNoise(self.rng, len(chunk) * n)), dtype=np.int64)
             for x, row in zip(chunk.tolist(), np.sort(out.reshape(len(chunk), n), axis=1), strict=True):
                 self._samples[x] = row
 

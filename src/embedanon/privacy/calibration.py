@@ -32,7 +32,7 @@ import numpy as np
 
 from .._validate import positive_int
 from ..errors import ConfigError
-from ..mechanisms.base import Mechanism, available, build_mechanism
+from ..mechanisms import Mechanism, available, build_mechanism
 from ..vectors.defaults import DEFAULT_EMBEDDING, load_embedding
 from ..vectors.index import NeighborIndex
 from .metrics import word_statistics

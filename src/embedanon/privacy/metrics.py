@@ -20,6 +20,7 @@ import numpy as np
 from .._validate import positive_int
 from ..errors import InputError
 from ..mechanisms.base import Mechanism, first_occurrence_unique
+from ..noise import GeneratorNoise
 from ..pipeline import Anonymizer
 from ..text import Token, lookup_key, tokenize
 from .attack import AttackResult, BayesAttack, frequency_prior
@@ -178,7 +179,7 @@ def word_statistics(mechanism: Mechanism, ids: np.ndarray, draws: int, rng: np.r
     cosine = np.full(m, np.nan, dtype=np.float64)
     for start in range(0, m, _CHUNK_WORDS):
         chunk = ids[start:start + _CHUNK_WORDS]
-        out = np.asarray(mechanism.sample(np.repeat(chunk, draws), rng), dtype=np.int64)
+        out = np.asarray(mechanism.sample(np.repeat(chunk, draws), GeneratorNoise(rng, len(chunk) * draws)), dtype=np.int64)
         out = out.reshape(len(chunk), draws)
         rows = slice(start, start + len(chunk))
         n_w[rows] = (out == chunk[:, None]).mean(axis=1)
@@ -231,8 +232,8 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
     * the Bayes re-identification attack (:class:`~embedanon.privacy.attack.BayesAttack`) on the
       word tokens the mechanism replaced, with a uniform prior and with the corpus prior.
 
-    Randomness: the documents get the anonymizer's streams; the statistics and the attack's
-    sampling get two further streams of the anonymizer's seed.
+    Randomness: the documents get the anonymizer's keyed noise; the statistics and the attack's
+    sampling get two further streams derived from its key.
     """
     max_words = positive_int("max_words", max_words)
     docs = list(texts)
@@ -253,9 +254,11 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
     xs = np.concatenate(xs_all) if xs_all else np.zeros(0, dtype=np.int64)
     ys = np.concatenate(ys_all) if ys_all else np.zeros(0, dtype=np.int64)
 
-    entropy = anonymizer.entropy
-    stats_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2**64 - 1, 1)))
-    attack_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2**64 - 1, 2)))
+    # Statistics and the attack's sampling get streams derived from the release key, apart from
+    # the documents' noise.
+    entropy = int.from_bytes(anonymizer.key.subkey("privacy-report")[:16], "little")
+    stats_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(1,)))
+    attack_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2,)))
     types = first_occurrence_unique(xs)[0][:max_words] if len(xs) else xs
     if len(types):
         word_stats = word_statistics(mechanism, types, draws, stats_rng)

@@ -58,8 +58,8 @@ class ComposedSearch:
                 log.info("building wordpiece shortlists: %d rows x %d",
                          len(self.store) + len(pieces), width)
                 cand = self.index.candidate_vectors
-                return {"words": exact_top_k(cand, self.store.vectors, width).astype(np.int32),
-                        "pieces": exact_top_k(cand, pieces, width).astype(np.int32)}
+                return {"words": exact_top_k(cand, self.store.vectors, width)[0].astype(np.int32),
+                        "pieces": exact_top_k(cand, pieces, width)[0].astype(np.int32)}
 
             arrays = load_or_build(
                 self.index.cache_path(f"pieces-k{SHORTLIST}"), build, enabled=self.use_disk_cache,

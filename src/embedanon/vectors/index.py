@@ -135,6 +135,8 @@ class NeighborIndex:
         self.candidate_vectors = np.ascontiguousarray(store.vectors[self.candidates])
         self.is_candidate = np.zeros(len(store), dtype=bool)
         self.is_candidate[self.candidates] = True
+        self._position = np.full(len(store), -1, dtype=np.int64)
+        self._position[self.candidates] = np.arange(len(self.candidates))
         self.mode = _resolve_mode(approximate, len(self.candidates))
         self.hnsw = hnsw or HNSWParams()
         self._faiss = faiss.IndexFlatIP(store.dim)
@@ -158,6 +160,10 @@ class NeighborIndex:
     @property
     def n_candidates(self) -> int:
         return len(self.candidates)
+
+    def candidate_positions(self, word_ids: np.ndarray) -> np.ndarray:
+        """Positions in :attr:`candidates` of candidate word ids (int64, -1 for non-candidates)."""
+        return self._position[np.asarray(word_ids, dtype=np.int64)]
 
     # -- raw search --------------------------------------------------------------------------
     def search(self, vecs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -306,7 +312,7 @@ class NeighborIndex:
             if self.mode == "flat":
                 # BLAS GEMM + float64 re-rank: faster than faiss on small batches, and each row's
                 # answer is independent of the batch (see embedanon.vectors.exact).
-                ids = self.candidates[exact_top_k(self.candidate_vectors, vecs[todo], search_k)]
+                ids = self.candidates[exact_top_k(self.candidate_vectors, vecs[todo], search_k)[0]]
             else:
                 _, ids = self._search(index, vecs[todo], search_k)
             if self_ids is not None:

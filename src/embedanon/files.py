@@ -1,8 +1,8 @@
 """Anonymize files: the plain function behind the ``anonymize`` command.
 
-Record ``r`` of a run (counted over all inputs, in order) gets the random stream
-``SeedSequence(seed, spawn_key=(r,))`` for a text line, and ``(r, f)`` for field ``f`` of a JSONL
-or CSV record, so output depends on the seed and the data only, not on ``jobs`` or chunking.
+Every text of a record (a text line, or a named field of a JSONL/CSV record) is anonymized as a
+pure function of (text, field name, config, key) (:mod:`embedanon.pipeline.document`), so the
+output depends on the key and the data only, never on the engine, ``jobs`` or chunking.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import IO
 
 from . import io as eio
 from ._validate import positive_int
+from .backends.base import Backend, Task, build_backend, chunk_texts, run_task
 from .errors import ConfigError, InputError
-from .pipeline import Anonymizer, AnonymizerConfig, DocumentSeed, anonymize_texts, parallel_map
+from .pipeline import Anonymizer
 
 log = logging.getLogger(__name__)
 
@@ -32,25 +33,6 @@ class RunStats:
     texts: int = 0
     bytes_in: int = 0
     outputs: list[str] = field(default_factory=list)
-
-
-#: Records per task: words outside the embedding are placed in one search per chunk.
-CHUNK_RECORDS = 64
-
-_Chunk = tuple[list[tuple[tuple[str, ...], int]], AnonymizerConfig, int, bool]
-
-
-def _chunk_task(args: _Chunk) -> list[tuple[str, ...]]:
-    """Anonymize a chunk of records (each a tuple of field texts and its record number)."""
-    records, config, entropy, single = args
-    texts: list[str] = []
-    seeds: list[DocumentSeed] = []
-    for fields, index in records:
-        for f, text in enumerate(fields):
-            texts.append(text)
-            seeds.append((entropy, (index,) if single else (index, f)))
-    flat = iter(anonymize_texts(texts, config, seeds))
-    return [tuple(next(flat) for _ in fields) for fields, _ in records]
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -87,10 +69,10 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
 
 def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymizer, *,
                     fmt: str | None = None, fields: list[str] | None = None, jobs: int = 1,
-                    encoding_errors: str = "strict",
+                    encoding_errors: str = "strict", backend: Backend | None = None,
                     progress: Callable[[int], None] | None = None) -> RunStats:
     """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout)."""
-    jobs = positive_int("jobs", jobs)
+    engine = backend or build_backend("processes", jobs=positive_int("jobs", jobs))
     if encoding_errors not in eio.ENCODING_ERRORS:
         raise ConfigError(
             f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, got {encoding_errors!r}"
@@ -107,7 +89,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
     for path, target, form in zip(inputs, targets, formats, strict=True):
         names = list(fields or ["text"])
         with eio.open_input(path) as fh, eio.atomic_output(target) as out:
-            _run_one(fh, out, path, form, names, anonymizer, jobs, encoding_errors, stats, progress)
+            _run_one(fh, out, path, form, names, anonymizer, engine, encoding_errors, stats, progress)
         stats.inputs += 1
         stats.outputs.append(target or "-")
     log.info("anonymized %d records (%d texts, %d bytes) from %d inputs",
@@ -116,40 +98,49 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
 
 
 def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str],
-             anonymizer: Anonymizer, jobs: int, errors: str, stats: RunStats,
+             anonymizer: Anonymizer, engine: Backend, errors: str, stats: RunStats,
              progress: Callable[[int], None] | None) -> None:
     shown = "<stdin>" if path == "-" else path
     if form == "txt":
         records: Iterator[eio.Record] = eio.read_txt(fh, shown, errors)
         write: Callable[[eio.Record, tuple[str, ...]], str] = eio.write_txt
+        names = [""]
     elif form == "jsonl":
         records = eio.read_jsonl(fh, shown, errors, fields)
         write = eio.write_jsonl
+        names = fields
     else:
         delimiter = "\t" if shown.lower().endswith(".tsv") else ","
         records = eio.read_csv(fh, shown, errors, fields, delimiter)
         write = eio.CsvWriter(delimiter, eio.detect_line_terminator(fh))
+        names = fields
 
     pending: deque[eio.Record] = deque()
-    config, entropy, single = anonymizer.config, anonymizer.entropy, form == "txt"
+    config, key = anonymizer.config, anonymizer.key
 
-    def chunks() -> Iterator[_Chunk]:
-        batch: list[tuple[tuple[str, ...], int]] = []
+    def pairs() -> Iterator[tuple[str, str]]:
         for record in records:
             pending.append(record)
-            batch.append((record.texts, anonymizer._take() if record.texts else -1))
-            if len(batch) == CHUNK_RECORDS:
-                yield batch, config, entropy, single
-                batch = []
-        if batch:
-            yield batch, config, entropy, single
+            yield from zip(record.texts, names[: len(record.texts)], strict=True)
 
-    for results in parallel_map(_chunk_task, chunks(), jobs=jobs):
-        for result in results:
+    def tasks() -> Iterator[Task]:
+        for chunk in chunk_texts(pairs()):
+            yield Task(tuple(t for t, _ in chunk), tuple(f for _, f in chunk), config, key)
+
+    results: deque[str] = deque()
+    for outputs in engine.map(run_task, tasks()):
+        results.extend(outputs)
+        # Write every record whose texts are all back (records read ahead wait in ``pending``).
+        while pending and len(pending[0].texts) <= len(results):
             record = pending.popleft()
-            out.write(write(record, result))
+            out.write(write(record, tuple(results.popleft() for _ in record.texts)))
             stats.records += not record.header
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes
             if progress is not None:
                 progress(record.nbytes)
+    while pending:  # trailing records without texts (blank JSONL lines, a header)
+        record = pending.popleft()
+        out.write(write(record, ()))
+        stats.records += not record.header
+        stats.bytes_in += record.nbytes

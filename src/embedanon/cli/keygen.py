@@ -1,0 +1,20 @@
+"""``embedanon keygen FILE``: write a fresh 256-bit release key (mode 0600)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..noise import write_key_file
+from .common import handle_errors
+
+
+@handle_errors
+def keygen_command(
+    path: Annotated[str, typer.Argument(metavar="FILE", help="Where to write the key (never overwritten).")],
+) -> None:
+    """Write a release key for 'anonymize --key FILE'. Keep it secret and keep it: re-running a
+    release with the same key releases the same text; anyone holding it can replay the noise."""
+    key = write_key_file(path)
+    typer.echo(f"wrote release key {key.fingerprint()} to {path} (mode 0600)", err=True)

@@ -1,0 +1,283 @@
+"""Keyed randomness addressed by position: every random number is a pure function of
+(release key, record, stage, stream, index).
+
+Why not a seeded stream per record: a stream makes output depend on how many numbers earlier
+steps drew, numpy's PCG64 is not a cryptographic generator, and a stream seeded afresh for every
+release lets an attacker intersect releases. Here noise is a keyed pseudo-random function:
+
+    word(record, stage, stream, i) = half (i mod 2) of AES-256_K(tag(record) | stage | stream | i // 2)
+
+AES under a secret key is a pseudo-random permutation; evaluated on distinct counter blocks it is
+the keystream of AES-CTR, the standard way to stretch a 256-bit key into random bits. The block
+layout (big-endian, 128 bits):
+
+    72 bits  record tag = BLAKE2b-72 keyed by the release key, of the record's identity
+     4 bits  stage (mechanism, out-of-vocabulary fallback, leak-guard redraw, codes, ...)
+    12 bits  stream within the stage (e.g. the round of a rejection sampler)
+    40 bits  block index (two 64-bit words per block)
+
+Stages never share blocks, so adding a stage changes no other stage's output; one record's
+numbers do not depend on any other record, on batching, on worker count or on the engine. The
+same key, record and position always give the same number, so re-releasing the same data under
+the same key releases exactly the same text.
+
+A :class:`ReleaseKey` is 32 secret bytes: from a key file (``embedanon keygen``), fresh from the
+OS, or, for experiments only, derived from a small integer seed with scrypt (a slow KDF, so that
+guessing a seed costs about 0.1 s and 32 MiB each; a small seed is still guessable: never release
+with ``--seed``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import stat
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+from .errors import ConfigError
+
+KEY_BYTES = 32
+TAG_BYTES = 9
+_BLOCK_INDEX_BITS = 40
+_STREAM_BITS = 12
+_SCRYPT = {"n": 1 << 15, "r": 8, "p": 1, "maxmem": 64 << 20}
+_SEED_SALT = b"embedanon seed key v1"
+_U53 = 2.0**-53
+
+
+class Stage(IntEnum):
+    """Stages that draw noise; each owns its counter space (at most 16)."""
+
+    MECHANISM = 1
+    FALLBACK = 2  # a word with no vector at all: uniform candidate
+    GUARD = 3  # leak-guard redraw of an out-of-vocabulary word
+    CODES = 4  # digits and letters of numbers and codes
+    SURROGATE = 5
+    EXPERIMENT = 15  # statistics (calibration, attacks) that need keyed noise
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseKey:
+    """The 256-bit secret of a release. Never printed: ``repr`` shows only where it came from.
+
+    Attributes:
+        secret: 32 bytes.
+        origin: ``file``, ``fresh`` or ``seed`` (for provenance records and warnings).
+    """
+
+    secret: bytes = field(repr=False)
+    origin: str = "fresh"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.secret, bytes) or len(self.secret) != KEY_BYTES:
+            raise ConfigError(f"a release key is {KEY_BYTES} bytes")
+
+    @classmethod
+    def fresh(cls) -> ReleaseKey:
+        """A new key from the operating system's entropy (what a release without --key uses)."""
+        return cls(os.urandom(KEY_BYTES), "fresh")
+
+    @classmethod
+    def from_seed(cls, seed: int) -> ReleaseKey:
+        """Key derived from an integer seed with scrypt: reproducible experiments, not releases."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+        secret = hashlib.scrypt(str(seed).encode(), salt=_SEED_SALT, dklen=KEY_BYTES, **_SCRYPT)
+        return cls(secret, "seed")
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> ReleaseKey:
+        """Read a key file written by :func:`write_key_file` (64 hex digits)."""
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read key file {path}: {exc.strerror}") from None
+        text = raw.strip()
+        try:
+            secret = bytes.fromhex(text.decode("ascii"))
+        except (UnicodeDecodeError, ValueError):
+            secret = b""
+        if len(secret) != KEY_BYTES:
+            raise ConfigError(f"key file {path} must hold {2 * KEY_BYTES} hexadecimal digits "
+                              "(write one with 'embedanon keygen')")
+        return cls(secret, "file")
+
+    def subkey(self, purpose: str) -> bytes:
+        """A 32-byte key for one purpose, independent of every other purpose's."""
+        return hmac.new(self.secret, b"embedanon/" + purpose.encode(), hashlib.sha256).digest()
+
+    def prf(self, purpose: str) -> Prf:
+        """Keyed pseudo-random function for ``purpose`` (surrogates, date shifts ...)."""
+        return Prf(self.subkey(purpose))
+
+    def fingerprint(self) -> str:
+        """A short public digest identifying the key (safe to log; reveals nothing usable)."""
+        return self.subkey("fingerprint")[:6].hex()
+
+
+@dataclass(frozen=True, slots=True)
+class Prf:
+    """HMAC-SHA256 under a subkey: ``prf(context) -> 32 bytes``."""
+
+    key: bytes = field(repr=False)
+
+    def __call__(self, context: str | bytes) -> bytes:
+        data = context.encode("utf-8", "surrogatepass") if isinstance(context, str) else context
+        return hmac.new(self.key, data, hashlib.sha256).digest()
+
+
+def write_key_file(path: str | os.PathLike[str]) -> ReleaseKey:
+    """Create ``path`` (mode 0600, refusing to overwrite) holding a fresh key in hex."""
+    key = ReleaseKey.fresh()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, stat.S_IRUSR | stat.S_IWUSR)
+    except FileExistsError:
+        raise ConfigError(f"{path} already exists; a key file is never overwritten") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot create key file {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key.secret.hex() + "\n")
+    return ReleaseKey(key.secret, "file")
+
+
+# ------------------------------------------------------------------------------------------------
+# Record tags and keyed noise
+# ------------------------------------------------------------------------------------------------
+class NoiseSource:
+    """The per-release machinery: record tags and the AES key, derived once from a key."""
+
+    __slots__ = ("_aes", "_tag_key")
+
+    def __init__(self, key: ReleaseKey) -> None:
+        self._tag_key = key.subkey("record-tag")[:32]
+        self._aes = algorithms.AES(key.subkey("noise"))
+
+    def tags(self, identities: list[bytes]) -> np.ndarray:
+        """Record tags of ``identities``: uint8 array (n, 9), keyed BLAKE2b of each identity."""
+        key = self._tag_key
+        joined = b"".join(hashlib.blake2b(ident, key=key, digest_size=TAG_BYTES).digest()
+                          for ident in identities)
+        return np.frombuffer(joined, dtype=np.uint8).reshape(len(identities), TAG_BYTES)
+
+    def noise(self, tags: np.ndarray, stage: Stage, ordinals: np.ndarray) -> KeyedNoise:
+        """Noise of token ``i`` = position ``ordinals[i]`` of stage ``stage`` in record ``tags[i]``."""
+        return KeyedNoise(self, np.ascontiguousarray(tags, dtype=np.uint8), int(stage),
+                          np.asarray(ordinals, dtype=np.uint64))
+
+    def encrypt(self, blocks: bytes) -> bytes:
+        encryptor = Cipher(self._aes, modes.ECB()).encryptor()
+        return encryptor.update(blocks) + encryptor.finalize()
+
+
+class Noise(Protocol):
+    """Random words for n tokens. Row i belongs to token i whatever else is in the batch.
+
+    A mechanism asks for ``words(count, stream)`` with the same ``count`` for a given ``stream``
+    every time; then token i's numbers depend only on its own address.
+    """
+
+    def __len__(self) -> int: ...
+
+    def words(self, count: int, stream: int = 0) -> np.ndarray:
+        """uint64 array (n, count)."""
+        ...
+
+    def take(self, rows: np.ndarray) -> Noise:
+        """The noise of tokens ``rows`` (same addresses, so the same numbers)."""
+        ...
+
+
+class KeyedNoise:
+    """:class:`Noise` from AES-256 counter blocks (see the module docstring)."""
+
+    __slots__ = ("_ordinals", "_source", "_stage", "_tags")
+
+    def __init__(self, source: NoiseSource, tags: np.ndarray, stage: int, ordinals: np.ndarray) -> None:
+        if tags.shape != (len(ordinals), TAG_BYTES):
+            raise ValueError("one record tag per token is needed")
+        if not 0 < stage < 16:
+            raise ValueError(f"stage must be in 1..15, got {stage}")
+        self._source = source
+        self._tags = tags
+        self._stage = stage
+        self._ordinals = ordinals
+
+    def __len__(self) -> int:
+        return len(self._ordinals)
+
+    def take(self, rows: np.ndarray) -> KeyedNoise:
+        return KeyedNoise(self._source, self._tags[rows], self._stage, self._ordinals[rows])
+
+    def words(self, count: int, stream: int = 0) -> np.ndarray:
+        n = len(self._ordinals)
+        if not 0 <= stream < 1 << _STREAM_BITS:
+            raise ValueError(f"stream must be in [0, {1 << _STREAM_BITS}), got {stream}")
+        if n == 0 or count == 0:
+            return np.zeros((n, count), dtype=np.uint64)
+        addr = self._ordinals[:, None] * np.uint64(count) + np.arange(count, dtype=np.uint64)
+        block = addr >> np.uint64(1)
+        if int(block.max()) >> _BLOCK_INDEX_BITS:
+            raise ValueError("a record needs more than 2**41 random words in one stream")
+        hi = np.frombuffer(self._tags[:, :8].tobytes(), dtype=">u8").astype(np.uint64)
+        lo = ((self._tags[:, 8].astype(np.uint64) << np.uint64(56))
+              | np.uint64((self._stage << 52) | (stream << _BLOCK_INDEX_BITS)))
+        plain = np.empty((n, count, 2), dtype=">u8")
+        plain[:, :, 0] = hi[:, None]
+        plain[:, :, 1] = lo[:, None] | block
+        cipher = np.frombuffer(self._source.encrypt(plain.tobytes()), dtype=">u8").reshape(n, count, 2)
+        half = (addr & np.uint64(1)).astype(np.intp)
+        return np.take_along_axis(cipher, half[:, :, None], axis=2)[:, :, 0].astype(np.uint64)
+
+
+class GeneratorNoise:
+    """:class:`Noise` from a numpy Generator, for statistics where tokens are exchangeable
+    (calibration, attack likelihoods). Not addressed: every call draws fresh numbers, so use it
+    only where the output need not be a function of position."""
+
+    __slots__ = ("_n", "rng")
+
+    def __init__(self, rng: np.random.Generator, n: int) -> None:
+        self.rng = rng
+        self._n = int(n)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def take(self, rows: np.ndarray) -> GeneratorNoise:
+        return GeneratorNoise(self.rng, len(np.arange(self._n)[rows]))
+
+    def words(self, count: int, stream: int = 0) -> np.ndarray:
+        return self.rng.integers(0, 1 << 64, size=(self._n, count), dtype=np.uint64, endpoint=False)
+
+
+# ------------------------------------------------------------------------------------------------
+# Turning words into numbers
+# ------------------------------------------------------------------------------------------------
+def uniform(noise: Noise, count: int, stream: int = 0) -> np.ndarray:
+    """float64 (n, count) uniform on [0, 1) with 53 random bits each."""
+    return (noise.words(count, stream) >> np.uint64(11)).astype(np.float64) * _U53
+
+
+def integers(noise: Noise, high: int | np.ndarray, stream: int = 0) -> np.ndarray:
+    """int64 (n,) uniform on [0, high) (``high`` a scalar or an (n,) array, each < 2**32).
+
+    Lemire's multiply-shift on the top 32 bits of a word, with the bias removed by also using the
+    low 32 bits: floor(w * high / 2**64) computed exactly in two halves; its bias is at most
+    high / 2**64.
+    """
+    w = noise.words(1, stream)[:, 0]
+    high_arr = np.broadcast_to(np.asarray(high, dtype=np.uint64), w.shape)
+    if len(high_arr) and (high_arr.max() >= 1 << 32 or high_arr.min() < 1):
+        raise ValueError("high must be in [1, 2**32)")
+    top = w >> np.uint64(32)
+    low = w & np.uint64(0xFFFFFFFF)
+    # (top * 2**32 + low) * high / 2**64 = (top * high + (low * high) / 2**32) / 2**32
+    carry = (low * high_arr) >> np.uint64(32)
+    return ((top * high_arr + carry) >> np.uint64(32)).astype(np.int64)

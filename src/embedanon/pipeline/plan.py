@@ -1,0 +1,145 @@
+"""Lexical plans: how each distinct token is replaced, decided once per process and cached.
+
+A plan is a pure, immutable function of the token (and the embedding): which parts are word
+parts (and their embedding ids), which are digits/letters of a code, which are kept as they are
+(joiners ``'`` ``’`` ``-`` and English clitics). Caching plans never changes output.
+
+* ``int`` plan: the token is one word part found in the embedding: ``case * V + word_id``
+  (the common case, kept as a bare int so the hot path can vectorise it);
+* ``tuple`` plan: a sequence of :data:`Part` s.
+
+Words outside the embedding are *placed* in one batched call per plan request
+(:meth:`Lexicon.plans`): their vector is composed from wordpieces, their nearest admissible
+candidate becomes the *proxy* the mechanism runs on. Placement results live only in this
+process's memory (proxies of private words are never written to disk).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Union
+
+from ..text import JOINERS, case_code, lookup_key, split_joined
+from ..vectors.compose import ComposedSearch
+from ..vectors.store import EmbeddingStore
+from .codes import code_chars
+
+CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
+#: Guarded candidates kept per out-of-vocabulary word for the leak-guard redraw.
+SAFE_K = 10
+_CACHE_LIMIT = 500_000
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A word part to replace.
+
+    Attributes:
+        word_id: embedding id, the proxy of an out-of-vocabulary word, or -1 (no vector: a
+            uniformly random candidate is drawn).
+        case: case code of the original (:data:`embedanon.text.LOWER` ...).
+        guard: lookup key of an out-of-vocabulary word (its outputs are checked against it);
+            None for words of the embedding, whose neighborhoods are guarded already.
+        safe: guarded nearest candidates of the out-of-vocabulary word (redraw pool).
+    """
+
+    word_id: int
+    case: int
+    guard: str | None = None
+    safe: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """Digits and letters of a number or code (combining marks already dropped)."""
+
+    chars: str
+
+
+Part = Union[str, Word, Code]
+Plan = Union[int, tuple[Part, ...]]
+
+
+class Lexicon:
+    """Plans of tokens for one embedding, cached (bounded) in this process.
+
+    Args:
+        store: the embedding.
+        composer: places out-of-vocabulary words (None: they get no vector).
+    """
+
+    def __init__(self, store: EmbeddingStore, composer: ComposedSearch | None) -> None:
+        self.store = store
+        self.composer = composer
+        self.n_words = len(store)
+        self._plans: dict[str, Plan] = {}
+
+    def plans(self, tokens: list[str]) -> list[Plan]:
+        """Plans of ``tokens`` (alphanumeric tokens of :func:`embedanon.text.split_words`).
+
+        New tokens are planned together: their out-of-vocabulary parts are placed in one search,
+        whose per-word answer does not depend on the batch. When the cache would outgrow its
+        bound it is emptied first (plans are deterministic, so output is the same).
+        """
+        cache = self._plans
+        get = cache.get
+        out = list(map(get, tokens))
+        if None not in out:
+            return out  # type: ignore[return-value]
+        missing = list(dict.fromkeys(t for t, p in zip(tokens, out, strict=True) if p is None))
+        if len(cache) + len(missing) > _CACHE_LIMIT:
+            cache.clear()
+        drafts = {token: self._parts(token) for token in missing}
+        oov = list(dict.fromkeys(part.guard for parts in drafts.values() for part in parts
+                                 if type(part) is Word and part.guard is not None))
+        placed = self.place(oov)
+        for token, parts in drafts.items():
+            cache[token] = self._finish(parts, placed)
+        return [cache[t] if p is None else p for t, p in zip(tokens, out, strict=True)]
+
+    def place(self, keys: list[str]) -> dict[str, tuple[int, tuple[int, ...]]]:
+        """Proxy and guarded candidates of each out-of-vocabulary key that has wordpieces."""
+        if not keys or self.composer is None:
+            return {}
+        ok, rows = self.composer.neighbors(keys, SAFE_K)
+        return {key: (int(row[0]), tuple(row.tolist()))
+                for key, good, row in zip(keys, ok.tolist(), rows, strict=True) if good}
+
+    def _parts(self, token: str) -> tuple[Part, ...]:
+        if token.isalpha() and token.isascii():
+            return (self._word(token),)
+        pieces = [p for p in split_joined(token) if p]
+        parts: list[Part] = []
+        for i, piece in enumerate(pieces):
+            if len(piece) == 1 and piece in JOINERS:
+                parts.append(piece)
+            elif _is_alpha(piece):
+                clitic = (i >= 2 and pieces[i - 1] in "'’" and piece.lower() in CLITICS
+                          and _is_alpha(pieces[i - 2]))
+                parts.append(piece if clitic else self._word(piece))
+            else:
+                parts.append(Code(code_chars(piece)))
+        return tuple(parts)
+
+    def _word(self, part: str) -> Word:
+        key = lookup_key(part)
+        word_id = self.store.id_of(key)
+        return Word(word_id, case_code(part), None if word_id >= 0 else key)
+
+    def _finish(self, parts: tuple[Part, ...],
+                placed: dict[str, tuple[int, tuple[int, ...]]]) -> Plan:
+        done: list[Part] = []
+        for part in parts:
+            if type(part) is Word and part.guard is not None and part.guard in placed:
+                proxy, safe = placed[part.guard]
+                part = Word(proxy, part.case, part.guard, safe)
+            done.append(part)
+        if len(done) == 1 and type(done[0]) is Word and done[0].guard is None:
+            return done[0].case * self.n_words + done[0].word_id
+        return tuple(done)
+
+
+def _is_alpha(part: str) -> bool:
+    return all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in part)
+

@@ -1,0 +1,240 @@
+"""The fast path: replace every word part and code of a chunk of texts at once.
+
+All texts of a chunk are split, planned (:mod:`.plan`) and replaced with one vectorised mechanism
+call; each word part's noise is addressed by (record tag, stage, its ordinal among the word parts
+of its text), each code character's by its ordinal among the code characters of its text
+(:mod:`embedanon.noise`), so a text's output is the same whatever else is in the chunk.
+:mod:`.reference` does the same one token at a time; a property test holds the two equal.
+
+Stages (each its own counter space):
+
+* ``MECHANISM``: words of the embedding and proxies of placed out-of-vocabulary words;
+* ``FALLBACK``: out-of-vocabulary words that could not be placed get a uniform candidate;
+* ``GUARD``: when the mechanism never returns its input (``knn``), an output that is a variant of
+  an out-of-vocabulary original is redrawn from the word's guarded candidates (stream = attempt);
+* ``CODES``: one uniform per digit/letter of numbers and codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..noise import NoiseSource, Stage, integers, uniform
+from ..text import split_joined, split_words
+from .codes import replace_code
+from .plan import Code, Plan, Word
+from .runtime import Runtime
+
+#: Leak-guard redraws of a word without guarded candidates before giving up.
+_GUARD_ATTEMPTS = 1000
+STAGE_NAMES = {Stage.MECHANISM: "mechanism", Stage.FALLBACK: "fallback", Stage.GUARD: "guard",
+               Stage.CODES: "codes"}
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One span the pipeline replaced.
+
+    Attributes:
+        start, end: offsets of the original span in the input text.
+        new_start, new_end: offsets of its replacement in the output text.
+        kind: ``word`` (a word part), ``code`` (digits/letters of a number or code), later
+            ``surrogate``.
+        stage: which stage chose the replacement: ``mechanism``, ``fallback``, ``guard``,
+            ``codes``. Under a metric-DP mechanism the new text may equal the old one.
+    """
+
+    start: int
+    end: int
+    new_start: int
+    new_end: int
+    kind: str
+    stage: str
+
+
+def replace_texts(rt: Runtime, source: NoiseSource, texts: list[str], tags: np.ndarray, *,
+                  with_items: bool = False) -> tuple[list[str], list[list[Item]] | None]:
+    """Anonymize ``texts`` (record tags ``tags``, uint8 (n, 9)) in full scope.
+
+    Returns:
+        The new texts, and per text its items when ``with_items`` (else None).
+    """
+    splits = [split_words(text) for text in texts]
+    counts = [len(pieces) >> 1 for pieces in splits]
+    tokens = [tok for pieces in splits for tok in pieces[1::2]]
+    plans = rt.lexicon.plans(tokens)
+    n_words = rt.lexicon.n_words
+    if not with_items:
+        try:
+            codes = np.fromiter(plans, dtype=np.int64, count=len(plans))
+        except TypeError:
+            pass
+        else:  # every token is one word of the embedding: fully vectorised
+            new = _replace_simple(rt, source, codes, counts, tags, n_words)
+            pos = 0
+            for pieces, n in zip(splits, counts, strict=True):
+                if n:
+                    pieces[1::2] = new[pos : pos + n]
+                    pos += n
+            return ["".join(pieces) for pieces in splits], None
+    return _replace_general(rt, source, splits, counts, plans, tags, with_items)
+
+
+def _replace_simple(rt: Runtime, source: NoiseSource, codes: np.ndarray, counts: list[int],
+                    tags: np.ndarray, n_words: int) -> list[str]:
+    ids = codes % n_words
+    rows, ordinals = _addresses(counts)
+    out = rt.mechanism.sample(ids, source.noise(tags[rows], Stage.MECHANISM, ordinals))
+    return list(map(rt.forms.__getitem__, (codes - ids + out).tolist()))
+
+
+def _addresses(counts: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """For items grouped by text (``counts[t]`` for text t): text row and ordinal in the text."""
+    n = np.asarray(counts, dtype=np.int64)
+    rows = np.repeat(np.arange(len(n)), n)
+    starts = np.cumsum(n) - n
+    return rows, np.arange(int(n.sum())) - np.repeat(starts, n)
+
+
+def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], counts: list[int],
+                     plans: list[Plan], tags: np.ndarray,
+                     with_items: bool) -> tuple[list[str], list[list[Item]] | None]:
+    n_words = rt.lexicon.n_words
+    # Flatten word parts and codes, in text order.
+    unit_ids: list[int] = []
+    unit_cases: list[int] = []
+    unit_counts = [0] * len(splits)
+    oov: list[tuple[int, Word]] = []  # (unit index, plan) of out-of-vocabulary word parts
+    code_chars: list[str] = []
+    code_counts = [0] * len(splits)  # drawn characters per text
+    pos = 0
+    for t, n in enumerate(counts):
+        units = chars = 0
+        for plan in plans[pos : pos + n]:
+            if type(plan) is int:
+                unit_ids.append(plan % n_words)
+                unit_cases.append(plan // n_words)
+                units += 1
+                continue
+            for part in plan:  # type: ignore[union-attr]
+                if type(part) is Word:
+                    if part.guard is not None:
+                        oov.append((len(unit_ids), part))
+                    unit_ids.append(part.word_id)
+                    unit_cases.append(part.case)
+                    units += 1
+                elif type(part) is Code:
+                    code_chars.append(part.chars)
+                    chars += len(part.chars)
+        unit_counts[t] = units
+        code_counts[t] = chars
+        pos += n
+
+    ids = np.asarray(unit_ids, dtype=np.int64)
+    stages = np.full(len(ids), int(Stage.MECHANISM), dtype=np.int64)
+    out = np.empty(len(ids), dtype=np.int64)
+    rows, ordinals = _addresses(unit_counts)
+    placed = ids >= 0
+    if placed.any():
+        at = np.flatnonzero(placed)
+        out[at] = rt.mechanism.sample(ids[at], source.noise(tags[rows[at]], Stage.MECHANISM,
+                                                            ordinals[at]))
+    if not placed.all():
+        at = np.flatnonzero(~placed)
+        noise = source.noise(tags[rows[at]], Stage.FALLBACK, ordinals[at])
+        out[at] = rt.index.candidates[integers(noise, rt.index.n_candidates)]
+        stages[at] = int(Stage.FALLBACK)
+    if rt.guard and oov:
+        _guard(rt, source, oov, out, stages, tags[rows], ordinals)
+
+    forms = rt.forms
+    unit_forms = [forms[c * n_words + o] for c, o in zip(unit_cases, out.tolist(), strict=True)]
+    code_rows, code_ordinals = _addresses(code_counts)
+    draws = uniform(source.noise(tags[code_rows], Stage.CODES, code_ordinals), 1)[:, 0].tolist()
+    code_outs = []
+    at = 0
+    for chars in code_chars:
+        code_outs.append(replace_code(chars, draws[at : at + len(chars)]))
+        at += len(chars)
+    stage_names = [STAGE_NAMES[Stage(s)] for s in stages.tolist()] if with_items else []
+    return _rebuild(splits, counts, plans, unit_forms, code_outs, stage_names, with_items)
+
+
+def _guard(rt: Runtime, source: NoiseSource, oov: list[tuple[int, Word]], out: np.ndarray,
+           stages: np.ndarray, unit_tags: np.ndarray, ordinals: np.ndarray) -> None:
+    """Redraw outputs that are variants of their out-of-vocabulary original (see module doc)."""
+    for unit, word in oov:
+        assert word.guard is not None
+        if not rt.is_variant(word.guard, int(out[unit])):
+            continue
+        noise = source.noise(unit_tags[unit : unit + 1], Stage.GUARD, ordinals[unit : unit + 1])
+        stages[unit] = int(Stage.GUARD)
+        if word.safe:  # guarded candidates: none is a variant
+            out[unit] = word.safe[int(integers(noise, len(word.safe))[0])]
+            continue
+        for attempt in range(_GUARD_ATTEMPTS):
+            pick = int(rt.index.candidates[integers(noise, rt.index.n_candidates, attempt)[0]])
+            if not rt.is_variant(word.guard, pick):
+                out[unit] = pick
+                break
+        else:
+            raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
+
+
+def _rebuild(splits: list[list[str]], counts: list[int], plans: list[Plan], unit_forms: list[str],
+             code_outs: list[str], stage_names: list[str],
+             with_items: bool) -> tuple[list[str], list[list[Item]] | None]:
+    texts: list[str] = []
+    all_items: list[list[Item]] | None = [] if with_items else None
+    ui = ci = pos = 0
+    for pieces, n in zip(splits, counts, strict=True):
+        items: list[Item] = []
+        old_at = new_at = 0
+        for j in range(n):
+            gap = len(pieces[2 * j])
+            old_at += gap
+            new_at += gap
+            token = pieces[2 * j + 1]
+            plan = plans[pos + j]
+            if type(plan) is int:
+                new = unit_forms[ui]
+                if with_items:
+                    items.append(Item(old_at, old_at + len(token), new_at, new_at + len(new), "word",
+                                      stage_names[ui]))
+                ui += 1
+            else:
+                buf = []
+                # One plan part per non-empty joiner-split piece of the token (see plan._parts).
+                originals = [p for p in split_joined(token) if p] if with_items else []
+                o, w = old_at, new_at
+                for k, part in enumerate(plan):  # type: ignore[arg-type]
+                    if type(part) is str:
+                        piece = part
+                    elif type(part) is Word:
+                        piece = unit_forms[ui]
+                        if with_items:
+                            items.append(Item(o, o + len(originals[k]), w, w + len(piece), "word",
+                                              stage_names[ui]))
+                        ui += 1
+                    else:
+                        piece = code_outs[ci]
+                        if with_items:
+                            items.append(Item(o, o + len(originals[k]), w, w + len(piece), "code",
+                                              "codes"))
+                        ci += 1
+                    buf.append(piece)
+                    if with_items:
+                        o += len(originals[k])
+                        w += len(piece)
+                new = "".join(buf)
+            pieces[2 * j + 1] = new
+            old_at += len(token)
+            new_at += len(new)
+        pos += n
+        texts.append("".join(pieces))
+        if all_items is not None:
+            all_items.append(items)
+    return texts, all_items
