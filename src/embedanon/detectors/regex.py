@@ -1,0 +1,223 @@
+"""``regex``: rule-based detection of formatted identifiers (no names, no addresses).
+
+Labels and what counts (decisions the tests pin down with positive and negative tables):
+
+* ``EMAIL``: ``local@domain.tld``.
+* ``URL``: with a scheme (``https://``, ``ftp://``), starting ``www.``, or a bare domain whose last
+  label is a common top-level domain (``linkedin.com/in/x``, ``bbc.co.uk``). Two-letter TLDs that
+  are English words (``in``, ``is``, ``it``, ``me`` ...) are not accepted bare, so ``patient.In``
+  is no URL. Trailing sentence punctuation is not part of the URL.
+* ``PHONE``: ``+CC`` or ``00CC`` international numbers (8-15 digits); US ``(617) 555-0134`` /
+  ``617-555-0134`` / ``617.555.0134``; national numbers with a trunk ``0`` and separators (UK
+  ``020 7946 0958``, DE ``030 901820``, JP ``03-1234-5678``); FR ``01 42 68 53 00``; IN
+  ``98765 43210``. A bare digit run is an ``ID``, not a phone.
+* ``DATE``: ISO ``2024-03-15`` (optionally with a time), numeric ``12/31/2024``, ``31.12.2024``,
+  ``3/4/24`` (two-digit years only with ``/`` or ``-``), month names with a day and/or year
+  (``March 3, 2024``, ``3 March 2024``, ``Mar 3rd``, ``3rd of March``, ``March 2024``). A bare
+  year (``in 2019``), a bare month or weekday and clock times are **not** dates here: HIPAA Safe
+  Harbor keeps years, and a month alone identifies no one.
+* ``ID``: SSN-like ``123-45-6789``; the value after a record keyword (``MRN 123456``,
+  ``Patient ID: AB-1234``, ``account no. 998877``); card-like groups ``4111 1111 1111 1111``;
+  IBAN-like ``DE89 3704 0044 0532 0130 00``; digit runs of 6 or more not inside a decimal
+  number (``1234567``, not ``3.14159265`` or ``1,000,000``); mixed letter-digit codes of 6+
+  characters with at least 2 digits and either 5+ digits or 3+ letter/digit alternations
+  (``A12B34C``, ``AB123456``; not ``COVID19``, ``H1N1``, ``MP3``).
+* ``IP``: dotted IPv4 with octets <= 255 (not ``1.2.3.4.5``); IPv6 validated by :mod:`ipaddress`.
+* ``AGE``: the number in ``54-year-old``, ``54 years old``, ``54 yo``, ``54 y/o``, ``age 54``,
+  ``aged 54``, ``54 years of age`` (0-125); not durations such as ``for 54 years``.
+
+Spans overlapping inside this detector are merged by :func:`~.merge.merge_spans` (so an e-mail's
+domain is not also a URL). All scores are 1.0.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable
+from typing import Final
+
+from .base import Span
+from .merge import merge_spans
+from .registry import DETECTORS
+
+_TLDS: Final = (
+    "com|org|net|edu|gov|mil|int|info|biz|io|co|ai|app|dev|ly|uk|de|fr|ca|au|jp|cn|ru|br|es|nl|se|ch|"
+    "pl|eu|ie|nz|za|tv|us|xyz|online|site|tech|health|org\\.uk"
+)
+_URL_END: Final = ".,;:!?'\")]}>"
+
+_EMAIL = re.compile(r"(?<![\w.%+-])\w(?:[\w.%+'-]*\w)?@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?![\w-])")
+_URL_SCHEME = re.compile(r"(?<![\w@])(?:https?|ftp)://[^\s<>\"']+", re.IGNORECASE)
+_URL_WWW = re.compile(r"(?<![\w@./])www\.[^\s<>\"']+", re.IGNORECASE)
+_URL_BARE = re.compile(
+    r"(?<![\w@./-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:" + _TLDS + r")(?![\w-])"
+    r"(?:/[^\s<>\"']*)?", re.IGNORECASE)
+
+_NO_BEFORE: Final = r"(?<![\w+.\-/])"
+_NO_AFTER: Final = r"(?!\w|[.\-/]\d)"
+_PHONE_PATTERNS: Final = [
+    # international: +CC or 00CC then 2-6 groups, (0) trunk allowed
+    re.compile(_NO_BEFORE + r"(?:\+|\b00)\d{1,3}(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){2,6}" + _NO_AFTER),
+    # US: (617) 555-0134, 617-555-0134, 617.555.0134, 1-617-555-0134
+    re.compile(_NO_BEFORE + r"(?:1[ .\-])?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .\-])\d{3}[ .\-]\d{4}" + _NO_AFTER),
+    # FR: 01 42 68 53 00, 06.12.34.56.78
+    re.compile(_NO_BEFORE + r"0[1-9](?:([ .\-])\d{2})(?:\1\d{2}){3}" + _NO_AFTER),
+    # trunk-0 national numbers with space/hyphen/slash groups: UK, DE, JP
+    re.compile(_NO_BEFORE + r"(?:\(0\d{1,4}\)|0\d{1,4})(?:[ \-/]\d{2,8}){1,3}" + _NO_AFTER),
+    # IN: 98765 43210
+    re.compile(_NO_BEFORE + r"0?[6-9]\d{4}[ \-]\d{5}" + _NO_AFTER),
+]
+
+_MONTH_NAMES: Final = ("january", "february", "march", "april", "may", "june", "july", "august",
+                       "september", "october", "november", "december")
+
+
+def _month_pattern() -> str:
+    # Title or UPPER case always; lower case only for full names that are not English verbs, so
+    # "patients 3 may develop" is no date. Abbreviations (Mar, SEPT.) only Title or UPPER.
+    forms: set[str] = set()
+    for full in _MONTH_NAMES:
+        abbrevs = [full[:3]] + (["sept"] if full == "september" else [])
+        for word in [full, *abbrevs]:
+            forms.update({word.title(), word.upper()})
+        if full not in ("may", "march"):
+            forms.add(full)
+    return "(?:" + "|".join(sorted(forms, key=len, reverse=True)) + r")\.?"
+
+
+_MONTH: Final = _month_pattern()
+_DAY: Final = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_YEAR: Final = r"(?:1[89]\d{2}|2[01]\d{2}|'\d{2})"
+_DATE_PATTERNS: Final = [
+    re.compile(r"(?<![\d\-])(?:1[89]|2[01])\d{2}([\-/])(?:0?[1-9]|1[0-2])\1(?:[12]\d|3[01]|0?[1-9])"
+               r"(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?)?(?![\d\-])"),
+    re.compile(r"(?<![\w.\-/])(\d{1,2})([/\-])(\d{1,2})\2(\d{4}|\d{2})(?![\w\-/]|[.:]\d)"),
+    re.compile(r"(?<![\w.\-/])(\d{1,2})(\.)(\d{1,2})\.(\d{4})(?![\w\-/]|\.\d)"),
+    re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r"(?:,?\s+" + _YEAR + r")?(?![\w'])"),
+    re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+" + _YEAR + r")?(?![\w'])"),
+    re.compile(r"\b" + _MONTH + r",?\s+" + _YEAR + r"(?![\w'])"),
+]
+
+_ID_KEYWORDS: Final = (
+    r"MRN|MR\s*#|med(?:ical)?\s+record(?:\s+(?:no|number))?|patient\s+id|account(?:\s+(?:no|number))?|"
+    r"acct|ID|policy(?:\s+(?:no|number))?|member\s+id|passport(?:\s+(?:no|number))?|licen[cs]e\s+(?:no|number)|"
+    r"SSN|social\s+security(?:\s+number)?|case\s+(?:no|number)"
+)
+_ID_PATTERNS: Final = [
+    re.compile(r"(?<![\w\-])\d{3}-\d{2}-\d{4}(?![\w\-])"),
+    re.compile(r"\b(?i:" + _ID_KEYWORDS + r")\b\.?\s*(?:#|(?i:no)\.?|(?i:number))?\s*[:#]?\s*"
+               r"(?P<v>(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]{2,}[A-Za-z0-9])(?![\w\-])"),
+    re.compile(r"(?<![\w\-])\d{4}([ \-])\d{4}\1\d{4}\1\d{1,7}(?![\w\-])"),
+    re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![\w])"),
+    re.compile(r"(?<![\w.,])\d{6,}(?![\w]|[.,]\d)"),
+    re.compile(r"\b(?=[A-Za-z0-9]*[A-Za-z])(?=(?:[A-Za-z]*\d){2})[A-Za-z0-9]{6,}\b"),
+]
+
+_OCTET: Final = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_IPV4 = re.compile(r"(?<![\w.])(?:" + _OCTET + r"\.){3}" + _OCTET + r"(?![\w]|\.\d)")
+_IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
+
+_AGE_NUMBER: Final = r"(?P<v>1[01]\d|12[0-5]|[1-9]?\d)"
+_AGE_PATTERNS: Final = [
+    re.compile(r"(?<![\w.])" + _AGE_NUMBER +
+               r"(?:[ \-]?(?:years?|yrs?|y)[ \-]?old|\s?(?:yo|y/o|y\.o\.)|\s+years?\s+of\s+age)(?![\w/])",
+               re.IGNORECASE),
+    re.compile(r"\b(?:age|aged)\s*:?\s*" + _AGE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE),
+]
+
+
+def _strip_url(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1] in _URL_END:
+        if text[end - 1] == ")" and text.count("(", start, end) >= text.count(")", start, end):
+            break  # a balanced parenthesis belongs to the URL (wikipedia-style paths)
+        end -= 1
+    return end
+
+
+def _valid_numeric_date(match: re.Match[str]) -> bool:
+    a, b = int(match.group(1)), int(match.group(3))
+    return 1 <= a <= 31 and 1 <= b <= 31 and min(a, b) <= 12
+
+
+def _valid_ipv6(match: re.Match[str]) -> bool:
+    value = match.group(0)
+    if not any(c.isalnum() for c in value):
+        return False
+    try:
+        ipaddress.IPv6Address(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _code_shape_ok(match: re.Match[str]) -> bool:
+    value = match.group(0)
+    digits = sum(c.isdigit() for c in value)
+    alternations = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:], strict=False))
+    return digits >= 5 or (alternations >= 3 and not any(c.islower() for c in value))
+
+
+def _phone_digits_ok(match: re.Match[str]) -> bool:
+    digits = sum(c.isdigit() for c in match.group(0))
+    return 8 <= digits <= 15 if match.group(0)[0] in "+0" else 7 <= digits <= 15
+
+
+_Check = Callable[[re.Match[str]], bool]
+_RULES: Final[list[tuple[str, re.Pattern[str], _Check | None]]] = [
+    ("EMAIL", _EMAIL, None),
+    ("IP", _IPV4, None),
+    ("IP", _IPV6, _valid_ipv6),
+    *(("PHONE", p, _phone_digits_ok) for p in _PHONE_PATTERNS),
+    ("DATE", _DATE_PATTERNS[0], None),
+    ("DATE", _DATE_PATTERNS[1], _valid_numeric_date),
+    ("DATE", _DATE_PATTERNS[2], _valid_numeric_date),
+    *(("DATE", p, None) for p in _DATE_PATTERNS[3:]),
+    *(("ID", p, None) for p in _ID_PATTERNS[:-1]),
+    ("ID", _ID_PATTERNS[-1], _code_shape_ok),
+    *(("AGE", p, None) for p in _AGE_PATTERNS),
+]
+
+
+class RegexDetector:
+    """Rule-based detector of e-mails, URLs, phones, dates, IDs, IP addresses and ages.
+
+    Args:
+        labels: restrict output to these labels (default: all the labels above).
+    """
+
+    name = "regex"
+    LABELS: Final = ("EMAIL", "URL", "PHONE", "DATE", "ID", "IP", "AGE")
+
+    def __init__(self, *, labels: tuple[str, ...] | list[str] | None = None) -> None:
+        from ..errors import ConfigError
+
+        chosen = tuple(self.LABELS if labels is None else labels)
+        unknown = [x for x in chosen if x not in self.LABELS]
+        if unknown or not chosen:
+            raise ConfigError(f"regex labels must be among {', '.join(self.LABELS)}, got {list(chosen)!r}")
+        self.labels = frozenset(chosen)
+
+    def detect(self, text: str) -> list[Span]:
+        """Spans of ``text`` matched by the rules, merged, sorted by start."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        spans: list[Span] = []
+        for label, pattern, check in _RULES:
+            if label not in self.labels:
+                continue
+            for match in pattern.finditer(text):
+                if check is not None and not check(match):
+                    continue
+                start, end = match.span("v") if "v" in pattern.groupindex else match.span()
+                spans.append(Span(start, end, label, 1.0, self.name))
+        if "URL" in self.labels:
+            for pattern in (_URL_SCHEME, _URL_WWW, _URL_BARE):
+                for match in pattern.finditer(text):
+                    end = _strip_url(text, match.start(), match.end())
+                    if end - match.start() > 4:
+                        spans.append(Span(match.start(), end, "URL", 1.0, self.name))
+        return merge_spans(spans)
+
+
+DETECTORS.add("regex", RegexDetector)

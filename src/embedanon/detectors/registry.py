@@ -1,0 +1,92 @@
+"""Detector registry: names the CLI accepts (``regex``, ``llm``, ``presidio``, ``model``) -> factories.
+
+A factory is a callable taking keyword-only options and returning a :class:`~.base.Detector`
+(usually the detector class itself). :func:`build_detectors` parses a comma-separated list of
+names and returns one :class:`~.merge.UnionDetector` over them. Options are routed by prefix:
+``llm_url=...`` is passed to the ``llm`` factory as ``url=...``; ``None`` values are ignored (so
+the CLI can pass every option it has), and an option for a detector that is not selected, or one
+its factory does not take, is a :class:`~embedanon.errors.ConfigError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .._registry import Registry
+from ..errors import ConfigError
+from .base import Detector
+from .merge import UnionDetector, WordLists
+
+#: Built-in detector modules imported on first lookup (each registers itself on import).
+#: The trained detector's module ``model`` is appended here once detectors/model.py exists.
+BUILTIN_DETECTOR_MODULES: tuple[str, ...] = ("regex", "llm", "presidio")
+
+
+def _load_builtins() -> None:
+    for module in BUILTIN_DETECTOR_MODULES:
+        importlib.import_module(f"{__package__}.{module}")
+
+
+DETECTORS: Registry[Callable[..., Detector]] = Registry("detector", loader=_load_builtins)
+
+
+def _option_names(factory: Callable[..., Detector]) -> list[str]:
+    params = inspect.signature(factory).parameters.values()
+    return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def parse_names(spec: str) -> list[str]:
+    """Names in a ``"model,regex"`` list, validated (known, no duplicates, at least one)."""
+    if not isinstance(spec, str):
+        raise TypeError(f"detector must be a comma-separated string of names, got {type(spec).__name__}")
+    names = [part.strip().lower() for part in spec.split(",")]
+    if not spec.strip() or any(not n for n in names):
+        raise ConfigError(f"detector must be a comma-separated list of names, got {spec!r}")
+    if len(set(names)) != len(names):
+        raise ConfigError(f"detector names must not repeat, got {spec!r}")
+    for name in names:
+        DETECTORS.get(name)
+    return names
+
+
+def build_detector(name: str, **options: Any) -> Detector:
+    """One detector by registered name, with its own options (unprefixed)."""
+    factory = DETECTORS.get(name)
+    valid = _option_names(factory)
+    for key in options:
+        if key not in valid:
+            raise ConfigError(f"detector {name!r} has no option {key!r}; valid: {', '.join(valid) or 'none'}")
+    return factory(**options)
+
+
+def build_detectors(spec: str, *, allow: Iterable[str] = (), deny: Mapping[str, str] | None = None,
+                    **options: Any) -> UnionDetector:
+    """A union detector over the named detectors.
+
+    Args:
+        spec: comma-separated detector names, e.g. ``"model,regex"``.
+        allow: strings never treated as PII (see :class:`~.merge.WordLists`).
+        deny: ``{string: label}`` always treated as PII.
+        **options: ``<detector>_<option>=value``, e.g. ``llm_url="http://127.0.0.1:8000/v1"``.
+
+    Returns:
+        A detector whose spans are the merged union of the named detectors' spans.
+    """
+    names = parse_names(spec)
+    routed: dict[str, dict[str, Any]] = {name: {} for name in names}
+    registered = sorted(DETECTORS.names(), key=len, reverse=True)
+    for key, value in options.items():
+        if value is None:
+            continue
+        owner = next((n for n in registered if key.startswith(n.replace("-", "_") + "_")), None)
+        if owner is None:
+            raise ConfigError(f"option {key!r} names no detector; prefix it with one of "
+                              f"{', '.join(registered)}")
+        if owner not in routed:
+            raise ConfigError(f"option {key!r} is for detector {owner!r}, which is not selected")
+        routed[owner][key[len(owner) + 1:]] = value
+    detectors = [build_detector(name, **routed[name]) for name in names]
+    return UnionDetector(detectors, lists=WordLists.build(allow=allow, deny=deny))

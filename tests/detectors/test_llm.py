@@ -1,0 +1,221 @@
+"""The LLM detector against a local stub server (127.0.0.1, port 0); no real network."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedanon.detectors import DetectorUnavailable, Span, build_detectors
+from embedanon.detectors.llm import MARKERS, LLMDetector, align_entities, parse_reply
+from embedanon.errors import ConfigError
+from tests.helpers.llm_stub import Reply, StubLLM
+
+
+def make(stub: StubLLM, **kwargs) -> LLMDetector:
+    options = {"url": stub.url, "model": "stub", "timeout": 2.0, "retries": 2, "backoff": 0.01, **kwargs}
+    return LLMDetector(**options)
+
+
+def texts(text: str, spans: list[Span]) -> list[tuple[str, str]]:
+    return [(text[s.start:s.end], s.label) for s in spans]
+
+
+TEXT = "Seen by Dr. Ana Ruiz on 3 May 2021; call 617-555-0134 or mail ana@x.org."
+
+
+def test_correct_markers_give_exact_offsets():
+    reply = ("Seen by Dr. @@@Ana Ruiz### on [[[3 May 2021]]]; call %%%617-555-0134~~~ "
+             "or mail QQQana@x.org^^^.")
+    with StubLLM([Reply(reply)]) as stub:
+        spans = make(stub).detect(TEXT)
+        assert texts(TEXT, spans) == [("Ana Ruiz", "NAME"), ("3 May 2021", "DATE"),
+                                      ("617-555-0134", "PHONE"), ("ana@x.org", "EMAIL")]
+        assert all(s.source == "llm" for s in spans)
+        sent = stub.requests[0]
+        assert sent["model"] == "stub" and sent["messages"][-1]["content"] == TEXT
+
+
+@pytest.mark.parametrize("original, reply, expected", [
+    # the model fixed typos inside and outside the entity
+    ("pateint Jhon Smiht came", "patient @@@John Smith### came", [("Jhon Smiht", "NAME")]),
+    # the model collapsed whitespace
+    ("Call  Ann   Lee\tnow", "Call @@@Ann Lee### now", [("Ann   Lee", "NAME")]),
+    # the model changed the case and dropped a trailing line
+    ("MEET ANN LEE AT 5\nbye", "Meet @@@Ann Lee### at 5", [("ANN LEE", "NAME")]),
+    # every marker kind, adjacent entities stay separate
+    ("AnnLee", "@@@Ann###@@@Lee###", [("Ann", "NAME"), ("Lee", "NAME")]),
+    ("ip 10.0.0.1 age 54 id A12B addr 1 Main St url x.io",
+     "ip +++10.0.0.1=== age (((54))) id <<<A12B>>> addr {{{1 Main St}}} url &&&x.io$$$",
+     [("10.0.0.1", "IP"), ("54", "AGE"), ("A12B", "ID"), ("1 Main St", "ADDRESS"), ("x.io", "URL")]),
+])
+def test_altered_text_is_aligned_to_the_original(original, reply, expected):
+    with StubLLM([Reply(reply)]) as stub:
+        assert texts(original, make(stub, min_copy_ratio=0.5).detect(original)) == expected
+
+
+def test_marked_string_not_in_text_is_dropped_and_moved_string_found_verbatim():
+    original = "Ann Lee met Bob Chan."
+    # 'Zed Quux' is not in the text; 'Bob Chan' is marked where the model moved it
+    reply = "Bob Chan: @@@Zed Quux### Ann Lee met @@@Bob Chan###."
+    with StubLLM([Reply(reply)]) as stub:
+        detector = make(stub, min_copy_ratio=0.5)
+        assert texts(original, detector.detect(original)) == [("Bob Chan", "NAME")]
+        assert detector.stats["unaligned"] == 1
+
+
+@pytest.mark.parametrize("reply, message", [
+    (Reply("Seen by Dr. @@@Ana Ruiz on 3 May"), "unclosed"),
+    (Reply(body=b"<html>oops</html>"), "not JSON"),
+    (Reply(body=b'{"error": "no choices"}'), "not a chat-completions"),
+    (Reply(body=b'{"choices": [{"message": {"content": null}}]}'), "no text content"),
+    (Reply("Sure! The text mentions a doctor."), "does not copy"),
+])
+def test_malformed_replies_raise_detector_unavailable(reply, message):
+    with StubLLM([reply]) as stub, pytest.raises(DetectorUnavailable, match=message):
+        make(stub).detect(TEXT)
+
+
+def test_timeout_is_bounded_and_retried_then_unavailable():
+    with StubLLM([Reply("x", delay=1.5)]) as stub:
+        detector = make(stub, timeout=0.2, retries=1)
+        began = time.monotonic()
+        with pytest.raises(DetectorUnavailable, match=r"gave up after 2 attempts \(last: timeout\)"):
+            detector.detect(TEXT)
+        assert time.monotonic() - began < 1.4
+        assert detector.stats["requests"] == 2
+
+
+def test_http_500_then_success_is_retried():
+    with StubLLM([Reply("error", status=500), Reply("Seen by Dr. @@@Ana Ruiz### on 3 May 2021; call "
+                                                    "617-555-0134 or mail ana@x.org.")]) as stub:
+        detector = make(stub)
+        assert texts(TEXT, detector.detect(TEXT)) == [("Ana Ruiz", "NAME")]
+        assert detector.stats == {**detector.stats, "requests": 2, "retries": 1}
+
+
+def test_http_429_retried_until_attempts_run_out():
+    with StubLLM([Reply("slow down", status=429)]) as stub:
+        with pytest.raises(DetectorUnavailable, match="gave up after 3 attempts.*HTTP 429"):
+            make(stub).detect(TEXT)
+        assert len(stub.requests) == 3
+
+
+def test_http_401_is_not_retried():
+    with StubLLM([Reply("denied", status=401)]) as stub:
+        with pytest.raises(DetectorUnavailable, match="HTTP 401"):
+            make(stub).detect(TEXT)
+        assert len(stub.requests) == 1
+
+
+def test_unreachable_endpoint_is_unavailable():
+    with StubLLM([Reply("x")]) as stub:
+        url = stub.url
+    with pytest.raises(DetectorUnavailable, match="network error"):
+        LLMDetector(url=url, model="m", timeout=0.5, retries=1, backoff=0.01).detect(TEXT)
+
+
+def test_verifier_drops_entities_answered_false():
+    detection = "@@@Parkinson###'s disease, seen by @@@Ann Lee###."
+    original = "Parkinson's disease, seen by Ann Lee."
+
+    def script(request):
+        system = request["messages"][0]["content"]
+        if system.startswith("Each numbered candidate"):
+            assert "<mark>Parkinson</mark>" in request["messages"][1]["content"]
+            return Reply("1: F\n2: T")
+        return Reply(detection)
+
+    with StubLLM(script) as stub:
+        assert texts(original, make(stub).detect(original)) == [("Parkinson", "NAME"), ("Ann Lee", "NAME")]
+        verified = make(stub, verify=True)
+        assert texts(original, verified.detect(original)) == [("Ann Lee", "NAME")]
+        assert verified.stats["verifier_dropped"] == 1
+
+
+def test_unparseable_verifier_keeps_every_candidate():
+    def script(request):
+        if request["messages"][0]["content"].startswith("Each numbered"):
+            return Reply("I am not sure.")
+        return Reply("@@@Ann Lee### came")
+
+    with StubLLM(script) as stub:
+        detector = make(stub, verify=True)
+        assert texts("Ann Lee came", detector.detect("Ann Lee came")) == [("Ann Lee", "NAME")]
+        assert detector.stats["verifier_failed"] == 1
+
+
+def test_api_key_read_from_configured_environment_variable(monkeypatch):
+    monkeypatch.setenv("MY_LLM_KEY", "sekret")
+    monkeypatch.delenv("EMBEDANON_LLM_API_KEY", raising=False)
+    with StubLLM([Reply("Ann came")]) as stub:
+        make(stub, api_key_env="MY_LLM_KEY").detect("Ann came")
+        make(stub).detect("Ann came")
+        assert stub.headers[0].get("Authorization") == "Bearer sekret"
+        assert "Authorization" not in stub.headers[1]
+
+
+def test_text_containing_a_marker_is_refused_without_a_request():
+    with StubLLM([Reply("x")]) as stub:
+        with pytest.raises(DetectorUnavailable, match="marker string"):
+            make(stub).detect("email me @@@ home")
+        assert stub.requests == []
+
+
+def test_long_text_is_chunked_and_offsets_shifted():
+    original = " ".join(f"word{i} Ann" for i in range(30))
+
+    def echo(request):
+        return Reply(re.sub(r"\bAnn\b", "@@@Ann###", request["messages"][-1]["content"]))
+
+    with StubLLM(echo) as stub:
+        spans = make(stub, max_chars=50).detect(original)
+        assert len(stub.requests) > 5
+        assert texts(original, spans) == [("Ann", "NAME")] * 30
+
+
+def test_registry_builds_llm_with_prefixed_options():
+    with StubLLM([Reply("@@@Ann### came")]) as stub:
+        detector = build_detectors("llm", llm_url=stub.url, llm_model="stub", llm_timeout=2.0)
+        assert detector.detect("Ann came") == [Span(0, 3, "NAME", 1.0, "llm")]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"url": "ftp://x", "model": "m"}, "http"),
+    ({"url": "http://127.0.0.1:1", "model": " "}, "model"),
+    ({"url": "http://127.0.0.1:1", "model": "m", "api_key_env": "not a name"}, "api_key_env"),
+    ({"url": "http://127.0.0.1:1", "model": "m", "retries": 11}, "retries"),
+    ({"url": "http://127.0.0.1:1", "model": "m", "timeout": 0}, "timeout"),
+    ({"url": "http://127.0.0.1:1", "model": "m", "min_copy_ratio": 2}, "min_copy_ratio"),
+])
+def test_bad_parameters(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        LLMDetector(**kwargs)
+
+
+def test_parse_reply_positions():
+    clean, entities = parse_reply("a @@@Bo### b QQQx@y.z^^^")
+    assert clean == "a Bo b x@y.z"
+    assert [(clean[s:e], label) for s, e, label in entities] == [("Bo", "NAME"), ("x@y.z", "EMAIL")]
+
+
+words = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(words, st.sampled_from(list(MARKERS)), st.booleans()), min_size=1, max_size=12))
+def test_alignment_recovers_exact_spans_of_a_faithful_copy(items):
+    # a faithful copy with markers must map back to exactly the marked words
+    original = " ".join(w for w, _, _ in items)
+    reply = " ".join(MARKERS[label][0] + w + MARKERS[label][1] if marked else w for w, label, marked in items)
+    expected, pos = [], 0
+    for w, label, marked in items:
+        if marked:
+            expected.append((pos, pos + len(w), label))
+        pos += len(w) + 1
+    clean, entities = parse_reply(reply)
+    assert clean == original
+    assert align_entities(original, clean, entities, min_copy_ratio=1.0) == expected

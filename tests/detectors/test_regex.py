@@ -1,0 +1,166 @@
+"""The regex detector: tables of positive and negative examples, one row per case."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedanon.detectors.base import Span
+from embedanon.detectors.regex import RegexDetector
+from embedanon.errors import ConfigError
+
+DETECTOR = RegexDetector()
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(text[s.start:s.end], s.label) for s in DETECTOR.detect(text)]
+
+
+POSITIVE = [
+    # EMAIL
+    ("Email: djones@gmail.com.", [("djones@gmail.com", "EMAIL")]),
+    ("write to ann.o'neil+tag@mail.example.co.uk", [("ann.o'neil+tag@mail.example.co.uk", "EMAIL")]),
+    ("he wrote 'john@x.com'.", [("john@x.com", "EMAIL")]),
+    ("Contact: JOHN_SMITH99@EXAMPLE.ORG", [("JOHN_SMITH99@EXAMPLE.ORG", "EMAIL")]),
+    # URL
+    ("see https://www.linkedin.com/in/mmartinez.", [("https://www.linkedin.com/in/mmartinez", "URL")]),
+    ("(http://example.org/a_(b))", [("http://example.org/a_(b)", "URL")]),
+    ("visit www.example.com, then", [("www.example.com", "URL")]),
+    ("my site linkedin.com/in/jsmith is up", [("linkedin.com/in/jsmith", "URL")]),
+    ("news at bbc.co.uk today", [("bbc.co.uk", "URL")]),
+    ("FTP://files.example.net/x.zip", [("FTP://files.example.net/x.zip", "URL")]),
+    # PHONE
+    ("Tel: (223)392-2765", [("(223)392-2765", "PHONE")]),
+    ("call (617) 555-0134 now", [("(617) 555-0134", "PHONE")]),
+    ("call 617-555-0134 or 617.555.0134", [("617-555-0134", "PHONE"), ("617.555.0134", "PHONE")]),
+    ("US 1-800-555-0199", [("1-800-555-0199", "PHONE")]),
+    ("+1 (617) 555-0134", [("+1 (617) 555-0134", "PHONE")]),
+    ("UK +44 20 7946 0958", [("+44 20 7946 0958", "PHONE")]),
+    ("UK +44 (0)20 7946 0958", [("+44 (0)20 7946 0958", "PHONE")]),
+    ("London 020 7946 0958", [("020 7946 0958", "PHONE")]),
+    ("mobile 07700 900123", [("07700 900123", "PHONE")]),
+    ("Paris 01 42 68 53 00", [("01 42 68 53 00", "PHONE")]),
+    ("portable 06.12.34.56.78", [("06.12.34.56.78", "PHONE")]),
+    ("FR +33 1 42 68 53 00", [("+33 1 42 68 53 00", "PHONE")]),
+    ("Berlin 030 901820", [("030 901820", "PHONE")]),
+    ("DE +49 30 901820", [("+49 30 901820", "PHONE")]),
+    ("Handy 0171/1234567", [("0171/1234567", "PHONE")]),
+    ("Mumbai +91 98765 43210", [("+91 98765 43210", "PHONE")]),
+    ("mobile 98765-43210", [("98765-43210", "PHONE")]),
+    ("Tokyo 03-1234-5678", [("03-1234-5678", "PHONE")]),
+    ("JP +81 3-1234-5678", [("+81 3-1234-5678", "PHONE")]),
+    ("dial 0044 20 7946 0958", [("0044 20 7946 0958", "PHONE")]),
+    # DATE
+    ("on 2024-03-15 at noon", [("2024-03-15", "DATE")]),
+    ("at 2024-03-15T10:30:00", [("2024-03-15T10:30:00", "DATE")]),
+    ("seen 12/31/2024.", [("12/31/2024", "DATE")]),
+    ("seen 31.12.2024 in Bonn", [("31.12.2024", "DATE")]),
+    ("seen 3/4/24", [("3/4/24", "DATE")]),
+    ("born 01-02-1990", [("01-02-1990", "DATE")]),
+    ("on March 3, 2024 we", [("March 3, 2024", "DATE")]),
+    ("on 3 March 2024 we", [("3 March 2024", "DATE")]),
+    ("see you Mar 3rd!", [("Mar 3rd", "DATE")]),
+    ("the 3rd of March", [("3rd of March", "DATE")]),
+    ("since Sept. 5 and SEPT 7", [("Sept. 5", "DATE"), ("SEPT 7", "DATE")]),
+    ("in May 2019 she", [("May 2019", "DATE")]),
+    ("on december 24 she", [("december 24", "DATE")]),
+    ("2024/03/15", [("2024/03/15", "DATE")]),
+    # ID
+    ("SSN 123-45-6789", [("123-45-6789", "ID")]),
+    ("MRN 123456", [("123456", "ID")]),
+    ("MRN: 0012", [("0012", "ID")]),
+    ("Patient ID: AB-1234.", [("AB-1234", "ID")]),
+    ("account no. 998877", [("998877", "ID")]),
+    ("card 4111 1111 1111 1111", [("4111 1111 1111 1111", "ID")]),
+    ("IBAN DE89 3704 0044 0532 0130 00", [("DE89 3704 0044 0532 0130 00", "ID")]),
+    ("ref 1234567 filed", [("1234567", "ID")]),
+    ("code A12B34C here", [("A12B34C", "ID")]),
+    ("passport AB1234567", [("AB1234567", "ID")]),
+    ("user12345 wrote", [("user12345", "ID")]),
+    # IP
+    ("from 192.168.0.1.", [("192.168.0.1", "IP")]),
+    ("v6 2001:db8::8a2e:370:7334 ok", [("2001:db8::8a2e:370:7334", "IP")]),
+    ("loopback ::1 and fe80::1", [("::1", "IP"), ("fe80::1", "IP")]),
+    # AGE
+    ("a 54-year-old man", [("54", "AGE")]),
+    ("54 year old", [("54", "AGE")]),
+    ("she is 7 years old", [("7", "AGE")]),
+    ("54 yo M", [("54", "AGE")]),
+    ("54yo M", [("54", "AGE")]),
+    ("54 y/o", [("54", "AGE")]),
+    ("Age: 54", [("54", "AGE")]),
+    ("aged 101,", [("101", "AGE")]),
+    ("54 years of age", [("54", "AGE")]),
+    # several, adjacent and mixed
+    ("a@b.com,c@d.org", [("a@b.com", "EMAIL"), ("c@d.org", "EMAIL")]),
+    ("Mail ann@x.io or see x.io/ann, tel 617-555-0134, DOB 1/2/1990",
+     [("ann@x.io", "EMAIL"), ("x.io/ann", "URL"), ("617-555-0134", "PHONE"), ("1/2/1990", "DATE")]),
+]
+
+NEGATIVE = [
+    "take 3.5 mg twice daily",
+    "about 1,000 patients and 1,000,000 dollars",
+    "version 2.0.1 and v1.2.3.4 released",
+    "e.g. this, i.e. that, etc.",
+    "The patient.He was fine. The patient.In the ED.",
+    "in 2019 and 2020 the rate rose",          # a bare year is not a date (decision)
+    "in March we met on Monday",               # a bare month or weekday is not a date
+    "patients 3 may develop a rash",           # 'may' is a verb
+    "the march 3 miles long",                  # 'march' is a verb
+    "at 10:30 and 14:45:10",                   # clock times are not dates here
+    "pi is 3.14159265",
+    "ratio 1/2 and 3-4 weeks",
+    "pages 123-456",
+    "COVID19 and H1N1 and MP3 and B12",
+    "score 98.6 F and 120/80 mmHg",
+    "for 54 years she worked",                  # a duration, not an age
+    "stage 3 cancer",
+    "1.2.3.4.5",
+    "node.js and file.txt and README.md",
+    "ISBN 0-306-40615-2",
+    "a ratio of 10x20 and 3x10mL",
+    "zip 02139",
+    "",
+]
+
+
+@pytest.mark.parametrize("text, expected", POSITIVE)
+def test_positive(text, expected):
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_negative(text):
+    assert found(text) == []
+
+
+def test_upper_case_text_still_detected():
+    assert found("EMAIL JOHN@EXAMPLE.COM ON MARCH 3, 2024") == [("JOHN@EXAMPLE.COM", "EMAIL"),
+                                                               ("MARCH 3, 2024", "DATE")]
+
+
+def test_label_filter_and_validation():
+    only = RegexDetector(labels=["EMAIL"])
+    assert [s.label for s in only.detect("a@b.com 617-555-0134")] == ["EMAIL"]
+    with pytest.raises(ConfigError, match="regex labels"):
+        RegexDetector(labels=["NAME"])
+    with pytest.raises(TypeError, match="text must be a str"):
+        DETECTOR.detect(b"bytes")  # type: ignore[arg-type]
+
+
+def test_spans_are_regex_sourced_sorted_and_disjoint():
+    text = "MRN 123456, ann@x.io, 2024-01-01, 617-555-0134, 10.0.0.1, 54 yo"
+    spans = DETECTOR.detect(text)
+    assert all(isinstance(s, Span) and s.source == "regex" and s.score == 1.0 for s in spans)
+    assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))
+    assert len(spans) == 6
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab1@. -:/()+0Mx\n"), max_size=60))
+def test_any_text_gives_valid_disjoint_spans(text):
+    spans = DETECTOR.detect(text)
+    for s in spans:
+        s.check(text)
+    assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))

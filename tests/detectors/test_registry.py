@@ -1,0 +1,47 @@
+"""The detector registry and build_detectors (names, option routing, lists)."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon.detectors import DETECTORS, Span, UnionDetector, build_detector, build_detectors
+from embedanon.detectors.registry import BUILTIN_DETECTOR_MODULES, parse_names
+from embedanon.errors import ConfigError
+
+
+def test_builtin_names_registered():
+    assert {"regex", "llm", "presidio"} <= set(DETECTORS.names())
+    assert set(BUILTIN_DETECTOR_MODULES) <= set(DETECTORS.names())
+
+
+def test_build_union_with_lists():
+    detector = build_detectors("regex", allow=["ann@x.org"], deny={"Zorblat": "NAME"})
+    assert isinstance(detector, UnionDetector) and detector.name == "regex"
+    text = "Zorblat: ann@x.org, bob@x.org"
+    assert detector.detect(text) == [Span(0, 7, "NAME", 1.0, "deny"), Span(20, 29, "EMAIL", 1.0, "regex")]
+
+
+def test_options_routed_by_prefix():
+    detector = build_detectors("regex", regex_labels=["EMAIL"], llm_url=None)
+    assert [s.label for s in detector.detect("a@b.com 617-555-0134")] == ["EMAIL"]
+
+
+@pytest.mark.parametrize("spec, options, message", [
+    ("", {}, "comma-separated list"),
+    ("regex,", {}, "comma-separated list"),
+    ("regex,REGEX", {}, "must not repeat"),
+    ("nosuch", {}, "unknown detector 'nosuch'; choose one of"),
+    ("regex", {"llm_url": "http://x"}, "is for detector 'llm', which is not selected"),
+    ("regex", {"colour": "red"}, "names no detector"),
+    ("regex", {"regex_flavour": 1}, "has no option 'flavour'; valid: labels"),
+])
+def test_bad_specs_and_options(spec, options, message):
+    with pytest.raises(ConfigError, match=message):
+        build_detectors(spec, **options)
+
+
+def test_parse_names_and_build_detector():
+    assert parse_names(" Regex , llm ") == ["regex", "llm"]
+    assert build_detector("regex").name == "regex"
+    with pytest.raises(TypeError):
+        parse_names(["regex"])  # type: ignore[arg-type]
