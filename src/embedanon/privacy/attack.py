@@ -12,8 +12,9 @@ guesses counts 1/t, so the reported success is exact and needs no random tie-bre
 
 How P(y | x) is obtained:
 
-* ``knn``: exactly, P(y | x) = 1/k when y is in x's neighbour row, over every word x of the
-  embedding (a reverse lookup of the neighbour table).
+* a mechanism whose laws ``distribution(word_id)`` have small support (``knn``: 1/k on each of
+  the k neighbours): exactly, over every word x of the embedding, from a reverse table of the
+  laws (:class:`~embedanon.privacy.attacks.likelihood.SparseLaw`; method ``exact (knn table)``).
 * a mechanism with ``distribution(word_id)`` (a dict {id: probability}, or an array over the
   candidates like ``exponential`` and ``tem`` return): exactly, over a candidate set of
   pre-images (below).
@@ -32,15 +33,18 @@ Bayes-optimal adversary with the same prior achieves. When no candidate has a po
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._validate import positive_int
 from ..errors import ConfigError
 from ..mechanisms.base import Mechanism
-from ..mechanisms.knn import KnnMechanism
 from ..noise import GeneratorNoise
 from ..vectors.index import NeighborIndex
+
+if TYPE_CHECKING:
+    from .attacks.likelihood import SparseLaw
 
 _TIE_RTOL = 1e-9
 _CHUNK = 256
@@ -115,11 +119,13 @@ class BayesAttack:
         self.rng = rng
         self._exact: dict[tuple[int, int], float] = {}
         self._samples: dict[int, np.ndarray] = {}
-        self._reverse: tuple[np.ndarray, np.ndarray, int] | None = None
-        if isinstance(mechanism, KnnMechanism):
-            self.method = "exact (knn table)"
-        elif callable(getattr(mechanism, "distribution", None)):
-            self.method = "exact (distribution)"
+        self._sparse: SparseLaw | None = None
+        if callable(getattr(mechanism, "distribution", None)):
+            from .attacks.likelihood import SparseLaw, likelihood_for  # that package imports this module
+
+            law = likelihood_for(mechanism, index)
+            self._sparse = law if isinstance(law, SparseLaw) else None
+            self.method = "exact (knn table)" if self._sparse is not None else "exact (distribution)"
         else:
             if rng is None:
                 raise ConfigError(f"the attack on {mechanism.name!r} samples: pass an rng")
@@ -195,7 +201,7 @@ class BayesAttack:
         """For each y: candidate pre-images (int64) and P(y | x) for each (float64)."""
         if len(ys) == 0:
             return [], []
-        if isinstance(self.mechanism, KnnMechanism):
+        if self._sparse is not None:
             return self._knn_likelihoods(ys, prior)
         candidates = self._candidates(ys, prior)
         if self.method.startswith("exact"):
@@ -252,20 +258,12 @@ class BayesAttack:
 
     def _knn_likelihoods(self, ys: np.ndarray,
                          prior: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        if self._reverse is None:
-            table = np.asarray(self.mechanism.table)  # type: ignore[attr-defined]
-            flat = table.reshape(-1).astype(np.int64)
-            order = np.argsort(flat, kind="stable")
-            self._reverse = (flat[order], order, table.shape[1])
-        values, order, k = self._reverse
-        lo = np.searchsorted(values, ys, side="left")
-        hi = np.searchsorted(values, ys, side="right")
+        assert self._sparse is not None
         candidates, likelihoods = [], []
-        for a, b in zip(lo.tolist(), hi.tolist(), strict=True):
-            xs, counts = np.unique(order[a:b] // k, return_counts=True)
-            keep = prior[xs] > 0
-            candidates.append(xs[keep].astype(np.int64))
-            likelihoods.append(counts[keep] / k)
+        for y, xs in zip(ys.tolist(), self._sparse.preimages(ys), strict=True):
+            xs = xs[prior[xs] > 0]
+            candidates.append(xs.astype(np.int64))
+            likelihoods.append(self._sparse.pairs(xs, np.full(len(xs), y, dtype=np.int64)))
         return candidates, likelihoods
 
     def _candidates(self, ys: np.ndarray, prior: np.ndarray) -> list[np.ndarray]:

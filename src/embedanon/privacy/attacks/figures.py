@@ -1,0 +1,205 @@
+"""``run_attacks``: every attack on one configured release, as counts and rates (never text).
+
+This is what ``privacy-report`` calls. The caller anonymizes the documents once per release
+(``releases[0]`` is the release measured; more releases feed the multi-release attack) and
+passes the mechanism and index the anonymizer was built on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..prior import NameEntry, ProxyFn, embedding_vocabulary, name_dictionary, public_prior
+from .bayes import PosteriorAttack, TopK
+from .documents import Slot, corpus_slots
+from .likelihood import likelihood_for
+from .oov import composed_proxies, extended_vocabulary, names_vocabulary
+
+if TYPE_CHECKING:
+    from ..contextual import BigramModel, ContextualFigure
+    from ..multirelease import ReleaseFigure
+
+NameSpan = tuple[int, int, str]  # (start, end) character offsets in the original, culture group
+
+
+@dataclass(frozen=True, slots=True)
+class NameFigure:
+    """The name-dictionary attack on name tokens of one culture group (or ``all``).
+
+    Attributes:
+        group: culture group.
+        tokens: name word tokens (from the spans).
+        marked: of them, marked by the capitalization cue (attacked).
+        in_dictionary: of them, whose name is in the public dictionary.
+        top1_hits, top10_hits: expected hits; unmarked tokens count as misses.
+        mean_candidates: mean number of dictionary names with a positive score (marked tokens).
+    """
+
+    group: str
+    tokens: int
+    marked: int
+    in_dictionary: int
+    top1_hits: float
+    top10_hits: float
+    mean_candidates: float
+
+    def as_dict(self) -> dict[str, Any]:
+        n = self.tokens or float("nan")
+        return {"group": self.group, "tokens": self.tokens, "marked": self.marked,
+                "in_dictionary": self.in_dictionary, "top1": self.top1_hits / n,
+                "top10": self.top10_hits / n, "mean_candidates": self.mean_candidates}
+
+
+@dataclass(frozen=True, slots=True)
+class PrivacyFigures:
+    """All attack figures of one release: counts and rates only (JSON-serializable via :meth:`as_dict`).
+
+    Attributes:
+        mechanism: mechanism name.
+        documents: documents attacked.
+        word_tokens: aligned alphabetic word tokens.
+        invocab_tokens: those whose original is an embedding word.
+        exact: whether the likelihood inverts every pre-image (else figures are lower bounds).
+        public_prior, uniform_prior, oracle_prior: in-vocabulary Bayes attack, top-1 and top-5.
+        oov: out-of-vocabulary tokens attacked through proxies over the embedding's words plus the
+            most frequent public words it lacks (top-1, top-5); ``oov_in_dictionary`` of them have
+            their word in that vocabulary.
+        names: the name-dictionary attack per culture group and ``all`` (needs name spans).
+        name_cue_tokens: tokens the capitalization cue marks in the release.
+        contextual: the Viterbi attacker against the context-free one.
+        releases: recovery after N releases.
+    """
+
+    mechanism: str
+    documents: int
+    word_tokens: int
+    invocab_tokens: int
+    exact: bool
+    public_prior: TopK
+    uniform_prior: TopK
+    oracle_prior: TopK
+    oov: TopK
+    oov_in_dictionary: int
+    name_cue_tokens: int
+    names: tuple[NameFigure, ...] = ()
+    contextual: ContextualFigure | None = None
+    releases: tuple[ReleaseFigure, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "mechanism": self.mechanism, "documents": self.documents, "word_tokens": self.word_tokens,
+            "invocab_tokens": self.invocab_tokens, "exact": self.exact,
+            "public_prior": self.public_prior.as_dict(), "uniform_prior": self.uniform_prior.as_dict(),
+            "oracle_prior": self.oracle_prior.as_dict(), "oov": self.oov.as_dict(),
+            "oov_in_dictionary": self.oov_in_dictionary, "name_cue_tokens": self.name_cue_tokens,
+            "names": [n.as_dict() for n in self.names],
+            "contextual": None if self.contextual is None else self.contextual.as_dict(),
+            "releases": [r.as_dict() for r in self.releases],
+        }
+        return out
+
+
+def _in_span(slot: Slot, spans: Sequence[NameSpan]) -> str | None:
+    for start, end, group in spans:
+        if start <= slot.start < end:
+            return group
+    return None
+
+
+def _name_figures(slots: list[tuple[Slot, str]], attack: PosteriorAttack) -> tuple[NameFigure, ...]:
+    position = attack.vocabulary.position()
+    groups = sorted({g for _, g in slots})
+    out = []
+    for group in ["all", *groups]:
+        chosen = [s for s, g in slots if group in ("all", g)]
+        marked = [s for s in chosen if s.name_cue and s.released_id >= 0]
+        truths = [position.get(s.key, -1) for s in marked]
+        result = attack.run(truths, np.array([s.released_id for s in marked], dtype=np.int64), (1, 10))
+        out.append(NameFigure(group, len(chosen), len(marked), sum(s.key in position for s in chosen),
+                              result.hits[0], result.hits[1], result.mean_candidates))
+    return tuple(out)
+
+
+def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, mechanism: Any, index: Any,
+                name_spans: Sequence[Sequence[NameSpan]] | None = None,
+                names: Sequence[NameEntry] | None = None,
+                bigrams: BigramModel | None = None, proxies: ProxyFn | None = None,
+                release_counts: Sequence[int] = (1, 2, 5), lattice: int = 10, oov_words: int = 20_000,
+                contextual: bool = True) -> PrivacyFigures:
+    """Run every attack on ``releases[0]`` (and the multi-release attack on all of them).
+
+    Args:
+        originals: the documents.
+        releases: ``releases[r][d]``, release r of document d (full scope, token-aligned).
+        mechanism: the mechanism the releases were made with (needs ``distribution``).
+        index: its :class:`~embedanon.vectors.index.NeighborIndex`.
+        name_spans: per document, ``(start, end, group)`` character spans of person names in the
+            original (a detector's or a span file's); without them no name figures.
+        names: the public name dictionary (default: the bundled Faker lists).
+        bigrams: the contextual attacker's public model (default: the bundled one).
+        proxies: ``keys -> proxy ids`` of words outside the embedding (default: the pipeline's rule).
+        release_counts: N values of the multi-release attack.
+        lattice: candidates per position of the contextual attacker.
+        oov_words: public words outside the embedding added to the out-of-vocabulary attack.
+        contextual: run the contextual attacker.
+    """
+    from ..contextual import bundled_bigrams, contextual_attack  # these import this package
+    from ..multirelease import multi_release
+
+    if not releases:
+        raise ValueError("need at least one release")
+    store = index.store
+    likelihood = likelihood_for(mechanism, index)
+    guarded = not getattr(mechanism, "may_return_input", False)
+    docs = corpus_slots(originals, releases[0], store)
+    flat = [s for doc in docs for sent in doc for s in sent if s.released_id >= 0]
+    inv = [s for s in flat if s.original_id >= 0]
+    xs = np.array([s.original_id for s in inv], dtype=np.int64)
+    ys = np.array([s.released_id for s in inv], dtype=np.int64)
+
+    def prior_attack(prior: np.ndarray) -> PosteriorAttack:
+        return PosteriorAttack(likelihood, embedding_vocabulary(store, prior), store.words, guarded=guarded)
+
+    public = prior_attack(public_prior(store))
+    uniform = prior_attack(np.full(len(store), 1.0 / len(store)))
+    oracle = prior_attack(np.bincount(xs, minlength=len(store)).astype(np.float64) if len(xs)
+                          else np.ones(len(store)))
+    results = [a.run(xs.tolist(), ys) for a in (public, uniform, oracle)]
+
+    proxies = composed_proxies(index) if proxies is None and store.pieces else proxies
+    oov_slots = [s for s in flat if s.original_id < 0]
+    extended = extended_vocabulary(store, proxies, extra_words=oov_words)
+    ext_position = extended.position()
+    oov_truths = [ext_position.get(s.key, -1) for s in oov_slots]
+    oov_attack = PosteriorAttack(likelihood, extended, store.words, guarded=guarded)
+    oov = oov_attack.run(oov_truths, np.array([s.released_id for s in oov_slots], dtype=np.int64))
+
+    name_figs: tuple[NameFigure, ...] = ()
+    if name_spans is not None:
+        if len(name_spans) != len(originals):
+            raise ValueError(f"need name spans for each of the {len(originals)} documents")
+        tagged = []
+        for doc, spans in zip(docs, name_spans, strict=True):
+            for sent in doc:
+                for s in sent:
+                    group = _in_span(s, spans)
+                    if group is not None:
+                        tagged.append((s, group))
+        vocab = names_vocabulary(name_dictionary() if names is None else names, store, proxies)
+        name_figs = _name_figures(tagged, PosteriorAttack(likelihood, vocab, store.words, guarded=guarded))
+
+    ctx = None
+    if contextual:
+        ctx = contextual_attack(docs, public, bundled_bigrams() if bigrams is None else bigrams,
+                                candidates=lattice)
+    multi = tuple(multi_release(originals, releases, public, store, counts=release_counts))
+    return PrivacyFigures(
+        mechanism=str(getattr(mechanism, "name", "?")), documents=len(originals), word_tokens=len(flat),
+        invocab_tokens=len(inv), exact=likelihood.exact, public_prior=results[0], uniform_prior=results[1],
+        oracle_prior=results[2], oov=oov, oov_in_dictionary=sum(t >= 0 for t in oov_truths),
+        name_cue_tokens=sum(s.name_cue for s in flat), names=name_figs, contextual=ctx, releases=multi,
+    )

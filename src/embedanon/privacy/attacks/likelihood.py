@@ -1,0 +1,176 @@
+"""P(y | x) for the attacks: what a replacement y says about the mechanism's input x.
+
+Two implementations of one :class:`Likelihood` protocol, chosen by :func:`likelihood_for` from the
+mechanism's ``distribution(word_id)`` capability (an array over ``index.candidates`` or a dict
+{candidate id: probability}):
+
+* :class:`SparseLaw`: laws with small support, smaller than the candidate set (``knn``: 1/k on
+  k neighbors), are inverted once
+  into a reverse table, so the pre-images of y are *all* words x with P(y | x) > 0, exactly;
+* :class:`DenseLaw`: laws over every candidate (``exponential``, ``tem``); the pre-images of y
+  are restricted to its ``neighbors`` nearest words, y itself and the caller's extra words (the
+  most probable under the prior). Any restriction is a valid guessing rule, so figures are, in
+  expectation, lower bounds on the Bayes-optimal attacker with the same prior.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..._validate import positive_int
+from ...errors import ConfigError
+from ...vectors.index import NeighborIndex
+
+#: A law with at most this many non-zero entries is inverted exactly (see :class:`SparseLaw`).
+MAX_SPARSE_SUPPORT = 256
+_BLOCK = 256
+
+
+class Likelihood(Protocol):
+    """Exact P(y | x) of a mechanism, and a candidate set of pre-images of y.
+
+    Attributes:
+        exact: whether :meth:`preimages` returns every x with P(y | x) > 0.
+    """
+
+    exact: bool
+
+    def preimages(self, ys: np.ndarray, extra: np.ndarray | None = None) -> list[np.ndarray]:
+        """For each y: int64 ascending word ids x considered as its pre-images."""
+        ...
+
+    def pairs(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """float64 (n,) P(y_i | x_i) for aligned int64 arrays of word ids."""
+        ...
+
+
+def _law_as_pairs(law: Any, index: NeighborIndex) -> tuple[np.ndarray, np.ndarray]:
+    """(candidate word ids, probabilities) of the non-zero entries of one ``distribution()``."""
+    if isinstance(law, dict):
+        ys = np.fromiter((int(k) for k in law), dtype=np.int64, count=len(law))
+        ps = np.fromiter((float(v) for v in law.values()), dtype=np.float64, count=len(law))
+    else:
+        law = np.asarray(law, dtype=np.float64)
+        if law.shape != (index.n_candidates,):
+            raise TypeError(f"distribution() must return {index.n_candidates} probabilities over "
+                            f"the candidates, got shape {law.shape}")
+        pos = np.flatnonzero(law)
+        ys, ps = index.candidates[pos].astype(np.int64), law[pos]
+    keep = ps > 0
+    return ys[keep], ps[keep]
+
+
+class SparseLaw:
+    """Exact inverse of a law with small support, as a reverse table over every word.
+
+    Args:
+        mechanism: has ``distribution(word_id)``.
+        index: the neighbor index the mechanism was built on.
+    """
+
+    exact = True
+
+    def __init__(self, mechanism: Any, index: NeighborIndex) -> None:
+        n = len(index.store)
+        xs_parts, ys_parts, ps_parts = [], [], []
+        for x in range(n):
+            ys, ps = _law_as_pairs(mechanism.distribution(x), index)
+            if len(ys) > MAX_SPARSE_SUPPORT:
+                raise ConfigError(f"the law of word {x} has {len(ys)} outputs, more than "
+                                  f"{MAX_SPARSE_SUPPORT}: use DenseLaw")
+            xs_parts.append(np.full(len(ys), x, dtype=np.int64))
+            ys_parts.append(ys)
+            ps_parts.append(ps)
+        xs, ys, ps = np.concatenate(xs_parts), np.concatenate(ys_parts), np.concatenate(ps_parts)
+        order = np.lexsort((xs, ys))
+        self._ys, self._xs, self._ps = ys[order], xs[order], ps[order]
+        self._pair_keys = ys[order] * n + xs[order]  # sorted: (y, x) lexicographic
+        self._n = n
+
+    def preimages(self, ys: np.ndarray, extra: np.ndarray | None = None) -> list[np.ndarray]:
+        ys = np.asarray(ys, dtype=np.int64)
+        lo = np.searchsorted(self._ys, ys, "left")
+        hi = np.searchsorted(self._ys, ys, "right")
+        return [self._xs[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
+
+    def pairs(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        keys = np.asarray(ys, dtype=np.int64) * self._n + np.asarray(xs, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self._pair_keys, keys), len(self._pair_keys) - 1)
+        found = self._pair_keys[at] == keys
+        return np.where(found, self._ps[at], 0.0)
+
+
+class DenseLaw:
+    """P(y | x) from ``distribution(x)`` over a restricted candidate set of pre-images.
+
+    Args:
+        mechanism: has ``distribution(word_id)``.
+        index: the neighbor index the mechanism was built on.
+        neighbors: nearest words of y (by cosine, over every word) considered as pre-images.
+    """
+
+    exact = False
+
+    def __init__(self, mechanism: Any, index: NeighborIndex, *, neighbors: int = 50) -> None:
+        self.mechanism = mechanism
+        self.index = index
+        self.neighbors = positive_int("neighbors", neighbors)
+        self._cache: dict[int, dict[int, float]] = {}
+
+    def preimages(self, ys: np.ndarray, extra: np.ndarray | None = None) -> list[np.ndarray]:
+        ys = np.asarray(ys, dtype=np.int64)
+        vecs = self.index.store.vectors
+        size = len(vecs)
+        extra = np.zeros(0, dtype=np.int64) if extra is None else np.asarray(extra, dtype=np.int64)
+        out = []
+        for start in range(0, len(ys), _BLOCK):
+            chunk = ys[start:start + _BLOCK]
+            if self.neighbors >= size:
+                near = np.broadcast_to(np.arange(size), (len(chunk), size))
+            else:
+                sims = vecs[chunk] @ vecs.T
+                near = np.argpartition(-sims, self.neighbors - 1, axis=1)[:, :self.neighbors]
+            for y, row in zip(chunk.tolist(), near, strict=True):
+                out.append(np.unique(np.concatenate([row, extra, [y]]).astype(np.int64)))
+        return out
+
+    def pairs(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        xs = np.asarray(xs, dtype=np.int64)
+        ys = np.asarray(ys, dtype=np.int64)
+        out = np.empty(len(xs), dtype=np.float64)
+        todo: dict[int, set[int]] = {}
+        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+            row = self._cache.get(x)
+            if row is None or y not in row:
+                todo.setdefault(x, set()).add(y)
+        for x, needed in todo.items():
+            law_ys, law_ps = _law_as_pairs(self.mechanism.distribution(x), self.index)
+            order = np.argsort(law_ys)
+            law_ys, law_ps = law_ys[order], law_ps[order]
+            want = np.array(sorted(needed), dtype=np.int64)
+            at = np.minimum(np.searchsorted(law_ys, want), max(len(law_ys) - 1, 0))
+            hit = (law_ys[at] == want) if len(law_ys) else np.zeros(len(want), dtype=bool)
+            values = np.where(hit, law_ps[at] if len(law_ys) else 0.0, 0.0)
+            self._cache.setdefault(x, {}).update(zip(want.tolist(), values.tolist(), strict=True))
+        for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
+            out[i] = self._cache[x][y]
+        return out
+
+
+def likelihood_for(mechanism: Any, index: NeighborIndex, *, neighbors: int = 50) -> Likelihood:
+    """The likelihood of a mechanism with ``distribution(word_id)``: sparse if its laws are.
+
+    Raises:
+        ConfigError: the mechanism has no exact law (``laplace``, ``mahalanobis``).
+    """
+    if not hasattr(mechanism, "distribution"):
+        raise ConfigError(f"mechanism {getattr(mechanism, 'name', '?')!r} has no exact law to attack")
+    probe, _ = _law_as_pairs(mechanism.distribution(0), index)
+    if len(probe) <= MAX_SPARSE_SUPPORT and len(probe) < index.n_candidates:
+        try:
+            return SparseLaw(mechanism, index)
+        except ConfigError:
+            pass
+    return DenseLaw(mechanism, index, neighbors=neighbors)

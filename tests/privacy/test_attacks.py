@@ -1,0 +1,175 @@
+"""Bayes pre-image attack (embedanon.privacy.attacks) against brute force on a 12-word vocabulary."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from embedanon.errors import ConfigError
+from embedanon.privacy.attacks import (
+    DenseLaw,
+    PosteriorAttack,
+    SparseLaw,
+    corpus_slots,
+    document_slots,
+    likelihood_for,
+    run_attacks,
+    topk_credit,
+)
+from embedanon.privacy.contextual import train_bigrams
+from embedanon.privacy.prior import NameEntry, build_vocabulary, embedding_vocabulary
+from embedanon.vectors.index import NeighborIndex
+
+from ..helpers.attack_laws import WORDS, MatrixLaw, dense, knn_like, twelve_word_index
+
+
+@pytest.fixture
+def index() -> NeighborIndex:
+    return twelve_word_index()
+
+
+def brute_force(matrix: np.ndarray, prior: np.ndarray, xs, ys, ks) -> list[float]:
+    """Plain reference: rank all 12 words by matrix[:, y] * prior, split ties by counting."""
+    hits = [0.0] * len(ks)
+    for x, y in zip(xs, ys):
+        score = matrix[:, y] * prior
+        if score[x] <= 0:
+            continue
+        higher = sum(1 for s in score if s > score[x] and not np.isclose(s, score[x], rtol=1e-12, atol=0))
+        tied = sum(1 for s in score if np.isclose(s, score[x], rtol=1e-12, atol=0))
+        for i, k in enumerate(ks):
+            hits[i] += min(max((k - higher) / tied, 0.0), 1.0)
+    return hits
+
+
+def sample_pairs(matrix: np.ndarray, n: int, seed: int, prior: np.ndarray) -> tuple[list[int], list[int]]:
+    rng = np.random.default_rng(seed)
+    xs = rng.choice(12, size=n, p=prior / prior.sum()).tolist()
+    ys = [int(rng.choice(12, p=matrix[x])) for x in xs]
+    return xs, ys
+
+
+@pytest.mark.parametrize("matrix", [knn_like(3, 0), knn_like(1, 5), dense(2), dense(3)])
+@pytest.mark.parametrize("prior_seed", [None, 7])
+@pytest.mark.parametrize("law", ["sparse", "dense"])
+def test_posterior_attack_equals_brute_force(index: NeighborIndex, matrix: np.ndarray,
+                                             prior_seed: int | None, law: str) -> None:
+    prior = np.ones(12) if prior_seed is None else np.random.default_rng(prior_seed).pareto(1.0, 12) + 0.01
+    mech = MatrixLaw(matrix)
+    # neighbors=12: the restricted candidate set of DenseLaw is every word here
+    like = SparseLaw(mech, index) if law == "sparse" else DenseLaw(mech, index, neighbors=12)
+    xs, ys = sample_pairs(matrix, 400, 11, prior)
+    result = PosteriorAttack(like, embedding_vocabulary(index.store, prior), WORDS, guarded=False).run(
+        xs, np.array(ys), (1, 5))
+    assert list(result.hits) == pytest.approx(brute_force(matrix, prior, xs, ys, (1, 5)), abs=1e-9)
+
+
+def test_negative_control_an_attack_blind_to_the_output_scores_the_prior_top1(index: NeighborIndex) -> None:
+    matrix = knn_like(3, 0)
+    prior = np.arange(1, 13, dtype=float)  # no ties: the blind guess is always word 11
+    xs, ys = sample_pairs(matrix, 600, 4, prior)
+
+    class Blind:
+        exact = True
+
+        def preimages(self, ys, extra=None):
+            return [np.arange(12) for _ in ys]
+
+        def pairs(self, xs, ys):
+            return np.ones(len(xs))
+
+    vocab = embedding_vocabulary(index.store, prior)
+    blind = PosteriorAttack(Blind(), vocab, WORDS, guarded=False).run(xs, np.array(ys), (1,))
+    chance = float(np.mean(np.array(xs) == 11))
+    assert blind.rate(1) == pytest.approx(chance)
+    real = PosteriorAttack(likelihood_for(MatrixLaw(matrix), index), vocab, WORDS, guarded=False)
+    assert real.run(xs, np.array(ys), (1,)).rate(1) > chance + 0.1
+
+
+def test_topk_credit_splits_ties_exactly() -> None:
+    scores = np.array([3.0, 2.0, 2.0, 2.0, 1.0])
+    assert topk_credit(scores, 2.0, (1, 2, 3, 4)) == pytest.approx([0.0, 1 / 3, 2 / 3, 1.0])
+    assert topk_credit(scores, 0.0, (1,)) == [0.0]
+
+
+def test_sparse_law_inverts_every_preimage(index: NeighborIndex) -> None:
+    matrix = knn_like(3, 9)
+    like = SparseLaw(MatrixLaw(matrix), index)
+    for y, pre in enumerate(like.preimages(np.arange(12))):
+        assert pre.tolist() == np.flatnonzero(matrix[:, y]).tolist()
+    xs, ys = np.meshgrid(np.arange(12), np.arange(12), indexing="ij")
+    assert like.pairs(xs.ravel(), ys.ravel()) == pytest.approx(matrix.ravel())
+
+
+def test_likelihood_for_picks_the_reverse_table_only_for_small_supports(
+        index: NeighborIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(likelihood_for(MatrixLaw(knn_like(3, 0)), index), SparseLaw)
+    monkeypatch.setattr("embedanon.privacy.attacks.likelihood.MAX_SPARSE_SUPPORT", 3)
+    assert isinstance(likelihood_for(MatrixLaw(dense(2)), index), DenseLaw)
+    assert isinstance(likelihood_for(MatrixLaw(knn_like(3, 0)), index), SparseLaw)
+
+
+def test_likelihood_for_refuses_a_mechanism_without_an_exact_law(index: NeighborIndex) -> None:
+    with pytest.raises(ConfigError, match="no exact law"):
+        likelihood_for(object(), index)
+
+
+def test_words_outside_the_embedding_are_attacked_through_their_proxy(index: NeighborIndex) -> None:
+    matrix = knn_like(3, 0)
+    # "zulu" runs the mechanism on "apple" (0); "apples" too, but it is a variant of "apple"...
+    proxy = {"zulu": 0, "apples": 0, "nowhere": -1}
+    vocab = build_vocabulary(["zulu", "apples", "nowhere", *WORDS], [50, 50, 50, *([1] * 12)], index.store,
+                             lambda keys: np.array([proxy[k] for k in keys]))
+    assert vocab.inputs[:3].tolist() == [0, 0, -1] and not vocab.own[:3].any()
+    y = int(np.flatnonzero(matrix[0])[0])
+    attack = PosteriorAttack(likelihood_for(MatrixLaw(matrix, may_return_input=False), index), vocab, WORDS,
+                             guarded=True)
+    rows, scores = attack.scores(np.array([y]))[0]
+    brute = {w: matrix[vocab.inputs[i], y] * vocab.prior[i] for i, w in enumerate(vocab.words)
+             if vocab.inputs[i] >= 0 and matrix[vocab.inputs[i], y] > 0}
+    assert {vocab.words[r]: s for r, s in zip(rows.tolist(), scores.tolist())} == pytest.approx(brute)
+    assert attack.run([0], np.array([y]), (1,)).rate(1) == pytest.approx(0.5)  # zulu ties apples
+    # ... and when the released word is "apple" itself, the leak guard rules "apples" out.
+    pre = [x for x in range(12) if matrix[x, 0] > 0]
+    matrix[pre[0]] = 0
+    matrix[0] = 0
+    matrix[0, 0] = 1.0
+    guarded = PosteriorAttack(SparseLaw(MatrixLaw(matrix), index), vocab, WORDS, guarded=True)
+    assert "apples" not in [vocab.words[r] for r in guarded.scores(np.array([0]))[0][0].tolist()]
+    assert "zulu" in [vocab.words[r] for r in guarded.scores(np.array([0]))[0][0].tolist()]
+
+
+def test_document_slots_align_words_and_mark_title_case_inside_sentences(index: NeighborIndex) -> None:
+    sentences = document_slots("Apple bread Zulu. Cheese, 42 dinner", "Eagle forest Jungle. Kettle, 17 lemon",
+                               index.store)
+    assert [[s.key for s in sent] for sent in sentences] == [["apple", "bread", "zulu"], ["cheese", "dinner"]]
+    assert [s.name_cue for s in sentences[0]] == [False, False, True]
+    assert sentences[0][2].original_id == -1 and sentences[0][2].released_id == WORDS.index("jungle")
+    with pytest.raises(ValueError, match="one release per document"):
+        corpus_slots(["a"], [], index.store)
+
+
+def test_run_attacks_reports_counts_and_rates_consistent_with_the_parts(index: NeighborIndex) -> None:
+    matrix = knn_like(3, 0)
+    rng = np.random.default_rng(0)
+    docs, releases = [], [[], []]
+    for _ in range(30):
+        xs = rng.integers(0, 12, size=8)
+        docs.append(" ".join(WORDS[x] for x in xs) + ". Zulu " + WORDS[xs[0]] + ".")
+        for r in range(2):
+            ys = [WORDS[rng.choice(12, p=matrix[x])] for x in xs]
+            releases[r].append(" ".join(ys) + ". Eagle " + ys[0] + ".")
+    model = train_bigrams([WORDS[:6], WORDS[6:]])
+    names = [NameEntry("zulu", "last", "test", 1.0)]
+    spans = [[(d.index("Zulu"), d.index("Zulu") + 4, "test")] for d in docs]
+    figures = run_attacks(docs, releases, mechanism=MatrixLaw(matrix, may_return_input=False), index=index,
+                          name_spans=spans, names=names, bigrams=model, proxies=lambda k: np.zeros(len(k), int),
+                          release_counts=(1, 2), oov_words=10)
+    out = json.loads(json.dumps(figures.as_dict()))
+    assert out["invocab_tokens"] == 30 * 9 and out["exact"] is True
+    assert out["releases"][0]["top1"] == pytest.approx(out["public_prior"]["top1"])
+    assert out["releases"][1]["top1"] >= out["releases"][0]["top1"]
+    assert out["names"][0]["tokens"] == 30 and out["names"][0]["marked"] == 0  # sentence-initial: no cue
+    assert out["oov"]["tokens"] == 30

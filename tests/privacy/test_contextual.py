@@ -1,0 +1,100 @@
+"""Bigram model and Viterbi decoding of the contextual attacker, against brute force."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from embedanon.privacy.attacks import PosteriorAttack, SparseLaw, corpus_slots
+from embedanon.privacy.contextual import (
+    BigramModel,
+    bundled_bigrams,
+    contextual_attack,
+    train_bigrams,
+    viterbi,
+)
+from embedanon.privacy.prior import embedding_vocabulary
+from embedanon.vectors.index import NeighborIndex
+from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
+
+SENTENCES = [["i", "read", "books"], ["i", "read", "news"], ["the", "red", "car"], ["a", "red", "car"],
+             ["i", "read", "the", "news"], ["books", "are", "red"]]
+
+
+@pytest.mark.parametrize("min_count", [1, 2])
+def test_bigram_probabilities_sum_to_one(min_count: int) -> None:
+    model = train_bigrams(SENTENCES * 2 + [["rare", "words"]], min_count=min_count * 2)
+    w = len(model.words)
+    for a in range(w):
+        total = np.exp(model.log_prob(np.full(w, a), np.arange(w))).sum()
+        assert total == pytest.approx(1.0)
+    ids = model.ids(["i", "read", "zebra"])
+    assert ids[2] == 1  # unknown
+    assert model.log_prob(ids[:1], ids[1:2])[0] > model.log_prob(ids[:1], model.ids(["car"]))[0]
+
+
+def test_bigram_model_round_trips_through_a_file(tmp_path) -> None:
+    model = train_bigrams(SENTENCES)
+    model.save(tmp_path / "m.npz")
+    again = BigramModel.load(tmp_path / "m.npz")
+    grid = np.arange(len(model.words))
+    assert again.words == model.words
+    assert again.log_prob(grid[:, None], grid[None, :]) == pytest.approx(model.log_prob(grid[:, None], grid[None, :]))
+
+
+def test_viterbi_finds_the_best_path_of_a_random_lattice() -> None:
+    model = train_bigrams(SENTENCES)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        n = int(rng.integers(1, 5))
+        states = [rng.choice(len(model.words), size=int(rng.integers(1, 4)), replace=False) for _ in range(n)]
+        emissions = [rng.normal(size=len(s)) for s in states]
+
+        def total(path, states=states, emissions=emissions):
+            ids = [0] + [int(states[i][c]) for i, c in enumerate(path)] + [0]
+            trans = sum(model.log_prob(np.array([a]), np.array([b]))[0] for a, b in zip(ids[:-1], ids[1:]))
+            return trans + sum(emissions[i][c] for i, c in enumerate(path))
+
+        best = max(itertools.product(*[range(len(s)) for s in states]), key=total)
+        assert total(viterbi(emissions, states, model)) == pytest.approx(total(best))
+
+
+def test_context_beats_the_context_free_attack_where_it_disambiguates() -> None:
+    # "red" and "read" share every replacement and have equal prior: context-free is a coin flip
+    # (the lowest id, "read", wins the tie), context knows "the red car" and "i read news".
+    words = ["read", "red", "i", "the", "car", "news", "ink", "auto", "daily"]
+    store = EmbeddingStore("ctx", words, np.random.default_rng(0).normal(size=(9, 5)).astype(np.float32))
+    index = NeighborIndex(store, CandidatePolicy(min_length=1), use_disk_cache=False)
+    to = {"read": "ink", "red": "ink", "i": "i", "the": "the", "car": "auto", "news": "daily",
+          "ink": "ink", "auto": "auto", "daily": "daily"}
+
+    class Det:
+        name, may_return_input = "det", True
+
+        def distribution(self, x: int) -> np.ndarray:
+            out = np.zeros(9)
+            out[words.index(to[words[x]])] = 1.0
+            return out
+
+    originals = ["the red car. i read news. the red car."]
+    released = ["the ink auto. i ink daily. the ink auto."]
+    attack = PosteriorAttack(SparseLaw(Det(), index), embedding_vocabulary(store, np.ones(9)), words,
+                             guarded=False)
+    model = train_bigrams([["the", "red", "car"], ["i", "read", "news"], ["the", "red", "car"]])
+    fig = contextual_attack(corpus_slots(originals, released, store), attack, model, candidates=3)
+    assert fig.tokens == 9 and fig.in_lattice == 9
+    assert fig.contextual_hits == 9
+    assert fig.context_free_hits == 7  # "red" twice guessed "read"
+    # negative control: a model that has seen the opposite contexts decodes them wrongly
+    wrong = train_bigrams([["the", "read", "car"], ["i", "red", "news"]] * 3)
+    assert contextual_attack(corpus_slots(originals, released, store), attack, wrong,
+                             candidates=3).contextual_hits == 6
+
+
+def test_the_bundled_model_is_public_english() -> None:
+    model = bundled_bigrams()
+    assert len(model.words) > 10_000
+    the, of = model.ids(["the", "of"])
+    assert model.log_prob(np.array([of]), np.array([the]))[0] > np.log(0.05)
