@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-# Isolate caches before embedanon is imported anywhere (session-wide, shared by all tests).
+# Isolate caches before embedanon is imported anywhere (session-wide, shared by all tests), even
+# when the user has EMBEDANON_HOME/EMBEDANON_CACHE set: tests never write into the user's dirs.
 _SESSION_DIR = Path(tempfile.mkdtemp(prefix="embedanon-tests-"))
-os.environ.setdefault("EMBEDANON_CACHE", str(_SESSION_DIR / "cache"))
-os.environ.setdefault("EMBEDANON_HOME", str(_SESSION_DIR / "home"))
+os.environ["EMBEDANON_CACHE"] = str(_SESSION_DIR / "cache")
+os.environ["EMBEDANON_HOME"] = str(_SESSION_DIR / "home")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_dirs() -> Iterator[Path]:
+    """The session's temporary EMBEDANON_HOME/EMBEDANON_CACHE, removed at the end."""
+    yield _SESSION_DIR
+    shutil.rmtree(_SESSION_DIR, ignore_errors=True)
 
 from embedanon.vectors.index import NeighborIndex  # noqa: E402
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore  # noqa: E402

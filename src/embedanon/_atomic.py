@@ -1,46 +1,509 @@
-"""On-disk caches of derived arrays: atomic writes (temp file, then rename) and load-or-build."""
+"""The one atomic writer: every file embedanon writes goes through this module.
+
+Files appear complete or not at all. A regular file is written to a temporary file in the
+target's own directory and renamed over the target once the writing succeeded; several files
+written together (:class:`AtomicBatch`) are renamed only after *all* of them succeeded. A target
+that is not a regular file (``/dev/null``, a terminal, a FIFO, ``/dev/stdout``, standard output
+itself) cannot be replaced: it is written as a stream, from a spool that is copied to it only
+on success, so a failure still writes nothing there.
+
+Mode rule (one for everything):
+
+* **private** files hold text or data derived from the text being anonymized (anonymized
+  outputs, run reports, review pages): created ``0600`` (owner only) whatever the umask,
+  because nobody has reviewed them yet;
+* **public** files are derived from public resources only (neighbor-table caches, imported
+  embeddings, calibration outputs): created ``0666 & ~umask`` (directories ``0777 & ~umask``),
+  like any file a program creates;
+* replacing an existing regular file keeps that file's permission bits: a ``chmod`` the user made
+  survives a rerun.
+
+Symbolic links are followed: the file they point to is replaced, in its own directory, and the
+link stays. Temporary files are named ``.<target name>.embedanon-<pid>-<random>.tmp``; they are
+removed when writing fails, on SIGINT/SIGTERM (see :func:`install_signal_handlers`) and at
+interpreter exit, and leftovers of a process that no longer runs (``kill -9``, power loss) are
+removed by the next successful write into the same directory.
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import io
 import os
+import re
+import signal
+import stat
+import sys
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from types import FrameType
+from typing import IO, Any
 
 import numpy as np
 
+from .errors import EmbedanonError
 
-def _atomic(path: Path, suffix: str, write: Callable[[IO[bytes]], None]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=suffix + ".tmp")
+#: A spooled stream output stays in memory up to this size, then spills to an unlinked temp file.
+SPOOL_MEMORY_BYTES = 16 * 1024 * 1024
+_TAG = "embedanon"
+_TEMP_RE = re.compile(r"^\..*\." + _TAG + r"-(\d+)-[A-Za-z0-9_]+\.tmp$")
+#: Our temp files and directories not yet renamed or removed (removed at exit and on signals).
+_LIVE: set[Path] = set()
+_PROCESS_START = time.time()
+
+
+class OutputError(EmbedanonError):
+    """An output cannot be written (missing or read-only directory, full disk, closed stdout)."""
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by the SIGTERM handler so that cleanups run (exit 128 + signum)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# -- modes -------------------------------------------------------------------------------------
+def _umask() -> int:
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+def new_file_mode(*, private: bool) -> int:
+    """Permission bits of a new file under the mode rule (module docstring)."""
+    return 0o600 if private else 0o666 & ~_umask()
+
+
+def new_dir_mode(*, private: bool) -> int:
+    """Permission bits of a new directory under the mode rule."""
+    return 0o700 if private else 0o777 & ~_umask()
+
+
+# -- targets -----------------------------------------------------------------------------------
+def _describe(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` must be written as a stream: it exists and is not a regular file (a
+    character device, FIFO or socket), or it names a descriptor (``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N``), which must not be replaced even when it refers to a regular file."""
+    text = os.path.abspath(os.fspath(path))
+    if text in ("/dev/stdout", "/dev/stderr") or re.match(r"^/(dev|proc/[^/]+)/fd/\d+$", text):
+        return True
     try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
+        st = os.stat(path)
+    except OSError:
+        return False
+    return not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)
+
+
+def regular_target(path: str | os.PathLike[str]) -> Path:
+    """The file that writing ``path`` replaces: ``path`` with symbolic links resolved.
+
+    Raises:
+        OutputError: the path is empty, ends in a separator without being a directory, is a
+            directory, or its directory is missing or not a directory.
+    """
+    text = os.fspath(path)
+    if text == "":
+        raise OutputError("output path is empty; use '-' for standard output")
+    trailing = text.endswith(os.sep) or bool(os.altsep and text.endswith(os.altsep))
+    if trailing and not os.path.isdir(text):
+        raise OutputError(f"output {text} is not a directory (it ends in {os.sep!r})")
+    if os.path.isdir(text):
+        raise OutputError(f"output {text} is a directory")
+    real = Path(os.path.realpath(text))
+    parent = real.parent
+    if not parent.exists():
+        raise OutputError(f"output directory does not exist: {parent}")
+    if not parent.is_dir():
+        raise OutputError(f"output directory is not a directory: {parent}")
+    return real
+
+
+def writable_directory(path: str | os.PathLike[str]) -> Path:
+    """Check, before any long work, that files can be created in directory ``path`` (made later
+    if missing); return it.
+
+    Raises:
+        OutputError: ``path`` is empty or not a directory, or it (or, when missing, its nearest
+            existing parent) is not writable.
+    """
+    text = os.fspath(path)
+    if text == "":
+        raise OutputError("output directory is empty; use '.' for the current directory")
+    target = Path(text)
+    probe = target
+    while not probe.exists():
+        if probe.is_symlink():
+            raise OutputError(f"output directory {text} is a broken symbolic link")
+        probe = probe.parent
+    if not probe.is_dir():
+        what = "is not a directory" if probe == target else f"is under {probe}, which is not a directory"
+        raise OutputError(f"output directory {text} {what}")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write to {probe}: Permission denied")
+    return target
+
+
+# -- temp files --------------------------------------------------------------------------------
+def _make_temp(target: Path, *, directory: bool = False) -> Path:
+    prefix = f".{target.name}.{_TAG}-{os.getpid()}-"
+    try:
+        if directory:
+            made = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=target.parent))
+        else:
+            fd, name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
+            os.close(fd)
+            made = Path(name)
+    except OSError as exc:
+        raise OutputError(f"cannot write to {target.parent}: {_describe(exc)}") from None
+    _LIVE.add(made)
+    return made
+
+
+def _remove(path: Path) -> None:
+    _LIVE.discard(path)
+    try:
+        if path.is_dir() and not path.is_symlink():
+            import shutil
+
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+@atexit.register
+def _cleanup_live() -> None:
+    for path in list(_LIVE):
+        _remove(path)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it runs, under another user
+        return True
+    return True
+
+
+def clean_stale_temps(directory: str | os.PathLike[str]) -> int:
+    """Remove our own leftover temp files in ``directory``: named by :func:`_make_temp`, made by a
+    process that no longer runs, and last modified before this process started. Returns how
+    many were removed; never raises."""
+    removed = 0
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return 0
+    for entry in entries:
+        match = _TEMP_RE.match(entry.name)
+        if not match:
+            continue
+        try:
+            old = entry.stat(follow_symlinks=False).st_mtime < _PROCESS_START
+        except OSError:
+            continue
+        if old and not _pid_alive(int(match.group(1))):
+            _remove(Path(entry.path))
+            removed += 1
+    return removed
+
+
+def _existing_mode(target: Path) -> int | None:
+    try:
+        st = os.stat(target)
+    except OSError:
+        return None
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
+
+
+# -- signals -----------------------------------------------------------------------------------
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+def install_signal_handlers() -> None:
+    """Make SIGTERM (and SIGHUP) raise :class:`Terminated`, so that ``finally`` blocks and the
+    temp-file cleanup run, as SIGINT's ``KeyboardInterrupt`` already does. Main thread only;
+    a no-op elsewhere."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) in (signal.SIG_DFL, None):
+            signal.signal(signum, _raise_terminated)
+
+
+# -- writing -----------------------------------------------------------------------------------
+class _Guarded(io.TextIOBase):
+    """Text writer that turns write errors into one-line :class:`OutputError`\\ s."""
+
+    def __init__(self, raw: IO[str], shown: str) -> None:
+        self._raw = raw
+        self._shown = shown
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:  # type: ignore[override]
+        try:
+            return self._raw.write(text)
+        except OSError as exc:
+            raise OutputError(f"cannot write {self._shown}: {_describe(exc)}") from None
+
+    def flush(self) -> None:
+        try:
+            self._raw.flush()
+        except OSError as exc:
+            raise OutputError(f"cannot write {self._shown}: {_describe(exc)}") from None
+
+
+@dataclass(eq=False)
+class _Pending:
+    shown: str
+    fh: IO[Any]  # what the caller writes to (a temp file or a spool)
+    temp: Path | None = None  # regular targets: the temp file renamed at commit
+    target: Path | None = None
+    stream: str | None = None  # stream targets: the path, or "-" for standard output
+    mode: int = 0o600
+
+
+class AtomicBatch:
+    """Several outputs that appear together: all on :meth:`commit`, none on :meth:`abort`.
+
+    Use as a context manager (commit on success, abort on any exception, also
+    ``KeyboardInterrupt``)::
+
+        with AtomicBatch() as batch:
+            for src, dst in pairs:
+                convert(src, batch.open(dst))
+
+    Regular files are renamed over their targets only after every output of the batch was
+    written, flushed and fsynced, so a failure on the second input leaves the first one's
+    previous output untouched. Streams (standard output, devices, FIFOs) are spooled and copied
+    at commit, after the renames. Output text is UTF-8 and newlines are written as given.
+    """
+
+    def __init__(self) -> None:
+        self._pending: list[_Pending] = []
+        self._done = False
+
+    def __enter__(self) -> AtomicBatch:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abort()
+
+    def open(self, path: str | os.PathLike[str] | None, *, private: bool = True,
+             binary: bool = False) -> IO[Any]:
+        """A writable stream for ``path`` (``None`` or ``-``: standard output).
+
+        Args:
+            path: target file.
+            private: mode rule for a new file (see the module docstring).
+            binary: bytes instead of UTF-8 text.
+
+        Raises:
+            OutputError: the target cannot be written (see :func:`regular_target`).
+        """
+        if self._done:
+            raise RuntimeError("this batch is already committed or aborted")
+        text = "-" if path is None else os.fspath(path)
+        if text == "-" or is_stream(text):
+            # The spool lives until commit or abort, beyond this call: no context manager.
+            spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES, mode="w+b")  # noqa: SIM115
+            handle: IO[Any] = spool if binary else io.TextIOWrapper(
+                spool, encoding="utf-8", newline="", write_through=True)  # type: ignore[arg-type]
+            shown = "standard output" if text == "-" else text
+            self._pending.append(_Pending(shown, handle, stream=text))
+            return handle if binary else _Guarded(handle, shown)  # type: ignore[return-value]
+        target = regular_target(text)
+        _refuse_stdin(target, text)
+        mode = _existing_mode(target)
+        temp = _make_temp(target)
+        try:
+            fh: IO[Any] = open(temp, "wb") if binary else open(  # noqa: SIM115
+                temp, "w", encoding="utf-8", newline="")
+        except OSError as exc:
+            _remove(temp)
+            raise OutputError(f"cannot write to {target.parent}: {_describe(exc)}") from None
+        self._pending.append(_Pending(text, fh, temp, target,
+                                      mode=new_file_mode(private=private) if mode is None else mode))
+        return fh if binary else _Guarded(fh, text)  # type: ignore[return-value]
+
+    def commit(self) -> None:
+        """Flush, fsync and rename every regular output, then copy every spooled stream."""
+        if self._done:
+            return
+        try:
+            for p in self._pending:
+                if p.temp is not None:
+                    _finish_temp(p)
+            for p in self._pending:
+                if p.temp is not None:
+                    assert p.target is not None
+                    try:
+                        os.replace(p.temp, p.target)
+                    except OSError as exc:
+                        raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
+                    _LIVE.discard(p.temp)
+            for directory in {p.target.parent for p in self._pending if p.target is not None}:
+                clean_stale_temps(directory)
+            for p in self._pending:
+                if p.stream is not None:
+                    _copy_spool(p)
+        except BaseException:
+            self.abort()
+            raise
+        self._done = True
+
+    def abort(self) -> None:
+        """Discard every output not yet in place (temp files removed, spools dropped)."""
+        self._done = True
+        for p in self._pending:
+            with contextlib.suppress(Exception):
+                p.fh.close()
+            if p.temp is not None:
+                _remove(p.temp)
+
+
+def _finish_temp(p: _Pending) -> None:
+    assert p.temp is not None
+    try:
+        p.fh.flush()
+        os.fsync(p.fh.fileno())
+        p.fh.close()
+        os.chmod(p.temp, p.mode)
+    except OSError as exc:
+        raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
+
+
+def _copy_spool(p: _Pending) -> None:
+    """Copy a spooled stream output to its destination (standard output or a special file)."""
+    fh = p.fh
+    fh.flush()
+    raw = fh.buffer if isinstance(fh, io.TextIOWrapper) else fh
+    raw.seek(0)
+    if p.stream == "-":
+        out = getattr(sys.stdout, "buffer", None) if sys.stdout is not None else None
+        if sys.stdout is None:
+            raise OutputError("standard output is closed")
+        try:
+            sys.stdout.flush()
+            if out is None:  # a text-only stdout (tests, IDEs)
+                sys.stdout.write(raw.read().decode("utf-8"))
+            else:
+                _pump(raw, out.write)
+                out.flush()
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: stdout was closed by the program
+            why = _describe(exc) if isinstance(exc, OSError) else "it is closed"
+            raise OutputError(f"cannot write to standard output: {why}") from None
+        return
+    assert p.stream is not None
+    try:
+        # O_APPEND is not used: a device or FIFO has no position, and O_TRUNC does not apply.
+        with open(p.stream, "ab") as dest:
+            _pump(raw, dest.write)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
+
+
+def _pump(src: IO[bytes], write: Callable[[bytes], object]) -> None:
+    while chunk := src.read(1 << 20):
+        write(chunk)
+
+
+def _refuse_stdin(target: Path, shown: str) -> None:
+    """Refuse a target that is the file standard input reads (``anonymize - -o a.txt < a.txt``)."""
+    try:
+        st_in = os.fstat(sys.stdin.fileno()) if sys.stdin is not None else None
+        st_out = os.stat(target)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return
+    if st_in is not None and stat.S_ISREG(st_in.st_mode) and \
+            (st_in.st_dev, st_in.st_ino) == (st_out.st_dev, st_out.st_ino):
+        raise OutputError(f"output {shown} is the file standard input reads; choose another -o")
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike[str], *, private: bool,
+                 binary: bool = False) -> Iterator[IO[Any]]:
+    """One output file written atomically (a batch of one)."""
+    with AtomicBatch() as batch:
+        yield batch.open(path, private=private, binary=binary)
+
+
+@contextlib.contextmanager
+def atomic_directory(path: str | os.PathLike[str], *, private: bool) -> Iterator[Path]:
+    """A directory filled in a temp directory beside ``path`` and renamed over it on success.
+
+    An existing directory at ``path`` is replaced (it is renamed aside first, then removed), so
+    readers never see a half-filled one. Yields the temp directory to fill.
+    """
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write to {target.parent}: {_describe(exc)}") from None
+    temp = _make_temp(target, directory=True)
+    try:
+        yield temp
+        os.chmod(temp, new_dir_mode(private=private))
+        for child in temp.iterdir():
+            os.chmod(child, new_file_mode(private=private))
+        old = None
+        if target.exists():
+            old = _make_temp(target, directory=True)
+            os.replace(target, old)
+        os.replace(temp, target)
+        _LIVE.discard(temp)
+        if old is not None:
+            _remove(old)
+        clean_stale_temps(target.parent)
+    except OSError as exc:
+        _remove(temp)
+        raise OutputError(f"cannot write {target}: {_describe(exc)}") from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _remove(temp)
         raise
 
 
 def save_npz(path: Path, **arrays: np.ndarray) -> None:
-    """``np.savez`` that never leaves a half-written file at ``path``."""
-    _atomic(path, ".npz", lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
+    """``np.savez`` through :func:`atomic_write` (a public file): never a half-written ``path``."""
+    with atomic_write(path, private=False, binary=True) as fh:
+        np.savez(fh, **arrays)
 
 
+# -- verified caches ---------------------------------------------------------------------------
 def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]], *, enabled: bool,
                   shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
-    """The arrays cached at ``path`` (npz) when the file is readable and every array named in
-    ``shapes`` has that shape; otherwise ``build()``, saved atomically when ``enabled``."""
-    if enabled and path.is_file():
-        try:
-            with np.load(path) as data:
-                arrays = {name: data[name] for name in shapes}
-            if all(arrays[name].shape == shape for name, shape in shapes.items()):
-                return arrays
-        except (OSError, ValueError, KeyError):
-            pass  # a corrupt or stale cache is rebuilt below
-    arrays = build()
-    if enabled:
-        save_npz(path, **arrays)
-    return arrays
+    """The arrays cached at ``path`` when the cache is authentic and every array named in
+    ``shapes`` has that shape; otherwise ``build()``, cached when ``enabled`` (see
+    :mod:`embedanon._cache` for what "authentic" means and protects against)."""
+    from . import _cache
+
+    return _cache.load_or_build(path, build, enabled=enabled, shapes=shapes)

@@ -1,0 +1,165 @@
+"""Verified on-disk caches of derived arrays (neighbor tables, wordpiece shortlists, near sets).
+
+A cache file is an ``.npz`` whose name binds it to what it was computed from: the content hash of
+the embedding (:attr:`EmbeddingStore.fingerprint`, computed once per store) and the parameters
+(candidate policy, search mode, width), see :meth:`NeighborIndex.cache_path`. Inside it, next to
+the arrays, an entry ``__embedanon__`` holds the file name and an HMAC-SHA256 of the name and of
+every array (name, dtype, shape, bytes), keyed by a per-user secret ``$EMBEDANON_HOME/cache.key``
+(32 random bytes, mode 0600, created on first use).
+
+A cache is used only when it opens, its HMAC verifies, it was made for this very file name and
+every expected array has the expected shape; anything else (truncated, CRC-damaged, zero-byte,
+renamed from another embedding, from an older version, or forged) is rebuilt and rewritten.
+
+What the HMAC protects against: anyone who can write the cache directory but cannot read your
+``$EMBEDANON_HOME`` (a shared or group-writable cache, a cache volume or tarball from somewhere
+else) cannot make embedanon use a table of their choosing, e.g. one where every word is its own
+neighbor, which would switch anonymization off. It does not protect against someone who can read
+your key file or run code as you (they could equally change the installed package).
+
+Caching is optional: when the cache directory or the key cannot be written (read-only, full, under
+a regular file), one warning is logged and the process continues without disk caching.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ._atomic import OutputError, atomic_write, new_dir_mode
+
+log = logging.getLogger(__name__)
+
+_META = "__embedanon__"
+_VERSION = 1
+_KEY_NAME = "cache.key"
+_KEY_BYTES = 32
+_keys: dict[str, bytes] = {}
+#: Set (to the reason) once disk caching failed in this process; later calls skip the disk.
+_disabled: str | None = None
+
+
+def _warn_disabled(reason: str) -> None:
+    global _disabled
+    if _disabled is None:
+        _disabled = reason
+        log.warning("%s; continuing without the disk cache", reason)
+
+
+def cache_key() -> bytes | None:
+    """The per-user secret that authenticates caches (created with mode 0600 on first use), or
+    ``None`` (after one warning) when it can be neither read nor created."""
+    from .vectors.defaults import home_dir
+
+    home = home_dir()
+    path = home / _KEY_NAME
+    cached = _keys.get(str(path))
+    if cached is not None:
+        return cached
+    key = _read_key(path)
+    if key is None:
+        try:
+            home.mkdir(parents=True, exist_ok=True, mode=new_dir_mode(private=True))
+            key = secrets.token_bytes(_KEY_BYTES)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(key)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except FileExistsError:  # another process created it first: use theirs
+            key = _read_key(path)
+        except OSError as exc:
+            _warn_disabled(f"cannot create the cache key {path} ({exc.strerror})")
+            return None
+    if key is None:
+        _warn_disabled(f"the cache key {path} is unreadable or damaged")
+        return None
+    _keys[str(path)] = key
+    return key
+
+
+def _read_key(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            key = fh.read(_KEY_BYTES + 1)
+    except OSError:
+        return None
+    return key if len(key) == _KEY_BYTES else None
+
+
+def array_mac(key: bytes, name: str, arrays: dict[str, np.ndarray]) -> str:
+    """HMAC-SHA256 (hex) of a cache file name and its arrays (names, dtypes, shapes, bytes)."""
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    mac.update(f"embedanon-cache-v{_VERSION}\0{name}\0".encode())
+    for array_name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[array_name])
+        mac.update(f"{array_name}\0{array.dtype.str}\0{array.shape}\0".encode())
+        if array.size:  # memoryview cannot cast an empty array
+            mac.update(memoryview(array).cast("B"))
+    return mac.hexdigest()
+
+
+def read_cache(path: Path, key: bytes, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray] | None:
+    """The verified arrays of ``path``, or ``None`` when it is missing, damaged or not authentic."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data[_META][()]))
+            arrays = {name: data[name] for name in data.files if name != _META}
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure to read a cache means: rebuild it
+        log.info("cache %s cannot be read (%s); rebuilding it", path.name, type(exc).__name__)
+        return None
+    if not isinstance(meta, dict) or meta.get("version") != _VERSION or meta.get("name") != path.name:
+        log.info("cache %s was made for something else; rebuilding it", path.name)
+        return None
+    if not hmac.compare_digest(str(meta.get("mac", "")), array_mac(key, path.name, arrays)):
+        log.warning("cache %s fails its integrity check (modified, or made with another key); "
+                    "rebuilding it", path.name)
+        return None
+    if any(name not in arrays or arrays[name].shape != shape for name, shape in shapes.items()):
+        log.info("cache %s has unexpected shapes; rebuilding it", path.name)
+        return None
+    return arrays
+
+
+def write_cache(path: Path, key: bytes, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` and their HMAC to ``path`` atomically (a public file); on failure, one
+    warning and no more disk caching in this process."""
+    meta = json.dumps({"version": _VERSION, "name": path.name, "mac": array_mac(key, path.name, arrays)})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=new_dir_mode(private=False))
+        with atomic_write(path, private=False, binary=True) as fh:
+            np.savez(fh, **arrays, **{_META: np.array(meta)})
+    except (OSError, OutputError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+        _warn_disabled(f"cannot write the cache directory {path.parent} ({reason})")
+
+
+def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]], *, enabled: bool,
+                  shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """The verified arrays cached at ``path``, else ``build()`` (cached when ``enabled``).
+
+    Args:
+        path: cache file; its name must bind it to its inputs (see the module docstring).
+        build: computes the arrays (a dict of name -> array).
+        enabled: read and write the disk cache at all.
+        shapes: expected shape of each array that must be present.
+    """
+    key = cache_key() if enabled and _disabled is None else None
+    if key is not None:
+        arrays = read_cache(path, key, shapes)
+        if arrays is not None:
+            return {name: arrays[name] for name in shapes}
+    arrays = build()
+    if key is not None and _disabled is None:
+        write_cache(path, key, arrays)
+    return arrays

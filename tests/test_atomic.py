@@ -1,0 +1,344 @@
+"""The one atomic writer: all-or-nothing outputs, modes, special files, links, temp-file hygiene."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from embedanon import _atomic
+from embedanon._atomic import (
+    AtomicBatch,
+    OutputError,
+    atomic_directory,
+    atomic_write,
+    clean_stale_temps,
+    is_stream,
+    regular_target,
+    writable_directory,
+)
+
+ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
+
+
+def _temps(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp"))
+
+
+@pytest.fixture
+def umask_022():  # type: ignore[no-untyped-def]
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+# -- modes --------------------------------------------------------------------------------------
+def test_private_files_are_0600_whatever_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        with atomic_write(tmp_path / "out.txt", private=True) as fh:
+            fh.write("x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "out.txt").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_public_files_follow_the_umask(tmp_path: Path, umask: int, mode: int) -> None:
+    old = os.umask(umask)
+    try:
+        with atomic_write(tmp_path / "cache.bin", private=False, binary=True) as fh:
+            fh.write(b"x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "cache.bin").stat().st_mode) == mode
+
+
+def test_replacing_a_file_keeps_its_mode(tmp_path: Path, umask_022: None) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old", encoding="utf-8")
+    os.chmod(target, 0o640)
+    with atomic_write(target, private=True) as fh:
+        fh.write("new")
+    assert target.read_text(encoding="utf-8") == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+# -- all or nothing -----------------------------------------------------------------------------
+def test_batch_renames_only_when_everything_succeeded(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("precious a", encoding="utf-8")
+    with pytest.raises(RuntimeError), AtomicBatch() as batch:
+        batch.open(first).write("new a")
+        batch.open(second).write("new b")
+        raise RuntimeError("the second input failed")
+    assert first.read_text(encoding="utf-8") == "precious a" and not second.exists()
+    assert _temps(tmp_path) == []
+    with AtomicBatch() as batch:  # the same batch, succeeding: both appear
+        batch.open(first).write("new a")
+        batch.open(second).write("new b")
+    assert first.read_text(encoding="utf-8") == "new a" and second.read_text(encoding="utf-8") == "new b"
+    assert _temps(tmp_path) == []
+
+
+def test_keyboard_interrupt_removes_temp_files(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    with pytest.raises(KeyboardInterrupt), atomic_write(target, private=True) as fh:
+        fh.write("half")
+        assert _temps(tmp_path)  # the temp file exists while writing (negative control)
+        raise KeyboardInterrupt
+    assert not target.exists() and _temps(tmp_path) == []
+
+
+def test_text_is_utf8_and_newlines_are_kept(tmp_path: Path) -> None:
+    with atomic_write(tmp_path / "o.txt", private=True) as fh:
+        fh.write("caf\u00e9\r\nx\n")
+    assert (tmp_path / "o.txt").read_bytes() == "caf\u00e9\r\nx\n".encode()
+
+
+# -- targets ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("path", "message"), [
+    ("", "output path is empty"),
+    ("newdir/", "is not a directory (it ends in"),
+    ("missing/out.txt", "output directory does not exist"),
+    ("afile/out.txt", "is not a directory"),
+    (".", "is a directory"),
+])
+def test_targets_that_cannot_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str,
+                                        message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    with pytest.raises(OutputError, match=message.replace("(", r"\(")):
+        regular_target(path)
+    assert sorted(os.listdir(tmp_path)) == ["afile"]  # never a file named newdir
+
+
+def test_symbolic_links_are_followed(tmp_path: Path) -> None:
+    real_dir = tmp_path / "real"
+    real_dir.mkdir()
+    (real_dir / "target.txt").write_text("old", encoding="utf-8")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real_dir / "target.txt")
+    with atomic_write(link, private=True) as fh:
+        fh.write("new")
+    assert link.is_symlink() and (real_dir / "target.txt").read_text(encoding="utf-8") == "new"
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to(real_dir / "created.txt")
+    with atomic_write(dangling, private=True) as fh:
+        fh.write("made")
+    assert dangling.is_symlink() and (real_dir / "created.txt").read_text(encoding="utf-8") == "made"
+    assert _temps(tmp_path) == [] and _temps(real_dir) == []
+
+
+def test_dev_null_stays_a_device() -> None:
+    with atomic_write("/dev/null", private=True) as fh:
+        fh.write("gone")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.parametrize("path", ["/dev/stdout", "/dev/stderr", "/dev/fd/1", "/proc/self/fd/2", "/dev/null"])
+def test_descriptor_paths_are_streams(path: str) -> None:
+    assert is_stream(path)
+
+
+def test_regular_files_are_not_streams(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    assert not is_stream(tmp_path / "f") and not is_stream(tmp_path / "missing")
+
+
+def test_fifo_is_written_as_a_stream(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    with atomic_write(fifo, private=True) as fh:
+        fh.write("through the pipe\n")
+    reader.join(timeout=10)
+    assert got == ["through the pipe\n"] and stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_failed_stream_writes_nothing(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(RuntimeError), atomic_write(fifo, private=True) as fh:
+        fh.write("partial")
+        raise RuntimeError
+    # Nothing opened the FIFO: a non-blocking open for writing finds no reader... and no writer
+    # ever connected, so a reader opened now sees end of file at once.
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        assert os.read(fd, 100) == b""
+    finally:
+        os.close(fd)
+
+
+def test_stdout_is_spooled_until_commit(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    with pytest.raises(RuntimeError), AtomicBatch() as batch:
+        batch.open(None).write("line 1\n")
+        raise RuntimeError("invalid UTF-8 further down")
+    assert capsysbinary.readouterr().out == b""
+    with AtomicBatch() as batch:
+        out = batch.open("-")
+        out.write("line 1\n")
+        assert capsysbinary.readouterr().out == b""  # nothing before the end
+    assert capsysbinary.readouterr().out == b"line 1\n"
+
+
+def test_dev_full_is_one_line() -> None:
+    with pytest.raises(OutputError, match="No space left on device") as info, \
+            atomic_write("/dev/full", private=True) as fh:
+        fh.write("x" * 100)
+    assert len(str(info.value).splitlines()) == 1
+
+
+def test_full_disk_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("precious", encoding="utf-8")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(_atomic.os, "fsync", full)
+    with pytest.raises(OutputError, match="No space left on device"), atomic_write(target, private=True) as fh:
+        fh.write("new")
+    assert target.read_text(encoding="utf-8") == "precious" and _temps(tmp_path) == []
+
+
+def test_unwritable_directory_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def denied(**_: object) -> tuple[int, str]:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(_atomic.tempfile, "mkstemp", denied)
+    with pytest.raises(OutputError, match="cannot write to .*Permission denied"):
+        AtomicBatch().open(tmp_path / "out.txt")
+
+
+@pytest.mark.skipif(ROOT, reason="root can write into read-only directories")
+def test_read_only_directory_for_real(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    os.chmod(locked, 0o500)
+    try:
+        with pytest.raises(OutputError, match="Permission denied"):
+            AtomicBatch().open(locked / "out.txt")
+        with pytest.raises(OutputError, match="Permission denied"):
+            writable_directory(locked)
+    finally:
+        os.chmod(locked, 0o700)
+
+
+def test_writable_directory(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert writable_directory(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"
+    with pytest.raises(OutputError, match="is not a directory"):
+        writable_directory(tmp_path / "file")
+    with pytest.raises(OutputError, match="is under"):
+        writable_directory(tmp_path / "file" / "sub")
+    with pytest.raises(OutputError, match="empty"):
+        writable_directory("")
+
+
+def test_stdin_file_is_never_replaced(tmp_path: Path) -> None:
+    target = tmp_path / "a.txt"
+    target.write_text("my input", encoding="utf-8")
+    code = "from embedanon._atomic import atomic_write\n" \
+           f"with atomic_write({str(target)!r}, private=True) as fh: fh.write('x')\n"
+    with open(target, "rb") as stdin:
+        proc = subprocess.run([sys.executable, "-c", code], stdin=stdin, capture_output=True,
+                              text=True, timeout=60)
+    assert proc.returncode != 0 and "the file standard input reads" in proc.stderr
+    assert target.read_text(encoding="utf-8") == "my input"
+    with open(tmp_path / "other.txt", "w") as other:  # negative control: another file as stdin
+        other.write("x")
+    with open(tmp_path / "other.txt", "rb") as stdin:
+        ok = subprocess.run([sys.executable, "-c", code], stdin=stdin, capture_output=True, timeout=60)
+    assert ok.returncode == 0 and target.read_text(encoding="utf-8") == "x"
+
+
+# -- temp-file hygiene --------------------------------------------------------------------------
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_stale_temps_of_dead_processes_are_cleaned(tmp_path: Path) -> None:
+    dead = _dead_pid()
+    stale = tmp_path / f".out.txt.embedanon-{dead}-abc123.tmp"
+    fresh = tmp_path / f".new.txt.embedanon-{dead}-def456.tmp"
+    mine = tmp_path / f".mine.txt.embedanon-{os.getpid()}-ghi789.tmp"
+    foreign = tmp_path / ".out.txt.other-tool.tmp"
+    for path in (stale, fresh, mine, foreign):
+        path.write_text("anonymized text", encoding="utf-8")
+    for path in (stale, mine, foreign):
+        os.utime(path, (1_000_000, 1_000_000))  # long before this process started
+    os.utime(fresh, None)  # touched now: may belong to a run on another machine
+    with atomic_write(tmp_path / "result.txt", private=True) as fh:
+        fh.write("ok")
+    assert not stale.exists() and fresh.exists() and mine.exists() and foreign.exists()
+    assert clean_stale_temps(tmp_path) == 0
+
+
+_WRITER = textwrap.dedent("""
+    import sys, time
+    from embedanon._atomic import AtomicBatch, install_signal_handlers
+    install_signal_handlers()
+    with AtomicBatch() as batch:
+        batch.open(sys.argv[1]).write("anonymized " * 100000)
+        print("ready", flush=True)
+        time.sleep(60)
+""")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signals_remove_temp_files(tmp_path: Path, signum: int) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("precious", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(target)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    assert _temps(tmp_path)  # negative control: the temp file is there while it runs
+    proc.send_signal(signum)
+    proc.wait(timeout=30)
+    assert proc.returncode != 0
+    assert target.read_text(encoding="utf-8") == "precious" and _temps(tmp_path) == []
+
+
+def test_sigkill_leftovers_are_cleaned_by_the_next_run(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(target)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    proc.kill()
+    proc.wait(timeout=30)
+    assert len(_temps(tmp_path)) == 1  # kill -9 cannot be caught
+    time.sleep(0.05)
+    code = f"from embedanon._atomic import atomic_write\nwith atomic_write({str(target)!r}, private=True) as f: f.write('ok')"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    assert _temps(tmp_path) == [] and target.read_text(encoding="utf-8") == "ok"
+
+
+# -- directories --------------------------------------------------------------------------------
+def test_atomic_directory_replaces_or_keeps(tmp_path: Path, umask_022: None) -> None:
+    target = tmp_path / "emb"
+    with atomic_directory(target, private=False) as tmp:
+        (tmp / "a").write_text("1", encoding="utf-8")
+    assert (target / "a").read_text(encoding="utf-8") == "1"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o755
+    with pytest.raises(RuntimeError), atomic_directory(target, private=False) as tmp:
+        (tmp / "a").write_text("2", encoding="utf-8")
+        raise RuntimeError
+    assert (target / "a").read_text(encoding="utf-8") == "1"
+    with atomic_directory(target, private=False) as tmp:
+        (tmp / "b").write_text("3", encoding="utf-8")
+    assert sorted(p.name for p in target.iterdir()) == ["b"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["emb"]

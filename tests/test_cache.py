@@ -1,0 +1,161 @@
+"""Verified caches: damaged, renamed or forged cache files are rebuilt, never trusted."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from embedanon import _cache
+from embedanon._cache import array_mac, cache_key, load_or_build
+from embedanon.vectors.index import NeighborIndex
+from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
+
+SHAPES = {"table": (4, 3)}
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBEDANON_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("EMBEDANON_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(_cache, "_disabled", None)
+    monkeypatch.setattr(_cache, "_keys", {})
+
+
+class Builder:
+    """Counts builds; the true table is arange."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> dict[str, np.ndarray]:
+        self.calls += 1
+        return {"table": np.arange(12, dtype=np.int32).reshape(4, 3)}
+
+
+def _load(path: Path, build: Builder) -> np.ndarray:
+    return load_or_build(path, build, enabled=True, shapes=SHAPES)["table"]
+
+
+def test_a_valid_cache_is_used(tmp_path: Path) -> None:
+    path = tmp_path / "cache" / "emb-k3.npz"
+    build = Builder()
+    first = _load(path, build)
+    second = _load(path, build)
+    assert build.calls == 1 and np.array_equal(first, second)  # negative control for the rest
+
+
+def _damage_truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _damage_zero(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _damage_crc(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _forge_plain(path: Path) -> None:
+    """A well-formed table where every word is its own neighbour, without any MAC."""
+    np.savez(path, table=np.repeat(np.arange(4, dtype=np.int32)[:, None], 3, axis=1))
+
+
+def _forge_other_key(path: Path) -> None:
+    """The identity table with a correct-looking MAC made with a key the attacker chose."""
+    table = np.repeat(np.arange(4, dtype=np.int32)[:, None], 3, axis=1)
+    import json
+
+    meta = json.dumps({"version": 1, "name": path.name,
+                       "mac": array_mac(b"k" * 32, path.name, {"table": table})})
+    np.savez(path, table=table, __embedanon__=np.array(meta))
+
+
+def _forge_shape(path: Path) -> None:
+    key = cache_key()
+    assert key is not None
+    _cache.write_cache(path, key, {"table": np.zeros((4, 2), dtype=np.int32)})
+
+
+@pytest.mark.parametrize("damage", [_damage_truncate, _damage_zero, _damage_crc, _forge_plain,
+                                    _forge_other_key, _forge_shape])
+def test_damaged_or_forged_caches_are_rebuilt(tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "cache" / "emb-k3.npz"
+    build = Builder()
+    _load(path, build)
+    damage(path)
+    table = _load(path, build)
+    assert build.calls == 2 and np.array_equal(table, Builder()()["table"])
+    assert _load(path, build) is not None and build.calls == 2  # the rewritten cache is valid
+
+
+def test_a_cache_renamed_from_another_embedding_is_rejected(tmp_path: Path) -> None:
+    a, b = tmp_path / "cache" / "embA-k3.npz", tmp_path / "cache" / "embB-k3.npz"
+    build = Builder()
+    _load(a, build)
+    shutil.copy(a, b)  # well-formed and MAC'd, but for another name
+    _load(b, build)
+    assert build.calls == 2
+
+
+def test_the_key_is_private_and_reused(tmp_path: Path) -> None:
+    key = cache_key()
+    path = tmp_path / "home" / "cache.key"
+    assert key is not None and len(key) == 32 and path.read_bytes() == key
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    _cache._keys.clear()
+    assert cache_key() == key
+
+
+def test_unwritable_cache_directory_warns_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a regular file", encoding="utf-8")
+    build = Builder()
+    with caplog.at_level("WARNING"):
+        for _ in range(3):
+            table = _load(blocker / "tables" / "emb-k3.npz", build)
+    assert np.array_equal(table, Builder()()["table"]) and build.calls == 3
+    warnings = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "without the disk cache" in warnings[0].getMessage()
+
+
+def test_unwritable_home_disables_caching_with_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("EMBEDANON_HOME", str(blocker / "home"))
+    build = Builder()
+    with caplog.at_level("WARNING"):
+        _load(tmp_path / "cache" / "a.npz", build)
+        _load(tmp_path / "cache" / "a.npz", build)
+    assert build.calls == 2 and len(caplog.records) == 1
+    assert not (tmp_path / "cache").exists()
+
+
+def test_disabled_cache_never_touches_disk(tmp_path: Path) -> None:
+    build = Builder()
+    load_or_build(tmp_path / "cache" / "x.npz", build, enabled=False, shapes=SHAPES)
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "home").exists()
+
+
+def test_forged_neighbour_table_cannot_switch_anonymization_off(tmp_path: Path) -> None:
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    vecs = np.random.default_rng(0).normal(size=(len(words), 8)).astype(np.float32)
+    store = EmbeddingStore("tiny", words, vecs)
+    index = NeighborIndex(store, CandidatePolicy(min_length=1))
+    honest = index.table(3).copy()
+    path = index.cache_path("k7")
+    assert path.is_file()
+    identity = np.repeat(np.arange(len(words), dtype=np.int32)[:, None], 7, axis=1)
+    os.replace(path, path.with_suffix(".bak"))
+    np.savez(path, table=identity)  # every word its own neighbour
+    again = NeighborIndex(store, CandidatePolicy(min_length=1)).table(3)
+    assert np.array_equal(again, honest)
+    assert not (again == np.arange(len(words))[:, None]).any()
