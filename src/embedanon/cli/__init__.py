@@ -8,6 +8,7 @@ from ..mechanisms import available
 from . import embeddings
 from .anonymize import anonymize_command
 from .calibrate import calibrate_command
+from .detection import evaluate_detection_command
 from .keygen import keygen_command
 from .privacy import privacy_report_command
 
@@ -22,6 +23,7 @@ app.command("anonymize")(anonymize_command)
 app.add_typer(embeddings.app, name="embeddings")
 app.command("calibrate")(calibrate_command)
 app.command("privacy-report")(privacy_report_command)
+app.command("evaluate-detection")(evaluate_detection_command)
 app.command("keygen")(keygen_command)
 
 

@@ -1,0 +1,81 @@
+"""``embedanon evaluate-detection``: precision, recall, F1/F5, per label and per group (counts only)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from typing import Annotated, Optional
+
+import typer
+
+from ..detectors.evaluate import Counts, DetectionReport, evaluate, read_records
+from ..detectors.registry import build_detectors
+from ..errors import InputError
+from ..io import open_input
+from .common import handle_errors
+
+
+@handle_errors
+def evaluate_detection_command(
+    data: Annotated[str, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, "
+                                                     "label, group?}]} ('-' for stdin).")],
+    detector: Annotated[str, typer.Option("--detector", "-d", help="Detector name(s), comma-separated "
+                                                                   "(regex, llm, presidio, model).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    min_coverage: Annotated[float, typer.Option(help="Fraction of a span's characters the other side must "
+                                                     "cover for a match.")] = 0.5,
+    llm_url: Annotated[Optional[str], typer.Option(help="llm: OpenAI-compatible endpoint URL.")] = None,
+    llm_model: Annotated[Optional[str], typer.Option(help="llm: model name.")] = None,
+    llm_api_key_env: Annotated[Optional[str], typer.Option(
+        help="llm: environment variable holding the API key (default EMBEDANON_LLM_API_KEY).")] = None,
+    llm_verify: Annotated[Optional[bool], typer.Option(
+        "--llm-verify/--no-llm-verify", help="llm: run the True/False verifier pass.")] = None,
+) -> None:
+    """Score detectors on labelled documents; prints counts and rates only, never text."""
+    with open_input(data) as fh:
+        try:
+            lines = io.TextIOWrapper(fh, encoding="utf-8").read().splitlines()
+        except UnicodeDecodeError:
+            raise InputError(f"{data}: not valid UTF-8") from None
+    records = read_records(lines, data)
+    union = build_detectors(detector, llm_url=llm_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env,
+                            llm_verify=llm_verify)
+    report = evaluate(records, union, min_coverage=min_coverage)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), sort_keys=True))
+        return
+    for line in format_report(report):
+        typer.echo(line)
+
+
+def _r(value: float) -> str:
+    return "  n/a" if math.isnan(value) else f"{value:.3f}"
+
+
+def _row(name: str, c: Counts) -> str:
+    return (f"{name:<10} {c.gold:>6} {c.found:>6} {c.predicted:>6} {c.correct:>6}  "
+            f"{_r(c.precision)}  {_r(c.recall)}  {_r(c.f_beta(1))}  {_r(c.f_beta(5))}")
+
+
+def format_report(report: DetectionReport) -> list[str]:
+    """Text tables of a report (counts and rates only)."""
+    head = f"{'':<10} {'gold':>6} {'found':>6} {'pred':>6} {'right':>6}  {'prec':>5}  {'rec':>5}  " \
+           f"{'F1':>5}  {'F5':>5}"
+    lines = [f"detector: {report.detector}   documents: {report.documents}   "
+             f"failed (DetectorUnavailable): {report.failed_documents}",
+             f"matching: a span is matched when >= {report.min_coverage:.0%} of its characters are covered",
+             head, _row("overlap", report.overlap), _row("typed", report.typed), _row("exact", report.exact),
+             "", "per label (overlap; recall by gold label, precision by predicted label)", head]
+    lines += [_row(label, counts) for label, counts in report.per_label.items()]
+    if report.groups:
+        lines += ["", f"{'group':<16} {'spans':>6} {'found':>6} {'recall':>7}"]
+        lines += [f"{g.group:<16} {g.spans:>6} {g.found:>6} {_r(g.recall):>7}" for g in report.groups]
+        t = report.group_test
+        if t is not None:
+            lines.append(f"gap {t.best} - {t.worst} = {t.gap:.3f}; two-proportion z = {t.z:.2f} "
+                         f"(p = {t.p_z:.3g}); Mann-Whitney U p = {t.p_mann_whitney:.3g}; "
+                         f"chi-square over all groups p = {t.p_chi2:.3g}")
+    lines += ["", f"speed: {report.docs_per_second:.1f} docs/s, {report.megabytes_per_second:.3f} MB/s "
+                  f"({report.seconds:.2f} s in detect)"]
+    return lines

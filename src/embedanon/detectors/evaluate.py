@@ -1,0 +1,301 @@
+"""Evaluate a detector on span-labelled documents: precision, recall, F1, F5, groups, speed.
+
+Data: JSON lines ``{"id", "text", "spans": [{"start", "end", "label", "group"?}]}`` with
+end-exclusive code-point offsets and labels from :data:`~.base.LABELS`.
+
+Matching. The *coverage* of a span by a set of spans is the fraction of its characters that lie
+inside their union.
+
+* **overlap** (the headline figure, label-blind): a gold span is *found* when the predicted spans
+  cover at least ``min_coverage`` (default 50 %) of its characters; a predicted span is *correct*
+  when the gold spans cover at least ``min_coverage`` of its characters. Label-blind because a
+  found span is protected whatever label it got. Recall = found / gold spans, precision =
+  correct / predicted spans.
+* **typed**: the same, counting only predictions and gold spans of the same label.
+* **exact**: a gold span is found (and a prediction correct) only if a span with the same start,
+  end and label exists on the other side.
+* **per label**: overlap figures, recall by gold label, precision by predicted label.
+
+F-beta = (1 + beta^2) P R / (beta^2 P + R); F1 (beta = 1) and F5 (beta = 5, recall weighted 25
+times precision as in Kaggle's "PII Data Detection"; span-level here, not token-level).
+
+Groups: gold spans carrying a ``group`` (e.g. the culture of an injected name) give overlap recall
+per group with counts; the groups with the highest and lowest recall are compared by a pooled
+two-proportion z-test and a Mann-Whitney U test on the 0/1 found indicators (scipy), and all
+groups together by a chi-square test of homogeneity (scipy, no continuity correction: with two
+groups it equals the z-test). The best/worst pair is chosen after looking, so its p-values are
+optimistic; the chi-square one is the omnibus test.
+
+Speed: documents and UTF-8 megabytes per second of ``detect`` calls only. A document on which the
+detector raises :class:`~.base.DetectorUnavailable` counts as having no predictions (and is
+counted). Reports hold counts and rates only, never text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .._validate import fraction
+from ..errors import InputError
+from .base import LABELS, Detector, DetectorUnavailable, Span
+
+
+@dataclass(frozen=True, slots=True)
+class GoldSpan:
+    start: int
+    end: int
+    label: str
+    group: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GoldRecord:
+    id: str
+    text: str
+    spans: tuple[GoldSpan, ...]
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_record(line: str, where: str) -> GoldRecord:
+    """One JSON line as a record; :class:`InputError` naming ``where`` (never the text)."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError:
+        raise InputError(f"{where} is not valid JSON") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str) \
+            or not isinstance(obj.get("spans"), list):
+        raise InputError(f"{where} must be an object with a string 'text' and a list 'spans'")
+    if not isinstance(obj.get("id"), (str, int)) or isinstance(obj.get("id"), bool):
+        raise InputError(f"{where} needs an 'id' (string or integer)")
+    text, spans = obj["text"], []
+    for i, item in enumerate(obj["spans"]):
+        if not isinstance(item, dict) or not _int(item.get("start")) or not _int(item.get("end")):
+            raise InputError(f"{where}: span {i} needs integer 'start' and 'end'")
+        start, end, label, group = item["start"], item["end"], item.get("label"), item.get("group")
+        if not 0 <= start < end <= len(text):
+            raise InputError(f"{where}: span {i} [{start}, {end}) is not inside the text "
+                             f"({len(text)} characters)")
+        if label not in LABELS:
+            raise InputError(f"{where}: span {i} label must be one of {', '.join(LABELS)}")
+        if group is not None and not isinstance(group, str):
+            raise InputError(f"{where}: span {i} group must be a string")
+        spans.append(GoldSpan(start, end, label, group))
+    return GoldRecord(str(obj["id"]), text, tuple(spans))
+
+
+def read_records(lines: Iterable[str], source: str) -> list[GoldRecord]:
+    """Records of a JSONL stream (blank lines skipped); at least one is required."""
+    records = [parse_record(line, f"{source}: line {n}") for n, line in enumerate(lines, 1) if line.strip()]
+    if not records:
+        raise InputError(f"{source}: no records")
+    return records
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Matched counts; the rates are properties (nan when undefined)."""
+
+    gold: int = 0
+    found: int = 0
+    predicted: int = 0
+    correct: int = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.gold + other.gold, self.found + other.found,
+                      self.predicted + other.predicted, self.correct + other.correct)
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.gold if self.gold else math.nan
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.predicted if self.predicted else math.nan
+
+    def f_beta(self, beta: float) -> float:
+        p, r = self.precision, self.recall
+        if math.isnan(p) or math.isnan(r):
+            return math.nan
+        return 0.0 if p + r == 0 else (1 + beta**2) * p * r / (beta**2 * p + r)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRow:
+    group: str
+    spans: int
+    found: int
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.spans if self.spans else math.nan
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTest:
+    """Best vs worst group (z-test, Mann-Whitney U) and all groups (chi-square); nan: not computable."""
+
+    best: str
+    worst: str
+    gap: float
+    z: float
+    p_z: float
+    p_mann_whitney: float
+    p_chi2: float
+
+
+@dataclass(frozen=True, slots=True)
+class DetectionReport:
+    detector: str
+    documents: int
+    failed_documents: int
+    megabytes: float
+    seconds: float
+    min_coverage: float
+    overlap: Counts
+    typed: Counts
+    exact: Counts
+    per_label: dict[str, Counts] = field(default_factory=dict)
+    groups: tuple[GroupRow, ...] = ()
+    group_test: GroupTest | None = None
+
+    @property
+    def docs_per_second(self) -> float:
+        return self.documents / self.seconds if self.seconds > 0 else math.nan
+
+    @property
+    def megabytes_per_second(self) -> float:
+        return self.megabytes / self.seconds if self.seconds > 0 else math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready counts and rates (nan -> None)."""
+        def rates(c: Counts) -> dict[str, Any]:
+            return {**asdict(c), "precision": c.precision, "recall": c.recall, "f1": c.f_beta(1),
+                    "f5": c.f_beta(5)}
+
+        out = {"detector": self.detector, "documents": self.documents,
+               "failed_documents": self.failed_documents, "min_coverage": self.min_coverage,
+               "seconds": self.seconds, "docs_per_second": self.docs_per_second,
+               "megabytes_per_second": self.megabytes_per_second, "overlap": rates(self.overlap),
+               "typed": rates(self.typed), "exact": rates(self.exact),
+               "per_label": {k: rates(v) for k, v in self.per_label.items()},
+               "groups": [{**asdict(g), "recall": g.recall} for g in self.groups],
+               "group_test": asdict(self.group_test) if self.group_test else None}
+        return json.loads(json.dumps(out, default=float).replace("NaN", "null"))
+
+
+def _mask(length: int, spans: Iterable[tuple[int, int]]) -> bytearray:
+    mask = bytearray(length)
+    for start, end in spans:
+        mask[start:end] = b"\x01" * (end - start)
+    return mask
+
+
+def _covered(mask: bytearray, start: int, end: int, min_coverage: float) -> bool:
+    return mask.count(1, start, end) >= min_coverage * (end - start)
+
+
+def score_document(text: str, gold: Sequence[GoldSpan], predicted: Sequence[Span], *,
+                   min_coverage: float = 0.5) -> tuple[Counts, Counts, Counts, dict[str, Counts], list[bool]]:
+    """Overlap, typed and exact counts, per-label overlap counts, and ``found`` per gold span."""
+    n = len(text)
+    gold_mask = _mask(n, ((g.start, g.end) for g in gold))
+    pred_mask = _mask(n, ((p.start, p.end) for p in predicted))
+    found = [_covered(pred_mask, g.start, g.end, min_coverage) for g in gold]
+    correct = [_covered(gold_mask, p.start, p.end, min_coverage) for p in predicted]
+    overlap = Counts(len(gold), sum(found), len(predicted), sum(correct))
+    per_label: dict[str, Counts] = {}
+    typed = Counts()
+    for label in {g.label for g in gold} | {p.label for p in predicted}:
+        g_l = [g for g in gold if g.label == label]
+        p_l = [p for p in predicted if p.label == label]
+        gm, pm = _mask(n, ((g.start, g.end) for g in g_l)), _mask(n, ((p.start, p.end) for p in p_l))
+        typed += Counts(len(g_l), sum(_covered(pm, g.start, g.end, min_coverage) for g in g_l),
+                        len(p_l), sum(_covered(gm, p.start, p.end, min_coverage) for p in p_l))
+        per_label[label] = Counts(
+            len(g_l), sum(f for f, g in zip(found, gold, strict=True) if g.label == label),
+            len(p_l), sum(c for c, p in zip(correct, predicted, strict=True) if p.label == label))
+    gold_keys = {(g.start, g.end, g.label) for g in gold}
+    pred_keys = {(p.start, p.end, p.label) for p in predicted}
+    exact = Counts(len(gold), sum((g.start, g.end, g.label) in pred_keys for g in gold),
+                   len(predicted), sum((p.start, p.end, p.label) in gold_keys for p in predicted))
+    return overlap, typed, exact, per_label, found
+
+
+def two_proportion_z(found_a: int, n_a: int, found_b: int, n_b: int) -> tuple[float, float]:
+    """Pooled two-proportion z statistic and two-sided p-value (nan when undefined)."""
+    if not n_a or not n_b:
+        return math.nan, math.nan
+    pooled = (found_a + found_b) / (n_a + n_b)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    if se == 0:
+        return 0.0, 1.0
+    z = (found_a / n_a - found_b / n_b) / se
+    return z, math.erfc(abs(z) / math.sqrt(2))
+
+
+def compare_groups(rows: Sequence[GroupRow]) -> GroupTest | None:
+    """Tests between groups (see the module docstring); None with fewer than two groups."""
+    rows = [r for r in rows if r.spans]
+    if len(rows) < 2:
+        return None
+    best = max(rows, key=lambda r: (r.recall, r.group))
+    worst = min(rows, key=lambda r: (r.recall, r.group))
+    z, p_z = two_proportion_z(best.found, best.spans, worst.found, worst.spans)
+    p_u = p_chi2 = math.nan
+    try:
+        from scipy import stats
+    except ImportError:  # scipy comes with scikit-learn; without it only the z-test is reported
+        stats = None
+    if stats is not None:
+        a = [1] * best.found + [0] * (best.spans - best.found)
+        b = [1] * worst.found + [0] * (worst.spans - worst.found)
+        if len(set(a + b)) > 1:
+            p_u = float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+            table = [[r.found for r in rows], [r.spans - r.found for r in rows]]
+            if all(sum(row) for row in table):
+                p_chi2 = float(stats.chi2_contingency(table, correction=False)[1])
+        else:
+            p_u = p_chi2 = 1.0
+    return GroupTest(best.group, worst.group, best.recall - worst.recall, z, p_z, p_u, p_chi2)
+
+
+def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
+             min_coverage: float = 0.5) -> DetectionReport:
+    """Run ``detector`` on every record and score it against the gold spans."""
+    min_coverage = fraction("min_coverage", min_coverage)
+    if min_coverage == 0:
+        raise InputError("min_coverage must be > 0")
+    overlap = typed = exact = Counts()
+    per_label: dict[str, Counts] = {}
+    groups: dict[str, list[int]] = {}
+    seconds, failed, size = 0.0, 0, 0
+    for record in records:
+        began = time.perf_counter()
+        try:
+            predicted = [s.check(record.text) for s in detector.detect(record.text)]
+        except DetectorUnavailable:
+            predicted, failed = [], failed + 1
+        seconds += time.perf_counter() - began
+        size += len(record.text.encode("utf-8", "surrogatepass"))
+        o, t, e, labels, found = score_document(record.text, record.spans, predicted,
+                                                min_coverage=min_coverage)
+        overlap, typed, exact = overlap + o, typed + t, exact + e
+        for label, counts in labels.items():
+            per_label[label] = per_label.get(label, Counts()) + counts
+        for gold, hit in zip(record.spans, found, strict=True):
+            if gold.group is not None:
+                tally = groups.setdefault(gold.group, [0, 0])
+                tally[0] += 1
+                tally[1] += hit
+    rows = tuple(GroupRow(g, n, k) for g, (n, k) in sorted(groups.items()))
+    ordered = {label: per_label[label] for label in LABELS if label in per_label}
+    return DetectionReport(getattr(detector, "name", "?"), len(records), failed, size / 1e6, seconds,
+                           min_coverage, overlap, typed, exact, ordered, rows, compare_groups(rows))

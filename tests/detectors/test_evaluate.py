@@ -1,0 +1,222 @@
+"""evaluate-detection: matching rules, hand-computed tables, group tests, CLI and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from embedanon.detectors import DETECTORS, DetectorUnavailable, Span
+from embedanon.detectors.evaluate import (
+    Counts,
+    GoldRecord,
+    GoldSpan,
+    GroupRow,
+    compare_groups,
+    evaluate,
+    score_document,
+    two_proportion_z,
+)
+
+runner = CliRunner()
+
+
+class Nothing:
+    name = "test_nothing"
+
+    def detect(self, text: str) -> list[Span]:
+        return []
+
+
+class Everything:
+    """Marks the whole text as one NAME."""
+
+    name = "test_everything"
+
+    def detect(self, text: str) -> list[Span]:
+        return [Span(0, len(text), "NAME", 1.0, self.name)] if text else []
+
+
+class Failing:
+    name = "failing"
+
+    def detect(self, text: str) -> list[Span]:
+        raise DetectorUnavailable("down")
+
+
+for _name, _cls in (("test_nothing", Nothing), ("test_everything", Everything)):
+    if _name not in DETECTORS:
+        DETECTORS.add(_name, _cls)
+
+
+def g(text: str, sub: str, label: str, group: str | None = None) -> dict:
+    start = text.index(sub)
+    return {"start": start, "end": start + len(sub), "label": label, **({"group": group} if group else {})}
+
+
+A = "Call 617-555-0134 or mail ann@x.org."
+B = "Ann Lee, 54 yo, seen 2024-03-15."
+C = "Bob Chan called 617-555-0199 and version 1234567 shipped."
+D = "Dr. Kim Ito wrote."
+FIXTURE = [
+    {"id": "a", "text": A, "spans": [g(A, "617-555-0134", "PHONE"), g(A, "ann@x.org", "EMAIL", "g2")]},
+    {"id": "b", "text": B, "spans": [g(B, "Ann Lee", "NAME", "g1"), g(B, "54", "AGE"), g(B, "2024-03-15", "DATE")]},
+    {"id": "c", "text": C, "spans": [g(C, "Bob Chan", "NAME", "g2"), g(C, "617-555-0199", "PHONE")]},
+    {"id": 4, "text": D, "spans": [g(D, "Kim Ito", "NAME", "g1")]},
+]
+
+
+PROSE_TEXTS = [
+    ("Yesterday the weather was mild, and Maria Lopez walked to the market to buy bread and apples.",
+     "Maria Lopez"),
+    ("The committee reviewed the annual budget and, after a long discussion, Chen Wei approved it.", "Chen Wei"),
+    ("Most of the students finished the assignment early; Amara Okafor asked for one more week.",
+     "Amara Okafor"),
+    ("The library will open at nine on weekdays, according to a note that Lars Berg pinned up.", "Lars Berg"),
+]
+PROSE = [{"id": f"p{i}", "text": t, "spans": [g(t, name, "NAME")]} for i, (t, name) in enumerate(PROSE_TEXTS)]
+
+
+@pytest.fixture
+def spans_file(tmp_path):
+    path = tmp_path / "spans.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in FIXTURE) + "\n\n", encoding="utf-8")
+    return path
+
+
+def test_coverage_threshold_typed_and_exact():
+    text = "x" * 40
+    gold = [GoldSpan(0, 10, "NAME")]
+    half = score_document(text, gold, [Span(0, 5, "NAME")])
+    assert half[0] == Counts(1, 1, 1, 1)          # 5 of 10 gold chars covered; prediction fully inside gold
+    assert half[2] == Counts(1, 0, 1, 0)          # not exact
+    less = score_document(text, gold, [Span(0, 4, "NAME")])
+    assert less[0].found == 0 and less[0].correct == 1
+    wide = score_document(text, gold, [Span(0, 20, "ID")])
+    assert wide[0] == Counts(1, 1, 1, 1)          # half of the prediction is gold
+    assert wide[1] == Counts(1, 0, 1, 0)          # typed: wrong label
+    assert wide[3]["NAME"] == Counts(1, 1, 0, 0) and wide[3]["ID"] == Counts(0, 0, 1, 1)
+    too_wide = score_document(text, gold, [Span(0, 21, "NAME")])
+    assert too_wide[0].correct == 0
+    exact = score_document(text, gold, [Span(0, 10, "NAME")])
+    assert exact[2] == Counts(1, 1, 1, 1)
+    # two predictions covering a gold span together count
+    split = score_document(text, gold, [Span(0, 3, "NAME"), Span(3, 6, "NAME")])
+    assert split[0] == Counts(1, 1, 2, 2)
+
+
+def test_counts_rates_and_f_beta():
+    c = Counts(gold=8, found=5, predicted=6, correct=5)
+    assert c.recall == 5 / 8 and c.precision == 5 / 6
+    assert c.f_beta(1) == pytest.approx(2 * (5 / 6) * (5 / 8) / (5 / 6 + 5 / 8))
+    assert c.f_beta(5) == pytest.approx(26 * (5 / 6) * (5 / 8) / (25 * (5 / 6) + 5 / 8))
+    assert math.isnan(Counts(1, 0, 0, 0).precision) and Counts(1, 0, 2, 0).f_beta(1) == 0.0
+
+
+def test_two_proportion_z_by_hand_and_against_scipy_chi_square():
+    z, p = two_proportion_z(9, 10, 5, 10)
+    pooled_se = math.sqrt(0.7 * 0.3 * (1 / 10 + 1 / 10))
+    assert z == pytest.approx(0.4 / pooled_se)
+    assert p == pytest.approx(math.erfc(z / math.sqrt(2)))
+    test = compare_groups([GroupRow("a", 10, 9), GroupRow("b", 10, 5)])
+    assert (test.best, test.worst, test.gap) == ("a", "b", pytest.approx(0.4))
+    assert test.p_chi2 == pytest.approx(test.p_z)  # chi-square without correction == z-test for 2 groups
+    assert 0 < test.p_mann_whitney < 1
+    same = compare_groups([GroupRow("a", 50, 40), GroupRow("b", 50, 40)])
+    assert same.gap == 0 and same.p_z == 1.0
+    assert compare_groups([GroupRow("a", 5, 5)]) is None
+
+
+def test_negative_controls():
+    records = [GoldRecord(r["id"], r["text"], tuple(GoldSpan(**s) for s in r["spans"])) for r in PROSE]
+    nothing = evaluate(records, Nothing())
+    assert nothing.overlap.recall == 0.0 and math.isnan(nothing.overlap.precision)
+    everything = evaluate(records, Everything())
+    assert everything.overlap.recall == 1.0 and everything.overlap.precision == 0.0
+    failing = evaluate(records, Failing())
+    assert failing.failed_documents == 4 and failing.overlap.recall == 0.0
+
+
+def test_cli_table_hand_computed(spans_file):
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "--detector", "regex"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # gold 8; found: both phones, email, age, date; predicted: those 5 + the ID 1234567
+    assert "overlap         8      5      6      5  0.833  0.625  0.714  0.631" in lines
+    assert "NAME            3      0      0      0    n/a  0.000  n/a    n/a".split() == \
+        next(x for x in lines if x.startswith("NAME")).split()
+    assert next(x for x in lines if x.startswith("ID")).split() == "ID 0 0 1 0 0.000 n/a n/a n/a".split()
+    assert next(x for x in lines if x.startswith("g1 ")).split() == ["g1", "2", "0", "0.000"]
+    assert next(x for x in lines if x.startswith("g2 ")).split() == ["g2", "2", "1", "0.500"]
+    assert any(x.startswith("gap g2 - g1 = 0.500") for x in lines)
+    assert "docs/s" in result.output
+    for word in ("Ann", "Chan", "Ito", "ann@x.org", "617-555"):  # counts only, never text
+        assert word not in result.output
+
+
+def test_cli_json_and_several_detectors(spans_file):
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "-d", "regex,test_nothing",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["detector"] == "regex,test_nothing"
+    assert report["overlap"] | {} == {**report["overlap"], "gold": 8, "found": 5, "predicted": 6, "correct": 5}
+    assert report["typed"]["found"] == 5 and report["exact"]["found"] == 5
+    assert report["per_label"]["NAME"]["precision"] is None
+    assert [(x["group"], x["spans"], x["found"]) for x in report["groups"]] == [("g1", 2, 0), ("g2", 2, 1)]
+    assert report["documents"] == 4 and report["docs_per_second"] > 0
+
+
+def test_cli_negative_controls(tmp_path):
+    path = tmp_path / "prose.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in PROSE), encoding="utf-8")
+    nothing = json.loads(runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d",
+                                             "test_nothing", "--json"]).output)
+    assert nothing["overlap"]["recall"] == 0.0
+    everything = json.loads(runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d",
+                                                "test_everything", "--json"]).output)
+    assert everything["overlap"]["recall"] == 1.0 and everything["overlap"]["precision"] == 0.0
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"id": "a", "text": "SECRETNAME", "spans": []}\nnot json\n', "line 2 is not valid JSON"),
+    ('{"id": "a", "text": "SECRETNAME"}\n', "line 1 must be an object with a string 'text' and a list 'spans'"),
+    ('{"text": "SECRETNAME", "spans": []}\n', "line 1 needs an 'id'"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 3, "end": 99, "label": "NAME"}]}\n',
+     "line 1: span 0 [3, 99) is not inside the text (10 characters)"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 3, "label": "PERSON"}]}\n',
+     "line 1: span 0 label must be one of"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": true, "end": 3, "label": "NAME"}]}\n',
+     "line 1: span 0 needs integer 'start' and 'end'"),
+    ("\n\n", "no records"),
+])
+def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content, encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d", "regex"])
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert "SECRETNAME" not in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--data", "missing.jsonl", "-d", "regex"], "input not found"),
+    (["-d", "nosuch"], "unknown detector 'nosuch'"),
+    (["-d", "regex", "--llm-url", "http://127.0.0.1:9"], "not selected"),
+    (["-d", "regex", "--min-coverage", "1.5"], "min_coverage must be a number in [0.0, 1.0]"),
+])
+def test_cli_bad_options(spans_file, args, message):
+    if "--data" not in args:
+        args = ["--data", str(spans_file), *args]
+    result = runner.invoke(app, ["evaluate-detection", *args])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_cli_invalid_utf8(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b'{"id": "a", "text": "\xff", "spans": []}\n')
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d", "regex"])
+    assert result.exit_code == 2 and "not valid UTF-8" in result.output
