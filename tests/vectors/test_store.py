@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -77,7 +78,7 @@ def test_bad_files(tmp_path: Path) -> None:
     with pytest.raises(EmbeddingError, match="not found"):
         read_vectors(tmp_path / "missing.txt")
     bad = tmp_path / "bad.txt"
-    bad.write_text("2 3\nfoo 1 2\n", encoding="utf-8")
+    bad.write_text("2 3\nfoo 1 2\nbar 1 2 x\n", encoding="utf-8")
     with pytest.raises(EmbeddingError, match="cannot read"):
         read_vectors(bad)
     with pytest.raises(ConfigError, match="format must be one of"):
@@ -146,3 +147,201 @@ def test_packaged_file_is_small() -> None:
     ref = resources.files("embedanon.vectors") / "data" / "minilm-words.npz"
     with resources.as_file(ref) as path:
         assert path.stat().st_size <= 10 * 1024 * 1024
+
+
+# -- validation: garbage is refused with one line that never quotes the file -------------------
+CANARY = "zebulonius"
+
+
+def _w2v(path: Path, rows: list[str], header: str | None = "auto") -> Path:
+    if header == "auto":
+        header = f"{len(rows)} {len(rows[0].split()) - 1}"
+    lines = ([header] if header is not None else []) + rows
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("rows", "header", "message"), [
+    ([f"{CANARY} 1 2 3", "nan 1 nan 3"], "auto", "NaN or infinite values (first at line 3)"),
+    ([f"{CANARY} 1 2 3", "big inf 1 1"], "auto", "NaN or infinite"),
+    ([f"{CANARY} 1 2 3", "zero 0 0 0"], "auto", "all zeros (first at line 3)"),
+    ([f"{CANARY} 1 2 3", f"{CANARY} 4 5 6", "other 1 1 1"], "auto", "listed twice"),
+    ([f"{CANARY} 1", "other 2"], "auto", "dimension 1"),
+    ([f"{CANARY} 1 2 3"], "1000000000000 3", "more than a file of"),
+    ([f"{CANARY} 1 2 3"], "0 3", "announces 0 words"),
+    ([f"{CANARY} 1 2 3", "other 1 2 x"], None, "cannot read"),
+    # notes given by mistake: gensim's own message would quote the first non-number, the canary
+    ([f"seen {CANARY} chest pain today", "Mary visited Boston with him"], None, "cannot read"),
+    ([f"{CANARY} visited", "Mary visited Boston"], None, "cannot read"),
+])
+def test_garbage_embeddings_are_refused_without_quoting(tmp_path: Path, rows: list[str],
+                                                        header: str | None, message: str) -> None:
+    path = _w2v(tmp_path / "vecs.txt", rows, header)
+    with pytest.raises(EmbeddingError) as info:
+        read_vectors(path)
+    text = str(info.value)
+    assert message in text and len(text.splitlines()) == 1
+    assert CANARY not in text.lower() and "mary" not in text.lower() and "boston" not in text.lower()
+
+
+def test_empty_and_binary_garbage(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    with pytest.raises(EmbeddingError, match="is empty"):
+        read_vectors(empty)
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(np.random.default_rng(0).bytes(4096))
+    with pytest.raises(EmbeddingError, match="cannot read|header|announces"):
+        read_vectors(noise)
+    lying = tmp_path / "lying.bin"
+    lying.write_bytes(b"1000000000000 300\n" + b"\0" * 64)
+    with pytest.raises(EmbeddingError, match="more than a file of"):
+        read_vectors(lying)
+
+
+def test_gensim_warnings_quoting_words_are_silenced(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = _w2v(tmp_path / "dup.txt", [f"{CANARY} 1 2 3", f"{CANARY} 1 2 3"])
+    with caplog.at_level("DEBUG"), pytest.raises(EmbeddingError):
+        read_vectors(path)
+    assert CANARY not in caplog.text
+
+
+def test_store_validation_in_memory() -> None:
+    vecs = np.ones((3, 4), dtype=np.float32)
+    with pytest.raises(EmbeddingError, match="repeated"):
+        EmbeddingStore("t", ["a", "b", "a"], vecs)
+    with pytest.raises(EmbeddingError, match="empty or contains whitespace"):
+        EmbeddingStore("t", ["a", "b c", "d"], vecs)
+    bad = vecs.copy()
+    bad[1, 2] = np.nan
+    with pytest.raises(EmbeddingError, match="row 1"):
+        EmbeddingStore("t", ["a", "b", "c"], bad)
+    bad = vecs.copy()
+    bad[2] = 0
+    with pytest.raises(EmbeddingError, match="all zeros"):
+        EmbeddingStore("t", ["a", "b", "c"], bad)
+    with pytest.raises(EmbeddingError, match="dimension 1"):
+        EmbeddingStore("t", ["a", "b", "c"], np.ones((3, 1), dtype=np.float32))
+    with pytest.raises(EmbeddingError, match="wordpieces"):
+        EmbeddingStore("t", ["a", "b", "c"], vecs, ["x"], np.ones((2, 4), dtype=np.float32))
+    # a negative control: the same shapes with valid content are accepted
+    assert len(EmbeddingStore("t", ["a", "b", "c"], np.eye(3, 4, dtype=np.float32))) == 3
+
+
+def test_fingerprint_covers_words_vectors_and_pieces(tiny_store: EmbeddingStore) -> None:
+    base = tiny_store.fingerprint
+    vecs = tiny_store.vectors.copy()
+    assert EmbeddingStore("other name", list(tiny_store.words), vecs).fingerprint == base
+    vecs[0, 0] += 0.5
+    assert EmbeddingStore("t", list(tiny_store.words), vecs).fingerprint != base
+    words = list(tiny_store.words)
+    words[0] = "zulu"
+    assert EmbeddingStore("t", words, tiny_store.vectors).fingerprint != base
+    pieces = np.ones((1, tiny_store.dim), dtype=np.float32)
+    assert EmbeddingStore("t", list(tiny_store.words), tiny_store.vectors, ["ing"], pieces).fingerprint != base
+
+
+def test_damaged_saved_embedding_is_one_line(tmp_path: Path, tiny_store: EmbeddingStore) -> None:
+    tiny_store.save(tmp_path / "tiny")
+    (tmp_path / "tiny" / "vectors.npy").write_bytes(b"\x93NUMPY garbage")
+    with pytest.raises(EmbeddingError, match="damaged or incomplete"):
+        EmbeddingStore.load_saved(tmp_path / "tiny")
+    tiny_store.save(tmp_path / "tiny2")
+    (tmp_path / "tiny2" / "meta.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(EmbeddingError, match="damaged or incomplete"):
+        EmbeddingStore.load_saved(tmp_path / "tiny2")
+    tiny_store.save(tmp_path / "tiny3")
+    words = (tmp_path / "tiny3" / "words.txt").read_text(encoding="utf-8").split("\n")
+    (tmp_path / "tiny3" / "words.txt").write_text("\n".join(reversed(words)), encoding="utf-8")
+    with pytest.raises(EmbeddingError, match="fingerprint"):
+        EmbeddingStore.load_saved(tmp_path / "tiny3")
+
+
+def test_saved_embedding_modes_follow_the_umask(tmp_path: Path, tiny_store: EmbeddingStore) -> None:
+    old = os.umask(0o027)
+    try:
+        tiny_store.save(tmp_path / "tiny")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "tiny").stat().st_mode & 0o777 == 0o750
+    assert (tmp_path / "tiny" / "vectors.npy").stat().st_mode & 0o777 == 0o640
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp dir left
+
+
+def test_damaged_path_cache_is_rebuilt(w2v_files: dict[str, Path], monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("EMBEDANON_CACHE", str(tmp_path / "cache"))
+    defaults._load_named.cache_clear()
+    store = defaults.load_embedding(str(w2v_files["glove"]))
+    (cached,) = list((tmp_path / "cache" / "vectors").iterdir())
+    (cached / "vectors.npy").write_bytes(b"")
+    defaults._load_named.cache_clear()
+    assert defaults.load_embedding(str(w2v_files["glove"])).words == store.words
+    defaults._load_named.cache_clear()
+
+
+def test_unwritable_path_cache_is_skipped_with_one_warning(w2v_files: dict[str, Path], monkeypatch,  # type: ignore[no-untyped-def]
+                                                           tmp_path: Path, caplog) -> None:
+    from embedanon import _cache
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("EMBEDANON_CACHE", str(blocker / "cache"))  # under a regular file
+    monkeypatch.setattr(_cache, "_disabled", None)
+    defaults._load_named.cache_clear()
+    with caplog.at_level("WARNING"):
+        store = defaults.load_embedding(str(w2v_files["glove"]))
+    assert len(store) == 7
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
+    assert "without the disk cache" in caplog.records[0].getMessage()
+    defaults._load_named.cache_clear()
+
+
+def test_allowlist_reader(tmp_path: Path) -> None:
+    from embedanon.errors import ConfigError as _ConfigError
+    from embedanon.vectors.store import read_allowlist
+
+    good = tmp_path / "allow.txt"
+    good.write_bytes("\ufeffDoctor 12\nnurse\n\n  clinic x y\n".encode())
+    assert read_allowlist(good) == frozenset({"doctor", "nurse", "clinic"})
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes(f"ok\n{CANARY} caf\xe9\n".encode("latin-1"))
+    with pytest.raises(_ConfigError) as info:
+        read_allowlist(bad)
+    assert "line 2 is not valid UTF-8" in str(info.value) and CANARY not in str(info.value)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n \n", encoding="utf-8")
+    with pytest.raises(_ConfigError, match="has no words"):
+        read_allowlist(empty)
+    with pytest.raises(_ConfigError, match="cannot read allowlist"):
+        read_allowlist(tmp_path / "missing.txt")
+
+
+def test_policy_repr_never_shows_the_allowlist() -> None:
+    from embedanon.vectors.store import CandidatePolicy
+
+    policy = CandidatePolicy(allowlist=frozenset({CANARY, "mary"}))
+    assert CANARY not in repr(policy) and CANARY not in str(policy) and "2 words" in repr(policy)
+
+
+def test_table_memory_bound() -> None:
+    from embedanon.vectors.index import check_table_memory
+    from embedanon.vectors.store import memory_limit_bytes
+
+    assert memory_limit_bytes() > 2**28
+    check_table_memory(21_718, 10)  # the default k on the default embedding fits anywhere
+    with pytest.raises(ConfigError) as info:
+        check_table_memory(21_718, 21_717)  # the issue's --k 21718: over 100 GiB
+    assert "choose k <=" in str(info.value) and len(str(info.value).splitlines()) == 1
+    with pytest.raises(ConfigError, match="k=60 needs"):
+        check_table_memory(1000, 60, limit_bytes=1000 * 59 * 256)
+    check_table_memory(1000, 60, limit_bytes=1000 * 60 * 256)  # exactly at the limit: accepted
+
+
+def test_table_memory_bound_is_applied_by_the_index(tiny_store: EmbeddingStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from embedanon.vectors import index as index_module
+    from embedanon.vectors.store import CandidatePolicy
+
+    monkeypatch.setattr(index_module, "TABLE_BYTES_PER_CELL", 2**40)
+    idx = index_module.NeighborIndex(tiny_store, CandidatePolicy(min_length=1), use_disk_cache=False)
+    with pytest.raises(ConfigError, match="needs about"):
+        idx.table(3)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 from functools import lru_cache
@@ -18,8 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .._atomic import OutputError
 from ..errors import ConfigError, EmbeddingError
 from .store import EmbeddingStore, read_vectors
+
+log = logging.getLogger(__name__)
 
 DEFAULT_EMBEDDING = "minilm-words"
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -55,9 +59,11 @@ def load_default() -> EmbeddingStore:
 
 def imported_names() -> list[str]:
     root = home_dir() / "embeddings"
-    if not root.is_dir():
+    try:
+        return sorted(p.name for p in root.iterdir()
+                      if _NAME_RE.match(p.name) and _is_file(p / "meta.json"))
+    except OSError:  # no such directory, or not readable
         return []
-    return sorted(p.name for p in root.iterdir() if (p / "meta.json").is_file())
 
 
 def available() -> list[str]:
@@ -78,7 +84,10 @@ def import_embedding(path: str | Path, *, name: str | None = None, fmt: str | No
     if target.exists() and not overwrite:
         raise ConfigError(f"an embedding named {name!r} already exists (use --overwrite)")
     store = read_vectors(path, fmt=fmt, limit=limit, name=name)
-    store.save(target)
+    try:
+        store.save(target)
+    except OSError as exc:
+        raise EmbeddingError(f"cannot write {target}: {exc.strerror or type(exc).__name__}") from None
     _load_named.cache_clear()
     return store
 
@@ -93,19 +102,43 @@ def _path_cache_key(path: Path) -> str:
 def _load_named(spec: str) -> EmbeddingStore:
     if spec == DEFAULT_EMBEDDING:
         return load_default()
-    if _NAME_RE.match(spec) and (home_dir() / "embeddings" / spec / "meta.json").is_file():
+    if _NAME_RE.match(spec) and _is_file(home_dir() / "embeddings" / spec / "meta.json"):
         return EmbeddingStore.load_saved(home_dir() / "embeddings" / spec)
     path = Path(spec).expanduser()
-    if path.is_file():
-        cached = cache_dir() / "vectors" / _path_cache_key(path)
-        if (cached / "meta.json").is_file():
-            return EmbeddingStore.load_saved(cached)
-        store = read_vectors(path, name=str(path))
-        store.save(cached)
-        return store
+    if _is_file(path):
+        return _load_path(path)
     raise EmbeddingError(
         f"unknown embedding {spec!r}: not a file and not one of {', '.join(available())}"
     )
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # e.g. a permission error on a parent directory
+        return False
+
+
+def _load_path(path: Path) -> EmbeddingStore:
+    """An embedding file given by path, through its fast-form cache (rebuilt when damaged;
+    skipped, with one warning, when the cache directory cannot be written)."""
+    from .._cache import _warn_disabled
+
+    try:
+        cached = cache_dir() / "vectors" / _path_cache_key(path)
+    except OSError as exc:
+        raise EmbeddingError(f"cannot read {path}: {exc.strerror}") from None
+    if _is_file(cached / "meta.json"):
+        try:
+            return EmbeddingStore.load_saved(cached)
+        except EmbeddingError:
+            log.info("cached fast form of %s is damaged; reading the file again", path)
+    store = read_vectors(path, name=str(path))
+    try:
+        store.save(cached)
+    except (OSError, OutputError) as exc:
+        _warn_disabled(f"cannot write the cache directory {cached.parent} ({exc})")
+    return store
 
 
 def load_embedding(spec: str | Path = DEFAULT_EMBEDDING) -> EmbeddingStore:

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from .._atomic import atomic_directory
 from .._validate import positive_int
 from ..errors import ConfigError, EmbeddingError
 from ..text import lookup_key
 
 FORMATS = ("word2vec", "word2vec-binary", "glove", "fasttext-bin")
+_SPACE = re.compile(r"\s")
 
 
 def _unit(vecs: np.ndarray) -> np.ndarray:
@@ -33,7 +35,59 @@ def _unit(vecs: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(vecs / norms, dtype=np.float32)
 
 
-@dataclass(frozen=True, slots=True)
+def check_vectors(name: str, vecs: np.ndarray, what: str = "row", first: int = 0) -> None:
+    """Refuse vectors no mechanism can use: non-finite values, all-zero rows, d < 2.
+
+    Messages name the embedding and a row (or file line) number, never a word: an embedding file
+    given by mistake may be someone's notes.
+
+    Args:
+        name: the embedding, for messages.
+        vecs: float array, shape (V, d).
+        what: ``"row"`` or ``"line"``, how positions are named in messages.
+        first: number of the first row (1 for file lines after no header).
+
+    Raises:
+        EmbeddingError: on the first problem found.
+    """
+    if vecs.ndim != 2 or vecs.shape[1] < 2:
+        d = vecs.shape[1] if vecs.ndim == 2 else vecs.ndim
+        raise EmbeddingError(f"embedding {name!r} has dimension {d}; at least 2 is needed")
+    if len(vecs) == 0:
+        return
+    bad = ~np.isfinite(vecs).all(axis=1)
+    if bad.any():
+        raise EmbeddingError(
+            f"embedding {name!r}: {int(bad.sum())} vectors contain NaN or infinite values "
+            f"(first at {what} {int(np.argmax(bad)) + first})")
+    zero = ~np.any(vecs != 0, axis=1)
+    if zero.any():
+        raise EmbeddingError(
+            f"embedding {name!r}: {int(zero.sum())} vectors are all zeros "
+            f"(first at {what} {int(np.argmax(zero)) + first}); a zero vector has no direction")
+
+
+def check_words(name: str, words: list[str], what: str = "words") -> None:
+    """Refuse empty, whitespace-containing or repeated words (messages give row numbers only)."""
+    for i, word in enumerate(words):
+        if not isinstance(word, str) or not word or _SPACE.search(word):
+            raise EmbeddingError(
+                f"embedding {name!r}: {what[:-1]} #{i} is empty or contains whitespace")
+    distinct = set(words)
+    if len(distinct) != len(words):
+        seen: set[str] = set()
+        first = -1
+        for i, word in enumerate(words):
+            if word in seen:
+                first = i
+                break
+            seen.add(word)
+        raise EmbeddingError(
+            f"embedding {name!r}: {len(words) - len(distinct)} {what} are repeated "
+            f"(first repeat at row #{first})")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class CandidatePolicy:
     """Which words of an embedding may be used as replacements (the public candidate vocabulary).
 
@@ -53,9 +107,17 @@ class CandidatePolicy:
 
     def key(self) -> str:
         allow = "" if self.allowlist is None else hashlib.sha1(
-            "\n".join(sorted(self.allowlist)).encode()
+            "\n".join(sorted(self.allowlist)).encode("utf-8", "surrogatepass")
         ).hexdigest()[:12]
         return f"m{self.min_length}-a{int(self.alphabetic)}-{allow or 'all'}"
+
+    def __repr__(self) -> str:
+        # Never the allowlist's words: a list of patient names given by mistake must not be echoed.
+        allow = "None" if self.allowlist is None else f"<{len(self.allowlist)} words>"
+        return (f"CandidatePolicy(min_length={self.min_length}, alphabetic={self.alphabetic}, "
+                f"allowlist={allow})")
+
+    __str__ = __repr__
 
     def accepts(self, word: str) -> bool:
         if len(word) < self.min_length:
@@ -96,12 +158,20 @@ class EmbeddingStore:
             )
         if len(self.words) == 0:
             raise EmbeddingError(f"embedding {self.name!r} has no words")
+        check_vectors(self.name, self.vectors)
+        check_words(self.name, self.words)
         self.vectors = _unit(self.vectors)
         self._index = {w: i for i, w in enumerate(self.words)}
-        if len(self._index) != len(self.words):
-            raise EmbeddingError(f"embedding {self.name!r} has duplicate words")
         if self.piece_vectors is None:
             self.piece_vectors = np.zeros((0, self.dim), dtype=np.float32)
+        if self.piece_vectors.ndim != 2 or self.piece_vectors.shape != (len(self.pieces), self.dim):
+            raise EmbeddingError(
+                f"embedding {self.name!r}: {len(self.pieces)} wordpieces but piece vectors of shape "
+                f"{self.piece_vectors.shape}"
+            )
+        if self.pieces:
+            check_vectors(self.name, self.piece_vectors)
+            check_words(self.name, self.pieces, what="wordpieces")
         self.piece_vectors = _unit(self.piece_vectors)
         self._piece_index = {p: i for i, p in enumerate(self.pieces)}
 
@@ -128,12 +198,19 @@ class EmbeddingStore:
 
     @property
     def fingerprint(self) -> str:
-        """Content hash of words and vectors, used to key on-disk caches."""
+        """Content hash (sha256, 24 hex digits) of the words, vectors, wordpieces and piece
+        vectors; computed once per store. Names every on-disk cache derived from the store."""
         if self._fingerprint is None:
             h = hashlib.sha256()
-            h.update("\n".join(self.words).encode("utf-8"))
-            h.update(np.ascontiguousarray(self.vectors).tobytes())
-            self._fingerprint = h.hexdigest()[:20]
+            for name, rows in (("words", self.words), ("pieces", self.pieces)):
+                h.update(f"{name}\0{len(rows)}\0".encode())
+                h.update("\n".join(rows).encode("utf-8", "surrogatepass"))
+            assert self.piece_vectors is not None
+            for array in (self.vectors, self.piece_vectors):
+                h.update(f"\0{array.dtype.str}{array.shape}\0".encode())
+                if array.size:  # memoryview cannot cast an empty (0, d) array
+                    h.update(memoryview(np.ascontiguousarray(array)).cast("B"))
+            self._fingerprint = h.hexdigest()[:24]
         return self._fingerprint
 
     def candidate_ids(self, policy: CandidatePolicy) -> np.ndarray:
@@ -183,48 +260,75 @@ class EmbeddingStore:
 
     # -- persistence -------------------------------------------------------------------------
     def save(self, directory: Path) -> None:
-        """Write the fast-loading form (``vectors.npy``, ``words.txt``, ``meta.json``) atomically."""
-        directory = Path(directory)
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".import-", dir=directory.parent))
-        try:
+        """Write the fast-loading form (``vectors.npy``, ``words.txt``, ``meta.json``) atomically
+        (a public artefact: modes follow the umask, see :mod:`embedanon._atomic`)."""
+        with atomic_directory(directory, private=False) as tmp:
             np.save(tmp / "vectors.npy", self.vectors)
             (tmp / "words.txt").write_text("\n".join(self.words), encoding="utf-8")
             if self.pieces:
                 assert self.piece_vectors is not None
                 np.save(tmp / "pieces.npy", self.piece_vectors)
                 (tmp / "pieces.txt").write_text("\n".join(self.pieces), encoding="utf-8")
-            meta = {"name": self.name, "source": self.source, "words": len(self), "dim": self.dim}
+            meta = {"name": self.name, "source": self.source, "words": len(self), "dim": self.dim,
+                    "fingerprint": self.fingerprint}
             (tmp / "meta.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
-            if directory.exists():
-                _rmtree(directory)
-            os.replace(tmp, directory)
-        except BaseException:
-            _rmtree(tmp)
-            raise
 
     @classmethod
     def load_saved(cls, directory: Path) -> EmbeddingStore:
-        """Load the form written by :meth:`save` (vectors memory-mapped)."""
+        """Load the form written by :meth:`save`, validated like any embedding.
+
+        Raises:
+            EmbeddingError: a file is missing or damaged, or the content is not a valid
+                embedding (the message never quotes its words).
+        """
         directory = Path(directory)
         try:
             meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
             words = (directory / "words.txt").read_text(encoding="utf-8").split("\n")
-            vectors = np.load(directory / "vectors.npy")
+            vectors = np.load(directory / "vectors.npy", allow_pickle=False)
             pieces: list[str] = []
             piece_vectors = None
             if (directory / "pieces.txt").exists():
                 pieces = (directory / "pieces.txt").read_text(encoding="utf-8").split("\n")
-                piece_vectors = np.load(directory / "pieces.npy")
-        except (OSError, ValueError) as exc:
-            raise EmbeddingError(f"cannot read saved embedding {directory}: {exc}") from exc
-        return cls(meta["name"], words, vectors, pieces, piece_vectors, meta.get("source", ""))
+                piece_vectors = np.load(directory / "pieces.npy", allow_pickle=False)
+            name, source = str(meta["name"]), str(meta.get("source", ""))
+        except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+            raise EmbeddingError(
+                f"cannot read saved embedding {directory}: damaged or incomplete ({type(exc).__name__})"
+            ) from None
+        store = cls(name, words, vectors, pieces, piece_vectors, source)
+        expected = meta.get("fingerprint")
+        if expected is not None and expected != store.fingerprint:
+            raise EmbeddingError(f"saved embedding {directory} does not match its fingerprint (modified?)")
+        return store
 
 
-def _rmtree(path: Path) -> None:
-    import shutil
+def read_allowlist(path: str | Path) -> frozenset[str]:
+    """The lookup keys of a public word list (the first whitespace-separated field of each
+    non-blank line).
 
-    shutil.rmtree(path, ignore_errors=True)
+    Raises:
+        ConfigError: the file cannot be read, is not UTF-8 (the message names the line, never its
+            content) or has no words.
+    """
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read allowlist {path}: {exc.strerror or type(exc).__name__}") from None
+    words = []
+    for line_no, line in enumerate(raw.split(b"\n"), 1):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"allowlist {path}: line {line_no} is not valid UTF-8 (byte {exc.start + 1})"
+            ) from None
+        fields = text.split()
+        if fields:
+            words.append(lookup_key(fields[0].lstrip("\ufeff") if line_no == 1 else fields[0]))
+    if not words:
+        raise ConfigError(f"allowlist {path} has no words")
+    return frozenset(w for w in words if w)
 
 
 # -- reading foreign formats through gensim ------------------------------------------------------
@@ -242,14 +346,66 @@ def detect_format(path: Path) -> str:
         if len(head) == 4 and int.from_bytes(head, "little", signed=True) == _FASTTEXT_MAGIC:
             return "fasttext-bin"
         return "word2vec-binary"
+    return "word2vec" if _header(path) is not None else "glove"
+
+
+def _header(path: Path) -> tuple[int, int] | None:
+    """``(count, dim)`` when the first line of ``path`` is a word2vec header, else ``None``."""
     import gzip
 
     opener = gzip.open if path.suffix.lower() == ".gz" else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as fh:  # type: ignore[operator]
-        first = fh.readline().split()
+    with opener(path, "rb") as fh:  # type: ignore[operator]
+        first = fh.readline(256).split()
     if len(first) == 2 and all(part.isdigit() for part in first):
-        return "word2vec"
-    return "glove"
+        return int(first[0]), int(first[1])
+    return None
+
+
+def _check_header(path: Path, fmt: str, limit: int | None) -> None:
+    """Refuse a word2vec header that cannot be true for a file of this size (``10**12`` rows)
+    or that would not fit in memory, before gensim allocates it."""
+    if fmt not in ("word2vec", "word2vec-binary"):
+        return
+    header = _header(path)
+    if header is None:
+        raise EmbeddingError(f"{path} has no word2vec header line ('<words> <dimension>')")
+    count, dim = header
+    if count == 0 or dim == 0:
+        raise EmbeddingError(f"{path}: its header announces {count} words of dimension {dim}")
+    rows = count if limit is None else min(count, limit)
+    # Smallest possible row: one letter, a space, and per value "0 " (text) or 4 bytes (binary).
+    smallest = 2 + (4 * dim if fmt == "word2vec-binary" else 2 * dim)
+    size = path.stat().st_size
+    if path.suffix.lower() != ".gz" and rows * smallest > size:
+        raise EmbeddingError(
+            f"{path}: its header announces {count} words of dimension {dim}, more than a file of "
+            f"{size} bytes can hold (truncated or not a word2vec file)")
+    need = rows * dim * 4
+    if need > memory_limit_bytes():
+        raise EmbeddingError(
+            f"{path}: {rows} words x {dim} would need {need / 2**30:.1f} GiB, more than the "
+            f"{memory_limit_bytes() / 2**30:.1f} GiB allowed (use --limit)")
+
+
+def memory_limit_bytes() -> int:
+    """Largest array embedanon allocates for an embedding or a table: half the physical memory
+    (4 GiB where it cannot be read)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 * 2**30
+
+
+class _QuietGensim:
+    """Silence gensim's logger while reading: its warnings quote words of the file."""
+
+    def __enter__(self) -> None:
+        self._logger = logging.getLogger("gensim")
+        self._level = self._logger.level
+        self._logger.setLevel(logging.CRITICAL + 1)
+
+    def __exit__(self, *_: object) -> None:
+        self._logger.setLevel(self._level)
 
 
 def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None = None,
@@ -257,36 +413,62 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
     """Read word2vec text/binary, GloVe text or fastText ``.vec``/``.bin`` through gensim.
 
     Words are keyed by ``lookup_key`` (lower case, accents stripped); when two words collide
-    (``Apple``/``apple``) the first one in the file, usually the more frequent, is kept.
+    (``Apple``/``apple``) the first one in the file, usually the more frequent, is kept. A word
+    listed twice exactly, a NaN, infinite or all-zero vector, a dimension below 2, an empty file or
+    a header that lies about its size is refused with an :class:`EmbeddingError` that names line
+    numbers only: the file may not be an embedding at all but someone's notes.
     """
     path = Path(path)
-    if not path.is_file():
-        raise EmbeddingError(f"embedding file not found: {path}")
-    fmt = fmt or detect_format(path)
-    if fmt not in FORMATS:
-        raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if limit is not None:
+        limit = positive_int("limit", limit)
+    try:
+        if not path.is_file():
+            raise EmbeddingError(f"embedding file not found: {path}")
+        if path.stat().st_size == 0:
+            raise EmbeddingError(f"embedding file {path} is empty")
+        fmt = fmt or detect_format(path)
+        if fmt not in FORMATS:
+            raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        _check_header(path, fmt, limit)
+    except OSError as exc:
+        raise EmbeddingError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
     try:
         from gensim.models import KeyedVectors
         from gensim.models.fasttext import load_facebook_vectors
 
-        if fmt == "fasttext-bin":
-            kv = load_facebook_vectors(str(path))
-        else:
-            kv = KeyedVectors.load_word2vec_format(
-                str(path), binary=fmt == "word2vec-binary", no_header=fmt == "glove",
-                limit=limit, unicode_errors="replace",
-            )
-    except (OSError, ValueError, EOFError, UnicodeError) as exc:
-        raise EmbeddingError(f"cannot read {path} as {fmt}: {exc}") from exc
+        with _QuietGensim():
+            if fmt == "fasttext-bin":
+                kv = load_facebook_vectors(str(path))
+            else:
+                kv = KeyedVectors.load_word2vec_format(
+                    str(path), binary=fmt == "word2vec-binary", no_header=fmt == "glove",
+                    limit=limit, unicode_errors="replace",
+                )
+    except MemoryError:
+        raise EmbeddingError(f"cannot read {path} as {fmt}: it does not fit in memory") from None
+    except Exception as exc:  # noqa: BLE001 - gensim's messages quote the file's text; never show them
+        raise EmbeddingError(
+            f"cannot read {path} as {fmt}: damaged, or not in this format ({type(exc).__name__})"
+        ) from None
     keys = list(kv.index_to_key)
     if limit is not None:
         keys = keys[:limit]
+    if any(key is None for key in keys):  # gensim leaves unnamed zero rows for repeated words
+        raise EmbeddingError(
+            f"{path}: {sum(key is None for key in keys)} words are listed twice; "
+            "an embedding needs one vector per word")
+    raw = np.asarray(kv.vectors[: len(keys)])
+    if len(keys) == 0:
+        raise EmbeddingError(f"embedding file {path} has no words")
+    header_lines = 1 if fmt in ("word2vec", "word2vec-binary") else 0
+    check_vectors(str(path), raw, what="line" if fmt != "fasttext-bin" else "row",
+                  first=1 + header_lines if fmt != "fasttext-bin" else 0)
     seen: dict[str, int] = {}
     rows: list[int] = []
     for i, key in enumerate(keys):
         word = lookup_key(str(key))
-        if word and not re.search(r"\s", word) and word not in seen:
+        if word and not _SPACE.search(word) and word not in seen:
             seen[word] = i
             rows.append(i)
-    vectors = np.asarray(kv.vectors[rows], dtype=np.float32)
+    vectors = np.asarray(raw[rows], dtype=np.float32)
     return EmbeddingStore(name or path.name, list(seen), vectors, source=f"{fmt}:{path}")
