@@ -220,3 +220,16 @@ def test_cli_invalid_utf8(tmp_path):
     path.write_bytes(b'{"id": "a", "text": "\xff", "spans": []}\n')
     result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d", "regex"])
     assert result.exit_code == 2 and "not valid UTF-8" in result.output
+
+
+def test_cli_through_a_real_subprocess(spans_file):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "embedanon", "evaluate-detection", "--data", str(spans_file),
+                           "-d", "regex", "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["overlap"]["found"] == 5
+    bad = subprocess.run([sys.executable, "-m", "embedanon", "evaluate-detection", "--data", "missing.jsonl",
+                          "-d", "regex"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: input not found: missing.jsonl"

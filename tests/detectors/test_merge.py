@@ -162,3 +162,16 @@ def test_union_detector_rejects_spans_outside_text_and_bad_arguments():
         UnionDetector([])
     with pytest.raises(TypeError, match="Detector"):
         UnionDetector([object()])  # type: ignore[list-item]
+
+
+def test_union_detector_propagates_detector_unavailable():
+    from embedanon.detectors.base import DetectorUnavailable
+
+    class Down:
+        name = "down"
+
+        def detect(self, text: str) -> list[Span]:
+            raise DetectorUnavailable("down: service unavailable")
+
+    with pytest.raises(DetectorUnavailable, match="service unavailable"):
+        UnionDetector([Fixed("a", []), Down()]).detect("text")
