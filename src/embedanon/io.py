@@ -1,8 +1,12 @@
-"""Readers for txt / jsonl / csv records and an atomic writer.
+"""Readers for txt / jsonl / csv records and the output side of a run.
 
 A *record* is what gets one random stream: a line of a text file, a JSON line, a CSV row. Only
 the named fields of JSONL and CSV records change; every other field, the order and the number of
-records are kept. Readers raise :class:`InputError` naming the file and the line.
+records are kept. Readers raise :class:`InputError` naming the file and the line, and never
+quote the input: a headerless CSV's "header" is a data row, a JSON key may be a name.
+
+Outputs go through :class:`embedanon._atomic.AtomicBatch` (see :func:`output_batch`), which
+states the rules for temp files, special files, symbolic links and modes.
 """
 
 from __future__ import annotations
@@ -11,20 +15,25 @@ import csv
 import io
 import json
 import os
+import re
+import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from ._atomic import AtomicBatch, OutputError, is_stream, regular_target
 from .errors import ConfigError, InputError
 
 Format = Literal["txt", "jsonl", "csv"]
 FORMATS: tuple[str, ...] = ("txt", "jsonl", "csv")
 ENCODING_ERRORS = ("strict", "replace")
 _CSV_FIELD_LIMIT = 1 << 30
+#: How much of a text input is inspected to tell whether it is really JSON Lines.
+_SNIFF_BYTES, _SNIFF_LINES = 64 * 1024, 200
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def detect_format(path: str, explicit: str | None = None) -> Format:
@@ -57,8 +66,13 @@ class Record:
 
 
 def open_input(path: str) -> IO[bytes]:
+    """Binary stream of ``path`` (``-``: standard input, which is not closed by ``with``)."""
     if path == "-":
-        return sys.stdin.buffer
+        if sys.stdin is None:
+            raise InputError("standard input is closed")
+        return _Unclosed(sys.stdin.buffer)
+    if path == "":
+        raise InputError("input path is empty; use '-' for standard input")
     try:
         return open(path, "rb")
     except FileNotFoundError:
@@ -67,6 +81,58 @@ def open_input(path: str) -> IO[bytes]:
         raise InputError(f"input is a directory: {path}") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+class _Unclosed(io.BufferedIOBase):
+    """Standard input seen through a ``with`` block that must not close it."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._raw.read(-1 if size is None else size)
+
+    def read1(self, size: int = -1) -> bytes:
+        read1 = getattr(self._raw, "read1", None)
+        return read1(size) if callable(read1) else self._raw.read(size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._raw.readline(-1 if size is None else size)
+
+    def peek(self, size: int = 0) -> bytes:
+        peek = getattr(self._raw, "peek", None)
+        return peek(size) if callable(peek) else b""
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def close(self) -> None:  # leave standard input open
+        pass
+
+
+def same_file(src: str, dst: str | None) -> bool:
+    """Whether writing ``dst`` would replace input ``src`` (``-``: the file standard input
+    reads; ``dst`` ``None``/``-`` is standard output, never the same file)."""
+    if dst is None or dst == "-":
+        return False
+    try:
+        st_dst = os.stat(dst)
+        if src == "-":
+            st_src = os.fstat(sys.stdin.fileno())
+            if not stat.S_ISREG(st_src.st_mode):
+                return False
+        else:
+            st_src = os.stat(src)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return src != "-" and os.path.abspath(src) == os.path.abspath(dst)
+    return (st_src.st_dev, st_src.st_ino) == (st_dst.st_dev, st_dst.st_ino)
+
+
+def _read_error(path: str, exc: OSError) -> InputError:
+    return InputError(f"cannot read {path}: {exc.strerror or type(exc).__name__}")
 
 
 def _decode(raw: bytes, path: str, line_no: int, errors: str) -> str:
@@ -79,47 +145,150 @@ def _decode(raw: bytes, path: str, line_no: int, errors: str) -> str:
         ) from None
 
 
-def read_txt(fh: IO[bytes], path: str, errors: str) -> Iterator[Record]:
-    """One record per line; the line ending stays outside the anonymized text."""
-    for line_no, raw in enumerate(fh, 1):
-        line = _decode(raw, path, line_no, errors)
-        body = line.rstrip("\r\n")
-        yield Record((body,), len(raw), line[len(body):])
+def read_txt(fh: IO[bytes], path: str, errors: str, *, sniff: bool = True) -> Iterator[Record]:
+    """One record per line; the line ending stays outside the anonymized text.
+
+    Args:
+        sniff: refuse input that looks like JSON Lines (its first lines, up to 64 KiB, are all
+            JSON objects): read as text, keys and all would be anonymized. Pass ``False`` when the
+            user asked for txt explicitly (``--format txt``).
+    """
+    try:
+        lines: Iterator[bytes] = iter(fh)
+        if sniff:
+            head = _head_lines(lines)
+            if _looks_like_jsonl(head):
+                raise InputError(
+                    f"{path} looks like JSON Lines, not text (its lines are JSON objects); use "
+                    "--format jsonl --field NAME, or --format txt to anonymize it as plain text")
+            lines = _chain(head, lines)
+        for line_no, raw in enumerate(lines, 1):
+            line = _decode(raw, path, line_no, errors)
+            body = line.rstrip("\r\n")
+            yield Record((body,), len(raw), line[len(body):])
+    except OSError as exc:
+        raise _read_error(path, exc) from None
+
+
+def _head_lines(lines: Iterator[bytes]) -> list[bytes]:
+    head: list[bytes] = []
+    size = 0
+    for raw in lines:
+        head.append(raw)
+        size += len(raw)
+        if size >= _SNIFF_BYTES or len(head) >= _SNIFF_LINES:
+            break
+    return head
+
+
+def _chain(head: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield from head
+    yield from rest
+
+
+def _looks_like_jsonl(head: list[bytes]) -> bool:
+    """Every non-blank line starts with ``{`` and ends with ``}``, and the first is a JSON object."""
+    bodies = [raw.strip() for raw in head]
+    bodies = [b for b in bodies if b]
+    if not bodies:
+        return False
+    bodies[0] = bodies[0].removeprefix(b"\xef\xbb\xbf")
+    if not all(b.startswith(b"{") and b.endswith(b"}") for b in bodies):
+        return False
+    try:
+        return isinstance(json.loads(bodies[0]), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def write_txt(record: Record, results: tuple[str, ...]) -> str:
     return results[0] + record.payload
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_pairs)
+
+
+def _parse_json(body: str, path: str, line_no: int, fields: list[str]) -> Any:
+    try:
+        return _DECODER.decode(body)
+    except _DuplicateKey as exc:
+        if exc.key in fields:
+            raise InputError(
+                f"{path}: line {line_no}: field {exc.key!r} appears twice in one object "
+                "(ambiguous; only one would be anonymized)") from None
+        raise InputError(f"{path}: line {line_no} has a JSON object with a repeated key "
+                         "(it would be collapsed)") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {line_no} is not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{path}: line {line_no} is JSON nested too deeply") from None
+    except ValueError:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"{path}: line {line_no} is not valid JSON: a number is too long") from None
+
+
 def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iterator[Record]:
-    """One record per JSON object line; blank lines are kept as they are."""
-    for line_no, raw in enumerate(fh, 1):
-        line = _decode(raw, path, line_no, errors)
-        body = line.rstrip("\r\n")
-        ending = line[len(body):]
-        if not body.strip():
-            yield Record((), len(raw), (None, line, fields))
-            continue
-        bom = "\ufeff" if line_no == 1 and body.startswith("\ufeff") else ""
-        if bom:  # a byte-order mark is kept in the output but is not JSON
-            body = body[1:]
-        try:
-            obj = json.loads(body)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {line_no} is not valid JSON: {exc.msg}") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{path}: line {line_no} is a JSON {type(obj).__name__}, not an object")
-        texts = []
-        for name in fields:
-            if name not in obj:
-                raise InputError(f"{path}: line {line_no} has no field {name!r}")
-            value = obj[name]
-            if value is not None and not isinstance(value, str):
-                raise InputError(
-                    f"{path}: line {line_no}: field {name!r} is {type(value).__name__}, not a string"
-                )
-            texts.append(value or "")
-        yield Record(tuple(texts), len(raw), (obj, ending, fields, bom))
+    """One record per JSON object line; blank lines are kept as they are.
+
+    A named field must be a string or ``null`` and appear once; a repeated key anywhere is
+    refused (it would collapse). A named field holding an unpaired surrogate escape
+    (``"\\ud800"``) is refused, or, with ``errors="replace"``, has each one replaced by U+FFFD;
+    elsewhere such escapes are written back as escapes, unchanged.
+    """
+    try:
+        for line_no, raw in enumerate(fh, 1):
+            line = _decode(raw, path, line_no, errors)
+            body = line.rstrip("\r\n")
+            ending = line[len(body):]
+            if not body.strip():
+                yield Record((), len(raw), (None, line, fields))
+                continue
+            bom = "\ufeff" if line_no == 1 and body.startswith("\ufeff") else ""
+            if bom:  # a byte-order mark is kept in the output but is not JSON
+                body = body[1:]
+            obj = _parse_json(body, path, line_no, fields)
+            if not isinstance(obj, dict):
+                raise InputError(f"{path}: line {line_no} is a JSON {type(obj).__name__}, not an object")
+            texts = []
+            for name in fields:
+                if name not in obj:
+                    raise InputError(f"{path}: line {line_no} has no field {name!r}")
+                value = obj[name]
+                if value is not None and not isinstance(value, str):
+                    raise InputError(
+                        f"{path}: line {line_no}: field {name!r} is {type(value).__name__}, not a string"
+                    )
+                if value and _SURROGATE.search(value):
+                    if errors != "replace":
+                        raise InputError(
+                            f"{path}: line {line_no}: field {name!r} has an unpaired surrogate escape "
+                            "(\\ud800-\\udfff); use --encoding-errors replace to substitute U+FFFD")
+                    value = _SURROGATE.sub("\ufffd", value)
+                texts.append(value or "")
+            yield Record(tuple(texts), len(raw), (obj, ending, fields, bom))
+    except OSError as exc:
+        raise _read_error(path, exc) from None
+
+
+def _escape_surrogates(text: str) -> str:
+    """JSON text with unpaired surrogates (only possible inside strings) written as escapes."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def write_jsonl(record: Record, results: tuple[str, ...]) -> str:
@@ -129,7 +298,13 @@ def write_jsonl(record: Record, results: tuple[str, ...]) -> str:
     for name, value in zip(fields, results, strict=True):
         if obj[name] is not None:
             obj[name] = value
-    return "".join(bom) + json.dumps(obj, ensure_ascii=False) + ending
+    try:
+        text = json.dumps(obj, ensure_ascii=False)
+    except RecursionError:  # the reader parsed it, so this is near the recursion limit
+        raise InputError("a JSON record is nested too deeply to write back") from None
+    if _SURROGATE.search(text):
+        text = _escape_surrogates(text)
+    return "".join(bom) + text + ending
 
 
 def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
@@ -146,11 +321,7 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
             raise InputError(f"{path}: empty CSV file (a header row is needed)") from None
         # A byte-order mark sticks to the first column name; match names without it.
         names = [h.lstrip("\ufeff") if i == 0 else h for i, h in enumerate(header)]
-        missing = [f for f in fields if f not in names]
-        if missing:
-            raise InputError(
-                f"{path}: no column {missing[0]!r}; columns are: {', '.join(header)}"
-            )
+        _check_columns(names, fields, path)
         cols = [names.index(f) for f in fields]
         yield Record((), 0, ("header", header), header=True)
         for row in reader:
@@ -164,8 +335,26 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
         ) from None
     except csv.Error as exc:
         raise InputError(f"{path}: malformed CSV at line {reader.line_num}: {exc}") from None
+    except OSError as exc:
+        raise _read_error(path, exc) from None
     finally:
         text.detach()
+
+
+def _check_columns(names: list[str], fields: list[str], path: str) -> None:
+    """Every named field is exactly one column of the header row. Messages count the columns
+    and never list them: without a header row, the first row is data."""
+    for name in fields:
+        count = names.count(name)
+        if count > 1:
+            raise InputError(f"{path}: column {name!r} appears {count} times in the header row "
+                             "(ambiguous; rename the duplicates)")
+        if count == 0:
+            hint = ("; it looks like JSON Lines: use --format jsonl"
+                    if names and names[0].lstrip().startswith("{") else
+                    "; the first row must be a header row naming the columns")
+            raise InputError(f"{path}: no column {name!r} in the first row ({len(names)} "
+                             f"column{'s' if len(names) != 1 else ''}){hint}")
 
 
 def detect_line_terminator(fh: IO[bytes]) -> str:
@@ -178,11 +367,18 @@ def detect_line_terminator(fh: IO[bytes]) -> str:
 
 class CsvWriter:
     """Serialises rows one at a time with the csv module (minimal quoting), ending lines the way
-    the input did."""
+    the input did.
+
+    The csv module quotes a field only for the characters of *its* line terminator, so with
+    ``"\n"`` a field holding a bare ``"\r"`` would be written unquoted and read back as two
+    records. Rows are therefore always serialised with ``"\r\n"`` (every field with CR or LF is
+    quoted) and that final terminator is swapped for the input's.
+    """
 
     def __init__(self, delimiter: str = ",", lineterminator: str = "\r\n") -> None:
         self._buf = io.StringIO()
-        self._writer = csv.writer(self._buf, delimiter=delimiter, lineterminator=lineterminator)
+        self._writer = csv.writer(self._buf, delimiter=delimiter, lineterminator="\r\n")
+        self._ending = lineterminator
 
     def __call__(self, record: Record, results: tuple[str, ...]) -> str:
         kind = record.payload[0]
@@ -197,30 +393,39 @@ class CsvWriter:
         out = self._buf.getvalue()
         self._buf.seek(0)
         self._buf.truncate()
-        return out
+        return out[:-2] + self._ending
+
+
+def check_output(path: str | None) -> None:
+    """Refuse an output path that can never be written, before any work: ``''``, a path ending
+    in a separator that is not a directory (``-o newdir/``), a directory, or a file whose
+    directory is missing or is a regular file. ``None``, ``-`` and special files pass."""
+    if path is None or path == "-":
+        return
+    if path and is_stream(path):
+        return
+    try:
+        regular_target(path)
+    except OutputError as exc:
+        raise InputError(str(exc)) from None
+
+
+def output_batch() -> AtomicBatch:
+    """A set of outputs that appear only when all of them succeeded.
+
+    ``batch.open(target)`` returns a UTF-8 text stream for ``target``: a regular file (written to
+    a temp file beside it, renamed at commit), a special file or standard output (``None``/``-``;
+    spooled in memory up to 16 MiB and then in an unlinked temp file, copied at commit, so
+    nothing reaches the terminal or pipe when a later record fails, at the cost of output
+    arriving only at the end and of temporary disk space equal to the output size).
+    Anonymized outputs are private: a new file is created with mode 0600.
+    """
+    return AtomicBatch()
 
 
 @contextmanager
 def atomic_output(path: str | None) -> Iterator[IO[str]]:
-    """Text stream for ``path`` that appears only when the block succeeds (temp file + rename).
-
-    ``None`` or ``-`` means standard output (which cannot be made atomic).
-    """
-    if path is None or path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(f"output directory does not exist: {directory}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Text stream for ``path`` that appears only when the block succeeds (see
+    :func:`output_batch`; ``None`` or ``-`` means standard output, spooled until the end)."""
+    with output_batch() as batch:
+        yield batch.open(path)

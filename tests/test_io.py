@@ -1,0 +1,251 @@
+"""Readers and writers of txt / jsonl / csv: what is refused (never quoting the input) and a
+hypothesis round trip of every field that is not anonymized."""
+
+from __future__ import annotations
+
+import csv
+import errno
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from embedanon import io as eio
+from embedanon.errors import InputError
+
+CANARY = "Zebulonius"
+
+
+def _jsonl(data: bytes, fields: tuple[str, ...] = ("text",), errors: str = "strict") -> list[eio.Record]:
+    return list(eio.read_jsonl(io.BytesIO(data), "in.jsonl", errors, list(fields)))
+
+
+def _csv(data: bytes, fields: tuple[str, ...] = ("text",)) -> list[eio.Record]:
+    return list(eio.read_csv(io.BufferedReader(io.BytesIO(data)), "in.csv", "strict", list(fields)))  # type: ignore[arg-type]
+
+
+def _refused(call, match: str) -> str:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError) as info:
+        call()
+    message = str(info.value)
+    assert match in message, message
+    assert len(message.splitlines()) == 1 and CANARY.lower() not in message.lower()
+    return message
+
+
+# -- txt ----------------------------------------------------------------------------------------
+def test_txt_keeps_line_endings() -> None:
+    records = list(eio.read_txt(io.BytesIO(b"a\r\nb\n\nc"), "x", "strict"))
+    assert [r.texts for r in records] == [("a",), ("b",), ("",), ("c",)]
+    assert "".join(eio.write_txt(r, r.texts) for r in records) == "a\r\nb\n\nc"
+
+
+def test_txt_that_is_really_jsonl_is_refused_unless_asked_for() -> None:
+    data = f'{{"text": "{CANARY}"}}\n\n{{"id": 2}}\n'.encode()
+    _refused(lambda: list(eio.read_txt(io.BytesIO(data), "<stdin>", "strict")), "looks like JSON Lines")
+    assert len(list(eio.read_txt(io.BytesIO(data), "<stdin>", "strict", sniff=False))) == 3
+
+
+@pytest.mark.parametrize("data", [b"{not json}\n{x}\n", b'{"a": 1}\nplain text\n', b"[1, 2]\n", b""])
+def test_txt_sniffing_negative_controls(data: bytes) -> None:
+    assert len(list(eio.read_txt(io.BytesIO(data), "x", "strict"))) == data.count(b"\n")
+
+
+def test_txt_after_the_sniffed_head_continues_unchanged() -> None:
+    data = b"".join(b"line %d\n" % i for i in range(5000))
+    records = list(eio.read_txt(io.BytesIO(data), "x", "strict"))
+    assert len(records) == 5000 and records[4999].texts == ("line 4999",)
+
+
+class _FailingStream(io.RawIOBase):
+    """Yields some lines, then an I/O error (a failing disk)."""
+
+    def __init__(self) -> None:
+        self._lines: Iterator[bytes] = iter([b'{"text": "a"}\n', b'{"text": "b"}\n'])
+
+    def readable(self) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        try:
+            return next(self._lines)
+        except StopIteration:
+            raise OSError(errno.EIO, os.strerror(errno.EIO)) from None
+
+
+@pytest.mark.parametrize("reader", ["txt", "jsonl"])
+def test_read_errors_are_one_line(reader: str) -> None:
+    def run() -> list[eio.Record]:
+        if reader == "txt":
+            return list(eio.read_txt(_FailingStream(), "in", "strict", sniff=False))  # type: ignore[arg-type]
+        return list(eio.read_jsonl(_FailingStream(), "in", "strict", ["text"]))  # type: ignore[arg-type]
+
+    _refused(run, "cannot read in: Input/output error")
+
+
+# -- jsonl --------------------------------------------------------------------------------------
+def test_duplicate_named_field_is_ambiguous() -> None:
+    _refused(lambda: _jsonl(f'{{"text": "a", "text": "{CANARY}"}}\n'.encode()),
+             "line 1: field 'text' appears twice")
+
+
+def test_duplicate_other_key_is_refused_without_naming_it() -> None:
+    data = f'{{"text": "a", "meta": {{"{CANARY}": 1, "{CANARY}": 2}}}}\n'.encode()
+    _refused(lambda: _jsonl(data), "line 1 has a JSON object with a repeated key")
+
+
+def test_lone_surrogates_in_a_named_field() -> None:
+    data = b'{"text": "\\ud800 ' + CANARY.encode() + b'"}\n'
+    _refused(lambda: _jsonl(data), "line 1: field 'text' has an unpaired surrogate escape")
+    (record,) = _jsonl(data, errors="replace")
+    assert record.texts == (f"\ufffd {CANARY}",)
+
+
+def test_lone_surrogates_elsewhere_are_written_back_as_escapes() -> None:
+    data = b'{"text": "a", "other": "x\\udc00y", "\\ud801": "\\ud83d\\ude00"}\n'
+    (record,) = _jsonl(data)
+    out = eio.write_jsonl(record, ("b",))
+    out.encode("utf-8")  # no lone surrogate reaches the UTF-8 encoder
+    assert json.loads(out) == {"text": "b", "other": "x\udc00y", "\ud801": "\U0001f600"}
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"[" * 100_000 + b"\n", "line 1 is JSON nested too deeply"),
+    (b'{"n": ' + b"1" * 5000 + b"}\n", "a number is too long"),
+    (b'{"text": "a"\n', "line 1 is not valid JSON"),
+    (b'"just a string"\n', "line 1 is a JSON str, not an object"),
+    (b'{"text": 3}\n', "field 'text' is int"),
+    (b'{"body": "' + CANARY.encode() + b'"}\n', "line 1 has no field 'text'"),
+])
+def test_bad_jsonl(data: bytes, message: str) -> None:
+    _refused(lambda: _jsonl(data), message)
+
+
+# -- csv ----------------------------------------------------------------------------------------
+def test_headerless_csv_never_shows_its_first_row() -> None:
+    message = _refused(lambda: _csv(f"{CANARY} Smith,chest pain,54\n1,2,3\n".encode()),
+                       "no column 'text' in the first row (3 columns)")
+    assert "header row" in message
+
+
+def test_jsonl_read_as_csv_gets_a_hint() -> None:
+    _refused(lambda: _csv(f'{{"text": "{CANARY}"}}\n'.encode()), "looks like JSON Lines")
+
+
+def test_duplicate_named_column_is_ambiguous() -> None:
+    _refused(lambda: _csv(b"id,text,text\n1,a,b\n"), "column 'text' appears 2 times")
+    rows = _csv(b"x,x,text\n1,2,a\n")  # repeated names that are not anonymized are fine
+    assert rows[1].texts == ("a",)
+
+
+# -- output paths -------------------------------------------------------------------------------
+@pytest.mark.parametrize(("path", "message"), [
+    ("", "output path is empty"),
+    ("newdir/", "not a directory"),
+    ("missing/out.txt", "output directory does not exist"),
+])
+def test_check_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str, message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match=message):
+        eio.check_output(path)
+    assert os.listdir(tmp_path) == []
+    for fine in (None, "-", "/dev/null", "out.txt"):
+        eio.check_output(fine)
+
+
+def test_same_file_knows_standard_input(tmp_path: Path) -> None:
+    target = tmp_path / "a.txt"
+    target.write_text("x", encoding="utf-8")
+    code = f"from embedanon.io import same_file; print(same_file('-', {str(target)!r}))"
+    with open(target, "rb") as stdin:
+        same = subprocess.run([sys.executable, "-c", code], stdin=stdin, capture_output=True, text=True,
+                              timeout=60)
+    assert same.stdout.strip() == "True", same.stderr
+    other = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=60)
+    assert other.stdout.strip() == "False"
+    assert eio.same_file(str(target), str(target)) and not eio.same_file(str(target), None)
+
+
+def test_atomic_output_to_stdout_is_all_or_nothing(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    with pytest.raises(InputError), eio.atomic_output(None) as out:
+        for record in eio.read_txt(io.BytesIO(b"fine\nalso fine\n\xff bad\n"), "<stdin>", "strict"):
+            out.write(eio.write_txt(record, record.texts))
+    assert capsysbinary.readouterr().out == b""
+
+
+# -- round trips (hypothesis) -------------------------------------------------------------------
+_text = st.text(st.characters(codec="utf-8"), max_size=12)
+_lone = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udfff"])
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30),
+                  st.floats(allow_nan=False, allow_infinity=False), _text,
+                  st.builds(lambda a, s, b: a + s + b, _text, _lone, _text))
+_value = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(_text, inner, max_size=3), max_leaves=8)
+_record = st.dictionaries(_text.filter(lambda k: k != "text"), _value, max_size=4).flatmap(
+    lambda other: st.one_of(st.none(), _text).map(lambda text: {"text": text, **other}))
+
+
+def _mark(texts: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"<{t}>" for t in texts)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=st.lists(st.one_of(_record, st.just(None)), max_size=6),
+       ending=st.sampled_from(["\n", "\r\n"]))
+def test_jsonl_round_trip(records: list[dict[str, object] | None], ending: str) -> None:
+    lines = ["" if r is None else json.dumps(r) for r in records]  # None: a blank line
+    data = "".join(line + ending for line in lines).encode("utf-8")
+    parsed = _jsonl(data)
+    assert len(parsed) == len(records)  # record count kept, blank lines included
+    out = "".join(eio.write_jsonl(r, _mark(r.texts)) for r in parsed)
+    out = out.encode("utf-8").decode("utf-8")  # what is written must be valid UTF-8
+    out_lines = out.split(ending)[:-1]
+    assert len(out_lines) == len(records)
+    for before, line in zip(records, out_lines):
+        if before is None:
+            assert line == ""
+            continue
+        after = json.loads(line)
+        assert list(after) == list(before)  # same keys, same order
+        for key, value in before.items():
+            if key == "text":
+                assert after[key] == (None if value is None else f"<{value}>")
+            else:
+                assert after[key] == value
+
+
+_cell = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(width=st.integers(1, 4), data=st.data(), terminator=st.sampled_from(["\n", "\r\n"]),
+       delimiter=st.sampled_from([",", "\t"]))
+def test_csv_round_trip(width: int, data: st.DataObject, terminator: str, delimiter: str) -> None:
+    col = data.draw(st.integers(0, width - 1))
+    header = [f"c{i}" for i in range(width)]
+    header[col] = "text"
+    rows = data.draw(st.lists(st.lists(_cell, min_size=width, max_size=width), max_size=6))
+    buf = io.StringIO()  # QUOTE_ALL: a minimally quoted "\r" would already be a line break here
+    csv.writer(buf, delimiter=delimiter, lineterminator=terminator, quoting=csv.QUOTE_ALL).writerows(
+        [header, *rows])
+    raw = buf.getvalue().encode("utf-8")
+    records = list(eio.read_csv(io.BufferedReader(io.BytesIO(raw)), "in", "strict", ["text"], delimiter))  # type: ignore[arg-type]
+    assert len(records) == len(rows) + 1 and records[0].header
+    writer = eio.CsvWriter(delimiter, terminator)
+    out = "".join(writer(r, r.texts if r.header else _mark(r.texts)) for r in records)
+    got = list(csv.reader(io.StringIO(out, newline=""), delimiter=delimiter))
+    assert got[0] == header and len(got) == len(rows) + 1
+    for before, after in zip(rows, got[1:]):
+        for i, cell in enumerate(before):
+            assert after[i] == (f"<{cell}>" if i == col else cell)
