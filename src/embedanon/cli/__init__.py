@@ -25,6 +25,8 @@ app.command("calibrate")(calibrate_command)
 app.command("privacy-report")(privacy_report_command)
 app.command("evaluate-detection")(evaluate_detection_command)
 app.command("keygen")(keygen_command)
+from .detector import app as detector_app  # noqa: E402  (embedanon detector train | info)
+app.add_typer(detector_app, name="detector")
 
 
 @app.command("mechanisms")

@@ -1,0 +1,816 @@
+"""Build span-labelled PII sets by injecting generated PII into real text.
+
+Output: JSONL, one record per line, ``{"id", "text", "spans": [{"start", "end", "label", "group"?}],
+"meta": {...}}`` (``group`` on NAME spans: the culture group of the Faker locale the name came from).
+
+Real text (../shared/data): MTSamples notes (their ``Dr. XYZ`` / ``Mr. Abc`` placeholders become
+names), IMDB reviews (essay-like), biomedical sentences and AG News (held out: test only). Sentences
+whose mid-sentence capitalized words are mostly capitalized in the corpus (proper nouns: actors,
+companies) are dropped so that real, unlabelled names do not contradict the labels; ages
+(``45-year-old``) and dates already in the text are labelled by pattern.
+
+Documents come in several layouts: clinical notes with headers and sign-offs, chat transcripts
+(``Dr. Okafor: ...``, ``thanks amina!``), essays (``Name: ...``, ``By ...``), letters, lists and
+short requests; some are all lower case or all UPPER case. Unlabelled traps (eponyms, famous people
+in a non-PII role, drugs, hospitals) are mixed in.
+
+Held out from training (``--split train``/``dev`` never use them):
+* whole locales (``HELDOUT_LOCALES``) and one name in five of every training locale (by a hash of
+  the name), used only by ``--split test-names`` / ``test-locales`` / ``test-text``;
+* the AG News text source (``test-text``) and one trap phrase in three.
+
+Example::
+
+    python scripts/make_pii_set.py --split train --n 20000 --seed 11 -o train.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import lzma
+import re
+import sys
+import zlib
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from faker import Faker
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+
+#: Faker locale -> culture group. Locales that fall back to en_US names are left out.
+GROUPS: dict[str, str] = {
+    "yo_NG": "african",
+    "ig_NG": "african",
+    "ha_NG": "african",
+    "en_KE": "african",
+    "tw_GH": "african",
+    "zu_ZA": "african",
+    "sw": "african",
+    "zh_CN": "east-asian",
+    "ja_JP": "east-asian",
+    "zh_TW": "east-asian",
+    "en_IN": "south-asian",
+    "en_PK": "south-asian",
+    "fr_DZ": "arab",
+    "es_MX": "hispanic",
+    "es_ES": "hispanic",
+    "es_AR": "hispanic",
+    "es_CO": "hispanic",
+    "es_CL": "hispanic",
+    "de_DE": "european",
+    "fr_FR": "european",
+    "it_IT": "european",
+    "nl_NL": "european",
+    "sv_SE": "european",
+    "pl_PL": "european",
+    "fi_FI": "european",
+    "en_US": "american",
+    "id_ID": "southeast-asian",
+}
+HELDOUT_LOCALES = frozenset({"zu_ZA", "sw", "zh_TW", "en_PK", "es_CO", "es_CL", "pl_PL", "fi_FI", "id_ID"})
+ROMANIZED = frozenset({"zh_CN", "ja_JP", "zh_TW"})
+SPLITS = ("train", "dev", "test-names", "test-locales", "test-text")
+
+TRAPS = [
+    "Parkinson's disease",
+    "Alzheimer's disease",
+    "Crohn's disease",
+    "Hodgkin lymphoma",
+    "Down syndrome",
+    "Cushing's syndrome",
+    "Graves' disease",
+    "the Heimlich maneuver",
+    "the Apgar score",
+    "the Glasgow Coma Scale",
+    "a positive Babinski sign",
+    "Bell's palsy",
+    "Huntington's disease",
+    "Tourette syndrome",
+    "Asperger's",
+    "Newton's method",
+    "Bayes' theorem",
+    "the Pythagorean theorem",
+    "a Fourier transform",
+    "Euler's formula",
+    "Einstein's theory of relativity",
+    "a Shakespeare sonnet",
+    "Darwin's theory of evolution",
+    "Marie Curie's discoveries",
+    "Freud's theories",
+    "Mozart's symphonies",
+    "the Obama administration",
+    "Gandhi's nonviolence",
+    "Kafka's novels",
+    "a Picasso painting",
+    "Tylenol",
+    "Lipitor",
+    "metformin",
+    "Xanax",
+    "Zoloft",
+    "Ativan",
+    "Coumadin",
+    "Lasix",
+    "Keflex",
+    "Humira",
+    "Norco",
+    "Percocet",
+    "Advil",
+    "Zithromax",
+    "Synthroid",
+    "the Mayo Clinic",
+    "Johns Hopkins Hospital",
+    "Massachusetts General Hospital",
+    "the Cleveland Clinic",
+    "St. Jude Children's Research Hospital",
+    "Mount Sinai Hospital",
+    "Kaiser Permanente",
+    "the Salk vaccine",
+    "the Fibonacci sequence",
+    "a Kalman filter",
+    "Murphy's law",
+    "Occam's razor",
+]
+TRAP_TEMPLATES = [
+    "The patient has a history of {t}.",
+    "We discussed {t} in class today.",
+    "She mentioned {t} twice.",
+    "I read about {t} last week.",
+    "He was referred because of {t}.",
+    "They compared it to {t}.",
+    "My essay is about {t}.",
+    "Follow-up regarding {t} was arranged.",
+    "Nothing suggests {t}.",
+]
+
+
+def _key(text: str) -> int:
+    return zlib.crc32(text.lower().encode("utf-8"))
+
+
+def heldout_name(part: str) -> bool:
+    """One name string in five (by hash) is reserved for test sets."""
+    return _key(part) % 5 == 0
+
+
+def heldout_trap(trap: str) -> bool:
+    return _key(trap) % 3 == 0
+
+
+# -- real text ----------------------------------------------------------------------------------
+_SENT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+_AGE_RE = re.compile(r"\b(\d{1,3})(?=[- ](?:year|yr)s?[- ]old\b|\s*y/o\b)")
+_DATE_RE = re.compile(
+    r"\b(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|(?:January|February|March|April|June|July|August|"
+    r"September|October|November|December) \d{1,2}, \d{4})\b"
+)
+_HONORIFIC_RE = re.compile(r"\b(Dr|Mr|Mrs|Ms|Miss)\. ([A-Z][A-Za-z]+)")
+SAFE_CAPS = {
+    "i",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "english",
+    "american",
+    "tv",
+    "ok",
+    "dvd",
+}
+
+
+def _detok(s: str) -> str:
+    s = re.sub(r" ([,.;:?!)\]%])", r"\1", s)
+    s = re.sub(r"([(\[]) ", r"\1", s)
+    return re.sub(r" - ", "-", s)
+
+
+def _proper_noun_filter(sentences: list[str]) -> list[str]:
+    lower, caps = Counter(), Counter()
+    tok = re.compile(r"[A-Za-z]+")
+    for s in sentences:
+        for i, m in enumerate(tok.finditer(s)):
+            w = m.group()
+            if w.islower():
+                lower[w] += 1
+            elif i > 0:
+                caps[w.lower()] += 1
+    keep = []
+    for s in sentences:
+        words = [m.group() for m in tok.finditer(s)][1:]
+        if all(
+            w.islower() or w.lower() in SAFE_CAPS or lower[w.lower()] >= 2 * caps[w.lower()] for w in words
+        ):
+            keep.append(s)
+    return keep
+
+
+def _doc_split(source: str, idx: int) -> str:
+    r = zlib.crc32(f"{source}:{idx}".encode()) % 10
+    return "train" if r < 7 else "dev" if r == 7 else "test"
+
+
+def load_sources(pool: str, *, limit: int) -> dict[str, list[list[str]]]:
+    """Documents (lists of sentences) of each text source in ``pool`` (train/dev/test/heldout)."""
+    out: dict[str, list[list[str]]] = {}
+    if pool == "heldout":
+        with open(DATA / "ag-news" / "test.csv", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        docs = [_SENT_RE.split(re.sub(r"\\+", " ", r["description"])) for r in rows[:limit]]
+        keep = set(_proper_noun_filter([s for d in docs for s in d]))
+        out["ag-news"] = [[s for s in d if s in keep] for d in docs]
+        out["ag-news"] = [d for d in out["ag-news"] if d]
+        return out
+    with gzip.open(DATA / "mtsamples" / "mtsamples.csv.gz", "rt", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    notes = []
+    for i, r in enumerate(rows):
+        t = r["transcription"].strip()
+        if not t or _doc_split("mtsamples", i) != pool:
+            continue
+        t = re.sub(r",\s*([A-Z][A-Z /&]{2,}:)\s*,?", r"\n\1 ", t).lstrip(",\n ")
+        notes.append([s for s in _SENT_RE.split(t) if s.strip()])
+    out["mtsamples"] = notes[:limit]
+    with lzma.open(DATA / "imdb" / "imdb_train.csv.xz", "rt", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        reviews = []
+        for i, r in enumerate(reader):
+            if i >= 12 * limit:
+                break
+            if _doc_split("imdb", i) == pool:
+                reviews.append(_SENT_RE.split(re.sub(r"<br\s*/?>", " ", r["text"])))
+    keep = set(_proper_noun_filter([s for d in reviews for s in d]))
+    out["imdb"] = [d2 for d in reviews if (d2 := [s for s in d if s in keep])][:limit]
+    sents = []
+    with gzip.open(DATA / "biomed-sentences" / "biomed_sentences.txt.gz", "rt", encoding="utf-8") as f:
+        for i, line in enumerate(f):
+            if i >= 40 * limit:
+                break
+            if _doc_split("biomed", i // 5) == pool and len(line) > 40 and not line.startswith("UI -"):
+                sents.append(_detok(line.strip()))
+    sents = _proper_noun_filter(sents)
+    out["biomed"] = [sents[i : i + 5] for i in range(0, len(sents), 5)][:limit]
+    return out
+
+
+# -- generated PII --------------------------------------------------------------------------------
+class Pii:
+    """Generated PII values; names only from the locales and name halves the split allows."""
+
+    def __init__(self, split: str, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.split = split
+        if split in ("train", "dev"):
+            locales = [loc for loc in GROUPS if loc not in HELDOUT_LOCALES]
+        elif split == "test-locales":
+            locales = sorted(HELDOUT_LOCALES)
+        else:
+            locales = list(GROUPS)
+        self.by_group: dict[str, list[str]] = {}
+        for loc in locales:
+            self.by_group.setdefault(GROUPS[loc], []).append(loc)
+        self.groups = sorted(self.by_group)
+        self.fakers: dict[str, Faker] = {}
+        for i, loc in enumerate(GROUPS):
+            fk = Faker(loc)
+            fk.seed_instance(seed * 1000 + i)
+            self.fakers[loc] = fk
+        self.us = self.fakers["en_US"]
+
+    def _want_heldout(self, loc: str) -> bool | None:
+        if self.split in ("train", "dev"):
+            return False
+        if self.split == "test-names":
+            return None if loc in HELDOUT_LOCALES else True
+        return None  # test-locales / test-text: any name of the chosen locale
+
+    def _part(self, loc: str, kind: str) -> str:
+        fk = self.fakers[loc]
+        want = self._want_heldout(loc)
+        for _ in range(200):
+            if loc in ROMANIZED:
+                v = fk.first_romanized_name() if kind == "first" else fk.last_romanized_name()
+                if v.isupper():
+                    v = v.title()
+            else:
+                v = fk.first_name() if kind == "first" else fk.last_name()
+            v = " ".join(v.split())
+            if v and (want is None or heldout_name(v) == want):
+                return v
+        raise RuntimeError(f"no {kind} name for {loc}")
+
+    def person(self) -> tuple[str, str, str]:
+        """(first, last, group)."""
+        group = self.groups[self.rng.integers(len(self.groups))]
+        locs = self.by_group[group]
+        loc = locs[self.rng.integers(len(locs))]
+        return self._part(loc, "first"), self._part(loc, "last"), group
+
+    def pick(self, items):
+        return items[self.rng.integers(len(items))]
+
+    def chance(self, p: float) -> bool:
+        return bool(self.rng.random() < p)
+
+    def email(self, first: str, last: str) -> str:
+        ascii_ = lambda s: re.sub(r"[^a-z0-9]", "", _fold(s))  # noqa: E731
+        user = self.pick(
+            [
+                f"{ascii_(first)}.{ascii_(last)}",
+                f"{ascii_(first)[:1]}{ascii_(last)}",
+                f"{ascii_(first)}{self.rng.integers(1, 99)}",
+                f"{ascii_(last)}_{ascii_(first)}",
+            ]
+        )
+        return (
+            f"{user or 'user'}@{self.us.free_email_domain() if self.chance(0.6) else self.us.domain_name()}"
+        )
+
+    def url(self, first: str, last: str) -> str:
+        f, l_ = re.sub(r"[^a-z]", "", _fold(first)), re.sub(r"[^a-z]", "", _fold(last))
+        return self.pick(
+            [
+                self.us.url().rstrip("/"),
+                f"https://www.linkedin.com/in/{f}-{l_}-{self.rng.integers(100, 999)}",
+                f"https://github.com/{f}{l_}",
+                f"www.{l_}{f}.com",
+                f"https://{self.us.domain_name()}/~{f}",
+                f"http://{self.us.domain_name()}/profile?id={self.rng.integers(1000, 99999)}",
+            ]
+        )
+
+    def phone(self) -> str:
+        if self.chance(0.5):
+            loc = self.pick(list(GROUPS))
+            return self.fakers[loc].phone_number()
+        d = lambda n: "".join(str(x) for x in self.rng.integers(0, 10, n))  # noqa: E731
+        return self.pick(
+            [
+                f"({d(3)}) {d(3)}-{d(4)}",
+                f"{d(3)}-{d(3)}-{d(4)}",
+                f"+1 {d(3)} {d(3)} {d(4)}",
+                f"+44 {d(2)} {d(4)} {d(4)}",
+                f"+234 {d(3)} {d(3)} {d(4)}",
+                f"{d(3)}.{d(3)}.{d(4)}",
+                f"+91 {d(5)} {d(5)}",
+                f"0{d(2)} {d(3)} {d(4)}",
+            ]
+        )
+
+    def ident(self) -> tuple[str, str]:
+        d = lambda n: "".join(str(x) for x in self.rng.integers(0, 10, n))  # noqa: E731
+        up = lambda n: "".join(chr(65 + x) for x in self.rng.integers(0, 26, n))  # noqa: E731
+        return self.pick(
+            [
+                ("MRN", d(7)),
+                ("MRN", f"{up(2)}{d(6)}"),
+                ("SSN", f"{d(3)}-{d(2)}-{d(4)}"),
+                ("student ID", f"S{d(7)}"),
+                ("account number", d(10)),
+                ("passport", f"{up(1)}{d(8)}"),
+                ("member ID", f"{up(3)}{d(9)}"),
+                ("medical record number", d(8)),
+                ("insurance ID", f"{up(2)}-{d(4)}-{d(4)}"),
+                ("case number", f"{d(4)}-{up(2)}-{d(5)}"),
+            ]
+        )
+
+    def date(self) -> str:
+        dt = self.us.date_between(start_date="-90y", end_date="+1y")
+        return self.pick(
+            [
+                dt.strftime("%m/%d/%Y"),
+                dt.strftime("%Y-%m-%d"),
+                dt.strftime("%B %d, %Y"),
+                dt.strftime("%d %b %Y"),
+                f"{dt.month}/{dt.day}/{dt.strftime('%y')}",
+                dt.strftime("%b %d"),
+                dt.strftime("%d.%m.%Y"),
+                dt.strftime("%A, %B %d"),
+            ]
+        )
+
+    def address(self) -> str:
+        loc = self.pick(
+            [
+                "en_US",
+                "en_US",
+                "en_US",
+                "en_IN",
+                "de_DE",
+                "fr_FR",
+                "es_MX",
+                "en_KE",
+                "it_IT",
+                "nl_NL",
+                "ja_JP" if False else "en_US",
+            ]
+        )
+        return self.fakers[loc].address().replace("\n", ", ")
+
+    def age(self) -> str:
+        return str(int(self.rng.integers(1, 100)))
+
+    def ip(self) -> str:
+        return self.us.ipv4() if self.chance(0.8) else self.us.ipv6()
+
+
+def _fold(s: str) -> str:
+    import unicodedata
+
+    return "".join(
+        c for c in unicodedata.normalize("NFD", s) if not unicodedata.category(c).startswith("M")
+    ).lower()
+
+
+class Doc:
+    """Builds a text from pieces and records the offsets of labelled pieces."""
+
+    def __init__(self, case: Callable[[str], str]) -> None:
+        self.parts: list[str] = []
+        self.n = 0
+        self.spans: list[dict] = []
+        self.case = case
+        self.traps: list[list[int]] = []
+
+    def add(self, text: str, label: str | None = None, group: str | None = None, *, case=None) -> Doc:
+        text = (case or self.case)(text)
+        if label is not None:
+            span = {"start": self.n, "end": self.n + len(text), "label": label}
+            if group is not None:
+                span["group"] = group
+            self.spans.append(span)
+        self.parts.append(text)
+        self.n += len(text)
+        return self
+
+    def real(self, sentence: str) -> Doc:
+        """A real sentence, with its ages and dates labelled by pattern."""
+        sentence = self.case(sentence)
+        marks = [(m.start(1), m.end(1), "AGE") for m in _AGE_RE.finditer(sentence)]
+        marks += [(m.start(), m.end(), "DATE") for m in _DATE_RE.finditer(sentence)]
+        pos = 0
+        for a, b, label in sorted(marks):
+            if a < pos:
+                continue
+            self.add(sentence[pos:a], case=str).add(sentence[a:b], label, case=str)
+            pos = b
+        return self.add(sentence[pos:], case=str)
+
+    def record(self, ident: str, meta: dict) -> dict:
+        return {
+            "id": ident,
+            "text": "".join(self.parts),
+            "spans": self.spans,
+            "meta": dict(meta, traps=self.traps),
+        }
+
+
+def _name(doc: Doc, pii: Pii, style: str | None = None, person=None) -> tuple[str, str]:
+    first, last, group = person or pii.person()
+    style = style or pii.pick(["full", "full", "full", "first", "last_title", "initial", "comma", "upper"])
+    if style == "first":
+        doc.add(first, "NAME", group)
+    elif style == "last_title":
+        doc.add(pii.pick(["Dr. ", "Mr. ", "Mrs. ", "Ms. ", "Prof. "])).add(last, "NAME", group)
+    elif style == "initial":
+        doc.add(f"{first} {pii.pick('ABCDEFGHJKLMNPRSTW')}. {last}", "NAME", group)
+    elif style == "comma":
+        doc.add(f"{last}, {first}", "NAME", group)
+    elif style == "upper":
+        doc.add(f"{first} {last}".upper(), "NAME", group)
+    else:
+        doc.add(f"{first} {last}", "NAME", group)
+    return first, last
+
+
+def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
+    kind = pii.pick(["email", "phone", "url", "id", "date", "address", "age", "ip", "name", "name"])
+    if kind == "email":
+        doc.add(pii.pick(["You can email me at ", "Email: ", "Contact ", "Please write to ", "my email is "]))
+        doc.add(pii.email(first, last), "EMAIL").add(
+            pii.pick([".", "", " if you have questions.", " anytime."])
+        )
+    elif kind == "phone":
+        doc.add(
+            pii.pick(
+                [
+                    "Call me at ",
+                    "Phone: ",
+                    "Her number is ",
+                    "Reach the family at ",
+                    "Tel. ",
+                    "He can be reached on ",
+                ]
+            )
+        )
+        doc.add(pii.phone(), "PHONE").add(pii.pick([".", "", " after 5 pm.", " (mobile)."]))
+    elif kind == "url":
+        doc.add(pii.pick(["My portfolio: ", "See ", "Profile: ", "More at ", "my blog is "]))
+        doc.add(pii.url(first, last), "URL").add(pii.pick(["", ".", " for details."]))
+    elif kind == "id":
+        what, value = pii.ident()
+        doc.add(pii.pick([f"{what}: ", f"Her {what} is ", f"{what} # ", f"Please quote {what} "]))
+        doc.add(value, "ID").add(pii.pick([".", "", " on all forms."]))
+    elif kind == "date":
+        doc.add(
+            pii.pick(
+                [
+                    "Date of birth: ",
+                    "DOB ",
+                    "Seen on ",
+                    "Admitted ",
+                    "We met on ",
+                    "Due date: ",
+                    "Surgery is scheduled for ",
+                ]
+            )
+        )
+        doc.add(pii.date(), "DATE").add(pii.pick([".", "", " at the clinic."]))
+    elif kind == "address":
+        doc.add(pii.pick(["Address: ", "She lives at ", "Send it to ", "Home address ", "We moved to "]))
+        doc.add(pii.address(), "ADDRESS").add(pii.pick([".", "", " last year."]))
+    elif kind == "age":
+        a = pii.age()
+        tpl = pii.pick(
+            [
+                "This is a {}-year-old patient.",
+                "I am {} years old.",
+                "Age: {}",
+                "aged {},",
+                "The {} y/o presented today.",
+                "My son is {}.",
+            ]
+        )
+        pre, post = tpl.split("{}")
+        doc.add(pre).add(a, "AGE").add(post)
+    elif kind == "ip":
+        doc.add(pii.pick(["Login from IP ", "The server at ", "Blocked address "]))
+        doc.add(pii.ip(), "IP").add(pii.pick([".", "", " was flagged."]))
+    else:
+        doc.add(
+            pii.pick(["My friend ", "I talked to ", "According to ", "Thanks to ", "Ask ", "I sat next to "])
+        )
+        _name(doc, pii)
+        doc.add(pii.pick([" about it.", ".", " yesterday.", ", who agreed.", " for help."]))
+
+
+def _trap(doc: Doc, pii: Pii) -> None:
+    traps = [t for t in TRAPS if heldout_trap(t) == pii.split.startswith("test")]
+    pre, post = pii.pick(TRAP_TEMPLATES).split("{t}")
+    doc.add(pre)
+    doc.traps.append([doc.n, doc.n + len(doc.case(trap := pii.pick(traps)))])
+    doc.add(trap).add(post)
+
+
+def _body(doc: Doc, pii: Pii, sents: list[str], first: str, last: str, rate: float = 0.3) -> None:
+    for s in sents:
+        if s.strip():
+            doc.real(s.strip())
+            doc.add(" ")
+        if pii.chance(rate):
+            _pii_sentence(doc, pii, first, last)
+            doc.add(" ")
+        if pii.chance(0.08):
+            _trap(doc, pii)
+            doc.add(" ")
+
+
+def make_clinical(doc: Doc, pii: Pii, sents: list[str]) -> None:
+    first, last, group = pii.person()
+    if pii.chance(0.7):
+        doc.add(pii.pick(["PATIENT NAME: ", "Patient: ", "Name: ", "PATIENT: "]))
+        _name(doc, pii, pii.pick(["full", "comma", "upper"]), (first, last, group))
+        doc.add("\n")
+        for _ in range(int(pii.rng.integers(0, 4))):
+            k = pii.pick(["DOB", "MRN", "DATE", "PHONE", "AGE"])
+            doc.add(f"{k}: ")
+            if k in ("DOB", "DATE"):
+                doc.add(pii.date(), "DATE")
+            elif k == "MRN":
+                doc.add(pii.ident()[1], "ID")
+            elif k == "PHONE":
+                doc.add(pii.phone(), "PHONE")
+            else:
+                doc.add(pii.age(), "AGE")
+            doc.add("\n")
+    text = " ".join(sents)
+    pos = 0
+    for m in _HONORIFIC_RE.finditer(text):
+        doc.real(text[pos : m.start(2)])
+        if m.group(1) == "Dr":
+            f2, l2, g2 = pii.person()
+            doc.add(l2, "NAME", g2)
+        else:
+            doc.add(last, "NAME", group)
+        pos = m.end(2)
+    rest = _SENT_RE.split(text[pos:])
+    _body(doc, pii, rest, first, last, rate=0.15)
+    if pii.chance(0.6):
+        doc.add(pii.pick(["\nDictated by: Dr. ", "\nElectronically signed by ", "\nAttending: ", "\n\n"]))
+        f2, l2, g2 = pii.person()
+        doc.add(f"{f2} {l2}", "NAME", g2)
+        doc.add(pii.pick([", MD", ", M.D.", "", ", RN"]))
+        if pii.chance(0.5):
+            doc.add(" on ").add(pii.date(), "DATE")
+        doc.add("\n")
+
+
+def make_chat(doc: Doc, pii: Pii, sents: list[str]) -> None:
+    a = pii.person()
+    b = pii.person()
+    role_a = pii.pick(["Dr. " + a[1], a[0], "Teacher", "Tutor", "Agent", a[0] + " " + a[1]])
+    role_b = pii.pick(["Patient", b[0], "Student", "Customer", b[0]])
+    turns = max(2, min(10, len(sents)))
+    for i in range(turns):
+        speaker, other = (role_a, b) if i % 2 == 0 else (role_b, a)
+        who = a if i % 2 == 0 else b
+        if speaker in ("Teacher", "Tutor", "Agent", "Patient", "Student", "Customer"):
+            doc.add(speaker)
+        elif speaker.startswith("Dr. "):
+            doc.add("Dr. ").add(who[1], "NAME", who[2])
+        elif " " in speaker:
+            doc.add(speaker, "NAME", who[2])
+        else:
+            doc.add(speaker, "NAME", who[2])
+        doc.add(pii.pick([": ", ": ", " - ", "> "]))
+        if pii.chance(0.35):
+            greet = pii.pick(["Hi ", "Thanks, ", "Thank you ", "Good morning ", "Okay ", "Sorry ", "Hey "])
+            doc.add(greet)
+            doc.add(other[0] if pii.chance(0.7) else other[0] + " " + other[1], "NAME", other[2])
+            doc.add(pii.pick(["! ", ", ", ". ", "! "]))
+        if i < len(sents):
+            doc.real(sents[i].strip())
+        if pii.chance(0.25):
+            doc.add(" ")
+            _pii_sentence(doc, pii, who[0], who[1])
+        if pii.chance(0.05):
+            doc.add(" ")
+            _trap(doc, pii)
+        doc.add("\n")
+
+
+def make_essay(doc: Doc, pii: Pii, sents: list[str]) -> None:
+    first, last, group = pii.person()
+    head = pii.pick(["name", "by", "block", "none"])
+    if head == "name":
+        doc.add(pii.pick(["Name: ", "Student: ", "Author: ", "NAME: "]))
+        _name(doc, pii, pii.pick(["full", "full", "upper", "comma"]), (first, last, group))
+        doc.add("\n")
+        if pii.chance(0.5):
+            doc.add("Date: ").add(pii.date(), "DATE").add("\n")
+    elif head == "by":
+        doc.add(pii.pick(["By ", "by ", "Written by ", "Essay by "]))
+        _name(doc, pii, "full", (first, last, group))
+        doc.add("\n\n")
+    elif head == "block":
+        _name(doc, pii, "full", (first, last, group))
+        doc.add(pii.pick(["\nEnglish 101\n", "\nPeriod 3\n", "\n"]))
+        doc.add(pii.date(), "DATE").add("\n\n")
+    _body(doc, pii, sents, first, last, rate=0.12)
+    if pii.chance(0.4):
+        doc.add(pii.pick(["\n- ", "\n\nSincerely,\n", "\nCheers, ", "\n\nThanks,\n", "\n-- "]))
+        _name(doc, pii, pii.pick(["full", "first"]), (first, last, group))
+        if pii.chance(0.4):
+            doc.add("\n").add(pii.email(first, last), "EMAIL")
+        doc.add("\n")
+
+
+def make_letter(doc: Doc, pii: Pii, sents: list[str]) -> None:
+    first, last, group = pii.person()
+    doc.add(pii.pick(["Dear ", "Hello ", "Hi ", "To "]))
+    _name(doc, pii, pii.pick(["first", "last_title", "full"]))
+    doc.add(",\n\n")
+    _body(doc, pii, sents[:4], first, last, rate=0.2)
+    doc.add(pii.pick(["\n\nBest regards,\n", "\n\nKind regards,\n", "\n\nWarmly,\n", "\n\nYours,\n"]))
+    _name(doc, pii, "full", (first, last, group))
+    for kind in ("phone", "email", "address"):
+        if pii.chance(0.4):
+            doc.add("\n")
+            if kind == "phone":
+                doc.add(pii.phone(), "PHONE")
+            elif kind == "email":
+                doc.add(pii.email(first, last), "EMAIL")
+            else:
+                doc.add(pii.address(), "ADDRESS")
+    doc.add("\n")
+
+
+def make_list(doc: Doc, pii: Pii, sents: list[str]) -> None:
+    if sents:
+        doc.real(sents[0].strip()).add("\n")
+    doc.add(pii.pick(["Attendees: ", "Team: ", "Participants: ", "Contacts:\n", "Group members:\n"]))
+    n = int(pii.rng.integers(2, 6))
+    bullet = pii.pick(["- ", "* ", "", "1. "])
+    inline = bullet == "" and pii.chance(0.6)
+    for i in range(n):
+        p = pii.person()
+        if not inline:
+            doc.add(bullet if bullet != "1. " else f"{i + 1}. ")
+        _name(doc, pii, pii.pick(["full", "full", "first", "initial"]), p)
+        if not inline and pii.chance(0.5):
+            if pii.chance(0.5):
+                doc.add(" (").add(pii.email(p[0], p[1]), "EMAIL").add(")")
+            else:
+                doc.add(", ").add(pii.phone(), "PHONE")
+        doc.add(
+            ", "
+            if inline and i < n - 2
+            else " and "
+            if inline and i == n - 2
+            else "\n"
+            if not inline
+            else ".\n"
+        )
+
+
+def make_request(doc: Doc, pii: Pii, sents: list[str]) -> None:
+    first, last, group = pii.person()
+    for _ in range(int(pii.rng.integers(1, 4))):
+        _pii_sentence(doc, pii, first, last)
+        doc.add(" ")
+    if sents and pii.chance(0.5):
+        doc.real(sents[0].strip())
+
+
+MAKERS = {
+    "clinical": make_clinical,
+    "chat": make_chat,
+    "essay": make_essay,
+    "letter": make_letter,
+    "list": make_list,
+    "request": make_request,
+}
+
+
+def build(split: str, n: int, seed: int) -> list[dict]:
+    if split not in SPLITS:
+        raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
+    pool = {"train": "train", "dev": "dev", "test-text": "heldout"}.get(split, "test")
+    sources = load_sources(pool, limit=max(n, 200))
+    pii = Pii(split, seed)
+    names = sorted(sources)
+    records = []
+    for i in range(n):
+        src = names[i % len(names)]
+        docs = sources[src]
+        sents = docs[int(pii.rng.integers(len(docs)))]
+        if len(sents) > 8:
+            a = int(pii.rng.integers(0, len(sents) - 8))
+            sents = sents[a : a + int(pii.rng.integers(2, 9))]
+        fmt = "clinical" if src == "mtsamples" and pii.chance(0.6) else pii.pick(list(MAKERS))
+        r = pii.rng.random()
+        case_name = "lower" if r < 0.08 else "upper" if r < 0.12 else "keep"
+        case = {"lower": str.lower, "upper": str.upper, "keep": str}[case_name]
+        doc = Doc(case)
+        MAKERS[fmt](doc, pii, sents)
+        records.append(doc.record(f"{split}-{seed}-{i}", {"source": src, "format": fmt, "case": case_name}))
+    return records
+
+
+def check(records: list[dict]) -> None:
+    for r in records:
+        for s in r["spans"]:
+            piece = r["text"][s["start"] : s["end"]]
+            assert piece and piece == piece.strip(), (r["id"], s)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", required=True, choices=SPLITS)
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("-o", "--output", required=True)
+    args = ap.parse_args(argv)
+    records = build(args.split, args.n, args.seed)
+    check(records)
+    with open(args.output, "w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    labels = Counter(s["label"] for r in records for s in r["spans"])
+    print(f"{len(records)} records, spans {dict(sorted(labels.items()))}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""``embedanon detector train | info``: adapt or inspect the trained ``model`` detector."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import ConfigError
+from .common import handle_errors
+
+app = typer.Typer(help="Train (domain-adapt) and inspect the trained PII detector.", no_args_is_help=True)
+
+
+@app.command("train")
+@handle_errors
+def train_command(
+    data: Annotated[
+        Path, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, label}]}.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Directory to write weights.npz and manifest.json to.")],
+    base: Annotated[
+        str, typer.Option(help="'model' (shipped), a trained DIR, or 'none' (from scratch).")
+    ] = "model",
+    epochs: Annotated[
+        Optional[int], typer.Option(help="Passes over the data (default 20 with a base).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Shuffling seed.")] = 0,
+) -> None:
+    """Train a detector on labelled documents; load it with the model detector option path=DIR."""
+    from ..detectors.model import ModelDetector, read_span_records, train
+
+    if epochs is not None and epochs < 1:
+        raise ConfigError(f"epochs must be >= 1, got {epochs}")
+    if base not in ("model", "none") and not Path(base).is_dir():
+        raise ConfigError(f"base must be 'model', 'none' or a trained directory, got {base!r}")
+    records = read_span_records(data)
+    weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
+    weights.manifest["train"]["data"] = data.name
+    weights.save(out)
+    ModelDetector(path=out)  # refuse to report success for a directory that does not load
+    typer.echo(f"trained on {len(records)} documents ({weights.manifest['train']['tokens']} tokens) -> {out}")
+
+
+@app.command("info")
+@handle_errors
+def info_command(
+    path: Annotated[
+        Optional[Path], typer.Argument(help="Trained directory (default: the shipped model).")
+    ] = None,
+) -> None:
+    """Print a trained detector's manifest (data, seeds, held-out metrics)."""
+    from ..detectors.model import Weights, shipped_path
+
+    weights = Weights.load(path or shipped_path())
+    typer.echo(json.dumps(weights.manifest, indent=2))

@@ -1,0 +1,294 @@
+"""Token features for the trained ``model`` detector (numpy only, no torch).
+
+A text is cut into fine tokens (letter/digit runs and single punctuation characters) with their
+offsets. Each token gets ``SLOTS`` hashed sparse feature ids in ``[0, buckets)`` (its word, shape,
+affixes, character trigrams, embedding clusters, the words and shapes around it, the shape of the
+whitespace-delimited chunk it sits in, its place in the line) and three rows of a dense embedding
+table (previous, own, next word: the shipped MiniLM input embedding, composed from wordpieces for
+words outside it). The same code featurizes training data and text at detection time, so the two
+cannot drift apart.
+
+Hashes are ``zlib.crc32`` (stable across processes; Python's ``hash`` is salted).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
+#: Sparse feature ids per token (fixed, so scoring is one gather + sum).
+SLOTS = 48
+_NEWLINE_RE = re.compile("\n")
+_CACHE_LIMIT = 300_000  # distinct words remembered (and composed rows kept) per featurizer
+_PAD = 0  # feature id 0 is reserved for "no feature" and its weights stay zero
+
+
+def _crc(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
+
+
+def word_shape(token: str) -> str:
+    """Case/digit shape with runs capped at two: ``Okafor`` -> ``Xxx``, ``2023`` -> ``dd``."""
+    out: list[str] = []
+    for ch in token:
+        c = "X" if ch.isupper() else "x" if ch.isalpha() else "d" if ch.isdigit() else ch
+        if len(out) >= 2 and out[-1] == c and out[-2] == c:
+            continue
+        out.append(c)
+    return "".join(out)
+
+
+def chunk_shape(chunk: str) -> str:
+    """Shape of a whitespace-delimited chunk with runs collapsed: ``a.b@x.org`` -> ``x.x@x.x``."""
+    out: list[str] = []
+    for ch in chunk:
+        c = "x" if ch.isalpha() else "d" if ch.isdigit() else ch
+        if out and out[-1] == c and c in "xd":
+            continue
+        out.append(c)
+    return "".join(out)[:24]
+
+
+def fold(token: str) -> str:
+    """Lower case without accents (the embedding's lookup key)."""
+    decomposed = unicodedata.normalize("NFD", token)
+    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M")).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """Fine tokens of one text.
+
+    Attributes:
+        starts, ends: int64 arrays (T,), character offsets of each token.
+        words: the token strings.
+    """
+
+    starts: np.ndarray
+    ends: np.ndarray
+    words: list[str]
+
+
+def tokenize(text: str) -> Tokens:
+    """Letter runs, digit runs and single other characters, with offsets (whitespace dropped)."""
+    spans = [(m.start(), m.end()) for m in TOKEN_RE.finditer(text)]
+    starts = np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans))
+    ends = np.fromiter((e for _, e in spans), dtype=np.int64, count=len(spans))
+    return Tokens(starts, ends, [text[s:e] for s, e in spans])
+
+
+class Featurizer:
+    """Maps texts to (sparse ids, dense rows) for the linear token classifier.
+
+    Args:
+        buckets: size of the hashed sparse feature space (a power of two).
+        vocab_rows: float32 (V, d) unit rows of the word embedding, or None for no dense features.
+        row_of: callable ``word -> row`` into ``vocab_rows`` (or -1 when absent).
+        compose: callable ``word -> vector or None`` for words outside the embedding.
+        clusters: list of float32 (K, d) centroid arrays; each gives one cluster-id feature.
+    """
+
+    def __init__(
+        self,
+        *,
+        buckets: int,
+        vocab_rows: np.ndarray | None,
+        row_of,
+        compose,
+        clusters: Sequence[np.ndarray] = (),
+    ) -> None:
+        if buckets < 1024 or buckets & (buckets - 1):
+            raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
+        self.buckets = buckets
+        self._mask = buckets - 1
+        self._row_of = row_of
+        self._compose = compose
+        self._clusters = list(clusters)
+        dim = 0 if vocab_rows is None else int(vocab_rows.shape[1])
+        self._vocab = vocab_rows
+        self.dim = dim
+        # Dense table: row 0 = zero vector (padding / unknown), then vocabulary rows, then composed
+        # rows appended on first sight of an out-of-vocabulary word (capacity doubles when full).
+        n_vocab = 0 if vocab_rows is None else len(vocab_rows)
+        self._table = np.zeros((1 + n_vocab + 1024, dim), dtype=np.float32)
+        if vocab_rows is not None:
+            self._table[1 : 1 + n_vocab] = vocab_rows
+        self._n_dense = 1 + n_vocab
+        self._cache: dict[str, tuple[list[int], int, int, int, int]] = {}
+        self._chunks: dict[str, tuple[int, int]] = {}
+
+    # -- per-word facts (cached) ----------------------------------------------------------------
+    def _word(self, token: str) -> tuple[list[int], int, int, int, int]:
+        hit = self._cache.get(token)
+        if hit is not None:
+            return hit
+        key = fold(token)
+        shape = word_shape(token)
+        feats = [f"w={key}", f"s={shape}", f"len={min(len(token), 12)}"]
+        if token[:1].isalpha():
+            feats += [
+                f"p1={key[:1]}",
+                f"p2={key[:2]}",
+                f"p3={key[:3]}",
+                f"x2={key[-2:]}",
+                f"x3={key[-3:]}",
+                f"x4={key[-4:]}",
+            ]
+            padded = f"<{key}>"
+            feats += [f"g={padded[i : i + 3]}" for i in range(min(len(padded) - 2, 10))]
+        elif token.isdigit():
+            feats.append(f"nd={min(len(token), 12)}")
+        row = -1
+        vec = None
+        if self.dim:
+            row = self._row_of(key) if token[:1].isalnum() else -1
+            feats.append(f"iv={row >= 0}")
+            if row >= 0 and self._vocab is not None:
+                vec = self._vocab[row]
+                dense_row = row + 1
+            else:
+                vec = self._compose(key) if token[:1].isalpha() else None
+                if vec is not None and len(self._cache) < _CACHE_LIMIT:
+                    if self._n_dense == len(self._table):
+                        grown = np.zeros((2 * len(self._table), self.dim), dtype=np.float32)
+                        grown[: self._n_dense] = self._table
+                        self._table = grown
+                    dense_row = self._n_dense
+                    self._table[dense_row] = vec
+                    self._n_dense += 1
+                else:
+                    dense_row = 0
+        else:
+            dense_row = 0
+        cluster = 0
+        if vec is not None:
+            for level, cents in enumerate(self._clusters):
+                c = int(np.argmax(cents @ vec))
+                feats.append(f"c{level}={c}")
+                if level == len(self._clusters) - 1:
+                    cluster = c + 1
+        ids = [(_crc(f) & self._mask) or 1 for f in feats]
+        out = (ids, _crc(key), _crc(shape), cluster, dense_row)
+        if len(self._cache) < _CACHE_LIMIT:
+            self._cache[token] = out
+        return out
+
+    @property
+    def dense_table(self) -> np.ndarray:
+        """float32 (R, d): row 0 zeros, then embedding rows, then composed rows (a view)."""
+        return self._table[: self._n_dense]
+
+    # -- per-text features ------------------------------------------------------------------------
+    def featurize(self, text: str, toks: Tokens) -> tuple[np.ndarray, np.ndarray]:
+        """Sparse ids int64 (T, SLOTS) and dense row ids int64 (T, 3) for the tokens of ``text``."""
+        n = len(toks.words)
+        ids = np.zeros((n, SLOTS), dtype=np.int64)
+        if n == 0:
+            return ids, np.zeros((0, 3), dtype=np.int64)
+        facts = [self._word(w) for w in toks.words]
+        whash = np.fromiter((f[1] for f in facts), dtype=np.int64, count=n)
+        shash = np.fromiter((f[2] for f in facts), dtype=np.int64, count=n)
+        clus = np.fromiter((f[3] for f in facts), dtype=np.int64, count=n)
+        drow = np.fromiter((f[4] for f in facts), dtype=np.int64, count=n)
+        for i, f in enumerate(facts):
+            k = min(len(f[0]), 24)
+            ids[i, :k] = f[0][:k]
+        col = 24
+        mask = self._mask
+
+        def shifted(arr: np.ndarray, off: int, pad: int) -> np.ndarray:
+            out = np.full(n, pad, dtype=np.int64)
+            if off < 0:
+                out[-off:] = arr[:off]
+            elif off > 0:
+                out[:-off] = arr[off:]
+            else:
+                out[:] = arr
+            return out
+
+        def put(values: np.ndarray, salt: int) -> None:
+            nonlocal col
+            h = (values * 0x9E3779B1 + salt * 0x85EBCA77 + 0x165667B1) & 0xFFFFFFFF
+            h ^= h >> 15
+            ids[:, col] = (h & mask) | (h & mask == 0)
+            col += 1
+
+        pad_word = 0x5A5A5A5
+        for off in (-3, -2, -1, 1, 2, 3):
+            put(shifted(whash, off, pad_word + off), 10 + off)
+        for off in (-2, -1, 1, 2):
+            put(shifted(shash, off, pad_word + off), 20 + off)
+        for off in (-1, 1):
+            put(shifted(clus, off, 9999), 30 + off)
+        w1, s0, w_1 = shifted(whash, 1, pad_word), shash, shifted(whash, -1, pad_word)
+        put(w_1 * 31 + s0, 40)
+        put(s0 * 31 + w1, 41)
+        put(w_1 * 17 + w1, 42)
+        put(shifted(shash, -1, 7) * 31 * 31 + s0 * 31 + shifted(shash, 1, 7), 43)
+
+        # Layout: glue to neighbors, position in line, chunk shape and chunk markers.
+        starts, ends = toks.starts, toks.ends
+        glue_left = np.zeros(n, dtype=np.int64)
+        glue_left[1:] = starts[1:] == ends[:-1]
+        glue_right = np.zeros(n, dtype=np.int64)
+        glue_right[:-1] = glue_left[1:]
+        chunk_id = np.cumsum(1 - glue_left) - 1
+        newlines = np.fromiter((m.start() for m in _NEWLINE_RE.finditer(text)), dtype=np.int64)
+        line_no = np.searchsorted(newlines, starts)
+        first_of_line = np.searchsorted(line_no, line_no, side="left")
+        pos_in_line = np.minimum(np.arange(n) - first_of_line, 5)
+        put(glue_left * 2 + glue_right, 50)
+        put(pos_in_line, 51)
+        bounds = np.flatnonzero(np.r_[1, np.diff(chunk_id)])
+        chunk_feat = np.zeros(len(bounds), dtype=np.int64)
+        chunk_flags = np.zeros(len(bounds), dtype=np.int64)
+        chunk_ends = np.r_[bounds[1:], n]
+        cache = self._chunks
+        for j, (a, b) in enumerate(zip(starts[bounds].tolist(), ends[chunk_ends - 1].tolist(), strict=True)):
+            chunk = text[a:b]
+            hit = cache.get(chunk)
+            if hit is None:
+                low = chunk.lower()
+                hit = (
+                    _crc(chunk_shape(chunk)),
+                    ("@" in chunk)
+                    + 2 * ("http" in low or "www." in low)
+                    + 4 * ("/" in chunk)
+                    + 8 * (sum(ch.isdigit() for ch in chunk) >= 5),
+                )
+                if len(cache) < _CACHE_LIMIT:
+                    cache[chunk] = hit
+            chunk_feat[j], chunk_flags[j] = hit
+        put(chunk_feat[chunk_id], 60)
+        put(chunk_flags[chunk_id], 61)
+        put(chunk_flags[chunk_id] * 8 + np.minimum(np.arange(n) - bounds[chunk_id], 7), 62)
+        put(
+            np.r_[0, chunk_flags][np.maximum(chunk_id, 0)] * 97
+            + chunk_flags[np.minimum(chunk_id + 1, len(bounds) - 1)],
+            63,
+        )
+        assert col <= SLOTS
+        dense = np.stack([shifted(drow, -1, 0), drow, shifted(drow, 1, 0)], axis=1)
+        return ids, dense
+
+
+def spherical_kmeans(vecs: np.ndarray, k: int, *, seed: int, iters: int = 12) -> np.ndarray:
+    """float32 (k, d) unit centroids of unit rows ``vecs`` (cosine k-means, seeded)."""
+    rng = np.random.default_rng(seed)
+    cents = vecs[rng.choice(len(vecs), size=k, replace=False)].copy()
+    for _ in range(iters):
+        assign = np.argmax(vecs @ cents.T, axis=1)
+        sums = np.zeros_like(cents)
+        np.add.at(sums, assign, vecs)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        empty = norms[:, 0] == 0
+        sums[empty] = vecs[rng.choice(len(vecs), size=int(empty.sum()), replace=False)]
+        norms[empty] = 1.0
+        cents = (sums / norms).astype(np.float32)
+    return cents

@@ -1,0 +1,535 @@
+"""The shipped, trained PII detector (``model``): a token classifier that needs only numpy.
+
+Each fine token of the text (see :mod:`embedanon.detectors.features`) is scored by a linear
+softmax over 2·L + 1 BIO classes (``O``, ``B-NAME``, ``I-NAME``, ...): hashed sparse features plus
+the MiniLM input-embedding rows of the previous, own and next word. A constrained first-order
+Viterbi decode (``I-X`` only after ``B-X`` / ``I-X``) turns the per-token probabilities into spans.
+``threshold`` moves the decision: a token needs an entity probability of about ``threshold`` to
+leave ``O``.
+
+Training (:func:`fit`) is minibatch AdaGrad on the softmax loss with an L2 pull toward a prior
+(zero for the shipped model; the shipped weights for domain adaptation, so a handful of documents
+re-weights the model instead of replacing it). Weights are stored as float16 in ``weights.npz``
+next to a ``manifest.json`` (data sources, seeds, held-out sets, metrics).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ConfigError, InputError
+from .base import LABELS, Span
+from .features import Featurizer, tokenize
+from .registry import DETECTORS
+
+CLASSES: tuple[str, ...] = ("O", *(f"{p}-{label}" for label in LABELS for p in ("B", "I")))
+_B = {label: 1 + 2 * i for i, label in enumerate(LABELS)}
+EMBEDDING = "minilm-words"
+
+
+def _transitions() -> np.ndarray:
+    """float64 (C, C): 0 where ``prev -> cur`` is a valid BIO move, -inf where not."""
+    c = len(CLASSES)
+    trans = np.zeros((c, c))
+    for cur in range(c):
+        if CLASSES[cur].startswith("I-"):
+            label = CLASSES[cur][2:]
+            ok = {_B[label], _B[label] + 1}
+            for prev in range(c):
+                if prev not in ok:
+                    trans[prev, cur] = -np.inf
+    return trans
+
+
+_TRANS = _transitions()
+_START = np.array([-np.inf if k.startswith("I-") else 0.0 for k in CLASSES])
+
+
+def viterbi(logp: np.ndarray) -> np.ndarray:
+    """Best valid BIO path: int64 (T,) class ids for float (T, C) log-probabilities."""
+    n = len(logp)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    back = np.zeros((n, logp.shape[1]), dtype=np.int64)
+    score = logp[0] + _START
+    for t in range(1, n):
+        cand = score[:, None] + _TRANS
+        back[t] = np.argmax(cand, axis=0)
+        score = cand[back[t], np.arange(cand.shape[1])] + logp[t]
+    path = np.zeros(n, dtype=np.int64)
+    path[-1] = int(np.argmax(score))
+    for t in range(n - 1, 0, -1):
+        path[t - 1] = back[t, path[t]]
+    return path
+
+
+@dataclass
+class Weights:
+    """Parameters of the token classifier.
+
+    Attributes:
+        sparse: float32 (buckets, C) weights of hashed features (row 0 stays zero).
+        dense: float32 (3 * d, C) weights of the previous/own/next embedding rows.
+        bias: float32 (C,).
+        clusters: float32 centroid arrays (K, d) used for cluster-id features.
+        manifest: JSON-able facts (training data, seeds, metrics, default threshold).
+    """
+
+    sparse: np.ndarray
+    dense: np.ndarray
+    bias: np.ndarray
+    clusters: list[np.ndarray]
+    manifest: dict = field(default_factory=dict)
+
+    def save(self, directory: str | Path) -> Path:
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        arrays: dict[str, np.ndarray] = {
+            "sparse": self.sparse.astype(np.float16),
+            "dense": self.dense.astype(np.float16),
+            "bias": self.bias.astype(np.float32),
+        }
+        arrays.update({f"clusters{i}": c.astype(np.float16) for i, c in enumerate(self.clusters)})
+        np.savez_compressed(directory / "weights.npz", **arrays)  # type: ignore[arg-type]
+        manifest = dict(
+            self.manifest,
+            classes=list(CLASSES),
+            buckets=int(self.sparse.shape[0]),
+            embedding=EMBEDDING,
+            clusters=[int(len(c)) for c in self.clusters],
+        )
+        (directory / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        return directory
+
+    @classmethod
+    def load(cls, directory: str | Path) -> Weights:
+        directory = Path(directory)
+        weights, manifest = directory / "weights.npz", directory / "manifest.json"
+        if not weights.is_file() or not manifest.is_file():
+            raise ConfigError(f"model path {str(directory)!r} has no weights.npz and manifest.json")
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        if meta.get("classes") != list(CLASSES):
+            raise ConfigError(f"model at {str(directory)!r} was trained for other labels")
+        with np.load(weights) as data:
+            clusters = [data[f"clusters{i}"].astype(np.float32) for i in range(len(meta["clusters"]))]
+            return cls(
+                data["sparse"].astype(np.float32),
+                data["dense"].astype(np.float32),
+                data["bias"].astype(np.float32),
+                clusters,
+                meta,
+            )
+
+
+def shipped_path() -> Path:
+    """Directory of the model shipped in the package."""
+    return Path(str(resources.files("embedanon.detectors") / "data" / "model"))
+
+
+def make_featurizer(clusters: Sequence[np.ndarray], buckets: int) -> Featurizer:
+    """Featurizer over the shipped MiniLM embedding (the dense table is shared by train and detect)."""
+    from ..vectors.defaults import load_embedding
+
+    store = load_embedding(EMBEDDING)
+    return Featurizer(
+        buckets=buckets,
+        vocab_rows=store.vectors,
+        row_of=store.id_of,
+        compose=store.compose,
+        clusters=clusters,
+    )
+
+
+class ModelDetector:
+    """The trained token-classifier detector (registered as ``model``).
+
+    Args:
+        path: directory written by :meth:`Weights.save` (``embedanon detector train --out DIR``);
+            default: the model shipped in the package.
+        threshold: entity probability a token needs to leave ``O``, in (0, 1); default: the value
+            tuned on the development set and stored in the manifest.
+    """
+
+    name = "model"
+
+    def __init__(self, *, path: str | Path | None = None, threshold: float | None = None) -> None:
+        self.weights = Weights.load(shipped_path() if path is None else path)
+        if threshold is None:
+            threshold = float(self.weights.manifest.get("threshold", 0.5))
+        if (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, (int, float))
+            or not 0.0 < threshold < 1.0
+        ):
+            raise ConfigError(f"threshold must be a number in (0, 1), got {threshold!r}")
+        self.threshold = float(threshold)
+        self._o_shift = math.log(self.threshold / (1.0 - self.threshold))
+        self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]))
+        c = len(CLASSES)
+        d = self.featurizer.dim
+        dense = self.weights.dense.reshape(3, d, c)
+        self._stacked = np.ascontiguousarray(np.concatenate(list(dense), axis=1))  # (d, 3C)
+        self._proj = np.zeros((0, 3 * c), dtype=np.float32)
+        self._n_proj = 0
+
+    def probabilities(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Token starts, ends (int64 (T,)) and class probabilities float32 (T, C)."""
+        toks = tokenize(text)
+        ids, rows = self.featurizer.featurize(text, toks)
+        table = self.featurizer.dense_table
+        if len(table) > self._n_proj:
+            self._project(table)
+        c = len(CLASSES)
+        proj = self._proj
+        logits = sparse_sum(self.weights.sparse, ids) + self.weights.bias
+        logits += proj[rows[:, 0], :c] + proj[rows[:, 1], c : 2 * c] + proj[rows[:, 2], 2 * c :]
+        return toks.starts, toks.ends, softmax(logits)
+
+    def _project(self, table: np.ndarray) -> None:
+        # Dense rows enter the logits only through (row @ W_block): project each row once.
+        from threadpoolctl import threadpool_limits
+
+        if len(table) > len(self._proj):
+            grown = np.zeros((2 * len(table), self._proj.shape[1]), dtype=np.float32)
+            grown[: self._n_proj] = self._proj[: self._n_proj]
+            self._proj = grown
+        with threadpool_limits(1):
+            self._proj[self._n_proj : len(table)] = table[self._n_proj :] @ self._stacked
+        self._n_proj = len(table)
+
+    def detect(self, text: str) -> list[Span]:
+        if not isinstance(text, str):
+            raise InputError(f"detect expects a str, got {type(text).__name__}")
+        starts, ends, proba = self.probabilities(text)
+        return decode(starts, ends, proba, o_shift=self._o_shift, source=self.name)
+
+
+DETECTORS.add("model", ModelDetector)
+
+
+def sparse_sum(weights: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """float32 (T, C): row sums ``weights[ids[t]].sum(0)`` for int ids (T, S), as one CSR product."""
+    from scipy import sparse as sp
+
+    t, k = ids.shape
+    m = sp.csr_matrix(
+        (np.ones(t * k, np.float32), ids.ravel(), np.arange(0, t * k + 1, k)), shape=(t, weights.shape[0])
+    )
+    return np.asarray(m @ weights, dtype=np.float32)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    logits = logits - logits.max(axis=1, keepdims=True)
+    np.exp(logits, out=logits)
+    logits /= logits.sum(axis=1, keepdims=True)
+    return logits
+
+
+def predict_proba(weights: Weights, table: np.ndarray, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """float32 (T, C) softmax probabilities for sparse ids (T, SLOTS) and dense rows (T, 3).
+
+    The plain reference (``ModelDetector.probabilities`` is the projected fast path)."""
+    logits = sparse_sum(weights.sparse, ids) + weights.bias
+    if weights.dense.size:
+        logits += table[rows].reshape(len(rows), -1) @ weights.dense
+    return softmax(logits)
+
+
+#: tokens whose entity probability is below this are O whatever the threshold (decode skips them)
+_ACTIVE = 0.003
+
+
+def decode(
+    starts: np.ndarray, ends: np.ndarray, proba: np.ndarray, *, o_shift: float, source: str = "model"
+) -> list[Span]:
+    """Spans from per-token probabilities (Viterbi over BIO with O's log-probability shifted).
+
+    Tokens with entity probability below ``_ACTIVE`` split the text into independent runs (they
+    are O on every path worth taking), so the decode costs only the runs near entities."""
+    if len(proba) == 0:
+        return []
+    ent = 1.0 - proba[:, 0]
+    active = ent >= _ACTIVE
+    if not active.any():
+        return []
+    spans: list[Span] = []
+    edges = np.flatnonzero(np.diff(np.r_[0, active.astype(np.int8), 0]))
+    for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+        logp = np.log(np.maximum(proba[a:b], 1e-12)).astype(np.float64)
+        logp[:, 0] += o_shift
+        path = viterbi(logp)
+        t, n = 0, len(path)
+        while t < n:
+            k = path[t]
+            if k == 0:
+                t += 1
+                continue
+            label = CLASSES[k][2:]
+            u = t + 1
+            while u < n and path[u] == _B[label] + 1:
+                u += 1
+            score = float(np.clip(ent[a + t : a + u].mean(), 0.0, 1.0))
+            spans.append(Span(int(starts[a + t]), int(ends[a + u - 1]), label, score, source))
+            t = u
+    return spans
+
+
+# -- training -----------------------------------------------------------------------------------
+@dataclass
+class Examples:
+    """Featurized tokens: ids int32 (N, SLOTS), rows int32 (N, 3), y int64 (N,) class ids."""
+
+    ids: np.ndarray
+    rows: np.ndarray
+    y: np.ndarray
+
+
+def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict]) -> np.ndarray:
+    """BIO class ids int64 (T,): a token is inside a span when it overlaps it."""
+    y = np.zeros(len(starts), dtype=np.int64)
+    for s in sorted(spans, key=lambda s: (s["start"], s["end"])):
+        inside = np.flatnonzero((starts < s["end"]) & (ends > s["start"]))
+        if len(inside) == 0:
+            continue
+        b = _B[s["label"]]
+        y[inside] = b + 1
+        y[inside[0]] = b
+    return y
+
+
+def featurize_records(featurizer: Featurizer, records: Iterable[dict]) -> Examples:
+    """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label)."""
+    ids_, rows_, ys = [], [], []
+    for r in records:
+        toks = tokenize(r["text"])
+        ids, rows = featurizer.featurize(r["text"], toks)
+        ids_.append(ids.astype(np.int32))
+        rows_.append(rows.astype(np.int32))
+        ys.append(token_labels(toks.starts, toks.ends, r["spans"]))
+    if not ys:
+        raise InputError("no training records")
+    return Examples(np.concatenate(ids_), np.concatenate(rows_), np.concatenate(ys))
+
+
+def fit(
+    examples: Examples,
+    table: np.ndarray,
+    *,
+    buckets: int,
+    clusters: list[np.ndarray],
+    epochs: int = 4,
+    lr: float = 0.2,
+    l2: float = 1e-5,
+    batch: int = 4096,
+    seed: int = 0,
+    prior: Weights | None = None,
+) -> Weights:
+    """Minibatch AdaGrad on the softmax loss, L2-pulled toward ``prior`` (or zero).
+
+    Args:
+        examples: featurized tokens.
+        table: float32 (R, d) dense rows the examples' ``rows`` index.
+        buckets: sparse feature space size (must equal ``prior``'s).
+        clusters: centroids stored with the weights.
+        epochs, lr, l2, batch: optimizer settings (``l2`` on the mean loss, applied to touched rows).
+        seed: shuffling seed.
+        prior: start from and regularize toward these weights (domain adaptation).
+
+    Returns:
+        The trained weights (manifest left empty for the caller).
+    """
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):  # small products: BLAS threads only add contention
+        return _fit(
+            examples,
+            table,
+            buckets=buckets,
+            clusters=clusters,
+            epochs=epochs,
+            lr=lr,
+            l2=l2,
+            batch=batch,
+            seed=seed,
+            prior=prior,
+        )
+
+
+def _fit(
+    examples: Examples,
+    table: np.ndarray,
+    *,
+    buckets: int,
+    clusters: list[np.ndarray],
+    epochs: int,
+    lr: float,
+    l2: float,
+    batch: int,
+    seed: int,
+    prior: Weights | None,
+) -> Weights:
+    from scipy import sparse as sp
+
+    c = len(CLASSES)
+    d3 = table.shape[1] * 3
+    if prior is not None:
+        if prior.sparse.shape != (buckets, c):
+            raise ConfigError("prior model has another feature space")
+        w0, d0, b0 = (
+            prior.sparse.astype(np.float32),
+            prior.dense.astype(np.float32),
+            prior.bias.astype(np.float32),
+        )
+    else:
+        w0, d0, b0 = (
+            np.zeros((buckets, c), np.float32),
+            np.zeros((d3, c), np.float32),
+            np.zeros(c, np.float32),
+        )
+    w, dw, b = w0.copy(), d0.copy(), b0.copy()
+    hw = np.full((buckets, c), 1e-6, np.float32)
+    hd = np.full((d3, c), 1e-6, np.float32)
+    hb = np.full(c, 1e-6, np.float32)
+    rng = np.random.default_rng(seed)
+    n = len(examples.y)
+    onehot = np.eye(c, dtype=np.float32)
+    tmp = Weights(w, dw, b, clusters)
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for a in range(0, n, batch):
+            idx = order[a : a + batch]
+            ids, rows, y = examples.ids[idx], examples.rows[idx], examples.y[idx]
+            p = predict_proba(tmp, table, ids, rows)
+            delta = (p - onehot[y]) / len(idx)
+            uniq, inv = np.unique(ids, return_inverse=True)
+            m = sp.csr_matrix(
+                (np.ones(inv.size, np.float32), inv.ravel(), np.arange(0, inv.size + 1, ids.shape[1])),
+                shape=(len(idx), len(uniq)),
+            )
+            g = np.asarray(m.T @ delta)
+            keep = uniq != 0
+            uniq, g = uniq[keep], g[keep]
+            g += l2 * (w[uniq] - w0[uniq])
+            hw[uniq] += g * g
+            w[uniq] -= lr * g / np.sqrt(hw[uniq])
+            x = table[rows].reshape(len(idx), -1)
+            gd = x.T @ delta + l2 * (dw - d0)
+            hd += gd * gd
+            dw -= lr * gd / np.sqrt(hd)
+            gb = delta.sum(axis=0)
+            hb += gb * gb
+            b -= lr * gb / np.sqrt(hb)
+    return Weights(w, dw, b, clusters)
+
+
+# -- labelled data and the training entry point -----------------------------------------------------
+def read_span_records(path: str | Path) -> list[dict]:
+    """Records of a span-labelled JSONL file, validated (``{"id", "text", "spans": [...]}``).
+
+    Raises:
+        InputError: naming the line of the first malformed record (never quoting its text).
+    """
+    records = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            raise InputError(f"{path}: line {no} is not valid JSON") from None
+        if (
+            not isinstance(r, dict)
+            or not isinstance(r.get("text"), str)
+            or not isinstance(r.get("spans"), list)
+        ):
+            raise InputError(f"{path}: line {no} needs a string 'text' and a list 'spans'")
+        for s in r["spans"]:
+            try:
+                Span(s["start"], s["end"], s["label"]).check(r["text"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise InputError(f"{path}: line {no} has a bad span ({type(exc).__name__})") from None
+        records.append(r)
+    if not records:
+        raise InputError(f"{path}: no records")
+    return records
+
+
+def train(
+    records: Sequence[dict],
+    *,
+    base: str | Path | None = "model",
+    epochs: int | None = None,
+    seed: int = 0,
+    buckets: int = 2**18,
+) -> Weights:
+    """Train a detector on span-labelled records.
+
+    Args:
+        records: ``{"text", "spans"}`` dicts (see :func:`read_span_records`).
+        base: ``"model"`` (the shipped detector), a directory of saved weights, or None to train
+            from scratch. With a base, training starts from its weights and is pulled toward them
+            (L2), so a handful of documents adapts the model to a new domain without forgetting.
+        epochs: passes over the data (default 20 with a base, 4 from scratch).
+        seed: shuffling (and, from scratch, clustering) seed.
+        buckets: sparse feature space size when training from scratch.
+
+    Returns:
+        Weights with a manifest (base, documents, tokens, seed, threshold).
+    """
+    from .features import spherical_kmeans
+
+    if base is None:
+        from ..vectors.defaults import load_embedding
+
+        store = load_embedding(EMBEDDING)
+        clusters = [spherical_kmeans(store.vectors, k, seed=seed + k) for k in (64, 512)]
+        prior = None
+        threshold = 0.5
+    else:
+        prior = Weights.load(shipped_path() if base == "model" else base)
+        clusters, buckets = prior.clusters, int(prior.sparse.shape[0])
+        threshold = float(prior.manifest.get("threshold", 0.5))
+    featurizer = make_featurizer(clusters, buckets)
+    examples = featurize_records(featurizer, records)
+    if prior is None:
+        weights = fit(
+            examples,
+            featurizer.dense_table,
+            buckets=buckets,
+            clusters=clusters,
+            epochs=epochs or 4,
+            seed=seed,
+        )
+    else:
+        # Few documents: smaller steps, many passes, a firm pull toward the base weights.
+        weights = fit(
+            examples,
+            featurizer.dense_table,
+            buckets=buckets,
+            clusters=clusters,
+            epochs=epochs or 20,
+            lr=0.05,
+            l2=1e-3,
+            batch=512,
+            seed=seed,
+            prior=prior,
+        )
+    weights.manifest = {
+        "threshold": threshold,
+        "base": None if base is None else str(base),
+        "train": {"docs": len(records), "tokens": int(len(examples.y)), "epochs": epochs, "seed": seed},
+    }
+    return weights

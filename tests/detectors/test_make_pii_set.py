@@ -1,0 +1,100 @@
+"""scripts/make_pii_set.py: offsets match the text, names carry their group, held-out names and
+locales never reach the training splits (no ../shared data: the layouts get sentences written here)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from embedanon.detectors.base import LABELS
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make_pii_set.py"
+SENTENCES = [
+    "The patient was seen in clinic for a cough.",
+    "A 45-year-old woman reported pain on 03/04/2020.",
+    "This movie was long but the music was lovely.",
+    "Results were compared to a control group.",
+    "We discussed the plan and she agreed.",
+    "No fever was noted.",
+    "He will return in two weeks.",
+]
+
+
+@pytest.fixture(scope="module")
+def mps():
+    spec = importlib.util.spec_from_file_location("make_pii_set", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _docs(mps, split: str, n: int = 150, seed: int = 1) -> list[dict]:
+    pii = mps.Pii(split, seed)
+    out = []
+    for i in range(n):
+        fmt = list(mps.MAKERS)[i % len(mps.MAKERS)]
+        case = [str, str.lower, str.upper][i % 3]
+        doc = mps.Doc(case)
+        mps.MAKERS[fmt](doc, pii, SENTENCES[: 2 + i % 5])
+        out.append(doc.record(f"{split}-{i}", {"format": fmt}))
+    return out
+
+
+@pytest.mark.parametrize("split", ["train", "test-names", "test-locales"])
+def test_spans_match_text_and_names_carry_groups(mps, split):
+    docs = _docs(mps, split)
+    mps.check(docs)
+    labels = set()
+    for r in docs:
+        for s in r["spans"]:
+            assert 0 <= s["start"] < s["end"] <= len(r["text"]) and s["label"] in LABELS
+            labels.add(s["label"])
+            if s["label"] == "NAME":
+                assert s["group"] in set(mps.GROUPS.values())
+        for a, b in r["meta"]["traps"]:
+            assert not any(s["start"] < b and a < s["end"] for s in r["spans"])
+    assert {"NAME", "EMAIL", "PHONE", "DATE", "AGE"} <= labels
+    # a pattern-labelled age and date inside a real sentence
+    assert any(
+        r["text"][s["start"] : s["end"]] == "45" and s["label"] == "AGE" for r in docs for s in r["spans"]
+    )
+
+
+def test_training_split_never_sees_held_out_names_or_locales(mps):
+    pii = mps.Pii("train", 3)
+    for locs in pii.by_group.values():
+        assert not set(locs) & mps.HELDOUT_LOCALES
+    for _ in range(300):
+        first, last, _group = pii.person()
+        assert not mps.heldout_name(first) and not mps.heldout_name(last)
+    test = mps.Pii("test-names", 3)
+    held = sum(mps.heldout_name(test.person()[0]) for _ in range(300))
+    assert held > 150  # seen locales give only held-out names there; held-out locales give any
+    only = mps.Pii("test-locales", 3)
+    assert set(loc for locs in only.by_group.values() for loc in locs) == set(mps.HELDOUT_LOCALES)
+
+
+def test_held_out_trap_phrases_differ(mps):
+    train = {t for t in mps.TRAPS if not mps.heldout_trap(t)}
+    test = {t for t in mps.TRAPS if mps.heldout_trap(t)}
+    assert train and test and not train & test
+
+
+def test_same_seed_same_documents(mps):
+    a = _docs(mps, "train", n=20, seed=9)
+    b = _docs(mps, "train", n=20, seed=9)
+    c = _docs(mps, "train", n=20, seed=10)
+    assert a == b and a != c
+
+
+def test_case_variants_keep_offsets(mps):
+    pii = mps.Pii("train", 5)
+    doc = mps.Doc(str.upper)
+    mps.make_letter(doc, pii, SENTENCES)
+    r = doc.record("x", {})
+    names = [r["text"][s["start"] : s["end"]] for s in r["spans"] if s["label"] == "NAME"]
+    assert names and all(n == n.upper() for n in names)
+    assert np.all([s["end"] <= len(r["text"]) for s in r["spans"]])

@@ -1,0 +1,281 @@
+"""The trained ``model`` detector: training learns, a shuffled-label control does not, weights
+round-trip, the shipped model runs without torch and finds obvious PII, spans are valid."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from embedanon.detectors.base import LABELS, Span
+from embedanon.detectors.features import spherical_kmeans, tokenize
+from embedanon.detectors.model import (
+    _START,
+    _TRANS,
+    CLASSES,
+    ModelDetector,
+    Weights,
+    featurize_records,
+    fit,
+    make_featurizer,
+    predict_proba,
+    read_span_records,
+    shipped_path,
+    token_labels,
+    viterbi,
+)
+from embedanon.errors import ConfigError, InputError
+
+pytestmark = pytest.mark.default_embedding
+
+TRAIN_NAMES = [
+    "Amina Okafor",
+    "Wei Zhang",
+    "Carlos Ruiz",
+    "Priya Nair",
+    "Jonas Berg",
+    "Fatima Haddad",
+    "Kwame Mensah",
+    "Yuki Tanaka",
+    "Lucia Rossi",
+    "Omar Farouk",
+    "Emily Clark",
+    "Ivan Petrov",
+]
+TEST_NAMES = ["Ngozi Adeyemi", "Hiroshi Sato", "Mateo Alvarez", "Anjali Rao", "Sven Lund", "Layla Nasser"]
+TEMPLATES = [
+    "Please call {} tomorrow about the results.",
+    "Thanks, {}! See you at the clinic.",
+    "The report was signed by {} this morning.",
+    "Name: {}\nReason for visit: cough.",
+    "I spoke with {} about the essay.",
+    "{}: I think the dose is fine.",
+]
+
+
+def _records(names: list[str], rng: np.random.Generator, n: int) -> list[dict]:
+    out = []
+    for i in range(n):
+        name = names[int(rng.integers(len(names)))]
+        tpl = TEMPLATES[int(rng.integers(len(TEMPLATES)))]
+        a = tpl.index("{}")
+        text = tpl.format(name)
+        out.append(
+            {"id": str(i), "text": text, "spans": [{"start": a, "end": a + len(name), "label": "NAME"}]}
+        )
+    return out
+
+
+def _name_recall(detector: ModelDetector, records: list[dict]) -> tuple[float, float]:
+    found = right = total = 0
+    for r in records:
+        spans = detector.detect(r["text"])
+        g = r["spans"][0]
+        found += any(s.start < g["end"] and g["start"] < s.end and s.label == "NAME" for s in spans)
+        right += sum(s.start < g["end"] and g["start"] < s.end for s in spans)
+        total += len(spans)
+    return found / len(records), (right / total if total else 0.0)
+
+
+def _train_tiny(records: list[dict], tmp_path, name: str) -> ModelDetector:
+    featurizer = make_featurizer([], 2**14)
+    examples = featurize_records(featurizer, records)
+    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=8, seed=0)
+    weights.manifest = {"threshold": 0.5}
+    return ModelDetector(path=weights.save(tmp_path / name))
+
+
+@pytest.fixture(scope="module")
+def shipped() -> ModelDetector:
+    return ModelDetector()
+
+
+def test_tiny_training_learns_unseen_names_and_shuffled_labels_do_not(tmp_path):
+    rng = np.random.default_rng(7)
+    train = _records(TRAIN_NAMES, rng, 240)
+    test = _records(TEST_NAMES, rng, 60)
+    recall, precision = _name_recall(_train_tiny(train, tmp_path, "real"), test)
+    assert recall >= 0.9 and precision >= 0.8
+    # Negative control: the same texts with each label moved to a random place of its text.
+    shuffled = []
+    for r in train:
+        toks = tokenize(r["text"])
+        k = int(rng.integers(len(toks.words)))
+        shuffled.append(
+            dict(r, spans=[{"start": int(toks.starts[k]), "end": int(toks.ends[k]), "label": "NAME"}])
+        )
+    recall_c, precision_c = _name_recall(_train_tiny(shuffled, tmp_path, "shuffled"), test)
+    assert recall_c < 0.6 or precision_c < 0.5
+
+
+def test_weights_round_trip(tmp_path):
+    rng = np.random.default_rng(3)
+    c = len(CLASSES)
+    weights = Weights(
+        rng.normal(size=(1024, c)).astype(np.float32),
+        rng.normal(size=(3 * 4, c)).astype(np.float32),
+        rng.normal(size=c).astype(np.float32),
+        [spherical_kmeans(rng.normal(size=(50, 4)).astype(np.float32) / 2, 5, seed=1)],
+        {"threshold": 0.3},
+    )
+    loaded = Weights.load(weights.save(tmp_path / "w"))
+    np.testing.assert_array_equal(loaded.sparse, weights.sparse.astype(np.float16).astype(np.float32))
+    np.testing.assert_array_equal(loaded.dense, weights.dense.astype(np.float16).astype(np.float32))
+    np.testing.assert_array_equal(loaded.bias, weights.bias)
+    np.testing.assert_array_equal(
+        loaded.clusters[0], weights.clusters[0].astype(np.float16).astype(np.float32)
+    )
+    assert loaded.manifest["threshold"] == 0.3 and loaded.manifest["classes"] == list(CLASSES)
+    again = Weights.load(loaded.save(tmp_path / "w2"))
+    np.testing.assert_array_equal(again.sparse, loaded.sparse)
+
+
+def test_load_refuses_missing_or_foreign_weights(tmp_path):
+    with pytest.raises(ConfigError, match="no weights.npz"):
+        Weights.load(tmp_path)
+    (tmp_path / "weights.npz").write_bytes(b"")
+    (tmp_path / "manifest.json").write_text(json.dumps({"classes": ["O", "B-X"]}))
+    with pytest.raises(ConfigError, match="other labels"):
+        Weights.load(tmp_path)
+
+
+@pytest.mark.parametrize("bad", [0, 1, 1.5, -0.1, True, "0.5"])
+def test_threshold_validated(bad):
+    with pytest.raises(ConfigError, match="threshold"):
+        ModelDetector(threshold=bad)
+
+
+def test_shipped_model_loads_without_torch_and_finds_obvious_pii():
+    code = """
+import sys
+sys.modules["torch"] = None  # any attempt to import torch now raises ImportError
+from embedanon.detectors.model import ModelDetector
+d = ModelDetector()
+text = "Please contact John Smith at john.smith@example.com or (555) 123-4567 before 03/14/2022."
+found = {(text[s.start:s.end], s.label) for s in d.detect(text)}
+assert ("John Smith", "NAME") in found, found
+assert ("john.smith@example.com", "EMAIL") in found, found
+assert any(label == "PHONE" and "555" in piece for piece, label in found), found
+assert any(label == "DATE" and "2022" in piece for piece, label in found), found
+print("ok", "torch" in sys.modules and sys.modules["torch"] is not None)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["ok", "False"]
+
+
+FIXTURES = [
+    ("Dr. Okonkwo saw the patient today.", "Okonkwo", "NAME"),
+    ("Thanks, Mei-Ling! I will send the essay tonight.", "Mei-Ling", "NAME"),
+    ("Name: Rafael Domínguez\nGrade 9", "Rafael Domínguez", "NAME"),
+    ("Her MRN: 48291735 was added to the chart.", "48291735", "ID"),
+    (
+        "Visit https://www.example.org/profile/jdoe for details.",
+        "https://www.example.org/profile/jdoe",
+        "URL",
+    ),
+    ("The patient is a 67-year-old man with chest pain.", "67", "AGE"),
+]
+
+
+@pytest.mark.parametrize(("text", "piece", "label"), FIXTURES)
+def test_shipped_model_finds_fixture_pii(shipped, text, piece, label):
+    a = text.index(piece)
+    spans = shipped.detect(text)
+    assert any(s.start < a + len(piece) and a < s.end and s.label == label for s in spans), spans
+
+
+def test_shipped_model_leaves_traps_and_plain_text_alone(shipped):
+    for text in [
+        "The patient has a history of Parkinson's disease and takes metformin daily.",
+        "We used Newton's method to solve the equation.",
+        "the weather was cold and wet all week.",
+    ]:
+        assert not [s for s in shipped.detect(text) if s.label == "NAME"], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "\n\n",
+        "!!!",
+        "名前は田中です。",
+        "a" * 3000,
+        "x@y\u200b.z 12-12",
+        "JOHN SMITH CALLED 555-0101",
+        "émile zola, né le 2 avril 1840",
+    ],
+)
+def test_spans_valid(shipped, text):
+    spans = shipped.detect(text)
+    assert all(isinstance(s, Span) and s.label in LABELS and s.source == "model" for s in spans)
+    for s in spans:
+        s.check(text)
+        assert text[s.start : s.end].strip() == text[s.start : s.end]
+    assert spans == sorted(spans, key=lambda s: (s.start, s.end))
+    assert all(a.end <= b.start for a, b in itertools.pairwise(spans))
+
+
+def test_detect_rejects_non_text(shipped):
+    with pytest.raises(InputError):
+        shipped.detect(b"bytes")  # type: ignore[arg-type]
+
+
+def test_viterbi_matches_brute_force():
+    rng = np.random.default_rng(5)
+    c = len(CLASSES)
+    for _ in range(5):
+        logp = np.log(rng.dirichlet(np.ones(c) * 0.3, size=3))
+        best, best_path = -np.inf, None
+        for path in itertools.product(range(c), repeat=3):
+            score = (
+                _START[path[0]]
+                + logp[0, path[0]]
+                + sum(_TRANS[path[t - 1], path[t]] + logp[t, path[t]] for t in range(1, 3))
+            )
+            if score > best:
+                best, best_path = score, path
+        assert tuple(viterbi(logp)) == best_path
+
+
+def test_fast_probabilities_match_reference(shipped):
+    text = "Patient: Amina Okafor, DOB 01/02/1980. Call 555-0134 or mail amina@example.com."
+    starts, ends, fast = shipped.probabilities(text)
+    toks = tokenize(text)
+    ids, rows = shipped.featurizer.featurize(text, toks)
+    ref = predict_proba(shipped.weights, shipped.featurizer.dense_table, ids, rows)
+    np.testing.assert_allclose(fast, ref, atol=1e-5)
+
+
+def test_token_labels_bio():
+    text = "Call Ana Lima now"
+    toks = tokenize(text)
+    y = token_labels(toks.starts, toks.ends, [{"start": 5, "end": 13, "label": "NAME"}])
+    assert [CLASSES[k] for k in y] == ["O", "B-NAME", "I-NAME", "O"]
+
+
+def test_read_span_records_errors_name_the_line(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"text": "Ana", "spans": [{"start": 0, "end": 3, "label": "NAME"}]}\n{not json}\n')
+    with pytest.raises(InputError, match="line 2 is not valid JSON"):
+        read_span_records(path)
+    path.write_text('{"text": "secret Ana", "spans": [{"start": 0, "end": 30, "label": "NAME"}]}\n')
+    with pytest.raises(InputError, match="line 1 has a bad span") as info:
+        read_span_records(path)
+    assert "secret" not in str(info.value)
+    path.write_text('{"text": "Ana", "spans": [{"start": 0, "end": 3, "label": "PERSON"}]}\n')
+    with pytest.raises(InputError, match="bad span"):
+        read_span_records(path)
+
+
+def test_shipped_manifest_records_data_and_held_out_sets():
+    manifest = json.loads((shipped_path() / "manifest.json").read_text())
+    assert manifest["classes"] == list(CLASSES)
+    assert manifest["train"]["docs"] > 1000 and manifest["held_out"]
+    assert 0 < manifest["threshold"] < 1
