@@ -19,10 +19,13 @@ from scipy import stats
 
 from embedanon.errors import ConfigError
 from embedanon.mechanisms import exponential as exponential_module
-from embedanon.mechanisms.base import Mechanism, available, build_mechanism
-from embedanon.mechanisms.exponential import ExponentialMechanism, nearest_candidates
+from embedanon.mechanisms import Mechanism, available, build_mechanism
+from embedanon.mechanisms.exponential import ExponentialMechanism
+from embedanon.mechanisms.nearsets import inverse_norms, nearest_candidates
+from embedanon.vectors import exact as exact_module
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
+from tests.helpers.noise import keyed_noise
 from tests.conftest import make_store
 
 ALPHA = 1e-6
@@ -90,7 +93,7 @@ def pooled(values: np.ndarray, cells: list[np.ndarray]) -> np.ndarray:
 def chi_square_pvalues(index: NeighborIndex, sample: Callable[..., np.ndarray], law: Law,
                        words: list[int], n: int, seed: int) -> list[float]:
     """One call with n copies of each word; a goodness-of-fit p-value per word."""
-    out = sample(np.repeat(np.array(words), n), np.random.default_rng(seed))
+    out = sample(np.repeat(np.array(words), n), keyed_noise(seed, n * len(words)))
     assert np.isin(out, index.candidates).all()
     positions = np.searchsorted(index.candidates, out)
     pvalues = []
@@ -139,7 +142,7 @@ def test_distribution_covers_candidates_only(tiny_store: EmbeddingStore) -> None
     assert index.n_candidates == 6
     for x in range(8):
         np.testing.assert_allclose(mech.distribution(x), reference_law(index, x, 2.0), rtol=1e-6)
-    out = mech.sample(np.repeat(np.arange(8), 200), np.random.default_rng(0))
+    out = mech.sample(np.repeat(np.arange(8), 200), keyed_noise(0, len(np.repeat(np.arange(8), 200))))
     assert set(out.tolist()) <= set(index.candidates.tolist())
 
 
@@ -218,9 +221,9 @@ def test_sampler_fits_exact_law_on_medium_vocabulary() -> None:
 @pytest.mark.parametrize("prefilter", [3, 0.01])  # 0.01: tau too high, every row falls back
 def test_nearest_candidates_matches_brute_force(monkeypatch: pytest.MonkeyPatch, k: int,
                                                 prefilter: float) -> None:
-    monkeypatch.setattr(exponential_module, "_PREFILTER_FACTOR", prefilter)
+    monkeypatch.setattr(exact_module, "_PREFILTER_FACTOR", prefilter)
     index = medium_index()
-    inv_norm = exponential_module.inverse_norms(index.store.vectors)
+    inv_norm = inverse_norms(index.store.vectors)
     pos, sims = nearest_candidates(index, np.arange(100), k, inv_norm)
     unit_vecs = index.store.vectors.astype(np.float64) * inv_norm[:, None]
     brute = unit_vecs[:100] @ unit_vecs[index.candidates].T
@@ -238,7 +241,7 @@ def test_nearest_candidates_with_duplicate_vectors() -> None:
     words = [f"w{chr(97 + i // 26 % 26)}{chr(97 + i % 26)}{chr(97 + i // 676)}" for i in range(400)]
     index = NeighborIndex(EmbeddingStore("dup", words, vecs.astype(np.float32)),
                           CandidatePolicy(min_length=1), use_disk_cache=False)
-    inv_norm = exponential_module.inverse_norms(index.store.vectors)
+    inv_norm = inverse_norms(index.store.vectors)
     pos, _ = nearest_candidates(index, np.array([7]), 20, inv_norm)
     assert pos[0].tolist() == [7, *range(100, 119)]
 
@@ -247,9 +250,9 @@ def test_nearest_candidates_with_duplicate_vectors() -> None:
 def test_same_seed_same_output_and_seeds_differ(tiny_index: NeighborIndex) -> None:
     mech = ExponentialMechanism(index=tiny_index, epsilon=4.0)
     ids = np.tile(np.arange(8), 50)
-    a = mech.sample(ids, np.random.default_rng(11))
-    assert np.array_equal(a, mech.sample(ids, np.random.default_rng(11)))
-    assert not np.array_equal(a, mech.sample(ids, np.random.default_rng(12)))
+    a = mech.sample(ids, keyed_noise(11, len(ids)))
+    assert np.array_equal(a, mech.sample(ids, keyed_noise(11, len(ids))))
+    assert not np.array_equal(a, mech.sample(ids, keyed_noise(12, len(ids))))
 
 
 @pytest.mark.parametrize("epsilon", [1.0, 8.0])
@@ -261,22 +264,22 @@ def test_output_does_not_depend_on_cache_state(epsilon: float) -> None:
     other = np.random.default_rng(1).integers(0, 600, 2000)
     fresh = ExponentialMechanism(index=index, epsilon=epsilon)
     warm = ExponentialMechanism(index=index, epsilon=epsilon)
-    warm.sample(other, np.random.default_rng(2))
+    warm.sample(other, keyed_noise(2, len(other)))
     tiny_cache = ExponentialMechanism(index=index, epsilon=epsilon)
     tiny_cache.cache_bytes = 3 * (64 * 16 + 24)
-    tiny_cache.sample(other, np.random.default_rng(2))
-    outputs = [m.sample(doc, np.random.default_rng(3)) for m in (fresh, warm, tiny_cache)]
+    tiny_cache.sample(other, keyed_noise(2, len(other)))
+    outputs = [m.sample(doc, keyed_noise(3, len(doc))) for m in (fresh, warm, tiny_cache)]
     assert np.array_equal(outputs[0], outputs[1])
     assert np.array_equal(outputs[0], outputs[2])
 
 
 def test_empty_input_and_bad_ids(tiny_index: NeighborIndex) -> None:
     mech = ExponentialMechanism(index=tiny_index, epsilon=1.0)
-    out = mech.sample(np.array([], dtype=np.int64), np.random.default_rng(0))
+    out = mech.sample(np.array([], dtype=np.int64), keyed_noise(0, len(np.array([], dtype=np.int64))))
     assert out.shape == (0,) and out.dtype == np.int64
     for bad in (-1, 8):
         with pytest.raises(IndexError, match="word ids"):
-            mech.sample(np.array([0, bad]), np.random.default_rng(0))
+            mech.sample(np.array([0, bad]), keyed_noise(0, len(np.array([0, bad]))))
     with pytest.raises(IndexError, match="word ids"):
         mech.distribution(8)
 
@@ -306,7 +309,7 @@ def test_registry(tiny_index: NeighborIndex) -> None:
 
 def test_may_return_input(tiny_index: NeighborIndex) -> None:
     mech = ExponentialMechanism(index=tiny_index, epsilon=20.0)
-    out = mech.sample(np.arange(8), np.random.default_rng(0))
+    out = mech.sample(np.arange(8), keyed_noise(0, len(np.arange(8))))
     assert (out == np.arange(8)).sum() >= 1  # P(self) > 0.99 at eps 20 on this vocabulary
 
 
@@ -325,7 +328,7 @@ def test_memory_stays_far_below_v_by_v() -> None:
     ids = np.random.default_rng(0).integers(0, 50_000, 2_000)
     tracemalloc.start()
     try:
-        out = mech.sample(ids, np.random.default_rng(1))
+        out = mech.sample(ids, keyed_noise(1, len(ids)))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -12,11 +12,12 @@ import pytest
 from scipy import stats
 
 from embedanon.errors import ConfigError
-from embedanon.mechanisms.base import Mechanism, available, build_mechanism
+from embedanon.mechanisms import Mechanism, available, build_mechanism
 from embedanon.mechanisms.laplace import LaplaceMechanism
 from embedanon.mechanisms.mahalanobis import MahalanobisMechanism
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
+from tests.helpers.noise import keyed_noise
 
 from .test_laplace import _brute_force_check
 
@@ -65,7 +66,7 @@ def whitened(noise: np.ndarray, sigma: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("lam", [0.2, 0.8, 1.0])
 def test_cov_root_squares_to_the_regularized_covariance(skewed: NeighborIndex, lam: float) -> None:
     mech = MahalanobisMechanism(index=skewed, epsilon=1.0, lam=lam)
-    assert mech.cov_root is not None and mech.cov_root.dtype == np.float32
+    assert mech.cov_root is not None and mech.cov_root.dtype == np.float64
     sigma = reference_sigma(skewed, lam)
     root = mech.cov_root.astype(np.float64)
     np.testing.assert_allclose(root, root.T, atol=1e-6)
@@ -79,7 +80,7 @@ def test_whitened_radius_follows_gamma(skewed: NeighborIndex, lam: float) -> Non
     exp(-epsilon ||z||_RM) iff the whitened noise is multivariate Laplace. KS statistic below the
     DKW threshold t = 0.019 (a correct sampler exceeds it with probability <= 1e-6)."""
     epsilon = 3.0
-    noise = MahalanobisMechanism(index=skewed, epsilon=epsilon, lam=lam).noise(N, np.random.default_rng(1))
+    noise = MahalanobisMechanism(index=skewed, epsilon=epsilon, lam=lam).noise(keyed_noise(1, N))
     radii = np.linalg.norm(whitened(noise, reference_sigma(skewed, lam)), axis=1)
     assert stats.kstest(radii, stats.gamma(8, scale=1 / epsilon).cdf).statistic < dkw_threshold(N)
 
@@ -90,7 +91,7 @@ def test_renormalized_direction_fails_the_whitened_radius_test(skewed: NeighborI
     exceed t; with the 4x-stretched axis it does by a wide margin."""
     epsilon, lam = 3.0, 0.8
     mech = MahalanobisMechanism(index=skewed, epsilon=epsilon, lam=lam)
-    shaped = mech.noise(N, np.random.default_rng(1)).astype(np.float64)
+    shaped = mech.noise(keyed_noise(1, N)).astype(np.float64)
     radii = np.random.default_rng(2).gamma(8, 1 / epsilon, size=N)
     wrong = shaped / np.linalg.norm(shaped, axis=1, keepdims=True) * radii[:, None]
     wrong_radii = np.linalg.norm(whitened(wrong, reference_sigma(skewed, lam)), axis=1)
@@ -102,7 +103,7 @@ def test_whitened_direction_is_uniform(skewed: NeighborIndex) -> None:
     (u . v + 1)/2 ~ Beta((d-1)/2, (d-1)/2); KS below t = 0.019 (alpha 1e-6). The raw (unwhitened)
     directions fail the same test on the stretched axis (negative control)."""
     d, lam = 8, 0.8
-    noise = MahalanobisMechanism(index=skewed, epsilon=1.0, lam=lam).noise(N, np.random.default_rng(3))
+    noise = MahalanobisMechanism(index=skewed, epsilon=1.0, lam=lam).noise(keyed_noise(3, N))
     beta = stats.beta((d - 1) / 2, (d - 1) / 2).cdf
     axis = np.random.default_rng(4).normal(size=d)
     axis /= np.linalg.norm(axis)
@@ -129,7 +130,7 @@ def test_noise_is_larger_along_the_top_principal_axis(skewed: NeighborIndex) -> 
 
     def variances(lam_: float) -> np.ndarray:
         mech = MahalanobisMechanism(index=skewed, epsilon=epsilon, lam=lam_)
-        noise = mech.noise(n, np.random.default_rng(5))
+        noise = mech.noise(keyed_noise(5, n))
         return ((noise.astype(np.float64) @ axes) ** 2).mean(axis=0)
 
     np.testing.assert_allclose(variances(lam), expected, rtol=0.1)
@@ -144,17 +145,17 @@ def test_lam_zero_is_exactly_laplace(skewed: NeighborIndex) -> None:
     mahalanobis = MahalanobisMechanism(index=skewed, epsilon=5.0, lam=0)
     laplace = LaplaceMechanism(index=skewed, epsilon=5.0)
     assert mahalanobis.cov_root is None
-    assert np.array_equal(mahalanobis.sample(ids, np.random.default_rng(7)),
-                          laplace.sample(ids, np.random.default_rng(7)))
-    assert np.array_equal(mahalanobis.noise(100, np.random.default_rng(8)),
-                          laplace.noise(100, np.random.default_rng(8)))
+    assert np.array_equal(mahalanobis.sample(ids, keyed_noise(7, len(ids))),
+                          laplace.sample(ids, keyed_noise(7, len(ids))))
+    assert np.array_equal(mahalanobis.noise(keyed_noise(8, 100)),
+                          laplace.noise(keyed_noise(8, 100)))
 
 
 def test_lam_to_zero_converges_to_laplace_noise(skewed: NeighborIndex) -> None:
     """The lam > 0 path (matrix product) agrees with the identity shortcut as lam -> 0: with
     lam = 1e-6 the shaping moves each noise vector by at most ~ lam * (mu_max - 1) of its norm."""
-    a = MahalanobisMechanism(index=skewed, epsilon=1.0, lam=1e-6).noise(500, np.random.default_rng(9))
-    b = LaplaceMechanism(index=skewed, epsilon=1.0).noise(500, np.random.default_rng(9))
+    a = MahalanobisMechanism(index=skewed, epsilon=1.0, lam=1e-6).noise(keyed_noise(9, 500))
+    b = LaplaceMechanism(index=skewed, epsilon=1.0).noise(keyed_noise(9, 500))
     assert np.abs(a - b).max() <= 1e-4 * np.linalg.norm(b, axis=1).max()
 
 
@@ -166,8 +167,8 @@ def test_sample_is_the_nearest_candidate_to_the_noisy_vector() -> None:
     assert 0 < index.n_candidates < 60
     ids = np.random.default_rng(10).integers(0, 60, size=2000)
     mech = MahalanobisMechanism(index=index, epsilon=5.0, lam=0.5)
-    out = mech.sample(ids, np.random.default_rng(11))
-    _brute_force_check(index, ids, mech.noise(len(ids), np.random.default_rng(11)), out)
+    out = mech.sample(ids, keyed_noise(11, len(ids)))
+    _brute_force_check(index, ids, mech.noise(keyed_noise(11, len(ids))), out)
 
 
 def test_large_epsilon_returns_the_input(skewed: NeighborIndex) -> None:
@@ -180,20 +181,20 @@ def test_large_epsilon_returns_the_input(skewed: NeighborIndex) -> None:
     reach = gaps.min() / 2 / math.sqrt(np.linalg.eigvalsh(reference_sigma(skewed, lam)).max())
     assert n * stats.gamma(8, scale=1 / epsilon).sf(reach) < 1e-9
     ids = np.random.default_rng(12).integers(0, 300, size=n)
-    out = MahalanobisMechanism(index=skewed, epsilon=epsilon, lam=lam).sample(ids, np.random.default_rng(13))
+    out = MahalanobisMechanism(index=skewed, epsilon=epsilon, lam=lam).sample(ids, keyed_noise(13, len(ids)))
     assert np.array_equal(out, ids)
 
 
 def test_same_seed_same_output_different_seed_different_output(skewed: NeighborIndex) -> None:
     mech = MahalanobisMechanism(index=skewed, epsilon=1.0)
     ids = np.arange(200)
-    first = mech.sample(ids, np.random.default_rng(14))
-    assert np.array_equal(first, mech.sample(ids, np.random.default_rng(14)))
-    assert not np.array_equal(first, mech.sample(ids, np.random.default_rng(15)))
-    a, b = np.random.default_rng(16), np.random.default_rng(16)
-    mech.sample(np.zeros(50, dtype=np.int64), a)
-    mech.sample(np.arange(50), b)
-    assert a.bit_generator.state == b.bit_generator.state  # draws never depend on id values
+    first = mech.sample(ids, keyed_noise(14, len(ids)))
+    assert np.array_equal(first, mech.sample(ids, keyed_noise(14, len(ids))))
+    assert not np.array_equal(first, mech.sample(ids, keyed_noise(15, len(ids))))
+    noise = keyed_noise(16, len(ids))  # a token's output depends on its own noise only
+    whole = mech.sample(ids, noise)
+    assert [int(mech.sample(ids[i : i + 1], noise.take(np.array([i])))[0]) for i in (0, 99, 199)] == (
+        whole[[0, 99, 199]].tolist())
 
 
 @pytest.mark.parametrize(
@@ -232,5 +233,5 @@ def test_default_embedding(default_index: NeighborIndex) -> None:
     mech = MahalanobisMechanism(index=default_index, epsilon=30.0, lam=0.5)
     assert mech.cov_root is not None and mech.cov_root.shape == (384, 384)
     ids = np.random.default_rng(17).integers(0, len(default_index.store), size=200)
-    out = mech.sample(ids, np.random.default_rng(18))
-    _brute_force_check(default_index, ids, mech.noise(len(ids), np.random.default_rng(18)), out)
+    out = mech.sample(ids, keyed_noise(18, len(ids)))
+    _brute_force_check(default_index, ids, mech.noise(keyed_noise(18, len(ids))), out)

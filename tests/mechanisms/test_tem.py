@@ -17,11 +17,12 @@ import pytest
 from scipy import stats
 
 from embedanon.errors import ConfigError
-from embedanon.mechanisms.base import Mechanism, available, build_mechanism
+from embedanon.mechanisms import Mechanism, available, build_mechanism
 from embedanon.mechanisms.exponential import ExponentialMechanism
 from embedanon.mechanisms.tem import DEFAULT_BETA, TemMechanism, default_gamma
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
+from tests.helpers.noise import keyed_noise
 from tests.conftest import make_store
 from tests.mechanisms.test_exponential import (
     ALPHA,
@@ -116,7 +117,7 @@ def test_distribution_with_non_candidate_inputs(tiny_store: EmbeddingStore) -> N
     mech = TemMechanism(index=index, epsilon=4.0, gamma=1.2)
     for x in range(8):  # echo (4) and golf (6) are inputs only
         np.testing.assert_allclose(mech.distribution(x), reference_law(index, x, 4.0, 1.2), rtol=1e-6)
-    out = mech.sample(np.repeat(np.arange(8), 200), np.random.default_rng(0))
+    out = mech.sample(np.repeat(np.arange(8), 200), keyed_noise(0, len(np.repeat(np.arange(8), 200))))
     assert set(out.tolist()) <= set(index.candidates.tolist())
 
 
@@ -218,9 +219,9 @@ def test_sampler_fits_exact_law_on_medium_vocabulary() -> None:
 def test_same_seed_same_output_and_seeds_differ(tiny_index: NeighborIndex) -> None:
     mech = TemMechanism(index=tiny_index, epsilon=6.0, gamma=1.0)
     ids = np.tile(np.arange(8), 50)
-    a = mech.sample(ids, np.random.default_rng(11))
-    assert np.array_equal(a, mech.sample(ids, np.random.default_rng(11)))
-    assert not np.array_equal(a, mech.sample(ids, np.random.default_rng(12)))
+    a = mech.sample(ids, keyed_noise(11, len(ids)))
+    assert np.array_equal(a, mech.sample(ids, keyed_noise(11, len(ids))))
+    assert not np.array_equal(a, mech.sample(ids, keyed_noise(12, len(ids))))
     assert np.isin(a, tiny_index.candidates).all()
 
 
@@ -229,9 +230,9 @@ def test_output_does_not_depend_on_cache_state() -> None:
     doc = np.random.default_rng(0).integers(0, 600, 300)
     fresh = TemMechanism(index=index, epsilon=8.0, gamma=0.9)
     warm = TemMechanism(index=index, epsilon=8.0, gamma=0.9)
-    warm.sample(np.random.default_rng(1).integers(0, 600, 1000), np.random.default_rng(2))
-    assert np.array_equal(fresh.sample(doc, np.random.default_rng(3)),
-                          warm.sample(doc, np.random.default_rng(3)))
+    warm.sample(np.random.default_rng(1).integers(0, 600, 1000), keyed_noise(2, len(np.random.default_rng(1).integers(0, 600, 1000))))
+    assert np.array_equal(fresh.sample(doc, keyed_noise(3, len(doc))),
+                          warm.sample(doc, keyed_noise(3, len(doc))))
 
 
 @pytest.mark.parametrize("name", ["epsilon", "gamma"])
@@ -271,7 +272,7 @@ def test_memory_stays_far_below_v_by_v() -> None:
     ids = np.random.default_rng(0).integers(0, 50_000, 1_000)
     tracemalloc.start()
     try:
-        out = mech.sample(ids, np.random.default_rng(1))
+        out = mech.sample(ids, keyed_noise(1, len(ids)))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
