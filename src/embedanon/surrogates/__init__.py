@@ -1,0 +1,83 @@
+"""Category surrogates: realistic fake values for detected spans, "hidden in plain sight".
+
+``Surrogates(config).replace(label, text, prf=..., record_prf=...)`` returns a fake value of the
+same kind and shape as ``text`` (a span labelled ``label``, one of
+:data:`embedanon.detectors.base.LABELS`). Choices are pure functions of the PRFs (see
+:mod:`.base`): the same entity gets the same surrogate under one key, dates move by one offset
+per record, and no mapping is stored. A surrogate is never the original nor a variant of it
+(:mod:`embedanon.leakguard`), except where a coarse value is meant to survive (ages in the
+``age_top`` bucket, month/year-only dates shifted by less than their resolution). Labels: NAME
+(:mod:`.names`), DATE (:mod:`.dates`), PHONE, ID, IP (:mod:`.shape`), EMAIL, URL, ADDRESS, AGE
+(:mod:`.fakes`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..detectors.base import LABELS
+from ..errors import ConfigError
+from .base import MAKERS, PRF, Context, Maker, Stream, entity_key, prf_from_key
+from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
+
+_LETTER_RUNS = re.compile(r"[^\W\d_]{2,}")
+
+
+class Surrogates:
+    """Per-label surrogate makers, built once per process from a :class:`SurrogateConfig`.
+
+    Args:
+        config: the frozen configuration.
+    """
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        if not isinstance(config, SurrogateConfig):
+            raise TypeError(f"config must be a SurrogateConfig, got {type(config).__name__}")
+        self.config = config
+        self._makers: dict[str, Maker] = {label: MAKERS.get(label.lower())(config) for label in LABELS}
+        self._record_scope = config.consistency == "record"
+
+    def replace(
+        self,
+        label: str,
+        text: str,
+        *,
+        prf: PRF,
+        record_prf: PRF,
+        avoid: Iterable[str] = (),
+    ) -> str:
+        """A surrogate for the span ``text`` labelled ``label``.
+
+        Args:
+            label: one of :data:`~embedanon.detectors.base.LABELS`.
+            text: the span's text.
+            prf: ``prf(context) -> bytes`` keyed by the release key (entity-consistent choices).
+            record_prf: the same, keyed by the record too (date shift, age jitter; and every
+                choice when ``consistency="record"``).
+            avoid: other names of the record (e.g. every NAME span): no name part of the
+                surrogate equals or is a variant of a word of these (issue 9's cross-name rule).
+
+        Returns:
+            The surrogate text. Whitespace-only text is returned as it is.
+
+        Raises:
+            ConfigError: unknown label. TypeError: ``text`` is not a string.
+        """
+        maker = self._makers.get(label)
+        if maker is None:
+            raise ConfigError(f"surrogate label must be one of {', '.join(LABELS)}, got {label!r}"[:200])
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if not text.strip():
+            return text
+        entity_prf = record_prf if self._record_scope else prf
+        context = Context(
+            entity=lambda purpose: Stream(entity_prf, purpose),
+            record=lambda purpose: Stream(record_prf, purpose),
+            avoid=frozenset(entity_key(w) for item in avoid for w in _LETTER_RUNS.findall(item)),
+        )
+        return maker.make(text, context)
+
+
+__all__ = ["NEUTRAL_ID", "NEUTRAL_PHONE", "PRF", "Stream", "SurrogateConfig", "Surrogates", "prf_from_key"]

@@ -1,0 +1,195 @@
+"""DATE: parsed, shifted by the record's offset and written back in the same format.
+
+One offset per record, uniform on ``[-date_shift_days, -1] ∪ [1, date_shift_days]`` days, drawn
+from ``record_prf("DATE\\x00shift")``: every date of a record moves by the same number of days,
+so intervals inside a record survive exactly, while the same date in two records moves
+differently.
+
+Formats (English month and weekday names, any case, full or abbreviated, optional ordinal):
+``2024-03-07`` (also ``/`` or ``.``, with a time after ``T`` or a space), ``20240307``,
+``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
+date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
+``March 2024``, ``03/2024``, ``2024``, each optionally after a weekday (``Thursday, March 7``).
+Each field keeps its width (``03`` stays two digits, ``24`` stays a two-digit year), a month name
+keeps its style and case, and a weekday is recomputed for the new date (shifted by ``offset mod
+7`` when there is no year). Partial dates are shifted from an anchor: the 15th for month and
+year, July 2 for a bare year; they keep their value when the offset is smaller than their
+resolution. Anything else gets random digits in the same shape, its letters kept (:func:`~.shape.shaped`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ..text import LOWER, UPPER, case_code
+from .base import MAKERS, Context, entity_key
+from .config import SurrogateConfig
+from .shape import shaped
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december")  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MON = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?P<mdot>\.?)")  # fmt: skip
+_WDN = (r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+        r"|sat(?:urday)?|sun(?:day)?)")  # fmt: skip
+_WD = rf"(?:{_WDN}\.?,?\s+)?"
+_ORD = r"(?P<ord>st|nd|rd|th)?"
+_TIME = r"(?P<time>(?:T|,?\s+)\d{1,2}:\d{2}.*)?"
+_PATTERNS = tuple(
+    re.compile(pattern, re.IGNORECASE | re.DOTALL)
+    for pattern in (
+        rf"{_WD}(?P<y>\d{{4}})(?P<s>[-/.])(?P<m>\d{{1,2}})(?P=s)(?P<d>\d{{1,2}}){_TIME}",
+        r"(?P<y>(?:1[89]|2[01])\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)",
+        rf"{_WD}(?P<a>\d{{1,2}})(?P<s>[-/.])(?P<b>\d{{1,2}})(?P=s)(?P<y>\d{{4}}|\d{{2}}){_TIME}",
+        rf"{_WD}{_MON}(?P<s1>\s+|-)(?P<d>\d{{1,2}}){_ORD}(?:(?P<s2>,\s*|\s+|-)(?P<y>\d{{4}}))?{_TIME}",
+        rf"{_WD}(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}(?P<s1>\s+(?:of\s+)?|-|/|\.\s*){_MON}"
+        rf"(?:(?P<s2>,?\s+|-|/|\.\s*)(?P<y>\d{{4}}|\d{{2}}))?{_TIME}",
+        rf"{_MON}(?P<s1>,?\s+|-|/)(?P<y>\d{{4}})",
+        r"(?P<m>\d{1,2})(?P<s>[-/])(?P<y>\d{4})",
+        r"(?P<y>(?:1[89]|2[01])\d\d)",
+        rf"{_WDN}\.?",
+    )
+)
+_STRIP = " \t\r\n()[]{},;:"
+
+
+def month_number(name: str) -> int:
+    """1-12 for an English month name or abbreviation (``Sept`` included)."""
+    lowered = name.lower()
+    return next(i for i, month in enumerate(MONTHS, 1) if month.startswith(lowered[:3]))
+
+
+def _weekday_index(name: str) -> int:
+    return next(i for i, day in enumerate(WEEKDAYS) if day.startswith(name.lower()[:3]))
+
+
+def _cased(word: str, original: str) -> str:
+    code = case_code(original)
+    return word.upper() if code == UPPER else word if code == LOWER else word.capitalize()
+
+
+def _month_name(month: int, original: str) -> str:
+    full = MONTHS[month - 1]
+    lowered = original.lower()
+    if lowered in MONTHS:
+        word = full
+    elif lowered == "sept" and month == 9:
+        word = "sept"
+    else:
+        word = full[:3]
+    return _cased(word, original)
+
+
+def _weekday_name(day: int, original: str) -> str:
+    word = WEEKDAYS[day] if original.lower() in WEEKDAYS else WEEKDAYS[day][:3]
+    return _cased(word, original)
+
+
+def _ordinal(day: int, original: str) -> str:
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return suffix.upper() if original.isupper() else suffix
+
+
+def _width(value: int, original: str) -> str:
+    return f"{value:0{len(original)}d}" if original.startswith("0") or len(original) > 1 else str(value)
+
+
+def _year(text: str) -> int:
+    value = int(text)
+    if len(text) == 2:
+        return 2000 + value if value < 50 else 1900 + value
+    return value
+
+
+def shift_date(text: str, offset: int, *, order: str = "mdy") -> str | None:
+    """``text`` shifted by ``offset`` days in its own format, or None when it is not a date."""
+    core = text.strip(_STRIP)
+    if not core:
+        return None
+    for candidate in (core, core[:-1]) if core.endswith(".") else (core,):
+        for pattern in _PATTERNS:
+            match = pattern.fullmatch(candidate)
+            if match:
+                new = _shift_match(match, offset, order)
+                if new is not None:
+                    start = text.index(candidate)
+                    return text[:start] + new + text[start + len(candidate) :]
+    return None
+
+
+def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
+    g = match.groupdict()
+    fields: dict[str, str] = {}  # group name -> its role ("y", "m", "d", "mon", "wd")
+    for name in ("y", "m", "d", "mon", "wd"):
+        if g.get(name) is not None:
+            fields[name] = name
+    if g.get("a") is not None:
+        a, b = int(g["a"]), int(g["b"])
+        month_first = a <= 12 if order == "mdy" else b > 12  # the other order when only it can be valid
+        fields["a"], fields["b"] = ("m", "d") if month_first else ("d", "m")
+    value = {role: g[name] for name, role in fields.items()}
+    try:
+        year = _year(value["y"]) if "y" in value else 2000
+        month = int(value["m"]) if "m" in value else month_number(value["mon"]) if "mon" in value else 7
+        day = int(value["d"]) if "d" in value else 15 if "m" in value or "mon" in value else 2
+        if "wd" in value and len(value) == 1:
+            return _weekday_name((_weekday_index(value["wd"]) + offset) % 7, value["wd"])
+        new = dt.date(year, month, day) + dt.timedelta(days=offset)
+    except (ValueError, OverflowError):
+        return None
+    if "y" in value and len(value["y"]) == 4 and not 1 <= new.year <= 9999:
+        return None
+    replacements: dict[str, str] = {}
+    for name, role in fields.items():
+        old_text = g[name]
+        if role == "y":
+            replacements[name] = _width(new.year % 100, "00") if len(old_text) == 2 else f"{new.year:04d}"
+        elif role == "m":
+            replacements[name] = _width(new.month, old_text)
+        elif role == "d":
+            replacements[name] = _width(new.day, old_text)
+        elif role == "mon":
+            replacements[name] = _month_name(new.month, old_text)
+        elif role == "wd":
+            shifted = new.weekday() if "y" in value else (_weekday_index(old_text) + offset) % 7
+            replacements[name] = _weekday_name(shifted, old_text)
+    if g.get("ord"):
+        replacements["ord"] = _ordinal(new.day, g["ord"])
+    return _rebuild(match, replacements)
+
+
+def _rebuild(match: re.Match[str], replacements: dict[str, str]) -> str:
+    text = match.string
+    spans = sorted((match.start(name), match.end(name), new) for name, new in replacements.items())
+    out, pos = [], match.start()
+    for start, end, new in spans:
+        out.append(text[pos:start])
+        out.append(new)
+        pos = end
+    out.append(text[pos : match.end()])
+    return "".join(out)
+
+
+class DateMaker:
+    """DATE surrogates (see the module docstring)."""
+
+    label = "DATE"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._maximum = config.date_shift_days
+        self._order = config.date_order
+
+    def offset(self, context: Context) -> int:
+        """The record's shift in days (never 0)."""
+        return context.record("DATE\x00shift").signed_offset(self._maximum)
+
+    def make(self, text: str, context: Context) -> str:
+        shifted = shift_date(text, self.offset(context), order=self._order)
+        if shifted is not None:
+            return shifted
+        return shaped(text, context.entity(f"DATE\x00{entity_key(text)}"), letters=False)
+
+
+MAKERS.add("date", DateMaker)

@@ -1,0 +1,284 @@
+"""EMAIL, URL, ADDRESS and AGE surrogates.
+
+* EMAIL: ``local@domain`` → the local part's letter runs become names (the same name mapping as
+  NAME, so ``john.smith@…`` follows ``John Smith``), single letters other letters, digit runs
+  random digits of a random length 1-4 (not the original's length); role accounts (``info``,
+  ``admin``…) are kept. The domain is drawn uniformly from ``email_domains``, independently of
+  the source domain (only the source domain itself is excluded), so the top-level domain cannot
+  be inverted (issue 9).
+* URL: scheme and ``www.`` kept, user info and port dropped, host → a domain drawn from
+  ``url_domains`` as above; in the path, query and fragment every letter run becomes a
+  pronounceable random word of 3-9 letters and every digit run random digits of the same length;
+  separators and a known file extension are kept. Both are keyed on the whole address, so the
+  same address always gets the same surrogate, while a frequent domain does not become a
+  frequent surrogate domain.
+* ADDRESS: Faker (``address_locales``, instances cached per locale, seeded from the PRF): the
+  first comma/line part becomes a street address (a street name when it has no number), later
+  parts a secondary address, city, state or postcode by what they contain.
+* AGE: ages >= ``age_top`` become ``str(age_top)`` (HIPAA safe harbor); other ages move by a
+  per-record offset ``record_prf("AGE\\x00<age>")`` of at most ``age_jitter`` years (never 0,
+  reflected at 1). Only the first number of the span is an age; the rest of the span is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..leakguard import keys_are_variants
+from ..text import LOWER, UPPER, case_code
+from .base import MAKERS, Context, Stream, entity_key
+from .config import SurrogateConfig
+from .names import NameMaker
+from .shape import shaped
+
+ROLE_ACCOUNTS = frozenset((
+    "info", "admin", "administrator", "contact", "support", "noreply", "no-reply", "office", "hello",
+    "sales", "help", "team", "mail", "webmaster", "postmaster", "billing", "jobs", "careers", "press",
+    "media", "service", "enquiries", "inquiries", "reception",
+))  # fmt: skip
+EXTENSIONS = frozenset((
+    "html", "htm", "php", "asp", "aspx", "jsp", "pdf", "png", "jpg", "jpeg", "gif", "svg", "txt", "csv",
+    "xml", "json", "doc", "docx",
+))  # fmt: skip
+_RUNS = re.compile(r"[^\W\d_]+|\d+|[\W_]+")
+_URL = re.compile(
+    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)?(?P<user>[^@/\s]+@)?(?P<host>[^/:?#\s@]+\.[^/:?#\s@]+)"
+    r"(?P<port>:\d+)?(?P<rest>[/?#].*)?",
+    re.DOTALL,
+)
+_STRIP = " \t\r\n<>()[]\"'"
+_CONSONANTS = "bcdfghjklmnprstvz"
+_VOWELS = "aeiou"
+
+
+def _ascii(name: str) -> str:
+    return "".join(ch for ch in entity_key(name) if "a" <= ch <= "z")
+
+
+def _case_like(word: str, original: str) -> str:
+    code = case_code(original)
+    return word.upper() if code == UPPER else word if code == LOWER else word.capitalize()
+
+
+def _pick_domain(domains: tuple[str, ...], original: str, stream: Stream) -> str:
+    source = original.lower().rstrip(".")
+    allowed = [d for d in domains if not (source == d or source.endswith("." + d))] or list(domains)
+    domain = stream.choice(allowed)
+    return domain.upper() if original.isupper() else domain
+
+
+def pronounceable(stream: Stream, length: int) -> str:
+    """A random word alternating consonants and vowels (``lorivo``)."""
+    vowel = stream.below(2) == 0
+    out = []
+    for _ in range(length):
+        out.append(stream.choice(_VOWELS if vowel else _CONSONANTS))
+        vowel = not vowel
+    return "".join(out)
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    core = text.strip(_STRIP)
+    start = text.find(core) if core else 0
+    return text[:start], core, text[start + len(core) :]
+
+
+class EmailMaker:
+    """EMAIL surrogates (see the module docstring)."""
+
+    label = "EMAIL"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._names = NameMaker(config)
+        self._domains = config.domains("email_domains")
+
+    def make(self, text: str, context: Context) -> str:
+        lead, core, trail = _split(text)
+        local, at, domain = core.rpartition("@")
+        if not at or not local or "." not in domain:
+            return shaped(text, context.entity(f"EMAIL\x00{entity_key(text)}"))
+        stream = context.entity(f"EMAIL\x00{entity_key(core)}")
+        new_local = self.local(local, context, stream)
+        return f"{lead}{new_local}@{_pick_domain(self._domains, domain, stream)}{trail}"
+
+    def local(self, local: str, context: Context, stream: Stream) -> str:
+        """A surrogate local part: names for letter runs, random digits, separators kept."""
+        prefix = ""
+        if local.lower().startswith("mailto:"):
+            prefix, local = local[:7], local[7:]
+        if entity_key(local) in ROLE_ACCOUNTS:
+            return prefix + local
+        runs = _RUNS.findall(local)
+        letters = [i for i, run in enumerate(runs) if run[0].isalpha()]
+        exclude = [entity_key(runs[i]) for i in letters]
+        scope = entity_key(local)
+        out = []
+        for i, run in enumerate(runs):
+            if run.isdigit():
+                out.append("".join(str(stream.below(10)) for _ in range(1 + stream.below(4))))
+            elif not run[0].isalpha():
+                out.append(run)
+            elif len(run) == 1:
+                out.append(self._names.initial(run, scope, context))
+            else:
+                if len(letters) == 1:
+                    role = self._names.role_of(entity_key(run))
+                else:
+                    role = "surname" if i == letters[-1] else "given"
+                name = _ascii(self._names.part(role, run, context, exclude)) or pronounceable(stream, 6)
+                out.append(_case_like(name, run))
+        return prefix + "".join(out)
+
+
+def _is_extension(runs: list[str], i: int) -> bool:
+    """Whether ``runs[i]`` is a file extension: a known one after a dot, at the end of the path."""
+    at_end = i + 1 == len(runs) or runs[i + 1][0] in "?#"
+    return i > 0 and runs[i - 1] == "." and runs[i].lower() in EXTENSIONS and at_end
+
+
+class UrlMaker:
+    """URL surrogates (see the module docstring)."""
+
+    label = "URL"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._domains = config.domains("url_domains")
+
+    def make(self, text: str, context: Context) -> str:
+        lead, core, trail = _split(text)
+        match = _URL.fullmatch(core)
+        if match is None:
+            return shaped(text, context.entity(f"URL\x00{entity_key(text)}"))
+        stream = context.entity(f"URL\x00{entity_key(core)}")
+        host = match.group("host")
+        www = host[:4] if host.lower().startswith("www.") else ""
+        new_host = www + _pick_domain(self._domains, host[len(www) :], stream)
+        rest = match.group("rest") or ""
+        runs = _RUNS.findall(rest)
+        out = []
+        for i, run in enumerate(runs):
+            if run.isdigit():
+                out.append("".join(str(stream.below(10)) for _ in run))
+            elif not run[0].isalpha() or _is_extension(runs, i):
+                out.append(run)
+            else:
+                out.append(_case_like(pronounceable(stream, 3 + stream.below(7)), run))
+        return f"{lead}{match.group('scheme') or ''}{new_host}{''.join(out)}{trail}"
+
+
+_SECONDARY = re.compile(
+    r"(?:apt|apartment|suite|ste|unit|#|floor|fl|room|rm|flat)\b.*", re.IGNORECASE | re.DOTALL
+)
+_SEPARATORS = re.compile(r"(\s*[,\n]\s*)")
+_ADDRESS_WORDS = frozenset((
+    "street", "st", "avenue", "ave", "road", "rd", "boulevard", "blvd", "lane", "ln", "drive", "dr",
+    "court", "ct", "place", "pl", "square", "sq", "way", "terrace", "parkway", "pkwy", "highway", "hwy",
+    "apt", "apartment", "suite", "ste", "unit", "floor", "room", "flat", "north", "south", "east",
+    "west", "the", "and", "of", "po", "box",
+))  # fmt: skip
+MAX_ADDRESS_ATTEMPTS = 16
+
+
+def _call(fake: Any, *names: str) -> str:
+    for name in names:
+        method = getattr(fake, name, None)
+        if method is not None:
+            return str(method())
+    raise AttributeError(names[0])
+
+
+class AddressMaker:
+    """ADDRESS surrogates via Faker (see the module docstring)."""
+
+    label = "ADDRESS"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._locales = config.address_locales
+        self._fakers: dict[str, Any] = {}
+
+    def _faker(self, locale: str) -> Any:
+        fake = self._fakers.get(locale)
+        if fake is None:
+            from faker import Faker  # imported on first use: 0.1 s, only when addresses occur
+
+            fake = self._fakers[locale] = Faker(locale)
+        return fake
+
+    def make(self, text: str, context: Context) -> str:
+        stream = context.entity(f"ADDRESS\x00{entity_key(text)}")
+        fake = self._faker(stream.choice(self._locales))
+        originals = {w for w in re.findall(r"[^\W\d_]{3,}", entity_key(text)) if w not in _ADDRESS_WORDS}
+        candidate = text
+        for _ in range(MAX_ADDRESS_ATTEMPTS):
+            fake.seed_instance(stream.word())
+            candidate = self.render(text, fake)
+            words = {w for w in re.findall(r"[^\W\d_]{3,}", entity_key(candidate)) if w not in _ADDRESS_WORDS}
+            if candidate != text and not any(keys_are_variants(w, o) for w in words for o in originals):
+                break
+        return candidate
+
+    @staticmethod
+    def render(text: str, fake: Any) -> str:
+        """A fake address with the part layout of ``text`` (``fake`` already seeded)."""
+        pieces = _SEPARATORS.split(text)
+        parts = pieces[0::2]
+        out = list(pieces)
+        for j, part in enumerate(parts):
+            stripped = part.strip()
+            if not stripped:
+                continue
+            has_digit = any(ch.isdigit() for ch in stripped)
+            if j == 0:
+                new = _call(fake, "street_address") if has_digit else _call(fake, "street_name")
+            elif has_digit and _SECONDARY.fullmatch(stripped):
+                new = _call(fake, "secondary_address", "building_number")
+            elif has_digit and any(ch.isalpha() for ch in stripped):
+                try:
+                    new = f"{_call(fake, 'state_abbr')} {_call(fake, 'postcode')}"
+                except AttributeError:
+                    new = f"{_call(fake, 'postcode')} {_call(fake, 'city')}"
+            elif has_digit:
+                new = _call(fake, "postcode")
+            elif len(stripped) == 2 and stripped.isupper():
+                new = _call(fake, "state_abbr", "city")
+            elif j == len(parts) - 1 and j >= 2:
+                new = _call(fake, "current_country", "country")
+            else:
+                new = _call(fake, "city")
+            new = new.replace("\n", ", ")
+            out[2 * j] = part.replace(stripped, new.upper() if stripped.isupper() else new)
+        return "".join(out)
+
+
+class AgeMaker:
+    """AGE surrogates (see the module docstring)."""
+
+    label = "AGE"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._top = config.age_top
+        self._jitter = config.age_jitter
+
+    def age(self, age: int, context: Context) -> int:
+        """The surrogate age of one record."""
+        if age >= self._top:
+            return self._top
+        if self._jitter == 0:
+            return age
+        offset = context.record(f"AGE\x00{age}").signed_offset(self._jitter)
+        new = age + offset if age + offset >= 1 else age - offset
+        return min(new, self._top)
+
+    def make(self, text: str, context: Context) -> str:
+        match = re.search(r"\d+", text)
+        if match is None:
+            return text
+        new = self.age(int(match.group()), context)
+        return f"{text[: match.start()]}{new}{text[match.end() :]}"
+
+
+MAKERS.add("email", EmailMaker)
+MAKERS.add("url", UrlMaker)
+MAKERS.add("address", AddressMaker)
+MAKERS.add("age", AgeMaker)

@@ -1,0 +1,279 @@
+"""NAME: realistic names of varied cultures, in the shape of the original span.
+
+A span is read as chunks: titles (``Dr.``) and suffixes (``Jr.``) are kept; initials stay
+initials (``J.`` → ``K.``); every other name part is replaced by a given name or a surname:
+with a comma (``Smith, John``) the parts before it are surnames; otherwise the last of several
+parts is the surname, a lone part after a title is a surname, and a lone part is what the bundled
+lists say it more often is. Hyphenated parts are replaced piece by piece, a possessive ``'s``
+is kept, and so is the case pattern of each part (``UPPER``, ``Title``, ``lower``). Lowercase
+particles (``van der Berg``) are dropped with the space after them, as they name a culture.
+
+Each part is keyed on its own (``prf("NAME\\x00surname\\x00smith")``), so ``John Smith``, ``Mr.
+Smith`` and ``john`` in an e-mail address agree. The culture is drawn first: uniformly one of the
+configured units (culture groups by default), excluding every unit whose lists contain the
+original part, then a locale of the unit uniformly, then a name of that locale uniformly (of the
+original's gender when the lists give it one). Given names and surnames are therefore drawn
+independently and a full name can mix cultures. A candidate that equals or is a variant
+(:mod:`embedanon.leakguard`) of any original part of the span, or of a word in ``avoid``, is
+drawn again from the same stream.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from ..leakguard import keys_are_variants
+from ..text import LOWER, TITLE, UPPER, case_code
+from .base import MAKERS, Context, Stream, entity_key
+from .config import SurrogateConfig, name_data
+from .shape import MAX_ATTEMPTS, shaped
+
+TITLES = frozenset((
+    "dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "madam", "rev", "fr",
+    "capt", "col", "gen", "lt", "sgt", "hon", "judge",
+))  # fmt: skip
+SUFFIXES = frozenset(
+    ("jr", "sr", "ii", "iii", "iv", "md", "phd", "dds", "dmd", "rn", "np", "pa", "esq", "mba")
+)
+PARTICLES = frozenset((
+    "van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "la", "le", "bin", "ibn", "al",
+    "el", "ter", "ten", "st",
+))  # fmt: skip
+_CHUNK = re.compile(r"\s+|,|[^\s,]+")
+_EDGES = re.compile(r"^(\W*)(.*?)(\W*)$", re.DOTALL)
+_INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*\.?")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*(?:-[^\W\d_]+(?:['’][^\W\d_]+)*)*")
+_POSSESSIVE = re.compile(r"^(.{2,}?)(['’]s?)$", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Name lists of one locale; ``female``/``male``/``any`` given names and ``surnames``."""
+
+    female: tuple[str, ...]
+    male: tuple[str, ...]
+    any: tuple[str, ...]
+    surnames: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """Per-locale pools, and for each known name key: the locales that list it and its roles."""
+
+    pools: dict[str, Pool]
+    groups: dict[str, tuple[str, ...]]
+    locales_of: dict[str, frozenset[str]]
+    given_count: dict[str, int]
+    surname_count: dict[str, int]
+    female_count: dict[str, int]
+    male_count: dict[str, int]
+
+
+@cache
+def lexicon() -> Lexicon:
+    """The bundled lists as pools plus a name → (locales, role, gender) index (built once)."""
+    data = name_data()
+    pools: dict[str, Pool] = {}
+    locales_of: dict[str, set[str]] = {}
+    counts: dict[str, dict[str, int]] = {"given": {}, "surname": {}, "female": {}, "male": {}}
+    for locale, lists in data["locales"].items():
+        female, male, other = lists["female"], lists["male"], lists["other"]
+        pools[locale] = Pool(
+            female=tuple(female + other) or tuple(male),
+            male=tuple(male + other) or tuple(female),
+            any=tuple(dict.fromkeys(female + male + other)),
+            surnames=tuple(lists["surname"]),
+        )
+        for role, names in (("female", female), ("male", male), ("given", female + male + other),
+                            ("surname", lists["surname"])):  # fmt: skip
+            for key in {entity_key(name) for name in names}:
+                counts[role][key] = counts[role].get(key, 0) + 1
+                locales_of.setdefault(key, set()).add(locale)
+    return Lexicon(
+        pools=pools,
+        groups={group: tuple(locales) for group, locales in data["groups"].items()},
+        locales_of={key: frozenset(locales) for key, locales in locales_of.items()},
+        given_count=counts["given"],
+        surname_count=counts["surname"],
+        female_count=counts["female"],
+        male_count=counts["male"],
+    )
+
+
+_key = lru_cache(maxsize=1 << 16)(entity_key)  # list names recur: cache their keys
+
+
+def _with_case(name: str, original: str) -> str:
+    code = case_code(original)
+    if code == UPPER:
+        return name.upper()
+    if code == LOWER:
+        return name.lower()
+    assert code == TITLE
+    return name
+
+
+class NameMaker:
+    """NAME surrogates (see the module docstring)."""
+
+    label = "NAME"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        lex = lexicon()
+        self._lexicon = lex
+        items = tuple(lex.groups) if config.name_cultures == "mixed" else config.name_cultures
+        # One unit = the locales one culture choice draws from (a group, or a single locale).
+        self.units: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+            (item, lex.groups.get(item, (item,))) for item in items
+        )
+
+    # -- one part ------------------------------------------------------------------------------
+    def allowed_units(self, key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Units none of whose locales lists ``key`` (all units when that leaves none)."""
+        listed = self._lexicon.locales_of.get(key, frozenset())
+        allowed = tuple(unit for unit in self.units if listed.isdisjoint(unit[1]))
+        return allowed or self.units
+
+    def role_of(self, key: str) -> str:
+        """``"given"`` or ``"surname"`` for a lone part: the role more locales list it in."""
+        lex = self._lexicon
+        return "surname" if lex.surname_count.get(key, 0) > lex.given_count.get(key, 0) else "given"
+
+    def _pool(self, locale: str, role: str, key: str) -> tuple[str, ...]:
+        pool = self._lexicon.pools[locale]
+        if role == "surname":
+            return pool.surnames
+        female = self._lexicon.female_count.get(key, 0)
+        male = self._lexicon.male_count.get(key, 0)
+        if female and not male:
+            return pool.female
+        if male and not female:
+            return pool.male
+        return pool.any
+
+    def draw(self, role: str, key: str, stream: Stream, avoid: Iterable[str]) -> tuple[str, str]:
+        """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it."""
+        avoid = {key, *avoid}
+        units = self.allowed_units(key)
+        unit, name = "", ""
+        for _ in range(MAX_ATTEMPTS):
+            unit, locales = stream.choice(units)
+            name = stream.choice(self._pool(stream.choice(locales), role, key))
+            candidate = _key(name)
+            if not any(keys_are_variants(candidate, other) for other in avoid):
+                break
+        return unit, name
+
+    def part(self, role: str, original: str, context: Context, exclude: Iterable[str]) -> str:
+        """A surrogate for one name part (no separators), in the original's case pattern."""
+        key = entity_key(original)
+        stream = context.entity(f"NAME\x00{role}\x00{key}")
+        _, name = self.draw(role, key, stream, (*exclude, *context.avoid))
+        return _with_case(name, original)
+
+    def initial(self, letter: str, scope: str, context: Context) -> str:
+        """A different letter for an initial, in the original's case; keyed by the whole name."""
+        stream = context.entity(f"NAME\x00initial\x00{entity_key(letter)}\x00{scope}")
+        letters = [ch for ch in string.ascii_uppercase if ch != entity_key(letter).upper()]
+        new = stream.choice(letters)
+        return new.lower() if letter.islower() else new
+
+    # -- a span --------------------------------------------------------------------------------
+    def make(self, text: str, context: Context) -> str:
+        chunks = _CHUNK.findall(text)
+        kinds: list[str] = []
+        for i, chunk in enumerate(chunks):
+            kinds.append(_classify(chunk, first=not any(k in ("word", "initial") for k in kinds)))
+            later = chunks[i + 1 :]
+            if kinds[-1] == "particle" and not any(_classify(c, first=False) == "word" for c in later):
+                kinds[-1] = "word"  # a trailing particle is a name of its own
+        parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]
+        words = [i for i in parts if kinds[i] == "word"]
+        roles = self._roles(chunks, kinds, parts, words)
+        exclude = [entity_key(piece) for i in words for piece in _pieces(_core(chunks[i]))]
+        scope = entity_key(" ".join(_core(chunks[i]) for i in parts))
+        out = list(chunks)
+        for i, kind in enumerate(kinds):
+            if kind == "initial":
+                out[i] = _replace_core(
+                    chunks[i],
+                    lambda core: _INITIAL_LETTER.sub(
+                        lambda m: self.initial(m.group(0), scope, context), core
+                    ),
+                )
+            elif kind == "word":
+                out[i] = _replace_core(
+                    chunks[i],
+                    lambda core, i=i: "-".join(
+                        self.part(roles[i], piece, context, exclude) for piece in core.split("-")
+                    ),
+                )
+            elif kind == "particle":
+                out[i] = ""
+                if i + 1 < len(out) and chunks[i + 1].isspace():
+                    chunks[i + 1] = out[i + 1] = ""
+            elif kind == "other":
+                out[i] = shaped(chunks[i], context.entity(f"NAME\x00other\x00{entity_key(chunks[i])}"))
+        return "".join(out)
+
+    def _roles(
+        self, chunks: list[str], kinds: list[str], parts: list[int], words: list[int]
+    ) -> dict[int, str]:
+        roles: dict[int, str] = {}
+        comma = next((i for i, c in enumerate(chunks) if c == ","), None)
+        if comma is not None and any(i < comma for i in words) and any(i > comma for i in parts):
+            return {i: "surname" if i < comma else "given" for i in words}
+        if len(parts) == 1 and words:
+            has_title = "title" in kinds[: words[0]]
+            key = entity_key(_core(chunks[words[0]]).split("-")[0])
+            return {words[0]: "surname" if has_title else self.role_of(key)}
+        for i in words:
+            roles[i] = "surname" if i == parts[-1] else "given"
+        return roles
+
+
+_INITIAL_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _core(chunk: str) -> str:
+    core = _EDGES.match(chunk).group(2)  # type: ignore[union-attr]
+    possessive = _POSSESSIVE.match(core)
+    return possessive.group(1) if possessive and _WORD.fullmatch(possessive.group(1)) else core
+
+
+def _pieces(core: str) -> list[str]:
+    return [piece for piece in core.split("-") if piece]
+
+
+def _replace_core(chunk: str, replace) -> str:  # type: ignore[no-untyped-def]
+    lead, core, trail = _EDGES.match(chunk).groups()  # type: ignore[union-attr]
+    name = _core(chunk)
+    return f"{lead}{replace(name)}{core[len(name) :]}{trail}"
+
+
+def _classify(chunk: str, *, first: bool) -> str:
+    """``space``, ``comma``, ``title``, ``suffix``, ``particle``, ``initial``, ``word`` or ``other``."""
+    if chunk.isspace():
+        return "space"
+    if chunk == ",":
+        return "comma"
+    core = _core(chunk)
+    if not core:
+        return "punct"
+    lowered = core.lower().rstrip(".")
+    if first and lowered in TITLES:
+        return "title"
+    if not first and lowered.replace(".", "") in SUFFIXES and len(core) > 1:
+        return "suffix"
+    if len(core.rstrip(".")) <= 1 or _INITIALS.fullmatch(core) and "." in core:
+        return "initial" if _INITIALS.fullmatch(core) else "other"
+    if _WORD.fullmatch(core):
+        return "particle" if core in PARTICLES and not first else "word"
+    return "other"
+
+
+MAKERS.add("name", NameMaker)

@@ -1,0 +1,167 @@
+"""Shape-kept values: phone numbers, IDs and IP addresses.
+
+"Shape" is the layout of character classes: every digit becomes a uniformly random digit, every
+letter a random letter of the same case, and everything else (separators, ``+``, brackets) stays.
+A result that equals the original or is a variant of it (:func:`embedanon.leakguard.keys_are_variants`,
+which for strings of digits means "at most one digit differs") is drawn again.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import string
+
+from ..leakguard import keys_are_variants
+from .base import MAKERS, Context, Stream, entity_key
+from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
+
+_UPPER = string.ascii_uppercase
+_LOWER = string.ascii_lowercase
+_DIGITS = string.digits
+#: Attempts before giving up on "not a variant" (each fails with probability << 1e-3 for any
+#: value of 3+ characters, so 64 failures in a row do not happen in practice).
+MAX_ATTEMPTS = 64
+
+
+def randomize_shape(text: str, stream: Stream, *, letters: bool = True) -> str:
+    """Replace each digit by a random digit and (unless ``letters=False``) each letter by a random
+    letter of its case."""
+    out = []
+    for ch in text:
+        if ch.isdigit():
+            out.append(_DIGITS[stream.below(10)])
+        elif ch.isalpha() and letters:
+            if ch.isupper():
+                out.append(_UPPER[stream.below(26)])
+            elif ch.islower():
+                out.append(_LOWER[stream.below(26)])
+            else:
+                out.append(_UPPER[stream.below(26)])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def fill_pattern(pattern: str, stream: Stream) -> str:
+    """``#`` → a random digit, ``@`` → a random capital letter, other characters kept."""
+    out = []
+    for ch in pattern:
+        if ch == "#":
+            out.append(_DIGITS[stream.below(10)])
+        elif ch == "@":
+            out.append(_UPPER[stream.below(26)])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _alnum_key(text: str) -> str:
+    return "".join(ch for ch in entity_key(text) if ch.isalnum())
+
+
+def _differs(candidate: str, original_key: str) -> bool:
+    key = _alnum_key(candidate)
+    return not original_key or not keys_are_variants(key, original_key)
+
+
+def redraw(draw, original: str):  # type: ignore[no-untyped-def]
+    """Call ``draw()`` until its result is not a variant of ``original`` (alphanumerics compared)."""
+    original_key = _alnum_key(original)
+    candidate = draw()
+    for _ in range(MAX_ATTEMPTS):
+        if _differs(candidate, original_key) or len(original_key) < 2 and candidate != original:
+            return candidate
+        candidate = draw()
+    return candidate
+
+
+def shaped(text: str, stream: Stream, *, letters: bool = True) -> str:
+    """:func:`randomize_shape` of ``text``, redrawn until it is not a variant of ``text``."""
+    return redraw(lambda: randomize_shape(text, stream, letters=letters), text)
+
+
+class PhoneMaker:
+    """PHONE: the neutral pattern (default), a pattern of the config's own, or the same shape."""
+
+    label = "PHONE"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        fmt = config.phone_format
+        self._pattern = NEUTRAL_PHONE if fmt == "neutral" else None if fmt == "keep-shape" else fmt
+
+    def make(self, text: str, context: Context) -> str:
+        stream = context.entity(f"PHONE\x00{_alnum_key(text)}")
+        pattern = self._pattern
+        if pattern is None:
+            return shaped(text, stream)
+        return redraw(lambda: fill_pattern(pattern, stream), text)
+
+
+class IdMaker:
+    """ID: same shape (default) or the neutral pattern."""
+
+    label = "ID"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._neutral = config.id_format == "neutral"
+
+    def make(self, text: str, context: Context) -> str:
+        stream = context.entity(f"ID\x00{_alnum_key(text)}")
+        if self._neutral:
+            return redraw(lambda: fill_pattern(NEUTRAL_ID, stream), text)
+        return shaped(text, stream)
+
+
+# RFC 5737 (IPv4 TEST-NET-1/2/3) and RFC 3849 (IPv6 documentation prefix): never routed.
+_V4_NETS = ("192.0.2.", "198.51.100.", "203.0.113.")
+_V6_NET = int(ipaddress.IPv6Address("2001:db8::"))
+_IP_FORMS = (
+    re.compile(r"()([0-9A-Fa-f:.]+)()()"),  # a bare address
+    re.compile(r"()([0-9A-Fa-f:.]+)()(/\d{1,3})"),  # CIDR
+    re.compile(r"()([0-9.]+)()(:\d{1,5})"),  # IPv4 and port
+    re.compile(r"(\[)([0-9A-Fa-f:.]+)(\])(:\d{1,5})?"),  # [IPv6] and port
+)
+
+
+def _parse_ip(core: str) -> tuple[re.Match[str], ipaddress.IPv4Address | ipaddress.IPv6Address] | None:
+    for form in _IP_FORMS:
+        match = form.fullmatch(core)
+        if match:
+            try:
+                return match, ipaddress.ip_address(match.group(2))
+            except ValueError:
+                continue
+    return None
+
+
+class IpMaker:
+    """IP: a random address of a documentation range (a prefix length kept, a port's digits random)."""
+
+    label = "IP"
+
+    def make(self, text: str, context: Context) -> str:
+        core = text.strip()
+        parsed = _parse_ip(core)
+        if parsed is None:
+            return shaped(text, context.entity(f"IP\x00{_alnum_key(text)}"))
+        match, address = parsed
+        stream = context.entity(f"IP\x00{address.compressed}")
+        lead, close, tail = match.group(1), match.group(3), match.group(4) or ""
+        if tail.startswith(":"):
+            tail = ":" + randomize_shape(tail[1:], stream)
+        new = address.compressed
+        for _ in range(MAX_ATTEMPTS):
+            if address.version == 4:
+                new = f"{stream.choice(_V4_NETS)}{1 + stream.below(254)}"
+            else:
+                new = ipaddress.IPv6Address(_V6_NET | stream.below(1 << 96)).compressed
+            if new != address.compressed:
+                break
+        start = text.index(core)
+        return f"{text[:start]}{lead}{new}{close}{tail}{text[start + len(core) :]}"
+
+
+MAKERS.add("phone", PhoneMaker)
+MAKERS.add("id", IdMaker)
+MAKERS.add("ip", lambda config: IpMaker())
