@@ -342,3 +342,12 @@ def test_atomic_directory_replaces_or_keeps(tmp_path: Path, umask_022: None) -> 
         (tmp / "b").write_text("3", encoding="utf-8")
     assert sorted(p.name for p in target.iterdir()) == ["b"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["emb"]
+
+
+def test_worker_signal_defaults() -> None:
+    code = ("import signal\nfrom embedanon._atomic import install_signal_handlers, worker_signal_defaults\n"
+            "install_signal_handlers()\nassert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL\n"
+            "worker_signal_defaults()\n"
+            "assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN\n"
+            "assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -73,7 +73,9 @@ def _forge_other_key(path: Path) -> None:
     table = np.repeat(np.arange(4, dtype=np.int32)[:, None], 3, axis=1)
     import json
 
-    meta = json.dumps({"version": 1, "name": path.name,
+    key = cache_key()
+    assert key is not None
+    meta = json.dumps({"version": 1, "name": path.name, "key_id": _cache.key_id(key),
                        "mac": array_mac(b"k" * 32, path.name, {"table": table})})
     np.savez(path, table=table, __embedanon__=np.array(meta))
 
@@ -159,3 +161,21 @@ def test_forged_neighbour_table_cannot_switch_anonymization_off(tmp_path: Path) 
     again = NeighborIndex(store, CandidatePolicy(min_length=1)).table(3)
     assert np.array_equal(again, honest)
     assert not (again == np.arange(len(words))[:, None]).any()
+
+
+def test_warning_only_for_modified_caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "cache" / "emb-k3.npz"
+    build = Builder()
+    _load(path, build)
+    monkeypatch.setenv("EMBEDANON_HOME", str(tmp_path / "other-home"))  # another key: silent
+    with caplog.at_level("WARNING"):
+        _load(path, build)
+    assert build.calls == 2 and not caplog.records
+    _damage_crc(path)  # damaged under our own key: rebuilt (a warning or an info, never trusted)
+    _load(path, build)
+    assert build.calls == 3
+    _forge_other_key(path)  # a forged MAC under our key id: warned
+    with caplog.at_level("WARNING"):
+        _load(path, build)
+    assert build.calls == 4 and len(caplog.records) == 1 and "integrity" in caplog.text

@@ -250,6 +250,17 @@ def install_signal_handlers() -> None:
             signal.signal(signum, _raise_terminated)
 
 
+def worker_signal_defaults() -> None:
+    """Initializer for worker processes: ignore SIGINT (the parent handles Ctrl-C, stops the pool
+    and prints the one line) and restore the default SIGTERM/SIGHUP (a pool's ``terminate()``
+    must end a worker quietly, not raise :class:`Terminated` in it with a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            signal.signal(signum, signal.SIG_DFL)
+
+
 # -- writing -----------------------------------------------------------------------------------
 class _Guarded(io.TextIOBase):
     """Text writer that turns write errors into one-line :class:`OutputError`\\ s."""
@@ -495,7 +506,7 @@ def atomic_directory(path: str | os.PathLike[str], *, private: bool) -> Iterator
 def save_npz(path: Path, **arrays: np.ndarray) -> None:
     """``np.savez`` through :func:`atomic_write` (a public file): never a half-written ``path``."""
     with atomic_write(path, private=False, binary=True) as fh:
-        np.savez(fh, **arrays)
+        np.savez(fh, **arrays)  # type: ignore[arg-type]
 
 
 # -- verified caches ---------------------------------------------------------------------------

@@ -95,6 +95,12 @@ def _read_key(path: Path) -> bytes | None:
     return key if len(key) == _KEY_BYTES else None
 
 
+def key_id(key: bytes) -> str:
+    """A public name of ``key`` (reveals nothing about it): tells "made with another key", which
+    is expected after ``EMBEDANON_HOME`` changes, from "modified", which deserves a warning."""
+    return hashlib.sha256(b"embedanon-cache-key-id\0" + key).hexdigest()[:16]
+
+
 def array_mac(key: bytes, name: str, arrays: dict[str, np.ndarray]) -> str:
     """HMAC-SHA256 (hex) of a cache file name and its arrays (names, dtypes, shapes, bytes)."""
     mac = hmac.new(key, digestmod=hashlib.sha256)
@@ -103,7 +109,7 @@ def array_mac(key: bytes, name: str, arrays: dict[str, np.ndarray]) -> str:
         array = np.ascontiguousarray(arrays[array_name])
         mac.update(f"{array_name}\0{array.dtype.str}\0{array.shape}\0".encode())
         if array.size:  # memoryview cannot cast an empty array
-            mac.update(memoryview(array).cast("B"))
+            mac.update(array.data.cast("B"))
     return mac.hexdigest()
 
 
@@ -121,9 +127,12 @@ def read_cache(path: Path, key: bytes, shapes: dict[str, tuple[int, ...]]) -> di
     if not isinstance(meta, dict) or meta.get("version") != _VERSION or meta.get("name") != path.name:
         log.info("cache %s was made for something else; rebuilding it", path.name)
         return None
+    if meta.get("key_id") != key_id(key):  # another user, or EMBEDANON_HOME changed
+        log.info("cache %s was made with another key; rebuilding it", path.name)
+        return None
     if not hmac.compare_digest(str(meta.get("mac", "")), array_mac(key, path.name, arrays)):
-        log.warning("cache %s fails its integrity check (modified, or made with another key); "
-                    "rebuilding it", path.name)
+        log.warning("cache %s fails its integrity check (damaged or modified); rebuilding it",
+                    path.name)
         return None
     if any(name not in arrays or arrays[name].shape != shape for name, shape in shapes.items()):
         log.info("cache %s has unexpected shapes; rebuilding it", path.name)
@@ -134,11 +143,12 @@ def read_cache(path: Path, key: bytes, shapes: dict[str, tuple[int, ...]]) -> di
 def write_cache(path: Path, key: bytes, arrays: dict[str, np.ndarray]) -> None:
     """Write ``arrays`` and their HMAC to ``path`` atomically (a public file); on failure, one
     warning and no more disk caching in this process."""
-    meta = json.dumps({"version": _VERSION, "name": path.name, "mac": array_mac(key, path.name, arrays)})
+    meta = json.dumps({"version": _VERSION, "name": path.name, "key_id": key_id(key),
+                       "mac": array_mac(key, path.name, arrays)})
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=new_dir_mode(private=False))
         with atomic_write(path, private=False, binary=True) as fh:
-            np.savez(fh, **arrays, **{_META: np.array(meta)})
+            np.savez(fh, **arrays, **{_META: np.array(meta)})  # type: ignore[arg-type]
     except (OSError, OutputError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else str(exc)
         _warn_disabled(f"cannot write the cache directory {path.parent} ({reason})")

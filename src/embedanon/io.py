@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, cast
 
 from ._atomic import AtomicBatch, OutputError, is_stream, regular_target
 from .errors import ConfigError, InputError
@@ -70,7 +70,7 @@ def open_input(path: str) -> IO[bytes]:
     if path == "-":
         if sys.stdin is None:
             raise InputError("standard input is closed")
-        return _Unclosed(sys.stdin.buffer)
+        return cast(IO[bytes], _Unclosed(sys.stdin.buffer))
     if path == "":
         raise InputError("input path is empty; use '-' for standard input")
     try:

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .._atomic import writable_directory
 from ..privacy import calibration
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
@@ -33,8 +34,9 @@ def calibrate_command(
     setup_logging(verbose)
     parameter, values, fixed = calibration.sweep_for(mechanism, epsilon, k)
     fixed.update({n: v for n, v in (("gamma", gamma), ("lam", lam)) if v is not None})
+    writable_directory(out)  # fail before the long part
     if plot:
-        calibration.require_matplotlib()  # fail before the long part
+        calibration.require_matplotlib()
     rows = calibration.calibrate(mechanism, values, parameter=parameter, params=fixed,
                                  embedding=embedding, words=words, draws=draws, seed=seed)
     for line in calibration.format_table(rows):

@@ -1,42 +1,88 @@
-"""Shared CLI plumbing: one-line errors with exit code 2, and option parsing helpers."""
+"""Shared CLI plumbing: one-line errors and exit codes, signals, logging."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
 
+from .._atomic import Terminated, install_signal_handlers
 from ..errors import EmbedanonError
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_USAGE = 2
+EXIT_SIGINT = 130
+EXIT_BROKEN_PIPE = 141
 
 
-def fail(message: str) -> typer.Exit:
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print ``error: message`` on one line to stderr and return the exit to raise."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_USAGE)
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: the exit status must do
+        typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
 
 
 def handle_errors(func: F) -> F:
-    """Turn the project's own errors (and bad parameter types) into one line + exit 2."""
+    """Run a command so that every expected failure ends in one line on stderr.
+
+    * the project's own errors (and bad parameter types from the validators): exit 2;
+    * an operating-system error not already turned into one of ours (a full disk, an I/O error)
+      and running out of memory: exit 2;
+    * SIGINT (``KeyboardInterrupt``): exit 130; SIGTERM/SIGHUP: exit 128 + the signal number
+      (temp files are removed on the way out, see :mod:`embedanon._atomic`);
+    * a closed pipe on standard output (``anonymize big.txt | head -1``): exit 141, the status
+      of a process killed by SIGPIPE, and no message, as ``cat`` does.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        install_signal_handlers()
         try:
             return func(*args, **kwargs)
         except (EmbedanonError, TypeError) as exc:
             if isinstance(exc, TypeError) and not _raised_by_validator(exc):
                 raise
-            raise fail(str(exc).splitlines()[0]) from None
+            raise fail(_one_line(str(exc))) from None
         except KeyboardInterrupt:
-            raise fail("interrupted; no output was written") from None
+            raise fail("interrupted; no output was written", EXIT_SIGINT) from None
+        except Terminated as exc:
+            name = signal.Signals(exc.signum).name
+            raise fail(f"terminated by {name}; no output was written", 128 + exc.signum) from None
+        except BrokenPipeError:
+            _silence_stdout()
+            raise typer.Exit(EXIT_BROKEN_PIPE) from None
+        except MemoryError:
+            raise fail("out of memory (try a smaller --k or a smaller embedding)") from None
+        except OSError as exc:
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise fail(_one_line(f"{exc.strerror or type(exc).__name__}{where}")) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _one_line(message: str) -> str:
+    lines = message.splitlines()
+    return lines[0] if lines else "unknown error"
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
 
 
 def _raised_by_validator(exc: TypeError) -> bool:

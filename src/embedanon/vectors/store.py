@@ -209,7 +209,7 @@ class EmbeddingStore:
             for array in (self.vectors, self.piece_vectors):
                 h.update(f"\0{array.dtype.str}{array.shape}\0".encode())
                 if array.size:  # memoryview cannot cast an empty (0, d) array
-                    h.update(memoryview(np.ascontiguousarray(array)).cast("B"))
+                    h.update(np.ascontiguousarray(array).data.cast("B"))
             self._fingerprint = h.hexdigest()[:24]
         return self._fingerprint
 

@@ -1,0 +1,362 @@
+"""The bad-input and fault table (issue 10): every case ends in one line on stderr naming the
+problem, never any of the input's text, the documented exit status, nothing partial, no temp
+files left, and a pre-existing output untouched.
+
+Inputs carry a canary word (``Zebulonius``) that must never appear on stderr. Most cases run
+through typer's CliRunner with a tiny embedding (fast); signals, pipes and closed descriptors
+need a real process and run through ``python -m embedanon``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from embedanon import _atomic, _cache
+from embedanon.cli import app
+from embedanon.vectors import defaults
+
+CANARY = "Zebulonius"
+PRECIOUS = "precious output\n"
+runner = CliRunner()
+
+_WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart", "chest",
+          "river", "table", "window", "music", "green", "house", "garden", "paper", "stone"]
+
+
+def _glove(path: Path, words: list[str] = _WORDS, dim: int = 6) -> Path:
+    rng = np.random.default_rng(0)
+    path.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=dim)) + "\n"
+                            for w in words), encoding="utf-8")
+    return path
+
+
+@dataclass
+class Env:
+    """A case's directory: a tiny embedding, a good input and a pre-existing output."""
+
+    tmp: Path
+    embedding: Path = field(init=False)
+    good: Path = field(init=False)
+    out: Path = field(init=False)
+    inputs: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.embedding = _glove(self.tmp / "tiny.glove.txt")
+        self.good = self.write("good.txt", f"{CANARY} has chest pain\n")
+        self.out = self.write("out.txt", PRECIOUS)
+
+    def write(self, name: str, text: str | bytes) -> Path:
+        path = self.tmp / name
+        path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+        self.inputs.add(name)
+        return path
+
+    def run(self, *args: str, stdin: bytes | None = None, output: bool = True,
+            embedding: bool = True):  # type: ignore[no-untyped-def]
+        extra = (["-o", str(self.out)] if output else []) + (
+            ["--embedding", str(self.embedding)] if embedding else [])
+        return runner.invoke(app, ["anonymize", *args, *extra], input=stdin)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One row: how to run it, what the one line says, and the exit status."""
+
+    run: Callable[[Env, pytest.MonkeyPatch], object]
+    message: str
+    code: int = 2
+    lead: str | None = None  # set while the fix waits for wiring in files.py/cli (see the report)
+
+
+def _case(message: str, code: int = 2, lead: str | None = None):  # type: ignore[no-untyped-def]
+    return lambda fn: Case(fn, message, code, lead)
+
+
+# -- the table ----------------------------------------------------------------------------------
+def _nested(n: int) -> bytes:
+    return b'{"text": "' + CANARY.encode() + b'", "x": ' + b"[" * n + b"]" * n + b"}\n"
+
+
+CASES: dict[str, Case] = {
+    # inputs that would be printed or silently mis-anonymized
+    "headerless csv": _case("no column 'text' in the first row (3 columns)")(
+        lambda e, m: e.run(str(e.write("rows.csv", f"{CANARY} Smith,chest pain,54\n1,a,b\n")))),
+    "csv format on txt": _case("no column 'text' in the first row")(
+        lambda e, m: e.run(str(e.write("notes.txt", f"{CANARY}, seen today\n")), "--format", "csv")),
+    "csv format on jsonl": _case("looks like JSON Lines")(
+        lambda e, m: e.run(str(e.write("n.jsonl", f'{{"text": "{CANARY}"}}\n')), "--format", "csv")),
+    "two csv columns named text": _case("column 'text' appears 2 times")(
+        lambda e, m: e.run(str(e.write("d.csv", f"text,id,text\n{CANARY},1,{CANARY}\n")))),
+    "duplicate json field": _case("field 'text' appears twice")(
+        lambda e, m: e.run(str(e.write("d.jsonl", f'{{"text": "a", "text": "{CANARY}"}}\n')))),
+    "duplicate json key": _case("repeated key")(
+        lambda e, m: e.run(str(e.write("k.jsonl", f'{{"text": "a", "{CANARY}": 1, "{CANARY}": 2}}\n')))),
+    "jsonl in a .txt file": _case("looks like JSON Lines")(
+        lambda e, m: e.run(str(e.write("x.txt", f'{{"text": "{CANARY}", "{CANARY}": "b"}}\n')))),
+    "jsonl on stdin": _case("looks like JSON Lines")(
+        lambda e, m: e.run("-", stdin=f'{{"text": "{CANARY}"}}\n'.encode(), output=False)),
+    "lone surrogate in a named field": _case("field 'text' has an unpaired surrogate")(
+        lambda e, m: e.run(str(e.write("s.jsonl", b'{"text": "\\ud800 ' + CANARY.encode() + b'"}\n')))),
+    "json nested 100000 deep": _case("line 1 is JSON nested too deeply")(
+        lambda e, m: e.run(str(e.write("deep.jsonl", _nested(100_000))))),
+    "json number of 5000 digits": _case("a number is too long")(
+        lambda e, m: e.run(str(e.write("n.jsonl", f'{{"text": "{CANARY}", "n": {"9" * 5000}}}\n')))),
+    "invalid utf-8 on stdin": _case("line 3 is not valid UTF-8")(
+        lambda e, m: e.run("-", stdin=f"{CANARY} one\n{CANARY} two\ncaf\xe9\n".encode("latin-1"),
+                           output=False)),
+    "invalid utf-8 in a file": _case("line 2 is not valid UTF-8")(
+        lambda e, m: e.run(str(e.write("l.txt", f"{CANARY}\ncaf\xe9\n".encode("latin-1"))))),
+    # embeddings and allowlists
+    "notes given as embedding": _case("damaged, or not in this format")(
+        lambda e, m: e.run(str(e.good), "--embedding",
+                           str(e.write("notes.txt", f"seen {CANARY} chest pain\nMary visited Boston\n")),
+                           embedding=False)),
+    "empty embedding": _case("is empty")(
+        lambda e, m: e.run(str(e.good), "--embedding", str(e.write("e.txt", b"")), embedding=False)),
+    "embedding header claims 10^12 rows": _case("more than a file of")(
+        lambda e, m: e.run(str(e.good), "--embedding",
+                           str(e.write("lie.txt", f"1000000000000 3\n{CANARY} 1 2 3\n")), embedding=False)),
+    "nan in embedding": _case("NaN or infinite values")(
+        lambda e, m: e.run(str(e.good), "--embedding",
+                           str(e.write("nan.txt", f"{CANARY} 1 2\nother nan 1\nthird 1 1\n")), embedding=False)),
+    "zero vector in embedding": _case("all zeros")(
+        lambda e, m: e.run(str(e.good), "--embedding",
+                           str(e.write("z.txt", f"{CANARY} 1 2\nother 0 0\nthird 1 1\n")), embedding=False)),
+    "duplicate word in embedding": _case("listed twice")(
+        lambda e, m: e.run(str(e.good), "--embedding",
+                           str(e.write("dup.txt", f"3 2\n{CANARY} 1 2\n{CANARY} 1 2\nother 1 1\n")),
+                           embedding=False)),
+    "embedding of dimension 1": _case("dimension 1")(
+        lambda e, m: e.run(str(e.good), "--embedding",
+                           str(e.write("d1.txt", f"{CANARY} 1\nother 2\nthird 3\n")), embedding=False)),
+    "allowlist of patient names": _case("has 0 candidate words")(
+        lambda e, m: e.run(str(e.good), "--allowlist",
+                           str(e.write("names.txt", f"{CANARY}\nMaryjane\nBostonia\n")))),
+    "allowlist not utf-8": _case("not valid UTF-8")(
+        lambda e, m: e.run(str(e.good), "--allowlist",
+                           str(e.write("al.txt", f"doctor\n{CANARY} caf\xe9\n".encode("latin-1"))))),
+    "k over the memory bound": _case("needs about")(
+        lambda e, m: (m.setattr("embedanon.vectors.store.memory_limit_bytes", lambda: 1024),
+                      e.run(str(e.good), "--k", "16"))[1]),
+    # output paths
+    "output ''": _case("output path is empty", lead="files.plan_outputs: call io.check_output(output)")(
+        lambda e, m: (m.chdir(e.tmp), e.run("good.txt", "-o", "", output=False))[1]),
+    "output newdir/": _case("is not a directory")(
+        lambda e, m: e.run(str(e.good), "-o", str(e.tmp / "newdir") + "/", output=False)),
+    "output under a regular file": _case("is not a directory")(
+        lambda e, m: e.run(str(e.good), "-o", str(e.out / "x.txt"), output=False)),
+    "output directory missing": _case("output directory does not exist")(
+        lambda e, m: e.run(str(e.good), "-o", str(e.tmp / "no" / "x.txt"), output=False)),
+    "output /dev/full": _case("No space left on device")(
+        lambda e, m: e.run(str(e.good), "-o", "/dev/full", output=False)),
+    "disk full": _case("No space left on device")(
+        lambda e, m: (m.setattr(_atomic.os, "fsync", _raise(errno.ENOSPC)), e.run(str(e.good)))[1]),
+    "output directory read-only": _case("Permission denied")(
+        lambda e, m: (m.setattr(_atomic.tempfile, "mkstemp", _raise(errno.EACCES)), e.run(str(e.good)))[1]),
+    "second of two inputs fails": _case("line 1 is not valid JSON",
+                                        lead="files.anonymize_files: one io.output_batch() for all inputs")(
+        lambda e, m: _two_inputs(e)),
+    "stdin given twice": _case("'-'", lead="files.plan_outputs: refuse '-' given twice")(
+        lambda e, m: e.run("-", "-", stdin=f"{CANARY}\n".encode(), output=False)),
+    # other commands
+    "embeddings import of notes": _case("damaged, or not in this format")(
+        lambda e, m: runner.invoke(app, ["embeddings", "import", str(e.write("n.txt", f"a {CANARY} b\nc d e\n")),
+                                         "--name", "notes"])),
+    "embeddings import of an empty file": _case("is empty")(
+        lambda e, m: runner.invoke(app, ["embeddings", "import", str(e.write("e.vec", b""))])),
+    "embeddings info of notes": _case("damaged, or not in this format")(
+        lambda e, m: runner.invoke(app, ["embeddings", "info", str(e.write("n2.txt", f"a {CANARY}\nb c\n"))])),
+    "calibrate --out at a file": _case("is not a directory")(
+        lambda e, m: runner.invoke(app, ["calibrate", "-m", "knn", "--k", "2", "--embedding", str(e.embedding),
+                                         "--out", str(e.out), "--no-plot"])),
+    "calibrate --out under a file": _case("which is not a directory")(
+        lambda e, m: runner.invoke(app, ["calibrate", "-m", "knn", "--k", "2", "--embedding", str(e.embedding),
+                                         "--out", str(e.out / "sub"), "--no-plot"])),
+}
+
+
+def _raise(number: int) -> Callable[..., object]:
+    def fail(*_: object, **__: object) -> object:
+        raise OSError(number, os.strerror(number))
+
+    return fail
+
+
+def _two_inputs(e: Env):  # type: ignore[no-untyped-def]
+    outdir = e.tmp / "outdir"
+    outdir.mkdir()
+    (outdir / "a.jsonl").write_text(PRECIOUS, encoding="utf-8")
+    a = e.write("a.jsonl", f'{{"text": "{CANARY}"}}\n')
+    b = e.write("b.jsonl", "{broken\n")
+    result = e.run(str(a), str(b), "-o", str(outdir), output=False)
+    assert (outdir / "a.jsonl").read_text(encoding="utf-8") == PRECIOUS, "first output was changed"
+    assert sorted(os.listdir(outdir)) == ["a.jsonl"]
+    return result
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
+    monkeypatch.setenv("EMBEDANON_HOME", str(tmp_path / ".home"))
+    monkeypatch.setattr(_cache, "_disabled", None)
+    defaults._load_named.cache_clear()
+    yield Env(tmp_path)
+    defaults._load_named.cache_clear()
+
+
+def _leftovers(root: Path) -> list[str]:
+    return [str(p) for p in root.rglob("*") if p.name.endswith(".tmp") or ".embedanon-" in p.name]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input(env: Env, monkeypatch: pytest.MonkeyPatch, name: str, request: pytest.FixtureRequest) -> None:
+    case = CASES[name]
+    if case.lead:
+        request.applymarker(pytest.mark.xfail(reason=f"needs the lead's wiring: {case.lead}", strict=True))
+    before = {p.name for p in env.tmp.iterdir()}
+    result = case.run(env, monkeypatch)
+    err = result.stderr  # type: ignore[attr-defined]
+    assert result.exit_code == case.code, (name, result.output)  # type: ignore[attr-defined]
+    assert len(err.splitlines()) == 1 and err.startswith("error: "), err
+    assert case.message in err, err
+    assert CANARY.lower() not in err.lower() and "mary" not in err.lower(), err
+    assert CANARY not in result.stdout, "partial output on stdout"  # type: ignore[attr-defined]
+    assert env.out.read_text(encoding="utf-8") == PRECIOUS
+    assert _leftovers(env.tmp) == []
+    created = {p.name for p in env.tmp.iterdir()} - before - env.inputs - {".home", "outdir"}
+    assert not created, f"created {created}"
+
+
+def test_the_table_covers_the_issue() -> None:
+    """A guard against silently dropping rows: the issue's bullets each have a case."""
+    assert len(CASES) >= 35
+
+
+# -- what is not an error: special files, links, surrogates kept, modes -------------------------
+def test_special_outputs_are_streams_and_links_are_followed(env: Env) -> None:
+    assert env.run(str(env.good), "-o", "/dev/null", output=False).exit_code == 0
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    real = env.write("real.txt", PRECIOUS)
+    link = env.tmp / "link.txt"
+    link.symlink_to(real)
+    assert env.run(str(env.good), "-o", str(link), output=False).exit_code == 0
+    assert link.is_symlink() and real.read_text(encoding="utf-8") != PRECIOUS
+    fifo = env.tmp / "fifo"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    assert env.run(str(env.good), "-o", str(fifo), output=False).exit_code == 0
+    reader.join(timeout=30)
+    assert got and got[0].count("\n") == 1 and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert _leftovers(env.tmp) == []
+
+
+def test_surrogates_outside_named_fields_survive(env: Env) -> None:
+    src = env.write("s.jsonl", b'{"text": "chest pain", "id": "x\\udc00y"}\n')
+    result = env.run(str(src))
+    assert result.exit_code == 0, result.output
+    assert '"id": "x\\udc00y"' in env.out.read_text(encoding="utf-8")
+
+
+def test_new_outputs_are_private(env: Env) -> None:
+    old = os.umask(0o022)
+    try:
+        result = env.run(str(env.good), "-o", str(env.tmp / "new.txt"), output=False)
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0 and stat.S_IMODE((env.tmp / "new.txt").stat().st_mode) == 0o600
+
+
+def test_explicit_txt_format_overrides_the_jsonl_sniffing(env: Env) -> None:
+    src = env.write("x.txt", '{"text": "chest pain"}\n')
+    result = env.run(str(src), "--format", "txt")
+    if result.exit_code != 0:
+        pytest.xfail("needs the lead's wiring: files._run_one: read_txt(..., sniff=fmt is None)")
+    assert env.out.read_text(encoding="utf-8").count("\n") == 1
+
+
+# -- real processes: descriptors, pipes, signals, caches ----------------------------------------
+def _cli(env: Env, *args: str, **kwargs) -> list[str]:  # type: ignore[no-untyped-def]
+    return [sys.executable, "-m", "embedanon", "anonymize", *args, "--embedding", str(env.embedding)]
+
+
+def _proc_env(env: Env, **extra: str) -> dict[str, str]:
+    return {**os.environ, "EMBEDANON_HOME": str(env.tmp / ".home"), **extra}
+
+
+def test_stdin_that_is_the_output_file(env: Env) -> None:
+    with open(env.out, "rb") as stdin:
+        proc = subprocess.run(_cli(env, "-", "-o", str(env.out)), stdin=stdin, capture_output=True,
+                              text=True, env=_proc_env(env), timeout=120)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+    assert "standard input" in proc.stderr and env.out.read_text(encoding="utf-8") == PRECIOUS
+
+
+def test_broken_pipe_exits_141_quietly(env: Env) -> None:
+    big = env.write("big.txt", "chest pain in the patient\n" * 60_000)
+    proc = subprocess.Popen(_cli(env, str(big)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=_proc_env(env))
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 141 and err == b"", err.decode()
+
+
+def test_closed_stdout_is_one_line(env: Env) -> None:
+    code = "import os, sys, runpy; os.close(1); sys.argv = ['embedanon'] + sys.argv[1:]; " \
+           "runpy.run_module('embedanon', run_name='__main__')"
+    proc = subprocess.run([sys.executable, "-c", code, "anonymize", str(env.good), "--embedding",
+                           str(env.embedding)], capture_output=False, stderr=subprocess.PIPE, text=True,
+                          env=_proc_env(env), timeout=120)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "standard output" in proc.stderr
+
+
+def test_dev_stdout_is_written_as_a_stream(env: Env) -> None:
+    proc = subprocess.run(_cli(env, str(env.good), "-o", "/dev/stdout"), capture_output=True, text=True,
+                          env=_proc_env(env), timeout=120)
+    assert proc.returncode == 0 and proc.stdout.count("\n") == 1 and proc.stderr == ""
+
+
+_JOBS2 = pytest.mark.xfail(strict=True, reason="needs the lead's wiring: backends: "
+                           "Pool(initializer=embedanon._atomic.worker_signal_defaults)")
+
+
+@pytest.mark.parametrize(("signum", "code", "jobs"), [
+    (signal.SIGTERM, 143, "1"), (signal.SIGINT, 130, "1"),
+    pytest.param(signal.SIGINT, 130, "2", marks=_JOBS2), pytest.param(signal.SIGTERM, 143, "2", marks=_JOBS2),
+])
+def test_signals_exit_with_one_line_and_no_temp_files(env: Env, signum: int, code: int, jobs: str) -> None:
+    big = env.write("big.txt", f"{CANARY} has chest pain in the garden\n" * 400_000)
+    proc = subprocess.Popen(_cli(env, str(big), "-o", str(env.out), "--jobs", jobs), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=_proc_env(env))
+    deadline = time.monotonic() + 120
+    while not [p for p in env.tmp.iterdir() if p.name.startswith(".out.txt.")]:
+        assert proc.poll() is None and time.monotonic() < deadline, "never started writing"
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert len(err.splitlines()) == 1 and "no output was written" in err and CANARY not in err
+    assert env.out.read_text(encoding="utf-8") == PRECIOUS and _leftovers(env.tmp) == []
+
+
+def test_unwritable_cache_is_one_warning(env: Env) -> None:
+    proc = subprocess.run(_cli(env, str(env.good)), capture_output=True, text=True, timeout=120,
+                          env=_proc_env(env, EMBEDANON_CACHE=str(env.out / "cache")))
+    assert proc.returncode == 0 and proc.stdout.count("\n") == 1
+    assert len(proc.stderr.splitlines()) == 1 and "without the disk cache" in proc.stderr, proc.stderr
