@@ -1,0 +1,89 @@
+"""The one name -> entry registry: names, duplicates, lookups, lazy loading."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon._registry import Registry
+from embedanon.errors import ConfigError
+
+
+def test_add_get_and_list() -> None:
+    reg: Registry[int] = Registry("widget")
+    assert reg.add("alpha", 1) == 1
+    reg.register("beta-two")(2)
+    assert reg.get("alpha") == 1 and reg.get("BETA-TWO") == 2  # lookups fold case
+    assert reg.names() == ["alpha", "beta-two"]
+    assert list(reg.items()) == [("alpha", 1), ("beta-two", 2)]
+    assert "alpha" in reg and "gamma" not in reg
+
+
+@pytest.mark.parametrize("name", ["Alpha", "two words", "", "9lives", "a/b", 3, None])
+def test_names_are_lower_case_identifiers(name: object) -> None:
+    reg: Registry[int] = Registry("widget")
+    with pytest.raises(ValueError, match="lower-case identifiers"):
+        reg.add(name, 1)  # type: ignore[arg-type]
+    assert reg.names() == []
+
+
+def test_duplicates_are_refused_and_keep_the_first() -> None:
+    reg: Registry[str] = Registry("widget")
+    reg.add("alpha", "first")
+    with pytest.raises(ValueError, match="already registered"):
+        reg.add("alpha", "second")
+    assert reg.get("alpha") == "first"
+
+
+@pytest.mark.parametrize("name", ["gamma", 7, None])
+def test_unknown_names_list_the_valid_ones(name: object) -> None:
+    reg: Registry[int] = Registry("widget")
+    reg.add("alpha", 1)
+    reg.add("beta", 2)
+    with pytest.raises(ConfigError) as info:
+        reg.get(name)
+    message = str(info.value)
+    assert message == f"unknown widget {name!r}; choose one of alpha, beta"
+    assert isinstance(info.value, ValueError)  # a ConfigError is also a ValueError
+
+
+def test_loader_runs_once_and_only_when_needed() -> None:
+    calls: list[int] = []
+
+    def loader() -> None:
+        calls.append(1)
+        reg.add("builtin", 0)
+
+    reg: Registry[int] = Registry("widget", loader=loader)
+    reg.add("early", 1)  # registering does not load
+    assert calls == []
+    assert reg.get("builtin") == 0 and calls == [1]
+    assert reg.names() == ["builtin", "early"] and "early" in reg and calls == [1]
+
+
+@pytest.mark.parametrize("first", ["get", "names", "items", "contains"])
+def test_every_lookup_triggers_the_loader(first: str) -> None:
+    def loader() -> None:
+        reg.add("builtin", 0)
+
+    reg: Registry[int] = Registry("widget", loader=loader)
+    if first == "get":
+        assert reg.get("builtin") == 0
+    elif first == "names":
+        assert reg.names() == ["builtin"]
+    elif first == "items":
+        assert dict(reg.items()) == {"builtin": 0}
+    else:
+        assert "builtin" in reg
+
+
+@pytest.mark.xfail(strict=True, reason="Registry._load marks the registry loaded before the loader "
+                   "runs, so after one failure every later lookup silently sees no built-ins")
+def test_a_failing_loader_fails_every_lookup() -> None:
+    def loader() -> None:
+        raise ImportError("plug-in module missing")
+
+    reg: Registry[int] = Registry("widget", loader=loader)
+    with pytest.raises(ImportError):
+        reg.names()
+    with pytest.raises(ImportError):
+        reg.names()
