@@ -159,7 +159,7 @@ def test_check_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
     with pytest.raises(InputError, match=message):
         eio.check_output(path)
     assert os.listdir(tmp_path) == []
-    for fine in (None, "-", "/dev/null", "out.txt"):
+    for fine in (None, "-", "/dev/null", "out.txt", ".", str(tmp_path) + "/"):
         eio.check_output(fine)
 
 

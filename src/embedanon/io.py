@@ -397,12 +397,13 @@ class CsvWriter:
 
 
 def check_output(path: str | None) -> None:
-    """Refuse an output path that can never be written, before any work: ``''``, a path ending
-    in a separator that is not a directory (``-o newdir/``), a directory, or a file whose
-    directory is missing or is a regular file. ``None``, ``-`` and special files pass."""
+    """Refuse an ``-o`` that can never be written, before any work: ``''``, a path ending in a
+    separator that is not a directory (``-o newdir/``), or a file whose directory is missing or
+    is a regular file. ``None``, ``-``, special files and existing directories pass (whether a
+    directory is acceptable depends on the number of inputs)."""
     if path is None or path == "-":
         return
-    if path and is_stream(path):
+    if path and (is_stream(path) or os.path.isdir(path)):
         return
     try:
         regular_target(path)
