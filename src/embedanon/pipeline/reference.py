@@ -1,0 +1,112 @@
+"""The plain reference: one record, one token at a time, written for clarity, not speed.
+
+:func:`reference_document` must give exactly what the fast path (:mod:`.replace`) gives for the
+same (text, config, key, field); a property test holds the two equal. It shares with the fast
+path only what has tests of its own: the tokenizer, the mechanism, the out-of-vocabulary
+placement (:meth:`.plan.Lexicon.place`, tested against exact search), the leak guard and the
+noise. The order of operations is spelled out here:
+
+1. tokenize; whitespace and punctuation are kept;
+2. cut each alphanumeric token at its joiners (``'`` ``’`` ``-``), keeping them;
+3. a piece of letters is a word part, unless it is an English clitic after an apostrophe; the
+   n-th word part of the record is replaced with the noise at position n of each stage;
+4. any other piece is a code: its m-th drawn character (counted over the record) gets the
+   uniform at position m of the ``CODES`` stage.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+
+from ..config import AnonymizerConfig
+from ..errors import ConfigError
+from ..noise import NoiseSource, ReleaseKey, Stage, integers, uniform
+from ..text import JOINERS, apply_case, case_code, lookup_key, split_joined, tokenize
+from .codes import code_chars, replace_code
+from .document import AnonymizedDocument, record_identity
+from .plan import CLITICS
+from .replace import STAGE_NAMES, Item
+from .runtime import Runtime, get_runtime
+
+
+def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
+                       field: str = "") -> AnonymizedDocument:
+    """Anonymize ``text`` token by token (see the module docstring)."""
+    rt = get_runtime(config)
+    source = rt.source(key)
+    tag = source.tags([record_identity(text, field)])
+    out: list[str] = []
+    items: list[Item] = []
+    word_no = char_no = 0
+    new_at = 0
+    for token in tokenize(text):
+        if token.kind in ("space", "punct"):
+            out.append(token.text)
+            new_at += len(token.text)
+            continue
+        pieces = [p for p in split_joined(token.text) if p]
+        at = token.start
+        for i, piece in enumerate(pieces):
+            if len(piece) == 1 and piece in JOINERS:
+                new = piece
+            elif _letters(piece) and not _is_clitic(pieces, i):
+                new, stage = _replace_word(rt, source, tag, word_no, piece)
+                items.append(Item(at, at + len(piece), new_at, new_at + len(new), "word", stage))
+                word_no += 1
+            elif _letters(piece):
+                new = piece  # a clitic
+            else:
+                chars = code_chars(piece)
+                noise = source.noise(np.repeat(tag, len(chars), axis=0), Stage.CODES,
+                                     np.arange(char_no, char_no + len(chars)))
+                new = replace_code(chars, uniform(noise, 1)[:, 0].tolist())
+                items.append(Item(at, at + len(piece), new_at, new_at + len(new), "code", "codes"))
+                char_no += len(chars)
+            out.append(new)
+            at += len(piece)
+            new_at += len(new)
+    return AnonymizedDocument("".join(out), tuple(items))
+
+
+def _letters(piece: str) -> bool:
+    return all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in piece)
+
+
+def _is_clitic(pieces: list[str], i: int) -> bool:
+    return (i >= 2 and pieces[i - 1] in "'’" and pieces[i].lower() in CLITICS
+            and _letters(pieces[i - 2]))
+
+
+def _replace_word(rt: Runtime, source: NoiseSource, tag: np.ndarray, n: int,
+                  piece: str) -> tuple[str, str]:
+    key = lookup_key(piece)
+    word_id = rt.store.id_of(key)
+    guard: str | None = None
+    safe: tuple[int, ...] = ()
+    if word_id < 0:  # outside the embedding: its proxy, if it can be placed
+        guard = key
+        placed = rt.lexicon.place([key])
+        word_id, safe = placed.get(key, (-1, ()))
+    position = np.array([n])
+    if word_id >= 0:
+        out = int(rt.mechanism.sample(np.array([word_id]), source.noise(tag, Stage.MECHANISM, position))[0])
+        stage = Stage.MECHANISM
+    else:
+        noise = source.noise(tag, Stage.FALLBACK, position)
+        out = int(rt.index.candidates[integers(noise, rt.index.n_candidates)[0]])
+        stage = Stage.FALLBACK
+    if rt.guard and guard is not None and rt.is_variant(guard, out):
+        stage = Stage.GUARD
+        noise = source.noise(tag, Stage.GUARD, position)
+        if safe:
+            out = safe[int(integers(noise, len(safe))[0])]
+        else:
+            for attempt in range(1000):
+                out = int(rt.index.candidates[integers(noise, rt.index.n_candidates, attempt)[0]])
+                if not rt.is_variant(guard, out):
+                    break
+            else:
+                raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
+    return apply_case(rt.store.words[out], case_code(piece)), STAGE_NAMES[stage]
