@@ -87,7 +87,7 @@ class SurrogateConfig:
             unless it would leave nothing).
         phone_format: ``"neutral"`` (default, :data:`NEUTRAL_PHONE`), ``"keep-shape"`` (random
             digits in the original's layout; that layout can reveal the source country) or a
-            pattern of your own with at least 7 ``#`` (``"555-01##-####"``).
+            pattern of your own with at least 7 ``#`` (``"(555) ###-####"``).
         id_format: ``"keep-shape"`` (default: each digit/letter random, separators kept) or
             ``"neutral"`` (:data:`NEUTRAL_ID`).
         date_shift_days: dates of a record move by one offset uniform on

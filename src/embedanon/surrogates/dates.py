@@ -10,11 +10,13 @@ Formats (English month and weekday names, any case, full or abbreviated, optiona
 ``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
 date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
 ``March 2024``, ``03/2024``, ``2024``, each optionally after a weekday (``Thursday, March 7``).
-Each field keeps its width (``03`` stays two digits, ``24`` stays a two-digit year), a month name
-keeps its style and case, and a weekday is recomputed for the new date (shifted by ``offset mod
-7`` when there is no year). Partial dates are shifted from an anchor: the 15th for month and
-year, July 2 for a bare year; they keep their value when the offset is smaller than their
-resolution. Anything else gets random digits in the same shape, its letters kept (:func:`~.shape.shaped`).
+Each field keeps its width (``03`` stays two digits, ``24`` a two-digit year; a two-digit day
+next to a month name is not padded unless it starts with 0), a month name keeps its style and
+case (a bare ``May`` counts as a full name), and a weekday is recomputed for the new date
+(shifted by ``offset mod 7`` when there is no year). Partial dates are shifted from an
+anchor: the 15th for month and year, July 2 for a bare year; they keep their value when the
+offset is smaller than their resolution. Anything else gets random digits in the same shape,
+its letters kept (:func:`~.shape.shaped`).
 """
 
 from __future__ import annotations
@@ -92,8 +94,11 @@ def _ordinal(day: int, original: str) -> str:
     return suffix.upper() if original.isupper() else suffix
 
 
-def _width(value: int, original: str) -> str:
-    return f"{value:0{len(original)}d}" if original.startswith("0") or len(original) > 1 else str(value)
+def _width(value: int, original: str, *, numeric: bool) -> str:
+    """``value`` zero-padded like ``original``: a leading 0 pads; so does a width of 2 in an
+    all-numeric date (``12/31/99`` → ``01/01/00``), but not next to a month name (``Sept 30`` → ``Oct 1``)."""
+    padded = original.startswith("0") or (numeric and len(original) > 1)
+    return f"{value:0{len(original)}d}" if padded else str(value)
 
 
 def _year(text: str) -> int:
@@ -142,14 +147,15 @@ def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
     if "y" in value and len(value["y"]) == 4 and not 1 <= new.year <= 9999:
         return None
     replacements: dict[str, str] = {}
+    numeric = "mon" not in fields
     for name, role in fields.items():
         old_text = g[name]
         if role == "y":
-            replacements[name] = _width(new.year % 100, "00") if len(old_text) == 2 else f"{new.year:04d}"
+            replacements[name] = f"{new.year % 100:02d}" if len(old_text) == 2 else f"{new.year:04d}"
         elif role == "m":
-            replacements[name] = _width(new.month, old_text)
+            replacements[name] = _width(new.month, old_text, numeric=numeric)
         elif role == "d":
-            replacements[name] = _width(new.day, old_text)
+            replacements[name] = _width(new.day, old_text, numeric=numeric)
         elif role == "mon":
             replacements[name] = _month_name(new.month, old_text)
         elif role == "wd":

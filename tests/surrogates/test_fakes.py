@@ -1,0 +1,130 @@
+"""EMAIL, URL, ADDRESS and AGE surrogates."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from embedanon.leakguard import is_variant
+from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
+from embedanon.surrogates.config import PUBLIC_EMAIL_DOMAINS, PUBLIC_URL_DOMAINS, RESERVED_DOMAINS
+
+SURROGATES = Surrogates(SurrogateConfig())
+
+
+def replace(label: str, text: str, key: bytes = b"k", record: bytes = b"r", surrogates=SURROGATES) -> str:
+    return surrogates.replace(label, text, prf=prf_from_key(key), record_prf=prf_from_key(key + record))
+
+
+def test_email_shape_and_name_consistency():
+    out = replace("EMAIL", "john.smith42@gmail.com")
+    local, domain = out.split("@")
+    first, last = re.fullmatch(r"([a-z]+)\.([a-z]+)\d{1,4}", local).groups()
+    assert domain in PUBLIC_EMAIL_DOMAINS and domain != "gmail.com"
+    name = replace("NAME", "John Smith").lower()
+    assert [first, last] == [
+        re.sub(r"[^a-z]", "", w) for w in __import__("unicodedata").normalize("NFD", name).split()
+    ]
+    assert not is_variant(first, "john") and not is_variant(last, "smith")
+
+
+def test_email_role_account_and_reserved_domains():
+    surrogates = Surrogates(SurrogateConfig(email_domains="reserved"))
+    out = replace("EMAIL", "<info@stmarys-hospital.org>", surrogates=surrogates)
+    assert re.fullmatch(r"<info@example\.(com|net|org)>", out)
+
+
+def test_email_digit_runs_do_not_keep_their_length():
+    lengths = Counter(
+        len(re.sub(r"\D", "", replace("EMAIL", "x1234567@mail.com", key=bytes([i])))) for i in range(200)
+    )
+    assert set(lengths) == {1, 2, 3, 4}
+
+
+def _domain_inversion_accuracy(surrogates: Surrogates, make_domain) -> float:
+    """Attack: guess the source TLD from the surrogate's TLD (majority vote per surrogate TLD)."""
+    table: dict[str, Counter[str]] = {}
+    sources = ["com", "org", "net", "edu", "gov"]
+    for tld in sources:
+        for i in range(80):
+            out = make_domain(f"person{i}@clinic.{tld}", bytes([i]))
+            table.setdefault(out.rsplit(".", 1)[1], Counter())[tld] += 1
+    return sum(c.most_common(1)[0][1] for c in table.values()) / (80 * len(sources))
+
+
+def test_email_domain_does_not_reveal_the_source_tld():
+    accuracy = _domain_inversion_accuracy(SURROGATES, lambda t, k: replace("EMAIL", t, key=k))
+    # chance is 1/5; 400 draws: Hoeffding with the number of tables (<= 5 surrogate TLDs)
+    # bounds the majority-vote gain below 0.15 with probability > 0.999
+    assert accuracy < 0.2 + 0.15
+
+
+def test_domain_attack_negative_control():
+    """A surrogate that keeps the TLD (what embedding neighbours did) is fully inverted."""
+    accuracy = _domain_inversion_accuracy(SURROGATES, lambda t, k: "x@example." + t.rsplit(".", 1)[1])
+    assert accuracy == 1.0
+
+
+def test_url_keeps_scheme_www_path_shape_and_extension():
+    original = "https://www.acme-hospital.org/patients/12345/record.pdf?id=77#top"
+    out = replace("URL", original)
+    match = re.fullmatch(
+        r"https://www\.([a-z0-9.]+)/([a-z]+)/(\d{5})/([a-z]+)\.pdf\?([a-z]+)=(\d\d)#([a-z]+)", out
+    )
+    assert match, out
+    assert match.group(1) in PUBLIC_URL_DOMAINS
+    assert "12345" not in out and "patients" not in out
+    assert replace("URL", original) == out
+
+
+def test_url_without_scheme_and_with_reserved_domains():
+    surrogates = Surrogates(SurrogateConfig(url_domains="reserved"))
+    out = replace("URL", "portal.example-clinic.com/login", surrogates=surrogates)
+    assert re.fullmatch(r"example\.(com|net|org)/[a-z]+", out)
+    assert out.split("/")[0] in RESERVED_DOMAINS
+
+
+@pytest.mark.parametrize(
+    ("original", "shape"),
+    [
+        ("123 Main Street", r"\d+ .+"),
+        ("123 Main Street, Springfield, IL 62704", r"[^,]+, [^,]+, [A-Z]{2} \d{5}"),
+        ("Baker Street", r"[^\d,]+"),
+        ("42 ELM RD\nBOSTON", r"[^a-z\n]+\n[^a-z\n]+"),
+    ],
+)
+def test_address_layout(original, shape):
+    out = replace("ADDRESS", original)
+    assert re.fullmatch(shape, out), out
+    originals = set(re.findall(r"[a-z]{3,}", original.lower())) - {"street"}
+    assert not any(is_variant(w, o) for w in re.findall(r"[A-Za-z]{3,}", out) for o in originals)
+    assert replace("ADDRESS", original) == out
+
+
+def test_address_locales_are_used():
+    surrogates = Surrogates(SurrogateConfig(address_locales=("de_DE",)))
+    out = replace("ADDRESS", "12 High Street", surrogates=surrogates)
+    assert re.search(r"[a-zäöüß]+ \d", out.lower()) or re.search(
+        r"str|weg|platz|gasse|ring|allee", out.lower()
+    )
+
+
+def test_age_buckets_and_jitter():
+    assert replace("AGE", "92") == "90"
+    assert replace("AGE", "104 years old") == "90 years old"
+    seen = Counter(
+        int(re.match(r"\d+", replace("AGE", "54-year-old", record=str(i).encode())).group())
+        for i in range(300)
+    )
+    assert set(seen) == {52, 53, 55, 56}
+    assert replace("AGE", "54", record=b"x") == replace("AGE", "54", record=b"x")
+    assert all(int(replace("AGE", "1", record=bytes([i]))) >= 1 for i in range(50))
+    assert replace("AGE", "89", record=b"a") in {"87", "88", "90"}
+
+
+def test_age_jitter_zero_keeps_ages_below_the_bucket():
+    surrogates = Surrogates(SurrogateConfig(age_jitter=0, age_top=80))
+    assert replace("AGE", "54", surrogates=surrogates) == "54"
+    assert replace("AGE", "85", surrogates=surrogates) == "80"

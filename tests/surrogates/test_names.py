@@ -1,0 +1,186 @@
+"""NAME surrogates: shape kept, keyed consistency, never a variant, balanced culture mix."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from embedanon.leakguard import is_variant
+from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
+from embedanon.surrogates.base import Stream, entity_key
+from embedanon.surrogates.names import SUFFIXES, TITLES, NameMaker, lexicon
+
+SURROGATES = Surrogates(SurrogateConfig())
+PRF, RECORD = prf_from_key(b"release key"), prf_from_key(b"release key/record 1")
+
+
+def name(text: str, *, key: bytes = b"release key", record: bytes = b"record 1", **kwargs) -> str:
+    return SURROGATES.replace(
+        "NAME", text, prf=prf_from_key(key), record_prf=prf_from_key(key + record), **kwargs
+    )
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[^\W\d_]{2,}", text)
+
+
+@pytest.mark.parametrize(
+    ("original", "shape"),
+    [
+        ("John Smith", r"[A-Z]\S+ [A-Z]\S+"),
+        ("Smith", r"[A-Z]\S+"),
+        ("Dr. Smith", r"Dr\. [A-Z]\S+"),
+        ("dr smith", r"dr [a-z\W]+"),
+        ("J. Smith", r"[A-IK-Z]\. [A-Z]\S+"),
+        ("J.R.R. Tolkien", r"[A-Z]\.[A-Z]\.[A-Z]\. [A-Z]\S+"),
+        ("JOHN SMITH", r"[^\Wa-z]+ [^\Wa-z]+"),
+        ("john smith", r"[^\WA-Z]+ [^\WA-Z]+"),
+        ("Smith, John", r"[A-Z]\S+, [A-Z]\S+"),
+        ("Mr. John K. Smith Jr.", r"Mr\. [A-Z]\S+ [A-JL-Z]\. [A-Z]\S+ Jr\."),
+        ("Smith's", r"[A-Z]\S+'s"),
+        ("Mary-Jane Watson", r"[A-Z][^\s-]+-[A-Z][^\s-]+ [A-Z]\S+"),
+        ("Ludwig van Beethoven", r"[A-Z]\S+ [A-Z]\S+"),
+        ("(Jones)", r"\([A-Z][^\s()]+\)"),
+    ],
+)
+def test_shape_is_kept(original, shape):
+    out = name(original)
+    assert re.fullmatch(shape, out), out
+    assert out != original
+
+
+def test_same_key_same_surrogate_different_key_different():
+    assert name("Amelia Okonkwo") == name("Amelia Okonkwo")
+    assert name("Amelia Okonkwo") == name("Amelia Okonkwo", record=b"another record")
+    differ = sum(
+        name(f"{first} Smith") != name(f"{first} Smith", key=b"other key")
+        for first in ("John", "Mary", "Ahmed", "Wei", "Olga", "Kofi", "Ana", "Raj")
+    )
+    assert differ >= 7  # a collision needs both parts to coincide: about 1e-4 each
+
+
+def test_parts_are_consistent_across_forms():
+    full = name("John Smith").split()
+    assert name("Mr. Smith").split()[1] == full[1]
+    assert name("SMITH, JOHN") == f"{full[1].upper()}, {full[0].upper()}"
+    assert name("Smith, John") == f"{full[1]}, {full[0]}"
+
+
+names_in_lists = st.sampled_from(sorted({n for p in lexicon().pools.values() for n in p.any + p.surnames}))
+made_up = (
+    st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzäéøñ"), min_size=2, max_size=12)
+    .map(str.capitalize)
+    .filter(lambda w: w.lower() not in TITLES | SUFFIXES)  # kept by design, not name parts
+)
+part = st.one_of(names_in_lists, made_up)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    parts=st.lists(part, min_size=1, max_size=3),
+    title=st.sampled_from(["", "Dr. ", "Mrs. "]),
+    key=st.binary(min_size=1, max_size=8),
+)
+def test_no_part_is_ever_a_variant_of_an_original_part(parts, title, key):
+    original = title + " ".join(parts)
+    out = name(original, key=key)
+    assert out != original
+    assert len(out.split()) == len(original.split())  # one token for one token
+    new_words = [w for w in words(out) if w.lower() not in ("dr", "mrs")]
+    old_pieces = [piece for p in parts for piece in p.split("-")]
+    for new in new_words:
+        for old in old_pieces:
+            assert not is_variant(new, old), (old, new)
+
+
+def test_avoid_keeps_other_record_names_out():
+    plain = name("John")
+    out = name("John", avoid=[plain, "Mary Jones"])
+    assert out != plain and not is_variant(out, plain)
+
+
+def test_leak_guard_negative_control():
+    """The check above can fail: the draw without exclusions does return variants sometimes."""
+    maker = NameMaker(SurrogateConfig())
+    lex = lexicon()
+    # "Ann" is in several lists; draw 3000 given names from the pools with no exclusion at all.
+    hits = 0
+    for i in range(3000):
+        stream = Stream(prf_from_key(i.to_bytes(4, "big")), "control")
+        _, locales = stream.choice(maker.units)
+        pool = lex.pools[stream.choice(locales)].any
+        hits += is_variant(stream.choice(pool), "Anna")
+    assert hits > 0
+
+
+def _unit_counts(key: str, draws: int, config: SurrogateConfig | None = None) -> Counter[str]:
+    maker = NameMaker(config or SurrogateConfig())
+    counts: Counter[str] = Counter()
+    for i in range(draws):
+        unit, _ = maker.draw("given", key, Stream(prf_from_key(i.to_bytes(4, "big")), "mix"), ())
+        counts[unit] += 1
+    return counts
+
+
+def _chi_square(counts: Counter[str], categories: list[str]) -> float:
+    total = sum(counts[c] for c in categories)
+    expected = total / len(categories)
+    return sum((counts[c] - expected) ** 2 / expected for c in categories)
+
+
+# Upper 0.1 % points of the chi-square law (df = 6 and 7): a fair draw fails with probability 1e-3.
+CHI2_999 = {6: 22.46, 7: 24.32}
+
+
+def test_culture_mix_is_balanced_for_an_unknown_name():
+    groups = list(lexicon().groups)
+    counts = _unit_counts(entity_key("Zxqvbn"), 4000)
+    assert _chi_square(counts, groups) < CHI2_999[len(groups) - 1]
+
+
+def test_source_culture_is_never_drawn_and_the_rest_stay_balanced():
+    lex = lexicon()
+    key = next(
+        k for k, locales in lex.locales_of.items() if locales <= set(lex.groups["african"]) and len(k) > 4
+    )
+    counts = _unit_counts(key, 3500)
+    assert counts["african"] == 0
+    others = [g for g in lex.groups if g != "african"]
+    assert _chi_square(counts, others) < CHI2_999[len(others) - 1]
+
+
+def test_balance_test_rejects_a_draw_weighted_by_list_size():
+    """Negative control: choosing uniformly over all names (big lists dominate) fails the bound."""
+    lex = lexicon()
+    owner = {}
+    for group, locales in lex.groups.items():
+        for locale in locales:
+            for n in lex.pools[locale].any:
+                owner.setdefault(n, group)
+    everyone = sorted(owner)
+    counts: Counter[str] = Counter()
+    for i in range(4000):
+        counts[owner[Stream(prf_from_key(i.to_bytes(4, "big")), "mix").choice(everyone)]] += 1
+    assert _chi_square(counts, list(lex.groups)) > CHI2_999[len(lex.groups) - 1]
+
+
+def test_explicit_cultures_are_respected():
+    config = SurrogateConfig(name_cultures=("ja_JP", "african"))
+    counts = _unit_counts(entity_key("Zxqvbn"), 400, config)
+    assert set(counts) == {"ja_JP", "african"}
+
+
+def test_gender_of_a_given_name_is_kept_when_the_lists_agree():
+    lex = lexicon()
+    female = {entity_key(n) for p in lex.pools.values() for n in p.female}
+    out = [name(n, key=bytes([i])) for i, n in enumerate(["Margaret", "Elizabeth", "Patricia"] * 10)]
+    assert all(entity_key(o) in female for o in out)
+
+
+def test_digits_in_a_name_span_are_randomized():
+    out = name("R2D2 Smith")
+    assert not out.startswith("R2D2")

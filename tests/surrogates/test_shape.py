@@ -1,0 +1,109 @@
+"""PHONE, ID and IP surrogates: neutral formats, kept shapes, documentation ranges."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections import Counter, defaultdict
+
+import pytest
+
+from embedanon.surrogates import NEUTRAL_PHONE, SurrogateConfig, Surrogates, prf_from_key
+
+# One number per source country, each in its national layout.
+PHONES = {
+    "us": "(415) 555-0132",
+    "uk": "+44 20 7946 0958",
+    "de": "030 12345678",
+    "fr": "01 23 45 67 89",
+    "in": "+91 98765 43210",
+}
+
+
+def replace(surrogates: Surrogates, label: str, text: str, key: bytes) -> str:
+    return surrogates.replace(label, text, prf=prf_from_key(key), record_prf=prf_from_key(key + b"/r"))
+
+
+def layout(text: str) -> str:
+    return re.sub(r"\d", "#", text)
+
+
+def format_attack_accuracy(phone_format: str, keys: int = 60) -> float:
+    """Predict the source country from the surrogate's layout (majority vote per layout)."""
+    surrogates = Surrogates(SurrogateConfig(phone_format=phone_format))
+    by_layout: dict[str, Counter[str]] = defaultdict(Counter)
+    for country, phone in PHONES.items():
+        for k in range(keys):
+            by_layout[layout(replace(surrogates, "PHONE", phone, k.to_bytes(2, "big")))][country] += 1
+    correct = sum(counts.most_common(1)[0][1] for counts in by_layout.values())
+    return correct / (keys * len(PHONES))
+
+
+def test_neutral_phone_format_does_not_reveal_the_source():
+    assert format_attack_accuracy("neutral") == pytest.approx(1 / len(PHONES))  # chance exactly
+
+
+def test_keep_shape_phone_format_does_reveal_the_source():
+    """Negative control: the same attack recovers every source country from kept layouts."""
+    assert format_attack_accuracy("keep-shape") == 1.0
+
+
+def test_neutral_phone_pattern_and_consistency():
+    surrogates = Surrogates(SurrogateConfig())
+    out = replace(surrogates, "PHONE", "(415) 555-0132", b"k")
+    assert re.fullmatch(NEUTRAL_PHONE.replace("+", r"\+").replace("#", r"\d"), out)
+    assert out == replace(surrogates, "PHONE", "415.555.0132", b"k")  # same digits, same entity
+    assert out != replace(surrogates, "PHONE", "(415) 555-0132", b"other key")
+
+
+def test_custom_phone_pattern():
+    out = replace(Surrogates(SurrogateConfig(phone_format="(555) ###-####")), "PHONE", "0301234567", b"k")
+    assert re.fullmatch(r"\(555\) \d{3}-\d{4}", out)
+
+
+@pytest.mark.parametrize("original", ["123-45-6789", "MRN 0012345", "AB12cd-9", "X"])
+def test_id_keeps_shape(original):
+    out = replace(Surrogates(SurrogateConfig()), "ID", original, b"k")
+    shape = re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", original)))
+    assert re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", out))) == shape
+    assert out != original
+
+
+def test_id_neutral_is_one_pattern():
+    surrogates = Surrogates(SurrogateConfig(id_format="neutral"))
+    outs = {
+        re.sub(r"\d", "#", re.sub(r"[A-Z]", "@", replace(surrogates, "ID", i, b"k")))
+        for i in ("123-45-6789", "A1234567", "MRN-99")
+    }
+    assert outs == {"@@-######"}
+
+
+def test_ids_never_differ_by_one_character_from_the_original():
+    surrogates = Surrogates(SurrogateConfig())
+    for k in range(300):
+        out = replace(surrogates, "ID", "4417", k.to_bytes(2, "big"))
+        assert sum(a != b for a, b in zip(out, "4417")) >= 2
+
+
+@pytest.mark.parametrize(
+    ("original", "network", "tail"),
+    [
+        ("10.0.0.1", None, ""),
+        ("192.168.1.1:8080", None, r":\d{4}"),
+        ("10.0.0.0/8", None, "/8"),
+        ("fe80::1", "2001:db8::/32", ""),
+        ("[2001:4860::8888]:443", "2001:db8::/32", r":\d{3}"),
+    ],
+)
+def test_ip_goes_to_a_documentation_range(original, network, tail):
+    out = replace(Surrogates(SurrogateConfig()), "IP", original, b"k")
+    match = re.fullmatch(rf"\[?([0-9a-f:.]+)\]?({tail})", out)
+    assert match, out
+    address = ipaddress.ip_address(match.group(1))
+    if network:
+        assert address in ipaddress.ip_network(network)
+    else:
+        assert any(
+            address in ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
+        )
+    assert str(address) not in original

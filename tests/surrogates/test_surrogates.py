@@ -1,0 +1,96 @@
+"""The Surrogates API the pipeline calls: every label, keyed consistency, errors without text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from embedanon.detectors.base import LABELS
+from embedanon.errors import ConfigError
+from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
+
+SURROGATES = Surrogates(SurrogateConfig())
+RECORD_SURROGATES = Surrogates(SurrogateConfig(consistency="record"))
+EXAMPLES = {
+    "NAME": "Dr. Amara Okafor",
+    "EMAIL": "amara.okafor@lagos-clinic.ng",
+    "URL": "http://lagos-clinic.ng/staff/okafor",
+    "PHONE": "+234 803 123 4567",
+    "ID": "NG-4471-22",
+    "DATE": "12 March 2021",
+    "ADDRESS": "14 Broad Street, Lagos",
+    "AGE": "47",
+    "IP": "41.58.12.7",
+}
+
+
+def call(surrogates: Surrogates, label: str, text: str, key: bytes, record: bytes) -> str:
+    return surrogates.replace(
+        label, text, prf=prf_from_key(key), record_prf=prf_from_key(key + b"/" + record)
+    )
+
+
+def test_examples_cover_every_label():
+    assert set(EXAMPLES) == set(LABELS)
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_every_label_changes_its_example_deterministically(label):
+    text = EXAMPLES[label]
+    out = call(SURROGATES, label, text, b"key", b"r1")
+    assert out != text
+    assert call(SURROGATES, label, text, b"key", b"r1") == out
+
+
+@pytest.mark.parametrize("label", [lab for lab in LABELS if lab not in ("DATE", "AGE")])
+def test_entities_agree_across_records_under_one_key_and_not_across_keys(label):
+    text = EXAMPLES[label]
+    out = call(SURROGATES, label, text, b"key", b"r1")
+    assert call(SURROGATES, label, text, b"key", b"r2") == out
+    assert call(SURROGATES, label, text, b"other key", b"r1") != out
+
+
+@pytest.mark.parametrize("label", [lab for lab in LABELS if lab != "AGE"])
+def test_record_consistency_ties_choices_to_the_record(label):
+    text = EXAMPLES[label]
+    outs = {call(RECORD_SURROGATES, label, text, b"key", str(r).encode()) for r in range(6)}
+    assert len(outs) > 1
+    assert call(RECORD_SURROGATES, label, text, b"key", b"0") == call(
+        RECORD_SURROGATES, label, text, b"key", b"0"
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(label=st.sampled_from(LABELS), text=st.text(min_size=1, max_size=40))
+def test_any_text_gives_a_string_for_any_label(label, text):
+    out = call(SURROGATES, label, text, b"key", b"r")
+    assert isinstance(out, str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(label=st.sampled_from(LABELS), text=st.from_regex(r"[A-Za-z0-9 .,:/@+()-]{1,30}", fullmatch=True))
+def test_code_like_text_for_any_label_never_raises(label, text):
+    assert isinstance(call(SURROGATES, label, text, b"key", b"r"), str)
+
+
+def test_whitespace_is_returned_as_is():
+    assert call(SURROGATES, "NAME", "  \n", b"k", b"r") == "  \n"
+
+
+def test_errors_never_quote_the_text():
+    secret = "Amara Okafor 4471"
+    with pytest.raises(ConfigError) as err:
+        SURROGATES.replace("PERSON", secret, prf=prf_from_key(b"k"), record_prf=prf_from_key(b"r"))
+    assert "Okafor" not in str(err.value) and "NAME" in str(err.value)
+    with pytest.raises(TypeError) as type_err:
+        SURROGATES.replace("NAME", secret.encode(), prf=prf_from_key(b"k"), record_prf=prf_from_key(b"r"))  # type: ignore[arg-type]
+    assert "Okafor" not in str(type_err.value)
+    with pytest.raises(TypeError) as prf_err:
+        SURROGATES.replace("NAME", secret, prf=lambda c: b"x", record_prf=prf_from_key(b"r"))
+    assert "Okafor" not in str(prf_err.value) and "\n" not in str(prf_err.value)
+
+
+def test_config_must_be_a_surrogate_config():
+    with pytest.raises(TypeError, match="SurrogateConfig"):
+        Surrogates({"phone_format": "neutral"})  # type: ignore[arg-type]
