@@ -1,0 +1,74 @@
+"""Engines give byte-identical output: in-process, worker processes and a Dask LocalCluster
+(2 worker processes on 127.0.0.1), under one key."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon import Anonymizer
+from embedanon.backends import build_backend, chunk_texts
+from embedanon.errors import ConfigError
+from tests.helpers.noise import fast_key
+
+pytestmark = pytest.mark.default_embedding
+
+DOCS = [f"Patient {name} was seen on 2024-0{i % 9 + 1}-1{i % 10} for chest pain, MRN {1000 + i}."
+        for i, name in enumerate(["John", "Amina", "Wei", "Olusegun", "María", "Zyxqv"] * 7)]
+
+
+@pytest.fixture(scope="module")
+def anon() -> Anonymizer:
+    return Anonymizer(key=fast_key(8))
+
+
+def test_chunking_respects_limits() -> None:
+    pairs = [("x" * 10, "f")] * 25
+    chunks = list(chunk_texts(pairs, max_bytes=35, max_texts=100))
+    assert [len(c) for c in chunks] == [4] * 6 + [1]
+    assert sum(chunks, []) == pairs
+    assert [len(c) for c in chunk_texts(pairs, max_bytes=10**6, max_texts=7)] == [7, 7, 7, 4]
+
+
+def test_processes_engine_matches_in_process(anon: Anonymizer) -> None:
+    serial = list(anon.anonymize_many(DOCS))
+    assert list(anon.anonymize_many(DOCS, jobs=2)) == serial
+
+
+def test_unknown_engine_is_one_line_error() -> None:
+    with pytest.raises(ConfigError, match="unknown engine 'spark'; choose one of dask, processes"):
+        build_backend("spark")
+
+
+@pytest.fixture(scope="module")
+def client():  # type: ignore[no-untyped-def]
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def test_dask_engine_is_byte_identical(anon: Anonymizer, client) -> None:  # type: ignore[no-untyped-def]
+    local = list(anon.anonymize_many(DOCS, field="text"))
+    engine = build_backend("dask", client=client)
+    assert list(anon.anonymize_many(DOCS, field="text", backend=engine)) == local
+
+
+def test_dask_bag_and_dataframe_apis(anon: Anonymizer, client) -> None:  # type: ignore[no-untyped-def]
+    import dask.bag as db
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from embedanon.backends.dask import anonymize_bag, anonymize_dataframe
+
+    bag = db.from_sequence(DOCS, npartitions=5)
+    assert anonymize_bag(bag, anon.config, anon.key, field="text").compute() == list(
+        anon.anonymize_many(DOCS, field="text"))
+    frame = pd.DataFrame({"id": range(len(DOCS)), "text": DOCS, "note": [None] + DOCS[1:]})
+    out = anonymize_dataframe(dd.from_pandas(frame, npartitions=3), ["text", "note"], anon.config,
+                              anon.key).compute()
+    assert out["id"].tolist() == list(range(len(DOCS)))
+    assert out["text"].tolist() == list(anon.anonymize_many(DOCS, field="text"))
+    assert out["note"].isna().tolist() == [True] + [False] * (len(DOCS) - 1)
+    assert out["note"].tolist()[1:] == list(anon.anonymize_many(DOCS[1:], field="note"))
