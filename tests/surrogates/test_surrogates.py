@@ -91,6 +91,13 @@ def test_errors_never_quote_the_text():
     assert "Okafor" not in str(prf_err.value) and "\n" not in str(prf_err.value)
 
 
+def test_one_instance_per_config_per_process():
+    from embedanon.surrogates import surrogates_for
+
+    assert surrogates_for(SurrogateConfig()) is surrogates_for(SurrogateConfig())
+    assert surrogates_for(SurrogateConfig()) is not surrogates_for(SurrogateConfig(phone_format="keep-shape"))
+
+
 def test_config_must_be_a_surrogate_config():
     with pytest.raises(TypeError, match="SurrogateConfig"):
         Surrogates({"phone_format": "neutral"})  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from ..detectors.base import LABELS
 from ..errors import ConfigError
@@ -80,4 +81,19 @@ class Surrogates:
         return maker.make(text, context)
 
 
-__all__ = ["NEUTRAL_ID", "NEUTRAL_PHONE", "PRF", "Stream", "SurrogateConfig", "Surrogates", "prf_from_key"]
+@lru_cache(maxsize=8)
+def surrogates_for(config: SurrogateConfig) -> Surrogates:
+    """The process's :class:`Surrogates` for ``config`` (built on first use, then shared)."""
+    return Surrogates(config)
+
+
+__all__ = [
+    "NEUTRAL_ID",
+    "NEUTRAL_PHONE",
+    "PRF",
+    "Stream",
+    "SurrogateConfig",
+    "Surrogates",
+    "prf_from_key",
+    "surrogates_for",
+]

@@ -62,15 +62,36 @@ class Pool:
 
 @dataclass(frozen=True, slots=True)
 class Lexicon:
-    """Per-locale pools, and for each known name key: the locales that list it and its roles."""
+    """Per-locale pools, and for each known name key: the locales that list it and its roles.
+
+    ``masks[key]`` has bit ``bits[locale]`` set for every locale listing ``key`` in any role.
+    """
 
     pools: dict[str, Pool]
     groups: dict[str, tuple[str, ...]]
-    locales_of: dict[str, frozenset[str]]
+    bits: dict[str, int]
+    masks: dict[str, int]
     given_count: dict[str, int]
     surname_count: dict[str, int]
     female_count: dict[str, int]
     male_count: dict[str, int]
+
+    def mask(self, locales: Iterable[str]) -> int:
+        """The bit mask of some locales."""
+        out = 0
+        for locale in locales:
+            out |= 1 << self.bits[locale]
+        return out
+
+    def locales_of(self, key: str) -> frozenset[str]:
+        """The locales whose lists contain the name key ``key``."""
+        mask = self.masks.get(key, 0)
+        return frozenset(locale for locale, bit in self.bits.items() if mask >> bit & 1)
+
+
+def _list_key(name: str) -> str:
+    # Bundled names are single tokens; most are ASCII, whose key is just the lower case.
+    return name.lower() if name.isascii() else entity_key(name)
 
 
 @cache
@@ -78,7 +99,8 @@ def lexicon() -> Lexicon:
     """The bundled lists as pools plus a name → (locales, role, gender) index (built once)."""
     data = name_data()
     pools: dict[str, Pool] = {}
-    locales_of: dict[str, set[str]] = {}
+    bits = {locale: i for i, locale in enumerate(data["locales"])}
+    masks: dict[str, int] = {}
     counts: dict[str, dict[str, int]] = {"given": {}, "surname": {}, "female": {}, "male": {}}
     for locale, lists in data["locales"].items():
         female, male, other = lists["female"], lists["male"], lists["other"]
@@ -88,15 +110,18 @@ def lexicon() -> Lexicon:
             any=tuple(dict.fromkeys(female + male + other)),
             surnames=tuple(lists["surname"]),
         )
+        bit = 1 << bits[locale]
         for role, names in (("female", female), ("male", male), ("given", female + male + other),
                             ("surname", lists["surname"])):  # fmt: skip
-            for key in {entity_key(name) for name in names}:
-                counts[role][key] = counts[role].get(key, 0) + 1
-                locales_of.setdefault(key, set()).add(locale)
+            table = counts[role]
+            for key in set(map(_list_key, names)):
+                table[key] = table.get(key, 0) + 1
+                masks[key] = masks.get(key, 0) | bit
     return Lexicon(
         pools=pools,
         groups={group: tuple(locales) for group, locales in data["groups"].items()},
-        locales_of={key: frozenset(locales) for key, locales in locales_of.items()},
+        bits=bits,
+        masks=masks,
         given_count=counts["given"],
         surname_count=counts["surname"],
         female_count=counts["female"],
@@ -130,12 +155,17 @@ class NameMaker:
         self.units: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             (item, lex.groups.get(item, (item,))) for item in items
         )
+        self._unit_masks = tuple(lex.mask(locales) for _, locales in self.units)
 
     # -- one part ------------------------------------------------------------------------------
     def allowed_units(self, key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """Units none of whose locales lists ``key`` (all units when that leaves none)."""
-        listed = self._lexicon.locales_of.get(key, frozenset())
-        allowed = tuple(unit for unit in self.units if listed.isdisjoint(unit[1]))
+        listed = self._lexicon.masks.get(key, 0)
+        if not listed:
+            return self.units
+        allowed = tuple(
+            unit for unit, mask in zip(self.units, self._unit_masks, strict=True) if not listed & mask
+        )
         return allowed or self.units
 
     def role_of(self, key: str) -> str:
