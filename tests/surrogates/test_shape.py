@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from embedanon.surrogates import NEUTRAL_PHONE, SurrogateConfig, Surrogates, prf_from_key
+from embedanon.surrogates.shape import _symbols
 
 # One number per source country, each in its national layout.
 PHONES = {
@@ -107,3 +108,21 @@ def test_ip_goes_to_a_documentation_range(original, network, tail):
             address in ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
         )
     assert str(address) not in original
+
+
+class _Fixed:
+    """A stand-in stream whose one draw is a given value."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def below(self, n: int) -> int:
+        assert 0 <= self.value < n
+        return self.value
+
+
+def test_one_draw_gives_independent_uniform_symbols():
+    """Brute force: the values 0..3**4-1 map one-to-one onto all 3**4 symbol strings, so a uniform
+    draw gives uniform, independent symbols."""
+    strings = {"".join(_symbols(_Fixed(v), "abc", 4)) for v in range(3**4)}  # type: ignore[arg-type]
+    assert len(strings) == 3**4

@@ -24,36 +24,40 @@ _DIGITS = string.digits
 MAX_ATTEMPTS = 64
 
 
+def _symbols(stream: Stream, alphabet: str, count: int) -> list[str]:
+    """``count`` independent uniform symbols of ``alphabet`` from ONE draw ``below(len**count)``
+    (its base-``len`` digits; exact, and one PRF block per ~19 digits instead of one per 4)."""
+    value = stream.below(len(alphabet) ** count) if count else 0
+    out = []
+    for _ in range(count):
+        value, digit = divmod(value, len(alphabet))
+        out.append(alphabet[digit])
+    return out
+
+
+def _fill(template: str, stream: Stream, classes: dict[str, str]) -> str:
+    """Replace each character whose class (``classes[char]``: an alphabet) is known by a random
+    symbol of that alphabet; keep the rest."""
+    alphabets = [classes.get(ch) for ch in template]
+    draws = {a: iter(_symbols(stream, a, alphabets.count(a))) for a in set(alphabets) if a is not None}
+    return "".join(ch if a is None else next(draws[a]) for ch, a in zip(template, alphabets, strict=True))
+
+
 def randomize_shape(text: str, stream: Stream, *, letters: bool = True) -> str:
     """Replace each digit by a random digit and (unless ``letters=False``) each letter by a random
-    letter of its case."""
-    out = []
-    for ch in text:
+    letter of its case (other scripts' letters by capital Latin letters)."""
+    classes: dict[str, str] = {}
+    for ch in set(text):
         if ch.isdigit():
-            out.append(_DIGITS[stream.below(10)])
-        elif ch.isalpha() and letters:
-            if ch.isupper():
-                out.append(_UPPER[stream.below(26)])
-            elif ch.islower():
-                out.append(_LOWER[stream.below(26)])
-            else:
-                out.append(_UPPER[stream.below(26)])
-        else:
-            out.append(ch)
-    return "".join(out)
+            classes[ch] = _DIGITS
+        elif letters and ch.isalpha():
+            classes[ch] = _LOWER if ch.islower() else _UPPER
+    return _fill(text, stream, classes)
 
 
 def fill_pattern(pattern: str, stream: Stream) -> str:
     """``#`` → a random digit, ``@`` → a random capital letter, other characters kept."""
-    out = []
-    for ch in pattern:
-        if ch == "#":
-            out.append(_DIGITS[stream.below(10)])
-        elif ch == "@":
-            out.append(_UPPER[stream.below(26)])
-        else:
-            out.append(ch)
-    return "".join(out)
+    return _fill(pattern, stream, {"#": _DIGITS, "@": _UPPER})
 
 
 def _alnum_key(text: str) -> str:
