@@ -351,3 +351,40 @@ def test_worker_signal_defaults() -> None:
             "assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN\n"
             "assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_swallowed_signal_still_stops_the_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A handler's exception can be swallowed (at-fork callbacks, finalizers): the flag it set
+    must still stop every later write and the commit."""
+    target = tmp_path / "out.txt"
+    target.write_text("precious", encoding="utf-8")
+    batch = AtomicBatch()
+    out = batch.open(target)
+    out.write("first records")
+    monkeypatch.setattr(_atomic, "_received", signal.SIGTERM)
+    with pytest.raises(_atomic.Terminated):
+        out.write("more")
+    with pytest.raises(_atomic.Terminated):
+        batch.commit()
+    assert target.read_text(encoding="utf-8") == "precious" and _temps(tmp_path) == []
+    monkeypatch.setattr(_atomic, "_received", signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt), atomic_write(target, private=True) as fh:
+        fh.write("x")
+    assert target.read_text(encoding="utf-8") == "precious"
+
+
+def test_signals_deferred_delivers_after_the_block() -> None:
+    code = textwrap.dedent("""
+        import os, signal
+        from embedanon._atomic import Terminated, install_signal_handlers, signals_deferred
+        install_signal_handlers()
+        try:
+            with signals_deferred():
+                os.kill(os.getpid(), signal.SIGTERM)
+                print("inside", flush=True)
+            print("not reached", flush=True)
+        except Terminated:
+            print("terminated after", flush=True)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == ["inside", "terminated", "after"], proc.stderr

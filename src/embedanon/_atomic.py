@@ -232,33 +232,71 @@ def _existing_mode(target: Path) -> int | None:
 
 
 # -- signals -----------------------------------------------------------------------------------
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise Terminated(signum)
+_STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+#: The stop signal received, if any. An exception raised by a signal handler is swallowed when it
+#: lands in an at-fork callback, a finalizer or a ``__del__`` ("Exception ignored in ..."), and
+#: the program would carry on; every write and :meth:`AtomicBatch.commit` check this flag, so a
+#: run that was told to stop never puts an output in place.
+_received: int | None = None
+
+
+def _stop(signum: int) -> BaseException:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    global _received
+    _received = signum
+    raise _stop(signum)
+
+
+def check_stop() -> None:
+    """Raise ``KeyboardInterrupt`` or :class:`Terminated` if a stop signal arrived (see above)."""
+    if _received is not None:
+        raise _stop(_received)
 
 
 def install_signal_handlers() -> None:
-    """Make SIGTERM (and SIGHUP) raise :class:`Terminated`, so that ``finally`` blocks and the
-    temp-file cleanup run, as SIGINT's ``KeyboardInterrupt`` already does. Main thread only;
-    a no-op elsewhere."""
+    """Make SIGTERM (and SIGHUP) raise :class:`Terminated` and SIGINT ``KeyboardInterrupt``, and
+    remember them (:func:`check_stop`), so that ``finally`` blocks and the temp-file cleanup run.
+    Handlers someone else installed are kept. Main thread only; a no-op elsewhere."""
     import threading
 
+    global _received
     if threading.current_thread() is not threading.main_thread():
         return
-    for name in ("SIGTERM", "SIGHUP"):
-        signum = getattr(signal, name, None)
-        if signum is not None and signal.getsignal(signum) in (signal.SIG_DFL, None):
-            signal.signal(signum, _raise_terminated)
+    _received = None  # a new command starts; a signal of an earlier one (in-process) is spent
+    for signum in _STOP_SIGNALS:
+        if signal.getsignal(signum) in (signal.SIG_DFL, None, signal.default_int_handler):
+            signal.signal(signum, _on_signal)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM/SIGHUP while the block runs (e.g. while a pool forks its workers: an
+    exception raised inside ``os.fork``'s at-fork callbacks is printed and ignored), delivering
+    them when it ends. Workers inherit the mask; :func:`worker_signal_defaults` lifts it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def worker_signal_defaults() -> None:
     """Initializer for worker processes: ignore SIGINT (the parent handles Ctrl-C, stops the pool
-    and prints the one line) and restore the default SIGTERM/SIGHUP (a pool's ``terminate()``
-    must end a worker quietly, not raise :class:`Terminated` in it with a traceback)."""
+    and prints the one line), restore the default SIGTERM/SIGHUP (a pool's ``terminate()`` must
+    end a worker quietly, not raise :class:`Terminated` in it with a traceback), and unblock them
+    (see :func:`signals_deferred`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        signum = getattr(signal, name, None)
-        if signum is not None:
+    for signum in _STOP_SIGNALS:
+        if signum != signal.SIGINT:
             signal.signal(signum, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -273,6 +311,7 @@ class _Guarded(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:  # type: ignore[override]
+        check_stop()
         try:
             return self._raw.write(text)
         except OSError as exc:
@@ -366,6 +405,7 @@ class AtomicBatch:
         if self._done:
             return
         try:
+            check_stop()
             for p in self._pending:
                 if p.temp is not None:
                     _finish_temp(p)
