@@ -74,6 +74,24 @@ def test_code_like_text_for_any_label_never_raises(label, text):
     assert isinstance(call(SURROGATES, label, text, b"key", b"r"), str)
 
 
+def test_a_record_releases_no_original_name_part_when_avoid_lists_the_record_names():
+    """How the pipeline should call it: every NAME span of the record goes into ``avoid``."""
+    from embedanon.leakguard import is_variant
+
+    record = ["John Smith", "Mary Johnson", "Dr. Okafor", "Wei Chen", "Jones", "Ann"]
+    for r in range(40):
+        key = str(r).encode()
+        outs = [
+            SURROGATES.replace(
+                "NAME", n, prf=prf_from_key(key), record_prf=prf_from_key(key + b"/0"), avoid=record
+            )
+            for n in record
+        ]
+        originals = {w for n in record for w in n.replace(".", "").split() if w != "Dr"}
+        released = {w for o in outs for w in o.replace(".", "").split() if w != "Dr"}
+        assert not any(is_variant(a, b) for a in released for b in originals)
+
+
 def test_whitespace_is_returned_as_is():
     assert call(SURROGATES, "NAME", "  \n", b"k", b"r") == "  \n"
 
