@@ -45,6 +45,9 @@ def words(text: str) -> list[str]:
         ("Mary-Jane Watson", r"[A-Z][^\s-]+-[A-Z][^\s-]+ [A-Z]\S+"),
         ("Ludwig van Beethoven", r"[A-Z]\S+ [A-Z]\S+"),
         ("(Jones)", r"\([A-Z][^\s()]+\)"),
+        ("Mr. and Mrs. Smith", r"Mr\. and Mrs\. [A-Z]\S+"),
+        ("Mike Judge", r"[A-Z]\S+ (?!Judge)[A-Z]\S+"),  # a title-like surname is still a name
+        ("Maria de la Cruz", r"[A-Z]\S+ [A-Z]\S+"),
     ],
 )
 def test_shape_is_kept(original, shape):

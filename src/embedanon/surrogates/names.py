@@ -1,12 +1,15 @@
 """NAME: realistic names of varied cultures, in the shape of the original span.
 
-A span is read as chunks: titles (``Dr.``) and suffixes (``Jr.``) are kept; initials stay
-initials (``J.`` → ``K.``); every other name part is replaced by a given name or a surname:
-with a comma (``Smith, John``) the parts before it are surnames; otherwise the last of several
-parts is the surname, a lone part after a title is a surname, and a lone part is what the bundled
-lists say it more often is. Hyphenated parts are replaced piece by piece, a possessive ``'s``
-is kept, and so is the case pattern of each part (``UPPER``, ``Title``, ``lower``). Lowercase
-particles (``van der Berg``) are dropped with the space after them, as they name a culture.
+A span is read as chunks: titles (``Dr.``), suffixes (``Jr.``) and connectors (``Mr. and Mrs.``)
+are kept, but only where a name part follows a title or connector (``Mike Judge`` is a name) and
+precedes a suffix; initials stay initials (``J.`` → ``K.``, a different letter keyed by the whole
+name, so initials do not form a corpus-wide letter cipher); every other name part is replaced
+by a given name or a surname: with a comma (``Smith, John``) the parts before it are surnames;
+otherwise the last of several parts is the surname, a lone part after a title is a surname, and
+a lone part is what the bundled lists say it more often is. Hyphenated parts are replaced piece
+by piece, a possessive ``'s`` is kept, and so is the case pattern of each part (``UPPER``,
+``Title``, ``lower``). Lowercase particles (``van der Berg``) are dropped with the space after
+them, as they name a culture.
 
 Each part is keyed on its own (``prf("NAME\\x00surname\\x00smith")``), so ``John Smith``, ``Mr.
 Smith`` and ``john`` in an e-mail address agree. The culture is drawn first: uniformly one of the
@@ -41,8 +44,9 @@ SUFFIXES = frozenset(
 )
 PARTICLES = frozenset((
     "van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "la", "le", "bin", "ibn", "al",
-    "el", "ter", "ten", "st",
+    "el", "ter", "ten",
 ))  # fmt: skip
+CONNECTORS = frozenset(("and", "or", "und", "et", "y"))
 _CHUNK = re.compile(r"\s+|,|[^\s,]+")
 _EDGES = re.compile(r"^(\W*)(.*?)(\W*)$", re.DOTALL)
 _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*\.?")
@@ -215,12 +219,7 @@ class NameMaker:
     # -- a span --------------------------------------------------------------------------------
     def make(self, text: str, context: Context) -> str:
         chunks = _CHUNK.findall(text)
-        kinds: list[str] = []
-        for i, chunk in enumerate(chunks):
-            kinds.append(_classify(chunk, first=not any(k in ("word", "initial") for k in kinds)))
-            later = chunks[i + 1 :]
-            if kinds[-1] == "particle" and not any(_classify(c, first=False) == "word" for c in later):
-                kinds[-1] = "word"  # a trailing particle is a name of its own
+        kinds = _kinds(chunks)
         parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]
         words = [i for i in parts if kinds[i] == "word"]
         roles = self._roles(chunks, kinds, parts, words)
@@ -285,25 +284,40 @@ def _replace_core(chunk: str, replace) -> str:  # type: ignore[no-untyped-def]
     return f"{lead}{replace(name)}{core[len(name) :]}{trail}"
 
 
-def _classify(chunk: str, *, first: bool) -> str:
-    """``space``, ``comma``, ``title``, ``suffix``, ``particle``, ``initial``, ``word`` or ``other``."""
+def _classify(chunk: str) -> str:
+    """What a chunk can be, before looking at its neighbors: ``space``, ``comma``, ``punct``,
+    ``title``, ``suffix``, ``connector``, ``particle``, ``initial``, ``word`` or ``other``."""
     if chunk.isspace():
         return "space"
     if chunk == ",":
         return "comma"
     core = _core(chunk)
     if not core:
-        return "punct"
+        return "connector" if chunk == "&" else "punct"
     lowered = core.lower().rstrip(".")
-    if first and lowered in TITLES:
+    if lowered in TITLES:
         return "title"
-    if not first and lowered.replace(".", "") in SUFFIXES and len(core) > 1:
+    if lowered.replace(".", "") in SUFFIXES and len(core) > 1:
         return "suffix"
+    if core in CONNECTORS:
+        return "connector"
     if len(core.rstrip(".")) <= 1 or _INITIALS.fullmatch(core) and "." in core:
         return "initial" if _INITIALS.fullmatch(core) else "other"
     if _WORD.fullmatch(core):
-        return "particle" if core in PARTICLES and not first else "word"
+        return "particle" if core in PARTICLES else "word"
     return "other"
+
+
+def _kinds(chunks: list[str]) -> list[str]:
+    """Chunk kinds in context. A title, connector or particle only counts as one when a name part
+    follows it (``Mike Judge``, ``Anna van``: names); a suffix only after a name part (``Jr``)."""
+    kinds = [_classify(chunk) for chunk in chunks]
+    for i, kind in enumerate(kinds):
+        later = any(k in ("word", "initial", "particle", "title") for k in kinds[i + 1 :])
+        earlier = any(k in ("word", "initial") for k in kinds[:i])
+        if (kind in ("title", "connector", "particle") and not later) or (kind == "suffix" and not earlier):
+            kinds[i] = "word"
+    return kinds
 
 
 MAKERS.add("name", NameMaker)
