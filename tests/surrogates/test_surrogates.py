@@ -116,6 +116,16 @@ def test_one_instance_per_config_per_process():
     assert surrogates_for(SurrogateConfig()) is not surrogates_for(SurrogateConfig(phone_format="keep-shape"))
 
 
+def test_pickles_as_its_config():
+    import pickle
+
+    data = pickle.dumps(SURROGATES)
+    assert len(data) < 2000
+    clone = pickle.loads(data)
+    assert clone.config == SURROGATES.config
+    assert call(clone, "NAME", "John Smith", b"k", b"r") == call(SURROGATES, "NAME", "John Smith", b"k", b"r")
+
+
 def test_config_must_be_a_surrogate_config():
     with pytest.raises(TypeError, match="SurrogateConfig"):
         Surrogates({"phone_format": "neutral"})  # type: ignore[arg-type]

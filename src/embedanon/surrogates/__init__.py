@@ -39,6 +39,11 @@ class Surrogates:
         self._makers: dict[str, Maker] = {label: MAKERS.get(label.lower())(config) for label in LABELS}
         self._record_scope = config.consistency == "record"
 
+    def __reduce__(self) -> tuple[object, tuple[SurrogateConfig]]:
+        # Pickle the small config, not the name index or Faker instances: a worker process
+        # rebuilds (once, through surrogates_for) what it needs.
+        return surrogates_for, (self.config,)
+
     def replace(
         self,
         label: str,
