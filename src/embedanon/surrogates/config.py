@@ -31,7 +31,6 @@ PUBLIC_URL_DOMAINS: tuple[str, ...] = (
     "reddit.com", "sourceforge.net", "stackexchange.com", "w3.org", "who.int", "wikipedia.org",
     "wordpress.com", "youtube.com",
 )  # fmt: skip
-DOMAIN_LISTS: dict[str, tuple[str, ...]] = {"reserved": RESERVED_DOMAINS}
 
 
 @cache
