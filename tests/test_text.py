@@ -104,6 +104,6 @@ def test_lookup_key_strips_accents_and_case() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
 def test_pipeline_ascii_fast_split_equals_general_split(text: str) -> None:
-    from embedanon.pipeline import _ASCII_SPLIT_RE
+    from embedanon.text import _ASCII_SPLIT_RE
 
     assert _ASCII_SPLIT_RE.split(text) == WORD_SPLIT_RE.split(text)

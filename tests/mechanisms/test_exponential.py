@@ -18,15 +18,14 @@ import pytest
 from scipy import stats
 
 from embedanon.errors import ConfigError
-from embedanon.mechanisms import exponential as exponential_module
 from embedanon.mechanisms import Mechanism, available, build_mechanism
 from embedanon.mechanisms.exponential import ExponentialMechanism
 from embedanon.mechanisms.nearsets import inverse_norms, nearest_candidates
 from embedanon.vectors import exact as exact_module
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
-from tests.helpers.noise import keyed_noise
 from tests.conftest import make_store
+from tests.helpers.noise import keyed_noise
 
 ALPHA = 1e-6
 N_PER_WORD = 10_000

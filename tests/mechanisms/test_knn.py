@@ -10,8 +10,8 @@ from embedanon.errors import ConfigError
 from embedanon.mechanisms import available, build_mechanism, register
 from embedanon.mechanisms.base import first_occurrence_unique
 from embedanon.mechanisms.knn import KnnMechanism
-from embedanon.vectors.index import NeighborIndex
 from embedanon.noise import Noise, uniform
+from embedanon.vectors.index import NeighborIndex
 from tests.helpers.noise import keyed_noise
 
 

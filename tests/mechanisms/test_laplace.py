@@ -13,8 +13,8 @@ import pytest
 from scipy import stats
 
 from embedanon.errors import ConfigError
-from embedanon.mechanisms import laplace as laplace_module
 from embedanon.mechanisms import Mechanism, available, build_mechanism
+from embedanon.mechanisms import laplace as laplace_module
 from embedanon.mechanisms.laplace import LaplaceMechanism, polar_noise
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore

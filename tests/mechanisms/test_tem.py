@@ -22,8 +22,8 @@ from embedanon.mechanisms.exponential import ExponentialMechanism
 from embedanon.mechanisms.tem import DEFAULT_BETA, TemMechanism, default_gamma
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
-from tests.helpers.noise import keyed_noise
 from tests.conftest import make_store
+from tests.helpers.noise import keyed_noise
 from tests.mechanisms.test_exponential import (
     ALPHA,
     DP_TOLERANCE,

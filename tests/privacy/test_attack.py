@@ -7,6 +7,7 @@ import pytest
 
 from embedanon.errors import ConfigError
 from embedanon.mechanisms.knn import KnnMechanism
+from embedanon.noise import GeneratorNoise, Noise, uniform
 from embedanon.privacy.attack import BayesAttack, frequency_prior, uniform_prior
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy
@@ -72,7 +73,7 @@ def test_knn_attack_matches_brute_force_on_a_real_table(tiny_index: NeighborInde
     mech = KnnMechanism(index=tiny_index, k=3)
     rng = np.random.default_rng(4)
     originals = rng.integers(0, 8, size=300)
-    outputs = mech.sample(originals, rng)
+    outputs = mech.sample(originals, GeneratorNoise(rng, len(originals)))
     reverse = {y: {x for x in range(8) if y in mech.table[x].tolist()} for y in range(8)}
     pairs = zip(originals.tolist(), outputs.tolist(), strict=True)
     expected = np.mean([1 / len(reverse[y]) if x in reverse[y] else 0.0 for x, y in pairs])
@@ -100,12 +101,13 @@ class RandomizedResponse:
         out[x] = self.p
         return out
 
-    def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:
         out = []
-        for x in np.asarray(ids).tolist():
+        for x, u in zip(np.asarray(ids).tolist(), uniform(noise, 1)[:, 0].tolist(), strict=True):
             law = self.law(x)
             keys = list(law)
-            out.append(keys[rng.choice(len(keys), p=np.array([law[k] for k in keys]))])
+            cdf = np.cumsum([law[k] for k in keys])
+            out.append(keys[min(int(np.searchsorted(cdf, u, side="right")), len(keys) - 1)])
         return np.array(out, dtype=np.int64)
 
 

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from embedanon.errors import ConfigError
-from embedanon.mechanisms.base import available
+from embedanon.mechanisms import available
 from embedanon.mechanisms.knn import KnnMechanism
+from embedanon.noise import Noise, uniform
 from embedanon.privacy import calibration
 from embedanon.privacy.calibration import calibrate, parse_epsilons, parse_ints, sweep_for
 from embedanon.vectors.index import NeighborIndex
@@ -37,9 +38,9 @@ class KeepWithProbability:
         self.p = 1 - np.exp(-epsilon)
         self.n = len(index.store)
 
-    def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:
         ids = np.asarray(ids, dtype=np.int64)
-        return np.where(rng.random(len(ids)) < self.p, ids, (ids + 1) % self.n)
+        return np.where(uniform(noise, 1)[:, 0] < self.p, ids, (ids + 1) % self.n)
 
 
 # ------------------------------------------------------------------------------------------------
