@@ -11,6 +11,7 @@ from .calibrate import calibrate_command
 from .detection import evaluate_detection_command
 from .keygen import keygen_command
 from .privacy import privacy_report_command
+from .review import review_command
 
 app = typer.Typer(
     name="embedanon",
@@ -25,6 +26,7 @@ app.command("calibrate")(calibrate_command)
 app.command("privacy-report")(privacy_report_command)
 app.command("evaluate-detection")(evaluate_detection_command)
 app.command("keygen")(keygen_command)
+app.command("review")(review_command)
 from .detector import app as detector_app  # noqa: E402  (embedanon detector train | info)
 app.add_typer(detector_app, name="detector")
 

@@ -1,0 +1,161 @@
+"""Privacy figures for a review page, behind one small interface.
+
+A :class:`FigureSource` turns the sampled originals and their release into
+:class:`~embedanon.review.model.Figure` rates (counts and rates only). Two sources exist:
+
+* :class:`MechanismFigures`: N_w (how often a word is returned unchanged) and S_w (distinct
+  outputs per word) from :func:`embedanon.privacy.metrics.privacy_report`;
+* :class:`AttackFigures`: the re-identification attacks of ``run_attacks``
+  (:mod:`embedanon.privacy.attacks`), used only when that function exists.
+
+A source that fails or is unavailable gives a one-line note instead of figures, so a page is
+always written; the note never quotes text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from ..errors import EmbedanonError
+from ..pipeline import Anonymizer
+from .model import Figure
+
+
+class FigureSource(Protocol):
+    """Measures privacy figures of a release of ``originals``."""
+
+    name: str
+
+    def measure(self, originals: Sequence[str], released: Sequence[str],
+                anonymizer: Anonymizer) -> tuple[Figure, ...]:
+        """Figures of ``released[i]``, the release of ``originals[i]`` under ``anonymizer``.
+
+        Raises:
+            FigureUnavailable: the figures cannot be measured here (the reason is the message).
+        """
+        ...
+
+
+class FigureUnavailable(EmbedanonError):
+    """A source cannot measure its figures (missing capability, nothing to measure)."""
+
+
+def _rate(value: Any) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+    return x if math.isnan(x) or 0.0 <= x <= 1.0 else min(max(x, 0.0), 1.0)
+
+
+class MechanismFigures:
+    """N_w and S_w of the mechanism over the sample's in-embedding word types (Feyisetan et al.)."""
+
+    name = "mechanism"
+
+    def __init__(self, *, draws: int = 100, max_words: int = 200) -> None:
+        self.draws = draws
+        self.max_words = max_words
+
+    def measure(self, originals: Sequence[str], released: Sequence[str],
+                anonymizer: Anonymizer) -> tuple[Figure, ...]:
+        from ..privacy.metrics import privacy_report
+
+        if not any(originals):
+            raise FigureUnavailable("no text in the sample")
+        report = privacy_report(originals, anonymizer, draws=self.draws, max_words=self.max_words)
+        if report.stats_words == 0:
+            raise FigureUnavailable("no sampled word is in the embedding")
+        s_w = report.s_w_mean
+        return (
+            Figure("mechanism", "N_w: draws returning the word itself", _rate(report.n_w_mean),
+                   report.stats_words,
+                   f"mean over {report.stats_words} word types, {report.draws} draws each; 1: no privacy"),
+            Figure("mechanism", "S_w / draws: distinct outputs per draw", _rate(s_w / report.draws),
+                   report.stats_words, f"mean S_w = {s_w:.1f} distinct outputs in {report.draws} draws"),
+        )
+
+
+def find_run_attacks() -> Callable[..., Any] | None:
+    """``run_attacks`` from :mod:`embedanon.privacy` or :mod:`embedanon.privacy.attacks`, if any."""
+    for module in ("embedanon.privacy", "embedanon.privacy.attacks"):
+        try:
+            found = getattr(importlib.import_module(module), "run_attacks", None)
+        except ImportError:
+            continue
+        if callable(found):
+            return found  # type: ignore[no-any-return]
+    return None
+
+
+class AttackFigures:
+    """Top-1 recovery of the original word by the attacks of ``run_attacks`` on the sample."""
+
+    name = "attacks"
+
+    def __init__(self, *, contextual: bool = True) -> None:
+        self.contextual = contextual
+
+    def measure(self, originals: Sequence[str], released: Sequence[str],
+                anonymizer: Anonymizer) -> tuple[Figure, ...]:
+        run = find_run_attacks()
+        if run is None:
+            raise FigureUnavailable("this embedanon has no run_attacks")
+        if not any(originals):
+            raise FigureUnavailable("no text in the sample")
+        figs = run(list(originals), [list(released)], mechanism=anonymizer.mechanism,
+                   index=anonymizer.runtime.index, release_counts=(1,), contextual=self.contextual)
+        return attack_figures(figs.as_dict())
+
+
+def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
+    """Figures from ``PrivacyFigures.as_dict()`` (missing entries are skipped)."""
+    lower = "" if data.get("exact", True) else " (lower bound)"
+    out = []
+    rows = (
+        ("public_prior", "top1", "public-prior attack, top-1", "attacker knows public word frequencies"),
+        ("public_prior", "top5", "public-prior attack, top-5", "the original is among 5 guesses"),
+        ("uniform_prior", "top1", "uniform-prior attack, top-1", "attacker knows only the embedding"),
+        ("oracle_prior", "top1", "oracle-prior attack, top-1",
+         "worst case: attacker knows the sample's own word frequencies"),
+        ("oov", "top1", "out-of-vocabulary attack, top-1", "words outside the embedding, through proxies"),
+    )
+    for key, k, name, note in rows:
+        entry = data.get(key)
+        if isinstance(entry, dict) and k in entry:
+            out.append(Figure("attack", name + lower, _rate(entry[k]), int(entry.get("tokens", 0)), note))
+    ctx = data.get("contextual")
+    if isinstance(ctx, dict) and "contextual_top1" in ctx:
+        out.append(Figure("attack", "contextual attack (Viterbi), top-1" + lower,
+                          _rate(ctx["contextual_top1"]), int(ctx.get("tokens", 0)),
+                          "uses public word bigrams around each word"))
+    for name in data.get("names", ()) or ():
+        if isinstance(name, dict) and name.get("group") == "all" and "top1" in name:
+            out.append(Figure("attack", "name-dictionary attack, top-1", _rate(name["top1"]),
+                              int(name.get("tokens", 0)), "person names, public name lists"))
+    return tuple(out)
+
+
+def default_sources(*, attacks: bool = True) -> tuple[FigureSource, ...]:
+    """The sources a page uses: mechanism statistics, and the attacks unless ``attacks=False``."""
+    sources: list[FigureSource] = [MechanismFigures()]
+    if attacks:
+        sources.append(AttackFigures())
+    return tuple(sources)
+
+
+def collect_figures(sources: Sequence[FigureSource], originals: Sequence[str], released: Sequence[str],
+                    anonymizer: Anonymizer) -> tuple[tuple[Figure, ...], tuple[str, ...]]:
+    """Every source's figures, and a note for each source that could not measure."""
+    figures: list[Figure] = []
+    notes: list[str] = []
+    for source in sources:
+        try:
+            figures.extend(source.measure(originals, released, anonymizer))
+        except (FigureUnavailable, EmbedanonError) as exc:
+            why = str(exc).splitlines()[0] if str(exc) else "unavailable"
+            notes.append(f"{source.name}: not measured ({why})")
+    return tuple(figures), tuple(notes)

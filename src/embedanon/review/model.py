@@ -1,0 +1,283 @@
+"""What a review page shows: records with their items and counts, and a summary of the run.
+
+These objects hold original text (that is what the page is for) and live only as long as one
+page is built; nothing here logs or prints.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..text import lookup_key, tokenize
+
+_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
+
+
+class ItemLike(Protocol):
+    """An item of :class:`~embedanon.pipeline.document.AnonymizedDocument` (duck-typed, so that a
+    ``label`` attribute added later is picked up with ``getattr``)."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def new_start(self) -> int: ...
+    @property
+    def new_end(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def stage(self) -> str: ...
+
+
+class DocumentLike(Protocol):
+    """:class:`~embedanon.pipeline.document.AnonymizedDocument` or anything shaped like it."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def items(self) -> Sequence[Any]: ...
+
+
+def label_of(item: ItemLike) -> str | None:
+    """An item's detector label (``PERSON`` ...), or None when it has none."""
+    label = getattr(item, "label", None)
+    return str(label) if label else None
+
+
+def check_items(original: str, document: DocumentLike) -> None:
+    """Items lie inside both texts, in order, without overlapping.
+
+    Raises:
+        ValueError: an item breaks that (names the item's position, never any text).
+    """
+    prev_end = prev_new_end = 0
+    for pos, item in enumerate(document.items):
+        if not (prev_end <= item.start <= item.end <= len(original)):
+            raise ValueError(f"item {pos} has original offsets out of order or outside the text")
+        if not (prev_new_end <= item.new_start <= item.new_end <= len(document.text)):
+            raise ValueError(f"item {pos} has new offsets out of order or outside the text")
+        prev_end, prev_new_end = item.end, item.new_end
+
+
+@dataclass(frozen=True, slots=True)
+class TextStats:
+    """Counts of one anonymized text (or a sum of them).
+
+    Attributes:
+        words: word tokens of the original (see :mod:`embedanon.text`).
+        changed: of them, word tokens whose released form differs, ignoring case.
+        kept: alphanumeric tokens (words, numbers, codes) that no item touches: released verbatim.
+        items: items (replaced spans).
+    """
+
+    words: int = 0
+    changed: int = 0
+    kept: int = 0
+    items: int = 0
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.changed <= self.words and self.kept >= 0 and self.items >= 0):
+            raise ValueError(f"need 0 <= changed <= words and counts >= 0, got {self.changed}, "
+                             f"{self.words}, {self.kept}, {self.items}")
+
+    @property
+    def change_rate(self) -> float:
+        """changed / words (nan for a text without words)."""
+        return self.changed / self.words if self.words else float("nan")
+
+    def __add__(self, other: TextStats) -> TextStats:
+        return TextStats(self.words + other.words, self.changed + other.changed,
+                         self.kept + other.kept, self.items + other.items)
+
+
+def scan(original: str, document: DocumentLike) -> tuple[int, int, list[tuple[int, int]]]:
+    """Walk the original's tokens against the items (one pass, items in order).
+
+    Returns:
+        ``(words, changed, kept)``: word tokens; word tokens whose released form differs,
+        ignoring case; and the ``(start, end)`` offsets of alphanumeric tokens no item touches.
+    """
+    check_items(original, document)
+    items = list(document.items)
+    words = changed = 0
+    kept: list[tuple[int, int]] = []
+    i = 0
+    for token in tokenize(original):
+        if token.kind not in _ALNUM_KINDS:
+            continue
+        start, end = token.start, token.end
+        # Skip items that end before this token (a zero-length item at ``start`` touches it).
+        while i < len(items) and items[i].end <= start and items[i].start < start:
+            i += 1
+        j = i
+        old, new = [], []
+        last = start
+        while j < len(items) and items[j].start < end:
+            it = items[j]
+            gap = original[last:it.start] if it.start > last else ""
+            old += [gap, original[it.start:it.end]]
+            new += [gap, document.text[it.new_start:it.new_end]]
+            last = max(last, it.end)
+            j += 1
+        if j == i:
+            kept.append((start, end))
+        if token.kind == "word":
+            words += 1
+            if j > i:
+                tail = original[last:end]
+                changed += lookup_key("".join(old) + tail) != lookup_key("".join(new) + tail)
+    return words, changed, kept
+
+
+def text_stats(original: str, document: DocumentLike) -> TextStats:
+    """Count words, changed words and verbatim tokens from the items (no re-alignment of two
+    strings); for full-scope output the change rate equals that of
+    :func:`embedanon.privacy.metrics.change_stats`."""
+    words, changed, kept = scan(original, document)
+    return TextStats(words, changed, len(kept), len(document.items))
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewText:
+    """One anonymized text of a record.
+
+    Attributes:
+        field: its field name (``""`` for a line of a text file).
+        original: the input text.
+        document: the pipeline's result (released text and items).
+        stats: its counts.
+    """
+
+    field: str
+    original: str
+    document: DocumentLike
+    stats: TextStats
+
+    @classmethod
+    def build(cls, field_name: str, original: str, document: DocumentLike) -> ReviewText:
+        return cls(field_name, original, document, text_stats(original, document))
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRecord:
+    """A sampled record: its 1-based number in the input and its texts."""
+
+    number: int
+    texts: tuple[ReviewText, ...]
+
+    def __post_init__(self) -> None:
+        if self.number < 1:
+            raise ValueError(f"record number must be >= 1, got {self.number}")
+
+    @property
+    def stats(self) -> TextStats:
+        return sum((t.stats for t in self.texts), TextStats())
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One privacy figure: a rate in [0, 1] (or nan) over a number of tokens.
+
+    Attributes:
+        group: what measured it (``attack``, ``mechanism``).
+        name: what it is, e.g. ``public-prior attack, top-1``.
+        value: the rate.
+        tokens: how many tokens it was measured over (0: not token-based).
+        note: one line on how to read it.
+    """
+
+    group: str
+    name: str
+    value: float
+    tokens: int = 0
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if not (self.value != self.value or 0.0 <= self.value <= 1.0):  # nan is allowed
+            raise ValueError(f"figure {self.name!r} must be a rate in [0, 1], got {self.value}")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the release was made (no secret: the key shows only its origin and fingerprint).
+
+    Attributes:
+        mechanism: mechanism name.
+        params: its parameters as (name, value) pairs, defaults included.
+        embedding: embedding name or path.
+        key_origin: ``file``, ``seed`` or ``fresh``.
+        key_fingerprint: the key's public fingerprint.
+        digest: configuration digest (:meth:`~embedanon.pipeline.Anonymizer.digest`).
+        epsilon: per-word epsilon, or None when the mechanism has none.
+    """
+
+    mechanism: str
+    params: tuple[tuple[str, Any], ...]
+    embedding: str
+    key_origin: str
+    key_fingerprint: str
+    digest: str
+    epsilon: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """Everything a page shows.
+
+    Attributes:
+        input_name: the input path as given.
+        format: ``txt``, ``jsonl`` or ``csv``.
+        fields: the anonymized fields (``()`` for txt).
+        settings: the release's settings.
+        records_total: records in the input.
+        empty_records: of them, records with no text to review (blank lines, empty fields): never
+            sampled.
+        longest_record_words: word tokens of the input's longest record (all its fields).
+        requested: records asked for (0: all, up to the cap).
+        records: the sampled records, in input order.
+        figures: privacy figures measured on the sample.
+        notes: one-line notes about figures that could not be measured.
+        generated: when the page was made (ISO 8601, UTC).
+    """
+
+    input_name: str
+    format: str
+    fields: tuple[str, ...]
+    settings: Settings
+    records_total: int
+    longest_record_words: int
+    requested: int
+    records: tuple[ReviewRecord, ...]
+    figures: tuple[Figure, ...] = ()
+    notes: tuple[str, ...] = ()
+    generated: str = ""
+    empty_records: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.empty_records <= self.records_total or len(self.records) > self.records_total:
+            raise ValueError("need 0 <= empty_records <= records_total and records <= records_total")
+
+    @property
+    def stats(self) -> TextStats:
+        """Counts over the sampled records."""
+        return sum((r.stats for r in self.records), TextStats())
+
+    @property
+    def epsilon_spent(self) -> float | None:
+        """n * epsilon for the longest record (None without epsilon)."""
+        eps = self.settings.epsilon
+        return None if eps is None else self.longest_record_words * eps
+
+    def item_counts(self) -> Counter[tuple[str, str, str | None]]:
+        """Items of the sample by (kind, stage, label)."""
+        counts: Counter[tuple[str, str, str | None]] = Counter()
+        for record in self.records:
+            for text in record.texts:
+                for item in text.document.items:
+                    counts[(str(item.kind), str(item.stage), label_of(item))] += 1
+        return counts
