@@ -1,0 +1,148 @@
+"""``embedanon review`` through CliRunner and once through a real process: the page shows the
+same release as ``anonymize`` under the same key, nothing reaches stdout, bad input is one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from html import unescape
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+
+CANARY = "Zebulonius"
+PRECIOUS = "precious output\n"
+runner = CliRunner()
+
+
+def review(emb: Path, *args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, ["review", *args, "--embedding", str(emb), "--k", "3", "--no-attacks"])
+
+
+def panes(page: str, side: str) -> list[str]:
+    """Texts of the ``orig``/``anon`` panes (tags dropped, entities decoded)."""
+    found = re.findall(rf'<div class="pane {side}"><div class="pane-title">\w+</div><div class="text">(.*?)</div>',
+                       page, flags=re.S)
+    return [unescape(re.sub(r"<[^>]+>", "", p)) for p in found]
+
+
+def test_txt_page_private_and_silent(tiny_embedding: Path, tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text(f"{CANARY} has chest pain\nThe doctor saw the patient.\n", encoding="utf-8")
+    out = tmp_path / "review.html"
+    result = review(tiny_embedding, str(src), "-o", str(out), "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert result.output == ""  # nothing on stdout or stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    page = out.read_text(encoding="utf-8")
+    assert panes(page, "orig") == [f"{CANARY} has chest pain", "The doctor saw the patient."]
+    assert page.count('<article class="record"') == 2
+    verbose = review(tiny_embedding, str(src), "-o", str(out), "--seed", "1", "-v")
+    assert verbose.exit_code == 0 and CANARY not in verbose.output and "change rate" in verbose.output
+
+
+def test_jsonl_page_shows_the_release_of_anonymize(tiny_embedding: Path, tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    rows = [{"id": i, "text": f"the patient {i} has fever", "note": f"{CANARY} visit today"} for i in range(5)]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "review.html"
+    common = ["--field", "text", "--field", "note", "--seed", "9", "--embedding", str(tiny_embedding),
+              "--k", "3"]
+    result = runner.invoke(app, ["review", str(src), "-o", str(out), "--no-attacks", *common])
+    assert result.exit_code == 0, result.output
+    released = tmp_path / "out.jsonl"
+    assert runner.invoke(app, ["anonymize", str(src), "-o", str(released), *common]).exit_code == 0
+    expected = [v for line in released.read_text(encoding="utf-8").splitlines()
+                for k, v in json.loads(line).items() if k in ("text", "note")]
+    page = out.read_text(encoding="utf-8")
+    assert panes(page, "anon") == expected
+    assert 'field <code>note</code>' in page
+
+
+def test_sample_is_deterministic_under_the_seed(tiny_embedding: Path, tmp_path: Path) -> None:
+    src = tmp_path / "many.txt"
+    src.write_text("".join(f"the patient {i} was seen\n" for i in range(40)), encoding="utf-8")
+
+    def numbers(seed: str) -> list[str]:
+        out = tmp_path / f"r{seed}.html"
+        assert review(tiny_embedding, str(src), "-o", str(out), "--sample", "3", "--seed", seed).exit_code == 0
+        return re.findall(r'<article class="record" id="record-(\d+)"', out.read_text(encoding="utf-8"))
+
+    first = numbers("1")
+    assert len(first) == 3 and first == numbers("1")
+    assert any(numbers(s) != first for s in ("2", "3", "4"))
+    out = tmp_path / "all.html"
+    assert review(tiny_embedding, str(src), "-o", str(out), "--sample", "0", "--seed", "1").exit_code == 0
+    assert out.read_text(encoding="utf-8").count('<article class="record"') == 40
+
+
+def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
+    txt = tmp / "notes.txt"
+    txt.write_text(f"{CANARY} has pain\n", encoding="utf-8")
+    jsonl = tmp / "bad.jsonl"
+    jsonl.write_text(f'{{"text": "{CANARY}"}}\n{{"text": "{CANARY}" \n', encoding="utf-8")
+    nofield = tmp / "nofield.jsonl"
+    nofield.write_text(f'{{"other": "{CANARY}"}}\n', encoding="utf-8")
+    headless = tmp / "headless.csv"
+    headless.write_text(f"{CANARY},pain\nMary,ache\n", encoding="utf-8")
+    out = str(tmp / "out.html")
+    return [
+        ("missing input", [str(tmp / "nope.txt"), "-o", out], "input not found"),
+        ("negative sample", [str(txt), "-o", out, "--sample", "-1"], "sample must be between"),
+        ("sample over the cap", [str(txt), "-o", out, "--sample", "1001"], "sample must be between"),
+        ("stdout", [str(txt), "-o", "-"], "regular file only"),
+        ("device", [str(txt), "-o", "/dev/null"], "regular file only"),
+        ("directory", [str(txt), "-o", str(tmp)], "is a directory"),
+        ("same as input", [str(txt), "-o", str(txt)], "same file as input"),
+        ("field on txt", [str(txt), "-o", out, "--field", "x"], "--field applies to jsonl and csv"),
+        ("bad json", [str(jsonl), "-o", out], "line 2 is not valid JSON"),
+        ("missing field", [str(nofield), "-o", out], "has no field 'text'"),
+        ("headerless csv", [str(headless), "-o", out], "no column 'text'"),
+        ("epsilon on knn", [str(txt), "-o", out, "--epsilon", "1"], "epsilon"),
+        ("unknown mechanism", [str(txt), "-o", out, "-m", "nope"], "nope"),
+    ]
+
+
+BAD_CASES = ["missing input", "negative sample", "sample over the cap", "stdout", "device", "directory",
+             "same as input", "field on txt", "bad json", "missing field", "headerless csv",
+             "epsilon on knn", "unknown mechanism"]
+
+
+def test_bad_case_names_cover_the_table(tmp_path: Path) -> None:
+    assert [c[0] for c in _bad_cases(tmp_path)] == BAD_CASES
+
+
+@pytest.mark.parametrize("name", BAD_CASES)
+def test_bad_input_is_one_line_exit_2_and_nothing_written(name: str, tiny_embedding: Path,
+                                                          tmp_path: Path) -> None:
+    case = {c[0]: c for c in _bad_cases(tmp_path)}[name]
+    out = tmp_path / "out.html"
+    out.write_text(PRECIOUS, encoding="utf-8")
+    before = sorted(os.listdir(tmp_path))
+    result = review(tiny_embedding, *case[1])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and case[2] in lines[0], result.output
+    assert CANARY not in result.output
+    assert out.read_text(encoding="utf-8") == PRECIOUS and sorted(os.listdir(tmp_path)) == before
+
+
+def test_real_process(tiny_embedding: Path, tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text(f"{CANARY} has chest pain\n", encoding="utf-8")
+    out = tmp_path / "review.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "embedanon", "review", str(src), "-o", str(out), "--seed", "2",
+         "--embedding", str(tiny_embedding), "--k", "3"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert CANARY not in proc.stdout + proc.stderr and proc.stdout == ""
+    page = out.read_text(encoding="utf-8")
+    assert CANARY in page and "public-prior attack, top-1" in page  # the attacks ran
