@@ -324,7 +324,11 @@ class Pii:
         group = self.groups[self.rng.integers(len(self.groups))]
         locs = self.by_group[group]
         loc = locs[self.rng.integers(len(locs))]
-        return self._part(loc, "first"), self._part(loc, "last"), group
+        first = self._part(loc, "first")
+        if self.chance(0.08):  # compound given names (Jean-Pierre, Mei-Ling, Abdul-Rahman) in every culture
+            second = self._part(loc, "first")
+            first = f"{first}-{second if self.chance(0.5) else second.lower()}"
+        return first, self._part(loc, "last"), group
 
     def pick(self, items):
         return items[self.rng.integers(len(items))]
@@ -392,6 +396,11 @@ class Pii:
                 ("medical record number", d(8)),
                 ("insurance ID", f"{up(2)}-{d(4)}-{d(4)}"),
                 ("case number", f"{d(4)}-{up(2)}-{d(5)}"),
+                ("card number", self.us.credit_card_number()),
+                ("card", " ".join(d(4) for _ in range(4))),
+                ("IBAN", self.fakers[self.pick(["de_DE", "fr_FR", "nl_NL", "es_ES", "it_IT"])].iban()),
+                ("driver's license", f"{up(1)}{d(7)}"),
+                ("tax ID", f"{d(2)}-{d(7)}"),
             ]
         )
 
@@ -530,8 +539,9 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
         doc.add(pii.url(first, last), "URL").add(pii.pick(["", ".", " for details."]))
     elif kind == "id":
         what, value = pii.ident()
-        doc.add(pii.pick([f"{what}: ", f"Her {what} is ", f"{what} # ", f"Please quote {what} "]))
-        doc.add(value, "ID").add(pii.pick([".", "", " on all forms."]))
+        doc.add(pii.pick([f"{what}: ", f"Her {what} is ", f"{what} # ", f"Please quote {what} ",
+                          f"My {what} ", "I paid with ", "The number ", "Use ", "Charge it to "]))
+        doc.add(value, "ID").add(pii.pick([".", "", " on all forms.", " was declined.", " is on file."]))
     elif kind == "date":
         doc.add(
             pii.pick(
