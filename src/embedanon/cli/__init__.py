@@ -29,6 +29,8 @@ app.command("keygen")(keygen_command)
 app.command("review")(review_command)
 from .detector import app as detector_app  # noqa: E402  (embedanon detector train | info)
 app.add_typer(detector_app, name="detector")
+from .experiment import app as experiment_app  # noqa: E402  (embedanon experiment run)
+app.add_typer(experiment_app, name="experiment")
 
 
 @app.command("mechanisms")

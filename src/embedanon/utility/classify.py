@@ -1,7 +1,8 @@
 """Train the same classifier on original and on anonymized text and compare (Abdalla et al. 2020).
 
-The classifier is a TF-IDF (word 1-2 grams) + logistic-regression pipeline from scikit-learn,
-evaluated with stratified k-fold cross-validation (macro-F1 and accuracy). Two settings:
+The classifier is any registered one (:mod:`.classifiers`; default ``tfidf-logreg``, TF-IDF word
+1-2 grams + logistic regression), evaluated with stratified k-fold cross-validation (macro-F1 and
+accuracy, the same folds for every setting). Two settings:
 
 * ``anonymized -> anonymized``: train and test on anonymized text (the data holder releases the
   whole corpus anonymized; researchers both train and evaluate on it);
@@ -18,6 +19,7 @@ import numpy as np
 
 from .._validate import positive_int
 from ..errors import ConfigError
+from .classifiers import CLASSIFIERS, build_classifier
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,19 +33,9 @@ class UtilityResult:
     folds: int
 
 
-def _model(seed: int):  # type: ignore[no-untyped-def]
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-
-    return make_pipeline(
-        TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True, max_features=200_000),
-        LogisticRegression(max_iter=2000, C=10.0, random_state=seed),
-    )
-
-
 def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, labels: Sequence[object],
-                     *, folds: int = 5, seed: int = 0) -> list[UtilityResult]:
+                     *, folds: int = 5, seed: int = 0,
+                     classifier: str = "tfidf-logreg") -> list[UtilityResult]:
     """Cross-validated macro-F1/accuracy on original text and, when given, on anonymized text.
 
     Args:
@@ -52,6 +44,7 @@ def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, 
         labels: one label per document.
         folds: number of stratified folds (>= 2).
         seed: fold shuffling and model seed.
+        classifier: a registered classifier name (see :data:`.classifiers.CLASSIFIERS`).
 
     Returns:
         ``original -> original`` first, then ``anonymized -> anonymized`` and
@@ -60,6 +53,7 @@ def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, 
     from sklearn.metrics import accuracy_score, f1_score
     from sklearn.model_selection import StratifiedKFold
 
+    CLASSIFIERS.get(classifier)  # unknown name: ConfigError before any work
     folds = positive_int("folds", folds)
     if folds < 2:
         raise ConfigError(f"folds must be at least 2, got {folds}")
@@ -82,7 +76,7 @@ def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, 
         for name, train_x, test_x in settings:
             key = id(train_x)
             if key not in fitted:
-                fitted[key] = _model(seed).fit(list(train_x[train]), y[train])
+                fitted[key] = build_classifier(classifier, seed=seed).fit(list(train_x[train]), y[train])
             pred = fitted[key].predict(list(test_x[test]))  # type: ignore[attr-defined]
             scores[name].append((f1_score(y[test], pred, average="macro"), accuracy_score(y[test], pred)))
     out = []

@@ -1,0 +1,48 @@
+"""``embedanon experiment run CONFIG.yaml``: utility against privacy on the user's own corpora."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import fail, handle_errors
+
+app = typer.Typer(
+    help="Utility against privacy experiments (see experiments/configs/).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.command("run")
+@handle_errors
+def run_command(
+    config_path: Annotated[str, typer.Argument(metavar="CONFIG", help="Experiment YAML file.")],
+    quick: Annotated[
+        bool,
+        typer.Option("--quick", help="Small version (config's 'quick' section); writes to OUTPUT-quick."),
+    ] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes for anonymization.")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines on stderr.")] = False,
+) -> None:
+    """Anonymize each dataset with each mechanism value and seed, train the classifiers, measure.
+
+    Writes results.csv, results.md and plots under the config's output directory; finished cells
+    are kept in OUTPUT/cells, so an interrupted run resumes where it stopped.
+    """
+    from ..experiments import load_config, run_experiment
+
+    config = load_config(config_path)
+    if quick:
+        config = config.quickened()
+
+    def say(line: str) -> None:
+        if not quiet:
+            typer.echo(line, err=True)
+
+    try:
+        run_experiment(config, jobs=jobs, progress=say)
+    except KeyboardInterrupt:
+        raise fail("interrupted; finished cells are kept, run the same command to resume", 130) from None

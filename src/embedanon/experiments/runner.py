@@ -1,0 +1,462 @@
+"""Run an experiment: for each dataset x mechanism x value x seed, anonymize, train, measure.
+
+A *cell* is one (dataset, mechanism entry, value, seed, classifier) combination; its key is a
+hash of everything that determines its numbers (:func:`~.config.cell_key`). Each finished cell
+is written at once, atomically, to ``<output>/cells/<key>.json``, and ``results.csv`` is rebuilt
+from the cells of the current configuration after every cell, so an interrupted run resumes
+without redoing finished cells and never leaves a half-written file.
+
+Per dataset and seed, the ``mechanism = none`` cells train and test on the original text (one
+row per setting, both equal). Per mechanism cell:
+
+* the corpus is anonymized once with ``Anonymizer(seed=seed, ...)`` (one anonymizer per
+  mechanism, value and seed), levers applied (:mod:`.levers`);
+* ``perturbed-both``: train and test on the release; ``perturbed-train``: train on the release,
+  test on the original (same stratified folds as the original run);
+* privacy: change rate, out-of-vocabulary share and repeat linkability from the items of the
+  whole corpus; N_w and S_w over the first ``stats_words`` word types of the attacked documents;
+  the attacks of :func:`embedanon.privacy.attacks.run_attacks` (public-prior, uniform-prior,
+  out-of-vocabulary, and optionally contextual) on ``attack_docs`` documents (a stratified
+  sample). Mechanisms without an exact law (``laplace``, ``mahalanobis``) have no attack figure;
+  those whose law covers every candidate (``exponential``, ``tem``) only with
+  ``privacy.attack_dense`` (minutes per document).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._atomic import atomic_write
+from ..errors import ConfigError
+from ..utility.classify import evaluate_utility
+from ..utility.datasets import Dataset, load_dataset, stratified_sample
+from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
+from .levers import Released, apply_levers, word_counts
+
+#: Bumped when the meaning of a cell's numbers changes (invalidates every finished cell).
+SCHEMA_VERSION = 1
+SETTINGS = {"perturbed-both": "anonymized -> anonymized", "perturbed-train": "anonymized -> original"}
+COLUMNS = (
+    "dataset",
+    "mechanism",
+    "variant",
+    "param",
+    "value",
+    "classifier",
+    "seed",
+    "setting",
+    "accuracy",
+    "macro_f1",
+    "macro_f1_std",
+    "change_rate",
+    "oov_rate",
+    "repeat_link",
+    "n_w",
+    "s_w",
+    "attack_public_top1",
+    "attack_public_top5",
+    "attack_uniform_top1",
+    "attack_oov_top1",
+    "attack_overall_top1",
+    "attack_contextual_top1",
+    "attack_tokens",
+    "documents",
+    "classes",
+    "anonymize_seconds",
+    "seconds",
+    "cell",
+)
+_CHUNK = 64
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def load_spec(spec: DatasetSpec, where: str) -> Dataset:
+    return load_dataset(
+        spec.loader,
+        spec.path,
+        name=spec.name,
+        limit=spec.limit,
+        seed=spec.seed,
+        part=spec.part,
+        where=where,
+        **dict(spec.options),
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Anonymization of one corpus
+# ------------------------------------------------------------------------------------------------
+def _documents(chunk: tuple[Sequence[str], Any, Any]) -> list[Any]:
+    from ..pipeline import anonymize_documents
+
+    texts, config, key = chunk
+    return anonymize_documents(list(texts), config, key)
+
+
+def allowlist_path(spec: Any, output: Path) -> str | None:
+    """A path for ``Anonymizer(allowlist=...)``: the path given, or the public top-N list written
+    under ``<output>/allowlists/`` (public data only)."""
+    if spec is None or isinstance(spec, str):
+        return spec
+    opts = dict(spec)
+    from ..privacy.prior import word_frequencies
+
+    freqs = word_frequencies()
+    top = sorted(freqs, key=lambda w: (-freqs[w], w))[: int(opts["top"])]
+    path = output / "allowlists" / f"public-top-{opts['top']}.txt"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_write(path, private=False) as fh:
+            fh.write("".join(f"{w}\n" for w in top))
+    return str(path)
+
+
+def anonymize_corpus(
+    texts: Sequence[str],
+    mech: MechanismSpec,
+    value: float | int,
+    seed: int,
+    *,
+    embedding: str,
+    output: Path,
+    jobs: int = 1,
+) -> tuple[list[Released], Any]:
+    """Anonymize ``texts`` with one mechanism value and seed, levers applied.
+
+    Returns:
+        The released records and the :class:`~embedanon.Anonymizer` used.
+    """
+    from .. import Anonymizer
+
+    params = {**dict(mech.fixed), mech.param: value}
+    anon = Anonymizer(
+        embedding,
+        mech.name,
+        seed=seed,
+        min_length=mech.min_length,
+        allowlist=allowlist_path(mech.allowlist, output),
+        index=mech.index,
+        **params,
+    )
+    chunks = [(tuple(texts[i : i + _CHUNK]), anon.config, anon.key) for i in range(0, len(texts), _CHUNK)]
+    if jobs > 1 and len(chunks) > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            docs = [d for part in pool.map(_documents, chunks) for d in part]
+    else:
+        docs = [d for chunk in chunks for d in _documents(chunk)]
+    store = anon.runtime.store
+    candidates = anon.runtime.index.candidates
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x0F0F]))
+    released = [
+        apply_levers(t, d, store, oov=mech.oov, consistent=mech.consistent, candidates=candidates, rng=rng)
+        for t, d in zip(texts, docs, strict=True)
+    ]
+    return released, anon
+
+
+# ------------------------------------------------------------------------------------------------
+# Privacy figures of one release
+# ------------------------------------------------------------------------------------------------
+def privacy_figures(
+    originals: Sequence[str],
+    released: Sequence[Released],
+    anon: Any,
+    *,
+    attack_docs: Sequence[int],
+    draws: int,
+    stats_words: int,
+    contextual: bool,
+    seed: int,
+    attack_dense: bool = False,
+) -> dict[str, float]:
+    """Counts and rates of one release (see the module docstring); never text."""
+    from ..mechanisms.base import first_occurrence_unique
+    from ..privacy.attacks import run_attacks
+    from ..privacy.metrics import word_statistics
+
+    counts = word_counts(released)
+    out: dict[str, float] = {
+        "change_rate": counts.change_rate,
+        "oov_rate": counts.oov / counts.words if counts.words else math.nan,
+        "repeat_link": counts.repeat_link,
+    }
+    store = anon.runtime.store
+    attacked = [originals[i] for i in attack_docs]
+    releases = [released[i].text for i in attack_docs]
+    ids = np.array(
+        [store.id_of(k) for i in attack_docs for k, _, known in released[i].words if known], dtype=np.int64
+    )
+    types = first_occurrence_unique(ids)[0][:stats_words] if len(ids) else ids
+    nan = math.nan
+    out.update(
+        n_w=nan,
+        s_w=nan,
+        attack_public_top1=nan,
+        attack_public_top5=nan,
+        attack_uniform_top1=nan,
+        attack_oov_top1=nan,
+        attack_overall_top1=nan,
+        attack_contextual_top1=nan,
+        attack_tokens=0,
+    )
+    if len(types):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5717]))
+        stats = word_statistics(anon.mechanism, types, draws, rng)
+        out.update(n_w=float(stats.n_w.mean()), s_w=float(stats.s_w.mean()))
+    if not attacked or not hasattr(anon.mechanism, "distribution"):
+        return out
+    if not attack_dense and not _sparse_law(anon):
+        return out
+    figures = run_attacks(
+        attacked,
+        [releases],
+        mechanism=anon.mechanism,
+        index=anon.runtime.index,
+        contextual=contextual,
+        release_counts=(1,),
+    )
+    unattacked = word_counts([released[i] for i in attack_docs]).unchanged_oov
+    total = figures.word_tokens + unattacked
+    hits = figures.public_prior.hits[0] + figures.oov.hits[0] + unattacked
+    out.update(
+        attack_public_top1=figures.public_prior.rate(1),
+        attack_public_top5=figures.public_prior.rate(5),
+        attack_uniform_top1=figures.uniform_prior.rate(1),
+        attack_oov_top1=figures.oov.rate(1),
+        attack_overall_top1=hits / total if total else nan,
+        attack_tokens=figures.word_tokens,
+    )
+    if figures.contextual is not None:
+        out["attack_contextual_top1"] = float(figures.contextual.as_dict()["contextual_top1"])
+    return out
+
+
+def _sparse_law(anon: Any) -> bool:
+    from ..privacy.attacks.likelihood import MAX_SPARSE_SUPPORT, _law_as_pairs
+
+    ys, _ = _law_as_pairs(anon.mechanism.distribution(0), anon.runtime.index)
+    return len(ys) <= MAX_SPARSE_SUPPORT
+
+
+# ------------------------------------------------------------------------------------------------
+# Cells
+# ------------------------------------------------------------------------------------------------
+def _base_payload(config: ExperimentConfig, spec: DatasetSpec, seed: int, classifier: str) -> dict[str, Any]:
+    return {
+        "version": SCHEMA_VERSION,
+        "dataset": spec.as_dict(),
+        "seed": seed,
+        "classifier": classifier,
+        "folds": config.folds,
+        "embedding": config.embedding,
+    }
+
+
+def _mech_payload(config: ExperimentConfig, mech: MechanismSpec, value: float | int) -> dict[str, Any]:
+    return {
+        "mechanism": mech.name,
+        "variant": mech.variant,
+        "param": mech.param,
+        "value": value,
+        "fixed": list(mech.fixed),
+        "levers": mech.levers(),
+        "privacy": asdict(config.privacy),
+    }
+
+
+def _write_cell(cells: Path, key: str, rows: list[dict[str, Any]]) -> None:
+    with atomic_write(cells / f"{key}.json", private=False) as fh:
+        fh.write(json.dumps({"key": key, "rows": rows}, sort_keys=True) + "\n")
+
+
+def _read_cell(cells: Path, key: str) -> list[dict[str, Any]] | None:
+    path = cells / f"{key}.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # damaged: redo
+    rows = data.get("rows") if isinstance(data, dict) and data.get("key") == key else None
+    return rows if isinstance(rows, list) else None
+
+
+def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """``results.csv`` (columns :data:`COLUMNS`), written atomically."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(COLUMNS), extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _fmt(row.get(k)) for k in COLUMNS})
+    with atomic_write(path, private=False) as fh:
+        fh.write(buf.getvalue())
+
+
+def _fmt(value: Any) -> Any:
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.6g}"
+    return "" if value is None else value
+
+
+def _utility_rows(results: list[Any], common: dict[str, Any]) -> list[dict[str, Any]]:
+    by_name = {r.setting: r for r in results}
+    rows = []
+    for setting, name in SETTINGS.items():
+        r = by_name.get(name, by_name["original -> original"])
+        rows.append(
+            {
+                **common,
+                "setting": setting,
+                "accuracy": r.accuracy,
+                "macro_f1": r.macro_f1,
+                "macro_f1_std": r.macro_f1_std,
+            }
+        )
+    return rows
+
+
+def run_experiment(
+    config: ExperimentConfig, *, jobs: int = 1, progress: Progress | None = None
+) -> list[dict[str, Any]]:
+    """Run (or resume) ``config``; write cells, ``results.csv``, ``results.md`` and plots.
+
+    Args:
+        config: the validated experiment.
+        jobs: worker processes for anonymization.
+        progress: called with one line per step (counts and names, never text).
+
+    Returns:
+        The rows of ``results.csv`` (dicts keyed by :data:`COLUMNS`).
+    """
+    from .results import write_reports
+
+    say = progress or _quiet
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
+    output = Path(config.output)
+    cells = output / "cells"
+    cells.mkdir(parents=True, exist_ok=True)
+    datasets = [(spec, load_spec(spec, f"datasets[{i}]")) for i, spec in enumerate(config.datasets)]
+    per_data = len(config.seeds) * (1 + sum(len(m.values) for m in config.mechanisms))
+    total, step = len(datasets) * per_data * len(config.classifiers), 0
+    rows: list[dict[str, Any]] = []
+
+    def finish(done: list[dict[str, Any]]) -> None:
+        rows.extend(done)
+        write_csv(output / "results.csv", rows)
+
+    for spec, data in datasets:
+        texts, labels = list(data.texts), list(data.labels)
+        say(f"{spec.name}: {len(texts)} documents, {len(data.classes)} classes")
+        attack_docs = stratified_sample(labels, min(config.privacy.attack_docs, len(labels)), spec.seed)
+        info = {"dataset": spec.name, "documents": len(texts), "classes": len(data.classes)}
+        for seed in config.seeds:
+            for classifier in config.classifiers:
+                step += 1
+                key = cell_key({**_base_payload(config, spec, seed, classifier), "mechanism": "none"})
+                done = _read_cell(cells, key)
+                if done is None:
+                    start = time.perf_counter()
+                    res = evaluate_utility(
+                        texts, None, labels, folds=config.folds, seed=seed, classifier=classifier
+                    )
+                    common = {
+                        **info,
+                        "mechanism": "none",
+                        "variant": "none",
+                        "param": "",
+                        "value": "",
+                        "classifier": classifier,
+                        "seed": seed,
+                        "change_rate": 0.0,
+                        "cell": key,
+                        "seconds": time.perf_counter() - start,
+                    }
+                    done = _utility_rows(res, common)
+                    _write_cell(cells, key, done)
+                    say(
+                        f"[{step}/{total}] {spec.name} original {classifier} seed {seed}: "
+                        f"macro-F1 {done[0]['macro_f1']:.3f} ({done[0]['seconds']:.1f} s)"
+                    )
+                else:
+                    say(f"[{step}/{total}] {spec.name} original {classifier} seed {seed}: done before")
+                finish(done)
+            for mech in config.mechanisms:
+                for value in mech.values:
+                    base = _mech_payload(config, mech, value)
+                    keys = {
+                        c: cell_key({**_base_payload(config, spec, seed, c), **base})
+                        for c in config.classifiers
+                    }
+                    ready = {c: _read_cell(cells, k) for c, k in keys.items()}
+                    todo = [c for c, r in ready.items() if r is None]
+                    label = f"{spec.name} {mech.variant} {mech.param}={value:g} seed {seed}"
+                    for c, r in ready.items():
+                        if r is not None:
+                            step += 1
+                            say(f"[{step}/{total}] {label} {c}: done before")
+                            finish(r)
+                    if not todo:
+                        continue
+                    start = time.perf_counter()
+                    released, anon = anonymize_corpus(
+                        texts, mech, value, seed, embedding=config.embedding, output=output, jobs=jobs
+                    )
+                    anonymize_seconds = time.perf_counter() - start
+                    figures = privacy_figures(
+                        texts,
+                        released,
+                        anon,
+                        attack_docs=attack_docs,
+                        draws=config.privacy.draws,
+                        stats_words=config.privacy.stats_words,
+                        contextual=config.privacy.contextual,
+                        seed=seed,
+                        attack_dense=config.privacy.attack_dense,
+                    )
+                    privacy_seconds = time.perf_counter() - start - anonymize_seconds
+                    outs = [r.text for r in released]
+                    for c in todo:
+                        step += 1
+                        t0 = time.perf_counter()
+                        res = evaluate_utility(
+                            texts, outs, labels, folds=config.folds, seed=seed, classifier=c
+                        )
+                        common = {
+                            **info,
+                            **figures,
+                            "mechanism": mech.name,
+                            "variant": mech.variant,
+                            "param": mech.param,
+                            "value": value,
+                            "classifier": c,
+                            "seed": seed,
+                            "cell": keys[c],
+                            "anonymize_seconds": anonymize_seconds,
+                            "seconds": anonymize_seconds + privacy_seconds + time.perf_counter() - t0,
+                        }
+                        done = _utility_rows(res, common)
+                        _write_cell(cells, keys[c], done)
+                        say(
+                            f"[{step}/{total}] {label} {c}: macro-F1 {done[0]['macro_f1']:.3f}, change "
+                            f"{figures['change_rate']:.3f}, attack {figures['attack_public_top1']:.3f} "
+                            f"({done[0]['seconds']:.1f} s)"
+                        )
+                        finish(done)
+    write_reports(config, rows, output, progress=say)
+    return rows
