@@ -64,8 +64,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { width: 100%; max-width: 1100px; height: auto; display: block; }
 .dot { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin: 0 5px 0 10px;
   vertical-align: -1px; }
-.dot[data-c="change"] { background: #2563eb; } .dot[data-c="mechanism"] { background: #7c3aed; }
-.dot[data-c="attack"] { background: #dc2626; }
+
 .chart a.col:hover rect { opacity: .7; }
 #record-nav { position: sticky; top: 44px; z-index: 5; background: rgba(245,247,251,.96);
   padding: 8px 0; margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 6px;

@@ -3,8 +3,8 @@
 A :class:`FigureSource` turns the sampled originals and their release into
 :class:`~embedanon.review.model.Figure` rates (counts and rates only). Two sources exist:
 
-* :class:`MechanismFigures`: N_w (how often a word is returned unchanged) and S_w (distinct
-  outputs per word) from :func:`embedanon.privacy.metrics.privacy_report`;
+* :class:`MechanismFigures`: N_w (how often a word is returned unchanged), with S_w (distinct
+  outputs per word) in its note, from :func:`embedanon.privacy.metrics.privacy_report`;
 * :class:`AttackFigures`: the re-identification attacks of ``run_attacks``
   (:mod:`embedanon.privacy.attacks`), used only when that function exists.
 
@@ -69,14 +69,10 @@ class MechanismFigures:
         report = privacy_report(originals, anonymizer, draws=self.draws, max_words=self.max_words)
         if report.stats_words == 0:
             raise FigureUnavailable("no sampled word is in the embedding")
-        s_w = report.s_w_mean
-        return (
-            Figure("mechanism", "N_w: draws returning the word itself", _rate(report.n_w_mean),
-                   report.stats_words,
-                   f"mean over {report.stats_words} word types, {report.draws} draws each; 1: no privacy"),
-            Figure("mechanism", "S_w / draws: distinct outputs per draw", _rate(s_w / report.draws),
-                   report.stats_words, f"mean S_w = {s_w:.1f} distinct outputs in {report.draws} draws"),
-        )
+        return (Figure(
+            "mechanism", "N_w: draws returning the word itself", _rate(report.n_w_mean), report.stats_words,
+            f"mean over {report.stats_words} word types, {report.draws} draws each (1: no privacy); "
+            f"S_w = {report.s_w_mean:.1f} distinct outputs per {report.draws} draws"),)
 
 
 def find_run_attacks() -> Callable[..., Any] | None:

@@ -24,7 +24,7 @@ from .._atomic import OutputError, atomic_write, is_stream, regular_target
 from ..text import lookup_key
 from .assets import CSS, JS, KIND_COLORS, LABEL_PALETTE, UNKNOWN_COLOR
 from .model import Review, ReviewRecord, ReviewText, label_of, scan
-from .svg import Bar, column_bars, rate_bars
+from .svg import GROUP_COLORS, Bar, column_bars, rate_bars
 
 STAGE_HELP = {
     "mechanism": "drawn by the mechanism",
@@ -285,7 +285,8 @@ BANNER = ("This page contains the ORIGINAL text of the records shown, next to th
 def render_html(review: Review) -> str:
     """The page as one string (UTF-8 when written)."""
     groups = _Groups(review)
-    css = CSS + groups.css()
+    css = CSS + groups.css() + "\n" + "".join(
+        f'.dot[data-c="{group}"]{{background:{color}}}' for group, color in GROUP_COLORS.items())
     csp = (f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(JS)}; "
            "img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'")
     named = review.format != "txt"
