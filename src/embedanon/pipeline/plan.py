@@ -6,7 +6,7 @@ parts (and their embedding ids), which are digits/letters of a code, which are k
 
 * ``int`` plan: the token is one word part found in the embedding: ``case * V + word_id``
   (the common case, kept as a bare int so the hot path can vectorise it);
-* ``tuple`` plan: a sequence of :data:`Part` s.
+* :class:`Composite` plan: a sequence of :data:`Part` s.
 
 Words outside the embedding are *placed* in one batched call per plan request
 (:meth:`Lexicon.plans`): their vector is composed from wordpieces, their nearest admissible
@@ -22,9 +22,11 @@ from typing import Union
 
 from ..text import JOINERS, case_code, lookup_key, split_joined
 from ..vectors.compose import ComposedSearch
+from ..vectors.placements import PublicPlacements, load_public_placements
 from ..vectors.store import EmbeddingStore
 from .codes import code_chars
 
+_UNLOADED = object()
 CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
 #: Guarded candidates kept per out-of-vocabulary word for the leak-guard redraw.
 SAFE_K = 10
@@ -58,7 +60,26 @@ class Code:
 
 
 Part = Union[str, Word, Code]
-Plan = Union[int, tuple[Part, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Composite:
+    """The plan of a token that is not a single word of the embedding.
+
+    Attributes:
+        parts: one part per non-empty joiner-split piece of the token, in order.
+        words: its word parts, in order (what the mechanism replaces).
+        chars: the drawn characters of each code part, in order.
+        n_chars: total drawn characters.
+    """
+
+    parts: tuple[Part, ...]
+    words: tuple[Word, ...]
+    chars: tuple[str, ...]
+    n_chars: int
+
+
+Plan = Union[int, Composite]
 
 
 class Lexicon:
@@ -74,6 +95,7 @@ class Lexicon:
         self.composer = composer
         self.n_words = len(store)
         self._plans: dict[str, Plan] = {}
+        self._public: PublicPlacements | None | object = _UNLOADED
 
     def plans(self, tokens: list[str]) -> list[Plan]:
         """Plans of ``tokens`` (alphanumeric tokens of :func:`embedanon.text.split_words`).
@@ -99,12 +121,31 @@ class Lexicon:
         return [cache[t] if p is None else p for t, p in zip(tokens, out, strict=True)]
 
     def place(self, keys: list[str]) -> dict[str, tuple[int, tuple[int, ...]]]:
-        """Proxy and guarded candidates of each out-of-vocabulary key that has wordpieces."""
+        """Proxy and guarded candidates of each out-of-vocabulary key that has wordpieces.
+
+        Public words come from the shipped table (:mod:`embedanon.vectors.placements`), the
+        others are computed here; both are the same function of the word.
+        """
         if not keys or self.composer is None:
             return {}
-        ok, rows = self.composer.neighbors(keys, SAFE_K)
-        return {key: (int(row[0]), tuple(row.tolist()))
-                for key, good, row in zip(keys, ok.tolist(), rows, strict=True) if good}
+        if self._public is _UNLOADED:
+            self._public = load_public_placements(self.composer.index, SAFE_K)
+        out: dict[str, tuple[int, tuple[int, ...]]] = {}
+        todo = keys
+        if self._public is not None:
+            todo = []
+            for key in keys:
+                row = self._public.get(key)
+                if row is None:
+                    todo.append(key)
+                else:
+                    out[key] = (row[0], row)
+        if todo:
+            ok, rows = self.composer.neighbors(todo, SAFE_K)
+            for key, good, row in zip(todo, ok.tolist(), rows.tolist(), strict=True):
+                if good:
+                    out[key] = (row[0], tuple(row))
+        return out
 
     def _parts(self, token: str) -> tuple[Part, ...]:
         if token.isalpha() and token.isascii():
@@ -137,7 +178,9 @@ class Lexicon:
             done.append(part)
         if len(done) == 1 and type(done[0]) is Word and done[0].guard is None:
             return done[0].case * self.n_words + done[0].word_id
-        return tuple(done)
+        chars = tuple(p.chars for p in done if type(p) is Code)
+        return Composite(tuple(done), tuple(p for p in done if type(p) is Word), chars,
+                         sum(map(len, chars)))
 
 
 def _is_alpha(part: str) -> bool:

@@ -25,7 +25,7 @@ from ..errors import ConfigError
 from ..noise import NoiseSource, Stage, integers, uniform
 from ..text import split_joined, split_words
 from .codes import replace_code
-from .plan import Code, Plan, Word
+from .plan import Composite, Plan, Word
 from .runtime import Runtime
 
 #: Leak-guard redraws of a word without guarded candidates before giving up.
@@ -103,37 +103,34 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
                      plans: list[Plan], tags: np.ndarray,
                      with_items: bool) -> tuple[list[str], list[list[Item]] | None]:
     n_words = rt.lexicon.n_words
-    # Flatten word parts and codes, in text order.
-    unit_ids: list[int] = []
-    unit_cases: list[int] = []
-    unit_counts = [0] * len(splits)
+    n_tok = len(plans)
+    # Word units in token order: one per int plan, len(words) per composite plan.
+    is_int = np.fromiter((type(p) is int for p in plans), dtype=bool, count=n_tok)
+    composite = np.flatnonzero(~is_int).tolist()
+    units_per_token = np.ones(n_tok, dtype=np.int64)
+    chars_per_token = np.zeros(n_tok, dtype=np.int64)
+    comps: list[Composite] = [plans[j] for j in composite]  # type: ignore[misc]
+    units_per_token[composite] = [len(c.words) for c in comps]
+    chars_per_token[composite] = [c.n_chars for c in comps]
+    unit_start = np.cumsum(units_per_token) - units_per_token
+    ids = np.empty(int(units_per_token.sum()), dtype=np.int64)
+    cases = np.empty_like(ids)
+    simple = np.fromiter((p for p in plans if type(p) is int), dtype=np.int64,
+                         count=n_tok - len(composite))
+    at_simple = unit_start[is_int]
+    ids[at_simple] = simple % n_words
+    cases[at_simple] = simple // n_words
     oov: list[tuple[int, Word]] = []  # (unit index, plan) of out-of-vocabulary word parts
-    code_chars: list[str] = []
-    code_counts = [0] * len(splits)  # drawn characters per text
-    pos = 0
-    for t, n in enumerate(counts):
-        units = chars = 0
-        for plan in plans[pos : pos + n]:
-            if type(plan) is int:
-                unit_ids.append(plan % n_words)
-                unit_cases.append(plan // n_words)
-                units += 1
-                continue
-            for part in plan:  # type: ignore[union-attr]
-                if type(part) is Word:
-                    if part.guard is not None:
-                        oov.append((len(unit_ids), part))
-                    unit_ids.append(part.word_id)
-                    unit_cases.append(part.case)
-                    units += 1
-                elif type(part) is Code:
-                    code_chars.append(part.chars)
-                    chars += len(part.chars)
-        unit_counts[t] = units
-        code_counts[t] = chars
-        pos += n
+    starts = unit_start[composite].tolist()
+    for comp, u in zip(comps, starts, strict=True):
+        for word in comp.words:
+            ids[u] = word.word_id
+            cases[u] = word.case
+            if word.guard is not None:
+                oov.append((u, word))
+            u += 1
+    unit_counts = _per_text(units_per_token, counts)
 
-    ids = np.asarray(unit_ids, dtype=np.int64)
     stages = np.full(len(ids), int(Stage.MECHANISM), dtype=np.int64)
     out = np.empty(len(ids), dtype=np.int64)
     rows, ordinals = _addresses(unit_counts)
@@ -149,26 +146,66 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
         stages[at] = int(Stage.FALLBACK)
     if rt.guard and oov:
         _guard(rt, source, oov, out, stages, tags[rows], ordinals)
+    unit_forms = list(map(rt.forms.__getitem__, (cases * n_words + out).tolist()))
 
-    forms = rt.forms
-    unit_forms = [forms[c * n_words + o] for c, o in zip(unit_cases, out.tolist(), strict=True)]
-    code_rows, code_ordinals = _addresses(code_counts)
+    code_chars = [chars for comp in comps for chars in comp.chars]
+    code_rows, code_ordinals = _addresses(_per_text(chars_per_token, counts))
     draws = uniform(source.noise(tags[code_rows], Stage.CODES, code_ordinals), 1)[:, 0].tolist()
     code_outs = []
-    at = 0
+    at_char = 0
     for chars in code_chars:
-        code_outs.append(replace_code(chars, draws[at : at + len(chars)]))
-        at += len(chars)
-    stage_names = [STAGE_NAMES[Stage(s)] for s in stages.tolist()] if with_items else []
-    return _rebuild(splits, counts, plans, unit_forms, code_outs, stage_names, with_items)
+        code_outs.append(replace_code(chars, draws[at_char : at_char + len(chars)]))
+        at_char += len(chars)
+    if with_items:
+        stage_names = [STAGE_NAMES[Stage(s)] for s in stages.tolist()]
+        return _rebuild(splits, counts, plans, unit_forms, code_outs, stage_names, True)
+
+    # Text only: every token's new text, composite tokens joined from their parts.
+    unit_forms.append("")  # a token without word parts at the very end points past the last unit
+    new_tokens = list(map(unit_forms.__getitem__, unit_start.tolist()))
+    ci = 0
+    for j, comp, u in zip(composite, comps, starts, strict=True):
+        buf = []
+        for part in comp.parts:
+            if type(part) is str:
+                buf.append(part)
+            elif type(part) is Word:
+                buf.append(unit_forms[u])
+                u += 1
+            else:
+                buf.append(code_outs[ci])
+                ci += 1
+        new_tokens[j] = "".join(buf)
+    texts = []
+    pos = 0
+    for pieces, n in zip(splits, counts, strict=True):
+        if n:
+            pieces[1::2] = new_tokens[pos : pos + n]
+            pos += n
+        texts.append("".join(pieces))
+    return texts, None
+
+
+def _per_text(per_token: np.ndarray, counts: list[int]) -> list[int]:
+    """Sums of ``per_token`` over each text's tokens (``counts[t]`` tokens for text t)."""
+    total = np.concatenate([[0], np.cumsum(per_token)])
+    bounds = np.concatenate([[0], np.cumsum(np.asarray(counts, dtype=np.int64))])
+    return (total[bounds[1:]] - total[bounds[:-1]]).tolist()
 
 
 def _guard(rt: Runtime, source: NoiseSource, oov: list[tuple[int, Word]], out: np.ndarray,
            stages: np.ndarray, unit_tags: np.ndarray, ordinals: np.ndarray) -> None:
     """Redraw outputs that are variants of their out-of-vocabulary original (see module doc)."""
+    outs = out.tolist()
+    by_mechanism = stages.tolist()
+    mechanism = int(Stage.MECHANISM)
     for unit, word in oov:
         assert word.guard is not None
-        if not rt.is_variant(word.guard, int(out[unit])):
+        banned = rt.banned(word.guard, word.word_id)
+        if banned is not None and by_mechanism[unit] == mechanism:
+            if outs[unit] not in banned:
+                continue
+        elif not rt.is_variant(word.guard, outs[unit]):
             continue
         noise = source.noise(unit_tags[unit : unit + 1], Stage.GUARD, ordinals[unit : unit + 1])
         stages[unit] = int(Stage.GUARD)
@@ -210,7 +247,7 @@ def _rebuild(splits: list[list[str]], counts: list[int], plans: list[Plan], unit
                 # One plan part per non-empty joiner-split piece of the token (see plan._parts).
                 originals = [p for p in split_joined(token) if p] if with_items else []
                 o, w = old_at, new_at
-                for k, part in enumerate(plan):  # type: ignore[arg-type]
+                for k, part in enumerate(plan.parts):  # type: ignore[union-attr]
                     if type(part) is str:
                         piece = part
                     elif type(part) is Word:

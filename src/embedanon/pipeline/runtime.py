@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..config import AnonymizerConfig
 from ..leakguard import keys_are_variants
 from ..mechanisms import Mechanism, build_mechanism
+from ..mechanisms.base import FiniteSupport
 from ..noise import NoiseSource, ReleaseKey
 from ..text import TITLE, apply_case
 from ..vectors.compose import ComposedSearch
@@ -41,6 +42,8 @@ class Runtime:
     guard: bool = field(init=False)
     lock: threading.RLock = field(init=False, default_factory=threading.RLock)
     _variants: dict[tuple[str, int], bool] = field(init=False, default_factory=dict)
+    _banned: dict[tuple[str, int], frozenset[int]] = field(init=False, default_factory=dict)
+    _finite: bool = field(init=False)
     _sources: dict[bytes, NoiseSource] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -49,6 +52,7 @@ class Runtime:
         self.lexicon = Lexicon(self.store, composer)
         self.forms = [*words, *(apply_case(w, TITLE) for w in words), *(w.upper() for w in words)]
         self.guard = not self.mechanism.may_return_input
+        self._finite = isinstance(self.mechanism, FiniteSupport)  # checked once: Protocols are slow
 
     def source(self, key: ReleaseKey) -> NoiseSource:
         """The noise source of ``key`` (derived once per key and process)."""
@@ -58,6 +62,20 @@ class Runtime:
                 self._sources.clear()
             src = self._sources[key.secret] = NoiseSource(key)
         return src
+
+    def banned(self, key: str, proxy: int) -> frozenset[int] | None:
+        """Outputs of ``proxy`` that are variants of the word ``key`` (None: the mechanism cannot
+        list its outputs, check each one). In memory only: it is derived from a private word."""
+        if not self._finite or proxy < 0:
+            return None
+        hit = self._banned.get((key, proxy))
+        if hit is None:
+            if len(self._banned) > _VARIANT_CACHE_LIMIT:
+                self._banned.clear()
+            words = self.store.words
+            hit = self._banned[(key, proxy)] = frozenset(
+                j for j in self.mechanism.support(proxy).tolist() if keys_are_variants(key, words[j]))
+        return hit
 
     def is_variant(self, key: str, word_id: int) -> bool:
         """Whether candidate ``word_id`` is a variant of the word with lookup key ``key``."""

@@ -46,6 +46,7 @@ class ComposedSearch:
         self.use_disk_cache = use_disk_cache
         self._tables: tuple[np.ndarray, np.ndarray] | None = None
         self._stack: tuple[np.ndarray, np.ndarray] | None = None
+        self._cand_words: list[str] | None = None
 
     def tables(self) -> tuple[np.ndarray, np.ndarray]:
         """(words, pieces): int32 (V, s) and (P, s) candidate positions, nearest first."""
@@ -66,6 +67,12 @@ class ComposedSearch:
                 shapes={"words": (len(self.store), width), "pieces": (len(pieces), width)})
             self._tables = (arrays["words"], arrays["pieces"])
         return self._tables
+
+    def _candidate_words(self) -> list[str]:
+        if self._cand_words is None:
+            words = self.store.words
+            self._cand_words = [words[c] for c in self.index.candidates.tolist()]
+        return self._cand_words
 
     def _stacked(self) -> tuple[np.ndarray, np.ndarray]:
         """Word and piece vectors (V + P, d) and shortlists (V + P, s), stacked once."""
@@ -96,8 +103,8 @@ class ComposedSearch:
         all_vecs, all_top = self._stacked()
         n_words = len(self.store)
         cand_vecs = self.index.candidate_vectors
-        candidates = self.index.candidates
-        words = self.store.words
+        candidates = self.index.candidates.tolist()
+        cand_words = self._candidate_words()
         fallback: list[int] = []
         fallback_vecs: list[np.ndarray] = []
         for i, key in enumerate(keys):
@@ -112,12 +119,13 @@ class ComposedSearch:
             query = mean / norm
             placed[i] = True
             shortlist = np.unique(all_top[stacked_rows])  # sorted positions
-            scores = cand_vecs[shortlist].astype(np.float64) @ query
+            # float32 scores of one word's own shortlist: a function of that word only
+            scores = cand_vecs[shortlist] @ query.astype(np.float32)
             # stable sort of a sorted shortlist: ties go to the lower position
             kept: list[int] = []
-            for word_id in candidates[shortlist[np.argsort(-scores, kind="stable")]].tolist():
-                if not keys_are_variants(key, words[word_id]):
-                    kept.append(word_id)
+            for pos in shortlist[np.argsort(-scores, kind="stable")].tolist():
+                if not keys_are_variants(key, cand_words[pos]):
+                    kept.append(candidates[pos])
                     if len(kept) == k:
                         break
             if len(kept) == k:
