@@ -274,29 +274,50 @@ def install_signal_handlers() -> None:
 @contextlib.contextmanager
 def signals_deferred() -> Iterator[None]:
     """Hold SIGINT/SIGTERM/SIGHUP while the block runs (e.g. while a pool forks its workers: an
-    exception raised inside ``os.fork``'s at-fork callbacks is printed and ignored), delivering
-    them when it ends. Workers inherit the mask; :func:`worker_signal_defaults` lifts it."""
-    if not hasattr(signal, "pthread_sigmask"):
+    exception raised inside ``os.fork``'s at-fork callbacks is printed and ignored) and act on
+    the first one when it ends, as its handler would have. Handlers are swapped for a recorder
+    (a signal mask would not do: BLAS and OpenMP threads would still take the signal). Workers
+    forked inside inherit the recorder; :func:`worker_signal_defaults` replaces it."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    caught: list[int] = []
+    owner = os.getpid()
+
+    def record(number: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:  # a worker forked inside the block, before its initializer ran:
+            signal.signal(number, signal.SIG_DFL)  # the pool's terminate() must still end it
+            os.kill(os.getpid(), number)
+            return
+        caught.append(number)
+
+    previous = {signum: signal.getsignal(signum) for signum in _STOP_SIGNALS}
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, record)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if caught:
+        handler = previous[caught[0]]
+        if callable(handler):
+            handler(caught[0], None)
+        elif handler == signal.SIG_DFL:
+            os.kill(os.getpid(), caught[0])
 
 
 def worker_signal_defaults() -> None:
     """Initializer for worker processes: ignore SIGINT (the parent handles Ctrl-C, stops the pool
     and prints the one line), restore the default SIGTERM/SIGHUP (a pool's ``terminate()`` must
-    end a worker quietly, not raise :class:`Terminated` in it with a traceback), and unblock them
-    (see :func:`signals_deferred`)."""
+    end a worker quietly, not raise :class:`Terminated` in it with a traceback), replacing any
+    handler inherited by the fork (see :func:`signals_deferred`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in _STOP_SIGNALS:
         if signum != signal.SIGINT:
             signal.signal(signum, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
 
 # -- writing -----------------------------------------------------------------------------------
