@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (one table row per statement reads best)
 """Render ``attacks-*.json`` (from ``attacks.py``) as ``attacks.md``."""
 
 from __future__ import annotations

@@ -66,6 +66,16 @@ def test_posterior_attack_equals_brute_force(index: NeighborIndex, matrix: np.nd
     assert list(result.hits) == pytest.approx(brute_force(matrix, prior, xs, ys, (1, 5)), abs=1e-9)
 
 
+def test_dense_law_prefetch_gives_the_same_pairs(index: NeighborIndex) -> None:
+    mech = MatrixLaw(dense(5))
+    plain, warm = DenseLaw(mech, index), DenseLaw(mech, index)
+    warm.prefetch(np.array([3, 1, 3, 7]))
+    xs, ys = np.repeat(np.arange(12), 3), np.tile([1, 3, 7], 12)
+    assert warm.pairs(xs, ys) == pytest.approx(plain.pairs(xs, ys))
+    assert warm.pairs(xs, ys) == pytest.approx(dense(5)[xs, ys])
+    assert warm.pairs(np.array([2]), np.array([5])) == pytest.approx([dense(5)[2, 5]])  # not prefetched
+
+
 def test_negative_control_an_attack_blind_to_the_output_scores_the_prior_top1(index: NeighborIndex) -> None:
     matrix = knn_like(3, 0)
     prior = np.arange(1, 13, dtype=float)  # no ties: the blind guess is always word 11

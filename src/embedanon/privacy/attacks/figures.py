@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...text import tokenize
 from ..prior import NameEntry, ProxyFn, embedding_vocabulary, name_dictionary, public_prior
 from .bayes import PosteriorAttack, TopK
 from .documents import Slot, corpus_slots
@@ -155,6 +156,10 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     store = index.store
     likelihood = likelihood_for(mechanism, index)
     guarded = not getattr(mechanism, "may_return_input", False)
+    if hasattr(likelihood, "prefetch"):  # every law once, for all releases and priors
+        released = {store.id_of(t.text) for rel in releases for doc in rel for t in tokenize(doc)
+                    if t.kind == "word" and t.text.isalpha()}
+        likelihood.prefetch(np.array(sorted(released - {-1}), dtype=np.int64))
     docs = corpus_slots(originals, releases[0], store)
     flat = [s for doc in docs for sent in doc for s in sent if s.released_id >= 0]
     inv = [s for s in flat if s.original_id >= 0]

@@ -118,6 +118,27 @@ class DenseLaw:
         self.index = index
         self.neighbors = positive_int("neighbors", neighbors)
         self._cache: dict[int, dict[int, float]] = {}
+        self._columns: dict[int, int] = {}
+        self._matrix: np.ndarray | None = None
+
+    def prefetch(self, ys: np.ndarray) -> None:
+        """Compute P(y | x) for every word x and each of ``ys`` once (one law per word).
+
+        Afterwards :meth:`pairs` on these ys is a gather from a float64 (V, len(ys)) matrix, so
+        callers that attack the same replacements under several priors or releases pay for each
+        law once. Memory: 8 * V * len(ys) bytes.
+        """
+        ys = np.unique(np.asarray(ys, dtype=np.int64))
+        pos = self.index.candidate_positions(ys)  # -1: not a candidate, never an output
+        matrix = np.zeros((len(self.index.store), len(ys)), dtype=np.float64)
+        for x in range(len(self.index.store)):
+            law = self.mechanism.distribution(x)
+            if isinstance(law, dict):
+                matrix[x] = [float(law.get(int(y), 0.0)) for y in ys.tolist()]
+            else:
+                matrix[x] = np.where(pos >= 0, np.asarray(law, dtype=np.float64)[np.maximum(pos, 0)], 0.0)
+        self._columns = {int(y): j for j, y in enumerate(ys.tolist())}
+        self._matrix = matrix
 
     def preimages(self, ys: np.ndarray, extra: np.ndarray | None = None) -> list[np.ndarray]:
         ys = np.asarray(ys, dtype=np.int64)
@@ -139,6 +160,9 @@ class DenseLaw:
     def pairs(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         xs = np.asarray(xs, dtype=np.int64)
         ys = np.asarray(ys, dtype=np.int64)
+        if self._matrix is not None and all(int(y) in self._columns for y in np.unique(ys).tolist()):
+            cols = np.array([self._columns[int(y)] for y in ys.tolist()], dtype=np.int64)
+            return self._matrix[xs, cols]
         out = np.empty(len(xs), dtype=np.float64)
         todo: dict[int, set[int]] = {}
         for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
