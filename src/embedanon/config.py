@@ -4,13 +4,76 @@ picklable, small). Heavy resources are derived from it once per process
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .detectors.base import LABELS
 from .errors import ConfigError
+from .surrogates import SurrogateConfig
 from .text import lookup_key
 from .vectors.defaults import DEFAULT_EMBEDDING
 from .vectors.store import CandidatePolicy
+
+SCOPES = ("all", "detected", "hybrid")
+ACTIONS = ("mechanism", "surrogate", "keep", "redact")
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeConfig:
+    """What to detect and what to do with it (frozen, hashable: part of the release config).
+
+    Attributes:
+        scope: ``all``, ``detected`` or ``hybrid``.
+        detectors: comma-separated detector names (``model,regex``), for scopes other than all.
+        detector_options: (name, value) pairs passed to the detectors (``llm_url`` ...).
+        strategies: (LABEL or ``DEFAULT``, action) pairs overriding the scope's default action.
+        allow: strings never treated as PII. deny: (string, label) pairs always treated as PII.
+        surrogates: how surrogates are made.
+    """
+
+    scope: str = "all"
+    detectors: str = "model,regex"
+    detector_options: tuple[tuple[str, Any], ...] = ()
+    strategies: tuple[tuple[str, str], ...] = ()
+    allow: tuple[str, ...] = ()
+    deny: tuple[tuple[str, str], ...] = ()
+    surrogates: SurrogateConfig = field(default_factory=SurrogateConfig)
+
+    def __post_init__(self) -> None:
+        if self.scope not in SCOPES:
+            raise ConfigError(f"scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
+        for label, action in self.strategies:
+            if label != "DEFAULT" and label not in LABELS:
+                raise ConfigError(f"strategy label must be DEFAULT or one of {', '.join(LABELS)}, "
+                                  f"got {label!r}")
+            if action not in ACTIONS:
+                raise ConfigError(f"strategy action must be one of {', '.join(ACTIONS)}, got {action!r}")
+
+    @property
+    def default_action(self) -> str:
+        """Action of a detected span whose label has no strategy of its own."""
+        given = dict(self.strategies)
+        return given.get("DEFAULT", "surrogate" if self.scope == "hybrid" else "mechanism")
+
+    def action(self, label: str) -> str:
+        return dict(self.strategies).get(label, self.default_action)
+
+    @property
+    def outside(self) -> str:
+        """Action for everything no span covers."""
+        return "keep" if self.scope == "detected" else "mechanism"
+
+
+def parse_strategies(specs: list[str] | None) -> tuple[tuple[str, str], ...]:
+    """``["NAME=surrogate", "DEFAULT=keep"]`` -> (("NAME", "surrogate"), ("DEFAULT", "keep"))."""
+    out = []
+    for spec in specs or []:
+        label, sep, action = spec.partition("=")
+        if not sep:
+            raise ConfigError(f"strategy must look like LABEL=ACTION, got {spec!r}")
+        out.append((label.strip().upper(), action.strip().lower()))
+    return tuple(out)
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +88,7 @@ class AnonymizerConfig:
         allowlist: optional path of a public word list; candidates must be in it.
         index: neighbor search, ``None``/``"flat"`` (exact), ``"hnsw"`` or ``"auto"``
             (see :class:`~embedanon.vectors.index.NeighborIndex`).
+        scope: what changes (:class:`~embedanon.pipeline.scope.ScopeConfig`; default: every word).
     """
 
     embedding: str = DEFAULT_EMBEDDING
@@ -33,6 +97,7 @@ class AnonymizerConfig:
     min_length: int = 2
     allowlist: str | None = None
     index: str | None = None
+    scope: ScopeConfig = field(default_factory=ScopeConfig)
 
     def policy(self) -> CandidatePolicy:
         allow = None

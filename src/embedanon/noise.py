@@ -117,6 +117,10 @@ class ReleaseKey:
         """Keyed pseudo-random function for ``purpose`` (surrogates, date shifts ...)."""
         return Prf(self.subkey(purpose))
 
+    def record_prf(self, purpose: str, identity: bytes) -> Prf:
+        """A PRF keyed by the release key AND one record (per-record choices, e.g. a date shift)."""
+        return Prf(hmac.new(self.subkey(purpose), identity, hashlib.sha256).digest())
+
     def fingerprint(self) -> str:
         """A short public digest identifying the key (safe to log; reveals nothing usable)."""
         return self.subkey("fingerprint")[:6].hex()

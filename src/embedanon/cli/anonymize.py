@@ -9,10 +9,44 @@ from typing import Annotated, Optional
 import typer
 
 from ..backends.base import build_backend
+from ..config import ScopeConfig, parse_strategies
+from ..errors import ConfigError
 from ..files import anonymize_files
 from ..pipeline import Anonymizer
+from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
+
+
+def _lines(path: str | None, what: str) -> list[str]:
+    if path is None:
+        return []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return [line.rstrip("\r\n") for line in fh if line.strip()]
+    except UnicodeDecodeError:
+        raise ConfigError(f"{what} file {path} is not valid UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} file {path}: {exc.strerror}") from None
+
+
+def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
+                 deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
+                 phone_format: str) -> ScopeConfig:
+    """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
+    denied = []
+    for n, line in enumerate(_lines(deny, "deny"), 1):
+        label, sep, term = line.partition("\t")
+        if not sep or not term.strip():
+            raise ConfigError(f"deny file line {n} must be LABEL<TAB>string")
+        denied.append((term.strip(), label.strip().upper()))
+    options = {"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}
+    names = detector or ("model,regex" if llm_url is None else "model,regex,llm")
+    return ScopeConfig(
+        scope=scope, detectors=names,
+        detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),
+        strategies=parse_strategies(strategy), allow=tuple(a.strip() for a in _lines(allow, "allow")),
+        deny=tuple(denied), surrogates=SurrogateConfig(phone_format=phone_format))
 
 
 @handle_errors
@@ -55,6 +89,26 @@ def anonymize_command(
     index: Annotated[str, typer.Option(
         "--index", help="Neighbour search: flat (exact), hnsw (approximate), auto (hnsw for very "
                         "large vocabularies).")] = "auto",
+    scope: Annotated[str, typer.Option(
+        help="all: every word changes (default); detected: only detected PII spans change; "
+             "hybrid: detected spans get realistic surrogates, every other word the mechanism.",
+        metavar="all|detected|hybrid")] = "all",
+    detector: Annotated[Optional[str], typer.Option(
+        help="Detectors for --scope detected/hybrid, comma-separated: model, regex, llm, presidio "
+             "(default model,regex).", metavar="NAMES")] = None,
+    strategy: Annotated[Optional[list[str]], typer.Option(
+        help="Per-label action LABEL=ACTION (repeatable; LABEL may be DEFAULT; ACTION: mechanism, "
+             "surrogate, keep, redact).", metavar="LABEL=ACTION")] = None,
+    allow: Annotated[Optional[str], typer.Option(
+        help="File of strings never treated as PII (one per line).", metavar="FILE")] = None,
+    deny: Annotated[Optional[str], typer.Option(
+        help="File of strings always treated as PII: 'LABEL<TAB>string' per line.", metavar="FILE")] = None,
+    llm_url: Annotated[Optional[str], typer.Option(
+        help="llm detector: OpenAI-compatible chat-completions URL.", metavar="URL")] = None,
+    llm_model: Annotated[Optional[str], typer.Option(help="llm detector: model name.")] = None,
+    llm_verify: Annotated[bool, typer.Option(help="llm detector: verifier pass.")] = False,
+    phone_format: Annotated[str, typer.Option(
+        help="Phone surrogates: neutral (reveals no country) or keep-shape.")] = "neutral",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
 ) -> None:
@@ -63,6 +117,8 @@ def anonymize_command(
     anonymizer = Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, key=key, seed=seed,
         min_length=min_length, allowlist=allowlist, index=index,
+        scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
+                           phone_format),
     )
     backend = build_backend(engine, jobs=jobs) if engine == "processes" else build_backend(
         engine, scheduler=scheduler)

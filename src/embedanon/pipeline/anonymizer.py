@@ -9,10 +9,11 @@ from typing import Any
 
 from .._validate import positive_int
 from ..backends.base import Backend, Task, build_backend, chunk_texts, run_task
-from ..config import AnonymizerConfig
+from ..config import AnonymizerConfig, ScopeConfig
 from ..errors import ConfigError
 from ..mechanisms import Mechanism
 from ..noise import ReleaseKey
+from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .document import AnonymizedDocument, anonymize_document, anonymize_text
 from .runtime import get_runtime
@@ -46,22 +47,43 @@ class Anonymizer:
         min_length: shortest replacement word.
         allowlist: optional path of a public word list restricting replacements.
         index: neighbor search, ``None``/``"flat"`` (exact), ``"hnsw"`` or ``"auto"``.
+        scope: ``"all"`` (default: every word), ``"detected"`` (only detected spans change) or
+            ``"hybrid"`` (detected spans get surrogates, every other word the mechanism), or a
+            full :class:`~embedanon.config.ScopeConfig`.
+        detectors: detector names for the scoped modes (default ``"model,regex"``).
+        strategies: per-label actions, e.g. ``{"DATE": "keep", "DEFAULT": "surrogate"}``.
+        allow, deny: strings never / always treated as PII (deny: ``{string: label}``).
+        detector_options: e.g. ``{"llm_url": ..., "llm_model": ...}``.
+        surrogates: a :class:`~embedanon.surrogates.SurrogateConfig`.
         **params: other mechanism parameters (``epsilon`` ...).
     """
 
     def __init__(self, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "knn", *,
                  k: int | None = None, key: ReleaseKey | str | os.PathLike[str] | None = None,
                  seed: int | None = None, min_length: int = 2, allowlist: str | None = None,
-                 index: str | None = None, **params: Any) -> None:
+                 index: str | None = None, scope: str | ScopeConfig = "all",
+                 detectors: str | None = None, strategies: dict[str, str] | None = None,
+                 allow: Iterable[str] = (), deny: dict[str, str] | None = None,
+                 detector_options: dict[str, Any] | None = None,
+                 surrogates: SurrogateConfig | None = None, **params: Any) -> None:
         if k is not None:
             params["k"] = k
+        if not isinstance(scope, ScopeConfig):
+            scope = ScopeConfig(
+                scope=str(scope), detectors=detectors or ScopeConfig.detectors,
+                detector_options=tuple(sorted((n, v) for n, v in (detector_options or {}).items()
+                                              if v is not None)),
+                strategies=tuple((str(lab).upper(), str(act).lower())
+                                 for lab, act in (strategies or {}).items()),
+                allow=tuple(allow), deny=tuple(sorted((deny or {}).items())),
+                surrogates=surrogates or SurrogateConfig())
         clean = tuple(sorted((n, v) for n, v in params.items() if v is not None))
         if not isinstance(mechanism, str):
             raise TypeError(f"mechanism must be a name, got {type(mechanism).__name__}")
         self.config = AnonymizerConfig(
             embedding=str(embedding), mechanism=mechanism.lower(), params=clean,
             min_length=positive_int("min_length", min_length),
-            allowlist=None if allowlist is None else str(allowlist), index=index,
+            allowlist=None if allowlist is None else str(allowlist), index=index, scope=scope,
         )
         self.runtime = get_runtime(self.config)  # fail fast on bad configuration
         self.key = resolve_key(key, seed)

@@ -14,6 +14,7 @@ from ..config import AnonymizerConfig
 from ..noise import ReleaseKey
 from .replace import Item, replace_texts
 from .runtime import get_runtime
+from .scope import assemble, detect
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +25,13 @@ class AnonymizedDocument:
         text: the anonymized text.
         items: every replaced span, in order (see :class:`~embedanon.pipeline.replace.Item`);
             text outside the items is the original's.
+        full_scope: every word went through the mechanism (scope ``all``, or a scoped record
+            whose detectors failed and which fell back to full scope).
     """
 
     text: str
     items: tuple[Item, ...]
+    full_scope: bool = True
 
 
 def record_identity(text: str, field: str = "") -> bytes:
@@ -52,6 +56,8 @@ def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: Relea
 
     The same output as :func:`anonymize_text` on each; batching only makes it faster.
     """
+    if config.scope.scope != "all":
+        return [doc.text for doc in anonymize_documents(texts, config, key, fields=fields)]
     names = _check_texts(texts, fields)
     rt = get_runtime(config)
     with rt.lock:
@@ -63,15 +69,29 @@ def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: Relea
 
 def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: ReleaseKey, *,
                         fields: Sequence[str] | None = None) -> list[AnonymizedDocument]:
-    """Like :func:`anonymize_records`, with the items of every text."""
+    """Like :func:`anonymize_records`, with the items of every text.
+
+    In a scope other than ``all``, each text is run through the detectors and assembled from its
+    full-scope replacement (:mod:`.scope`); a text the detectors fail on stays in full scope.
+    """
     names = _check_texts(texts, fields)
     rt = get_runtime(config)
+    identities = [record_identity(t, f) for t, f in zip(texts, names, strict=True)]
+    scoped = config.scope.scope != "all"
+    spans = [detect(rt.detector, t) for t in texts] if scoped else []
     with rt.lock:
         source = rt.source(key)
-        tags = source.tags([record_identity(t, f) for t, f in zip(texts, names, strict=True)])
-        out, items = replace_texts(rt, source, list(texts), tags, with_items=True)
+        out, items = replace_texts(rt, source, list(texts), source.tags(identities), with_items=True)
     assert items is not None
-    return [AnonymizedDocument(text, tuple(its)) for text, its in zip(out, items, strict=True)]
+    docs = []
+    for i, (text, new, its) in enumerate(zip(texts, out, items, strict=True)):
+        if scoped and spans[i] is not None:
+            new, scoped_items = assemble(text, new, tuple(its), spans[i], config.scope, key,  # type: ignore[arg-type]
+                                         key.record_prf("surrogate-record", identities[i]))
+            docs.append(AnonymizedDocument(new, scoped_items, full_scope=False))
+        else:
+            docs.append(AnonymizedDocument(new, tuple(its), full_scope=True))
+    return docs
 
 
 def anonymize_text(text: str, config: AnonymizerConfig, key: ReleaseKey, *, field: str = "") -> str:

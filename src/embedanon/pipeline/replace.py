@@ -41,10 +41,12 @@ class Item:
     Attributes:
         start, end: offsets of the original span in the input text.
         new_start, new_end: offsets of its replacement in the output text.
-        kind: ``word`` (a word part), ``code`` (digits/letters of a number or code), later
-            ``surrogate``.
+        kind: ``word`` (a word part), ``code`` (digits/letters of a number or code),
+            ``surrogate`` or ``redact`` (a detected span, see :mod:`.scope`).
         stage: which stage chose the replacement: ``mechanism``, ``fallback``, ``guard``,
-            ``codes``. Under a metric-DP mechanism the new text may equal the old one.
+            ``codes``, ``surrogate``, ``redact``. Under a metric-DP mechanism the new text may
+            equal the old one.
+        label: the detected label of a surrogate or redacted span (else None).
     """
 
     start: int
@@ -53,6 +55,7 @@ class Item:
     new_end: int
     kind: str
     stage: str
+    label: str | None = None
 
 
 def replace_texts(rt: Runtime, source: NoiseSource, texts: list[str], tags: np.ndarray, *,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..config import AnonymizerConfig
 from ..leakguard import keys_are_variants
@@ -44,6 +45,7 @@ class Runtime:
     _variants: dict[tuple[str, int], bool] = field(init=False, default_factory=dict)
     _banned: dict[tuple[str, int], frozenset[int]] = field(init=False, default_factory=dict)
     _finite: bool = field(init=False)
+    _detector: Any = field(init=False, default=None)
     _sources: dict[bytes, NoiseSource] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -53,6 +55,18 @@ class Runtime:
         self.forms = [*words, *(apply_case(w, TITLE) for w in words), *(w.upper() for w in words)]
         self.guard = not self.mechanism.may_return_input
         self._finite = isinstance(self.mechanism, FiniteSupport)  # checked once: Protocols are slow
+
+    @property
+    def detector(self) -> Any:
+        """The union of the configured detectors (built on first use)."""
+        if self._detector is None:
+            from ..detectors.registry import build_detectors
+
+            scope = self.config.scope
+            self._detector = build_detectors(scope.detectors, allow=scope.allow,
+                                             deny=dict(scope.deny) or None,
+                                             **dict(scope.detector_options))
+        return self._detector
 
     def source(self, key: ReleaseKey) -> NoiseSource:
         """The noise source of ``key`` (derived once per key and process)."""

@@ -1,0 +1,127 @@
+"""Scopes: which parts of a record change, and how.
+
+* ``all`` (default): every word part and code goes through the mechanism (100 % recall by
+  design; no detector).
+* ``detected``: only detected spans change; by default through the mechanism.
+* ``hybrid``: detected spans get category surrogates ("hidden in plain sight"); every other
+  word goes through the mechanism.
+
+A per-label strategy map with a default (like Presidio's operator config) chooses the action of
+a detected span: ``mechanism``, ``surrogate``, ``keep`` or ``redact`` (``[NAME]``). Spans are
+widened to whole alphanumeric tokens, so a span that cuts a word never leaves part of it. A record
+whose detector fails (an unreachable LLM) is anonymized in full scope, never left unprotected.
+
+The full-scope replacement of every token is computed first (its noise positions do not depend
+on the scope), then the output is assembled from the items: a scope only chooses, per span,
+between the original, the mechanism's replacement, a surrogate and a redaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import ScopeConfig
+from ..detectors.base import DetectorUnavailable, Span
+from ..noise import Prf, ReleaseKey
+from ..surrogates import surrogates_for
+from ..text import split_words
+from .replace import Item
+
+
+def detect(detector: Any, text: str) -> list[Span] | None:
+    """Spans of ``text``, or None when the detector is unavailable for it (full scope then)."""
+    try:
+        return list(detector.detect(text))
+    except DetectorUnavailable:
+        return None
+
+
+def widen(text: str, spans: list[Span]) -> list[Span]:
+    """Spans widened to whole alphanumeric tokens, merged where widening makes them overlap."""
+    pieces = split_words(text)
+    bounds: list[tuple[int, int]] = []
+    at = 0
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            bounds.append((at, at + len(piece)))
+        at += len(piece)
+    out: list[Span] = []
+    j = 0
+    for span in sorted(spans, key=lambda s: (s.start, s.end)):
+        start, end = span.start, span.end
+        while j < len(bounds) and bounds[j][1] <= start:
+            j += 1
+        k = j
+        while k < len(bounds) and bounds[k][0] < end:
+            start, end = min(start, bounds[k][0]), max(end, bounds[k][1])
+            k += 1
+        if out and start < out[-1].end:  # widened into the previous span: one span, first label
+            prev = out.pop()
+            out.append(Span(prev.start, max(end, prev.end), prev.label, prev.score, prev.source))
+        else:
+            out.append(Span(start, end, span.label, span.score, span.source))
+    return out
+
+
+def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
+             key: ReleaseKey, record_prf: Prf) -> tuple[str, tuple[Item, ...]]:
+    """The scoped output of one record from its full-scope replacement (see module docstring)."""
+    spans = widen(text, spans)
+    surrogates = surrogates_for(scope.surrogates)
+    names = [text[s.start : s.end] for s in spans if s.label == "NAME"]
+    prf = key.prf("surrogate")
+    out: list[str] = []
+    new_items: list[Item] = []
+    at = 0  # position in the original text
+    written = 0  # length of the output so far
+
+    def copy_to(stop: int) -> None:
+        nonlocal at, written
+        if stop > at:
+            out.append(text[at:stop])
+            written += stop - at
+            at = stop
+
+    def replace(item: Item) -> None:
+        nonlocal at, written
+        copy_to(item.start)
+        new = full_text[item.new_start : item.new_end]
+        out.append(new)
+        new_items.append(Item(item.start, item.end, written, written + len(new), item.kind, item.stage))
+        written += len(new)
+        at = item.end
+
+    i = 0
+    for span in spans:
+        while i < len(items) and items[i].end <= span.start:  # items before the span
+            if scope.outside == "mechanism":
+                replace(items[i])
+            i += 1
+        action = scope.action(span.label)
+        inside = []
+        while i < len(items) and items[i].start < span.end:
+            inside.append(items[i])
+            i += 1
+        if action == "mechanism":
+            for item in inside:
+                replace(item)
+        elif action in ("surrogate", "redact"):
+            copy_to(span.start)
+            original = text[span.start : span.end]
+            if action == "surrogate":
+                new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
+                                         avoid=[n for n in names if n != original])
+            else:
+                new = f"[{span.label}]"
+            out.append(new)
+            new_items.append(Item(span.start, span.end, written, written + len(new), action, action,
+                                  span.label))
+            written += len(new)
+            at = span.end
+        # keep: the span's text is copied with what follows
+    while i < len(items):
+        if scope.outside == "mechanism":
+            replace(items[i])
+        i += 1
+    copy_to(len(text))
+    return "".join(out), tuple(new_items)
