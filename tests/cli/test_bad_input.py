@@ -333,8 +333,9 @@ def test_dev_stdout_is_written_as_a_stream(env: Env) -> None:
     assert proc.returncode == 0 and proc.stdout.count("\n") == 1 and proc.stderr == ""
 
 
-_JOBS2 = pytest.mark.xfail(strict=True, reason="needs the lead's wiring: backends: "
-                           "Pool(initializer=embedanon._atomic.worker_signal_defaults)")
+# Not strict: without the wiring the outcome depends on when the signal lands (during a fork or not).
+_JOBS2 = pytest.mark.xfail(strict=False, reason="needs the lead's wiring: backends: worker_signal_defaults "
+                           "in the pool initializer and signals_deferred() around Pool(...)")
 
 
 @pytest.mark.parametrize(("signum", "code", "jobs"), [
