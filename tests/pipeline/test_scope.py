@@ -1,0 +1,129 @@
+"""Scopes: detected spans get surrogates / the mechanism / kept / redacted; nothing else moves
+(detected) or everything else goes through the mechanism (hybrid); a failing detector means full
+scope; no labelled PII string survives a hybrid release at any epsilon."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from embedanon import Anonymizer
+from embedanon.detectors.base import DetectorUnavailable, Span
+from embedanon.detectors.registry import DETECTORS
+from embedanon.errors import ConfigError
+from embedanon.pipeline.scope import widen
+from tests.helpers.noise import fast_key
+
+pytestmark = pytest.mark.default_embedding
+
+NAMES = {"John Smith": "NAME", "Amina Okafor": "NAME", "Wei Zhang": "NAME", "Smith": "NAME"}
+RECORDS = [
+    "Patient John Smith (john.smith@example.com, +1 617 555 0134) was seen on 2024-03-15.",
+    "Dr. Amina Okafor called Wei Zhang at 020 7946 0958 about the biopsy.",
+    "Thanks, Wei Zhang! Mr. Smith will visit https://example.org/notes on 03/04/2024.",
+]
+PII = ["John", "Smith", "john.smith@example.com", "617 555 0134", "2024-03-15", "Amina", "Okafor",
+       "Wei", "Zhang", "020 7946 0958", "https://example.org/notes", "03/04/2024", "example"]
+
+
+def anonymizer(mechanism: str = "knn", scope: str = "hybrid", **kw) -> Anonymizer:  # type: ignore[no-untyped-def]
+    return Anonymizer(mechanism=mechanism, key=fast_key(6), scope=scope, detectors="regex",
+                      deny=NAMES, **kw)
+
+
+def survivors(text: str) -> list[str]:
+    return [p for p in PII if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text, re.IGNORECASE)]
+
+
+@pytest.mark.parametrize(("mechanism", "params"), [
+    ("knn", {}), ("exponential", {"epsilon": 8.0}), ("exponential", {"epsilon": 14.0}),
+    ("exponential", {"epsilon": 40.0}), ("laplace", {"epsilon": 80.0}), ("laplace", {"epsilon": 500.0})])
+def test_hybrid_leaves_no_labelled_pii_at_any_epsilon(mechanism: str, params: dict) -> None:
+    anon = anonymizer(mechanism, **params)
+    for record in RECORDS:
+        doc = anon.anonymize_document(record)
+        assert not doc.full_scope
+        assert survivors(doc.text) == [], "a labelled PII string survived"
+        assert {i.label for i in doc.items if i.kind == "surrogate"} >= {"NAME"}
+
+
+def test_detected_scope_changes_only_the_spans() -> None:
+    anon = anonymizer(scope="detected")
+    text = RECORDS[0]
+    doc = anon.anonymize_document(text)
+    assert survivors(doc.text) == []
+    spans = widen(text, anon.runtime.detector.detect(text))
+    at = new_at = 0
+    for item in doc.items:  # outside the items the text is the original's, and items lie in spans
+        assert any(s.start <= item.start and item.end <= s.end for s in spans)
+        assert text[at : item.start] == doc.text[new_at : item.new_start]
+        at, new_at = item.end, item.new_end
+    assert text[at:] == doc.text[new_at:]
+    assert "was seen on" in doc.text and doc.text.startswith("Patient ")
+
+
+def test_hybrid_perturbs_the_other_words_exactly_as_full_scope_does() -> None:
+    """Scopes only choose between replacements: the noise of a word does not depend on them."""
+    text = RECORDS[1]
+    full = Anonymizer(key=fast_key(6)).anonymize_document(text)
+    hybrid = anonymizer().anonymize_document(text)
+    mech = {(i.start, i.end): hybrid.text[i.new_start : i.new_end] for i in hybrid.items if i.kind == "word"}
+    assert mech, "some words outside the spans"
+    for item in full.items:
+        if (item.start, item.end) in mech:
+            assert full.text[item.new_start : item.new_end] == mech[(item.start, item.end)]
+
+
+def test_strategies_keep_and_redact() -> None:
+    anon = anonymizer(strategies={"DATE": "keep", "EMAIL": "redact"})
+    out = anon.anonymize(RECORDS[0])
+    assert "2024-03-15" in out and "[EMAIL]" in out
+    assert "John" not in out and "617 555 0134" not in out
+
+
+def test_the_same_entity_gets_the_same_surrogate_across_records() -> None:
+    anon = anonymizer()
+
+    def surrogates(text: str) -> list[str]:
+        doc = anon.anonymize_document(text)
+        return [doc.text[i.new_start : i.new_end] for i in doc.items if i.kind == "surrogate"]
+
+    first = surrogates("Seen by Wei Zhang today.")
+    assert first and first == surrogates("Wei Zhang called back.")
+    assert first != surrogates("Amina Okafor called back.")
+
+
+def test_spans_are_widened_to_whole_tokens() -> None:
+    text = "call Johnathan now"
+    assert widen(text, [Span(7, 10, "NAME")]) == [Span(5, 14, "NAME")]
+    assert widen(text, [Span(5, 8, "NAME"), Span(9, 12, "ID")]) == [Span(5, 14, "NAME")]
+
+
+class _Failing:
+    name = "failing"
+
+    def __init__(self) -> None:
+        pass
+
+    def detect(self, text: str) -> list[Span]:
+        raise DetectorUnavailable("the LLM did not answer")
+
+
+def test_a_failing_detector_means_full_scope() -> None:
+    if "failing" not in DETECTORS:
+        DETECTORS.add("failing", _Failing)
+    anon = Anonymizer(key=fast_key(6), scope="hybrid", detectors="failing")
+    doc = anon.anonymize_document(RECORDS[0])
+    assert doc.full_scope
+    assert doc.text == Anonymizer(key=fast_key(6)).anonymize(RECORDS[0])
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"scope": "bogus"}, "scope must be one of"),
+    ({"strategies": {"NAME": "zap"}}, "strategy action must be"),
+    ({"strategies": {"PERSON": "keep"}}, "strategy label must be"),
+])
+def test_bad_scope_configuration(kwargs: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Anonymizer(key=fast_key(6), **kwargs)
