@@ -76,8 +76,6 @@ def test_every_lookup_triggers_the_loader(first: str) -> None:
         assert "builtin" in reg
 
 
-@pytest.mark.xfail(strict=True, reason="Registry._load marks the registry loaded before the loader "
-                   "runs, so after one failure every later lookup silently sees no built-ins")
 def test_a_failing_loader_fails_every_lookup() -> None:
     def loader() -> None:
         raise ImportError("plug-in module missing")

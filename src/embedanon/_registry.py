@@ -29,6 +29,7 @@ class Registry(Generic[T]):
         self._entries: dict[str, T] = {}
         self._loader = loader
         self._loaded = loader is None
+        self._loading = False
 
     def add(self, name: str, entry: T) -> T:
         if not isinstance(name, str) or name != name.lower() or not name.replace("-", "_").isidentifier():
@@ -43,10 +44,17 @@ class Registry(Generic[T]):
         return lambda entry: self.add(name, entry)
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
+        # Marked loaded only once the loader succeeded, so a failing plug-in import fails every
+        # lookup loudly instead of leaving a registry silently without its built-ins; a lookup
+        # made by the loader itself (re-entrant) sees what is registered so far.
+        if not self._loaded and not self._loading:
             assert self._loader is not None
-            self._loader()
+            self._loading = True
+            try:
+                self._loader()
+                self._loaded = True
+            finally:
+                self._loading = False
 
     def get(self, name: object) -> T:
         self._load()

@@ -8,7 +8,6 @@ output depends on the key and the data only, never on the engine, ``jobs`` or ch
 from __future__ import annotations
 
 import logging
-import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -35,17 +34,13 @@ class RunStats:
     outputs: list[str] = field(default_factory=list)
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
-
-
 def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
     """Where each input goes: one file, a directory of files, or standard output (``None``)."""
     if not inputs:
         raise ConfigError("no input given")
+    if inputs.count("-") > 1:
+        raise ConfigError("standard input ('-') is given more than once")
+    eio.check_output(output)
     if output is None or output == "-":
         return [None] * len(inputs)
     out_is_dir = Path(output).is_dir() or (len(inputs) > 1)
@@ -62,7 +57,7 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
             raise ConfigError(f"two inputs share the file name {sorted(dupes)[0]!r}")
         targets = [str(Path(output) / n) for n in names]
     for src, dst in zip(inputs, targets, strict=True):
-        if src != "-" and dst is not None and _same_file(src, dst):
+        if eio.same_file(src, dst):
             raise ConfigError(f"output {dst} is the same file as input {src}; choose another -o")
     return targets
 
@@ -86,12 +81,14 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
         if p != "-":
             eio.open_input(p).close()
     stats = RunStats()
-    for path, target, form in zip(inputs, targets, formats, strict=True):
-        names = list(fields or ["text"])
-        with eio.open_input(path) as fh, eio.atomic_output(target) as out:
-            _run_one(fh, out, path, form, names, anonymizer, engine, encoding_errors, stats, progress)
-        stats.inputs += 1
-        stats.outputs.append(target or "-")
+    with eio.output_batch() as batch:  # every output appears only when every input succeeded
+        for path, target, form in zip(inputs, targets, formats, strict=True):
+            names = list(fields or ["text"])
+            with eio.open_input(path) as fh:
+                _run_one(fh, batch.open(target), path, form, names, anonymizer, engine,
+                         encoding_errors, stats, progress, sniff=fmt is None)
+            stats.inputs += 1
+            stats.outputs.append(target or "-")
     log.info("anonymized %d records (%d texts, %d bytes) from %d inputs",
              stats.records, stats.texts, stats.bytes_in, stats.inputs)
     return stats
@@ -99,10 +96,10 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
 
 def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str],
              anonymizer: Anonymizer, engine: Backend, errors: str, stats: RunStats,
-             progress: Callable[[int], None] | None) -> None:
+             progress: Callable[[int], None] | None, *, sniff: bool = True) -> None:
     shown = "<stdin>" if path == "-" else path
     if form == "txt":
-        records: Iterator[eio.Record] = eio.read_txt(fh, shown, errors)
+        records: Iterator[eio.Record] = eio.read_txt(fh, shown, errors, sniff=sniff)
         write: Callable[[eio.Record, tuple[str, ...]], str] = eio.write_txt
         names = [""]
     elif form == "jsonl":

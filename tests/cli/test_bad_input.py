@@ -153,7 +153,7 @@ CASES: dict[str, Case] = {
         lambda e, m: (m.setattr("embedanon.vectors.store.memory_limit_bytes", lambda: 1024),
                       e.run(str(e.good), "--k", "16"))[1]),
     # output paths
-    "output ''": _case("output path is empty", lead="files.plan_outputs: call io.check_output(output)")(
+    "output ''": _case("output path is empty")(
         lambda e, m: (m.chdir(e.tmp), e.run("good.txt", "-o", "", output=False))[1]),
     "output newdir/": _case("is not a directory")(
         lambda e, m: e.run(str(e.good), "-o", str(e.tmp / "newdir") + "/", output=False)),
@@ -167,10 +167,9 @@ CASES: dict[str, Case] = {
         lambda e, m: (m.setattr(_atomic.os, "fsync", _raise(errno.ENOSPC)), e.run(str(e.good)))[1]),
     "output directory read-only": _case("Permission denied")(
         lambda e, m: (m.setattr(_atomic.tempfile, "mkstemp", _raise(errno.EACCES)), e.run(str(e.good)))[1]),
-    "second of two inputs fails": _case("line 1 is not valid JSON",
-                                        lead="files.anonymize_files: one io.output_batch() for all inputs")(
+    "second of two inputs fails": _case("line 1 is not valid JSON")(
         lambda e, m: _two_inputs(e)),
-    "stdin given twice": _case("'-'", lead="files.plan_outputs: refuse '-' given twice")(
+    "stdin given twice": _case("'-'")(
         lambda e, m: e.run("-", "-", stdin=f"{CANARY}\n".encode(), output=False)),
     # other commands
     "embeddings import of notes": _case("damaged, or not in this format")(
@@ -284,8 +283,7 @@ def test_new_outputs_are_private(env: Env) -> None:
 def test_explicit_txt_format_overrides_the_jsonl_sniffing(env: Env) -> None:
     src = env.write("x.txt", '{"text": "chest pain"}\n')
     result = env.run(str(src), "--format", "txt")
-    if result.exit_code != 0:
-        pytest.xfail("needs the lead's wiring: files._run_one: read_txt(..., sniff=fmt is None)")
+    assert result.exit_code == 0
     assert env.out.read_text(encoding="utf-8").count("\n") == 1
 
 
@@ -333,14 +331,9 @@ def test_dev_stdout_is_written_as_a_stream(env: Env) -> None:
     assert proc.returncode == 0 and proc.stdout.count("\n") == 1 and proc.stderr == ""
 
 
-# Not strict: without the wiring the outcome depends on when the signal lands (during a fork or not).
-_JOBS2 = pytest.mark.xfail(strict=False, reason="needs the lead's wiring: backends: worker_signal_defaults "
-                           "in the pool initializer and signals_deferred() around Pool(...)")
-
-
 @pytest.mark.parametrize(("signum", "code", "jobs"), [
     (signal.SIGTERM, 143, "1"), (signal.SIGINT, 130, "1"),
-    pytest.param(signal.SIGINT, 130, "2", marks=_JOBS2), pytest.param(signal.SIGTERM, 143, "2", marks=_JOBS2),
+    (signal.SIGINT, 130, "2"), (signal.SIGTERM, 143, "2"),
 ])
 def test_signals_exit_with_one_line_and_no_temp_files(env: Env, signum: int, code: int, jobs: str) -> None:
     big = env.write("big.txt", f"{CANARY} has chest pain in the garden\n" * 400_000)

@@ -14,12 +14,13 @@ def _worker_init() -> None:
     # One faiss/BLAS thread per worker: the pool already uses every core, and OpenMP or BLAS
     # threads oversubscribed across processes make small searches many times slower. Workers
     # ignore SIGINT: the parent handles it and terminates the pool, so one line is printed.
-    import signal
 
     import faiss
     from threadpoolctl import threadpool_limits
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .._atomic import worker_signal_defaults
+
+    worker_signal_defaults()  # SIGINT ignored, SIGTERM default (pool.terminate() ends us quietly)
     faiss.omp_set_num_threads(1)
     threadpool_limits(1)
 
@@ -44,8 +45,12 @@ class ProcessBackend:
 
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-        pool = ctx.Pool(self.jobs, initializer=_worker_init)
+        from .._atomic import signals_deferred
+
+        pool = None
         try:
+            with signals_deferred():  # a signal inside fork's at-fork callbacks would be swallowed
+                pool = ctx.Pool(self.jobs, initializer=_worker_init)
             inflight: deque[Any] = deque()
             for item in items:
                 inflight.append(pool.apply_async(func, (item,)))
@@ -55,8 +60,9 @@ class ProcessBackend:
                 yield inflight.popleft().get()
             pool.close()
         finally:
-            pool.terminate()
-            pool.join()
+            if pool is not None:
+                pool.terminate()
+                pool.join()
 
 
 BACKENDS.add("processes", ProcessBackend)
