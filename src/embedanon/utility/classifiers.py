@@ -11,6 +11,9 @@ are fixed here, once, and never tuned on an experiment's data:
   outside the embedding contributes the rows of its greedy WordPiece segmentation, as BERT's
   tokenizer would feed them. No attention layers run, nothing is downloaded and torch is not
   needed. Features are standardized, then L2 logistic regression (``C=1``).
+
+Both solve the (convex) multinomial logistic objective with Newton-CG: the same optimum as
+scikit-learn's default L-BFGS, about ten times faster on TF-IDF features on a busy 2-core machine.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def tfidf_logreg(seed: int) -> TextClassifier:
 
     model: TextClassifier = make_pipeline(
         TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True, max_features=200_000),
-        LogisticRegression(max_iter=2000, C=10.0, random_state=seed),
+        LogisticRegression(max_iter=2000, C=10.0, solver="newton-cg", random_state=seed),
     )
     return model
 
@@ -136,6 +139,6 @@ def minilm_logreg(seed: int) -> TextClassifier:
     model: TextClassifier = make_pipeline(
         MeanEmbedding("minilm-words"),
         StandardScaler(),
-        LogisticRegression(max_iter=2000, C=1.0, random_state=seed),
+        LogisticRegression(max_iter=2000, C=1.0, solver="newton-cg", random_state=seed),
     )
     return model

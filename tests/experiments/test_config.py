@@ -1,0 +1,120 @@
+"""The experiment schema: the issue's example parses; every bad key gets one line naming it."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from embedanon.errors import ConfigError
+from embedanon.experiments.config import cell_key, load_config, parse_config
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = {
+    "name": "my-run",
+    "datasets": [
+        {"name": "notes", "loader": "csv", "path": "data/notes.csv", "text_column": "text", "label_column": "label"}
+    ],
+    "mechanisms": [{"name": "knn", "k": [5, 10, 20]}, {"name": "laplace", "epsilon": [50, 80, 110]}],
+    "classifiers": ["tfidf-logreg"],
+    "seeds": [0, 1, 2],
+    "output": "experiments/results/my-run",
+}
+
+
+def _with(path: str, value: object) -> dict:
+    data = copy.deepcopy(EXAMPLE)
+    node = data
+    keys = path.split(".")
+    for key in keys[:-1]:
+        node = node[int(key)] if key.isdigit() else node[key]
+    last = keys[-1]
+    if value is KeyError:
+        del node[last]
+    else:
+        node[int(last) if last.isdigit() else last] = value
+    return data
+
+
+def test_the_issue_example_parses() -> None:
+    config = parse_config(EXAMPLE)
+    assert [d.name for d in config.datasets] == ["notes"]
+    assert dict(config.datasets[0].options) == {"text_column": "text", "label_column": "label"}
+    assert [(m.name, m.param, m.values) for m in config.mechanisms] == [
+        ("knn", "k", (5, 10, 20)),
+        ("laplace", "epsilon", (50.0, 80.0, 110.0)),
+    ]
+    assert config.seeds == (0, 1, 2) and config.folds == 5
+
+
+def test_shipped_configs_parse() -> None:
+    for path in sorted((REPO / "experiments" / "configs").glob("*.yaml")):
+        assert load_config(path).name
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        ("colour", "red", r"config: unknown key 'colour'; valid keys: name, datasets, mechanisms"),
+        ("name", KeyError, r"name is required"),
+        ("datasets", [], r"datasets must not be empty"),
+        ("datasets.0.loader", "excel", r"datasets\[0\]\.loader: unknown loader 'excel'; choose one of ag-news, csv"),
+        ("datasets.0.path", KeyError, r"datasets\[0\]\.path is required"),
+        ("datasets.0.sep", ";", r"datasets\[0\]: unknown key 'sep' for loader 'csv'; valid keys: delimiter, label_column"),
+        ("datasets.0.limit", 0, r"datasets\[0\]\.limit must be an integer >= 2, got 0"),
+        ("datasets.0.limit", True, r"datasets\[0\]\.limit must be an integer >= 2, got True"),
+        ("datasets.0.part", "train", r"datasets\[0\]\.part must be one of all, dev, heldout"),
+        ("mechanisms.0.name", "knnn", r"mechanisms\[0\]\.name: unknown mechanism 'knnn'; choose one of exponential, knn, laplace"),
+        ("mechanisms.0.epsilon", [1.0], r"mechanisms\[0\]: unknown key 'epsilon' for mechanism 'knn'; valid keys: name, k, label"),
+        ("mechanisms.0.k", 10, r"mechanisms\[0\]: give exactly one list of values of one of k"),
+        ("mechanisms.0.k", [], r"mechanisms\[0\]\.k must not be empty"),
+        ("mechanisms.0.k", [0], r"mechanisms\[0\]\.k values must be integers >= 1, got 0"),
+        ("mechanisms.1.epsilon", [-1], r"mechanisms\[1\]\.epsilon values must be > 0, got -1"),
+        ("mechanisms.1.epsilon", [float("nan")], r"mechanisms\[1\]\.epsilon values must be finite numbers"),
+        ("mechanisms.0.oov", "drop", r"mechanisms\[0\]\.oov must be one of composed, keep, uniform, got 'drop'"),
+        ("mechanisms.0.consistent", "yes", r"mechanisms\[0\]\.consistent must be true or false"),
+        ("mechanisms.0.allowlist", {"source": "web", "top": 10}, r"mechanisms\[0\]\.allowlist\.source must be public"),
+        ("classifiers", ["bert"], r"classifiers\[0\]: unknown classifier 'bert'; choose one of minilm-logreg, tfidf-logreg"),
+        ("seeds", [1, 1], r"seeds must be distinct"),
+        ("seeds", [-1], r"seeds\[0\] must be an integer >= 0, got -1"),
+        ("folds", 1, r"folds must be an integer >= 2, got 1"),
+        ("privacy", {"attack_docs": 0}, r"privacy\.attack_docs must be an integer >= 1, got 0"),
+        ("privacy", {"docs": 3}, r"privacy: unknown key 'docs'; valid keys: attack_docs"),
+        ("quick", {"values": "some"}, r"quick\.values must be one of ends, all, got 'some'"),
+    ],
+)
+def test_bad_config_one_line(path: str, value: object, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as info:
+        parse_config(_with(path, value))
+    assert "\n" not in str(info.value)
+
+
+def test_two_entries_of_one_mechanism_need_labels() -> None:
+    data = _with("mechanisms", [{"name": "knn", "k": [5]}, {"name": "knn", "k": [10], "min_length": 3}])
+    with pytest.raises(ConfigError, match="same label"):
+        parse_config(data)
+    data["mechanisms"][1]["label"] = "knn-min3"
+    assert [m.variant for m in parse_config(data).mechanisms] == ["knn", "knn-min3"]
+
+
+def test_yaml_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [unclosed\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="is not valid YAML at line"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="cannot read experiment config"):
+        load_config(tmp_path / "missing.yaml")
+
+
+def test_quick_shrinks_and_writes_elsewhere() -> None:
+    config = parse_config({**EXAMPLE, "quick": {"limit": 50, "values": "ends"}})
+    quick = config.quickened()
+    assert quick.output == "experiments/results/my-run-quick"
+    assert quick.seeds == (0,) and quick.folds == 3 and quick.datasets[0].limit == 50
+    assert [m.values for m in quick.mechanisms] == [(5, 20), (50.0, 110.0)]
+
+
+def test_cell_key_is_canonical() -> None:
+    assert cell_key({"a": 1, "b": [1, 2]}) == cell_key({"b": [1, 2], "a": 1})
+    assert cell_key({"a": 1}) != cell_key({"a": 2})

@@ -1,0 +1,46 @@
+"""Summaries and the 90 % point on hand-made rows."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from embedanon.experiments.results import ninety_percent_point, summarize
+
+
+def _row(mechanism: str, value: object, f1: float, seed: int = 0, attack: float = math.nan,
+         param: str = "k", setting: str = "perturbed-both") -> dict:
+    return {"dataset": "d", "classifier": "c", "mechanism": mechanism, "variant": mechanism,
+            "param": "" if mechanism == "none" else param, "value": "" if mechanism == "none" else value,
+            "seed": seed, "setting": setting, "macro_f1": f1, "accuracy": f1, "attack_public_top1": attack}
+
+
+def test_summaries_average_seeds_and_divide_by_the_original() -> None:
+    rows = [_row("none", "", 0.8, 0), _row("none", "", 0.9, 1), _row("knn", 5, 0.68, 0), _row("knn", 5, 0.72, 1)]
+    by = {(s.mechanism, s.setting): s for s in summarize(rows)}
+    knn = by[("knn", "perturbed-both")]
+    assert knn.macro_f1 == pytest.approx(0.70) and knn.share == pytest.approx(0.70 / 0.85)
+    assert knn.macro_f1_sd == pytest.approx(math.sqrt(2 * 0.02**2))
+    assert math.isnan(by[("none", "perturbed-both")].share)
+
+
+def _grid(param: str, points: list[tuple[float, float, float]]) -> list:
+    rows = [_row("none", "", 1.0)] + [_row("m", v, f, attack=a, param=param) for v, f, a in points]
+    return [s for s in summarize(rows) if s.mechanism == "m"]
+
+
+def test_knn_larger_k_is_more_private() -> None:
+    # shares 0.95 (k=5), 0.85 (k=10), 0.7 (k=20): crossing between 5 and 10, at 0.5 of the way
+    point = ninety_percent_point(_grid("k", [(5, 0.95, 0.4), (10, 0.85, 0.2), (20, 0.7, 0.1)]))
+    assert point.status == "interpolated"
+    assert point.value == pytest.approx(7.5) and point.attack == pytest.approx(0.3)
+
+
+def test_epsilon_smaller_is_more_private() -> None:
+    point = ninety_percent_point(_grid("epsilon", [(10, 0.5, 0.1), (14, 0.8, 0.3), (18, 1.0, 0.9)]))
+    assert point.value == pytest.approx(16.0) and point.attack == pytest.approx(0.6)
+    whole = ninety_percent_point(_grid("epsilon", [(10, 0.95, 0.1), (14, 0.99, 0.3)]))
+    assert whole.status == "whole grid" and whole.value == 10
+    never = ninety_percent_point(_grid("epsilon", [(10, 0.5, 0.1), (14, 0.6, 0.3)]))
+    assert never.status == "none" and math.isnan(never.value)
