@@ -203,6 +203,25 @@ def markdown(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def data_facts() -> dict:
+    """What the training data held out (from make_pii_set.py's own tables)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import make_pii_set as mps
+
+    return {
+        "generator": "scripts/make_pii_set.py",
+        "text_sources": {
+            "train/dev/test (disjoint documents)": ["mtsamples", "imdb", "biomed-sentences"],
+            "test-text only": ["ag-news"],
+            "out of distribution": ["presidio-synth v2"],
+        },
+        "locales": {loc: g for loc, g in sorted(mps.GROUPS.items())},
+        "held_out_locales": sorted(mps.HELDOUT_LOCALES),
+        "held_out_names": "one name string in five of every training locale (crc32 % 5 == 0), test sets only",
+        "held_out_traps": "one trap phrase in three (crc32 % 3 == 0), test sets only",
+    }
+
+
 def spans_at(cached: list[tuple], threshold: float) -> list[list]:
     """Predictions at ``threshold`` from cached per-token probabilities."""
     shift = float(np.log(threshold / (1 - threshold)))
@@ -277,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
 
     manifest = {
         "threshold": best,
+        "data": data_facts(),
         "model": "linear softmax over hashed token features + MiniLM rows (prev/own/next), BIO Viterbi",
         "train": {
             "path": Path(args.train).name,

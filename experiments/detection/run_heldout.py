@@ -87,13 +87,17 @@ def main() -> int:
     args = ap.parse_args()
     sets = {
         name: gold(
-            [json.loads(x) for x in (Path(args.sets) / f"{name}.jsonl").read_text("utf-8").splitlines()]
+            [
+                json.loads(x)
+                for x in (Path(args.sets) / f"{name}.jsonl").read_text("utf-8").split("\n")
+                if x.strip()
+            ]
         )
         for name in SETS
     }
     sets["presidio-synth"] = gold(presidio_records(PRESIDIO))
     results: dict = {"matching": "project evaluator, min_coverage 0.5", "sets": {}}
-    for spec in args.detectors.split(","):
+    for spec in filter(None, args.detectors.split(",")):
         detector = build_detectors(spec.removesuffix("-sub").replace("+", ","))
         for name, records in sets.items():
             if spec == "presidio" or spec.endswith("-sub"):  # Presidio is slow: the first N documents

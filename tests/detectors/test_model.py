@@ -18,6 +18,7 @@ from embedanon.detectors.model import (
     _TRANS,
     CLASSES,
     ModelDetector,
+    best_path,
     Weights,
     featurize_records,
     fit,
@@ -279,3 +280,76 @@ def test_shipped_manifest_records_data_and_held_out_sets():
     assert manifest["classes"] == list(CLASSES)
     assert manifest["train"]["docs"] > 1000 and manifest["held_out"]
     assert 0 < manifest["threshold"] < 1
+
+
+def test_read_span_records_keeps_unicode_line_separators_inside_strings(tmp_path):
+    text = "Ana\u2028Lima\x85ok"
+    path = tmp_path / "s.jsonl"
+    record = {"id": "1", "text": text, "spans": [{"start": 0, "end": 3, "label": "NAME"}]}
+    path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert read_span_records(path)[0]["text"] == text
+
+
+def _write_records(path, n: int = 6) -> None:
+    rng = np.random.default_rng(11)
+    with open(path, "w", encoding="utf-8") as f:
+        for r in _records(TRAIN_NAMES, rng, n):
+            f.write(json.dumps(r) + "\n")
+
+
+def test_cli_detector_train_adapts_the_shipped_model_and_info_reads_it(tmp_path):
+    from typer.testing import CliRunner
+
+    from embedanon.cli import app
+
+    data, out = tmp_path / "spans.jsonl", tmp_path / "adapted"
+    _write_records(data)
+    result = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(out), "--epochs", "2"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["base"] == "model" and manifest["train"]["docs"] == 6 and manifest["train"]["data"] == "spans.jsonl"
+    adapted = ModelDetector(path=out)
+    text = "Thanks, Amina Okafor! See you at the clinic."
+    assert any(text[s.start:s.end] == "Amina Okafor" for s in adapted.detect(text))
+    info = CliRunner().invoke(app, ["detector", "info", str(out)])
+    assert info.exit_code == 0 and json.loads(info.output)["base"] == "model"
+
+
+@pytest.mark.parametrize(("content", "args", "message"), [
+    ('{"text": "Ana", "spans": []}\n{oops\n', [], "line 2 is not valid JSON"),
+    ('{"text": "Ana", "spans": []}\n', ["--base", "/no/such/dir"], "base must be"),
+    ('{"text": "Ana", "spans": []}\n', ["--epochs", "0"], "epochs must be >= 1"),
+    ("", [], "no records"),
+])
+def test_cli_detector_train_bad_input_exits_2(tmp_path, content, args, message):
+    from typer.testing import CliRunner
+
+    from embedanon.cli import app
+
+    data = tmp_path / "spans.jsonl"
+    data.write_text(content)
+    result = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"), *args])
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_registry_builds_model_with_path_option(tmp_path):
+    from embedanon.detectors.registry import build_detectors
+
+    union = build_detectors("model", model_path=str(shipped_path()), model_threshold=0.5)
+    text = "Please call Wei Zhang tomorrow about the results."
+    assert any(text[s.start:s.end] == "Wei Zhang" for s in union.detect(text))
+
+
+def test_best_path_agrees_with_viterbi():
+    rng = np.random.default_rng(8)
+    c = len(CLASSES)
+    invalid_argmax = 0
+    for _ in range(300):
+        logp = np.log(rng.dirichlet(np.ones(c) * 0.2, size=int(rng.integers(1, 12))))
+        logp[:, 0] += rng.normal() * 2  # sometimes mostly O, sometimes mostly entities
+        arg = np.argmax(logp, axis=1)
+        score = lambda p: _START[p[0]] + sum(_TRANS[p[t - 1], p[t]] for t in range(1, len(p)))  # noqa: E731
+        invalid_argmax += not np.isfinite(score(arg))
+        np.testing.assert_array_equal(best_path(logp), viterbi(logp))
+    assert invalid_argmax > 30  # the slow branch is exercised too

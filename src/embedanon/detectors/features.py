@@ -120,6 +120,12 @@ class Featurizer:
         if vocab_rows is not None:
             self._table[1 : 1 + n_vocab] = vocab_rows
         self._n_dense = 1 + n_vocab
+        # Cluster ids of every vocabulary word, once (same argmax as the per-word product: checked
+        # equal for the shipped clusters and embedding).
+        self._vocab_clusters = [
+            np.argmax(vocab_rows @ cents.T, axis=1) if vocab_rows is not None else np.zeros(0, np.int64)
+            for cents in self._clusters
+        ]
         self._cache: dict[str, tuple[list[int], int, int, int, int]] = {}
         self._chunks: dict[str, tuple[int, int]] = {}
 
@@ -169,7 +175,7 @@ class Featurizer:
         cluster = 0
         if vec is not None:
             for level, cents in enumerate(self._clusters):
-                c = int(np.argmax(cents @ vec))
+                c = int(self._vocab_clusters[level][row]) if row >= 0 else int(np.argmax(cents @ vec))
                 feats.append(f"c{level}={c}")
                 if level == len(self._clusters) - 1:
                     cluster = c + 1
@@ -212,12 +218,12 @@ class Featurizer:
                 out[:] = arr
             return out
 
-        def put(values: np.ndarray, salt: int) -> None:
-            nonlocal col
-            h = (values * 0x9E3779B1 + salt * 0x85EBCA77 + 0x165667B1) & 0xFFFFFFFF
-            h ^= h >> 15
-            ids[:, col] = (h & mask) | (h & mask == 0)
-            col += 1
+        columns: list[np.ndarray] = []
+        salts: list[int] = []
+
+        def put(values: np.ndarray, salt: int) -> None:  # hashed together below, in one pass
+            columns.append(values)
+            salts.append(salt)
 
         pad_word = 0x5A5A5A5
         for off in (-3, -2, -1, 1, 2, 3):
@@ -273,7 +279,16 @@ class Featurizer:
             + chunk_flags[np.minimum(chunk_id + 1, len(bounds) - 1)],
             63,
         )
-        assert col <= SLOTS
+        h = (
+            np.stack(columns) * 0x9E3779B1
+            + np.array(salts, dtype=np.int64)[:, None] * 0x85EBCA77
+            + 0x165667B1
+        ) & 0xFFFFFFFF
+        h ^= h >> 15
+        h &= mask
+        h[h == 0] = 1
+        assert col + len(columns) <= SLOTS
+        ids[:, col : col + len(columns)] = h.T
         dense = np.stack([shifted(drow, -1, 0), drow, shifted(drow, 1, 0)], axis=1)
         return ids, dense
 

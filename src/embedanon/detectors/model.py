@@ -70,6 +70,23 @@ def viterbi(logp: np.ndarray) -> np.ndarray:
     return path
 
 
+_I_OF = np.array([k for k in range(len(CLASSES))]) + np.array([0, *([1, 0] * len(LABELS))])  # class -> its I
+
+
+def best_path(logp: np.ndarray) -> np.ndarray:
+    """Same path as :func:`viterbi`, faster in the common case.
+
+    Transitions are only 0 or -inf, so when the per-token argmax is already a valid BIO path it
+    is the constrained optimum; only otherwise is the Viterbi recursion run."""
+    path = np.argmax(logp, axis=1)
+    inside = (path > 0) & (path % 2 == 0)  # I-X classes have even ids
+    if inside.any():
+        prev = np.r_[0, path[:-1]]
+        if not np.all(_I_OF[prev[inside]] == path[inside]):
+            return viterbi(logp)
+    return path
+
+
 @dataclass
 class Weights:
     """Parameters of the token classifier.
@@ -200,8 +217,12 @@ class ModelDetector:
             grown = np.zeros((2 * len(table), self._proj.shape[1]), dtype=np.float32)
             grown[: self._n_proj] = self._proj[: self._n_proj]
             self._proj = grown
-        with threadpool_limits(1):
-            self._proj[self._n_proj : len(table)] = table[self._n_proj :] @ self._stacked
+        new_rows = table[self._n_proj :]
+        if len(new_rows) > 64:  # the vocabulary, once: one BLAS product on one thread
+            with threadpool_limits(1):
+                self._proj[self._n_proj : len(table)] = new_rows @ self._stacked
+        else:  # a few composed words: no BLAS call, no thread-pool round trip
+            self._proj[self._n_proj : len(table)] = np.einsum("kd,dc->kc", new_rows, self._stacked)
         self._n_proj = len(table)
 
     def detect(self, text: str) -> list[Span]:
@@ -215,14 +236,14 @@ DETECTORS.add("model", ModelDetector)
 
 
 def sparse_sum(weights: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """float32 (T, C): row sums ``weights[ids[t]].sum(0)`` for int ids (T, S), as one CSR product."""
-    from scipy import sparse as sp
+    """float32 (T, C): row sums ``weights[ids[t]].sum(0)`` for int ids (T, S).
 
+    ``np.take`` + one reduction measured about 2.5x faster than a CSR product or fancy indexing
+    at T ~ 170, S = 48."""
     t, k = ids.shape
-    m = sp.csr_matrix(
-        (np.ones(t * k, np.float32), ids.ravel(), np.arange(0, t * k + 1, k)), shape=(t, weights.shape[0])
-    )
-    return np.asarray(m @ weights, dtype=np.float32)
+    if t == 0:
+        return np.zeros((0, weights.shape[1]), dtype=weights.dtype)
+    return np.take(weights, ids.ravel(), axis=0).reshape(t, k, -1).sum(axis=1)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -264,7 +285,7 @@ def decode(
     for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
         logp = np.log(np.maximum(proba[a:b], 1e-12)).astype(np.float64)
         logp[:, 0] += o_shift
-        path = viterbi(logp)
+        path = best_path(logp)
         t, n = 0, len(path)
         while t < n:
             k = path[t]
@@ -429,6 +450,12 @@ def _fit(
     return Weights(w, dw, b, clusters)
 
 
+#: Domain adaptation defaults, chosen on presidio-research's generated_large.json (10 documents
+#: adapted, the rest scored; experiments/detection/adapt_tuning.json), not on the evaluation set.
+ADAPT_EPOCHS = 20
+ADAPT_L2 = 1e-3
+
+
 # -- labelled data and the training entry point -----------------------------------------------------
 def read_span_records(path: str | Path) -> list[dict]:
     """Records of a span-labelled JSONL file, validated (``{"id", "text", "spans": [...]}``).
@@ -438,7 +465,9 @@ def read_span_records(path: str | Path) -> list[dict]:
     """
     records = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = (
+            Path(path).read_text(encoding="utf-8").split("\n")
+        )  # not splitlines: JSON strings may hold U+2028
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
@@ -474,6 +503,7 @@ def train(
     epochs: int | None = None,
     seed: int = 0,
     buckets: int = 2**18,
+    l2: float | None = None,
 ) -> Weights:
     """Train a detector on span-labelled records.
 
@@ -485,6 +515,7 @@ def train(
         epochs: passes over the data (default 20 with a base, 4 from scratch).
         seed: shuffling (and, from scratch, clustering) seed.
         buckets: sparse feature space size when training from scratch.
+        l2: pull toward the base weights (default ``ADAPT_L2``).
 
     Returns:
         Weights with a manifest (base, documents, tokens, seed, threshold).
@@ -520,9 +551,9 @@ def train(
             featurizer.dense_table,
             buckets=buckets,
             clusters=clusters,
-            epochs=epochs or 20,
+            epochs=epochs or ADAPT_EPOCHS,
             lr=0.05,
-            l2=1e-3,
+            l2=ADAPT_L2 if l2 is None else l2,
             batch=512,
             seed=seed,
             prior=prior,

@@ -1,0 +1,73 @@
+"""Detection speed side by side: ``model``, ``regex``, ``model,regex`` and ``presidio`` (spaCy
+``en_core_web_sm``) on the same documents in the same process, interleaved in rounds so that the
+shared machine's load hits all of them alike. Reports docs/s and MB/s by wall clock and by process
+CPU time (the fairer figure on a loaded machine).
+
+    python experiments/detection/speed.py --data test-names.jsonl --docs 300 --out experiments/detection/speed
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from embedanon.detectors.registry import build_detectors
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--docs", type=int, default=300)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--format", default=None, help="only documents of this make_pii_set layout (e.g. chat)")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    records = [json.loads(x) for x in Path(args.data).read_text("utf-8").split("\n") if x.strip()]
+    if args.format:
+        records = [r for r in records if r.get("meta", {}).get("format") == args.format]
+    texts = [r["text"] for r in records[: args.docs]]
+    mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+    specs = ["model", "regex", "model,regex", "presidio"]
+    detectors = {s: build_detectors(s) for s in specs}
+    for d in detectors.values():  # warm up: caches, lazy loads
+        for t in texts[:20]:
+            d.detect(t)
+    wall = dict.fromkeys(specs, 0.0)
+    cpu = dict.fromkeys(specs, 0.0)
+    for _ in range(args.rounds):
+        for s in specs:
+            w0, c0 = time.perf_counter(), time.process_time()
+            for t in texts:
+                detectors[s].detect(t)
+            wall[s] += time.perf_counter() - w0
+            cpu[s] += time.process_time() - c0
+    n = len(texts) * args.rounds
+    res = {
+        "data": Path(args.data).name,
+        "format": args.format,
+        "docs": len(texts),
+        "rounds": args.rounds,
+        "mean_bytes_per_doc": mb * 1e6 / len(texts),
+        "detectors": {
+            s: {
+                "docs_per_s_wall": n / wall[s],
+                "docs_per_s_cpu": n / cpu[s],
+                "mb_per_s_wall": mb * args.rounds / wall[s],
+                "mb_per_s_cpu": mb * args.rounds / cpu[s],
+            }
+            for s in specs
+        },
+    }
+    res["ratio_model_regex_vs_presidio"] = {
+        "wall": wall["presidio"] / wall["model,regex"],
+        "cpu": cpu["presidio"] / cpu["model,regex"],
+    }
+    Path(args.out).with_suffix(".json").write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(res, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
