@@ -816,7 +816,7 @@ def main(argv: list[str] | None = None) -> int:
     check(records)
     with open(args.output, "w", encoding="utf-8") as f:
         for r in records:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+            f.write(json.dumps(r) + "\n")  # ASCII escapes: no raw U+2028 for line-splitting readers
     labels = Counter(s["label"] for r in records for s in r["spans"])
     print(f"{len(records)} records, spans {dict(sorted(labels.items()))}", file=sys.stderr)
     return 0
