@@ -115,6 +115,64 @@ def build_corpus(target: Path, nbytes: int, data_dir: Path) -> dict:
     return {"source": source, "docs": docs, "bytes": written, "docs_by_source": counts}
 
 
+def short_lines(source: Path, target: Path, width: int = 60) -> dict:
+    """The same text cut into turns of about ``width`` bytes at word boundaries (chat logs,
+    CSV cells): the record shape where per-record overhead dominates."""
+    lines = written = 0
+    with open(source, encoding="utf-8") as src, open(target, "w", encoding="utf-8", newline="\n") as out:
+        for doc in src:
+            turn: list[str] = []
+            size = 0
+            for word in doc.split():
+                turn.append(word)
+                size += len(word) + 1
+                if size >= width:
+                    line = " ".join(turn) + "\n"
+                    out.write(line)
+                    written += len(line.encode("utf-8"))
+                    lines += 1
+                    turn, size = [], 0
+            if turn:
+                line = " ".join(turn) + "\n"
+                out.write(line)
+                written += len(line.encode("utf-8"))
+                lines += 1
+    return {"docs": lines, "bytes": written, "mean_line_bytes": round(written / max(lines, 1), 1)}
+
+
+FLOOR_SCRIPT = r"""
+import re, sys, time
+import numpy as np
+from embedanon.pipeline.runtime import get_runtime
+from embedanon.config import AnonymizerConfig
+rt = get_runtime(AnonymizerConfig())
+vocab = {w: i for i, w in enumerate(rt.store.words)}
+table, words = rt.mechanism.table, rt.store.words
+split = re.compile(r"([A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*)").split
+rng = np.random.default_rng(0)
+t0 = time.process_time()
+n = 0
+with open(sys.argv[1], encoding="utf-8") as fh, open(sys.argv[2], "w", encoding="utf-8") as out:
+    for line in fh:
+        pieces = split(line)
+        ids = [vocab.get(w.lower(), 0) for w in pieces[1::2]]
+        if ids:
+            picks = table[ids, rng.integers(0, 10, len(ids))]
+            pieces[1::2] = [words[j] for j in picks.tolist()]
+        out.write("".join(pieces))
+        n += len(line.encode("utf-8"))
+print(n / 1e6 / (time.process_time() - t0))
+"""
+
+
+def floor_mb_per_cpu_s(corpus: Path, out: Path) -> float:
+    """The pure-Python floor for the same knn work, measured now (regex split + dict lookup +
+    one vectorised draw per line + join), MB per CPU-second of the loop itself."""
+    proc = subprocess.run([sys.executable, "-c", FLOOR_SCRIPT, str(corpus), str(out)],
+                          capture_output=True, text=True, check=True)
+    return round(float(proc.stdout.strip().splitlines()[-1]), 3)
+
+
 def count_words(path: Path) -> int:
     from embedanon.text import WORD_RE
 
@@ -252,8 +310,10 @@ def laplace_vs_faiss(corpus: Path, n_queries: int, params: dict, seed: int = 1) 
     import faiss
     import numpy as np
 
-    from embedanon.mechanisms.base import build_mechanism
-    from embedanon.runtime import AnonymizerConfig, get_runtime
+    from embedanon.config import AnonymizerConfig
+    from embedanon.mechanisms import build_mechanism
+    from embedanon.noise import NoiseSource, ReleaseKey, Stage
+    from embedanon.pipeline.runtime import get_runtime
     from embedanon.text import WORD_RE, lookup_key
 
     rt = get_runtime(AnonymizerConfig())  # default embedding and candidate policy
@@ -278,10 +338,12 @@ def laplace_vs_faiss(corpus: Path, n_queries: int, params: dict, seed: int = 1) 
     faiss_s = time.perf_counter() - t0
 
     mech = build_mechanism("laplace", index, **params)
-    rng = np.random.default_rng(seed)
-    mech.sample(id_arr[:1000], rng)  # let it build any lazy state outside the timing
+    source = NoiseSource(ReleaseKey.from_seed(seed))
+    tags = np.repeat(source.tags([b"bench"]), n, axis=0)
+    noise = source.noise(tags, Stage.EXPERIMENT, np.arange(n))
+    mech.sample(id_arr[:1000], noise.take(np.arange(1000)))  # lazy state outside the timing
     t0 = time.perf_counter()
-    mech.sample(id_arr, rng)
+    mech.sample(id_arr, noise)
     sample_s = time.perf_counter() - t0
     faiss_rate, sample_rate = n / faiss_s, n / sample_s
     return {
@@ -347,6 +409,61 @@ def machine_info() -> dict:
     return info
 
 
+def _bench_mechanism(report: dict, shape: str, path: Path, shape_mb: float, shape_words: int, mech: str,
+                     registered: list[str], extras: dict, epsilons: dict, jobs_list: list[int],
+                     small: Path, tiny: Path, work: Path, env: dict, args: argparse.Namespace) -> None:
+    """Cold and warm start, then the measured runs of one mechanism on one record shape."""
+    entry: dict = {"mechanism": mech, "shape": shape}
+    report["mechanisms"][f"{mech}/{shape}"] = entry
+    if mech not in registered:
+        entry["skipped"] = f"not registered (registered: {', '.join(registered)})"
+        return
+    extra = list(extras.get(mech, []))
+    if mech in epsilons and "--epsilon" not in extra:
+        extra += ["--epsilon", repr(epsilons[mech])]
+    entry["cli_options"] = extra
+    cold = run_measured(cli_command(small, work / "warm.out", mech, 1, extra), env,
+                        work / f"{mech}-cold.log", args.poll)
+    warm = run_measured(cli_command(tiny, work / "tiny.out", mech, 1, extra), env,
+                        work / f"{mech}-warm.log", args.poll)
+    entry["cold_start_s"] = cold["wall_s"]
+    entry["warm_start_s"] = warm["wall_s"]
+    entry["startup_peak_rss_mb"] = warm["peak_rss_max_process_mb"]
+    if cold["returncode"] or warm["returncode"]:
+        entry["error"] = cold.get("stderr_tail") or warm.get("stderr_tail")
+        return
+    for jobs in jobs_list:
+        res = run_measured(cli_command(path, work / f"out-{mech}-{shape}-j{jobs}.txt", mech,
+                                       jobs, extra),
+                           env, work / f"{mech}-{shape}-j{jobs}.log", args.poll)
+        res.update({"mechanism": mech, "shape": shape, "jobs": jobs})
+        if res["returncode"] == 0:
+            rate = shape_mb / res["wall_s"]
+            res["mb_per_s"] = round(rate, 3)
+            res["mb_per_s_per_core"] = round(rate / jobs, 3)
+            res["words_per_s"] = round(shape_words / res["wall_s"])
+            # CPU seconds of the whole tree: robust to other load on a shared machine,
+            # where wall-clock MB/s mostly measures the neighbours.
+            cpu = res["cpu_user_s"] + res["cpu_sys_s"]
+            res["mb_per_cpu_s"] = round(shape_mb / cpu, 4) if cpu > 0 else None
+            floor = report["floor_mb_per_cpu_s"][shape]
+            res["share_of_floor"] = round(shape_mb / cpu / floor, 3) if cpu > 0 else None
+            steady = res["wall_s"] - warm["wall_s"]
+            res["mb_per_s_excl_startup"] = round(shape_mb / steady, 3) if steady > 0 else None
+        report["runs"].append(res)
+        print(f"  {mech} {shape} jobs={jobs}: {res.get('mb_per_s', 'FAILED')} MB/s "
+              f"({res['wall_s']} s)", file=sys.stderr, flush=True)
+    ok = {r["jobs"]: r for r in report["runs"] if r["mechanism"] == mech
+          and r["shape"] == shape and r["returncode"] == 0}
+    if 1 in ok:
+        entry["scaling"] = {f"jobs{j}/jobs1": round(ok[j]["mb_per_s"] / ok[1]["mb_per_s"], 3)
+                            for j in sorted(ok) if j != 1}
+    if ok:
+        entry["peak_rss_max_process_mb"] = max(r["peak_rss_max_process_mb"]
+                                               for r in ok.values())
+        entry["peak_pss_sum_mb"] = max(r["peak_pss_sum_mb"] for r in ok.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=20.0, help="corpus size in MB (default 20)")
@@ -364,7 +481,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="ids for the laplace_vs_faiss section (default 200000)")
     ap.add_argument("--poll", type=float, default=0.1, help="memory polling interval, seconds")
     ap.add_argument("--json", type=Path, help="write the JSON here instead of stdout")
+    ap.add_argument("--shapes", default="long,short",
+                    help="record shapes: long (one document per line), short (~60-byte lines)")
     args = ap.parse_args(argv)
+    shapes = [x.strip() for x in args.shapes.split(",") if x.strip()]
 
     mechanisms = [m.strip().lower() for m in args.mechanisms.split(",") if m.strip()]
     jobs_list = [int(j) for j in args.jobs.split(",") if j.strip()]
@@ -374,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
         name, _, opts = spec.partition("=")
         extras[name.strip().lower()] = opts.split()
 
-    from embedanon.mechanisms.base import available
+    from embedanon.mechanisms import available
 
     registered = sorted(available())
     tmp = None
@@ -410,55 +530,18 @@ def main(argv: list[str] | None = None) -> int:
 
         report["runs"] = []
         report["mechanisms"] = {}
-        for mech in mechanisms:
-            entry: dict = {"mechanism": mech}
-            report["mechanisms"][mech] = entry
-            if mech not in registered:
-                entry["skipped"] = f"not registered (registered: {', '.join(registered)})"
-                continue
-            extra = list(extras.get(mech, []))
-            if mech in epsilons and "--epsilon" not in extra:
-                extra += ["--epsilon", repr(epsilons[mech])]
-            entry["cli_options"] = extra
-            cold = run_measured(cli_command(small, work / "warm.out", mech, 1, extra), env,
-                                work / f"{mech}-cold.log", args.poll)
-            warm = run_measured(cli_command(tiny, work / "tiny.out", mech, 1, extra), env,
-                                work / f"{mech}-warm.log", args.poll)
-            entry["cold_start_s"] = cold["wall_s"]
-            entry["warm_start_s"] = warm["wall_s"]
-            entry["startup_peak_rss_mb"] = warm["peak_rss_max_process_mb"]
-            if cold["returncode"] or warm["returncode"]:
-                entry["error"] = cold.get("stderr_tail") or warm.get("stderr_tail")
-                continue
-            for jobs in jobs_list:
-                res = run_measured(cli_command(corpus, work / f"out-{mech}-j{jobs}.txt", mech,
-                                               jobs, extra),
-                                   env, work / f"{mech}-j{jobs}.log", args.poll)
-                res.update({"mechanism": mech, "jobs": jobs})
-                if res["returncode"] == 0:
-                    rate = mb / res["wall_s"]
-                    res["mb_per_s"] = round(rate, 3)
-                    res["mb_per_s_per_core"] = round(rate / jobs, 3)
-                    res["words_per_s"] = round(stats["words"] / res["wall_s"])
-                    # CPU seconds of the whole tree: robust to other load on a shared machine,
-                    # where wall-clock MB/s mostly measures the neighbours.
-                    cpu = res["cpu_user_s"] + res["cpu_sys_s"]
-                    res["mb_per_cpu_s"] = round(mb / cpu, 4) if cpu > 0 else None
-                    steady = res["wall_s"] - warm["wall_s"]
-                    res["mb_per_s_excl_startup"] = round(mb / steady, 3) if steady > 0 else None
-                report["runs"].append(res)
-                print(f"  {mech} jobs={jobs}: {res.get('mb_per_s', 'FAILED')} MB/s "
-                      f"({res['wall_s']} s)", file=sys.stderr, flush=True)
-            ok = {r["jobs"]: r for r in report["runs"] if r["mechanism"] == mech
-                  and r["returncode"] == 0}
-            if 1 in ok:
-                entry["scaling"] = {f"jobs{j}/jobs1": round(ok[j]["mb_per_s"] / ok[1]["mb_per_s"], 3)
-                                    for j in sorted(ok) if j != 1}
-            if ok:
-                entry["peak_rss_max_process_mb"] = max(r["peak_rss_max_process_mb"]
-                                                       for r in ok.values())
-                entry["peak_pss_sum_mb"] = max(r["peak_pss_sum_mb"] for r in ok.values())
-
+        report["floor_mb_per_cpu_s"] = {}
+        corpora = {"long": (corpus, mb, stats["words"])}
+        if "short" in shapes:
+            short = work / "short.txt"
+            report["corpus_short"] = short_lines(corpus, short)
+            corpora["short"] = (short, report["corpus_short"]["bytes"] / MB, stats["words"])
+        for shape in shapes:
+            path, shape_mb, shape_words = corpora[shape]
+            report["floor_mb_per_cpu_s"][shape] = floor_mb_per_cpu_s(path, work / "floor.out")
+            for mech in mechanisms:
+                _bench_mechanism(report, shape, path, shape_mb, shape_words, mech, registered,
+                                 extras, epsilons, jobs_list, small, tiny, work, env, args)
         if "laplace" in registered:
             params = {"epsilon": epsilons.get("laplace", DEFAULT_EPSILON["laplace"])}
             try:
@@ -490,19 +573,22 @@ def summary_lines(report: dict) -> list[str]:
             continue
         parts = []
         for r in report["runs"]:
-            if r["mechanism"] != mech:
+            if f"{r['mechanism']}/{r['shape']}" != mech:
                 continue
             if r["returncode"]:
                 parts.append(f"jobs={r['jobs']}: FAILED (exit {r['returncode']})")
             else:
                 parts.append(f"jobs={r['jobs']}: {r['mb_per_s']:.3g} MB/s "
-                             f"({r['mb_per_s_per_core']:.3g}/core, {r['mb_per_cpu_s']:.3g}/cpu-s)")
+                             f"({r['mb_per_s_per_core']:.3g}/core, {r['mb_per_cpu_s']:.3g}/cpu-s, "
+                             f"{r['share_of_floor']:.2f} of the floor)")
         tail = f", peak RSS {entry.get('peak_rss_max_process_mb', 0):.0f} MB"
         tail += f" (tree PSS {entry.get('peak_pss_sum_mb', 0):.0f} MB)"
         if entry.get("scaling"):
             tail += ", scaling " + ", ".join(f"{k} {v:.2f}" for k, v in entry["scaling"].items())
         tail += f", cold start {entry['cold_start_s']:.1f} s, warm start {entry['warm_start_s']:.1f} s"
         lines.append(f"{mech} " + ", ".join(parts) + tail)
+    for shape, floor in report.get("floor_mb_per_cpu_s", {}).items():
+        lines.append(f"pure-Python knn floor, {shape} records: {floor:.3g} MB per CPU-second")
     lvf = report.get("laplace_vs_faiss", {})
     if "ratio_laplace_to_faiss" in lvf:
         lines.append(f"laplace sample {lvf['laplace_sample_per_s']:,}/s vs faiss flat k=1 "
