@@ -539,8 +539,21 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
         doc.add(pii.url(first, last), "URL").add(pii.pick(["", ".", " for details."]))
     elif kind == "id":
         what, value = pii.ident()
-        doc.add(pii.pick([f"{what}: ", f"Her {what} is ", f"{what} # ", f"Please quote {what} ",
-                          f"My {what} ", "I paid with ", "The number ", "Use ", "Charge it to "]))
+        doc.add(
+            pii.pick(
+                [
+                    f"{what}: ",
+                    f"Her {what} is ",
+                    f"{what} # ",
+                    f"Please quote {what} ",
+                    f"My {what} ",
+                    "I paid with ",
+                    "The number ",
+                    "Use ",
+                    "Charge it to ",
+                ]
+            )
+        )
         doc.add(value, "ID").add(pii.pick([".", "", " on all forms.", " was declined.", " is on file."]))
     elif kind == "date":
         doc.add(

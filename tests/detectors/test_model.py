@@ -18,8 +18,8 @@ from embedanon.detectors.model import (
     _TRANS,
     CLASSES,
     ModelDetector,
-    best_path,
     Weights,
+    best_path,
     featurize_records,
     fit,
     make_featurizer,
@@ -304,23 +304,32 @@ def test_cli_detector_train_adapts_the_shipped_model_and_info_reads_it(tmp_path)
 
     data, out = tmp_path / "spans.jsonl", tmp_path / "adapted"
     _write_records(data)
-    result = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(out), "--epochs", "2"])
+    result = CliRunner().invoke(
+        app, ["detector", "train", "--data", str(data), "--out", str(out), "--epochs", "2"]
+    )
     assert result.exit_code == 0, result.output
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["base"] == "model" and manifest["train"]["docs"] == 6 and manifest["train"]["data"] == "spans.jsonl"
+    assert (
+        manifest["base"] == "model"
+        and manifest["train"]["docs"] == 6
+        and manifest["train"]["data"] == "spans.jsonl"
+    )
     adapted = ModelDetector(path=out)
     text = "Thanks, Amina Okafor! See you at the clinic."
-    assert any(text[s.start:s.end] == "Amina Okafor" for s in adapted.detect(text))
+    assert any(text[s.start : s.end] == "Amina Okafor" for s in adapted.detect(text))
     info = CliRunner().invoke(app, ["detector", "info", str(out)])
     assert info.exit_code == 0 and json.loads(info.output)["base"] == "model"
 
 
-@pytest.mark.parametrize(("content", "args", "message"), [
-    ('{"text": "Ana", "spans": []}\n{oops\n', [], "line 2 is not valid JSON"),
-    ('{"text": "Ana", "spans": []}\n', ["--base", "/no/such/dir"], "base must be"),
-    ('{"text": "Ana", "spans": []}\n', ["--epochs", "0"], "epochs must be >= 1"),
-    ("", [], "no records"),
-])
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        ('{"text": "Ana", "spans": []}\n{oops\n', [], "line 2 is not valid JSON"),
+        ('{"text": "Ana", "spans": []}\n', ["--base", "/no/such/dir"], "base must be"),
+        ('{"text": "Ana", "spans": []}\n', ["--epochs", "0"], "epochs must be >= 1"),
+        ("", [], "no records"),
+    ],
+)
 def test_cli_detector_train_bad_input_exits_2(tmp_path, content, args, message):
     from typer.testing import CliRunner
 
@@ -328,7 +337,9 @@ def test_cli_detector_train_bad_input_exits_2(tmp_path, content, args, message):
 
     data = tmp_path / "spans.jsonl"
     data.write_text(content)
-    result = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"), *args])
+    result = CliRunner().invoke(
+        app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"), *args]
+    )
     assert result.exit_code == 2 and message in result.output
     assert not (tmp_path / "o").exists()
 
@@ -338,7 +349,7 @@ def test_registry_builds_model_with_path_option(tmp_path):
 
     union = build_detectors("model", model_path=str(shipped_path()), model_threshold=0.5)
     text = "Please call Wei Zhang tomorrow about the results."
-    assert any(text[s.start:s.end] == "Wei Zhang" for s in union.detect(text))
+    assert any(text[s.start : s.end] == "Wei Zhang" for s in union.detect(text))
 
 
 def test_best_path_agrees_with_viterbi():
