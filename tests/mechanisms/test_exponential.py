@@ -313,18 +313,28 @@ def test_may_return_input(tiny_index: NeighborIndex) -> None:
 
 
 # -- memory ---------------------------------------------------------------------------------------------
-def test_memory_stays_far_below_v_by_v() -> None:
-    """50,000 words x 32 d: 2,000 tokens of ~1,960 types at epsilon 10 (near-set path). A V x V
-    float32 matrix would be 10 GB and even a (types x C) one 390 MB; the traced peak (numpy
-    allocations; faiss is not used here) must stay under 200 MB: the near table of all 50,000
-    words (V x 64 int32 positions + float64 similarities = 38 MB, built once per embedding) plus
-    its float64 working copies and one 128 x 50,000 float32 block of scores (26 MB)."""
+@pytest.mark.parametrize("mechanism", ["exponential", "tem"])
+@pytest.mark.parametrize("streaming", [False, True], ids=["near-table", "streaming"])
+def test_memory_stays_far_below_v_by_v(monkeypatch: pytest.MonkeyPatch, mechanism: str,
+                                       streaming: bool) -> None:
+    """12,000 words x 16 d, 1,500 tokens at epsilon 10 (near-set path; tem with gamma 1). A V x V
+    float32 matrix would be 576 MB; the traced numpy peak (faiss is not used here) must stay under
+    64 MB. With the precomputed near table of all words (V x 64 int32 positions + float64
+    similarities = 9 MB) and, streaming (table disabled), with types scored in blocks of 128 x V
+    float32 (6 MB) as they come."""
+    from embedanon.mechanisms import nearsets
+    from embedanon.mechanisms.tem import TemMechanism
+
+    if streaming:
+        monkeypatch.setattr(nearsets, "_NEAR_TABLE_MAX_BYTES", 0)
     letters = "abcdefghijklmnopqrstuvwxyz"
-    words = [a + b + c + e for a in letters for b in letters for c in letters for e in letters[:3]]
-    store = make_store(words[:50_000], dim=32, seed=3)
+    words = [a + b + c for a in letters for b in letters for c in letters][:12_000]
+    store = make_store(words, dim=16, seed=3)
     index = NeighborIndex(store, CandidatePolicy(min_length=1), use_disk_cache=False)
-    mech = ExponentialMechanism(index=index, epsilon=10.0)
-    ids = np.random.default_rng(0).integers(0, 50_000, 2_000)
+    mech = (ExponentialMechanism(index=index, epsilon=10.0) if mechanism == "exponential"
+            else TemMechanism(index=index, epsilon=10.0, gamma=1.0))
+    assert mech.resolved_near_size() > 0
+    ids = np.random.default_rng(0).integers(0, len(words), 1_500)
     tracemalloc.start()
     try:
         out = mech.sample(ids, keyed_noise(1, len(ids)))
@@ -332,7 +342,8 @@ def test_memory_stays_far_below_v_by_v() -> None:
     finally:
         tracemalloc.stop()
     assert np.isin(out, index.candidates).all()
-    assert peak < 200 * 2**20
+    assert peak < 64 * 2**20
+    assert (nearsets.near_table(index, mech.resolved_near_size(), mech.inv_norm) is None) == streaming
 
 
 # -- the real default embedding --------------------------------------------------------------------------
