@@ -111,12 +111,10 @@ class ComposedSearch:
             pieces = self.store.wordpieces(key)
             if not pieces:
                 continue
-            stacked_rows = [n_words + r if cont else r for cont, r in pieces]
-            mean = all_vecs[stacked_rows].sum(axis=0, dtype=np.float64)
-            norm = float(np.sqrt(mean @ mean))
-            if norm == 0:
+            query = self.store.compose_pieces(pieces)
+            if query is None:
                 continue
-            query = mean / norm
+            stacked_rows = [n_words + r if cont else r for cont, r in pieces]
             placed[i] = True
             shortlist = np.unique(all_top[stacked_rows])  # sorted positions
             # float32 scores of one word's own shortlist: a function of that word only

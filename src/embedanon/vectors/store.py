@@ -248,15 +248,20 @@ class EmbeddingStore:
         return out
 
     def compose(self, word: str) -> np.ndarray | None:
-        """Unit vector for an out-of-vocabulary word: the mean of its wordpiece rows, or None."""
+        """Unit float32 vector for an out-of-vocabulary word: the mean of its wordpiece rows, or None."""
         pieces = self.wordpieces(word)
-        if not pieces:
-            return None
+        vec = self.compose_pieces(pieces) if pieces else None
+        return None if vec is None else vec.astype(np.float32)
+
+    def compose_pieces(self, pieces: list[tuple[bool, int]]) -> np.ndarray | None:
+        """The one wordpiece composition: float64 unit mean of the rows of ``pieces`` (from
+        :meth:`wordpieces`), or None when they sum to zero."""
         assert self.piece_vectors is not None
-        rows = [self.piece_vectors[r] if cont else self.vectors[r] for cont, r in pieces]
-        mean = np.asarray(np.mean(rows, axis=0, dtype=np.float32))
-        norm = float(np.linalg.norm(mean))
-        return None if norm == 0 else np.asarray(mean / norm, dtype=np.float32)
+        total = np.zeros(self.dim, dtype=np.float64)
+        for cont, r in pieces:
+            total += self.piece_vectors[r] if cont else self.vectors[r]
+        norm = float(np.sqrt(total @ total))
+        return None if norm == 0 else total / norm
 
     # -- persistence -------------------------------------------------------------------------
     def save(self, directory: Path) -> None:
