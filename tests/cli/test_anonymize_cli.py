@@ -264,6 +264,25 @@ def test_epsilon_mechanisms_run_from_the_cli(tmp_path: Path, mechanism: str) -> 
     assert a.stdout != src.read_text()  # at epsilon 5 nearly every word changes (see calibration)
 
 
+@pytest.mark.parametrize(("mechanism", "options"), [
+    ("exponential", ["--epsilon", "710"]), ("exponential", ["--epsilon", "1e300"]),
+    ("tem", ["--gamma", "2", "--epsilon", "1e6"]), ("laplace", ["--epsilon", "1e-300"]),
+    ("laplace", ["--epsilon", "1e-40"]), ("mahalanobis", ["--epsilon", "1e-300"]),
+    ("mahalanobis", ["--epsilon", "1e300"])])
+def test_every_finite_epsilon_runs(tmp_path: Path, mechanism: str, options: list[str]) -> None:
+    """Any finite epsilon > 0 works: huge ones release (nearly) every word unchanged, tiny ones
+    give noise (issue 6 item 9: exp() overflowed at epsilon >= 710; Laplace noise overflowed
+    float32 at 1e-40)."""
+    src = tmp_path / "in.txt"
+    src.write_text("the patient has chest pain\n", encoding="utf-8")
+    result = run(str(src), "--mechanism", mechanism, *options, "--seed", "3")
+    assert result.exit_code == 0, result.output
+    out = result.stdout.split()
+    assert len(out) == 5 and all(w.isalpha() for w in out)
+    huge = float(options[-1]) > 1
+    assert (out == src.read_text().split()) == huge
+
+
 def test_epsilon_required_by_metric_dp_mechanisms(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("John\n", encoding="utf-8")

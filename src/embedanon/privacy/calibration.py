@@ -23,6 +23,7 @@ import os
 import struct
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -262,7 +263,9 @@ def plot_png(rows: Sequence[CalibrationRow], path: Path) -> None:
     if rows:
         r = rows[0]
         fig.suptitle(f"{r.mechanism}: {r.words} words x {r.draws} draws", fontsize=11)
-    fig.savefig(path, format="png", dpi=110)
+    with warnings.catch_warnings():  # log axes over extreme epsilons warn about overflow; harmless
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fig.savefig(path, format="png", dpi=110)
 
 
 def write_outputs(rows: Sequence[CalibrationRow], out_dir: str | Path, *, plot: bool = True) -> list[Path]:
