@@ -234,12 +234,16 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
                 grid = [s for s in cells if s.variant == mech.variant]
                 if len(grid) >= 1:
                     p = ninety_percent_point(grid)
-                    where = (
-                        "not reached on the grid"
-                        if p.status == "none"
-                        else f"{mech.param} = {p.value:.3g} ({p.status}), attack top-1 {_pct(p.attack)}"
-                    )
-                    points.append(f"- {mech.variant}: 90 % of original macro-F1 (both) at {where}")
+                    if p.status == "none":
+                        points.append(
+                            f"- {mech.variant}: no value of its grid keeps 90 % of the original "
+                            "macro-F1 (both)"
+                        )
+                    else:
+                        points.append(
+                            f"- {mech.variant}: keeps 90 % of the original macro-F1 (both) up to "
+                            f"{mech.param} = {p.value:.3g} ({p.status}); attack top-1 there {_pct(p.attack)}"
+                        )
             lines += points + [""]
     return "\n".join(lines)
 
@@ -266,6 +270,7 @@ def plot(
     cols = min(3, len(mechs))
     rows = math.ceil(len(mechs) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows), squeeze=False)
+    legend: tuple[list[Any], list[str]] = ([], [])
     for ax, mech in zip(axes.flat, mechs, strict=False):
         for setting, style in (("perturbed-both", "-o"), ("perturbed-train", "--s")):
             pts = sorted(
@@ -299,11 +304,16 @@ def plot(
             twin.set_ylabel("attack top-1 (public prior)", color="tab:red")
             twin.set_ylim(0, 1)
             twin.tick_params(axis="y", colors="tab:red")
-        ax.legend(fontsize=7, loc="lower left")
+        handles, names = ax.get_legend_handles_labels()
+        if pts and not all(math.isnan(a) for a in attack):
+            more = twin.get_legend_handles_labels()
+            handles, names = handles + more[0], names + more[1]
+        legend = max(legend, (handles, names), key=lambda h: len(h[1]))
     for ax in list(axes.flat)[len(mechs) :]:
         ax.axis("off")
     fig.suptitle(f"{dataset} — {classifier}", fontsize=11)
-    fig.tight_layout()
+    fig.legend(*legend, loc="lower center", ncol=len(legend[1]) or 1, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.1 / rows, 1, 1))
     with atomic_write(path, private=False, binary=True) as fh:
         fig.savefig(fh, format="png", dpi=90)
     plt.close(fig)
