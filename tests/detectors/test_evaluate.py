@@ -17,9 +17,11 @@ from embedanon.detectors.evaluate import (
     GroupRow,
     compare_groups,
     evaluate,
+    read_span_file,
     score_document,
     two_proportion_z,
 )
+from embedanon.errors import InputError
 
 runner = CliRunner()
 
@@ -233,3 +235,58 @@ def test_cli_through_a_real_subprocess(spans_file):
     bad = subprocess.run([sys.executable, "-m", "embedanon", "evaluate-detection", "--data", "missing.jsonl",
                           "-d", "regex"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip() == "error: input not found: missing.jsonl"
+
+
+#: characters str.splitlines breaks at (json.dumps writes U+2028, U+2029 and U+0085 unescaped; the C0 ones escaped)
+LINE_BREAKERS = "\u2028\u2029\x85\x1c\x1d\x1e\x0b\x0c"
+
+
+def _breaker_file(tmp_path, newline: str = "\n"):
+    texts = [f"Call 617-555-0134{LINE_BREAKERS}now.", f"Mail ann@x.org\u2028or{LINE_BREAKERS}not."]
+    records = [{"id": str(i), "text": t, "spans": [g(t, sub, label)]}
+               for i, (t, sub, label) in enumerate(zip(texts, ("617-555-0134", "ann@x.org"), ("PHONE", "EMAIL")))]
+    path = tmp_path / "breakers.jsonl"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write("".join(json.dumps(r, ensure_ascii=False) + newline for r in records))
+    return path, records
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_cli_keeps_unicode_line_separators_inside_strings(tmp_path, newline):
+    path, records = _breaker_file(tmp_path, newline)
+    raw = path.read_text(encoding="utf-8")
+    assert "\u2028" in raw and len(raw.splitlines()) > len(records)  # the file would break under splitlines
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d", "regex", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["documents"] == 2 and report["overlap"]["found"] == 2
+    assert [r.to_dict() for r in read_span_file(path)] == records  # texts intact, offsets intact
+
+
+def test_cli_reads_standard_input_line_by_line(tmp_path):
+    path, _ = _breaker_file(tmp_path)
+    result = runner.invoke(app, ["evaluate-detection", "--data", "-", "-d", "regex", "--json"],
+                           input=path.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["documents"] == 2
+
+
+def test_invalid_utf8_names_the_line(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b'{"id": "a", "text": "ok", "spans": []}\n{"id": "b", "text": "\xff", "spans": []}\n')
+    with pytest.raises(InputError, match="line 2 is not valid UTF-8"):
+        read_span_file(path)
+
+
+def test_one_reader_for_evaluation_and_training(tmp_path, spans_file):
+    from embedanon.detectors.model import read_span_records
+
+    assert read_span_records(spans_file) == [r.to_dict() for r in read_span_file(spans_file)]
+    assert [r["id"] for r in read_span_records(spans_file)] == ["a", "b", "c", "4"]
+    no_id = tmp_path / "no_id.jsonl"
+    no_id.write_text('\n{"text": "Ana", "spans": [{"start": 0, "end": 3, "label": "NAME"}]}\n', encoding="utf-8")
+    assert read_span_records(no_id)[0]["id"] == "2"  # training data may omit ids: the line number
+    with pytest.raises(InputError, match="line 2 needs an 'id'"):
+        read_span_file(no_id)  # evaluation requires them
+    with pytest.raises(InputError, match="input not found"):
+        read_span_records(tmp_path / "missing.jsonl")

@@ -267,11 +267,11 @@ def test_read_span_records_errors_name_the_line(tmp_path):
     with pytest.raises(InputError, match="line 2 is not valid JSON"):
         read_span_records(path)
     path.write_text('{"text": "secret Ana", "spans": [{"start": 0, "end": 30, "label": "NAME"}]}\n')
-    with pytest.raises(InputError, match="line 1 has a bad span") as info:
+    with pytest.raises(InputError, match=r"line 1: span 0 \[0, 30\) is not inside the text") as info:
         read_span_records(path)
     assert "secret" not in str(info.value)
     path.write_text('{"text": "Ana", "spans": [{"start": 0, "end": 3, "label": "PERSON"}]}\n')
-    with pytest.raises(InputError, match="bad span"):
+    with pytest.raises(InputError, match="line 1: span 0 label must be one of"):
         read_span_records(path)
 
 

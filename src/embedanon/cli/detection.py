@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from typing import Annotated, Optional
 
 import typer
 
-from ..detectors.evaluate import Counts, DetectionReport, evaluate, read_records
+from ..detectors.evaluate import Counts, DetectionReport, evaluate, read_span_file
 from ..detectors.registry import build_detectors
-from ..errors import InputError
-from ..io import open_input
 from .common import handle_errors
 
 
@@ -33,12 +30,7 @@ def evaluate_detection_command(
         "--llm-verify/--no-llm-verify", help="llm: run the True/False verifier pass.")] = None,
 ) -> None:
     """Score detectors on labelled documents; prints counts and rates only, never text."""
-    with open_input(data) as fh:
-        try:
-            lines = io.TextIOWrapper(fh, encoding="utf-8").read().splitlines()
-        except UnicodeDecodeError:
-            raise InputError(f"{data}: not valid UTF-8") from None
-    records = read_records(lines, data)
+    records = read_span_file(data)
     union = build_detectors(detector, llm_url=llm_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env,
                             llm_verify=llm_verify)
     report = evaluate(records, union, min_coverage=min_coverage)

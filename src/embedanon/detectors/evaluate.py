@@ -36,9 +36,10 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from .._validate import fraction
 from ..errors import InputError
@@ -59,13 +60,25 @@ class GoldRecord:
     text: str
     spans: tuple[GoldSpan, ...]
 
+    def to_dict(self) -> dict[str, Any]:
+        """``{"id", "text", "spans": [{"start", "end", "label", "group"?}]}`` (the file format)."""
+        spans = [{"start": s.start, "end": s.end, "label": s.label,
+                  **({"group": s.group} if s.group is not None else {})} for s in self.spans]
+        return {"id": self.id, "text": self.text, "spans": spans}
+
 
 def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def parse_record(line: str, where: str) -> GoldRecord:
-    """One JSON line as a record; :class:`InputError` naming ``where`` (never the text)."""
+def parse_record(line: str, where: str, *, default_id: str | None = None) -> GoldRecord:
+    """One JSON line as a record; :class:`InputError` naming ``where`` (never the text).
+
+    Args:
+        line: one JSON object.
+        where: how errors name the line (``"spans.jsonl: line 3"``).
+        default_id: id of a record without one (None: an ``id`` is required).
+    """
     try:
         obj = json.loads(line)
     except json.JSONDecodeError:
@@ -73,6 +86,8 @@ def parse_record(line: str, where: str) -> GoldRecord:
     if not isinstance(obj, dict) or not isinstance(obj.get("text"), str) \
             or not isinstance(obj.get("spans"), list):
         raise InputError(f"{where} must be an object with a string 'text' and a list 'spans'")
+    if default_id is not None and "id" not in obj:
+        obj["id"] = default_id
     if not isinstance(obj.get("id"), (str, int)) or isinstance(obj.get("id"), bool):
         raise InputError(f"{where} needs an 'id' (string or integer)")
     text, spans = obj["text"], []
@@ -91,12 +106,49 @@ def parse_record(line: str, where: str) -> GoldRecord:
     return GoldRecord(str(obj["id"]), text, tuple(spans))
 
 
-def read_records(lines: Iterable[str], source: str) -> list[GoldRecord]:
-    """Records of a JSONL stream (blank lines skipped); at least one is required."""
-    records = [parse_record(line, f"{source}: line {n}") for n, line in enumerate(lines, 1) if line.strip()]
+def read_records(lines: Iterable[str], source: str, *, require_id: bool = True) -> list[GoldRecord]:
+    """Records of JSONL lines (blank lines skipped); at least one is required.
+
+    Args:
+        lines: one JSON object per item (split on ``"\\n"`` only: see :func:`jsonl_lines`).
+        source: how errors name the input.
+        require_id: refuse a record without an ``id`` (else it gets its line number).
+    """
+    records = [parse_record(line, f"{source}: line {n}", default_id=None if require_id else str(n))
+               for n, line in enumerate(lines, 1) if line.strip()]
     if not records:
         raise InputError(f"{source}: no records")
     return records
+
+
+def jsonl_lines(stream: IO[bytes], source: str) -> Iterator[str]:
+    """Decoded lines of a UTF-8 JSONL byte stream, split on ``"\\n"`` only.
+
+    Not ``str.splitlines``: it also breaks at U+2028, U+2029, U+0085 and other characters that
+    JSON allows unescaped inside strings, which would cut valid records in two.
+
+    Raises:
+        InputError: naming the first line that is not valid UTF-8 (never its content).
+    """
+    for n, raw in enumerate(stream, 1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{source}: line {n} is not valid UTF-8") from None
+
+
+def read_span_file(path: str | Path, *, require_id: bool = True) -> list[GoldRecord]:
+    """Validated records of a span-labelled JSONL file (``"-"``: standard input).
+
+    The one reader of ``spans.jsonl`` (``evaluate-detection`` and ``detector train`` both use it).
+
+    Raises:
+        InputError: a missing or unreadable file, or naming the line of the first malformed record.
+    """
+    from ..io import open_input
+
+    with open_input(str(path)) as fh:
+        return read_records(jsonl_lines(fh, str(path)), str(path), require_id=require_id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -458,42 +458,17 @@ ADAPT_L2 = 1e-3
 
 # -- labelled data and the training entry point -----------------------------------------------------
 def read_span_records(path: str | Path) -> list[dict]:
-    """Records of a span-labelled JSONL file, validated (``{"id", "text", "spans": [...]}``).
+    """Records of a span-labelled JSONL file as dicts (``{"id", "text", "spans": [...]}``).
+
+    A thin view of :func:`~.evaluate.read_span_file` (the one reader and validator of the
+    format; a record without an ``id`` gets its line number).
 
     Raises:
         InputError: naming the line of the first malformed record (never quoting its text).
     """
-    records = []
-    try:
-        lines = (
-            Path(path).read_text(encoding="utf-8").split("\n")
-        )  # not splitlines: JSON strings may hold U+2028
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            r = json.loads(line)
-        except json.JSONDecodeError:
-            raise InputError(f"{path}: line {no} is not valid JSON") from None
-        if (
-            not isinstance(r, dict)
-            or not isinstance(r.get("text"), str)
-            or not isinstance(r.get("spans"), list)
-        ):
-            raise InputError(f"{path}: line {no} needs a string 'text' and a list 'spans'")
-        for s in r["spans"]:
-            try:
-                Span(s["start"], s["end"], s["label"]).check(r["text"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise InputError(f"{path}: line {no} has a bad span ({type(exc).__name__})") from None
-        records.append(r)
-    if not records:
-        raise InputError(f"{path}: no records")
-    return records
+    from .evaluate import read_span_file
+
+    return [record.to_dict() for record in read_span_file(path, require_id=False)]
 
 
 def train(
