@@ -14,6 +14,7 @@ from .text import lookup_key
 from .vectors.defaults import DEFAULT_EMBEDDING
 from .vectors.store import CandidatePolicy
 
+DEFAULT_DETECTORS = "model,regex"
 SCOPES = ("all", "detected", "hybrid")
 ACTIONS = ("mechanism", "surrogate", "keep", "redact")
 
@@ -32,7 +33,7 @@ class ScopeConfig:
     """
 
     scope: str = "all"
-    detectors: str = "model,regex"
+    detectors: str = DEFAULT_DETECTORS
     detector_options: tuple[tuple[str, Any], ...] = ()
     strategies: tuple[tuple[str, str], ...] = ()
     allow: tuple[str, ...] = ()

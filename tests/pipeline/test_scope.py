@@ -127,3 +127,13 @@ def test_a_failing_detector_means_full_scope() -> None:
 def test_bad_scope_configuration(kwargs: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Anonymizer(key=fast_key(6), **kwargs)
+
+
+def test_default_detectors_are_the_shipped_model_and_regex() -> None:
+    anon = Anonymizer(key=fast_key(6), scope="hybrid")
+    assert anon.config.scope.detectors == "model,regex"
+    doc = anon.anonymize_document("Thanks, Amina Okafor! Call me at 617-555-0134.")
+    labels = {i.label for i in doc.items if i.kind == "surrogate"}
+    assert labels == {"NAME", "PHONE"} and "Amina" not in doc.text and "0134" not in doc.text
+    with pytest.raises(ConfigError, match="unknown detector 'nope'"):
+        Anonymizer(key=fast_key(6), scope="hybrid", detectors="nope")

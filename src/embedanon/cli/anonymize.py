@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..backends.base import build_backend
-from ..config import ScopeConfig, parse_strategies
+from ..config import DEFAULT_DETECTORS, ScopeConfig, parse_strategies
 from ..errors import ConfigError
 from ..files import anonymize_files
 from ..pipeline import Anonymizer
@@ -41,7 +41,7 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
             raise ConfigError(f"deny file line {n} must be LABEL<TAB>string")
         denied.append((term.strip(), label.strip().upper()))
     options = {"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}
-    names = detector or ("model,regex" if llm_url is None else "model,regex,llm")
+    names = detector or (DEFAULT_DETECTORS if llm_url is None else DEFAULT_DETECTORS + ",llm")
     return ScopeConfig(
         scope=scope, detectors=names,
         detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),

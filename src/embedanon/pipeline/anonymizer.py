@@ -9,7 +9,7 @@ from typing import Any
 
 from .._validate import positive_int
 from ..backends.base import Backend, Task, build_backend, chunk_texts, run_task
-from ..config import AnonymizerConfig, ScopeConfig
+from ..config import DEFAULT_DETECTORS, AnonymizerConfig, ScopeConfig
 from ..errors import ConfigError
 from ..mechanisms import Mechanism
 from ..noise import ReleaseKey
@@ -70,7 +70,7 @@ class Anonymizer:
             params["k"] = k
         if not isinstance(scope, ScopeConfig):
             scope = ScopeConfig(
-                scope=str(scope), detectors=detectors or ScopeConfig.detectors,
+                scope=str(scope), detectors=detectors or DEFAULT_DETECTORS,
                 detector_options=tuple(sorted((n, v) for n, v in (detector_options or {}).items()
                                               if v is not None)),
                 strategies=tuple((str(lab).upper(), str(act).lower())
@@ -86,6 +86,8 @@ class Anonymizer:
             allowlist=None if allowlist is None else str(allowlist), index=index, scope=scope,
         )
         self.runtime = get_runtime(self.config)  # fail fast on bad configuration
+        if scope.scope != "all":
+            self.runtime.detector  # noqa: B018 (builds and validates the detectors now)
         self.key = resolve_key(key, seed)
 
     @property
