@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from embedanon.config import AnonymizerConfig
 from embedanon.pipeline.plan import SAFE_K
 from embedanon.pipeline.runtime import get_runtime
-from embedanon.config import AnonymizerConfig
 from embedanon.text import lookup_key
 from embedanon.vectors.placements import TABLE_FILE, fingerprint
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from .errors import ConfigError
@@ -225,8 +226,9 @@ class KeyedNoise:
             raise ValueError(f"stream must be in [0, {1 << _STREAM_BITS}), got {stream}")
         if n == 0 or count == 0:
             return np.zeros((n, count), dtype=np.uint64)
-        addr = self._ordinals[:, None] * np.uint64(count) + np.arange(count, dtype=np.uint64)
-        block = addr >> np.uint64(1)
+        addr: npt.NDArray[np.uint64] = np.add(np.multiply(self._ordinals[:, None], np.uint64(count)),
+                                              np.arange(count, dtype=np.uint64), dtype=np.uint64)
+        block = np.right_shift(addr, np.uint64(1))
         if int(block.max()) >> _BLOCK_INDEX_BITS:
             raise ValueError("a record needs more than 2**41 random words in one stream")
         hi = np.frombuffer(self._tags[:, :8].tobytes(), dtype=">u8").astype(np.uint64)
@@ -236,7 +238,7 @@ class KeyedNoise:
         plain[:, :, 0] = hi[:, None]
         plain[:, :, 1] = lo[:, None] | block
         cipher = np.frombuffer(self._source.encrypt(plain.tobytes()), dtype=">u8").reshape(n, count, 2)
-        half = (addr & np.uint64(1)).astype(np.intp)
+        half = np.bitwise_and(addr, np.uint64(1)).astype(np.intp)
         return np.take_along_axis(cipher, half[:, :, None], axis=2)[:, :, 0].astype(np.uint64)
 
 

@@ -26,7 +26,6 @@ from ..vectors.placements import PublicPlacements, load_public_placements
 from ..vectors.store import EmbeddingStore
 from .codes import code_chars
 
-_UNLOADED = object()
 CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
 #: Guarded candidates kept per out-of-vocabulary word for the leak-guard redraw.
 SAFE_K = 10
@@ -95,7 +94,8 @@ class Lexicon:
         self.composer = composer
         self.n_words = len(store)
         self._plans: dict[str, Plan] = {}
-        self._public: PublicPlacements | None | object = _UNLOADED
+        self._public: PublicPlacements | None = None
+        self._public_loaded = False
 
     def plans(self, tokens: list[str]) -> list[Plan]:
         """Plans of ``tokens`` (alphanumeric tokens of :func:`embedanon.text.split_words`).
@@ -128,8 +128,9 @@ class Lexicon:
         """
         if not keys or self.composer is None:
             return {}
-        if self._public is _UNLOADED:
+        if not self._public_loaded:
             self._public = load_public_placements(self.composer.index, SAFE_K)
+            self._public_loaded = True
         out: dict[str, tuple[int, tuple[int, ...]]] = {}
         todo = keys
         if self._public is not None:

@@ -87,8 +87,9 @@ class Runtime:
             if len(self._banned) > _VARIANT_CACHE_LIMIT:
                 self._banned.clear()
             words = self.store.words
+            support = self.mechanism.support(proxy)  # type: ignore[attr-defined]  # FiniteSupport
             hit = self._banned[(key, proxy)] = frozenset(
-                j for j in self.mechanism.support(proxy).tolist() if keys_are_variants(key, words[j]))
+                j for j in support.tolist() if keys_are_variants(key, words[j]))
         return hit
 
     def is_variant(self, key: str, word_id: int) -> bool:

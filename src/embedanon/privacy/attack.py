@@ -252,7 +252,8 @@ class BayesAttack:
         n = self.mc_draws
         for start in range(0, len(todo), _CHUNK // 4):
             chunk = todo[start:start + _CHUNK // 4]
-            out = np.asarray(self.mechanism.sample(np.repeat(chunk, n), GeneratorNoise(self.rng, len(chunk) * n)), dtype=np.int64)
+            noise = GeneratorNoise(self.rng, len(chunk) * n)
+            out = np.asarray(self.mechanism.sample(np.repeat(chunk, n), noise), dtype=np.int64)
             for x, row in zip(chunk.tolist(), np.sort(out.reshape(len(chunk), n), axis=1), strict=True):
                 self._samples[x] = row
 

@@ -179,7 +179,8 @@ def word_statistics(mechanism: Mechanism, ids: np.ndarray, draws: int, rng: np.r
     cosine = np.full(m, np.nan, dtype=np.float64)
     for start in range(0, m, _CHUNK_WORDS):
         chunk = ids[start:start + _CHUNK_WORDS]
-        out = np.asarray(mechanism.sample(np.repeat(chunk, draws), GeneratorNoise(rng, len(chunk) * draws)), dtype=np.int64)
+        noise = GeneratorNoise(rng, len(chunk) * draws)
+        out = np.asarray(mechanism.sample(np.repeat(chunk, draws), noise), dtype=np.int64)
         out = out.reshape(len(chunk), draws)
         rows = slice(start, start + len(chunk))
         n_w[rows] = (out == chunk[:, None]).mean(axis=1)
