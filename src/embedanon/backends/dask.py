@@ -29,10 +29,11 @@ def _client(scheduler: str | None) -> Any:
     except ImportError:
         raise ConfigError("the dask engine needs the optional extra: pip install 'embedanon[dask]'") from None
     if scheduler is None:
-        return Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None))
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
+                               host="127.0.0.1", dashboard_address=None)
+        return Client(cluster)  # type: ignore[no-untyped-call]
     try:
-        return Client(scheduler, timeout=10)
+        return Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
     except OSError as exc:
         raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 

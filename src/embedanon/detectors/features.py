@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,8 +99,8 @@ class Featurizer:
         *,
         buckets: int,
         vocab_rows: np.ndarray | None,
-        row_of,
-        compose,
+        row_of: Callable[[str], int],
+        compose: Callable[[str], np.ndarray | None],
         clusters: Sequence[np.ndarray] = (),
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +104,7 @@ class Weights:
     dense: np.ndarray
     bias: np.ndarray
     clusters: list[np.ndarray]
-    manifest: dict = field(default_factory=dict)
+    manifest: dict[str, Any] = field(default_factory=dict)
 
     def save(self, directory: str | Path) -> Path:
         directory = Path(directory)
@@ -312,7 +313,7 @@ class Examples:
     y: np.ndarray
 
 
-def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict]) -> np.ndarray:
+def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict[str, Any]]) -> np.ndarray:
     """BIO class ids int64 (T,): a token is inside a span when it overlaps it."""
     y = np.zeros(len(starts), dtype=np.int64)
     for s in sorted(spans, key=lambda s: (s["start"], s["end"])):
@@ -325,7 +326,7 @@ def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict]) ->
     return y
 
 
-def featurize_records(featurizer: Featurizer, records: Iterable[dict]) -> Examples:
+def featurize_records(featurizer: Featurizer, records: Iterable[dict[str, Any]]) -> Examples:
     """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label)."""
     ids_, rows_, ys = [], [], []
     for r in records:
@@ -457,7 +458,7 @@ ADAPT_L2 = 1e-3
 
 
 # -- labelled data and the training entry point -----------------------------------------------------
-def read_span_records(path: str | Path) -> list[dict]:
+def read_span_records(path: str | Path) -> list[dict[str, Any]]:
     """Records of a span-labelled JSONL file as dicts (``{"id", "text", "spans": [...]}``).
 
     A thin view of :func:`~.evaluate.read_span_file` (the one reader and validator of the
@@ -472,7 +473,7 @@ def read_span_records(path: str | Path) -> list[dict]:
 
 
 def train(
-    records: Sequence[dict],
+    records: Sequence[dict[str, Any]],
     *,
     base: str | Path | None = "model",
     epochs: int | None = None,
