@@ -7,7 +7,9 @@ and reports wall time, MB/s, words/s, MB/s per core and peak memory, as JSON (st
 ``--json``) plus a one-line summary per mechanism on stderr.
 
 Targets (from the issue): >= 3 MB/s per core for ``knn``, near-linear scaling with ``--jobs 2``,
-peak RSS < 1 GB; for ``laplace``, ``sample`` at >= 0.7x the raw faiss flat-search rate.
+peak RSS < 1 GB; for ``laplace``, ``sample`` at >= 0.7x the raw faiss flat-search rate;
+``--detection`` (default on when ../shared/data exists): detection docs/s and MB/s of
+``model,regex`` and of Presidio + spaCy sm side by side on the same corpus lines, ratio >= 10x.
 
 Examples::
 
@@ -376,6 +378,32 @@ def _parse_epsilons(specs: list[str], mechanisms: list[str]) -> dict[str, float]
     return eps
 
 
+def detection_speed(corpus: Path, n_docs: int, rounds: int) -> dict:
+    """Detection docs/s and MB/s of ``model,regex`` and Presidio + spaCy sm on the same documents
+    (the first ``n_docs`` corpus lines), interleaved in the same run; ratio target >= 10x."""
+    from embedanon.detectors.evaluate import measure_speed
+    from embedanon.detectors.registry import build_detectors
+    from embedanon.errors import ConfigError
+
+    with open(corpus, encoding="utf-8") as fh:
+        texts = [line.rstrip("\n") for _, line in zip(range(n_docs), fh, strict=False)]
+    detectors = {"model,regex": build_detectors("model,regex")}
+    out: dict = {"docs": len(texts), "rounds": rounds,
+                 "mean_bytes_per_doc": round(sum(len(t.encode()) for t in texts) / max(1, len(texts)), 1)}
+    try:
+        detectors["presidio"] = build_detectors("presidio")
+    except ConfigError as exc:  # the extra is not installed: model,regex alone
+        out["presidio_skipped"] = str(exc)
+    out["detectors"] = measure_speed(texts, detectors, rounds=rounds)
+    if "presidio" in detectors:
+        seconds = {k: out["detectors"][k] for k in ("model,regex", "presidio")}
+        out["ratio_model_regex_vs_presidio"] = {
+            "wall": seconds["presidio"]["seconds_wall"] / seconds["model,regex"]["seconds_wall"],
+            "cpu": seconds["presidio"]["seconds_cpu"] / seconds["model,regex"]["seconds_cpu"],
+            "target": 10.0}
+    return out
+
+
 def machine_info() -> dict:
     info = {"cpu_count": os.cpu_count(), "python": platform.python_version(),
             "platform": platform.platform()}
@@ -483,7 +511,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the JSON here instead of stdout")
     ap.add_argument("--shapes", default="long,short",
                     help="record shapes: long (one document per line), short (~60-byte lines)")
+    ap.add_argument("--detection", action=argparse.BooleanOptionalAction, default=None,
+                    help="detection speed, model,regex vs Presidio (default: on when --data exists)")
+    ap.add_argument("--detection-docs", type=int, default=200, help="documents for --detection")
     args = ap.parse_args(argv)
+    if args.detection is None:
+        args.detection = args.data.is_dir()
     shapes = [x.strip() for x in args.shapes.split(",") if x.strip()]
 
     mechanisms = [m.strip().lower() for m in args.mechanisms.split(",") if m.strip()]
@@ -550,6 +583,11 @@ def main(argv: list[str] | None = None) -> int:
                 report["laplace_vs_faiss"] = {"error": f"{type(exc).__name__}: {exc}"}
         else:
             report["laplace_vs_faiss"] = {"skipped": "laplace is not registered"}
+        if args.detection:
+            try:
+                report["detection"] = detection_speed(corpus, args.detection_docs, rounds=2)
+            except Exception as exc:  # a benchmark reports a broken section, it does not stop
+                report["detection"] = {"error": f"{type(exc).__name__}: {exc}"}
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -594,6 +632,14 @@ def summary_lines(report: dict) -> list[str]:
         lines.append(f"laplace sample {lvf['laplace_sample_per_s']:,}/s vs faiss flat k=1 "
                      f"{lvf['faiss_flat_k1_per_s']:,}/s: ratio {lvf['ratio_laplace_to_faiss']:.2f}"
                      f" (target >= 0.7)")
+    det = report.get("detection", {})
+    for name, r in det.get("detectors", {}).items():
+        lines.append(f"detection {name}: {r['docs_per_s_wall']:.1f} docs/s, {r['mb_per_s_wall']:.3g} MB/s "
+                     f"({r['docs_per_s_cpu']:.1f} docs/cpu-s)")
+    if "ratio_model_regex_vs_presidio" in det:
+        ratio = det["ratio_model_regex_vs_presidio"]
+        lines.append(f"detection model,regex vs presidio: {ratio['wall']:.1f}x wall, {ratio['cpu']:.1f}x cpu "
+                     f"(target >= 10)")
     return lines
 
 

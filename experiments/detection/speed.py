@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
+from embedanon.detectors.evaluate import measure_speed
 from embedanon.detectors.registry import build_detectors
 
 
@@ -30,39 +30,18 @@ def main() -> int:
     texts = [r["text"] for r in records[: args.docs]]
     mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
     specs = ["model", "regex", "model,regex", "presidio"]
-    detectors = {s: build_detectors(s) for s in specs}
-    for d in detectors.values():  # warm up: caches, lazy loads
-        for t in texts[:20]:
-            d.detect(t)
-    wall = dict.fromkeys(specs, 0.0)
-    cpu = dict.fromkeys(specs, 0.0)
-    for _ in range(args.rounds):
-        for s in specs:
-            w0, c0 = time.perf_counter(), time.process_time()
-            for t in texts:
-                detectors[s].detect(t)
-            wall[s] += time.perf_counter() - w0
-            cpu[s] += time.process_time() - c0
-    n = len(texts) * args.rounds
+    speeds = measure_speed(texts, {s: build_detectors(s) for s in specs}, rounds=args.rounds)
     res = {
         "data": Path(args.data).name,
         "format": args.format,
         "docs": len(texts),
         "rounds": args.rounds,
         "mean_bytes_per_doc": mb * 1e6 / len(texts),
-        "detectors": {
-            s: {
-                "docs_per_s_wall": n / wall[s],
-                "docs_per_s_cpu": n / cpu[s],
-                "mb_per_s_wall": mb * args.rounds / wall[s],
-                "mb_per_s_cpu": mb * args.rounds / cpu[s],
-            }
-            for s in specs
+        "detectors": speeds,
+        "ratio_model_regex_vs_presidio": {
+            "wall": speeds["presidio"]["seconds_wall"] / speeds["model,regex"]["seconds_wall"],
+            "cpu": speeds["presidio"]["seconds_cpu"] / speeds["model,regex"]["seconds_cpu"],
         },
-    }
-    res["ratio_model_regex_vs_presidio"] = {
-        "wall": wall["presidio"] / wall["model,regex"],
-        "cpu": cpu["presidio"] / cpu["model,regex"],
     }
     Path(args.out).with_suffix(".json").write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(res, indent=2))

@@ -21,7 +21,7 @@ from embedanon.detectors.evaluate import (
     score_document,
     two_proportion_z,
 )
-from embedanon.errors import InputError
+from embedanon.errors import ConfigError, InputError
 
 runner = CliRunner()
 
@@ -290,3 +290,36 @@ def test_one_reader_for_evaluation_and_training(tmp_path, spans_file):
         read_span_file(no_id)  # evaluation requires them
     with pytest.raises(InputError, match="input not found"):
         read_span_records(tmp_path / "missing.jsonl")
+
+
+class Counting:
+    """Counts calls; ``spin`` busy-loops so that its CPU time is measurable."""
+
+    name = "counting"
+
+    def __init__(self, spin: int = 0) -> None:
+        self.calls, self.spin = 0, spin
+
+    def detect(self, text: str) -> list[Span]:
+        self.calls += 1
+        total = 0
+        for i in range(self.spin):
+            total += i
+        return []
+
+
+def test_measure_speed_side_by_side():
+    from embedanon.detectors.evaluate import measure_speed
+
+    texts = ["ab", "cdé"]  # 6 UTF-8 bytes (é is two) per round
+    fast, slow = Counting(), Counting(spin=200_000)
+    speeds = measure_speed(texts, {"fast": fast, "slow": slow}, rounds=3, warmup=1)
+    assert fast.calls == slow.calls == 1 + 3 * 2  # warm-up on the first text, then 3 rounds of both
+    for r in speeds.values():
+        assert r["docs_per_s_wall"] * r["seconds_wall"] == pytest.approx(6)
+        assert r["mb_per_s_wall"] * r["seconds_wall"] == pytest.approx(18e-6)
+    assert speeds["slow"]["seconds_cpu"] > 5 * speeds["fast"]["seconds_cpu"]  # the spinning one is slower
+    with pytest.raises(InputError, match="at least one text"):
+        measure_speed([], {"fast": fast})
+    with pytest.raises(ConfigError, match="rounds must be an integer >= 1"):
+        measure_speed(texts, {"fast": fast}, rounds=0)
