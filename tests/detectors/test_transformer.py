@@ -206,3 +206,49 @@ def test_bad_paths_and_options(tiny, tmp_path):
         TransformerDetector(path=path, threshold=1.0)
     with pytest.raises(ConfigError, match="stride"):
         train_transformer(_records(2, 0), base=str(path), max_length=16, stride=14)
+
+
+# -- the CLI: embedanon detector train --backend transformer ------------------------------------------
+def _spans_file(tmp_path, n: int = 20):
+    import json
+
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in _records(n, seed=3)), encoding="utf-8")
+    return path
+
+
+def test_cli_backend_errors_are_one_line(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from embedanon.cli import app
+
+    data = _spans_file(tmp_path, 2)
+    bad = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"),
+                                   "--backend", "nope"])
+    assert bad.exit_code == 2 and "backend must be 'model' or 'transformer'" in bad.output
+    monkeypatch.setitem(sys.modules, "torch", None)
+    missing = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"),
+                                       "--backend", "transformer"])
+    assert missing.exit_code == 2 and "needs torch and transformers" in missing.output
+    assert len(missing.output.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
+
+
+@needs_torch
+def test_cli_trains_a_transformer_and_info_reads_it(tiny, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from embedanon.cli import app
+
+    base, _, _ = tiny
+    out = tmp_path / "cli-model"
+    result = CliRunner().invoke(app, ["detector", "train", "--backend", "transformer", "--data",
+                                      str(_spans_file(tmp_path)), "--out", str(out), "--base", base])
+    assert result.exit_code == 0, result.output
+    assert "trained on 20 documents (2 steps)" in result.output  # 20 docs, batch 16, 1 epoch
+    info = CliRunner().invoke(app, ["detector", "info", str(out)])
+    manifest = json.loads(info.output)
+    assert manifest["kind"] == "transformer-token-classification" and manifest["train"]["data"] == "spans.jsonl"
+    assert manifest["max_length"] == 64  # capped at the tiny model's position embeddings
+    assert build_detectors("transformer", transformer_path=str(out)).detect("how are you?") is not None

@@ -28,6 +28,9 @@ def train_command(
         Optional[int], typer.Option(help="Passes over the data (default 20 with a base).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Shuffling seed.")] = 0,
+    backend: Annotated[str, typer.Option(
+        help="'model' (numpy, shipped) or 'transformer' (MiniLM token classifier; needs embedanon[train]; "
+             "--base model/none: the packaged MiniLM).")] = "model",
 ) -> None:
     """Train a detector on labelled documents; load it with the model detector option path=DIR."""
     from ..detectors.model import ModelDetector, read_span_records, train
@@ -36,12 +39,32 @@ def train_command(
         raise ConfigError(f"epochs must be >= 1, got {epochs}")
     if base not in ("model", "none") and not Path(base).is_dir():
         raise ConfigError(f"base must be 'model', 'none' or a trained directory, got {base!r}")
+    if backend not in ("model", "transformer"):
+        raise ConfigError(f"backend must be 'model' or 'transformer', got {backend!r}")
+    if backend == "transformer":
+        _train_transformer(data, out, base=None if base in ("model", "none") else base, epochs=epochs or 1,
+                           seed=seed)
+        return
     records = read_span_records(data)
     weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
     weights.manifest["train"]["data"] = data.name
     weights.save(out)
     ModelDetector(path=out)  # refuse to report success for a directory that does not load
     typer.echo(f"trained on {len(records)} documents ({weights.manifest['train']['tokens']} tokens) -> {out}")
+
+
+def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
+    from ..detectors.model import read_span_records
+    from ..detectors.transformer import TransformerDetector, require_transformers, train_transformer
+
+    require_transformers()  # the one-line error before reading any data
+    records = read_span_records(data)
+    trained = train_transformer(records, base=base, epochs=epochs, seed=seed)
+    trained.manifest["train"]["data"] = data.name
+    trained.save(out)
+    TransformerDetector(path=out)  # refuse to report success for a directory that does not load
+    typer.echo(f"trained on {len(records)} documents ({len(trained.losses)} steps) -> {out}; "
+               "use it with the transformer detector option path=DIR")
 
 
 @app.command("info")
@@ -53,6 +76,10 @@ def info_command(
 ) -> None:
     """Print a trained detector's manifest (data, seeds, held-out metrics)."""
     from ..detectors.model import Weights, shipped_path
+    from ..detectors.transformer import MANIFEST
 
+    if path is not None and (path / MANIFEST).is_file():  # a transformer detector
+        typer.echo(json.dumps(json.loads((path / MANIFEST).read_text(encoding="utf-8")), indent=2))
+        return
     weights = Weights.load(path or shipped_path())
     typer.echo(json.dumps(weights.manifest, indent=2))

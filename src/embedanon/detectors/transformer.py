@@ -120,7 +120,7 @@ def windows(n: int, *, max_length: int, stride: int) -> list[tuple[int, int]]:
     return [w for i, w in enumerate(out) if i == 0 or w[1] > out[i - 1][1]]
 
 
-def piece_labels(enc: Encoded, spans: Sequence[dict]) -> np.ndarray:
+def piece_labels(enc: Encoded, spans: Sequence[dict[str, Any]]) -> np.ndarray:
     """int64 (P,): each word's BIO class id on its first wordpiece, ``IGNORE`` elsewhere."""
     labels = np.full(len(enc.ids), IGNORE, dtype=np.int64)
     labels[enc.first] = token_labels(enc.starts, enc.ends, spans)
@@ -155,7 +155,7 @@ class TrainedTransformer:
 
     model: Any
     tokenizer: Any
-    manifest: dict
+    manifest: dict[str, Any]
     losses: list[float] = field(default_factory=list)
 
     def save(self, directory: str | Path) -> Path:
@@ -169,7 +169,7 @@ class TrainedTransformer:
         return directory
 
 
-def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict]:
+def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict[str, Any]]:
     torch, transformers = require_transformers()
     manifest_file = path / MANIFEST
     manifest = json.loads(manifest_file.read_text(encoding="utf-8")) if manifest_file.is_file() else {}
@@ -190,7 +190,7 @@ def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict]:
     return model, tokenizer, manifest
 
 
-def train_transformer(records: Sequence[dict], *, base: str | Path | None = None, epochs: int = 1,
+def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | None = None, epochs: int = 1,
                       max_steps: int | None = None, batch_size: int = 16, lr: float = 5e-5,
                       max_length: int = 128, stride: int = 16, warmup: float = 0.1, seed: int = 0,
                       case_channel: bool = True) -> TrainedTransformer:
@@ -203,7 +203,8 @@ def train_transformer(records: Sequence[dict], *, base: str | Path | None = None
         epochs: passes over the windows; ``max_steps`` stops earlier.
         batch_size, lr, warmup: AdamW (weight decay 0.01) with linear warm-up over ``warmup`` of
             the steps, then linear decay; gradients clipped at norm 1.
-        max_length, stride: windowing (wordpieces, special tokens included).
+        max_length, stride: windowing (wordpieces, special tokens included); ``max_length`` is
+            capped at the model's ``max_position_embeddings`` (the manifest records the value used).
         seed: window order, dropout and the new classifier head.
         case_channel: give upper-case wordpieces token type 1 (see the module docstring).
 
@@ -225,6 +226,9 @@ def train_transformer(records: Sequence[dict], *, base: str | Path | None = None
     torch.manual_seed(seed)
     source = minilm_path() if base is None else Path(base)
     model, tokenizer, _ = _load(source, for_training=True)
+    max_length = min(max_length, int(model.config.max_position_embeddings))
+    if not stride < max_length - 2:
+        raise ConfigError(f"stride must be < max_length - 2 = {max_length - 2} for this model, got {stride}")
     rows = []
     for r in records:
         enc = encode(tokenizer, r["text"], case_channel=case_channel)
