@@ -298,14 +298,18 @@ def plot(
             key=lambda s: s.value,
         )
         attack = [s.figures["attack_public_top1"] for s in pts]
-        if pts and not all(math.isnan(a) for a in attack):
-            twin = ax.twinx()
-            twin.plot([s.value for s in pts], attack, "^-", color="tab:red", label="attack top-1")
-            twin.set_ylabel("attack top-1 (public prior)", color="tab:red")
-            twin.set_ylim(0, 1)
-            twin.tick_params(axis="y", colors="tab:red")
+        label, ylabel = "attack top-1", "attack top-1 (public prior)"
+        if pts and all(math.isnan(a) for a in attack):
+            # no attack figure (no exact law, or attack_dense off): words released unchanged instead
+            attack = [1 - s.figures["change_rate"] for s in pts]
+            label, ylabel = "words unchanged", "words released unchanged"
         handles, names = ax.get_legend_handles_labels()
         if pts and not all(math.isnan(a) for a in attack):
+            twin = ax.twinx()
+            twin.plot([s.value for s in pts], attack, "^-", color="tab:red", label=label)
+            twin.set_ylabel(ylabel, color="tab:red")
+            twin.set_ylim(0, 1)
+            twin.tick_params(axis="y", colors="tab:red")
             more = twin.get_legend_handles_labels()
             handles, names = handles + more[0], names + more[1]
         legend = max(legend, (handles, names), key=lambda h: len(h[1]))
