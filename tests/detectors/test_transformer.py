@@ -252,3 +252,16 @@ def test_cli_trains_a_transformer_and_info_reads_it(tiny, tmp_path):
     assert manifest["kind"] == "transformer-token-classification" and manifest["train"]["data"] == "spans.jsonl"
     assert manifest["max_length"] == 64  # capped at the tiny model's position embeddings
     assert build_detectors("transformer", transformer_path=str(out)).detect("how are you?") is not None
+
+
+def test_length_grouped_batches_cover_every_window_once():
+    from embedanon.detectors.transformer import length_grouped_batches
+
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(1, 120, size=1003)
+    batches = length_grouped_batches(lengths, 16, rng, pool=8)
+    flat = np.concatenate(batches)
+    assert sorted(flat.tolist()) == list(range(1003)) and all(len(b) <= 16 for b in batches)
+    padded = sum(len(b) * lengths[b].max() for b in batches)
+    random_batches = np.array_split(rng.permutation(1003), len(batches))
+    assert padded < 0.8 * sum(len(b) * lengths[b].max() for b in random_batches)  # less padding than random

