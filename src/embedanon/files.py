@@ -94,23 +94,41 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
     return stats
 
 
+Writer = Callable[[eio.Record, tuple[str, ...]], str]
+
+
+def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
+            sniff: bool) -> tuple[Iterator[eio.Record], Writer, list[str]]:
+    """Records of one input, the writer that puts results back, and the field name of each text."""
+    shown = "<stdin>" if path == "-" else path
+    if form == "txt":
+        return eio.read_txt(fh, shown, errors, sniff=sniff), eio.write_txt, [""]
+    if form == "jsonl":
+        return eio.read_jsonl(fh, shown, errors, fields), eio.write_jsonl, fields
+    delimiter = "\t" if shown.lower().endswith(".tsv") else ","
+    return (eio.read_csv(fh, shown, errors, fields, delimiter),
+            eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)), fields)
+
+
+def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = None,
+               encoding_errors: str = "strict") -> list[tuple[str, str]]:
+    """Every text to anonymize in ``path`` with its field name, as ``anonymize`` reads them
+    (the named fields of JSONL/CSV records, each line of a text file; headers and blank lines
+    skipped)."""
+    form = eio.detect_format(path, fmt)
+    if form == "txt" and fields:
+        raise ConfigError("--field applies to jsonl and csv input, not txt")
+    with eio.open_input(path) as fh:
+        records, _, names = _reader(fh, path, form, list(fields or ["text"]), encoding_errors,
+                                    fmt is None)
+        return [pair for record in records
+                for pair in zip(record.texts, names[: len(record.texts)], strict=True)]
+
+
 def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str],
              anonymizer: Anonymizer, engine: Backend, errors: str, stats: RunStats,
              progress: Callable[[int], None] | None, *, sniff: bool = True) -> None:
-    shown = "<stdin>" if path == "-" else path
-    if form == "txt":
-        records: Iterator[eio.Record] = eio.read_txt(fh, shown, errors, sniff=sniff)
-        write: Callable[[eio.Record, tuple[str, ...]], str] = eio.write_txt
-        names = [""]
-    elif form == "jsonl":
-        records = eio.read_jsonl(fh, shown, errors, fields)
-        write = eio.write_jsonl
-        names = fields
-    else:
-        delimiter = "\t" if shown.lower().endswith(".tsv") else ","
-        records = eio.read_csv(fh, shown, errors, fields, delimiter)
-        write = eio.CsvWriter(delimiter, eio.detect_line_terminator(fh))
-        names = fields
+    records, write, names = _reader(fh, path, form, fields, errors, sniff)
 
     pending: deque[eio.Record] = deque()
     config, key = anonymizer.config, anonymizer.key

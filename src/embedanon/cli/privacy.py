@@ -2,47 +2,191 @@
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Annotated, Optional
+from dataclasses import asdict, replace
+from typing import Annotated, Any, Optional
 
 import typer
 
-from ..io import open_input, read_txt
-from ..pipeline import Anonymizer
+from .._validate import positive_int
+from ..config import ScopeConfig
+from ..detectors.model import read_span_records
+from ..errors import InputError
+from ..files import read_texts
+from ..noise import ReleaseKey
+from ..pipeline import anonymize_records
+from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.metrics import PrivacyReport, privacy_report
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
+from .options import (
+    AllowlistOpt,
+    AllowOpt,
+    DenyOpt,
+    DetectorOpt,
+    EmbeddingOpt,
+    EncodingErrorsOpt,
+    EpsilonOpt,
+    FieldOpt,
+    FmtOpt,
+    GammaOpt,
+    IndexOpt,
+    KeyOpt,
+    KOpt,
+    LamOpt,
+    LlmModelOpt,
+    LlmUrlOpt,
+    LlmVerifyOpt,
+    MechanismOpt,
+    MinLengthOpt,
+    PhoneFormatOpt,
+    ScopeOpt,
+    SeedOpt,
+    StrategyOpt,
+    release_anonymizer,
+)
 
 
 @handle_errors
 def privacy_report_command(
-    input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Text file (one document per line).")],
-    mechanism: Annotated[str, typer.Option(
-        "--mechanism", "-m", help="Replacement mechanism (see 'embedanon mechanisms').")] = "knn",
-    epsilon: Annotated[Optional[float], typer.Option(
-        help="Per-word epsilon of metric-DP mechanisms.")] = None,
-    k: Annotated[Optional[int], typer.Option(help="knn: neighbourhood size (default 10).")] = None,
-    gamma: Annotated[Optional[float], typer.Option(help="tem: distance threshold.")] = None,
-    lam: Annotated[Optional[float], typer.Option(help="mahalanobis: covariance weight.")] = None,
-    embedding: Annotated[str, typer.Option(help="Embedding name or file path.")] = DEFAULT_EMBEDDING,
-    seed: Annotated[Optional[int], typer.Option(help="Seed for reproducible numbers.")] = None,
+    input_path: Annotated[str, typer.Argument(
+        metavar="INPUT", help="Input file, read as anonymize reads it.")],
+    mechanism: MechanismOpt = "knn",
+    k: KOpt = None,
+    epsilon: EpsilonOpt = None,
+    gamma: GammaOpt = None,
+    lam: LamOpt = None,
+    key: KeyOpt = None,
+    seed: SeedOpt = None,
+    fmt: FmtOpt = None,
+    field: FieldOpt = None,
+    embedding: EmbeddingOpt = DEFAULT_EMBEDDING,
+    encoding_errors: EncodingErrorsOpt = "strict",
+    min_length: MinLengthOpt = 2,
+    allowlist: AllowlistOpt = None,
+    index: IndexOpt = "auto",
+    scope: ScopeOpt = "all",
+    detector: DetectorOpt = None,
+    strategy: StrategyOpt = None,
+    allow: AllowOpt = None,
+    deny: DenyOpt = None,
+    llm_url: LlmUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    llm_verify: LlmVerifyOpt = False,
+    phone_format: PhoneFormatOpt = "neutral",
+    releases: Annotated[int, typer.Option(
+        help="Multi-release attack: anonymize the input N times as a careless holder would (a "
+             "fresh key each time unless --key or --seed is given) and intersect.")] = 1,
+    spans: Annotated[Optional[str], typer.Option(
+        help="spans.jsonl marking person names (with 'group') of the input's texts, in order: "
+             "name figures per culture group.", metavar="FILE")] = None,
+    contextual: Annotated[bool, typer.Option(help="Run the contextual (bigram Viterbi) attacker.")] = True,
     draws: Annotated[int, typer.Option(help="Draws per word type for N_w and S_w.")] = 100,
     max_words: Annotated[int, typer.Option(help="Word types N_w and S_w are computed over.")] = 200,
     neighbors: Annotated[int, typer.Option(
         help="Attack: nearest words considered as pre-images of each replacement (not knn).")] = 10,
     mc_draws: Annotated[int, typer.Option(
         help="Attack on laplace/mahalanobis: samples per candidate pre-image.")] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of lines.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress messages.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
 ) -> None:
-    """Anonymize INPUT in memory and print counts and rates only (never text or word mappings)."""
+    """Anonymize INPUT in memory as configured and print what an attacker who knows the tool
+    recovers: counts and rates only (never text or word mappings)."""
     setup_logging(verbose)
-    with open_input(input_path) as fh:
-        texts = [record.texts[0] for record in read_txt(fh, input_path, "strict")]
-    anonymizer = Anonymizer(embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, seed=seed)
+    positive_int("releases", releases)
+    pairs = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
+    texts, names = [t for t, _ in pairs], [f for _, f in pairs]
+    anonymizer = release_anonymizer(**locals())
+    say = (lambda msg: None) if quiet or as_json else (lambda msg: typer.echo(msg, err=True))
+    say(f"anonymizing {len(texts)} texts ({releases} release{'s' * (releases > 1)})")
+    config = anonymizer.config
+    full = config if config.scope.scope == "all" else replace(config, scope=ScopeConfig())
+    # Release 1 under the configured key; a careless holder's further releases draw fresh keys.
+    keys = [anonymizer.key] + [anonymizer.key if anonymizer.key.origin != "fresh" else ReleaseKey.fresh()
+                               for _ in range(releases - 1)]
+    outs = [anonymize_records(texts, full, k, fields=names) for k in keys]
+    say("measuring N_w, S_w and the Bayes attack")
     report = privacy_report(texts, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
-                            mc_draws=mc_draws)
-    for line in format_report(report):
+                            mc_draws=mc_draws, outputs=outs[0])
+    figures = None
+    if hasattr(anonymizer.mechanism, "distribution"):
+        say("running the public-prior, out-of-vocabulary, contextual and multi-release attacks")
+        figures = run_attacks(texts, outs, mechanism=anonymizer.mechanism, index=anonymizer.runtime.index,
+                              name_spans=_name_spans(spans, texts) if spans else None,
+                              release_counts=sorted({1, releases}), contextual=contextual)
+    warnings = []
+    if anonymizer.key.origin == "seed":
+        warnings.append("this release used --seed: anyone who guesses the seed (e.g. by replaying one "
+                        "note they also hold) replays the noise; release with --key")
+    if config.scope.scope != "all":
+        warnings.append(f"scope {config.scope.scope}: the word attacks measure the words outside the "
+                        "detected spans (released exactly as in full scope under the same key)")
+    if as_json:
+        payload: dict[str, Any] = {"report": _report_dict(report), "warnings": warnings,
+                                   "attacks": None if figures is None else figures.as_dict()}
+        typer.echo(json.dumps(payload, indent=2, default=_json_default))
+        return
+    for line in format_report(report) + (format_figures(figures) if figures else []):
         typer.echo(line)
+    for warning in warnings:
+        typer.echo(f"warning:              {warning}")
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return str(value)
+
+
+def _report_dict(report: PrivacyReport) -> dict[str, Any]:
+    out = asdict(report)
+    for key in ("attack_uniform", "attack_corpus"):
+        result = getattr(report, key)
+        out[key] = {"tokens": result.tokens, "success": result.success, "method": result.method}
+    out["change"]["change_rate"] = report.change.change_rate
+    return out
+
+
+def _name_spans(path: str, texts: list[str]) -> list[list[tuple[int, int, str]]]:
+    """Name spans per text from a spans.jsonl file whose records are the input's texts in order."""
+    records = read_span_records(path)
+    if len(records) != len(texts):
+        raise InputError(f"{path} has {len(records)} records; the input has {len(texts)} texts")
+    out = []
+    for n, (record, text) in enumerate(zip(records, texts, strict=True), 1):
+        if record["text"] != text:
+            raise InputError(f"{path}: record {n} is not the input's text {n}")
+        out.append([(s["start"], s["end"], str(s.get("group", "unknown")))
+                    for s in record["spans"] if s.get("label") == "NAME"])
+    return out
+
+
+def format_figures(figures: PrivacyFigures) -> list[str]:
+    """Lines of the attack figures (counts and rates only)."""
+    f = figures.as_dict()
+
+    def topk(d: dict[str, Any]) -> str:
+        return f"top-1 {_rate(d.get('top1', float('nan')))}, top-5 {_rate(d.get('top5', float('nan')))}"
+
+    lines = [
+        f"public-prior attack:  {topk(f['public_prior'])}  ({f['invocab_tokens']} in-embedding word tokens; "
+        f"{'exact' if f['exact'] else 'lower bound'})",
+        f"uniform / oracle:     {topk(f['uniform_prior'])} / {topk(f['oracle_prior'])}",
+        f"out-of-vocabulary:    {topk(f['oov'])}  ({f['oov']['tokens']} tokens through their proxies)",
+    ]
+    if f["contextual"]:
+        c = f["contextual"]
+        lines.append(f"contextual attack:    top-1 {_rate(c['contextual_top1'])} (context-free "
+                     f"{_rate(c['context_free_top1'])}; public bigrams, Viterbi)")
+    for r in f["releases"]:
+        lines.append(f"after {r['releases']} release(s):   unique recovery {_rate(r['unique_recovery'])}, "
+                     f"top-1 {_rate(r['top1'])}")
+    for n in f["names"]:
+        lines.append(f"names ({n['group']}):{' ' * max(1, 12 - len(n['group']))}top-1 {_rate(n['top1'])}, "
+                     f"top-10 {_rate(n['top10'])} of {n['tokens']} name tokens")
+    return lines
 
 
 def _rate(value: float) -> str:

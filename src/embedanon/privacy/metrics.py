@@ -12,7 +12,7 @@ Nothing here logs or returns text: only counts, rates and word ids.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -225,7 +225,8 @@ class PrivacyReport:
 
 
 def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int = 100,
-                   max_words: int = 200, neighbors: int = 10, mc_draws: int = 100) -> PrivacyReport:
+                   max_words: int = 200, neighbors: int = 10, mc_draws: int = 100,
+                   outputs: Sequence[str] | None = None) -> PrivacyReport:
     """Anonymize ``texts`` (one document each) and measure what the release protects.
 
     * change rate over word tokens (:func:`change_stats`);
@@ -238,7 +239,9 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
     """
     max_words = positive_int("max_words", max_words)
     docs = list(texts)
-    outs = list(anonymizer.anonymize_many(docs))
+    outs = list(anonymizer.anonymize_many(docs)) if outputs is None else list(outputs)
+    if len(outs) != len(docs):
+        raise ValueError("one output per text is needed")
     store = anonymizer.runtime.store
     mechanism = anonymizer.mechanism
     change = ChangeStats(0, 0, 0)

@@ -1,0 +1,119 @@
+"""The option set shared by the commands that build a release (``anonymize``, ``review``,
+``privacy-report``): one definition of each option, and one function from options to an
+:class:`~embedanon.Anonymizer`, so every command measures the release as it is configured."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..config import DEFAULT_DETECTORS, ScopeConfig, parse_strategies
+from ..errors import ConfigError
+from ..pipeline import Anonymizer
+from ..surrogates import SurrogateConfig
+from ..vectors.defaults import DEFAULT_EMBEDDING
+
+MechanismOpt = Annotated[str, typer.Option(
+        "--mechanism", "-m", help="Replacement mechanism (see 'embedanon mechanisms').")]
+KOpt = Annotated[Optional[int], typer.Option(help="knn: neighbourhood size (default 10).")]
+EpsilonOpt = Annotated[Optional[float], typer.Option(
+        help="Privacy parameter per word of the metric-DP mechanisms; a text of n words spends "
+             "n*epsilon.")]
+GammaOpt = Annotated[Optional[float], typer.Option(
+        help="tem: distance threshold of the truncated exponential mechanism.")]
+LamOpt = Annotated[Optional[float], typer.Option(
+        help="mahalanobis: weight of the covariance in the noise, 0..1 (default 0.2).")]
+KeyOpt = Annotated[Optional[str], typer.Option(
+        "--key", metavar="FILE",
+        help="Release key file (see 'embedanon keygen'): the same data under the same key is "
+             "always released as the same text, so a repeated export reveals nothing new.")]
+SeedOpt = Annotated[Optional[int], typer.Option(
+        help="For experiments only: derive the key from this integer. A small seed can be "
+             "guessed from the output and the noise replayed; never release with --seed.")]
+FmtOpt = Annotated[Optional[str], typer.Option(
+        "--format", help="txt, jsonl or csv (default: from the file extension).")]
+FieldOpt = Annotated[Optional[list[str]], typer.Option(
+        help="JSONL/CSV field to anonymize (repeatable; default 'text').")]
+JobsOpt = Annotated[int, typer.Option(help="Worker processes (processes engine).")]
+EngineOpt = Annotated[str, typer.Option(
+        help="Where chunks run: processes (this machine) or dask (a cluster).")]
+SchedulerOpt = Annotated[Optional[str], typer.Option(
+        metavar="ADDRESS", help="dask: scheduler address (default: a local cluster).")]
+EmbeddingOpt = Annotated[str, typer.Option(help="Embedding name or file path.")]
+EncodingErrorsOpt = Annotated[str, typer.Option(
+        help="strict: stop on invalid UTF-8; replace: substitute U+FFFD.")]
+MinLengthOpt = Annotated[int, typer.Option(help="Shortest replacement word.")]
+AllowlistOpt = Annotated[Optional[str], typer.Option(
+        help="Public word list (one word per line) that replacements must come from.")]
+IndexOpt = Annotated[str, typer.Option(
+        "--index", help="Neighbour search: flat (exact), hnsw (approximate), auto (hnsw for very "
+                        "large vocabularies).")]
+ScopeOpt = Annotated[str, typer.Option(
+        help="all: every word changes (default); detected: only detected PII spans change; "
+             "hybrid: detected spans get realistic surrogates, every other word the mechanism.",
+        metavar="all|detected|hybrid")]
+DetectorOpt = Annotated[Optional[str], typer.Option(
+        help="Detectors for --scope detected/hybrid, comma-separated: model, regex, llm, presidio "
+             "(default model,regex).", metavar="NAMES")]
+StrategyOpt = Annotated[Optional[list[str]], typer.Option(
+        help="Per-label action LABEL=ACTION (repeatable; LABEL may be DEFAULT; ACTION: mechanism, "
+             "surrogate, keep, redact).", metavar="LABEL=ACTION")]
+AllowOpt = Annotated[Optional[str], typer.Option(
+        help="File of strings never treated as PII (one per line).", metavar="FILE")]
+DenyOpt = Annotated[Optional[str], typer.Option(
+        help="File of strings always treated as PII: 'LABEL<TAB>string' per line.", metavar="FILE")]
+LlmUrlOpt = Annotated[Optional[str], typer.Option(
+        help="llm detector: OpenAI-compatible chat-completions URL.", metavar="URL")]
+LlmModelOpt = Annotated[Optional[str], typer.Option(help="llm detector: model name.")]
+LlmVerifyOpt = Annotated[bool, typer.Option(help="llm detector: verifier pass.")]
+PhoneFormatOpt = Annotated[str, typer.Option(
+        help="Phone surrogates: neutral (reveals no country) or keep-shape.")]
+
+
+def _lines(path: str | None, what: str) -> list[str]:
+    if path is None:
+        return []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return [line.rstrip("\r\n") for line in fh if line.strip()]
+    except UnicodeDecodeError:
+        raise ConfigError(f"{what} file {path} is not valid UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} file {path}: {exc.strerror}") from None
+
+
+def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
+                 deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
+                 phone_format: str) -> ScopeConfig:
+    """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
+    denied = []
+    for n, line in enumerate(_lines(deny, "deny"), 1):
+        label, sep, term = line.partition("\t")
+        if not sep or not term.strip():
+            raise ConfigError(f"deny file line {n} must be LABEL<TAB>string")
+        denied.append((term.strip(), label.strip().upper()))
+    options = {"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}
+    names = detector or (DEFAULT_DETECTORS if llm_url is None else DEFAULT_DETECTORS + ",llm")
+    return ScopeConfig(
+        scope=scope, detectors=names,
+        detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),
+        strategies=parse_strategies(strategy), allow=tuple(a.strip() for a in _lines(allow, "allow")),
+        deny=tuple(denied), surrogates=SurrogateConfig(phone_format=phone_format))
+
+
+def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "knn", k: int | None = None,
+                       epsilon: float | None = None, gamma: float | None = None, lam: float | None = None,
+                       key: str | None = None, seed: int | None = None, min_length: int = 2,
+                       allowlist: str | None = None, index: str = "auto", scope: str = "all",
+                       detector: str | None = None, strategy: list[str] | None = None,
+                       allow: str | None = None, deny: str | None = None, llm_url: str | None = None,
+                       llm_model: str | None = None, llm_verify: bool = False,
+                       phone_format: str = "neutral", **_: Any) -> Anonymizer:
+    """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
+    return Anonymizer(
+        embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, key=key, seed=seed,
+        min_length=min_length, allowlist=allowlist, index=index,
+        scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
+                           phone_format),
+    )

@@ -1,0 +1,67 @@
+"""``privacy-report`` measures the release as configured: records read as ``anonymize`` reads
+them, the attacks of embedanon.privacy (public prior, contextual, multi-release), JSON output,
+never any text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+
+pytestmark = pytest.mark.default_embedding
+runner = CliRunner()
+CANARY = "Zebulonius"
+NOTES = [f"Patient {CANARY} Smith was seen today for chest pain and a mild fever.",
+         "The doctor said the pain was better after the new medication.",
+         "She reports a cough and shortness of breath at night."]
+
+
+def _csv(tmp_path: Path) -> Path:
+    path = tmp_path / "notes.csv"
+    rows = ["id,note,other"] + [f'{i},"{n}",x' for i, n in enumerate(NOTES * 10)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _report(*args: str) -> dict:
+    result = runner.invoke(app, ["privacy-report", "--json", "--no-contextual", *args])
+    assert result.exit_code == 0, result.output
+    assert CANARY not in result.output
+    return json.loads(result.stdout)
+
+
+def test_csv_fields_are_documents_not_lines(tmp_path: Path) -> None:
+    """A 30-row CSV is 30 documents of its named column (not 31 lines with header and keys)."""
+    out = _report(str(_csv(tmp_path)), "--field", "note", "--key", str(_key(tmp_path)))
+    assert out["report"]["documents"] == 30
+    assert out["attacks"]["documents"] == 30
+    assert out["report"]["change"]["change_rate"] == 1.0
+
+
+def _key(tmp_path: Path) -> Path:
+    path = tmp_path / "release.key"
+    if not path.exists():
+        assert runner.invoke(app, ["keygen", str(path)]).exit_code == 0
+    return path
+
+
+def test_a_key_makes_repeated_releases_add_nothing(tmp_path: Path) -> None:
+    src = _csv(tmp_path)
+    keyed = _report(str(src), "--field", "note", "--key", str(_key(tmp_path)), "--releases", "3")
+    one, three = keyed["attacks"]["releases"]
+    assert (one["releases"], three["releases"]) == (1, 3)
+    assert one["top1"] == three["top1"] and one["unique_recovery"] == three["unique_recovery"]
+    careless = _report(str(src), "--field", "note", "--releases", "3")  # a fresh key per release
+    one, three = careless["attacks"]["releases"]
+    assert three["unique_recovery"] > one["unique_recovery"] + 0.1
+
+
+def test_seed_releases_are_flagged(tmp_path: Path) -> None:
+    out = _report(str(_csv(tmp_path)), "--field", "note", "--seed", "3")
+    assert any("--seed" in w for w in out["warnings"])
+    public = out["attacks"]["public_prior"]
+    assert 0 <= public["top1"] <= public["top5"] <= 1
