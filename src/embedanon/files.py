@@ -19,6 +19,7 @@ from ._validate import positive_int
 from .backends.base import Backend, Task, build_backend, chunk_texts, run_task
 from .errors import ConfigError, InputError
 from .pipeline import Anonymizer
+from .text import split_words
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,43 @@ class RunStats:
     texts: int = 0
     bytes_in: int = 0
     outputs: list[str] = field(default_factory=list)
+    #: word tokens per text, when counted (for the epsilon spent): total and the longest text's
+    words: int = 0
+    longest_words: int = 0
+
+
+def write_run_report(path: str, anonymizer: Anonymizer, stats: RunStats, seconds: float, *,
+                     engine: str, jobs: int) -> None:
+    """The run report: settings, provenance digests, counts, epsilon spent, timing. Counts only:
+    no text, no word, no mapping; the key appears only as its public fingerprint."""
+    import json
+
+    from . import __version__
+
+    config = anonymizer.config
+    params = dict(config.params)
+    epsilon = params.get("epsilon")
+    report = {
+        "embedanon": __version__,
+        "settings": {"embedding": config.embedding, "mechanism": config.mechanism, "params": params,
+                     "min_length": config.min_length, "allowlist": config.allowlist is not None,
+                     "index": config.index, "scope": config.scope.scope,
+                     "detectors": config.scope.detectors if config.scope.scope != "all" else None,
+                     "strategies": dict(config.scope.strategies), "engine": engine, "jobs": jobs},
+        "config_digest": anonymizer.digest(),
+        "key": {"origin": anonymizer.key.origin, "fingerprint": anonymizer.key.fingerprint()},
+        "counts": {"inputs": stats.inputs, "records": stats.records, "texts": stats.texts,
+                   "bytes": stats.bytes_in, "word_tokens": stats.words},
+        "epsilon": None if epsilon is None else {
+            "per_word": epsilon, "longest_text_words": stats.longest_words,
+            "longest_text": stats.longest_words * epsilon, "whole_input": stats.words * epsilon,
+            "note": "basic composition: a text of n words spends n x epsilon per release"},
+        "change_rate": 1.0 if config.scope.scope == "all" and config.mechanism == "knn" else None,
+        "seconds": round(seconds, 3),
+        "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,
+    }
+    with eio.atomic_output(path) as out:  # the one atomic writer; a report holds no text
+        out.write(json.dumps(report, indent=2) + "\n")
 
 
 def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
@@ -65,7 +103,8 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
 def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymizer, *,
                     fmt: str | None = None, fields: list[str] | None = None, jobs: int = 1,
                     encoding_errors: str = "strict", backend: Backend | None = None,
-                    progress: Callable[[int], None] | None = None) -> RunStats:
+                    progress: Callable[[int], None] | None = None,
+                    count_words: bool = False) -> RunStats:
     """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout)."""
     engine = backend or build_backend("processes", jobs=positive_int("jobs", jobs))
     if encoding_errors not in eio.ENCODING_ERRORS:
@@ -86,10 +125,10 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
             names = list(fields or ["text"])
             with eio.open_input(path) as fh:
                 _run_one(fh, batch.open(target), path, form, names, anonymizer, engine,
-                         encoding_errors, stats, progress, sniff=fmt is None)
+                         encoding_errors, stats, progress, sniff=fmt is None, count_words=count_words)
             stats.inputs += 1
             stats.outputs.append(target or "-")
-    log.info("anonymized %d records (%d texts, %d bytes) from %d inputs",
+    log.debug("anonymized %d records (%d texts, %d bytes) from %d inputs",
              stats.records, stats.texts, stats.bytes_in, stats.inputs)
     return stats
 
@@ -127,7 +166,8 @@ def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = 
 
 def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str],
              anonymizer: Anonymizer, engine: Backend, errors: str, stats: RunStats,
-             progress: Callable[[int], None] | None, *, sniff: bool = True) -> None:
+             progress: Callable[[int], None] | None, *, sniff: bool = True,
+             count_words: bool = False) -> None:
     records, write, names = _reader(fh, path, form, fields, errors, sniff)
 
     pending: deque[eio.Record] = deque()
@@ -136,6 +176,11 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
     def pairs() -> Iterator[tuple[str, str]]:
         for record in records:
             pending.append(record)
+            if count_words:
+                for text in record.texts:
+                    n = len(split_words(text)) >> 1
+                    stats.words += n
+                    stats.longest_words = max(stats.longest_words, n)
             yield from zip(record.texts, names[: len(record.texts)], strict=True)
 
     def tasks() -> Iterator[Task]:

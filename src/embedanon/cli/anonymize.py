@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
+import time
 from typing import Annotated, Optional
 
 import typer
 
 from ..backends.base import build_backend
-from ..files import anonymize_files
+from ..files import RunStats, anonymize_files, write_run_report
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
 from .options import (
@@ -39,8 +39,10 @@ from .options import (
     ScopeOpt,
     SeedOpt,
     StrategyOpt,
+    VersionOpt,
     release_anonymizer,
 )
+from .progress import choose, run_with_progress, show_notices
 
 
 @handle_errors
@@ -74,20 +76,35 @@ def anonymize_command(
     llm_model: LlmModelOpt = None,
     llm_verify: LlmVerifyOpt = False,
     phone_format: PhoneFormatOpt = "neutral",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
+    progress: Annotated[str, typer.Option(
+        help="auto (a bar on a terminal, else a line every few seconds), bar, plain, none.",
+        metavar="auto|bar|plain|none")] = "auto",
+    report: Annotated[Optional[str], typer.Option(
+        help="Write a run report (settings, counts, epsilon spent, timing; never text) as JSON.",
+        metavar="FILE.json")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no notices.")] = False,
+    version: VersionOpt = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="A summary line (counts) at the end.")] = False,
 ) -> None:
     """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
     setup_logging(verbose)
+    mode = choose(progress, quiet, "-" in inputs)
+    if not quiet:
+        show_notices()
+    started = time.monotonic()
     anonymizer = release_anonymizer(**locals())
     backend = build_backend(engine, jobs=jobs) if engine == "processes" else build_backend(
         engine, scheduler=scheduler)
-    show = not quiet and sys.stderr.isatty() and "-" not in inputs
-    if not show:
-        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
-                        encoding_errors=encoding_errors)
-        return
     total = sum(os.path.getsize(p) for p in inputs if os.path.isfile(p))
-    with typer.progressbar(length=total, label="anonymizing", file=sys.stderr) as bar:
-        anonymize_files(inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
-                        encoding_errors=encoding_errors, progress=bar.update)
+    result: list[RunStats] = []
+    run_with_progress(mode, total, lambda callback: result.append(anonymize_files(
+        inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
+        encoding_errors=encoding_errors, progress=callback, count_words=report is not None)))
+    stats = result[0]
+    seconds = time.monotonic() - started
+    if verbose:
+        typer.echo(f"anonymized {stats.records} records ({stats.texts} texts, {stats.bytes_in / 1e6:.2f} MB) "
+                   f"from {stats.inputs} inputs in {seconds:.1f} s", err=True)
+    if report is not None:
+        write_run_report(report, anonymizer, stats, seconds, engine=engine, jobs=jobs)

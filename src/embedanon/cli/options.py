@@ -14,6 +14,18 @@ from ..pipeline import Anonymizer
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
 
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"embedanon {__version__}")
+        raise typer.Exit()
+
+
+VersionOpt = Annotated[Optional[bool], typer.Option(
+    "--version", callback=_version, is_eager=True, help="Print the version and exit.")]
+
 MechanismOpt = Annotated[str, typer.Option(
         "--mechanism", "-m", help="Replacement mechanism (see 'embedanon mechanisms').")]
 KOpt = Annotated[Optional[int], typer.Option(help="knn: neighbourhood size (default 10).")]

@@ -1,0 +1,77 @@
+"""Progress on stderr for long commands: a bar on a terminal, a line every few seconds otherwise
+(``--progress plain``), nothing with ``-q``. Counts and rates only, never text."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Callable
+
+import typer
+
+from ..errors import ConfigError
+
+PROGRESS_MODES = ("auto", "bar", "plain", "none")
+#: Library messages worth showing on a first run (cache builds): logger name prefix and level.
+NOTICE_LOGGERS = ("embedanon.vectors", "embedanon.mechanisms")
+
+
+class PlainProgress:
+    """A line every ``interval`` seconds: bytes done, MB/s and an ETA from the measured rate."""
+
+    def __init__(self, total: int, *, interval: float = 5.0, label: str = "anonymizing") -> None:
+        self.total, self.interval, self.label = total, interval, label
+        self.done = 0
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, nbytes: int) -> None:
+        self.done += nbytes
+        now = time.monotonic()
+        if now - self.last >= self.interval:
+            self.last = now
+            typer.echo(self.line(now), err=True)
+
+    def line(self, now: float) -> str:
+        rate = self.done / max(now - self.start, 1e-9)
+        text = f"{self.label}: {self.done / 1e6:.1f} MB at {rate / 1e6:.2f} MB/s"
+        if self.total and rate > 0:
+            left = max(self.total - self.done, 0) / rate
+            text += f", {100 * self.done / self.total:.0f} % done, about {left:.0f} s left"
+        return text
+
+
+def choose(mode: str, quiet: bool, stdin: bool) -> str:
+    """The effective mode: ``bar`` on a terminal, ``plain`` elsewhere, ``none`` with -q."""
+    if mode not in PROGRESS_MODES:
+        raise ConfigError(f"progress must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
+    if quiet or mode == "none":
+        return "none"
+    if mode == "auto":
+        return "bar" if sys.stderr.isatty() and not stdin else "plain"
+    return mode
+
+
+def show_notices() -> None:
+    """Show the library's first-use notices (building neighbor tables ...) on stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    for name in NOTICE_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(getattr(h, "_embedanon_notice", False) for h in logger.handlers):
+            handler._embedanon_notice = True  # type: ignore[attr-defined]
+            logger.addHandler(handler)
+            logger.setLevel(min(logger.level or logging.INFO, logging.INFO))
+
+
+def run_with_progress(mode: str, total: int, work: Callable[[Callable[[int], None] | None], None]) -> None:
+    """Run ``work(progress_callback)`` under the chosen progress display."""
+    if mode == "none":
+        work(None)
+    elif mode == "bar":
+        with typer.progressbar(length=total, label="anonymizing", file=sys.stderr) as bar:
+            work(bar.update)
+    else:
+        plain = PlainProgress(total)
+        work(plain)
+        typer.echo(plain.line(time.monotonic()), err=True)
