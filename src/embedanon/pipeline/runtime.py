@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import AnonymizerConfig
-from ..leakguard import keys_are_variants
+from ..leakguard import oov_variants
 from ..mechanisms import Mechanism, build_mechanism
 from ..mechanisms.base import FiniteSupport
 from ..noise import NoiseSource, ReleaseKey
@@ -89,17 +89,17 @@ class Runtime:
             words = self.store.words
             support = self.mechanism.support(proxy)  # type: ignore[attr-defined]  # FiniteSupport
             hit = self._banned[(key, proxy)] = frozenset(
-                j for j in support.tolist() if keys_are_variants(key, words[j]))
+                j for j in support.tolist() if oov_variants(key, words[j]))
         return hit
 
     def is_variant(self, key: str, word_id: int) -> bool:
-        """Whether candidate ``word_id`` is a variant of the word with lookup key ``key``."""
+        """Whether candidate ``word_id`` is a variant of the out-of-vocabulary word ``key``."""
         cache_key = (key, word_id)
         hit = self._variants.get(cache_key)
         if hit is None:
             if len(self._variants) > _VARIANT_CACHE_LIMIT:
                 self._variants.clear()
-            hit = self._variants[cache_key] = keys_are_variants(key, self.store.words[word_id])
+            hit = self._variants[cache_key] = oov_variants(key, self.store.words[word_id])
         return hit
 
 

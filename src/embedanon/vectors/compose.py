@@ -22,7 +22,7 @@ import logging
 import numpy as np
 
 from .._atomic import load_or_build
-from ..leakguard import keys_are_variants
+from ..leakguard import oov_variants
 from .exact import exact_top_k
 from .index import NeighborIndex
 
@@ -122,7 +122,7 @@ class ComposedSearch:
             # stable sort of a sorted shortlist: ties go to the lower position
             kept: list[int] = []
             for pos in shortlist[np.argsort(-scores, kind="stable")].tolist():
-                if not keys_are_variants(key, cand_words[pos]):
+                if not oov_variants(key, cand_words[pos]):
                     kept.append(candidates[pos])
                     if len(kept) == k:
                         break

@@ -20,7 +20,7 @@ import numpy as np
 from .._atomic import load_or_build
 from .._validate import fraction, positive_int
 from ..errors import ConfigError
-from ..leakguard import keys_are_variants
+from ..leakguard import keys_are_variants, oov_variants
 from .defaults import cache_dir
 from .exact import exact_top_k
 from .store import CandidatePolicy, EmbeddingStore
@@ -341,7 +341,7 @@ class NeighborIndex:
         todo = np.arange(n)
         search_k = min(k + _PAD, self.n_candidates)
         words = self.store.words
-        variants = keys_are_variants
+        variants = keys_are_variants if self_ids is not None else oov_variants  # None: OOV words
         index = self._ann
         while len(todo):
             if self.mode == "flat":

@@ -25,6 +25,9 @@ from .compose import SHORTLIST
 from .index import NeighborIndex
 
 TABLE_FILE = "minilm-words-public.npz"
+#: Version of the out-of-vocabulary leak-guard rules (:func:`embedanon.leakguard.oov_variants`):
+#: a table built under other rules is not used.
+GUARD_RULES = "oov-v2"
 
 
 def fingerprint(index: NeighborIndex, k: int) -> str:
@@ -37,7 +40,7 @@ def fingerprint(index: NeighborIndex, k: int) -> str:
         h.update("\n".join(store.pieces).encode())
     h.update("\n".join(store.words).encode())
     h.update(index.candidates.tobytes())
-    h.update(f"shortlist={SHORTLIST} k={k}".encode())
+    h.update(f"shortlist={SHORTLIST} k={k} guard={GUARD_RULES}".encode())
     return h.hexdigest()
 
 
