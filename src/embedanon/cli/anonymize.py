@@ -47,9 +47,11 @@ from .progress import choose, run_with_progress, show_notices
 
 @handle_errors
 def anonymize_command(
-    inputs: Annotated[list[str], typer.Argument(help="Input files ('-' for standard input).")],
+    inputs: Annotated[list[str], typer.Argument(
+        metavar="INPUT...", help="Input files ('-' for standard input).")],
     output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", help="Output file, or directory for several inputs ('-': stdout).")] = None,
+        "--output", "-o", metavar="PATH",
+        help="Output file, or directory for several inputs ('-': stdout).")] = None,
     mechanism: MechanismOpt = "knn",
     k: KOpt = None,
     epsilon: EpsilonOpt = None,

@@ -27,40 +27,41 @@ VersionOpt = Annotated[Optional[bool], typer.Option(
     "--version", callback=_version, is_eager=True, help="Print the version and exit.")]
 
 MechanismOpt = Annotated[str, typer.Option(
-        "--mechanism", "-m", help="Replacement mechanism (see 'embedanon mechanisms').")]
-KOpt = Annotated[Optional[int], typer.Option(help="knn: neighbourhood size (default 10).")]
+        "--mechanism", "-m", help="Replacement mechanism (see 'embedanon mechanisms').",
+        metavar="knn|laplace|mahalanobis|exponential|tem")]
+KOpt = Annotated[Optional[int], typer.Option(help="knn: neighborhood size (default 10).", metavar="K")]
 EpsilonOpt = Annotated[Optional[float], typer.Option(
         help="Privacy parameter per word of the metric-DP mechanisms; a text of n words spends "
-             "n*epsilon.")]
+             "n*epsilon.", metavar="EPSILON")]
 GammaOpt = Annotated[Optional[float], typer.Option(
-        help="tem: distance threshold of the truncated exponential mechanism.")]
+        help="tem: distance threshold of the truncated exponential mechanism.", metavar="GAMMA")]
 LamOpt = Annotated[Optional[float], typer.Option(
-        help="mahalanobis: weight of the covariance in the noise, 0..1 (default 0.2).")]
+        help="mahalanobis: weight of the covariance in the noise, 0..1 (default 0.2).", metavar="LAMBDA")]
 KeyOpt = Annotated[Optional[str], typer.Option(
         "--key", metavar="FILE",
         help="Release key file (see 'embedanon keygen'): the same data under the same key is "
              "always released as the same text, so a repeated export reveals nothing new.")]
 SeedOpt = Annotated[Optional[int], typer.Option(
         help="For experiments only: derive the key from this integer. A small seed can be "
-             "guessed from the output and the noise replayed; never release with --seed.")]
+             "guessed from the output and the noise replayed; never release with --seed.", metavar="N")]
 FmtOpt = Annotated[Optional[str], typer.Option(
-        "--format", help="txt, jsonl or csv (default: from the file extension).")]
+        "--format", help="txt, jsonl or csv (default: from the file extension).", metavar="txt|jsonl|csv")]
 FieldOpt = Annotated[Optional[list[str]], typer.Option(
-        help="JSONL/CSV field to anonymize (repeatable; default 'text').")]
-JobsOpt = Annotated[int, typer.Option(help="Worker processes (processes engine).")]
+        help="JSONL/CSV field to anonymize (repeatable; default 'text').", metavar="NAME")]
+JobsOpt = Annotated[int, typer.Option(help="Worker processes (processes engine).", metavar="N")]
 EngineOpt = Annotated[str, typer.Option(
-        help="Where chunks run: processes (this machine) or dask (a cluster).")]
+        help="Where chunks run: processes (this machine) or dask (a cluster).", metavar="processes|dask")]
 SchedulerOpt = Annotated[Optional[str], typer.Option(
         metavar="ADDRESS", help="dask: scheduler address (default: a local cluster).")]
-EmbeddingOpt = Annotated[str, typer.Option(help="Embedding name or file path.")]
+EmbeddingOpt = Annotated[str, typer.Option(help="Embedding name or file path.", metavar="NAME|PATH")]
 EncodingErrorsOpt = Annotated[str, typer.Option(
-        help="strict: stop on invalid UTF-8; replace: substitute U+FFFD.")]
-MinLengthOpt = Annotated[int, typer.Option(help="Shortest replacement word.")]
+        help="strict: stop on invalid UTF-8; replace: substitute U+FFFD.", metavar="strict|replace")]
+MinLengthOpt = Annotated[int, typer.Option(help="Shortest replacement word.", metavar="N")]
 AllowlistOpt = Annotated[Optional[str], typer.Option(
-        help="Public word list (one word per line) that replacements must come from.")]
+        help="Public word list (one word per line) that replacements must come from.", metavar="FILE")]
 IndexOpt = Annotated[str, typer.Option(
-        "--index", help="Neighbour search: flat (exact), hnsw (approximate), auto (hnsw for very "
-                        "large vocabularies).")]
+        "--index", help="Neighbor search: flat (exact), hnsw (approximate), auto (hnsw for very "
+                        "large vocabularies).", metavar="flat|hnsw|auto")]
 ScopeOpt = Annotated[str, typer.Option(
         help="all: every word changes (default); detected: only detected PII spans change; "
              "hybrid: detected spans get realistic surrogates, every other word the mechanism.",
@@ -77,10 +78,10 @@ DenyOpt = Annotated[Optional[str], typer.Option(
         help="File of strings always treated as PII: 'LABEL<TAB>string' per line.", metavar="FILE")]
 LlmUrlOpt = Annotated[Optional[str], typer.Option(
         help="llm detector: OpenAI-compatible chat-completions URL.", metavar="URL")]
-LlmModelOpt = Annotated[Optional[str], typer.Option(help="llm detector: model name.")]
+LlmModelOpt = Annotated[Optional[str], typer.Option(help="llm detector: model name.", metavar="NAME")]
 LlmVerifyOpt = Annotated[bool, typer.Option(help="llm detector: verifier pass.")]
 PhoneFormatOpt = Annotated[str, typer.Option(
-        help="Phone surrogates: neutral (reveals no country) or keep-shape.")]
+        help="Phone surrogates: neutral (reveals no country) or keep-shape.", metavar="neutral|keep-shape")]
 
 
 def _lines(path: str | None, what: str) -> list[str]:
