@@ -203,6 +203,12 @@ def test_real_subprocess(tmp_path: Path) -> None:
                         capture_output=True, text=True, env=env, timeout=120)
     assert ok.returncode == 0, ok.stderr
     assert "John" not in ok.stdout and ok.stdout.count("\n") == 1 and ok.stderr == ""
+    plain = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1",
+                            "--progress", "plain"], capture_output=True, text=True, env=env, timeout=120)
+    assert plain.returncode == 0 and plain.stdout == ok.stdout
+    assert "100 % done" in plain.stderr.splitlines()[-1] and "John" not in plain.stderr
+    # with progress, only notices (first-use table builds) and progress lines, never text
+    assert all(line.startswith(("building ", "anonymizing: ")) for line in plain.stderr.splitlines())
     bad = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(tmp_path / "x.txt")],
                          capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip() == f"error: input not found: {tmp_path / 'x.txt'}"

@@ -79,7 +79,8 @@ def anonymize_command(
     llm_verify: LlmVerifyOpt = False,
     phone_format: PhoneFormatOpt = "neutral",
     progress: Annotated[str, typer.Option(
-        help="auto (a bar on a terminal, else a line every few seconds), bar, plain, none.",
+        help="auto (a bar on a terminal, else nothing), bar, plain (a line every few seconds: batch "
+             "jobs), none.",
         metavar="auto|bar|plain|none")] = "auto",
     report: Annotated[Optional[str], typer.Option(
         help="Write a run report (settings, counts, epsilon spent, timing; never text) as JSON.",
@@ -92,7 +93,7 @@ def anonymize_command(
     """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
     setup_logging(verbose)
     mode = choose(progress, quiet, "-" in inputs)
-    if not quiet:
+    if mode != "none":  # with progress (a terminal, or asked for): first-use notices too
         show_notices()
     started = time.monotonic()
     anonymizer = release_anonymizer(**locals())

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import time
@@ -42,19 +43,28 @@ class PlainProgress:
 
 
 def choose(mode: str, quiet: bool, stdin: bool) -> str:
-    """The effective mode: ``bar`` on a terminal, ``plain`` elsewhere, ``none`` with -q."""
+    """The effective mode: ``bar`` on a terminal, nothing elsewhere unless asked (``plain``:
+    batch jobs; stderr stays clean in pipelines by default), ``none`` with -q."""
     if mode not in PROGRESS_MODES:
         raise ConfigError(f"progress must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
     if quiet or mode == "none":
         return "none"
     if mode == "auto":
-        return "bar" if sys.stderr.isatty() and not stdin else "plain"
+        return "bar" if sys.stderr.isatty() and not stdin else "none"
     return mode
+
+
+class _StderrHandler(logging.Handler):
+    """Writes to whatever ``sys.stderr`` is when the record is emitted (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(OSError, ValueError):  # stderr closed: not worth failing for
+            print(self.format(record), file=sys.stderr)
 
 
 def show_notices() -> None:
     """Show the library's first-use notices (building neighbor tables ...) on stderr."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StderrHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     for name in NOTICE_LOGGERS:
         logger = logging.getLogger(name)
@@ -62,6 +72,7 @@ def show_notices() -> None:
             handler._embedanon_notice = True  # type: ignore[attr-defined]
             logger.addHandler(handler)
             logger.setLevel(min(logger.level or logging.INFO, logging.INFO))
+            logger.propagate = False  # printed once, by this handler
 
 
 def run_with_progress(mode: str, total: int, work: Callable[[Callable[[int], None] | None], None]) -> None:
