@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -41,10 +42,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     corpora = {
-        "biomed-sentences": read_lines(args.data / "biomed-sentences" / "biomed_sentences.txt.gz",
-                                       limit=args.sentences),
-        "imdb-unsup": read_csv_texts(args.data / "imdb" / "imdb_unsup.csv.xz", column="text",
-                                     limit=args.reviews),
+        "biomed-sentences": read_lines(
+            args.data / "biomed-sentences" / "biomed_sentences.txt.gz", limit=args.sentences
+        ),
+        "imdb-unsup": read_csv_texts(
+            args.data / "imdb" / "imdb_unsup.csv.xz", column="text", limit=args.reviews
+        ),
     }
     testdata = args.data / "gensim-testdata"
     rows = []
@@ -55,20 +58,49 @@ def main() -> None:
             start = time.perf_counter()
             releases[f"knn k={k}"] = anonymize_texts(texts, Anonymizer(k=k, seed=0), jobs=args.jobs)
             print(f"{name}: anonymized knn k={k} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        models, seconds = {}, {}
         for release, docs in releases.items():
             start = time.perf_counter()
-            scores = evaluate_word_vectors(train_word2vec(docs, seed=0), testdata)
-            rows.append({"corpus": name, "texts": len(texts), "tokens": n_tokens, "release": release,
-                         **asdict(scores), "train_seconds": time.perf_counter() - start})
-            print(json.dumps(rows[-1]), file=sys.stderr)
+            models[release] = train_word2vec(docs, seed=0)
+            seconds[release] = time.perf_counter() - start
+        # the same items for every release of a corpus: those whose words every model knows
+        common = set.intersection(*(set(m.index_to_key[:30_000]) for m in models.values()))
+        with tempfile.TemporaryDirectory() as workdir:
+            for release, model in models.items():
+                own = evaluate_word_vectors(model, testdata)
+                same = evaluate_word_vectors(model, testdata, vocabulary=common, workdir=workdir)
+                rows.append(
+                    {
+                        "corpus": name,
+                        "texts": len(texts),
+                        "tokens": n_tokens,
+                        "release": release,
+                        **asdict(own),
+                        **{f"common_{k}": v for k, v in asdict(same).items()},
+                        "train_seconds": seconds[release],
+                    }
+                )
+                print(json.dumps(rows[-1]), file=sys.stderr)
     (HERE / "results.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
-    lines = ["| corpus | release | WordSim-353 ρ (pairs covered) | SimLex-999 ρ (covered) | analogies acc. "
-             "(questions) | vocabulary |", "|---|---|---:|---:|---:|---:|"]
+    lines = [
+        "Scored on the items whose words all releases' models of the corpus know (WordSim-353 and "
+        "SimLex-999 Spearman ρ, analogy accuracy; pairs/questions in brackets), then on each model's own "
+        "coverage.",
+        "",
+        "| corpus | release | WordSim ρ (common) | SimLex ρ (common) | analogies (common) | "
+        "WordSim ρ (own coverage) | SimLex ρ (own) | analogies (own) | vocabulary |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        lines.append(f"| {r['corpus']} ({r['tokens'] / 1e6:.2f}M tokens) | {r['release']} | "
-                     f"{r['wordsim_spearman']:.3f} ({1 - r['wordsim_oov']:.0%}) | "
-                     f"{r['simlex_spearman']:.3f} ({1 - r['simlex_oov']:.0%}) | "
-                     f"{r['analogy_accuracy']:.3f} ({r['analogy_questions']}) | {r['vocabulary']} |")
+        c = {k.removeprefix("common_"): v for k, v in r.items() if k.startswith("common_")}
+        lines.append(
+            f"| {r['corpus']} ({r['tokens'] / 1e6:.2f}M tokens) | {r['release']} | "
+            f"{c['wordsim_spearman']:.3f} ({c['wordsim_pairs']}) | {c['simlex_spearman']:.3f} "
+            f"({c['simlex_pairs']}) | {c['analogy_accuracy']:.3f} "
+            f"({c['analogy_questions']}) | {r['wordsim_spearman']:.3f} ({1 - r['wordsim_oov']:.0%}) | "
+            f"{r['simlex_spearman']:.3f} ({1 - r['simlex_oov']:.0%}) | "
+            f"{r['analogy_accuracy']:.3f} ({r['analogy_questions']}) | {r['vocabulary']} |"
+        )
     (HERE / "results.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +45,7 @@ def test_scores_match_scipy_on_covered_pairs(tmp_path: Path) -> None:
                ("woman", "car", 0.5)]
     expected = spearmanr([s for *_, s in covered], [kv.similarity(a, b) for a, b, _ in covered])[0]
     assert scores.wordsim_spearman == pytest.approx(expected)
-    assert scores.wordsim_oov == pytest.approx(1 / 6)
+    assert scores.wordsim_oov == pytest.approx(1 / 6) and scores.wordsim_pairs == 5
     assert scores.analogy_questions == 1 and scores.analogy_accuracy == 1.0
     assert scores.vocabulary == len(WORDS)
 
@@ -62,3 +63,18 @@ def test_tokens_and_seeded_training() -> None:
     b = train_word2vec(corpus, seed=1, vector_size=8, epochs=2)
     assert sorted(a.index_to_key) == sorted(WORDS)
     np.testing.assert_array_equal(a["king"], b["king"])
+
+
+def test_vocabulary_restricts_the_items(tmp_path: Path) -> None:
+    kv = _vectors()
+    (tmp_path / "data").mkdir()
+    data = _testdata(tmp_path / "data")
+    known = {"apple", "pear", "car", "bus", "man", "woman"}
+    scores = evaluate_word_vectors(kv, data, vocabulary=known, workdir=tmp_path / "work")
+    covered = [("apple", "pear", 9.0), ("car", "bus", 7.5), ("man", "apple", 1.0), ("woman", "car", 0.5)]
+    expected = spearmanr([s for *_, s in covered], [kv.similarity(a, b) for a, b, _ in covered])[0]
+    assert scores.wordsim_pairs == 4 and scores.wordsim_oov == 0
+    assert scores.wordsim_spearman == pytest.approx(expected)
+    assert scores.analogy_questions == 0 and math.isnan(scores.analogy_accuracy)
+    with pytest.raises(ConfigError, match="workdir is needed"):
+        evaluate_word_vectors(kv, data, vocabulary=known)
