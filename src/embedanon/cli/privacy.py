@@ -99,7 +99,10 @@ def privacy_report_command(
     pairs = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     texts, names = [t for t, _ in pairs], [f for _, f in pairs]
     anonymizer = release_anonymizer(**locals())
-    say = (lambda msg: None) if quiet or as_json else (lambda msg: typer.echo(msg, err=True))
+    def say(message: str) -> None:
+        if not (quiet or as_json):
+            typer.echo(message, err=True)
+
     say(f"anonymizing {len(texts)} texts ({releases} release{'s' * (releases > 1)})")
     config = anonymizer.config
     full = config if config.scope.scope == "all" else replace(config, scope=ScopeConfig())
