@@ -61,7 +61,42 @@ def rates(report) -> dict:
     out = {k: o[k] for k in ("gold", "found", "predicted", "correct", "recall", "precision", "f1", "f5")}
     out["docs"], out["docs_per_s"] = d["documents"], d["docs_per_second"]
     out["name_recall_by_group"] = {g["group"]: g["recall"] for g in d["groups"]}
+    test = d["group_test"] or {}
+    out["group_gap"], out["group_p_chi2"] = test.get("gap"), test.get("p_chi2")
     return out
+
+
+def held_out(args: argparse.Namespace) -> dict:
+    sets = {name: gold(read_span_records(path)[: args.eval_docs])
+            for name, path in (s.split("=", 1) for s in args.test)}
+    if args.presidio:
+        sets["presidio-synth"] = gold(presidio_records(args.presidio)[: args.eval_docs])
+    return sets
+
+
+def score(sets: dict, specs: list[str], out: Path) -> dict:
+    path = {"transformer_path": str(out)}
+    results: dict = {}
+    for spec in specs:
+        det = build_detectors(spec, **(path if "transformer" in spec else {}))
+        for name, records in sets.items():
+            r = rates(evaluate(records, det))
+            results.setdefault(name, {})[spec] = r
+            print(f"{name:15s} {spec:18s} R={r['recall']:.3f} P={r['precision']:.3f} F5={r['f5']:.3f} "
+                  f"{r['docs_per_s']:.1f} docs/s", file=sys.stderr, flush=True)
+    return results
+
+
+def evaluate_only(args: argparse.Namespace) -> int:
+    """Score a trained model (threshold from its manifest) on the held-out sets."""
+    require_transformers()[0].set_num_threads(args.threads)
+    manifest = TransformerDetector(path=args.out).manifest
+    results = {"threshold": manifest["threshold"], "eval_docs": args.eval_docs, "train": manifest["train"],
+               "sets": score(held_out(args), args.compare.split("+"), Path(args.out))}
+    if args.results:
+        Path(args.results).with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n",
+                                                           encoding="utf-8")
+    return 0
 
 
 def markdown(results: dict) -> str:
@@ -109,7 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a loaded box)")
     ap.add_argument("--dev-docs", type=int, default=300)
     ap.add_argument("--eval-docs", type=int, default=300)
+    ap.add_argument("--eval-only", action="store_true", help="score the model already in --out (no training)")
+    ap.add_argument("--compare", default="+".join(COMPARE), help="'+'-separated detector specs to score")
     args = ap.parse_args(argv)
+    if args.eval_only:
+        return evaluate_only(args)
 
     torch, _ = require_transformers()
     torch.set_num_threads(args.threads)
@@ -145,22 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     trained.save(out)
     print(f"threshold {threshold} (dev sweep {json.dumps(sweep)})", file=sys.stderr)
 
-    sets = {name: gold(read_span_records(path)[: args.eval_docs])
-            for name, path in (s.split("=", 1) for s in args.test)}
-    if args.presidio:
-        sets["presidio-synth"] = gold(presidio_records(args.presidio)[: args.eval_docs])
-    path = {"transformer_path": str(out)}
-    detectors = {spec: build_detectors(spec, **(path if "transformer" in spec else {})) for spec in COMPARE}
     results: dict = {"threshold": threshold, "dev_docs": len(dev), "dev_sweep": sweep,
                      "eval_docs": args.eval_docs, "max_length": args.max_length, "threads": args.threads,
                      "train": trained.manifest["train"], "train_seconds": train_seconds,
-                     "losses": trained.losses, "sets": {}}
-    for name, records in sets.items():
-        for spec, det in detectors.items():
-            r = rates(evaluate(records, det))
-            results["sets"].setdefault(name, {})[spec] = r
-            print(f"{name:15s} {spec:18s} R={r['recall']:.3f} P={r['precision']:.3f} F5={r['f5']:.3f} "
-                  f"{r['docs_per_s']:.1f} docs/s", file=sys.stderr)
+                     "losses": trained.losses, "sets": score(held_out(args), args.compare.split("+"), out)}
     if args.results:
         prefix = Path(args.results)
         prefix.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
