@@ -23,6 +23,7 @@ import numpy as np
 
 from .._atomic import atomic_write
 from .config import ExperimentConfig
+from .runner import COLUMNS
 
 TARGET_SHARE = 0.9
 #: Parameters for which a larger value is more private (every other one: smaller is).
@@ -54,20 +55,10 @@ class Summary:
     figures: dict[str, float]
 
 
-_FIGURES = (
-    "change_rate",
-    "oov_rate",
-    "repeat_link",
-    "n_w",
-    "s_w",
-    "attack_public_top1",
-    "attack_public_top5",
-    "attack_uniform_top1",
-    "attack_oov_top1",
-    "attack_overall_top1",
-    "attack_contextual_top1",
-    "seconds",
-)
+#: Per-cell figures averaged over seeds: the runner's columns from the change rate to the
+#: contextual attack, and the time (one list of columns, defined by the runner).
+_FIGURES = (*COLUMNS[COLUMNS.index("change_rate") : COLUMNS.index("attack_contextual_top1") + 1],
+            "seconds")
 
 
 def _num(value: Any) -> float:
