@@ -60,7 +60,6 @@ class Stage(IntEnum):
     FALLBACK = 2  # a word with no vector at all: uniform candidate
     GUARD = 3  # leak-guard redraw of an out-of-vocabulary word
     CODES = 4  # digits and letters of numbers and codes
-    SURROGATE = 5
     EXPERIMENT = 15  # statistics (calibration, attacks) that need keyed noise
 
 

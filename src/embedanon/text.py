@@ -131,6 +131,11 @@ def detokenize(tokens: list[Token] | list[str]) -> str:
     return "".join(t if isinstance(t, str) else t.text for t in tokens)
 
 
+def is_word_part(part: str) -> bool:
+    """Whether a joiner-free piece of a token is letters only (combining marks allowed)."""
+    return all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in part)
+
+
 def split_joined(token: str) -> list[str]:
     """Split a token on its internal joiners, keeping them: ``o'neil`` -> ``['o', "'", 'neil']``."""
     return _JOINER_SPLIT_RE.split(token)

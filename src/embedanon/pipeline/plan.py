@@ -16,11 +16,10 @@ process's memory (proxies of private words are never written to disk).
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Union
 
-from ..text import JOINERS, case_code, lookup_key, split_joined
+from ..text import JOINERS, case_code, is_word_part, lookup_key, split_joined
 from ..vectors.compose import ComposedSearch
 from ..vectors.placements import PublicPlacements, load_public_placements
 from ..vectors.store import EmbeddingStore
@@ -156,9 +155,9 @@ class Lexicon:
         for i, piece in enumerate(pieces):
             if len(piece) == 1 and piece in JOINERS:
                 parts.append(piece)
-            elif _is_alpha(piece):
+            elif is_word_part(piece):
                 clitic = (i >= 2 and pieces[i - 1] in "'’" and piece.lower() in CLITICS
-                          and _is_alpha(pieces[i - 2]))
+                          and is_word_part(pieces[i - 2]))
                 parts.append(piece if clitic else self._word(piece))
             else:
                 parts.append(Code(code_chars(piece)))
@@ -183,7 +182,4 @@ class Lexicon:
         return Composite(tuple(done), tuple(p for p in done if type(p) is Word), chars,
                          sum(map(len, chars)))
 
-
-def _is_alpha(part: str) -> bool:
-    return all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in part)
 

@@ -16,14 +16,12 @@ noise. The order of operations is spelled out here:
 
 from __future__ import annotations
 
-import unicodedata
-
 import numpy as np
 
 from ..config import AnonymizerConfig
 from ..errors import ConfigError
 from ..noise import NoiseSource, ReleaseKey, Stage, integers, uniform
-from ..text import JOINERS, apply_case, case_code, lookup_key, split_joined, tokenize
+from ..text import JOINERS, apply_case, case_code, is_word_part, lookup_key, split_joined, tokenize
 from .codes import code_chars, replace_code
 from .document import AnonymizedDocument, record_identity
 from .plan import CLITICS
@@ -51,11 +49,11 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
         for i, piece in enumerate(pieces):
             if len(piece) == 1 and piece in JOINERS:
                 new = piece
-            elif _letters(piece) and not _is_clitic(pieces, i):
+            elif is_word_part(piece) and not _is_clitic(pieces, i):
                 new, stage = _replace_word(rt, source, tag, word_no, piece)
                 items.append(Item(at, at + len(piece), new_at, new_at + len(new), "word", stage))
                 word_no += 1
-            elif _letters(piece):
+            elif is_word_part(piece):
                 new = piece  # a clitic
             else:
                 chars = code_chars(piece)
@@ -70,13 +68,9 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
     return AnonymizedDocument("".join(out), tuple(items))
 
 
-def _letters(piece: str) -> bool:
-    return all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in piece)
-
-
 def _is_clitic(pieces: list[str], i: int) -> bool:
     return (i >= 2 and pieces[i - 1] in "'’" and pieces[i].lower() in CLITICS
-            and _letters(pieces[i - 2]))
+            and is_word_part(pieces[i - 2]))
 
 
 def _replace_word(rt: Runtime, source: NoiseSource, tag: np.ndarray, n: int,
