@@ -60,6 +60,7 @@ class Stage(IntEnum):
     FALLBACK = 2  # a word with no vector at all: uniform candidate
     GUARD = 3  # leak-guard redraw of an out-of-vocabulary word
     CODES = 4  # digits and letters of numbers and codes
+    DOMAIN = 5  # top-level domains of e-mail and URL hosts (public list)
     EXPERIMENT = 15  # statistics (calibration, attacks) that need keyed noise
 
 

@@ -145,13 +145,20 @@ def _bad(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad encoding errors": ([str(good), "--encoding-errors", "ignore"], "encoding errors must be"),
         "missing output dir": ([str(good), "-o", str(tmp_path / "no" / "out.txt")],
                                "output directory does not exist"),
+        "detector option without value": ([str(good), "--scope", "hybrid", "--detector-option", "model_path"],
+                                          "detector option must look like DETECTOR_OPTION=VALUE"),
+        "unknown detector option": ([str(good), "--scope", "hybrid", "--detector", "regex",
+                                     "--detector-option", "regex_colour=1"], "has no option 'colour'"),
+        "bad detector threshold": ([str(good), "--scope", "hybrid", "--detector", "model",
+                                    "--detector-option", "model_threshold=2"], "threshold must be"),
     }
 
 
 CASES = ["missing input", "directory input", "invalid utf-8", "malformed jsonl", "missing field",
          "not an object", "field not a string", "missing csv column", "k zero", "k too large",
          "unknown embedding", "unknown mechanism", "epsilon with knn", "output is input", "bad format",
-         "field on txt", "bad jobs", "bad encoding errors", "missing output dir"]
+         "field on txt", "bad jobs", "bad encoding errors", "missing output dir",
+         "detector option without value", "unknown detector option", "bad detector threshold"]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -328,3 +335,18 @@ def test_csv_field_longer_than_the_csv_module_default(tmp_path: Path) -> None:
     src.write_text("id,text\n1," + "pain " * 40_000 + "\n", encoding="utf-8")  # 200 KB field
     result = run(str(src), "--seed", "1", "-o", str(tmp_path / "o.csv"))
     assert result.exit_code == 0, result.output
+
+
+def test_detector_options_reach_the_detector(tmp_path: Path) -> None:
+    """A near-1 threshold makes the model flag nothing: in detected scope the text then stays."""
+    src = tmp_path / "in.txt"
+    src.write_text("Please call John Smith tomorrow about the results.\n", encoding="utf-8")
+    outs = {}
+    for threshold in ("0.5", "0.999999"):
+        out = tmp_path / f"out-{threshold}.txt"
+        result = run(str(src), "-o", str(out), "--seed", "1", "--scope", "detected", "--detector", "model",
+                     "--detector-option", f"model_threshold={threshold}")
+        assert result.exit_code == 0, result.output
+        outs[threshold] = out.read_text(encoding="utf-8")
+    assert "John" not in outs["0.5"]
+    assert outs["0.999999"] == src.read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from .options import (
     AllowOpt,
     DenyOpt,
     DetectorOpt,
+    DetectorOptionOpt,
     EmbeddingOpt,
     EncodingErrorsOpt,
     EngineOpt,
@@ -78,6 +79,7 @@ def anonymize_command(
     llm_model: LlmModelOpt = None,
     llm_verify: LlmVerifyOpt = False,
     phone_format: PhoneFormatOpt = "neutral",
+    detector_option: DetectorOptionOpt = None,
     progress: Annotated[str, typer.Option(
         help="auto (a bar on a terminal, else nothing), bar, plain (a line every few seconds: batch "
              "jobs), none.",

@@ -80,6 +80,10 @@ LlmUrlOpt = Annotated[Optional[str], typer.Option(
         help="llm detector: OpenAI-compatible chat-completions URL.", metavar="URL")]
 LlmModelOpt = Annotated[Optional[str], typer.Option(help="llm detector: model name.", metavar="NAME")]
 LlmVerifyOpt = Annotated[bool, typer.Option(help="llm detector: verifier pass.")]
+DetectorOptionOpt = Annotated[Optional[list[str]], typer.Option(
+        "--detector-option", help="Detector option DETECTOR_OPTION=VALUE (repeatable), e.g. "
+                                  "model_path=DIR (an adapted model), transformer_path=DIR, "
+                                  "model_threshold=0.4.", metavar="KEY=VALUE")]
 PhoneFormatOpt = Annotated[str, typer.Option(
         help="Phone surrogates: neutral (reveals no country) or keep-shape.", metavar="neutral|keep-shape")]
 
@@ -96,9 +100,33 @@ def _lines(path: str | None, what: str) -> list[str]:
         raise ConfigError(f"cannot read {what} file {path}: {exc.strerror}") from None
 
 
+def _option_value(text: str) -> Any:
+    """A typed detector option value: int, float, true/false, else the string."""
+    for parse in (int, float):
+        try:
+            return parse(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def parse_detector_options(specs: list[str] | None) -> dict[str, Any]:
+    """``["model_path=DIR"]`` -> ``{"model_path": "DIR"}`` (values typed by :func:`_option_value`)."""
+    out: dict[str, Any] = {}
+    for spec in specs or []:
+        name, sep, value = spec.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if not sep or not name or not value.strip():
+            raise ConfigError(f"detector option must look like DETECTOR_OPTION=VALUE, got {name or '?'!r}")
+        if name in out:
+            raise ConfigError(f"detector option {name!r} given twice")
+        out[name] = _option_value(value.strip())
+    return out
+
+
 def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
                  deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
-                 phone_format: str) -> ScopeConfig:
+                 phone_format: str, detector_option: list[str] | None = None) -> ScopeConfig:
     """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
     denied = []
     for n, line in enumerate(_lines(deny, "deny"), 1):
@@ -107,6 +135,10 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
             raise ConfigError(f"deny file line {n} must be LABEL<TAB>string")
         denied.append((term.strip(), label.strip().upper()))
     options = {"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}
+    for name, value in parse_detector_options(detector_option).items():
+        if options.get(name) is not None:
+            raise ConfigError(f"detector option {name!r} is also given by its own option")
+        options[name] = value
     names = detector or (DEFAULT_DETECTORS if llm_url is None else DEFAULT_DETECTORS + ",llm")
     return ScopeConfig(
         scope=scope, detectors=names,
@@ -122,11 +154,12 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        detector: str | None = None, strategy: list[str] | None = None,
                        allow: str | None = None, deny: str | None = None, llm_url: str | None = None,
                        llm_model: str | None = None, llm_verify: bool = False,
-                       phone_format: str = "neutral", **_: Any) -> Anonymizer:
+                       phone_format: str = "neutral", detector_option: list[str] | None = None,
+                       **_: Any) -> Anonymizer:
     """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
     return Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, key=key, seed=seed,
         min_length=min_length, allowlist=allowlist, index=index,
         scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
-                           phone_format),
+                           phone_format, detector_option),
     )

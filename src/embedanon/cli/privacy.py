@@ -25,6 +25,7 @@ from .options import (
     AllowOpt,
     DenyOpt,
     DetectorOpt,
+    DetectorOptionOpt,
     EmbeddingOpt,
     EncodingErrorsOpt,
     EpsilonOpt,
@@ -75,6 +76,7 @@ def privacy_report_command(
     llm_model: LlmModelOpt = None,
     llm_verify: LlmVerifyOpt = False,
     phone_format: PhoneFormatOpt = "neutral",
+    detector_option: DetectorOptionOpt = None,
     releases: Annotated[int, typer.Option(
         help="Multi-release attack: anonymize the input N times as a careless holder would (a "
              "fresh key each time unless --key or --seed is given) and intersect.")] = 1,

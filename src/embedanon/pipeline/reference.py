@@ -11,7 +11,10 @@ noise. The order of operations is spelled out here:
 3. a piece of letters is a word part, unless it is an English clitic after an apostrophe; the
    n-th word part of the record is replaced with the noise at position n of each stage;
 4. any other piece is a code: its m-th drawn character (counted over the record) gets the
-   uniform at position m of the ``CODES`` stage.
+   uniform at position m of the ``CODES`` stage;
+5. a token that is the top-level domain of an e-mail or URL host (:func:`.domains.tld_starts`)
+   and a word of the embedding is the n-th word part too, but gets a uniform choice among the
+   public top-level domains other than itself at position n of the ``DOMAIN`` stage.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from ..noise import NoiseSource, ReleaseKey, Stage, integers, uniform
 from ..text import JOINERS, apply_case, case_code, is_word_part, lookup_key, split_joined, tokenize
 from .codes import code_chars, replace_code
 from .document import AnonymizedDocument, record_identity
+from .domains import tld_starts
 from .plan import CLITICS
 from .replace import STAGE_NAMES, Item
 from .runtime import Runtime, get_runtime
@@ -39,6 +43,7 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
     items: list[Item] = []
     word_no = char_no = 0
     new_at = 0
+    domains = set(tld_starts(text))
     for token in tokenize(text):
         if token.kind in ("space", "punct"):
             out.append(token.text)
@@ -50,7 +55,9 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
             if len(piece) == 1 and piece in JOINERS:
                 new = piece
             elif is_word_part(piece) and not _is_clitic(pieces, i):
-                new, stage = _replace_word(rt, source, tag, word_no, piece)
+                domain = token.start in domains and len(pieces) == 1
+                new, stage = (_replace_domain(rt, source, tag, word_no, piece) if domain
+                              else _replace_word(rt, source, tag, word_no, piece))
                 items.append(Item(at, at + len(piece), new_at, new_at + len(new), "word", stage))
                 word_no += 1
             elif is_word_part(piece):
@@ -71,6 +78,16 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
 def _is_clitic(pieces: list[str], i: int) -> bool:
     return (i >= 2 and pieces[i - 1] in "'’" and pieces[i].lower() in CLITICS
             and is_word_part(pieces[i - 2]))
+
+
+def _replace_domain(rt: Runtime, source: NoiseSource, tag: np.ndarray, n: int,
+                    piece: str) -> tuple[str, str]:
+    word_id = rt.store.id_of(lookup_key(piece))
+    others = [t for t in rt.tld_ids if t != word_id]
+    if not others:
+        return _replace_word(rt, source, tag, n, piece)
+    pick = int(integers(source.noise(tag, Stage.DOMAIN, np.array([n])), len(others))[0])
+    return apply_case(rt.store.words[others[pick]], case_code(piece)), STAGE_NAMES[Stage.DOMAIN]
 
 
 def _replace_word(rt: Runtime, source: NoiseSource, tag: np.ndarray, n: int,

@@ -12,7 +12,9 @@ Stages (each its own counter space):
 * ``FALLBACK``: out-of-vocabulary words that could not be placed get a uniform candidate;
 * ``GUARD``: when the mechanism never returns its input (``knn``), an output that is a variant of
   an out-of-vocabulary original is redrawn from the word's guarded candidates (stream = attempt);
-* ``CODES``: one uniform per digit/letter of numbers and codes.
+* ``CODES``: one uniform per digit/letter of numbers and codes;
+* ``DOMAIN``: the top-level domain of an e-mail or URL host (a word of the embedding) is drawn
+  from a public list instead of by the mechanism (:mod:`.domains`), at its word part's position.
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ from ..errors import ConfigError
 from ..noise import NoiseSource, Stage, integers, uniform
 from ..text import split_joined, split_words
 from .codes import replace_code
+from .domains import tld_starts
 from .plan import Composite, Plan, Word
 from .runtime import Runtime
 
 #: Leak-guard redraws of a word without guarded candidates before giving up.
 _GUARD_ATTEMPTS = 1000
 STAGE_NAMES = {Stage.MECHANISM: "mechanism", Stage.FALLBACK: "fallback", Stage.GUARD: "guard",
-               Stage.CODES: "codes"}
+               Stage.CODES: "codes", Stage.DOMAIN: "domain"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +47,7 @@ class Item:
         kind: ``word`` (a word part), ``code`` (digits/letters of a number or code),
             ``surrogate`` or ``redact`` (a detected span, see :mod:`.scope`).
         stage: which stage chose the replacement: ``mechanism``, ``fallback``, ``guard``,
-            ``codes``, ``surrogate``, ``redact``. Under a metric-DP mechanism the new text may
+            ``codes``, ``domain``, ``surrogate``, ``redact``. Under a metric-DP mechanism the new text may
             equal the old one.
         label: the detected label of a surrogate or redacted span (else None).
     """
@@ -70,27 +73,68 @@ def replace_texts(rt: Runtime, source: NoiseSource, texts: list[str], tags: np.n
     tokens = [tok for pieces in splits for tok in pieces[1::2]]
     plans = rt.lexicon.plans(tokens)
     n_words = rt.lexicon.n_words
+    domains = _domain_tokens(rt, texts, splits, plans)
     if not with_items:
         try:
             codes = np.fromiter(plans, dtype=np.int64, count=len(plans))
         except TypeError:
             pass
         else:  # every token is one word of the embedding: fully vectorised
-            new = _replace_simple(rt, source, codes, counts, tags, n_words)
+            new = _replace_simple(rt, source, codes, counts, tags, n_words, domains)
             pos = 0
             for pieces, n in zip(splits, counts, strict=True):
                 if n:
                     pieces[1::2] = new[pos : pos + n]
                     pos += n
             return ["".join(pieces) for pieces in splits], None
-    return _replace_general(rt, source, splits, counts, plans, tags, with_items)
+    return _replace_general(rt, source, splits, counts, plans, tags, with_items, domains)
+
+
+def _domain_tokens(rt: Runtime, texts: list[str], splits: list[list[str]], plans: list[Plan]) -> np.ndarray:
+    """Indices (over all tokens of the chunk) of the top-level domains of hosts (one word each)."""
+    if not rt.tld_ids:
+        return np.zeros(0, dtype=np.int64)
+    out: list[int] = []
+    first = 0  # index of the text's first token in the chunk
+    for text, pieces in zip(texts, splits, strict=True):
+        starts = tld_starts(text)
+        if starts:
+            wanted = set(starts)
+            at = 0
+            for j, piece in enumerate(pieces):
+                if j % 2 and at in wanted and _one_word(plans[first + j // 2]):
+                    out.append(first + j // 2)
+                at += len(piece)
+        first += len(pieces) >> 1
+    return np.array(out, dtype=np.int64)
+
+
+def _one_word(plan: Plan) -> bool:
+    return type(plan) is int or (len(plan.parts) == 1 and type(plan.parts[0]) is Word)  # type: ignore[union-attr]
+
+
+def _draw_domains(rt: Runtime, source: NoiseSource, unit_tags: np.ndarray, ordinals: np.ndarray,
+                  originals: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """Word ids of public top-level domains for the given units, never the unit's own word
+    (``current``, the mechanism's output, where the list has no other candidate)."""
+    tlds = np.array(rt.tld_ids, dtype=np.int64)
+    own = np.full(len(originals), len(tlds), dtype=np.int64)
+    hit = originals[:, None] == tlds[None, :]
+    own[hit.any(axis=1)] = hit.argmax(axis=1)[hit.any(axis=1)]
+    size = np.where(own < len(tlds), len(tlds) - 1, len(tlds))
+    pick = integers(source.noise(unit_tags, Stage.DOMAIN, ordinals), np.maximum(size, 1))
+    pick = pick + (pick >= own)
+    return np.where(size > 0, tlds[np.minimum(pick, len(tlds) - 1)], current)
 
 
 def _replace_simple(rt: Runtime, source: NoiseSource, codes: np.ndarray, counts: list[int],
-                    tags: np.ndarray, n_words: int) -> list[str]:
+                    tags: np.ndarray, n_words: int, domains: np.ndarray) -> list[str]:
     ids = codes % n_words
     rows, ordinals = _addresses(counts)
     out = rt.mechanism.sample(ids, source.noise(tags[rows], Stage.MECHANISM, ordinals))
+    if len(domains):
+        out[domains] = _draw_domains(rt, source, tags[rows[domains]], ordinals[domains], ids[domains],
+                                     out[domains])
     return list(map(rt.forms.__getitem__, (codes - ids + out).tolist()))
 
 
@@ -103,8 +147,8 @@ def _addresses(counts: list[int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], counts: list[int],
-                     plans: list[Plan], tags: np.ndarray,
-                     with_items: bool) -> tuple[list[str], list[list[Item]] | None]:
+                     plans: list[Plan], tags: np.ndarray, with_items: bool,
+                     domains: np.ndarray) -> tuple[list[str], list[list[Item]] | None]:
     n_words = rt.lexicon.n_words
     n_tok = len(plans)
     # Word units in token order: one per int plan, len(words) per composite plan.
@@ -149,6 +193,11 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
         stages[at] = int(Stage.FALLBACK)
     if rt.guard and oov:
         _guard(rt, source, oov, out, stages, tags[rows], ordinals)
+    if len(domains):
+        units = unit_start[domains]
+        own = np.where(is_int[domains], ids[units], -1)  # a word outside the embedding is in no list
+        out[units] = _draw_domains(rt, source, tags[rows[units]], ordinals[units], own, out[units])
+        stages[units] = int(Stage.DOMAIN)
     unit_forms = list(map(rt.forms.__getitem__, (cases * n_words + out).tolist()))
 
     code_chars = [chars for comp in comps for chars in comp.chars]

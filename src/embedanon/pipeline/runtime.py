@@ -13,6 +13,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..config import AnonymizerConfig
 from ..leakguard import oov_variants
 from ..mechanisms import Mechanism, build_mechanism
@@ -23,6 +25,7 @@ from ..vectors.compose import ComposedSearch
 from ..vectors.defaults import load_embedding
 from ..vectors.index import NeighborIndex
 from ..vectors.store import EmbeddingStore
+from .domains import PUBLIC_TLDS
 from .plan import Lexicon
 
 _VARIANT_CACHE_LIMIT = 1 << 20
@@ -47,6 +50,8 @@ class Runtime:
     _finite: bool = field(init=False)
     _detector: Any = field(init=False, default=None)
     _sources: dict[bytes, NoiseSource] = field(init=False, default_factory=dict)
+    #: Word ids of the public top-level domains that are candidates (see :mod:`.domains`).
+    tld_ids: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         words = self.store.words
@@ -55,6 +60,9 @@ class Runtime:
         self.forms = [*words, *(apply_case(w, TITLE) for w in words), *(w.upper() for w in words)]
         self.guard = not self.mechanism.may_return_input
         self._finite = isinstance(self.mechanism, FiniteSupport)  # checked once: Protocols are slow
+        ids = [self.store.id_of(t) for t in PUBLIC_TLDS]
+        pos = self.index.candidate_positions(np.array(ids, dtype=np.int64))
+        self.tld_ids = tuple(i for i, p in zip(ids, pos.tolist(), strict=True) if i >= 0 and p >= 0)
 
     @property
     def detector(self) -> Any:
