@@ -76,6 +76,32 @@ def test_dense_law_prefetch_gives_the_same_pairs(index: NeighborIndex) -> None:
     assert warm.pairs(np.array([2]), np.array([5])) == pytest.approx([dense(5)[2, 5]])  # not prefetched
 
 
+def test_dense_law_uses_the_batched_law_and_agrees_with_the_distribution_path(index: NeighborIndex) -> None:
+    from embedanon.mechanisms.exponential import ExponentialMechanism
+
+    mech = ExponentialMechanism(index=index, epsilon=4.0)
+
+    class LawOnly:  # the same mechanism without the BatchLaw capability
+        name, may_return_input = "law-only", True
+
+        def distribution(self, word_id: int) -> np.ndarray:
+            return mech.distribution(word_id)
+
+    fast, slow = DenseLaw(mech, index, neighbors=12), DenseLaw(LawOnly(), index, neighbors=12)
+    assert fast.batched and not slow.batched
+    xs, ys = np.repeat(np.arange(12), 12), np.tile(np.arange(12), 12)
+    slow.prefetch(ys)
+    np.testing.assert_allclose(fast.pairs(xs, ys), slow.pairs(xs, ys), rtol=1e-12, atol=0)
+    prior = np.random.default_rng(2).pareto(1.0, 12) + 0.01
+    sx, sy = sample_pairs(slow.pairs(xs, ys).reshape(12, 12), 300, 5, prior)
+    vocab = embedding_vocabulary(index.store, prior)
+    runs = [PosteriorAttack(like, vocab, WORDS, guarded=False).run(sx, np.array(sy), (1, 5))
+            for like in (fast, slow)]
+    assert runs[0].hits == pytest.approx(runs[1].hits, abs=1e-9)
+    assert runs[0].hits == pytest.approx(brute_force(slow.pairs(xs, ys).reshape(12, 12), prior, sx, sy, (1, 5)),
+                                         abs=1e-9)
+
+
 def test_negative_control_an_attack_blind_to_the_output_scores_the_prior_top1(index: NeighborIndex) -> None:
     matrix = knn_like(3, 0)
     prior = np.arange(1, 13, dtype=float)  # no ties: the blind guess is always word 11

@@ -48,10 +48,33 @@ class Mechanism(Protocol):
 
 @runtime_checkable
 class ExactLaw(Protocol):
-    """A mechanism whose output law is known in closed form (``knn``, ``exponential``, ``tem``)."""
+    """A mechanism whose output law is known in closed form (``knn``, ``exponential``, ``tem``).
+
+    Optional capability :class:`BatchLaw` (``exponential``, ``tem``): the same law evaluated in
+    batches, for callers (the attacks of :mod:`embedanon.privacy`) that need P(y | x) for many
+    pairs; callers test for it with ``isinstance(mechanism, BatchLaw)`` and fall back to
+    ``distribution`` otherwise.
+    """
 
     def distribution(self, word_id: int) -> np.ndarray:
         """P(output = candidate j | word): float64 array (C,) over ``index.candidates``, sum 1."""
+        ...
+
+
+@runtime_checkable
+class BatchLaw(Protocol):
+    """Optional capability of an :class:`ExactLaw`: its law for many (input, output) pairs at once.
+
+    ``likelihood(xs, ys)[i]`` equals ``distribution(xs[i])`` at the candidate ``ys[i]`` (to
+    float64 rounding, 1e-12 relative) and is 0 when ``ys[i]`` is not a candidate.
+    """
+
+    def log_normalizers(self, word_ids: np.ndarray) -> np.ndarray:
+        """float64 (n,) log of the normalizing constant Z(x) of each word's law (cached)."""
+        ...
+
+    def likelihood(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """float64 (n,) P(output = ys[i] | input = xs[i]) for aligned int64 word-id arrays."""
         ...
 
 

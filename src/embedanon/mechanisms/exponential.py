@@ -38,6 +38,12 @@ _TOKEN_BLOCK = 1 << 14
 _BELOW_ONE = float(np.nextafter(1.0, 0.0))
 #: Attempts per token in round r: 2**r, capped here; round r draws from noise stream r.
 _MAX_ATTEMPTS = 256
+#: Words per float64 (block x C) similarity matrix in :meth:`DistanceExponential.log_normalizers`.
+_NORMALIZER_BLOCK = 256
+#: Similarities above this are recomputed exactly as :meth:`DistanceExponential.distribution`
+#: does (see :meth:`DistanceExponential.log_normalizers`); below it, a rounding of 1e-16 in s
+#: moves a weight by less than epsilon * 1e-14 relative.
+_NEAR_ONE = 1.0 - 1e-3
 
 
 class DistanceExponential:
@@ -75,6 +81,9 @@ class DistanceExponential:
         self.gamma = float(gamma)
         self._cache: TypeCache | None = None
         self._inv_norm: np.ndarray | None = None
+        self._norm_shift: np.ndarray | None = None
+        self._norm_total: np.ndarray | None = None
+        self._cand64: np.ndarray | None = None
 
     @property
     def inv_norm(self) -> np.ndarray:
@@ -97,6 +106,97 @@ class DistanceExponential:
         delta = np.minimum(unit_distance(sims), self.gamma)
         weights = np.exp(-0.5 * self.epsilon * (delta - delta.min()))
         return weights / weights.sum()
+
+    # -- batched exact law (the optional BatchLaw capability of .base) -------------------------
+    def log_normalizers(self, word_ids: np.ndarray) -> np.ndarray:
+        """log Z(x) for each word x of ``word_ids``, Z(x) = sum over candidates c of
+        exp(-epsilon * min(d(x, c), gamma) / 2), so that P(y | x) = exp(-epsilon * min(d(x, y),
+        gamma) / 2 - log Z(x)).
+
+        Computed with the formula of :meth:`distribution` (same similarities, rescaling and
+        stabilising shift by the nearest candidate), in blocks of float64 matrix products
+        X @ C.T (similarities within 1e-3 of 1 recomputed with distribution()'s dot-product
+        kernel, see :data:`_NEAR_ONE`), and cached per word on this instance (16 bytes a word,
+        plus a float64 copy of the candidate matrix, 8 C d bytes, kept once made).
+
+        Args:
+            word_ids: int64 array, shape (n,), word ids of the embedding.
+
+        Returns:
+            float64 array, shape (n,).
+        """
+        ids = check_ids(word_ids, len(self.index.store))
+        shift, total = self._normalizer_parts(ids)
+        return -0.5 * self.epsilon * shift + np.log(total)
+
+    def likelihood(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Exact P(y_i | x_i) for aligned arrays of word ids: ``distribution(x_i)`` at y_i.
+
+        0 where y_i is not a candidate (never an output). Costs one dot product per pair plus
+        :meth:`log_normalizers` of the distinct xs (cached).
+
+        Args:
+            xs: int64 array, shape (n,), input word ids.
+            ys: int64 array, shape (n,), output word ids.
+
+        Returns:
+            float64 array, shape (n,), probabilities in [0, 1].
+        """
+        n_words = len(self.index.store)
+        xs = check_ids(xs, n_words)
+        ys = check_ids(ys, n_words)
+        if len(xs) != len(ys):
+            raise ValueError(f"need aligned xs and ys, got {len(xs)} and {len(ys)}")
+        out = np.zeros(len(xs), dtype=np.float64)
+        pos = self.index.candidate_positions(ys)
+        hit = np.flatnonzero(pos >= 0)
+        if len(hit) == 0:
+            return out
+        uniq, inverse = np.unique(xs[hit], return_inverse=True)
+        shift, total = self._normalizer_parts(uniq)
+        shift, total = shift[inverse.reshape(-1)], total[inverse.reshape(-1)]
+        vecs, cand_vecs, inv_norm = self.index.store.vectors, self.index.candidate_vectors, self.inv_norm
+        for s in _blocks(len(hit)):
+            at, x, c = hit[s], xs[hit[s]], pos[hit[s]]
+            sims = np.einsum("ij,ij->i", vecs[x], cand_vecs[c], dtype=np.float64)
+            sims *= inv_norm[x] * inv_norm[self.index.candidates[c]]
+            delta = np.minimum(unit_distance(sims), self.gamma)
+            out[at] = np.exp(-0.5 * self.epsilon * (delta - shift[s])) / total[s]
+        return out
+
+    def _normalizer_parts(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(delta_min(x), sum_c exp(-epsilon/2 (delta(x, c) - delta_min(x)))) per id, cached."""
+        n_words = len(self.index.store)
+        if self._norm_shift is None or len(self._norm_shift) != n_words:
+            self._norm_shift = np.full(n_words, np.nan)
+            self._norm_total = np.full(n_words, np.nan)
+        assert self._norm_total is not None
+        todo = np.unique(ids[np.isnan(self._norm_total[ids])])
+        if len(todo):
+            cand = self.index.candidates
+            if self._cand64 is None:
+                self._cand64 = self.index.candidate_vectors.astype(np.float64)
+            cand64 = self._cand64
+            inv_c = self.inv_norm[cand]
+            half_eps = 0.5 * self.epsilon
+            for s in _blocks(len(todo), _NORMALIZER_BLOCK):
+                block = todo[s]
+                sims = self.index.store.vectors[block].astype(np.float64) @ cand64.T
+                sims *= self.inv_norm[block][:, None] * inv_c[None, :]
+                # d = sqrt(2 - 2 s) amplifies the rounding of s near 1 (d(x, x) is 0 or ~2e-8
+                # depending on the summation order): redo those entries with the kernel of
+                # distribution() and likelihood(), so all three agree there bit for bit.
+                rows, cols = np.nonzero(sims > _NEAR_ONE)
+                if len(rows):
+                    redo = np.einsum("ij,ij->i", self.index.store.vectors[block[rows]],
+                                     self.index.candidate_vectors[cols], dtype=np.float64)
+                    redo *= self.inv_norm[block[rows]] * inv_c[cols]
+                    sims[rows, cols] = redo
+                delta = np.minimum(unit_distance(sims), self.gamma)
+                low = delta.min(axis=1)
+                self._norm_shift[block] = low
+                self._norm_total[block] = np.exp(-half_eps * (delta - low[:, None])).sum(axis=1)
+        return self._norm_shift[ids], self._norm_total[ids]
 
     # -- sampler -----------------------------------------------------------------------------
     def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:

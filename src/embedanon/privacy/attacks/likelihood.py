@@ -7,7 +7,8 @@ mechanism's ``distribution(word_id)`` capability (an array over ``index.candidat
 * :class:`SparseLaw`: laws with small support, smaller than the candidate set (``knn``: 1/k on
   k neighbors), are inverted once
   into a reverse table, so the pre-images of y are *all* words x with P(y | x) > 0, exactly;
-* :class:`DenseLaw`: laws over every candidate (``exponential``, ``tem``); the pre-images of y
+* :class:`DenseLaw`: laws over every candidate (``exponential``, ``tem``, evaluated in batches
+  through their ``likelihood(xs, ys)`` when they have it); the pre-images of y
   are restricted to its ``neighbors`` nearest words, y itself and the caller's extra words (the
   most probable under the prior). Any restriction is a valid guessing rule, so figures are, in
   expectation, lower bounds on the Bayes-optimal attacker with the same prior.
@@ -21,6 +22,7 @@ import numpy as np
 
 from ..._validate import positive_int
 from ...errors import ConfigError
+from ...mechanisms.base import BatchLaw
 from ...vectors.index import NeighborIndex
 
 #: A law with at most this many non-zero entries is inverted exactly (see :class:`SparseLaw`).
@@ -105,6 +107,11 @@ class SparseLaw:
 class DenseLaw:
     """P(y | x) from ``distribution(x)`` over a restricted candidate set of pre-images.
 
+    When the mechanism has the batched capability :class:`~embedanon.mechanisms.base.BatchLaw`
+    (``exponential``, ``tem``: ``likelihood(xs, ys)``), :meth:`pairs` is one vectorized call to it
+    (the mechanism caches each word's normalizer) and :meth:`prefetch` does nothing; otherwise
+    each needed law comes from ``distribution(x)`` and is cached here.
+
     Args:
         mechanism: has ``distribution(word_id)``.
         index: the neighbor index the mechanism was built on.
@@ -117,6 +124,7 @@ class DenseLaw:
         self.mechanism = mechanism
         self.index = index
         self.neighbors = positive_int("neighbors", neighbors)
+        self.batched = isinstance(mechanism, BatchLaw)
         self._cache: dict[int, dict[int, float]] = {}
         self._columns: dict[int, int] = {}
         self._matrix: np.ndarray | None = None
@@ -126,8 +134,11 @@ class DenseLaw:
 
         Afterwards :meth:`pairs` on these ys is a gather from a float64 (V, len(ys)) matrix, so
         callers that attack the same replacements under several priors or releases pay for each
-        law once. Memory: 8 * V * len(ys) bytes.
+        law once. Memory: 8 * V * len(ys) bytes. A no-op for a :class:`BatchLaw` mechanism,
+        whose pairs cost one dot product each (plus a normalizer per word, cached).
         """
+        if self.batched:
+            return
         ys = np.unique(np.asarray(ys, dtype=np.int64))
         pos = self.index.candidate_positions(ys)  # -1: not a candidate, never an output
         matrix = np.zeros((len(self.index.store), len(ys)), dtype=np.float64)
@@ -160,6 +171,8 @@ class DenseLaw:
     def pairs(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         xs = np.asarray(xs, dtype=np.int64)
         ys = np.asarray(ys, dtype=np.int64)
+        if self.batched:
+            return np.asarray(self.mechanism.likelihood(xs, ys), dtype=np.float64)
         if self._matrix is not None and all(int(y) in self._columns for y in np.unique(ys).tolist()):
             cols = np.array([self._columns[int(y)] for y in ys.tolist()], dtype=np.int64)
             return self._matrix[xs, cols]
