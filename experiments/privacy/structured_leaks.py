@@ -10,8 +10,8 @@ P(original | released feature), and guesses the most probable original for each 
 of the *test* release (another seed and key). Features:
 
 * ``tld``: the released top-level domain of an e-mail or URL host -> the original one;
-* ``phone group``: the released phone's shape (digits as ``d``, separators kept) -> the culture
-  group of the original.
+* ``phone group``: the released phone's shape (digits as ``d``, letters as ``a``, separators
+  kept) -> the culture group of the original.
 
 Baselines: the attacker who ignores the release (always the most common training value). The
 script runs on whatever ``embedanon`` is importable, so the same file measures an older commit
@@ -69,9 +69,10 @@ def _tld(text: str, kind: str) -> str | None:
 
 
 def _shape(text: str) -> str:
-    """The value's shape: the text after the first ``": "`` (the label word itself is replaced)."""
+    """The value's shape (digits ``d``, letters ``a``) after the first ``": "`` (the label word
+    itself is replaced; letters of a code are drawn afresh, so only their positions are a feature)."""
     value = text.split(": ", 1)[-1]
-    return re.sub(r"\d", "d", value.strip())
+    return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "d", value.strip()))
 
 
 def features(anon: Anonymizer, data: dict[str, list[tuple[str, str]]]) -> dict[str, list[tuple[str, str]]]:
@@ -123,10 +124,15 @@ def main() -> None:
         commit = "?"
     settings = [("knn k=10", "knn", {"k": 10}, "all"),
                 ("exponential eps=14", "exponential", {"epsilon": 14.0}, "all"),
-                ("knn k=10 hybrid regex", "knn", {"k": 10}, "hybrid")]
+                ("knn k=10 hybrid regex", "knn", {"k": 10}, "hybrid"),
+                ("knn k=10 neutral formats", "knn", {"k": 10, "neutral_formats": True}, "all")]
     result: dict[str, object] = {"commit": commit, "n": args.n}
     for label, mechanism, params, scope in settings:
         kwargs: dict[str, object] = {**params, "scope": scope, "detectors": "regex"}
+        try:
+            Anonymizer(mechanism=mechanism, seed=0, **kwargs)
+        except (TypeError, ValueError):  # an older commit without this option (ConfigError)
+            continue
         # the attacker's own runs (seed 11), then the release (seed 22)
         train = features(Anonymizer(mechanism=mechanism, seed=11, **kwargs), train_data)
         test = features(Anonymizer(mechanism=mechanism, seed=22, **kwargs), test_data)

@@ -4,7 +4,7 @@ picklable, small). Heavy resources are derived from it once per process
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .detectors.base import LABELS
@@ -30,6 +30,12 @@ class ScopeConfig:
         strategies: (LABEL or ``DEFAULT``, action) pairs overriding the scope's default action.
         allow: strings never treated as PII. deny: (string, label) pairs always treated as PII.
         surrogates: how surrogates are made.
+        neutral_formats: phones and IDs reveal no layout: in scope ``all`` the ``regex``
+            detector's phone numbers and IDs get same-kind surrogates in one neutral format
+            (instead of fresh digits in the original's layout, which can tell the source
+            country), and in every scope phone and ID surrogates use the neutral formats
+            (``surrogates`` is adjusted accordingly). Off by default: it changes the token
+            structure of those spans.
     """
 
     scope: str = "all"
@@ -39,8 +45,15 @@ class ScopeConfig:
     allow: tuple[str, ...] = ()
     deny: tuple[tuple[str, str], ...] = ()
     surrogates: SurrogateConfig = field(default_factory=SurrogateConfig)
+    neutral_formats: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.neutral_formats, bool):
+            raise ConfigError(f"neutral_formats must be true or false, got {self.neutral_formats!r}")
+        if self.neutral_formats and (self.surrogates.phone_format, self.surrogates.id_format) != ("neutral",
+                                                                                                   "neutral"):
+            object.__setattr__(self, "surrogates", replace(self.surrogates, phone_format="neutral",
+                                                           id_format="neutral"))
         if self.scope not in SCOPES:
             raise ConfigError(f"scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
         for label, action in self.strategies:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -350,3 +351,12 @@ def test_detector_options_reach_the_detector(tmp_path: Path) -> None:
         outs[threshold] = out.read_text(encoding="utf-8")
     assert "John" not in outs["0.5"]
     assert outs["0.999999"] == src.read_text(encoding="utf-8")
+
+
+def test_neutral_formats_flag(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("Call +44 20 7946 0958 today.\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    result = run(str(src), "-o", str(out), "--seed", "1", "--neutral-formats")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"\+00 \d{3} \d{3} \d{4}", out.read_text(encoding="utf-8"))

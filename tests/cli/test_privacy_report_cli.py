@@ -65,3 +65,13 @@ def test_seed_releases_are_flagged(tmp_path: Path) -> None:
     assert any("--seed" in w for w in out["warnings"])
     public = out["attacks"]["public_prior"]
     assert 0 <= public["top1"] <= public["top5"] <= 1
+
+
+def test_neutral_formats_release_is_measured(tmp_path: Path) -> None:
+    """Phone surrogates change the token structure; the word attacks still run, with a warning."""
+    path = tmp_path / "calls.txt"
+    path.write_text("".join(f"{n} Call (617) 555-01{i:02d} tonight.\n" for i, n in enumerate(NOTES * 4)),
+                    encoding="utf-8")
+    out = _report(str(path), "--neutral-formats", "--key", str(_key(tmp_path)))
+    assert out["report"]["documents"] == 12
+    assert any("neutral formats" in w for w in out["warnings"])

@@ -35,6 +35,7 @@ from .options import (
     LlmVerifyOpt,
     MechanismOpt,
     MinLengthOpt,
+    NeutralFormatsOpt,
     PhoneFormatOpt,
     SchedulerOpt,
     ScopeOpt,
@@ -80,6 +81,7 @@ def anonymize_command(
     llm_verify: LlmVerifyOpt = False,
     phone_format: PhoneFormatOpt = "neutral",
     detector_option: DetectorOptionOpt = None,
+    neutral_formats: NeutralFormatsOpt = False,
     progress: Annotated[str, typer.Option(
         help="auto (a bar on a terminal, else nothing), bar, plain (a line every few seconds: batch "
              "jobs), none.",

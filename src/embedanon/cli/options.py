@@ -84,6 +84,9 @@ DetectorOptionOpt = Annotated[Optional[list[str]], typer.Option(
         "--detector-option", help="Detector option DETECTOR_OPTION=VALUE (repeatable), e.g. "
                                   "model_path=DIR (an adapted model), transformer_path=DIR, "
                                   "model_threshold=0.4.", metavar="KEY=VALUE")]
+NeutralFormatsOpt = Annotated[bool, typer.Option(
+        "--neutral-formats", help="Phones and IDs get one neutral format in every scope (in --scope all "
+                                  "they become surrogates; their layout can tell the source country).")]
 PhoneFormatOpt = Annotated[str, typer.Option(
         help="Phone surrogates: neutral (reveals no country) or keep-shape.", metavar="neutral|keep-shape")]
 
@@ -126,7 +129,8 @@ def parse_detector_options(specs: list[str] | None) -> dict[str, Any]:
 
 def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
                  deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
-                 phone_format: str, detector_option: list[str] | None = None) -> ScopeConfig:
+                 phone_format: str, detector_option: list[str] | None = None,
+                 neutral_formats: bool = False) -> ScopeConfig:
     """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
     denied = []
     for n, line in enumerate(_lines(deny, "deny"), 1):
@@ -144,7 +148,8 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
         scope=scope, detectors=names,
         detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),
         strategies=parse_strategies(strategy), allow=tuple(a.strip() for a in _lines(allow, "allow")),
-        deny=tuple(denied), surrogates=SurrogateConfig(phone_format=phone_format))
+        deny=tuple(denied), surrogates=SurrogateConfig(phone_format=phone_format),
+        neutral_formats=neutral_formats)
 
 
 def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "knn", k: int | None = None,
@@ -155,11 +160,11 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        allow: str | None = None, deny: str | None = None, llm_url: str | None = None,
                        llm_model: str | None = None, llm_verify: bool = False,
                        phone_format: str = "neutral", detector_option: list[str] | None = None,
-                       **_: Any) -> Anonymizer:
+                       neutral_formats: bool = False, **_: Any) -> Anonymizer:
     """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
     return Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, key=key, seed=seed,
         min_length=min_length, allowlist=allowlist, index=index,
         scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
-                           phone_format, detector_option),
+                           phone_format, detector_option, neutral_formats),
     )

@@ -41,6 +41,7 @@ from .options import (
     LlmVerifyOpt,
     MechanismOpt,
     MinLengthOpt,
+    NeutralFormatsOpt,
     PhoneFormatOpt,
     ScopeOpt,
     SeedOpt,
@@ -77,6 +78,7 @@ def privacy_report_command(
     llm_verify: LlmVerifyOpt = False,
     phone_format: PhoneFormatOpt = "neutral",
     detector_option: DetectorOptionOpt = None,
+    neutral_formats: NeutralFormatsOpt = False,
     releases: Annotated[int, typer.Option(
         help="Multi-release attack: anonymize the input N times as a careless holder would (a "
              "fresh key each time unless --key or --seed is given) and intersect.")] = 1,
@@ -107,7 +109,8 @@ def privacy_report_command(
 
     say(f"anonymizing {len(texts)} texts ({releases} release{'s' * (releases > 1)})")
     config = anonymizer.config
-    full = config if config.scope.scope == "all" else replace(config, scope=ScopeConfig())
+    plain = config.scope.scope == "all" and not config.scope.neutral_formats
+    full = config if plain else replace(config, scope=ScopeConfig())
     # Release 1 under the configured key; a careless holder's further releases draw fresh keys.
     keys = [anonymizer.key] + [anonymizer.key if anonymizer.key.origin != "fresh" else ReleaseKey.fresh()
                                for _ in range(releases - 1)]
@@ -125,6 +128,9 @@ def privacy_report_command(
     if anonymizer.key.origin == "seed":
         warnings.append("this release used --seed: anyone who guesses the seed (e.g. by replaying one "
                         "note they also hold) replays the noise; release with --key")
+    if config.scope.neutral_formats:
+        warnings.append("neutral formats: phones and IDs are surrogates in the release; the word attacks "
+                        "measure every word as the mechanism released it")
     if config.scope.scope != "all":
         warnings.append(f"scope {config.scope.scope}: the word attacks measure the words outside the "
                         "detected spans (released exactly as in full scope under the same key)")

@@ -65,7 +65,8 @@ class Anonymizer:
                  detectors: str | None = None, strategies: dict[str, str] | None = None,
                  allow: Iterable[str] = (), deny: dict[str, str] | None = None,
                  detector_options: dict[str, Any] | None = None,
-                 surrogates: SurrogateConfig | None = None, **params: Any) -> None:
+                 surrogates: SurrogateConfig | None = None, neutral_formats: bool = False,
+                 **params: Any) -> None:
         if k is not None:
             params["k"] = k
         if not isinstance(scope, ScopeConfig):
@@ -76,7 +77,7 @@ class Anonymizer:
                 strategies=tuple((str(lab).upper(), str(act).lower())
                                  for lab, act in (strategies or {}).items()),
                 allow=tuple(allow), deny=tuple(sorted((deny or {}).items())),
-                surrogates=surrogates or SurrogateConfig())
+                surrogates=surrogates or SurrogateConfig(), neutral_formats=neutral_formats)
         clean = tuple(sorted((n, v) for n, v in params.items() if v is not None))
         if not isinstance(mechanism, str):
             raise TypeError(f"mechanism must be a name, got {type(mechanism).__name__}")

@@ -8,13 +8,14 @@ the same key gives the same release, in any process, chunking or engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..config import AnonymizerConfig
+from ..detectors.base import Span
 from ..noise import ReleaseKey
 from .replace import Item, replace_texts
 from .runtime import get_runtime
-from .scope import assemble, detect
+from .scope import assemble, detect, format_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: Relea
 
     The same output as :func:`anonymize_text` on each; batching only makes it faster.
     """
-    if config.scope.scope != "all":
+    if config.scope.scope != "all" or config.scope.neutral_formats:
         return [doc.text for doc in anonymize_documents(texts, config, key, fields=fields)]
     names = _check_texts(texts, fields)
     rt = get_runtime(config)
@@ -72,13 +73,18 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: Rel
     """Like :func:`anonymize_records`, with the items of every text.
 
     In a scope other than ``all``, each text is run through the detectors and assembled from its
-    full-scope replacement (:mod:`.scope`); a text the detectors fail on stays in full scope.
+    full-scope replacement (:mod:`.scope`); a text the detectors fail on stays in full scope. In
+    scope ``all`` with ``neutral_formats``, phones and IDs become neutral-format surrogates the
+    same way (the document stays ``full_scope``: no detector chose what changes).
     """
     names = _check_texts(texts, fields)
     rt = get_runtime(config)
     identities = [record_identity(t, f) for t, f in zip(texts, names, strict=True)]
     scoped = config.scope.scope != "all"
-    spans = [detect(rt.detector, t) for t in texts] if scoped else []
+    formats = not scoped and config.scope.neutral_formats
+    spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
+                                      else [format_spans(t) for t in texts] if formats else [])
+    as_hybrid = replace(config.scope, scope="hybrid")
     with rt.lock:
         source = rt.source(key)
         out, items = replace_texts(rt, source, list(texts), source.tags(identities), with_items=True)
@@ -89,6 +95,10 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: Rel
             new, scoped_items = assemble(text, new, tuple(its), spans[i], config.scope, key,  # type: ignore[arg-type]
                                          key.record_prf("surrogate-record", identities[i]))
             docs.append(AnonymizedDocument(new, scoped_items, full_scope=False))
+        elif formats and spans[i]:
+            new, scoped_items = assemble(text, new, tuple(its), spans[i], as_hybrid, key,  # type: ignore[arg-type]
+                                         key.record_prf("surrogate-record", identities[i]))
+            docs.append(AnonymizedDocument(new, scoped_items, full_scope=True))
         else:
             docs.append(AnonymizedDocument(new, tuple(its), full_scope=True))
     return docs

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..config import ScopeConfig
 from ..detectors.base import DetectorUnavailable, Span
+from ..detectors.regex import RegexDetector
 from ..noise import Prf, ReleaseKey
 from ..surrogates import surrogates_for
 from ..text import split_words
@@ -34,6 +35,17 @@ def detect(detector: Any, text: str) -> list[Span] | None:
         return list(detector.detect(text))
     except DetectorUnavailable:
         return None
+
+
+#: Phones and IDs of ``neutral_formats`` (dates too, so a date is never read as a phone number).
+_FORMATS = RegexDetector(labels=("PHONE", "ID", "DATE"))
+
+
+def format_spans(text: str) -> list[Span]:
+    """The phone numbers and IDs of ``text`` that ``neutral_formats`` replaces (``regex`` rules)."""
+    if not any(ch.isdigit() for ch in text):
+        return []
+    return [s for s in _FORMATS.detect(text) if s.label != "DATE"]
 
 
 def widen(text: str, spans: list[Span]) -> list[Span]:
