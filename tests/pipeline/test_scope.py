@@ -137,3 +137,26 @@ def test_default_detectors_are_the_shipped_model_and_regex() -> None:
     assert labels == {"NAME", "PHONE"} and "Amina" not in doc.text and "0134" not in doc.text
     with pytest.raises(ConfigError, match="unknown detector 'nope'"):
         Anonymizer(key=fast_key(6), scope="hybrid", detectors="nope")
+
+
+def test_a_name_part_never_becomes_another_name_of_the_record() -> None:
+    """Find keys under which full scope maps 'James' to 'John' (a neighbor); in detected scope
+    with the mechanism on names, that release must be a surrogate instead."""
+    text = "James saw John today."
+    names = {"James": "NAME", "John": "NAME"}
+    hits = 0
+    for seed in range(400):
+        key = fast_key(1000 + seed)
+        full = Anonymizer(key=key).anonymize(text)
+        if not full.startswith("John "):
+            continue
+        hits += 1
+        doc = Anonymizer(key=key, scope="detected", detectors="regex", deny=names,
+                         strategies={"NAME": "mechanism"}).anonymize_document(text)
+        first = doc.items[0]
+        assert first.kind == "surrogate" and first.label == "NAME"
+        assert not doc.text.startswith(("John ", "James "))
+        assert doc.text.endswith(" today.")
+        if hits == 3:
+            break
+    assert hits >= 1, "no key mapped James to John: the test did not exercise the guard"

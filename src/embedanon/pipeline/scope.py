@@ -14,6 +14,12 @@ whose detector fails (an unreachable LLM) is anonymized in full scope, never lef
 The full-scope replacement of every token is computed first (its noise positions do not depend
 on the scope), then the output is assembled from the items: a scope only chooses, per span,
 between the original, the mechanism's replacement, a surrogate and a redaction.
+
+Cross-name collisions: a word of a detected name whose action is ``mechanism`` and whose
+replacement is a word of *another* detected name of the record (``John Smith`` -> ``Smith``) gets
+a name surrogate instead, so no name of a record appears where another stood. The rule looks only
+at the replacement and the record's other names, never at the word itself, so for that word it
+is post-processing of the mechanism's output: its metric-DP statement is unchanged.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from ..detectors.base import DetectorUnavailable, Span
 from ..detectors.regex import RegexDetector
 from ..noise import Prf, ReleaseKey
 from ..surrogates import surrogates_for
-from ..text import split_words
+from ..text import lookup_key, split_words
 from .replace import Item
 
 
@@ -81,6 +87,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     spans = widen(text, spans)
     surrogates = surrogates_for(scope.surrogates)
     names = [text[s.start : s.end] for s in spans if s.label == "NAME"]
+    name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
     prf = key.prf("surrogate")
     out: list[str] = []
     new_items: list[Item] = []
@@ -94,17 +101,27 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             written += stop - at
             at = stop
 
-    def replace(item: Item) -> None:
+    def replace(item: Item, others: set[str] | None = None) -> None:
         nonlocal at, written
         copy_to(item.start)
         new = full_text[item.new_start : item.new_end]
+        kind, stage, label = item.kind, item.stage, None
+        if others and item.kind == "word" and lookup_key(new) in others:
+            original = text[item.start : item.end]
+            new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf,
+                                     avoid=[n for n in names if n != original])
+            kind = stage = "surrogate"
+            label = "NAME"
         out.append(new)
-        new_items.append(Item(item.start, item.end, written, written + len(new), item.kind, item.stage))
+        new_items.append(Item(item.start, item.end, written, written + len(new), kind, stage, label))
         written += len(new)
         at = item.end
 
     i = 0
+    n_name = -1
     for span in spans:
+        if span.label == "NAME":
+            n_name += 1
         while i < len(items) and items[i].end <= span.start:  # items before the span
             if scope.outside == "mechanism":
                 replace(items[i])
@@ -115,8 +132,10 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             inside.append(items[i])
             i += 1
         if action == "mechanism":
+            others = (set().union(*(w for j, w in enumerate(name_words) if j != n_name))
+                      if span.label == "NAME" else None)
             for item in inside:
-                replace(item)
+                replace(item, others)
         elif action in ("surrogate", "redact"):
             copy_to(span.start)
             original = text[span.start : span.end]
