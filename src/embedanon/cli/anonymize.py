@@ -4,84 +4,41 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from ..backends.base import build_backend
 from ..files import RunStats, anonymize_files, write_run_report
-from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
 from .options import (
-    AllowlistOpt,
-    AllowOpt,
-    DenyOpt,
-    DetectorOpt,
-    DetectorOptionOpt,
-    EmbeddingOpt,
     EncodingErrorsOpt,
     EngineOpt,
-    EpsilonOpt,
     FieldOpt,
     FmtOpt,
-    GammaOpt,
-    IndexOpt,
     JobsOpt,
-    KeyOpt,
-    KOpt,
-    LamOpt,
-    LlmModelOpt,
-    LlmUrlOpt,
-    LlmVerifyOpt,
-    MechanismOpt,
-    MinLengthOpt,
-    NeutralFormatsOpt,
-    PhoneFormatOpt,
     SchedulerOpt,
-    ScopeOpt,
-    SeedOpt,
-    StrategyOpt,
     VersionOpt,
     release_anonymizer,
+    release_options,
 )
 from .progress import choose, run_with_progress, show_notices
 
 
 @handle_errors
+@release_options
 def anonymize_command(
     inputs: Annotated[list[str], typer.Argument(
         metavar="INPUT...", help="Input files ('-' for standard input).")],
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="PATH",
         help="Output file, or directory for several inputs ('-': stdout).")] = None,
-    mechanism: MechanismOpt = "knn",
-    k: KOpt = None,
-    epsilon: EpsilonOpt = None,
-    gamma: GammaOpt = None,
-    lam: LamOpt = None,
-    key: KeyOpt = None,
-    seed: SeedOpt = None,
     fmt: FmtOpt = None,
     field: FieldOpt = None,
     jobs: JobsOpt = 1,
     engine: EngineOpt = "processes",
     scheduler: SchedulerOpt = None,
-    embedding: EmbeddingOpt = DEFAULT_EMBEDDING,
     encoding_errors: EncodingErrorsOpt = "strict",
-    min_length: MinLengthOpt = 2,
-    allowlist: AllowlistOpt = None,
-    index: IndexOpt = "auto",
-    scope: ScopeOpt = "all",
-    detector: DetectorOpt = None,
-    strategy: StrategyOpt = None,
-    allow: AllowOpt = None,
-    deny: DenyOpt = None,
-    llm_url: LlmUrlOpt = None,
-    llm_model: LlmModelOpt = None,
-    llm_verify: LlmVerifyOpt = False,
-    phone_format: PhoneFormatOpt = "neutral",
-    detector_option: DetectorOptionOpt = None,
-    neutral_formats: NeutralFormatsOpt = False,
     progress: Annotated[str, typer.Option(
         help="auto (a bar on a terminal, else nothing), bar, plain (a line every few seconds: batch "
              "jobs), none.",
@@ -93,6 +50,8 @@ def anonymize_command(
     version: VersionOpt = None,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="A summary line (counts) at the end.")] = False,
+    *,
+    release: dict[str, Any],
 ) -> None:
     """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
     setup_logging(verbose)
@@ -100,7 +59,7 @@ def anonymize_command(
     if mode != "none":  # with progress (a terminal, or asked for): first-use notices too
         show_notices()
     started = time.monotonic()
-    anonymizer = release_anonymizer(**locals())
+    anonymizer = release_anonymizer(**release)
     backend = build_backend(engine, jobs=jobs) if engine == "processes" else build_backend(
         engine, scheduler=scheduler)
     total = sum(os.path.getsize(p) for p in inputs if os.path.isfile(p))

@@ -1,10 +1,15 @@
 """The option set shared by the commands that build a release (``anonymize``, ``review``,
-``privacy-report``): one definition of each option, and one function from options to an
+``privacy-report``): one definition of each option, one decorator that gives a command all of
+them (:func:`release_options`), and one function from options to an
 :class:`~embedanon.Anonymizer`, so every command measures the release as it is configured."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+import copy
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any, Optional, TypeVar, get_args
 
 import typer
 
@@ -150,6 +155,53 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
         strategies=parse_strategies(strategy), allow=tuple(a.strip() for a in _lines(allow, "allow")),
         deny=tuple(denied), surrogates=SurrogateConfig(phone_format=phone_format),
         neutral_formats=neutral_formats)
+
+
+#: The release options: (parameter name, typer annotation, default), in ``--help`` order.
+RELEASE_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+    ("mechanism", MechanismOpt, "knn"), ("k", KOpt, None), ("epsilon", EpsilonOpt, None),
+    ("gamma", GammaOpt, None), ("lam", LamOpt, None), ("key", KeyOpt, None), ("seed", SeedOpt, None),
+    ("embedding", EmbeddingOpt, DEFAULT_EMBEDDING), ("min_length", MinLengthOpt, 2),
+    ("allowlist", AllowlistOpt, None), ("index", IndexOpt, "auto"), ("scope", ScopeOpt, "all"),
+    ("detector", DetectorOpt, None), ("strategy", StrategyOpt, None), ("allow", AllowOpt, None),
+    ("deny", DenyOpt, None), ("llm_url", LlmUrlOpt, None), ("llm_model", LlmModelOpt, None),
+    ("llm_verify", LlmVerifyOpt, False), ("phone_format", PhoneFormatOpt, "neutral"),
+    ("detector_option", DetectorOptionOpt, None), ("neutral_formats", NeutralFormatsOpt, False),
+)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _in_panel(hint: Any, panel: str) -> Any:
+    """``Annotated[T, typer.Option(...)]`` with the option shown under ``panel`` in ``--help``."""
+    base, info = get_args(hint)
+    info = copy.copy(info)
+    info.rich_help_panel = panel
+    return Annotated[base, info]
+
+
+def release_options(command: _F) -> _F:
+    """Give a typer command every release option, after its own parameters.
+
+    The command declares a keyword parameter ``release`` (not shown to typer) and receives the
+    options' values in it as a dict, to pass to :func:`release_anonymizer`.
+    """
+    signature = inspect.signature(command, eval_str=True)
+    own = [p for name, p in signature.parameters.items() if name != "release"]
+    taken = {p.name for p in own} & {name for name, _, _ in RELEASE_OPTIONS}
+    if taken or "release" not in signature.parameters:
+        raise TypeError(f"{command.__name__} must take 'release' and none of the release options "
+                        f"({', '.join(sorted(taken))})")
+    shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                annotation=_in_panel(hint, "Release options"))
+              for name, hint, default in RELEASE_OPTIONS]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        release = {name: kwargs.pop(name, default) for name, _, default in RELEASE_OPTIONS}
+        return command(*args, release=release, **kwargs)
+
+    wrapper.__signature__ = signature.replace(parameters=[*own, *shared])  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
 
 
 def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "knn", k: int | None = None,

@@ -18,67 +18,24 @@ from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.metrics import PrivacyReport, privacy_report
-from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
 from .options import (
-    AllowlistOpt,
-    AllowOpt,
-    DenyOpt,
-    DetectorOpt,
-    DetectorOptionOpt,
-    EmbeddingOpt,
     EncodingErrorsOpt,
-    EpsilonOpt,
     FieldOpt,
     FmtOpt,
-    GammaOpt,
-    IndexOpt,
-    KeyOpt,
-    KOpt,
-    LamOpt,
-    LlmModelOpt,
-    LlmUrlOpt,
-    LlmVerifyOpt,
-    MechanismOpt,
-    MinLengthOpt,
-    NeutralFormatsOpt,
-    PhoneFormatOpt,
-    ScopeOpt,
-    SeedOpt,
-    StrategyOpt,
     release_anonymizer,
+    release_options,
 )
 
 
 @handle_errors
+@release_options
 def privacy_report_command(
     input_path: Annotated[str, typer.Argument(
         metavar="INPUT", help="Input file, read as anonymize reads it.")],
-    mechanism: MechanismOpt = "knn",
-    k: KOpt = None,
-    epsilon: EpsilonOpt = None,
-    gamma: GammaOpt = None,
-    lam: LamOpt = None,
-    key: KeyOpt = None,
-    seed: SeedOpt = None,
     fmt: FmtOpt = None,
     field: FieldOpt = None,
-    embedding: EmbeddingOpt = DEFAULT_EMBEDDING,
     encoding_errors: EncodingErrorsOpt = "strict",
-    min_length: MinLengthOpt = 2,
-    allowlist: AllowlistOpt = None,
-    index: IndexOpt = "auto",
-    scope: ScopeOpt = "all",
-    detector: DetectorOpt = None,
-    strategy: StrategyOpt = None,
-    allow: AllowOpt = None,
-    deny: DenyOpt = None,
-    llm_url: LlmUrlOpt = None,
-    llm_model: LlmModelOpt = None,
-    llm_verify: LlmVerifyOpt = False,
-    phone_format: PhoneFormatOpt = "neutral",
-    detector_option: DetectorOptionOpt = None,
-    neutral_formats: NeutralFormatsOpt = False,
     releases: Annotated[int, typer.Option(
         help="Multi-release attack: anonymize the input N times as a careless holder would (a "
              "fresh key each time unless --key or --seed is given) and intersect.")] = 1,
@@ -95,6 +52,8 @@ def privacy_report_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of lines.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress messages.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
+    *,
+    release: dict[str, Any],
 ) -> None:
     """Anonymize INPUT in memory as configured and print what an attacker who knows the tool
     recovers: counts and rates only (never text or word mappings)."""
@@ -102,7 +61,7 @@ def privacy_report_command(
     positive_int("releases", releases)
     pairs = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     texts, names = [t for t, _ in pairs], [f for _, f in pairs]
-    anonymizer = release_anonymizer(**locals())
+    anonymizer = release_anonymizer(**release)
     def say(message: str) -> None:
         if not (quiet or as_json):
             typer.echo(message, err=True)

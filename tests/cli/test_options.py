@@ -1,0 +1,46 @@
+"""One release option set: every command that builds a release takes all of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from embedanon.cli.options import RELEASE_OPTIONS, release_options
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("command", ["anonymize", "privacy-report", "review"])
+def test_every_release_command_takes_every_release_option(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0
+    for name, _, _ in RELEASE_OPTIONS:
+        assert f"--{name.replace('_', '-')}" in result.stdout, name
+    assert "Release options" in result.stdout
+
+
+def test_the_decorator_refuses_commands_it_cannot_serve() -> None:
+    def no_release(x: int = 1) -> None: ...
+
+    def clashing(k: int = 1, *, release: dict) -> None: ...
+
+    with pytest.raises(TypeError, match="must take 'release'"):
+        release_options(no_release)
+    with pytest.raises(TypeError, match="k"):
+        release_options(clashing)
+
+
+@pytest.mark.default_embedding
+def test_review_page_of_a_hybrid_release(tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("Patient John Smith (john@x.com) called.\nDr. Okafor saw him on 2024-03-15.\n",
+                   encoding="utf-8")
+    out = tmp_path / "review.html"
+    result = runner.invoke(app, ["review", str(src), "-o", str(out), "--seed", "1", "--scope", "hybrid",
+                                 "--detector", "regex", "--no-attacks"])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "surrogate" in page
