@@ -116,34 +116,35 @@ class PosteriorAttack:
         flat_x = np.concatenate(pre) if pre else np.zeros(0, dtype=np.int64)
         flat_y = np.repeat(ys, [len(p) for p in pre])
         like = self.likelihood.pairs(flat_x, flat_y) if len(flat_x) else np.zeros(0)
-        at = 0
         voc = self.vocabulary
-        for y, p in zip(ys.tolist(), pre, strict=True):
-            lp = like[at:at + len(p)]
-            at += len(p)
-            slots = np.searchsorted(self._inputs, p)
-            rows_parts, score_parts = [], []
-            for slot, value in zip(slots.tolist(), lp.tolist(), strict=True):
-                if value <= 0:
-                    continue
-                rows = self._rows[self._starts[slot]:self._starts[slot + 1]]
-                rows_parts.append(rows)
-                score_parts.append(value * voc.prior[rows])
-            if rows_parts:
-                rows = np.concatenate(rows_parts)
-                score = np.concatenate(score_parts)
-            else:
-                rows, score = np.zeros(0, dtype=np.int64), np.zeros(0)
+        # Expand every (y, pre-image) pair with a positive likelihood to the vocabulary rows whose
+        # input it is (CSR ranges of by_input), in one vectorized pass.
+        seg = np.repeat(np.arange(len(ys)), [len(p) for p in pre])
+        pos = like > 0
+        seg, slots, lp = seg[pos], np.searchsorted(self._inputs, flat_x[pos]), like[pos]
+        lengths = self._starts[slots + 1] - self._starts[slots]
+        total = int(lengths.sum())
+        offsets = np.repeat(self._starts[slots] - (np.cumsum(lengths) - lengths), lengths)
+        rows_all = self._rows[offsets + np.arange(total)] if total else np.zeros(0, dtype=np.int64)
+        seg_all = np.repeat(seg, lengths)
+        score_all = np.repeat(lp, lengths) * voc.prior[rows_all]
+        keep = score_all > 0
+        rows_all, seg_all, score_all = rows_all[keep], seg_all[keep], score_all[keep]
+        order = np.lexsort((rows_all, seg_all))
+        rows_all, seg_all, score_all = rows_all[order], seg_all[order], score_all[order]
+        bounds = np.searchsorted(seg_all, np.arange(len(ys) + 1))
+        for j, y in enumerate(ys.tolist()):
+            rows = rows_all[bounds[j]:bounds[j + 1]]
+            score = score_all[bounds[j]:bounds[j + 1]]
             if self.guarded and len(rows):
                 proxied = ~voc.own[rows]
                 if proxied.any():
                     out_word = self.words[y]
                     bad = np.array([keys_are_variants(voc.words[r], out_word) if pr else False
                                     for r, pr in zip(rows.tolist(), proxied.tolist(), strict=True)])
-                    score = np.where(bad, 0.0, score)
-            keep = score > 0
-            order = np.argsort(rows[keep], kind="stable")
-            self._cache[y] = (rows[keep][order], score[keep][order])
+                    keep_y = ~bad
+                    rows, score = rows[keep_y], score[keep_y]
+            self._cache[y] = (rows, score)
 
     def run(self, truths: Sequence[int], ys: np.ndarray, ks: Sequence[int] = (1, 5)) -> TopK:
         """Attack tokens: ``truths`` are vocabulary rows of the originals (-1: not in it)."""

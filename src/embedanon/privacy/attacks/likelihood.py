@@ -126,6 +126,7 @@ class DenseLaw:
         self.neighbors = positive_int("neighbors", neighbors)
         self.batched = isinstance(mechanism, BatchLaw)
         self._cache: dict[int, dict[int, float]] = {}
+        self._near: dict[int, np.ndarray] = {}
         self._columns: dict[int, int] = {}
         self._matrix: np.ndarray | None = None
 
@@ -153,20 +154,27 @@ class DenseLaw:
 
     def preimages(self, ys: np.ndarray, extra: np.ndarray | None = None) -> list[np.ndarray]:
         ys = np.asarray(ys, dtype=np.int64)
+        extra = np.zeros(0, dtype=np.int64) if extra is None else np.asarray(extra, dtype=np.int64)
+        near = self.nearest(ys)
+        return [np.unique(np.concatenate([row, extra, [y]]).astype(np.int64))
+                for y, row in zip(ys.tolist(), near, strict=True)]
+
+    def nearest(self, ys: np.ndarray) -> list[np.ndarray]:
+        """The ``neighbors`` nearest words of each y (unordered), cached per y on this instance."""
+        ys = np.asarray(ys, dtype=np.int64)
         vecs = self.index.store.vectors
         size = len(vecs)
-        extra = np.zeros(0, dtype=np.int64) if extra is None else np.asarray(extra, dtype=np.int64)
-        out = []
-        for start in range(0, len(ys), _BLOCK):
-            chunk = ys[start:start + _BLOCK]
+        todo = np.array(sorted({int(y) for y in ys.tolist()} - self._near.keys()), dtype=np.int64)
+        for start in range(0, len(todo), _BLOCK):
+            chunk = todo[start:start + _BLOCK]
             if self.neighbors >= size:
                 near = np.broadcast_to(np.arange(size), (len(chunk), size))
             else:
                 sims = vecs[chunk] @ vecs.T
                 near = np.argpartition(-sims, self.neighbors - 1, axis=1)[:, :self.neighbors]
             for y, row in zip(chunk.tolist(), near, strict=True):
-                out.append(np.unique(np.concatenate([row, extra, [y]]).astype(np.int64)))
-        return out
+                self._near[y] = np.array(row, dtype=np.int64)
+        return [self._near[int(y)] for y in ys.tolist()]
 
     def pairs(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         xs = np.asarray(xs, dtype=np.int64)
