@@ -136,6 +136,15 @@ TRAPS = [
     "Murphy's law",
     "Occam's razor",
 ]
+#: romanized one-syllable given names (Mandarin pinyin, Korean, Vietnamese), public knowledge, to widen
+#: the pool of short given names beyond Faker's 23 zh_CN romanized ones; held out by the same hash rule
+SYLLABLES = (  # noqa: SIM905 (a word list is easier to read as text)
+    "An Bo Bin Chao Chen Cheng Dan Fang Fei Gang Hai Hao Hong Hua Hui Jia Jian Jie Jin Jing Jun Kai "
+    "Lan Lei Li Lin Ling Long Mei Min Ming Na Ning Peng Ping Qi Qiang Qing Rong Rui Shan Tao Ting Wei "
+    "Wen Xia Xin Yan Yang Yi Ying Yong Yu Yun Zhen Zhi Bao Hyun Ji Seo Soo Woo Hoa Huy Khoa Linh Mai "
+    "Nam Phuc Quan Thu Trang Tuan Vu"
+).split()
+
 TRAP_TEMPLATES = [
     "The patient has a history of {t}.",
     "We discussed {t} in class today.",
@@ -296,6 +305,9 @@ class Pii:
             fk.seed_instance(seed * 1000 + i)
             self.fakers[loc] = fk
         self.us = self.fakers["en_US"]
+        if "en_GB" not in self.fakers:
+            self.fakers["en_GB"] = Faker("en_GB")
+            self.fakers["en_GB"].seed_instance(seed * 1000 + 999)
 
     def _want_heldout(self, loc: str) -> bool | None:
         if self.split in ("train", "dev"):
@@ -304,18 +316,27 @@ class Pii:
             return None if loc in HELDOUT_LOCALES else True
         return None  # test-locales / test-text: any name of the chosen locale
 
-    def _part(self, loc: str, kind: str) -> str:
+    def _part(self, loc: str, kind: str, *, short: bool = False) -> str:
         fk = self.fakers[loc]
         want = self._want_heldout(loc)
-        for _ in range(200):
-            if loc in ROMANIZED:
+        for attempt in range(400):
+            short = short and attempt < 200  # a locale with few short names: any length
+            if kind == "first" and loc in ("zh_CN", "zh_TW") and (short or self.chance(0.4)):
+                v = self.pick(SYLLABLES)
+                if not short and self.chance(0.5):
+                    v += self.pick(SYLLABLES).lower()
+            elif loc in ROMANIZED:
                 v = fk.first_romanized_name() if kind == "first" else fk.last_romanized_name()
                 if v.isupper():
                     v = v.title()
             else:
                 v = fk.first_name() if kind == "first" else fk.last_name()
             v = " ".join(v.split())
-            if v and (want is None or heldout_name(v) == want):
+            if short and len(v) > 4:
+                continue
+            # a name with parts (Heinz-Walter, van de Pavert) is held out when any part is
+            held = heldout_name(v) or any(heldout_name(x) for x in re.split(r"[- ]", v) if x)
+            if v and (want is None or held == want):
                 return v
         raise RuntimeError(f"no {kind} name for {loc}")
 
@@ -324,7 +345,7 @@ class Pii:
         group = self.groups[self.rng.integers(len(self.groups))]
         locs = self.by_group[group]
         loc = locs[self.rng.integers(len(locs))]
-        first = self._part(loc, "first")
+        first = self._part(loc, "first", short=self.chance(0.25 if group == "east-asian" else 0.06))
         if self.chance(0.08):  # compound given names (Jean-Pierre, Mei-Ling, Abdul-Rahman) in every culture
             second = self._part(loc, "first")
             first = f"{first}-{second if self.chance(0.5) else second.lower()}"
@@ -417,6 +438,17 @@ class Pii:
                 dt.strftime("%d.%m.%Y"),
                 dt.strftime("%A, %B %d"),
             ]
+        ) + (self._clock() if self.chance(0.12) else "")
+
+    def _clock(self) -> str:
+        """A time of day attached to a date (a timestamp): part of the DATE span."""
+        h, m, sec = (int(x) for x in self.rng.integers(0, [24, 60, 60]))
+        return self.pick(
+            [
+                f" {h:02d}:{m:02d}:{sec:02d}",
+                f" at {h % 12 + 1}:{m:02d} " + self.pick(["AM", "PM", "am", "pm"]),
+                f" {h:02d}:{m:02d}",
+            ]
         )
 
     def address(self) -> str:
@@ -435,7 +467,25 @@ class Pii:
                 "ja_JP" if False else "en_US",
             ]
         )
-        return self.fakers[loc].address().replace("\n", ", ")
+        fk = self.fakers[loc]
+        r = self.rng.random()
+        if r < 0.08:
+            return f"{fk.street_address()} and {self.us.street_name()}"
+        if r < 0.12:
+            return f"P.O. Box {self.rng.integers(1, 9999)}"
+        if r < 0.16:
+            return fk.street_address()
+        return fk.address().replace("\n", ", ")
+
+    def address_lines(self, prefix: str = "") -> str:
+        """A postal address over several lines (street, unit, city, country + code)."""
+        fk = self.fakers[self.pick(["en_US", "de_DE", "fr_FR", "it_IT", "nl_NL", "en_GB", "es_ES"])]
+        lines = [fk.street_address()]
+        if self.chance(0.5):
+            lines.append(self.pick(["Apt. ", "Suite ", "apt. ", "Unit "]) + str(self.rng.integers(1, 999)))
+        lines.append(fk.city() if self.chance(0.7) else fk.city().upper())
+        lines.append(f"{fk.current_country()} {fk.postcode()}" if self.chance(0.6) else fk.postcode())
+        return f"\n{prefix}".join(lines)
 
     def age(self) -> str:
         return str(int(self.rng.integers(1, 100)))
@@ -513,6 +563,46 @@ def _name(doc: Doc, pii: Pii, style: str | None = None, person=None) -> tuple[st
     return first, last
 
 
+#: names mentioned mid-sentence: coordinations, lists, speech verbs, possessives, vocatives, credits
+MENTIONS = [
+    "{A} and {B} worked on it together.",
+    "The founders were {A}, {B} and {C}.",
+    "\"We are not ready,\" says {A}.",
+    "\"It will pass,\" said {A} to {B}.",
+    "It was {A}'s idea from the start.",
+    "Everyone liked {A}'s plan.",
+    "Please add {A} as a contact.",
+    "You left me {A}, and I waited.",
+    "A film directed by {A} and starring {B}.",
+    "This song by {A} is a favorite.",
+    "As {A} points out, it is hard.",
+    "Our colleague {A} disagreed.",
+    "Her husband {A} called twice.",
+    "{A} has been away for years.",
+    "Ask {A} or {B} before noon.",
+    "I met {A} yesterday.",
+    "Nobody asked {A}, so {B} decided.",
+    "The debate about {A} went on for years.",
+    "Both {A} and {B} were engineers.",
+    "Send the file to {A}, {B}, and {C}.",
+]
+
+
+def _mention(doc: Doc, pii: Pii) -> None:
+    """A sentence naming one to three people, each as full name, given name or bare surname."""
+    tpl = pii.pick(MENTIONS)
+    for piece in re.split(r"(\{[ABC]\})", tpl):
+        if piece in ("{A}", "{B}", "{C}"):
+            first, last, group = pii.person()
+            style = pii.pick(["full", "first", "last", "last", "last_title", "initial"])
+            if style == "last":
+                doc.add(last, "NAME", group)
+            else:
+                _name(doc, pii, style, (first, last, group))
+        elif piece:
+            doc.add(piece)
+
+
 def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
     kind = pii.pick(["email", "phone", "url", "id", "date", "address", "age", "ip", "name", "name"])
     if kind == "email":
@@ -583,6 +673,11 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
                 "aged {},",
                 "The {} y/o presented today.",
                 "My son is {}.",
+                "I'll turn {} next week.",
+                "She just turned {}.",
+                "He retired at the age of {}.",
+                "It was written when she was {}.",
+                "When I was {}, we moved.",
             ]
         )
         pre, post = tpl.split("{}")
@@ -590,6 +685,8 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
     elif kind == "ip":
         doc.add(pii.pick(["Login from IP ", "The server at ", "Blocked address "]))
         doc.add(pii.ip(), "IP").add(pii.pick([".", "", " was flagged."]))
+    elif pii.chance(0.5):
+        _mention(doc, pii)
     else:
         doc.add(
             pii.pick(["My friend ", "I talked to ", "According to ", "Thanks to ", "Ask ", "I sat next to "])
@@ -735,7 +832,7 @@ def make_letter(doc: Doc, pii: Pii, sents: list[str]) -> None:
             elif kind == "email":
                 doc.add(pii.email(first, last), "EMAIL")
             else:
-                doc.add(pii.address(), "ADDRESS")
+                doc.add(pii.address_lines() if pii.chance(0.4) else pii.address(), "ADDRESS")
     doc.add("\n")
 
 
@@ -776,6 +873,36 @@ def make_request(doc: Doc, pii: Pii, sents: list[str]) -> None:
         doc.real(sents[0].strip())
 
 
+def make_form(doc: Doc, pii: Pii, sents: list[str]) -> None:
+    """A contact card / form: field headers with values on the same or the next line."""
+    first, last, group = pii.person()
+    prefix = pii.pick(["", "", "", "> ", "| "])
+    sep = pii.pick([":\n", ": ", ":  "])
+    _name(doc, pii, pii.pick(["full", "full", "upper"]), (first, last, group))
+    doc.add("\n")
+    if sents and pii.chance(0.5):
+        doc.real(sents[0].strip()).add("\n")
+    fields = ["Phone", "E-mail", "Website", "Address", "Mobile", "Date of birth", "Fax", "Email"]
+    order = [fields[i] for i in pii.rng.permutation(len(fields))[: int(pii.rng.integers(2, 6))]]
+    if pii.chance(0.4):
+        doc.add(pii.pick(["Personal Info:\n", "Contact details\n", "Contact:\n"]))
+    for field in order:
+        doc.add(prefix + field + sep)
+        if field in ("Phone", "Mobile", "Fax"):
+            doc.add(pii.phone(), "PHONE")
+        elif field in ("E-mail", "Email"):
+            doc.add(pii.email(first, last), "EMAIL")
+        elif field == "Website":
+            doc.add(pii.url(first, last), "URL")
+        elif field == "Date of birth":
+            doc.add(pii.date(), "DATE")
+        else:
+            doc.add(pii.address_lines(prefix) if pii.chance(0.6) else pii.address(), "ADDRESS")
+        doc.add(pii.pick(["\n", "\n\n"]))
+    if len(sents) > 1:
+        doc.real(sents[1].strip())
+
+
 MAKERS = {
     "clinical": make_clinical,
     "chat": make_chat,
@@ -783,6 +910,7 @@ MAKERS = {
     "letter": make_letter,
     "list": make_list,
     "request": make_request,
+    "form": make_form,
 }
 
 

@@ -5,6 +5,11 @@ few-document domain adaptation on presidio-research's synthetic sentences.
 Run from the repository root (sets made by scripts/make_pii_set.py, see README.md here)::
 
     python experiments/detection/run_heldout.py --sets DIR --out experiments/detection/heldout
+
+presidio-synth is scored under the gold mappings and halves of ``scripts/convert_presidio_synth.py``
+(``--presidio NAME=MAPPING:HALF``, repeatable): by default the whole file and the TEST half, each
+under the old mapping ``v1`` and the new ``v2`` (the DEV half is for error analysis only:
+``presidio_dev_errors.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
+from convert_presidio_synth import convert  # noqa: E402
 from train_detector import presidio_records  # noqa: E402
 
 from embedanon.detectors.evaluate import evaluate, read_records  # noqa: E402
@@ -29,7 +35,8 @@ SETS = ("test-names", "test-locales", "test-text")
 
 def gold(records: list[dict]) -> list:
     """Project GoldRecords from dicts (presidio's unmapped types are simply absent)."""
-    return read_records((json.dumps({k: r[k] for k in ("id", "text", "spans")}) for r in records), "set")
+    keep = ("id", "text", "spans", "ignore")
+    return read_records((json.dumps({k: r[k] for k in keep if k in r}) for r in records), "set")
 
 
 def summary(report) -> dict:
@@ -78,13 +85,19 @@ def adaptation(tmp: Path, shots: int, seeds: list[int]) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sets", required=True, help="directory with test-names/test-locales/test-text .jsonl")
+    ap.add_argument("--sets", default=None, help="directory with test-names/test-locales/test-text .jsonl "
+                    "(omitted: presidio-synth only)")
     ap.add_argument("--out", required=True, help="path prefix for .json")
     ap.add_argument("--tmp", default="/tmp/embedanon-adapt")
     ap.add_argument("--detectors", default="model,regex,model+regex")
     ap.add_argument("--skip-adaptation", action="store_true")
     ap.add_argument("--sub-docs", type=int, default=300, help="documents per set for presidio / NAME-sub")
+    ap.add_argument("--presidio", action="append", default=None, metavar="NAME=MAPPING:HALF",
+                    help="presidio-synth sets to score (default: whole file and TEST half, v1 and v2)")
+    ap.add_argument("--model-path", default=None, help="score this model directory, not the shipped one")
     args = ap.parse_args()
+    specs = args.presidio or ["presidio-synth=v1:all", "presidio-synth-test=v1:test",
+                              "presidio-synth-v2=v2:all", "presidio-synth-test-v2=v2:test"]
     sets = {
         name: gold(
             [
@@ -93,12 +106,19 @@ def main() -> int:
                 if x.strip()
             ]
         )
-        for name in SETS
+        for name in (SETS if args.sets else ())
     }
-    sets["presidio-synth"] = gold(presidio_records(PRESIDIO))
-    results: dict = {"matching": "project evaluator, min_coverage 0.5", "sets": {}}
+    raw = json.loads(PRESIDIO.read_text(encoding="utf-8"))
+    for item in specs:
+        name, _, how = item.partition("=")
+        mapping, _, half = how.partition(":")
+        sets[name] = gold(convert(raw, mapping=mapping, half=half)[0])
+    results: dict = {"matching": "project evaluator, min_coverage 0.5", "presidio_sets": specs,
+                     "model_path": args.model_path, "sets": {}}
+    extra = {"model_path": args.model_path} if args.model_path else {}
     for spec in filter(None, args.detectors.split(",")):
-        detector = build_detectors(spec.removesuffix("-sub").replace("+", ","))
+        names = spec.removesuffix("-sub").replace("+", ",")
+        detector = build_detectors(names, **(extra if "model" in names.split(",") else {}))
         for name, records in sets.items():
             if spec == "presidio" or spec.endswith("-sub"):  # Presidio is slow: the first N documents
                 records = records[: args.sub_docs]

@@ -17,6 +17,7 @@ from embedanon.detectors.evaluate import (
     GroupRow,
     compare_groups,
     evaluate,
+    parse_record,
     read_span_file,
     score_document,
     two_proportion_z,
@@ -108,6 +109,36 @@ def test_coverage_threshold_typed_and_exact():
     # two predictions covering a gold span together count
     split = score_document(text, gold, [Span(0, 3, "NAME"), Span(3, 6, "NAME")])
     assert split[0] == Counts(1, 1, 2, 2)
+
+
+def test_ignored_regions_drop_only_unmatched_predictions():
+    text = "x" * 40
+    gold = [GoldSpan(0, 10, "NAME")]
+    preds = [Span(0, 10, "NAME"), Span(20, 30, "NAME"), Span(32, 40, "NAME")]
+    plain = score_document(text, gold, preds)
+    assert plain[0] == Counts(1, 1, 3, 1)
+    ignored = score_document(text, gold, preds, ignore=[(20, 26)])   # 6 of 10 chars ignored
+    assert ignored[0] == Counts(1, 1, 2, 1)                          # [32, 40) still counts, wrong
+    assert score_document(text, gold, preds, ignore=[(20, 24)])[0] == plain[0]   # 40 %: counted
+    # gold and ignored characters together (a ZIP code next to a country name)
+    mixed = score_document(text, gold, [Span(8, 16, "ADDRESS")], ignore=[(12, 16)])
+    assert mixed[0] == Counts(1, 0, 0, 0)
+    # an uncounted prediction still helps find the gold span it touches
+    near = [Span(0, 4, "NAME"), Span(8, 18, "ADDRESS")]   # 2 gold + 6 ignored chars: uncounted
+    assert score_document(text, gold, near[:1])[4] == [False]    # 4 of 10 chars alone: missed
+    kept = score_document(text, gold, near, ignore=[(12, 18)])
+    assert kept[0] == Counts(1, 1, 1, 1) and kept[4] == [True]
+    # gold spans are never dropped; a correct prediction is never dropped
+    assert score_document(text, gold, [], ignore=[(0, 10)])[0] == Counts(1, 0, 0, 0)
+    assert score_document(text, gold, [Span(0, 10, "NAME")], ignore=[(0, 10)])[0] == Counts(1, 1, 1, 1)
+
+
+def test_ignore_field_is_read_and_validated():
+    rec = parse_record(json.dumps({"id": 1, "text": "abc def", "spans": [], "ignore": [[4, 7]]}), "x")
+    assert rec.ignore == ((4, 7),) and rec.to_dict()["ignore"] == [[4, 7]]
+    for bad in ([[4, 9]], [[5, 4]], [4, 7], "x", [[1, 2, 3]]):
+        with pytest.raises(InputError, match="'ignore' must be"):
+            parse_record(json.dumps({"id": 1, "text": "abc def", "spans": [], "ignore": bad}), "x")
 
 
 def test_counts_rates_and_f_beta():

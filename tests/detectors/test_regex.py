@@ -92,6 +92,11 @@ POSITIVE = [
     ("Age: 54", [("54", "AGE")]),
     ("aged 101,", [("101", "AGE")]),
     ("54 years of age", [("54", "AGE")]),
+    ("he died at the age of 61.", [("61", "AGE")]),
+    ("My birthday is soon. I'll turn 23.", [("23", "AGE")]),
+    ("She just turned 60, finally", [("60", "AGE")]),
+    ("It was written when he was 78.", [("78", "AGE")]),
+    ("When I was 7 we moved", [("7", "AGE")]),
     # several, adjacent and mixed
     ("a@b.com,c@d.org", [("a@b.com", "EMAIL"), ("c@d.org", "EMAIL")]),
     ("Mail ann@x.io or see x.io/ann, tel 617-555-0134, DOB 1/2/1990",
@@ -116,6 +121,12 @@ NEGATIVE = [
     "score 98.6 F and 120/80 mmHg",
     "for 54 years she worked",                  # a duration, not an age
     "stage 3 cancer",
+    "the car turned 90 degrees",               # a turn, not an age
+    "turn 3 pages back and turn to 5",
+    "when he was 5 minutes late",
+    "when she was 3 or 4 times there",
+    "it turned 2.5 times",
+    "the age of 3-5 year olds",
     "1.2.3.4.5",
     "node.js and file.txt and README.md",
     "ISBN 0-306-40615-2",

@@ -15,6 +15,10 @@ inside their union.
 * **exact**: a gold span is found (and a prediction correct) only if a span with the same start,
   end and label exists on the other side.
 * **per label**: overlap figures, recall by gold label, precision by predicted label.
+* **ignored regions** (optional ``"ignore": [[start, end], ...]`` per record): text that is neither
+  gold nor wrong to flag (a benchmark's entity types outside :data:`~.base.LABELS`, e.g.
+  organizations). A predicted span that is not correct but is covered at least ``min_coverage`` by
+  gold and ignored characters together is left out of every count; gold spans are unaffected.
 
 F-beta = (1 + beta^2) P R / (beta^2 P + R); F1 (beta = 1) and F5 (beta = 5, recall weighted 25
 times precision as in Kaggle's "PII Data Detection"; span-level here, not token-level).
@@ -59,12 +63,14 @@ class GoldRecord:
     id: str
     text: str
     spans: tuple[GoldSpan, ...]
+    ignore: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"id", "text", "spans": [{"start", "end", "label", "group"?}]}`` (the file format)."""
+        """``{"id", "text", "spans": [{"start", "end", "label", "group"?}], "ignore"?}`` (the file format)."""
         spans = [{"start": s.start, "end": s.end, "label": s.label,
                   **({"group": s.group} if s.group is not None else {})} for s in self.spans]
-        return {"id": self.id, "text": self.text, "spans": spans}
+        extra = {"ignore": [list(r) for r in self.ignore]} if self.ignore else {}
+        return {"id": self.id, "text": self.text, "spans": spans, **extra}
 
 
 def _int(value: object) -> bool:
@@ -103,7 +109,12 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
         if group is not None and not isinstance(group, str):
             raise InputError(f"{where}: span {i} group must be a string")
         spans.append(GoldSpan(start, end, label, group))
-    return GoldRecord(str(obj["id"]), text, tuple(spans))
+    ignore = obj.get("ignore", [])
+    if not isinstance(ignore, list) or not all(
+            isinstance(r, list) and len(r) == 2 and _int(r[0]) and _int(r[1])
+            and 0 <= r[0] < r[1] <= len(text) for r in ignore):
+        raise InputError(f"{where}: 'ignore' must be a list of [start, end] pairs inside the text")
+    return GoldRecord(str(obj["id"]), text, tuple(spans), tuple((a, b) for a, b in ignore))
 
 
 def read_records(lines: Iterable[str], source: str, *, require_id: bool = True) -> list[GoldRecord]:
@@ -255,29 +266,40 @@ def _covered(mask: bytearray, start: int, end: int, min_coverage: float) -> bool
 
 
 def score_document(text: str, gold: Sequence[GoldSpan], predicted: Sequence[Span], *,
-                   min_coverage: float = 0.5) -> tuple[Counts, Counts, Counts, dict[str, Counts], list[bool]]:
-    """Overlap, typed and exact counts, per-label overlap counts, and ``found`` per gold span."""
+                   min_coverage: float = 0.5, ignore: Sequence[tuple[int, int]] = ()
+                   ) -> tuple[Counts, Counts, Counts, dict[str, Counts], list[bool]]:
+    """Overlap, typed and exact counts, per-label overlap counts, and ``found`` per gold span.
+
+    ``ignore``: regions whose unmatched predictions are not counted (see the module docstring);
+    every prediction still counts toward finding gold spans.
+    """
     n = len(text)
     gold_mask = _mask(n, ((g.start, g.end) for g in gold))
+    counted = list(predicted)
+    if ignore:
+        either = _mask(n, [*((g.start, g.end) for g in gold), *ignore])
+        counted = [p for p in predicted if _covered(gold_mask, p.start, p.end, min_coverage)
+                   or not _covered(either, p.start, p.end, min_coverage)]
     pred_mask = _mask(n, ((p.start, p.end) for p in predicted))
     found = [_covered(pred_mask, g.start, g.end, min_coverage) for g in gold]
-    correct = [_covered(gold_mask, p.start, p.end, min_coverage) for p in predicted]
-    overlap = Counts(len(gold), sum(found), len(predicted), sum(correct))
+    correct = [_covered(gold_mask, p.start, p.end, min_coverage) for p in counted]
+    overlap = Counts(len(gold), sum(found), len(counted), sum(correct))
     per_label: dict[str, Counts] = {}
     typed = Counts()
-    for label in {g.label for g in gold} | {p.label for p in predicted}:
+    for label in {g.label for g in gold} | {p.label for p in counted}:
         g_l = [g for g in gold if g.label == label]
-        p_l = [p for p in predicted if p.label == label]
-        gm, pm = _mask(n, ((g.start, g.end) for g in g_l)), _mask(n, ((p.start, p.end) for p in p_l))
+        p_l = [p for p in counted if p.label == label]
+        gm = _mask(n, ((g.start, g.end) for g in g_l))
+        pm = _mask(n, ((p.start, p.end) for p in predicted if p.label == label))
         typed += Counts(len(g_l), sum(_covered(pm, g.start, g.end, min_coverage) for g in g_l),
                         len(p_l), sum(_covered(gm, p.start, p.end, min_coverage) for p in p_l))
         per_label[label] = Counts(
             len(g_l), sum(f for f, g in zip(found, gold, strict=True) if g.label == label),
-            len(p_l), sum(c for c, p in zip(correct, predicted, strict=True) if p.label == label))
+            len(p_l), sum(c for c, p in zip(correct, counted, strict=True) if p.label == label))
     gold_keys = {(g.start, g.end, g.label) for g in gold}
     pred_keys = {(p.start, p.end, p.label) for p in predicted}
     exact = Counts(len(gold), sum((g.start, g.end, g.label) in pred_keys for g in gold),
-                   len(predicted), sum((p.start, p.end, p.label) in gold_keys for p in predicted))
+                   len(counted), sum((p.start, p.end, p.label) in gold_keys for p in counted))
     return overlap, typed, exact, per_label, found
 
 
@@ -338,7 +360,7 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
         seconds += time.perf_counter() - began
         size += len(record.text.encode("utf-8", "surrogatepass"))
         o, t, e, labels, found = score_document(record.text, record.spans, predicted,
-                                                min_coverage=min_coverage)
+                                                min_coverage=min_coverage, ignore=record.ignore)
         overlap, typed, exact = overlap + o, typed + t, exact + e
         for label, counts in labels.items():
             per_label[label] = per_label.get(label, Counts()) + counts

@@ -24,7 +24,9 @@ Labels and what counts (decisions the tests pin down with positive and negative 
   (``A12B34C``, ``AB123456``; not ``COVID19``, ``H1N1``, ``MP3``).
 * ``IP``: dotted IPv4 with octets <= 255 (not ``1.2.3.4.5``); IPv6 validated by :mod:`ipaddress`.
 * ``AGE``: the number in ``54-year-old``, ``54 years old``, ``54 yo``, ``54 y/o``, ``age 54``,
-  ``aged 54``, ``54 years of age`` (0-125); not durations such as ``for 54 years``.
+  ``aged 54``, ``54 years of age``, ``at the age of 54``, ``turned 54`` / ``I'll turn 54``, ``when she
+  was 54`` (0-125); not durations such as ``for 54 years``, nor ``turned 90 degrees``, ``turn 3 pages``,
+  ``when he was 5 minutes late``.
 
 Spans overlapping inside this detector are merged by :func:`~.merge.merge_spans` (so an e-mail's
 domain is not also a URL). All scores are 1.0.
@@ -124,6 +126,11 @@ _AGE_PATTERNS: Final = [
                r"(?:[ \-]?(?:years?|yrs?|y)[ \-]?old|\s?(?:yo|y/o|y\.o\.)|\s+years?\s+of\s+age)(?![\w/])",
                re.IGNORECASE),
     re.compile(r"\b(?:age|aged)\s*:?\s*" + _AGE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE),
+    # "at the age of 61", "I'll turn 23.", "just turned 60", "when he was 78" (not "turned 90 degrees")
+    re.compile(r"\b(?:age\s+of|turn(?:s|ed|ing)?|(?:when|since)\s+(?:he|she|i|we|they|you)\s+"
+               r"(?:was|were|turned))\s+" + _AGE_NUMBER + r"(?!\w|[.,:/]\d|\s*(?:%|°|percent|degrees?|"
+               r"times|points?|pages?|miles?|km|minutes?|hours?|days?|weeks?|months?|years?|am|pm|"
+               r"a\.m|p\.m|o'clock|of\b|to\b|or\b|-\d))", re.IGNORECASE),
 ]
 
 
