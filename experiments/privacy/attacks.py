@@ -197,6 +197,12 @@ def main() -> None:
 
     releases = [list(anonymizer(1000 + r).anonymize_many(texts)) for r in range(5)]
     anon = anonymizer(0)
+    store = anon.runtime.store
+    aligned = [s for doc in corpus_slots(texts, releases[0], store) for sent in doc for s in sent]
+    same = sum(s.original_id >= 0 and s.released_id == s.original_id for s in aligned)
+    invocab = sum(s.original_id >= 0 for s in aligned)
+    release_stats = {"word_tokens": len(aligned), "change_rate": 1 - same / max(len(aligned), 1),
+                     "invocab_unchanged": same / max(invocab, 1)}
     t1 = time.time()
     figures = run_attacks(texts, releases, mechanism=anon.mechanism, index=anon.runtime.index,
                           name_spans=spans)
@@ -221,6 +227,7 @@ def main() -> None:
     result = {
         "setup": {"docs": args.docs, "chars": args.chars, "mechanism": args.mechanism, **params,
                   "release_seeds": [1000 + r for r in range(5)], "python": sys.version.split()[0]},
+        "release_stats": release_stats,
         "figures": figures.as_dict(),
         "identical_releases": [r.as_dict() for r in keyed.releases],
         "independent_check": check,

@@ -17,6 +17,7 @@ from ...text import tokenize
 from ..prior import NameEntry, ProxyFn, embedding_vocabulary, name_dictionary, public_prior
 from .bayes import PosteriorAttack, TopK
 from .documents import Slot, corpus_slots
+from .empirical import EmpiricalLaw
 from .likelihood import likelihood_for
 from .oov import composed_proxies, extended_vocabulary, names_vocabulary
 
@@ -130,7 +131,7 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
                 names: Sequence[NameEntry] | None = None,
                 bigrams: BigramModel | None = None, proxies: ProxyFn | None = None,
                 release_counts: Sequence[int] = (1, 2, 5), lattice: int = 10, oov_words: int = 20_000,
-                contextual: bool = True) -> PrivacyFigures:
+                contextual: bool = True, empirical_draws: int = 0) -> PrivacyFigures:
     """Run every attack on ``releases[0]`` (and the multi-release attack on all of them).
 
     Args:
@@ -147,6 +148,10 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         lattice: candidates per position of the contextual attacker.
         oov_words: public words outside the embedding added to the out-of-vocabulary attack.
         contextual: run the contextual attacker.
+        empirical_draws: for a mechanism without an exact law (``laplace``, ``mahalanobis``),
+            estimate its law from this many runs per candidate input
+            (:class:`~.empirical.EmpiricalLaw`; figures are lower bounds); 0 (default): refuse
+            such a mechanism (ConfigError).
     """
     from ..contextual import bundled_bigrams, contextual_attack  # these import this package
     from ..multirelease import multi_release
@@ -154,7 +159,11 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     if not releases:
         raise ValueError("need at least one release")
     store = index.store
-    likelihood = likelihood_for(mechanism, index)
+    likelihood: Any
+    if empirical_draws and not hasattr(mechanism, "distribution"):
+        likelihood = EmpiricalLaw(mechanism, index, draws=empirical_draws)
+    else:
+        likelihood = likelihood_for(mechanism, index)
     guarded = not getattr(mechanism, "may_return_input", False)
     if hasattr(likelihood, "prefetch"):  # every law once, for all releases and priors
         released = {store.id_of(t.text) for rel in releases for doc in rel for t in tokenize(doc)
