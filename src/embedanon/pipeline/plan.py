@@ -16,6 +16,7 @@ process's memory (proxies of private words are never written to disk).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Union
 
@@ -42,12 +43,15 @@ class Word:
         guard: lookup key of an out-of-vocabulary word (its outputs are checked against it);
             None for words of the embedding, whose neighborhoods are guarded already.
         safe: guarded nearest candidates of the out-of-vocabulary word (redraw pool).
+        banned: outputs of the proxy that are variants of the word, when the mechanism lists its
+            outputs (empty: no output needs a check); None: every output is checked.
     """
 
     word_id: int
     case: int
     guard: str | None = None
     safe: tuple[int, ...] = ()
+    banned: frozenset[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +90,15 @@ class Lexicon:
     Args:
         store: the embedding.
         composer: places out-of-vocabulary words (None: they get no vector).
+        banned: ``banned(key, proxy)``: the proxy's outputs that are variants of the word
+            ``key`` (see :meth:`~.runtime.Runtime.banned`), stored on its plan; None: not known.
     """
 
-    def __init__(self, store: EmbeddingStore, composer: ComposedSearch | None) -> None:
+    def __init__(self, store: EmbeddingStore, composer: ComposedSearch | None,
+                 banned: Callable[[str, int], frozenset[int] | None] | None = None) -> None:
         self.store = store
         self.composer = composer
+        self._banned = banned
         self.n_words = len(store)
         self._plans: dict[str, Plan] = {}
         self._public: PublicPlacements | None = None
@@ -174,7 +182,8 @@ class Lexicon:
         for part in parts:
             if type(part) is Word and part.guard is not None and part.guard in placed:
                 proxy, safe = placed[part.guard]
-                part = Word(proxy, part.case, part.guard, safe)
+                banned = None if self._banned is None else self._banned(part.guard, proxy)
+                part = Word(proxy, part.case, part.guard, safe, banned)
             done.append(part)
         if len(done) == 1 and type(done[0]) is Word and done[0].guard is None:
             return done[0].case * self.n_words + done[0].word_id

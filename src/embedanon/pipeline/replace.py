@@ -173,8 +173,8 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
         for word in comp.words:
             ids[u] = word.word_id
             cases[u] = word.case
-            if word.guard is not None:
-                oov.append((u, word))
+            if word.guard is not None and (word.banned is None or word.banned):
+                oov.append((u, word))  # outputs to check (none when no output is a variant)
             u += 1
     unit_counts = _per_text(units_per_token, counts)
 
@@ -253,7 +253,7 @@ def _guard(rt: Runtime, source: NoiseSource, oov: list[tuple[int, Word]], out: n
     mechanism = int(Stage.MECHANISM)
     for unit, word in oov:
         assert word.guard is not None
-        banned = rt.banned(word.guard, word.word_id)
+        banned = word.banned
         if banned is not None and by_mechanism[unit] == mechanism:
             if outs[unit] not in banned:
                 continue

@@ -56,10 +56,10 @@ class Runtime:
     def __post_init__(self) -> None:
         words = self.store.words
         composer = ComposedSearch(self.index) if self.store.pieces else None
-        self.lexicon = Lexicon(self.store, composer)
-        self.forms = [*words, *(apply_case(w, TITLE) for w in words), *(w.upper() for w in words)]
         self.guard = not self.mechanism.may_return_input
         self._finite = isinstance(self.mechanism, FiniteSupport)  # checked once: Protocols are slow
+        self.lexicon = Lexicon(self.store, composer, self.banned if self.guard and self._finite else None)
+        self.forms = [*words, *(apply_case(w, TITLE) for w in words), *(w.upper() for w in words)]
         ids = [self.store.id_of(t) for t in PUBLIC_TLDS]
         pos = self.index.candidate_positions(np.array(ids, dtype=np.int64))
         self.tld_ids = tuple(i for i, p in zip(ids, pos.tolist(), strict=True) if i >= 0 and p >= 0)
