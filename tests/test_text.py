@@ -107,3 +107,13 @@ def test_pipeline_ascii_fast_split_equals_general_split(text: str) -> None:
     from embedanon.text import _ASCII_SPLIT_RE
 
     assert _ASCII_SPLIT_RE.split(text) == WORD_SPLIT_RE.split(text)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=20)
+       | st.text(alphabet="aéÉñÑüÜçÇ ǅ", max_size=8))
+def test_lookup_key_fast_path_equals_the_definition(word: str) -> None:
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", word)
+    expected = "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M")).lower()
+    assert lookup_key(word) == expected

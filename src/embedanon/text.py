@@ -144,6 +144,8 @@ def split_joined(token: str) -> list[str]:
 @lru_cache(maxsize=1 << 16)
 def lookup_key(word: str) -> str:
     """Key used to look a word up in an uncased embedding: accents stripped, case folded."""
+    if word.isascii():  # no accents to strip (NFD leaves ASCII alone)
+        return word.lower()
     decomposed = unicodedata.normalize("NFD", word)
     stripped = "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
     return stripped.lower()
