@@ -75,3 +75,13 @@ def test_neutral_formats_release_is_measured(tmp_path: Path) -> None:
     out = _report(str(path), "--neutral-formats", "--key", str(_key(tmp_path)))
     assert out["report"]["documents"] == 12
     assert any("neutral formats" in w for w in out["warnings"])
+
+
+def test_progress_lines_on_stderr_never_text(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("\n".join(NOTES * 3) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", str(path), "--no-contextual", "--progress", "plain",
+                                 "--key", str(_key(tmp_path)), "--releases", "2"])
+    assert result.exit_code == 0, result.output
+    assert "anonymizing:" in result.stderr and "100 % done" in result.stderr
+    assert CANARY not in result.output

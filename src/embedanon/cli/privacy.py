@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Annotated, Any, Optional
 
@@ -26,6 +27,10 @@ from .options import (
     release_anonymizer,
     release_options,
 )
+from .progress import choose, run_with_progress
+
+#: Texts anonymized per progress update.
+_SLICE = 64
 
 
 @handle_errors
@@ -50,6 +55,9 @@ def privacy_report_command(
     mc_draws: Annotated[int, typer.Option(
         help="Attack on laplace/mahalanobis: samples per candidate pre-image.")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of lines.")] = False,
+    progress: Annotated[str, typer.Option(
+        help="Anonymizing the releases: auto (a bar on a terminal), bar, plain (a line every few "
+             "seconds), none.", metavar="auto|bar|plain|none")] = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress messages.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
     *,
@@ -73,7 +81,19 @@ def privacy_report_command(
     # Release 1 under the configured key; a careless holder's further releases draw fresh keys.
     keys = [anonymizer.key] + [anonymizer.key if anonymizer.key.origin != "fresh" else ReleaseKey.fresh()
                                for _ in range(releases - 1)]
-    outs = [anonymize_records(texts, full, k, fields=names) for k in keys]
+    outs: list[list[str]] = []
+
+    def work(progress: Callable[[int], None] | None) -> None:
+        for k in keys:  # in slices, for the progress display (the output is the same)
+            out: list[str] = []
+            for i in range(0, len(texts), _SLICE):
+                out += anonymize_records(texts[i : i + _SLICE], full, k, fields=names[i : i + _SLICE])
+                if progress is not None:
+                    progress(sum(len(t) for t in texts[i : i + _SLICE]))
+            outs.append(out)
+
+    run_with_progress(choose(progress, quiet or as_json, input_path == "-"),
+                      releases * sum(len(t) for t in texts), work)
     say("measuring N_w, S_w and the Bayes attack")
     report = privacy_report(texts, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
                             mc_draws=mc_draws, outputs=outs[0])
