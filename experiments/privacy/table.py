@@ -27,12 +27,16 @@ def main() -> None:
 
     f = lambda r: r["figures"]  # noqa: E731
     row("documents / in-vocabulary word tokens", lambda r: f"{f(r)['documents']} / {f(r)['invocab_tokens']}")
-    row("likelihood", lambda r: "exact" if f(r)["exact"] else "restricted (lower bound)")
+    row("change rate of word tokens / in-vocabulary words unchanged (N_w)",
+        lambda r: f"{r['release_stats']['change_rate']:.3f} / {r['release_stats']['invocab_unchanged']:.3f}"
+        if "release_stats" in r else "—")
+    row("likelihood", lambda r: ("exact" if f(r)["exact"] else "restricted (lower bound)")
+        if "empirical_draws" not in r["setup"] else f"empirical, {r['setup']['empirical_draws']} runs per input (lower bound)")
     for prior in ("public", "uniform", "oracle"):
         row(f"{prior}-prior top-1 / top-5", lambda r, p=prior: f"{pct(f(r)[p + '_prior']['top1'])} / "
             f"{pct(f(r)[p + '_prior']['top5'])}")
     row("independent brute force (sample): top-1 / top-5",
-        lambda r: f"{pct(r['independent_check']['brute_top1'])} / {pct(r['independent_check']['brute_top5'])} "
+        lambda r: "— (no law)" if r["independent_check"] is None else f"{pct(r['independent_check']['brute_top1'])} / {pct(r['independent_check']['brute_top5'])} "
                   f"(n={r['independent_check']['tokens']}, diff {100 * r['independent_check']['diff_top1']:+.1f} / "
                   f"{100 * r['independent_check']['diff_top5']:+.1f} pts)")
     row("contextual top-1 (context-free, lattice ceiling)",
@@ -41,7 +45,8 @@ def main() -> None:
     for i, n in enumerate((1, 2, 5)):
         row(f"{n} release(s), fresh seeds: unique / top-1",
             lambda r, i=i: f"{pct(f(r)['releases'][i]['unique_recovery'])} / {pct(f(r)['releases'][i]['top1'])}")
-    row("5 identical releases (keyed): top-1", lambda r: pct(r["identical_releases"][-1]["top1"]))
+    row("5 identical releases (keyed): top-1",
+        lambda r: "= 1 release (by construction)" if r["identical_releases"] is None else pct(r["identical_releases"][-1]["top1"]))
     row("OOV tokens: top-1 / top-5 (in attacker vocabulary)",
         lambda r: f"{pct(f(r)['oov']['top1'])} / {pct(f(r)['oov']['top5'])} "
                   f"({pct(f(r)['oov_in_dictionary'] / max(f(r)['oov']['tokens'], 1))})")
