@@ -118,3 +118,15 @@ def test_quick_shrinks_and_writes_elsewhere() -> None:
 def test_cell_key_is_canonical() -> None:
     assert cell_key({"a": 1, "b": [1, 2]}) == cell_key({"b": [1, 2], "a": 1})
     assert cell_key({"a": 1}) != cell_key({"a": 2})
+
+
+def test_embedding_lever_is_per_entry_and_keeps_old_cell_keys() -> None:
+    data = copy.deepcopy(EXAMPLE)
+    data["mechanisms"].append({"name": "knn", "k": [10], "label": "w2v", "embedding": "vectors.bin"})
+    config = parse_config(data)
+    plain, w2v = config.mechanisms[0], config.mechanisms[2]
+    assert plain.embedding is None and "embedding" not in plain.levers()  # earlier configs' keys unchanged
+    assert w2v.embedding == "vectors.bin" and w2v.levers()["embedding"] == "vectors.bin"
+    data["mechanisms"][2]["embedding"] = 3
+    with pytest.raises(ConfigError, match=r"mechanisms\[2\]\.embedding must be a string"):
+        parse_config(data)

@@ -27,7 +27,9 @@ release levers ``label`` (the row's ``variant``), ``min_length``, ``allowlist`` 
 ``{source: public, top: N}`` for the N most frequent words of the bundled public frequency
 list), ``oov`` (``composed``: the pipeline's rule; ``keep``: out-of-vocabulary words left as they
 are, an upper bound that changes fewer than 100 % of words; ``uniform``: a uniform candidate)
-and ``consistent`` (one replacement per word type within a record).
+``consistent`` (one replacement per word type within a record) and ``embedding`` (this entry's
+embedding instead of the top-level one: a name or a vector file path, e.g. the public word2vec of
+``scripts/train_public_embedding.py``).
 
 Every error is one line naming the key (``mechanisms[1].epsilon``) and the valid values.
 """
@@ -58,7 +60,7 @@ _TOP = (
     "quick",
 )
 _DATASET_KEYS = ("name", "loader", "path", "limit", "seed", "part")
-_LEVERS = ("label", "min_length", "allowlist", "oov", "consistent", "index")
+_LEVERS = ("label", "min_length", "allowlist", "oov", "consistent", "index", "embedding")
 _PRIVACY = {"attack_docs": 50, "draws": 50, "stats_words": 200, "contextual": False, "attack_dense": False}
 _QUICK = {"limit": 300, "seeds": 1, "folds": 3, "attack_docs": 10, "values": "ends"}
 
@@ -101,19 +103,23 @@ class MechanismSpec:
     oov: str = "composed"
     consistent: bool = False
     index: str | None = None
+    embedding: str | None = None
 
     @property
     def variant(self) -> str:
         return self.label or self.name
 
     def levers(self) -> dict[str, Any]:
-        return {
+        out = {
             "min_length": self.min_length,
             "allowlist": self.allowlist,
             "oov": self.oov,
             "consistent": self.consistent,
             "index": self.index,
         }
+        if self.embedding is not None:  # only when set: cells of earlier configs keep their keys
+            out["embedding"] = self.embedding
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +330,9 @@ def _mechanism(entry: Any, where: str) -> MechanismSpec:
     index = entry.get("index")
     if index is not None:
         _need(index, str, f"{where}.index", "a string")
+    embedding = entry.get("embedding")
+    if embedding is not None:
+        _need(embedding, str, f"{where}.embedding", "a string (an embedding name or a vector file path)")
     return MechanismSpec(
         name,
         param,
@@ -335,6 +344,7 @@ def _mechanism(entry: Any, where: str) -> MechanismSpec:
         oov,
         consistent,
         index,
+        embedding,
     )
 
 

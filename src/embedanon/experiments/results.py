@@ -56,9 +56,9 @@ class Summary:
 
 
 #: Per-cell figures averaged over seeds: the runner's columns from the change rate to the
-#: contextual attack, and the time (one list of columns, defined by the runner).
+#: contextual attack, the canary leak and the time (one list of columns, defined by the runner).
 _FIGURES = (*COLUMNS[COLUMNS.index("change_rate") : COLUMNS.index("attack_contextual_top1") + 1],
-            "seconds")
+            "canary_leak", "seconds")
 
 
 def _num(value: Any) -> float:
@@ -199,14 +199,15 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
                 f"## {spec.name} — {classifier}",
                 "",
                 "| release | macro-F1 both | share | macro-F1 train | share | accuracy both | change rate "
-                "| N_w | attack top-1 | attack overall | repeat link | s/cell |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                "| N_w | attack top-1 | attack overall | repeat link | canary leak | s/cell |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
             ]
             if base is not None:
                 sd = f" ± {base.macro_f1_sd:.3f}" if base.seeds > 1 else ""
                 lines.append(
                     f"| original | {base.macro_f1:.3f}{sd} | — | {base.macro_f1:.3f} | — | "
-                    f"{base.accuracy:.3f} | 0 | 1 | — | — | — | {_f(base.figures['seconds'], 1)} |"
+                    f"{base.accuracy:.3f} | 0 | 1 | — | — | — | {_pct(base.figures['canary_leak'])} | "
+                    f"{_f(base.figures['seconds'], 1)} |"
                 )
             order = {m.variant: i for i, m in enumerate(config.mechanisms)}
             for s in sorted(cells, key=lambda s: (order.get(s.variant, 99), s.value)):
@@ -217,7 +218,8 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
                     f"| {s.variant} {_value(s.param, s.value)} | {s.macro_f1:.3f}{sd} | {_pct(s.share)} | "
                     f"{_f(t.macro_f1) if t else '—'} | {_pct(t.share) if t else '—'} | {s.accuracy:.3f} | "
                     f"{_f(g['change_rate'])} | {_f(g['n_w'])} | {_pct(g['attack_public_top1'])} | "
-                    f"{_pct(g['attack_overall_top1'])} | {_f(g['repeat_link'], 2)} | {_f(g['seconds'], 1)} |"
+                    f"{_pct(g['attack_overall_top1'])} | {_f(g['repeat_link'], 2)} | {_pct(g['canary_leak'])} | "
+                    f"{_f(g['seconds'], 1)} |"
                 )
             lines.append("")
             points = []

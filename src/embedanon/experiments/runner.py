@@ -18,8 +18,16 @@ row per setting, both equal). Per mechanism cell:
   the attacks of :func:`embedanon.privacy.attacks.run_attacks` (public-prior, uniform-prior,
   out-of-vocabulary, and optionally contextual) on ``attack_docs`` documents (a stratified
   sample). Mechanisms without an exact law (``laplace``, ``mahalanobis``) have no attack figure;
-  those whose law covers every candidate (``exponential``, ``tem``) only with
-  ``privacy.attack_dense`` (minutes per document).
+  those whose law covers every candidate are attacked when they evaluate it in batches
+  (``exponential``, ``tem``: :class:`~embedanon.mechanisms.base.BatchLaw`, about a minute per
+  cell of 10 documents), others only with ``privacy.attack_dense``;
+* canaries: a copy of each attacked document with injected synthetic names is anonymized the
+  same way and ``canary_leak`` is the share of the name parts found verbatim in its release
+  (:mod:`.canaries`; the classifier never sees the copies).
+
+A cell written by an earlier version of this module lacks the canary (and, for ``exponential``
+and ``tem``, the attack) columns; a run adds them without redoing the cell's utility
+(:func:`upgrade_figures`).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from .._atomic import atomic_write
 from ..errors import ConfigError
 from ..utility.classify import evaluate_utility
 from ..utility.datasets import Dataset, load_dataset, stratified_sample
+from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
 from .levers import Released, apply_levers, word_counts
 
@@ -71,6 +80,8 @@ COLUMNS = (
     "attack_overall_top1",
     "attack_contextual_top1",
     "attack_tokens",
+    "canary_leak",
+    "canary_parts",
     "documents",
     "classes",
     "anonymize_seconds",
@@ -126,6 +137,44 @@ def allowlist_path(spec: Any, output: Path) -> str | None:
     return str(path)
 
 
+def make_anonymizer(
+    mech: MechanismSpec, value: float | int, seed: int, *, embedding: str, output: Path
+) -> Any:
+    """The :class:`~embedanon.Anonymizer` of one cell (``mech.embedding`` overrides ``embedding``)."""
+    from .. import Anonymizer
+
+    params = {**dict(mech.fixed), mech.param: value}
+    return Anonymizer(
+        mech.embedding or embedding,
+        mech.name,
+        seed=seed,
+        min_length=mech.min_length,
+        allowlist=allowlist_path(mech.allowlist, output),
+        index=mech.index,
+        **params,
+    )
+
+
+def release_texts(
+    texts: Sequence[str], anon: Any, mech: MechanismSpec, seed: int, *, jobs: int = 1, stream: int = 0
+) -> list[Released]:
+    """Anonymize ``texts`` with ``anon`` and apply ``mech``'s levers (``stream`` separates the
+    levers' randomness of different text sets of one cell)."""
+    chunks = [(tuple(texts[i : i + _CHUNK]), anon.config, anon.key) for i in range(0, len(texts), _CHUNK)]
+    if jobs > 1 and len(chunks) > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            docs = [d for part in pool.map(_documents, chunks) for d in part]
+    else:
+        docs = [d for chunk in chunks for d in _documents(chunk)]
+    store = anon.runtime.store
+    candidates = anon.runtime.index.candidates
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x0F0F] + ([stream] if stream else [])))
+    return [
+        apply_levers(t, d, store, oov=mech.oov, consistent=mech.consistent, candidates=candidates, rng=rng)
+        for t, d in zip(texts, docs, strict=True)
+    ]
+
+
 def anonymize_corpus(
     texts: Sequence[str],
     mech: MechanismSpec,
@@ -141,32 +190,22 @@ def anonymize_corpus(
     Returns:
         The released records and the :class:`~embedanon.Anonymizer` used.
     """
-    from .. import Anonymizer
+    anon = make_anonymizer(mech, value, seed, embedding=embedding, output=output)
+    return release_texts(texts, anon, mech, seed, jobs=jobs), anon
 
-    params = {**dict(mech.fixed), mech.param: value}
-    anon = Anonymizer(
-        embedding,
-        mech.name,
-        seed=seed,
-        min_length=mech.min_length,
-        allowlist=allowlist_path(mech.allowlist, output),
-        index=mech.index,
-        **params,
-    )
-    chunks = [(tuple(texts[i : i + _CHUNK]), anon.config, anon.key) for i in range(0, len(texts), _CHUNK)]
-    if jobs > 1 and len(chunks) > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            docs = [d for part in pool.map(_documents, chunks) for d in part]
-    else:
-        docs = [d for chunk in chunks for d in _documents(chunk)]
-    store = anon.runtime.store
-    candidates = anon.runtime.index.candidates
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x0F0F]))
-    released = [
-        apply_levers(t, d, store, oov=mech.oov, consistent=mech.consistent, candidates=candidates, rng=rng)
-        for t, d in zip(texts, docs, strict=True)
-    ]
-    return released, anon
+
+def canary_figures(
+    texts: Sequence[str], attack_docs: Sequence[int], anon: Any, mech: MechanismSpec, seed: int
+) -> dict[str, float]:
+    """``canary_leak``: the share of canary name parts injected into copies of the attacked
+    documents that occur verbatim in those copies' releases (:mod:`.canaries`); counts only."""
+    if not attack_docs:
+        return {"canary_leak": math.nan, "canary_parts": 0}
+    injected = [inject_canaries(texts[i], seed=seed, index=int(i)) for i in attack_docs]
+    released = release_texts([c.text for c in injected], anon, mech, seed, stream=0xCA7A)
+    parts = sum(len(c.parts) for c in injected)
+    leaked = sum(leaked_parts(r.text, c.parts) for r, c in zip(released, injected, strict=True))
+    return {"canary_leak": leaked / parts, "canary_parts": parts}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -220,7 +259,7 @@ def privacy_figures(
         out.update(n_w=float(stats.n_w.mean()), s_w=float(stats.s_w.mean()))
     if not attacked or not hasattr(anon.mechanism, "distribution"):
         return out
-    if not attack_dense and not _sparse_law(anon):
+    if not attack_dense and not _sparse_law(anon) and not batched_law(anon):
         return out
     figures = run_attacks(
         attacked,
@@ -246,11 +285,56 @@ def privacy_figures(
     return out
 
 
+def batched_law(anon: Any) -> bool:
+    """Whether the cell's mechanism evaluates its exact law in batches (``exponential``, ``tem``):
+    then the attack costs seconds, not minutes, per document and runs without ``attack_dense``."""
+    from ..mechanisms.base import BatchLaw
+
+    return isinstance(anon.mechanism, BatchLaw)
+
+
 def _sparse_law(anon: Any) -> bool:
     from ..privacy.attacks.likelihood import MAX_SPARSE_SUPPORT, _law_as_pairs
 
     ys, _ = _law_as_pairs(anon.mechanism.distribution(0), anon.runtime.index)
     return len(ys) <= MAX_SPARSE_SUPPORT
+
+
+def upgrade_figures(
+    texts: Sequence[str],
+    attack_docs: Sequence[int],
+    mech: MechanismSpec,
+    value: float | int,
+    seed: int,
+    config: ExperimentConfig,
+    output: Path,
+    row: dict[str, Any],
+) -> dict[str, Any]:
+    """Privacy figures a cell of an earlier runner version lacks, without redoing its utility.
+
+    Always the canary figures; for a mechanism that now has a batched exact law (``exponential``,
+    ``tem``) and no attack figure yet, the attack figures too, measured on a fresh release (same
+    anonymizer, seed and levers) of the attacked documents only: the same law, another draw.
+    """
+    anon = make_anonymizer(mech, value, seed, embedding=config.embedding, output=output)
+    extra: dict[str, Any] = dict(canary_figures(texts, attack_docs, anon, mech, seed))
+    attack = row.get("attack_public_top1")
+    missing = attack is None or (isinstance(attack, float) and math.isnan(attack))
+    if missing and attack_docs and batched_law(anon):
+        subset = [texts[i] for i in attack_docs]
+        released = release_texts(subset, anon, mech, seed)
+        figures = privacy_figures(
+            subset,
+            released,
+            anon,
+            attack_docs=range(len(subset)),
+            draws=config.privacy.draws,
+            stats_words=config.privacy.stats_words,
+            contextual=config.privacy.contextual,
+            seed=seed,
+        )
+        extra.update({k: v for k, v in figures.items() if k.startswith("attack_")})
+    return extra
 
 
 # ------------------------------------------------------------------------------------------------
@@ -384,6 +468,7 @@ def run_experiment(
                         "classifier": classifier,
                         "seed": seed,
                         "change_rate": 0.0,
+                        "canary_leak": 1.0,
                         "cell": key,
                         "seconds": time.perf_counter() - start,
                     }
@@ -395,6 +480,9 @@ def run_experiment(
                     )
                 else:
                     say(f"[{step}/{total}] {spec.name} original {classifier} seed {seed}: done before")
+                    if "canary_leak" not in done[0]:  # earlier version: the original releases every name
+                        done = [{**row, "canary_leak": 1.0} for row in done]
+                        _write_cell(cells, key, done)
                 finish(done)
             for mech in config.mechanisms:
                 for value in mech.values:
@@ -406,6 +494,18 @@ def run_experiment(
                     ready = {c: _read_cell(cells, k) for c, k in keys.items()}
                     todo = [c for c, r in ready.items() if r is None]
                     label = f"{spec.name} {mech.variant} {mech.param}={value:g} seed {seed}"
+                    stale = [c for c, r in ready.items() if r is not None and "canary_leak" not in r[0]]
+                    if stale:
+                        first = ready[stale[0]]
+                        assert first is not None
+                        extra = upgrade_figures(
+                            texts, attack_docs, mech, value, seed, config, output, first[0]
+                        )
+                        for c in stale:
+                            upgraded = [{**row, **extra} for row in ready[c] or []]
+                            _write_cell(cells, keys[c], upgraded)
+                            ready[c] = upgraded
+                        say(f"{label}: added {', '.join(sorted(extra))} to a cell of an earlier version")
                     for c, r in ready.items():
                         if r is not None:
                             step += 1
@@ -429,6 +529,7 @@ def run_experiment(
                         seed=seed,
                         attack_dense=config.privacy.attack_dense,
                     )
+                    figures.update(canary_figures(texts, attack_docs, anon, mech, seed))
                     privacy_seconds = time.perf_counter() - start - anonymize_seconds
                     outs = [r.text for r in released]
                     for c in todo:
