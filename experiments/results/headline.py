@@ -1,6 +1,6 @@
 """The README's headline table from experiments/results/default/results.csv (no numbers typed by hand).
 
-    .venv/bin/python experiments/results/headline.py [RESULTS_DIR ...]   ->  stdout (markdown)
+    .venv/bin/python experiments/results/headline.py [--levers|--canaries|--seeds] [RESULTS_DIR ...]
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ import csv
 import math
 import sys
 from pathlib import Path
+
+import numpy as np
 
 from embedanon.experiments.config import load_config
 from embedanon.experiments.results import ninety_percent_point, summarize
@@ -40,8 +42,9 @@ def table(results: Path) -> list[str]:
                 out.append(" — |")
                 continue
             attack = s.figures["attack_public_top1"]
-            extra = f", atk {100 * attack:.0f} %" if not math.isnan(attack) else \
-                f", {100 * (1 - s.figures['change_rate']):.0f} % kept"
+            kept = 1 - s.figures["change_rate"]
+            extra = (f", atk {100 * attack:.0f} %" if not math.isnan(attack) else "") + \
+                (f", {100 * kept:.0f} % kept" if kept > 0.005 else "")
             out.append(f" {s.macro_f1:.3f} ({100 * s.share:.0f} %{extra}) |")
         lines.append("".join(out))
     lines.append("")
@@ -56,6 +59,50 @@ def table(results: Path) -> list[str]:
                                                  f"{mech.param} {'≤' if mech.param == 'k' else '≥'} "
                                                  f"{p.value:.3g}{atk}"))
         lines.append(f"- {name} — 90 % of original: " + "; ".join(parts))
+    return lines
+
+
+def canary_table(results: Path) -> list[str]:
+    """Per corpus and release: the share of injected canary name parts released verbatim."""
+    with (results / "results.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    both = [s for s in summarize(rows) if s.setting == "perturbed-both" and s.mechanism != "none"]
+    cells = list(dict.fromkeys((s.variant, s.param, s.value) for s in both))
+    head = " | ".join(f"{v} {p if p != 'epsilon' else 'ε'}={x:g}" for v, p, x in cells)
+    lines = [f"| corpus | {head} |", "|---|" + "---:|" * len(cells)]
+    parts = {r["dataset"]: r.get("canary_parts", "") for r in rows if r.get("canary_parts")}
+    for name in dict.fromkeys(s.dataset for s in both):
+        out = [f"| {name} ({parts.get(name, '?')} parts) |"]
+        for variant, _, value in cells:
+            s = next((s for s in both if (s.dataset, s.variant, s.value) == (name, variant, value)), None)
+            leak = math.nan if s is None else s.figures["canary_leak"]
+            out.append(" — |" if math.isnan(leak) else f" {100 * leak:.0f} % |")
+        lines.append("".join(out))
+    return lines
+
+
+def seeds_table(results: Path) -> list[str]:
+    """Share of original macro-F1 (mean ± sd over seeds) and attack top-1 per corpus and value."""
+    with (results / "results.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    both = [r for r in rows if r["setting"] == "perturbed-both"]
+    seeds = sorted({r["seed"] for r in both}, key=int)
+    cells = list(dict.fromkeys((r["variant"], r["param"], r["value"])
+                               for r in both if r["mechanism"] != "none"))
+    lines = [f"| corpus (seeds {', '.join(seeds)}) | original | "
+             + " | ".join(f"{v} {p}={x}" for v, p, x in cells) + " |", "|---|---:|" + "---:|" * len(cells)]
+    for name in dict.fromkeys(r["dataset"] for r in both):
+        base = {r["seed"]: float(r["macro_f1"]) for r in both
+                if r["dataset"] == name and r["mechanism"] == "none"}
+        b = np.array([base[k] for k in seeds if k in base])
+        out = [f"| {name} | {b.mean():.3f} ± {b.std(ddof=1) if len(b) > 1 else 0:.3f} |"]
+        for variant, _, value in cells:
+            got = [r for r in both if (r["dataset"], r["variant"], r["value"]) == (name, variant, value)]
+            share = np.array([float(r["macro_f1"]) / base[r["seed"]] for r in got if r["seed"] in base])
+            atk = np.array([float(r["attack_public_top1"]) for r in got if r["attack_public_top1"]])
+            sd = share.std(ddof=1) if len(share) > 1 else 0.0
+            out.append(f" {100 * share.mean():.0f} ± {100 * sd:.0f} % (atk {100 * atk.mean():.0f} %) |")
+        lines.append("".join(out))
     return lines
 
 
@@ -88,8 +135,10 @@ def lever_table(results: Path) -> list[str]:
     return lines
 
 
+MODES = {"--levers": lever_table, "--canaries": canary_table, "--seeds": seeds_table}
+
 if __name__ == "__main__":
     args = sys.argv[1:]
-    levers = "--levers" in args
-    for arg in [a for a in args if a != "--levers"] or [str(HERE / "default")]:
-        print("\n".join((lever_table if levers else table)(Path(arg))) + "\n")
+    mode = next((MODES[a] for a in args if a in MODES), table)
+    for arg in [a for a in args if a not in MODES] or [str(HERE / "default")]:
+        print("\n".join(mode(Path(arg))) + "\n")
