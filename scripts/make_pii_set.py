@@ -585,6 +585,16 @@ MENTIONS = [
     "The debate about {A} went on for years.",
     "Both {A} and {B} were engineers.",
     "Send the file to {A}, {B}, and {C}.",
+    "{A} lives in the old part of town.",
+    "{A} and {B} were nurses there.",
+    "{A}, {B} and {C} started the company.",
+    "It was settled between her and {A}'s family.",
+    "Have you seen a {A} show before?",
+    "Her maiden name is {A}.",
+    "My name is {A} but everyone calls me {B}.",
+    "We waited, but {A} just wanted to leave.",
+    "Did you hear {A} speak yesterday?",
+    "{A} thinks so too.",
 ]
 
 
@@ -660,6 +670,15 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
             )
         )
         doc.add(pii.date(), "DATE").add(pii.pick([".", "", " at the clinic."]))
+    elif kind == "address" and pii.chance(0.15):
+        doc.add(pii.pick(["My zip code is ", "ZIP: ", "Postal code ", "zip "]))
+        doc.add(pii.fakers[pii.pick(["en_US", "de_DE", "fr_FR", "en_GB"])].postcode(), "ADDRESS").add(".")
+    elif kind == "address" and pii.chance(0.15):
+        first_, last_, group_ = pii.person()
+        doc.add(first_ if pii.chance(0.6) else last_, "NAME", group_)
+        doc.add(pii.pick([" lives on ", " moved to ", " works at "]))
+        doc.add(pii.fakers["en_US"].street_address(), "ADDRESS")
+        doc.add(".")
     elif kind == "address":
         doc.add(pii.pick(["Address: ", "She lives at ", "Send it to ", "Home address ", "We moved to "]))
         doc.add(pii.address(), "ADDRESS").add(pii.pick([".", "", " last year."]))
@@ -695,11 +714,41 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
         doc.add(pii.pick([" about it.", ".", " yesterday.", ", who agreed.", " for help."]))
 
 
+#: capitalized common nouns (values, subjects): not names, though capitalized mid-sentence (words that
+#: are also given names, such as Hope, Grace or Faith, are left out)
+CAPS_WORDS = (  # noqa: SIM905
+    "Wisdom Discipline Courage Honesty Patience Freedom Kindness Loyalty Respect Curiosity Integrity "
+    "Chemistry History Biology Mathematics Design Marketing Finance"
+).split()
+
+
+#: head nouns of eponyms (made-up eponyms in training only; the test splits use held-out TRAPS)
+EPONYM_HEADS = (  # noqa: SIM905
+    "disease syndrome sign law theorem method principle maneuver test scale score procedure equation "
+    "effect reflex criteria classification operation algorithm index"
+).split()
+
+
+def _caps(doc: Doc, pii: Pii) -> None:
+    a, b = pii.pick(CAPS_WORDS), pii.pick(CAPS_WORDS)
+    doc.add(pii.pick(["Words like {a} and {b} are often capitalized.", "We value {a}, {b} and teamwork.",
+                      "The course covers {a} and {b}.", "Topics: {a}, {b}."]).format(a=a, b=b))
+
+
 def _trap(doc: Doc, pii: Pii) -> None:
+    if pii.chance(0.2):
+        _caps(doc, pii)
+        return
     traps = [t for t in TRAPS if heldout_trap(t) == pii.split.startswith("test")]
     pre, post = pii.pick(TRAP_TEMPLATES).split("{t}")
     doc.add(pre)
-    doc.traps.append([doc.n, doc.n + len(doc.case(trap := pii.pick(traps)))])
+    if pii.split.startswith("test") or pii.chance(0.5):
+        trap = pii.pick(traps)
+    else:  # a made-up eponym from a training surname: the head noun, not the name, decides
+        last = pii.person()[1]
+        trap = pii.pick([f"{last}'s {pii.pick(EPONYM_HEADS)}", f"the {last} {pii.pick(EPONYM_HEADS)}",
+                         f"{last} {pii.pick(EPONYM_HEADS)}"])
+    doc.traps.append([doc.n, doc.n + len(doc.case(trap))])
     doc.add(trap).add(post)
 
 
