@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Union
 
+import numpy as np
+
 from ..text import JOINERS, case_code, is_word_part, lookup_key, split_joined
 from ..vectors.compose import ComposedSearch
 from ..vectors.placements import PublicPlacements, load_public_placements
@@ -101,6 +103,7 @@ class Lexicon:
         self._banned = banned
         self.n_words = len(store)
         self._plans: dict[str, Plan] = {}
+        self._codes: dict[str, int] = {}  # the int plans, and -1 for composite ones (same keys)
         self._public: PublicPlacements | None = None
         self._public_loaded = False
 
@@ -119,13 +122,24 @@ class Lexicon:
         missing = list(dict.fromkeys(t for t, p in zip(tokens, out, strict=True) if p is None))
         if len(cache) + len(missing) > _CACHE_LIMIT:
             cache.clear()
+            self._codes.clear()
+            out = [None] * len(tokens)
+            missing = list(dict.fromkeys(tokens))  # every token of the call is planned again
         drafts = {token: self._parts(token) for token in missing}
         oov = list(dict.fromkeys(part.guard for parts in drafts.values() for part in parts
                                  if type(part) is Word and part.guard is not None))
         placed = self.place(oov)
         for token, parts in drafts.items():
-            cache[token] = self._finish(parts, placed)
+            plan = cache[token] = self._finish(parts, placed)
+            self._codes[token] = plan if type(plan) is int else -1
         return [cache[t] if p is None else p for t, p in zip(tokens, out, strict=True)]
+
+    def codes(self, tokens: list[str]) -> np.ndarray:
+        """int64 (n,): the int plan of each token, -1 where its plan is a :class:`Composite`.
+
+        Only for tokens just planned by :meth:`plans` (a C-speed lookup, no Python per token).
+        """
+        return np.fromiter(map(self._codes.__getitem__, tokens), dtype=np.int64, count=len(tokens))
 
     def place(self, keys: list[str]) -> dict[str, tuple[int, tuple[int, ...]]]:
         """Proxy and guarded candidates of each out-of-vocabulary key that has wordpieces.

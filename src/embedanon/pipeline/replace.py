@@ -72,22 +72,19 @@ def replace_texts(rt: Runtime, source: NoiseSource, texts: list[str], tags: np.n
     counts = [len(pieces) >> 1 for pieces in splits]
     tokens = [tok for pieces in splits for tok in pieces[1::2]]
     plans = rt.lexicon.plans(tokens)
+    codes = rt.lexicon.codes(tokens)
     n_words = rt.lexicon.n_words
     domains = _domain_tokens(rt, texts, splits, plans)
-    if not with_items:
-        try:
-            codes = np.fromiter(plans, dtype=np.int64, count=len(plans))
-        except TypeError:
-            pass
-        else:  # every token is one word of the embedding: fully vectorised
-            new = _replace_simple(rt, source, codes, counts, tags, n_words, domains)
-            pos = 0
-            for pieces, n in zip(splits, counts, strict=True):
-                if n:
-                    pieces[1::2] = new[pos : pos + n]
-                    pos += n
-            return ["".join(pieces) for pieces in splits], None
-    return _replace_general(rt, source, splits, counts, plans, tags, with_items, domains)
+    if not with_items and (not len(codes) or codes.min() >= 0):
+        # every token is one word of the embedding: fully vectorised
+        new = _replace_simple(rt, source, codes, counts, tags, n_words, domains)
+        pos = 0
+        for pieces, n in zip(splits, counts, strict=True):
+            if n:
+                pieces[1::2] = new[pos : pos + n]
+                pos += n
+        return ["".join(pieces) for pieces in splits], None
+    return _replace_general(rt, source, splits, counts, plans, codes, tags, with_items, domains)
 
 
 def _domain_tokens(rt: Runtime, texts: list[str], splits: list[list[str]], plans: list[Plan]) -> np.ndarray:
@@ -147,12 +144,12 @@ def _addresses(counts: list[int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], counts: list[int],
-                     plans: list[Plan], tags: np.ndarray, with_items: bool,
+                     plans: list[Plan], codes: np.ndarray, tags: np.ndarray, with_items: bool,
                      domains: np.ndarray) -> tuple[list[str], list[list[Item]] | None]:
     n_words = rt.lexicon.n_words
     n_tok = len(plans)
     # Word units in token order: one per int plan, len(words) per composite plan.
-    is_int = np.fromiter((type(p) is int for p in plans), dtype=bool, count=n_tok)
+    is_int = codes >= 0
     composite = np.flatnonzero(~is_int).tolist()
     units_per_token = np.ones(n_tok, dtype=np.int64)
     chars_per_token = np.zeros(n_tok, dtype=np.int64)
@@ -162,8 +159,7 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
     unit_start = np.cumsum(units_per_token) - units_per_token
     ids = np.empty(int(units_per_token.sum()), dtype=np.int64)
     cases = np.empty_like(ids)
-    simple = np.fromiter((p for p in plans if type(p) is int), dtype=np.int64,
-                         count=n_tok - len(composite))
+    simple = codes[is_int]
     at_simple = unit_start[is_int]
     ids[at_simple] = simple % n_words
     cases[at_simple] = simple // n_words
