@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from embedanon.errors import ConfigError
 from embedanon.mechanisms.laplace import LaplaceMechanism
 from embedanon.noise import Noise, uniform
 from embedanon.privacy.attacks import PosteriorAttack, run_attacks
@@ -63,6 +64,19 @@ def test_attack_with_the_empirical_law_approaches_the_exact_one_from_below(index
     assert rates[5] < exact  # few draws: a worse guessing rule, a lower bound
 
 
+def test_smoothing_gives_every_candidate_pair_mass_and_keeps_the_law_normalized(index: NeighborIndex) -> None:
+    matrix = dense(4)
+    plain = EmpiricalLaw(SampledMatrix(matrix), index, draws=7, neighbors=12, seed=1)
+    smooth = EmpiricalLaw(SampledMatrix(matrix), index, draws=7, neighbors=12, seed=1, smoothing=0.5)
+    xs, ys = np.repeat(np.arange(12), 12), np.tile(np.arange(12), 12)
+    p, q = plain.pairs(xs, ys), smooth.pairs(xs, ys)
+    assert (p == 0).any() and (q > 0).all()
+    assert q.reshape(12, 12).sum(axis=1) == pytest.approx(np.ones(12))
+    assert q == pytest.approx((p * 7 + 0.5) / (7 + 0.5 * 12))  # same draws, same counts
+    with pytest.raises(ConfigError):
+        EmpiricalLaw(SampledMatrix(matrix), index, smoothing=-1.0)
+
+
 def test_negative_control_a_mechanism_blind_to_its_input_scores_the_prior_guess(index: NeighborIndex) -> None:
     matrix = np.full((12, 12), 1 / 12)
     prior = np.arange(1, 13, dtype=float)
@@ -86,7 +100,6 @@ def test_laplace_gets_an_empirical_attack_figure(index: NeighborIndex) -> None:
 
 
 def test_run_attacks_uses_the_empirical_law_only_when_asked(index: NeighborIndex) -> None:
-    from embedanon.errors import ConfigError
     from embedanon.privacy.contextual import train_bigrams
 
     mech = SampledMatrix(dense(3))

@@ -2,13 +2,16 @@
 
 The attacker knows the tool, so it can run the mechanism itself. :class:`EmpiricalLaw` estimates
 P(y | x) by drawing ``draws`` outputs of the mechanism for each candidate input x (with its own
-noise, independent of the release) and counting: P̂(y | x) = count(x -> y) / draws. The
+noise, independent of the release) and counting: P̂(y | x) = (count(x -> y) + a) / (draws + a C)
+over the C candidates (a = ``smoothing``; 0 gives the plain frequency). The
 candidate inputs of y are restricted as in :class:`~.likelihood.DenseLaw` (y's ``neighbors``
 nearest words, y itself and the caller's extra words).
 
 Any rule that ranks words is a valid guessing rule, so the figures it gives are, in
 expectation, **lower bounds** on what an attacker with the same prior achieves: unseen pairs
-score 0 (a miss), and sampling error only makes the ranking worse than the exact law's.
+score 0 (a miss) unless smoothed, and sampling error only makes the ranking worse than the exact
+law's. Smoothing matters for the multi-release attack, where one unseen pair would otherwise zero
+a product of likelihoods.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..._validate import positive_int
+from ...errors import ConfigError
 from ...noise import GeneratorNoise
 from ...vectors.index import NeighborIndex
 from .likelihood import DenseLaw
@@ -32,15 +36,19 @@ class EmpiricalLaw:
         draws: runs per input word.
         neighbors: nearest words of y considered as pre-images (see :class:`DenseLaw`).
         seed: seed of the attacker's own noise.
+        smoothing: a >= 0, pseudo-count of every (input, candidate) pair (0.5: Jeffreys).
     """
 
     exact = False
 
     def __init__(self, mechanism: Any, index: NeighborIndex, *, draws: int = 200, neighbors: int = 50,
-                 seed: int = 0) -> None:
+                 seed: int = 0, smoothing: float = 0.0) -> None:
         self.mechanism = mechanism
         self.index = index
         self.draws = positive_int("draws", draws)
+        if not smoothing >= 0 or smoothing == float("inf"):
+            raise ConfigError(f"smoothing must be a finite number >= 0, got {smoothing}")
+        self.smoothing = float(smoothing)
         self._near = DenseLaw(mechanism, index, neighbors=neighbors)
         self._rng = np.random.default_rng(seed)
         self._sampled = np.zeros(len(index.store), dtype=bool)
@@ -56,11 +64,13 @@ class EmpiricalLaw:
         self.sample_inputs(xs)
         n = len(self.index.store)
         keys = xs * n + ys
-        if len(self._keys) == 0:
-            return np.zeros(len(xs))
-        at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
-        found = self._keys[at] == keys
-        return np.where(found, self._counts[at] / self.draws, 0.0)
+        counts = np.zeros(len(xs))
+        if len(self._keys):
+            at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+            counts = np.where(self._keys[at] == keys, self._counts[at], 0).astype(np.float64)
+        a = self.smoothing
+        estimate = (counts + a) / (self.draws + a * self.index.n_candidates)
+        return np.where(self.index.candidate_positions(ys) >= 0, estimate, 0.0)
 
     def sample_inputs(self, xs: np.ndarray, block: int = 256) -> None:
         """Run the mechanism ``draws`` times on each word of ``xs`` not sampled yet."""

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from ..contextual import BigramModel, ContextualFigure
     from ..multirelease import ReleaseFigure
 
+#: Pseudo-count of the empirical law in :func:`run_attacks` (Jeffreys' 1/2, fixed a priori).
+EMPIRICAL_SMOOTHING = 0.5
+
 NameSpan = tuple[int, int, str]  # (start, end) character offsets in the original, culture group
 
 
@@ -150,7 +153,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         contextual: run the contextual attacker.
         empirical_draws: for a mechanism without an exact law (``laplace``, ``mahalanobis``),
             estimate its law from this many runs per candidate input
-            (:class:`~.empirical.EmpiricalLaw`; figures are lower bounds); 0 (default): refuse
+            (:class:`~.empirical.EmpiricalLaw`, pseudo-count :data:`EMPIRICAL_SMOOTHING`; figures
+            are lower bounds); 0 (default): refuse
             such a mechanism (ConfigError).
     """
     from ..contextual import bundled_bigrams, contextual_attack  # these import this package
@@ -161,7 +165,7 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     store = index.store
     likelihood: Any
     if empirical_draws and not hasattr(mechanism, "distribution"):
-        likelihood = EmpiricalLaw(mechanism, index, draws=empirical_draws)
+        likelihood = EmpiricalLaw(mechanism, index, draws=empirical_draws, smoothing=EMPIRICAL_SMOOTHING)
     else:
         likelihood = likelihood_for(mechanism, index)
     guarded = not getattr(mechanism, "may_return_input", False)
