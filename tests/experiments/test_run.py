@@ -8,6 +8,7 @@ gives the same numbers.
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import numpy as np
@@ -84,6 +85,10 @@ def test_quick_run_end_to_end_and_resume(tmp_path: Path) -> None:
     assert float(by[("knn", "5", "perturbed-both")]["change_rate"]) == 1.0
     assert 0 < float(by[("exponential", "14", "perturbed-both")]["change_rate"]) < 1
     assert 0 <= float(by[("knn", "5", "perturbed-both")]["attack_public_top1"]) <= 1
+    assert 0 <= float(by[("exponential", "14", "perturbed-both")]["attack_public_top1"]) <= 1  # batched law
+    assert float(by[("none", "", "perturbed-both")]["canary_leak"]) == 1.0
+    assert float(by[("knn", "5", "perturbed-both")]["canary_leak"]) < 0.2
+    assert int(by[("knn", "5", "perturbed-both")]["canary_parts"]) >= 18  # 3 documents x 3 names x 2 parts
     assert (out / "results.md").read_text(encoding="utf-8").count("| knn k=") == 2
     assert (out / "plot-topics-tfidf-logreg.png").read_bytes()[:4] == b"\x89PNG"
 
@@ -104,6 +109,21 @@ def test_quick_run_end_to_end_and_resume(tmp_path: Path) -> None:
     for key, row in by.items():  # the same numbers (wall time aside)
         assert {k: v for k, v in redone[key].items() if "seconds" not in k} == \
             {k: v for k, v in row.items() if "seconds" not in k}
+
+    # a cell of an earlier version (no canary, no exponential attack) gains them; utility untouched
+    new = ("canary_leak", "canary_parts", "attack_public_top1")
+    for path in cells:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["rows"] = [{k: v for k, v in row.items() if k not in new} for row in data["rows"]]
+        path.write_text(json.dumps(data), encoding="utf-8")
+    fourth = runner.invoke(app, ["experiment", "run", str(config), "--quick"])
+    assert fourth.exit_code == 0 and fourth.output.count("to a cell of an earlier version") == 3
+    upgraded = {(r["mechanism"], r["value"], r["setting"]): r for r in _rows(out / "results.csv")}
+    for key, row in by.items():
+        assert upgraded[key]["macro_f1"] == row["macro_f1"]
+        assert upgraded[key]["canary_leak"] != ""
+    assert upgraded[("knn", "5", "perturbed-both")]["canary_leak"] == by[("knn", "5", "perturbed-both")]["canary_leak"]
+    assert 0 <= float(upgraded[("exponential", "14", "perturbed-both")]["attack_public_top1"]) <= 1
 
 
 def test_bad_config_is_one_line_and_exit_2(tmp_path: Path) -> None:
