@@ -218,8 +218,8 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
                     f"| {s.variant} {_value(s.param, s.value)} | {s.macro_f1:.3f}{sd} | {_pct(s.share)} | "
                     f"{_f(t.macro_f1) if t else '—'} | {_pct(t.share) if t else '—'} | {s.accuracy:.3f} | "
                     f"{_f(g['change_rate'])} | {_f(g['n_w'])} | {_pct(g['attack_public_top1'])} | "
-                    f"{_pct(g['attack_overall_top1'])} | {_f(g['repeat_link'], 2)} | {_pct(g['canary_leak'])} | "
-                    f"{_f(g['seconds'], 1)} |"
+                    f"{_pct(g['attack_overall_top1'])} | {_f(g['repeat_link'], 2)} | "
+                    f"{_pct(g['canary_leak'])} | {_f(g['seconds'], 1)} |"
                 )
             lines.append("")
             points = []
