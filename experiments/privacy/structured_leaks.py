@@ -72,7 +72,7 @@ def _shape(text: str) -> str:
     """The value's shape (digits ``d``, letters ``a``) after the first ``": "`` (the label word
     itself is replaced; letters of a code are drawn afresh, so only their positions are a feature)."""
     value = text.split(": ", 1)[-1]
-    return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "d", value.strip()))
+    return re.sub(r"\d", "d", re.sub(r"[^\W\d_]", "a", value.strip()))
 
 
 def features(anon: Anonymizer, data: dict[str, list[tuple[str, str]]]) -> dict[str, list[tuple[str, str]]]:

@@ -10,7 +10,8 @@ Labels and what counts (decisions the tests pin down with positive and negative 
 * ``PHONE``: ``+CC`` or ``00CC`` international numbers (8-15 digits); US ``(617) 555-0134`` /
   ``617-555-0134`` / ``617.555.0134``; national numbers with a trunk ``0`` and separators (UK
   ``020 7946 0958``, DE ``030 901820``, JP ``03-1234-5678``); FR ``01 42 68 53 00``; IN
-  ``98765 43210``. A bare digit run is an ``ID``, not a phone.
+  ``98765 43210``; BR ``(11) 91417-7776`` / ``11 9141-7776``; an extension (``x1234``,
+  ``ext. 12``) is part of the number. A bare digit run is an ``ID``, not a phone.
 * ``DATE``: ISO ``2024-03-15`` (optionally with a time), numeric ``12/31/2024``, ``31.12.2024``,
   ``3/4/24`` (two-digit years only with ``/`` or ``-``), month names with a day and/or year
   (``March 3, 2024``, ``3 March 2024``, ``Mar 3rd``, ``3rd of March``, ``March 2024``). A bare
@@ -58,11 +59,16 @@ _URL_BARE = re.compile(
 
 _NO_BEFORE: Final = r"(?<![\w+.\-/])"
 _NO_AFTER: Final = r"(?!\w|[.\-/]\d)"
+#: An extension after a number: ``x1234``, `` ext. 12``, `` extension 5`` (part of the span).
+_EXT: Final = r"(?:(?:x| ?ext\.? ?| extension )\d{1,5})?"
 _PHONE_PATTERNS: Final = [
     # international: +CC or 00CC then 2-6 groups, (0) trunk allowed
-    re.compile(_NO_BEFORE + r"(?:\+|\b00)\d{1,3}(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){2,6}" + _NO_AFTER),
-    # US: (617) 555-0134, 617-555-0134, 617.555.0134, 1-617-555-0134
-    re.compile(_NO_BEFORE + r"(?:1[ .\-])?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .\-])\d{3}[ .\-]\d{4}" + _NO_AFTER),
+    re.compile(_NO_BEFORE + r"(?:\+|\b00)\d{1,3}(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){2,6}" + _EXT + _NO_AFTER),
+    # US: (617) 555-0134, 617-555-0134, 617.555.0134, 1-617-555-0134, 617-555-0134x1234
+    re.compile(_NO_BEFORE + r"(?:1[ .\-])?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .\-])\d{3}[ .\-]\d{4}" + _EXT
+               + _NO_AFTER),
+    # BR national: (11) 91417-7776, 11 9141-7776 (two-digit area code, 4-5 + 4 digits)
+    re.compile(_NO_BEFORE + r"(?:\([1-9]\d\) ?|[1-9]\d )9?\d{4}-\d{4}" + _NO_AFTER),
     # FR: 01 42 68 53 00, 06.12.34.56.78
     re.compile(_NO_BEFORE + r"0[1-9](?:([ .\-])\d{2})(?:\1\d{2}){3}" + _NO_AFTER),
     # trunk-0 national numbers with space/hyphen/slash groups: UK, DE, JP
