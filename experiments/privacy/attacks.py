@@ -188,6 +188,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--empirical-draws", type=int, default=30,
                         help="runs per candidate input for mechanisms without an exact law (lower bound)")
+    parser.add_argument("--empirical-smoothing", type=float, default=0.5,
+                        help="pseudo-count per (input, candidate) pair of the empirical law")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     t0 = time.time()
@@ -208,7 +210,8 @@ def main() -> None:
     t1 = time.time()
     has_law = hasattr(anon.mechanism, "distribution")
     figures = run_attacks(texts, releases, mechanism=anon.mechanism, index=anon.runtime.index,
-                          name_spans=spans, empirical_draws=0 if has_law else args.empirical_draws)
+                          name_spans=spans, empirical_draws=0 if has_law else args.empirical_draws,
+                          empirical_smoothing=args.empirical_smoothing)
     t2 = time.time()
     keyed, check = None, None
     if has_law:  # without a law: identical releases count once by construction (tested); no brute force
@@ -234,7 +237,8 @@ def main() -> None:
     result = {
         "setup": {"docs": args.docs, "chars": args.chars, "mechanism": args.mechanism, **params,
                   "release_seeds": [1000 + r for r in range(5)], "python": sys.version.split()[0],
-                  **({} if has_law else {"empirical_draws": args.empirical_draws})},
+                  **({} if has_law else {"empirical_draws": args.empirical_draws,
+                                           "empirical_smoothing": args.empirical_smoothing})},
         "release_stats": release_stats,
         "figures": figures.as_dict(),
         "identical_releases": None if keyed is None else [r.as_dict() for r in keyed.releases],

@@ -134,7 +134,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
                 names: Sequence[NameEntry] | None = None,
                 bigrams: BigramModel | None = None, proxies: ProxyFn | None = None,
                 release_counts: Sequence[int] = (1, 2, 5), lattice: int = 10, oov_words: int = 20_000,
-                contextual: bool = True, empirical_draws: int = 0) -> PrivacyFigures:
+                contextual: bool = True, empirical_draws: int = 0,
+                empirical_smoothing: float = EMPIRICAL_SMOOTHING) -> PrivacyFigures:
     """Run every attack on ``releases[0]`` (and the multi-release attack on all of them).
 
     Args:
@@ -154,8 +155,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         empirical_draws: for a mechanism without an exact law (``laplace``, ``mahalanobis``),
             estimate its law from this many runs per candidate input
             (:class:`~.empirical.EmpiricalLaw`, pseudo-count :data:`EMPIRICAL_SMOOTHING`; figures
-            are lower bounds); 0 (default): refuse
-            such a mechanism (ConfigError).
+            are lower bounds); 0 (default): refuse such a mechanism (ConfigError).
+        empirical_smoothing: the empirical law's pseudo-count per (input, candidate) pair.
     """
     from ..contextual import bundled_bigrams, contextual_attack  # these import this package
     from ..multirelease import multi_release
@@ -165,7 +166,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     store = index.store
     likelihood: Any
     if empirical_draws and not hasattr(mechanism, "distribution"):
-        likelihood = EmpiricalLaw(mechanism, index, draws=empirical_draws, smoothing=EMPIRICAL_SMOOTHING)
+        likelihood = EmpiricalLaw(mechanism, index, draws=empirical_draws,
+                                  smoothing=empirical_smoothing)
     else:
         likelihood = likelihood_for(mechanism, index)
     guarded = not getattr(mechanism, "may_return_input", False)
