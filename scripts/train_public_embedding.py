@@ -5,7 +5,7 @@ general English text instead of the MiniLM input embeddings. Written to
 ``experiments/embeddings/public-w2v.bin`` (word2vec binary, git-ignored: regenerate it with this
 script; it is deterministic) and ``public-w2v.json`` (provenance, committed):
 
-    nice -n 10 .venv/bin/python scripts/train_public_embedding.py            # ~3-6 min, 1 core
+    nice -n 10 .venv/bin/python scripts/train_public_embedding.py    # 162 s on an idle core
 
 Training text (``../shared/data``; see each folder's SOURCE.md): the 157k biomedical sentences of
 ``biomed-sentences`` (NER corpora from PubMed/PMC, cambridgeltl/MTL-Bioinformatics-2016; not the
@@ -16,9 +16,10 @@ how many sentences of the evaluated corpora occur verbatim (as token sequences o
 training text and records it in the JSON (expected 0).
 
 Model: skip-gram word2vec, 100-d, window 5, min_count 5, 5 epochs, seed 0, **one worker** (gensim
-is then deterministic: the same corpus gives the same vectors). Vocabulary written: trained words
-that are in the bundled public frequency list (wordfreq, ``embedanon.privacy.prior``), alphabetic,
-at least 2 letters, by training frequency, at most ``--max-words`` (keeps the file < 20 MB).
+is then deterministic: two runs wrote byte-identical files, sha256 recorded in the JSON). Vocabulary
+written: trained words that are in the bundled public frequency list (wordfreq,
+``embedanon.privacy.prior``), alphabetic, at least 2 letters, by training frequency, at most
+``--max-words`` (keeps the file < 20 MB).
 """
 
 from __future__ import annotations
