@@ -6,7 +6,7 @@ import re
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from embedanon.leakguard import is_variant
@@ -83,6 +83,7 @@ part = st.one_of(names_in_lists, made_up)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(parts=["Wjdfjpu", "Ya"], title="", key=b"\xf3\xe6")  # once drew "Pin-Yu": Yu ~ Ya
 @given(
     parts=st.lists(part, min_size=1, max_size=3),
     title=st.sampled_from(["", "Dr. ", "Mrs. "]),

@@ -134,6 +134,12 @@ def lexicon() -> Lexicon:
 
 
 _key = lru_cache(maxsize=1 << 16)(entity_key)  # list names recur: cache their keys
+_SEPARATORS = re.compile(r"[\s\-\u2010]+")
+
+
+def _key_pieces(word: str) -> list[str]:
+    """The parts of a name key split at hyphens and spaces: ``pin-yu`` -> ``pin``, ``yu``."""
+    return [p for p in _SEPARATORS.split(word) if p]
 
 
 def _with_case(name: str, original: str) -> str:
@@ -191,16 +197,24 @@ class NameMaker:
 
     def draw(self, role: str, key: str, stream: Stream, avoid: Iterable[str]) -> tuple[str, str]:
         """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it."""
-        avoid = {key, *avoid}
+        avoid = {piece for word in (key, *avoid) for piece in _key_pieces(word)}
         units = self.allowed_units(key)
         unit, name = "", ""
+
+        def admissible(candidate: str) -> bool:  # no piece of it a variant of a piece to avoid
+            return not any(keys_are_variants(p, other)
+                           for p in _key_pieces(_key(candidate)) for other in avoid)
+
         for _ in range(MAX_ATTEMPTS):
             unit, locales = stream.choice(units)
             name = stream.choice(self._pool(stream.choice(locales), role, key))
-            candidate = _key(name)
-            if not any(keys_are_variants(candidate, other) for other in avoid):
-                break
-        return unit, name
+            if admissible(name):
+                return unit, name
+        # Unlucky draws (a short name among many short ones): choose among the admissible names
+        # of the allowed units directly, so the rule never gives way.
+        pool = sorted({(u, n) for u, locales in units for loc in locales
+                       for n in self._pool(loc, role, key) if admissible(n)})
+        return stream.choice(pool) if pool else (unit, name)
 
     def part(self, role: str, original: str, context: Context, exclude: Iterable[str]) -> str:
         """A surrogate for one name part (no separators), in the original's case pattern."""
