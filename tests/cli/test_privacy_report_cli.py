@@ -85,3 +85,13 @@ def test_progress_lines_on_stderr_never_text(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "anonymizing:" in result.stderr and "100 % done" in result.stderr
     assert CANARY not in result.output
+
+
+def test_laplace_gets_the_attacks_through_an_estimated_law(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    without = _report(str(path), "-m", "laplace", "--epsilon", "80", "--key", str(_key(tmp_path)))
+    assert without["attacks"] is None
+    out = _report(str(path), "-m", "laplace", "--epsilon", "80", "--key", str(_key(tmp_path)),
+                  "--empirical-draws", "3")
+    assert out["attacks"] is not None and out["attacks"]["documents"] == 3

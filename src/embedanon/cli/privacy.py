@@ -13,7 +13,7 @@ import typer
 from .._validate import positive_int
 from ..config import ScopeConfig
 from ..detectors.model import read_span_records
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..files import read_texts
 from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
@@ -54,6 +54,10 @@ def privacy_report_command(
         help="Attack: nearest words considered as pre-images of each replacement (not knn).")] = 10,
     mc_draws: Annotated[int, typer.Option(
         help="Attack on laplace/mahalanobis: samples per candidate pre-image.")] = 100,
+    empirical_draws: Annotated[int, typer.Option(
+        help="laplace/mahalanobis (no exact law): run the full attacks on a law estimated from N "
+             "runs of the mechanism per candidate input (lower bounds; slow); 0: skip them.",
+        metavar="N")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of lines.")] = False,
     progress: Annotated[str, typer.Option(
         help="Anonymizing the releases: auto (a bar on a terminal), bar, plain (a line every few "
@@ -67,6 +71,8 @@ def privacy_report_command(
     recovers: counts and rates only (never text or word mappings)."""
     setup_logging(verbose)
     positive_int("releases", releases)
+    if empirical_draws < 0:
+        raise ConfigError(f"empirical draws must be an integer >= 0, got {empirical_draws}")
     pairs = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     texts, names = [t for t, _ in pairs], [f for _, f in pairs]
     anonymizer = release_anonymizer(**release)
@@ -98,11 +104,14 @@ def privacy_report_command(
     report = privacy_report(texts, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
                             mc_draws=mc_draws, outputs=outs[0])
     figures = None
-    if hasattr(anonymizer.mechanism, "distribution"):
-        say("running the public-prior, out-of-vocabulary, contextual and multi-release attacks")
+    exact = hasattr(anonymizer.mechanism, "distribution")
+    if exact or empirical_draws:
+        say("running the public-prior, out-of-vocabulary, contextual and multi-release attacks"
+            + ("" if exact else f" (law estimated from {empirical_draws} runs per input: lower bounds)"))
         figures = run_attacks(texts, outs, mechanism=anonymizer.mechanism, index=anonymizer.runtime.index,
                               name_spans=_name_spans(spans, texts) if spans else None,
-                              release_counts=sorted({1, releases}), contextual=contextual)
+                              release_counts=sorted({1, releases}), contextual=contextual,
+                              empirical_draws=0 if exact else empirical_draws)
     warnings = []
     if anonymizer.key.origin == "seed":
         warnings.append("this release used --seed: anyone who guesses the seed (e.g. by replaying one "
