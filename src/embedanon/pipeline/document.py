@@ -84,21 +84,19 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: Rel
     formats = not scoped and config.scope.neutral_formats
     spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
                                       else [format_spans(t) for t in texts] if formats else [])
-    as_hybrid = replace(config.scope, scope="hybrid")
+    # neutral formats in scope all: the format spans are assembled as hybrid spans (surrogates)
+    span_scope = config.scope if scoped else replace(config.scope, scope="hybrid") if formats else None
     with rt.lock:
         source = rt.source(key)
         out, items = replace_texts(rt, source, list(texts), source.tags(identities), with_items=True)
     assert items is not None
     docs = []
     for i, (text, new, its) in enumerate(zip(texts, out, items, strict=True)):
-        if scoped and spans[i] is not None:
-            new, scoped_items = assemble(text, new, tuple(its), spans[i], config.scope, key,  # type: ignore[arg-type]
+        found = spans[i] if span_scope is not None else None
+        if found is not None and (scoped or found):
+            new, scoped_items = assemble(text, new, tuple(its), found, span_scope, key,  # type: ignore[arg-type]
                                          key.record_prf("surrogate-record", identities[i]))
-            docs.append(AnonymizedDocument(new, scoped_items, full_scope=False))
-        elif formats and spans[i]:
-            new, scoped_items = assemble(text, new, tuple(its), spans[i], as_hybrid, key,  # type: ignore[arg-type]
-                                         key.record_prf("surrogate-record", identities[i]))
-            docs.append(AnonymizedDocument(new, scoped_items, full_scope=True))
+            docs.append(AnonymizedDocument(new, scoped_items, full_scope=not scoped))
         else:
             docs.append(AnonymizedDocument(new, tuple(its), full_scope=True))
     return docs
