@@ -74,6 +74,7 @@ def test_shipped_configs_parse() -> None:
         ("mechanisms.1.epsilon", [float("nan")], r"mechanisms\[1\]\.epsilon values must be finite numbers"),
         ("mechanisms.0.oov", "drop", r"mechanisms\[0\]\.oov must be one of composed, keep, uniform, got 'drop'"),
         ("mechanisms.0.consistent", "yes", r"mechanisms\[0\]\.consistent must be true or false"),
+        ("mechanisms.0.keep", "stopwords", r"mechanisms\[0\]\.keep must be one of english-stopwords, got 'stopwords'"),
         ("mechanisms.0.allowlist", {"source": "web", "top": 10}, r"mechanisms\[0\]\.allowlist\.source must be public"),
         ("classifiers", ["bert"], r"classifiers\[0\]: unknown classifier 'bert'; choose one of minilm-logreg, tfidf-logreg"),
         ("seeds", [1, 1], r"seeds must be distinct"),

@@ -96,3 +96,35 @@ def test_unchanged_out_of_vocabulary_words_are_counted() -> None:
     assert (counts.oov, counts.unchanged_oov, counts.changed) == (1, 1, 7)
     counts = word_counts([apply_levers(TEXT, _doc(TEXT, PAIRS), store)])
     assert (counts.oov, counts.unchanged_oov, counts.changed) == (1, 0, 8)
+
+
+def test_keep_list_releases_listed_words_and_blanks_them_for_the_attack() -> None:
+    from embedanon.privacy.metrics import align_tokens
+
+    doc = _doc(TEXT, PAIRS)
+    released = apply_levers(TEXT, doc, _store(), keep=frozenset({"was", "chest"}))
+    # every 'chest' (any case) and 'was' stay; the other words keep the pipeline's replacement
+    assert released.text == "Chest ache, Jones: chest ACHE was mild; chest."
+    assert released.kept == 4
+    assert [w[0] for w in released.words] == ["pain", "smithers", "pain", "severe"]
+    assert released.attack_pair is not None
+    original, release = released.attack_pair
+    assert original == "  pain, Smithers:   PAIN   severe;  ."
+    assert release == "  ache, Jones:   ACHE   mild;  ."
+    assert len(align_tokens(original, release)) > 0  # the blanked pair still aligns token by token
+    counts = word_counts([released])
+    assert counts.words == 8 and counts.changed == 4 and counts.change_rate == 0.5
+
+
+def test_empty_keep_list_changes_nothing() -> None:
+    doc = _doc(TEXT, PAIRS)
+    released = apply_levers(TEXT, doc, _store(), keep=frozenset())
+    assert released.text == doc.text and released.kept == 0 and released.attack_pair is None
+
+
+def test_public_keep_list_has_question_words_and_negations() -> None:
+    from embedanon.experiments.levers import keep_list
+
+    words = keep_list("english-stopwords")
+    assert {"who", "where", "how", "not", "was"} <= words
+    assert "chest" not in words and keep_list(None) == frozenset()

@@ -136,3 +136,38 @@ def test_bad_config_is_one_line_and_exit_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["experiment", "run", str(missing)])
     assert result.exit_code == 2 and "datasets[0].path: no such file" in result.output
     assert result.output.count("\n") == 1
+
+
+@pytest.mark.default_embedding
+def test_keep_lever_counts_kept_words_as_released_and_recovered(tmp_path: Path) -> None:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    corpus = write_corpus(tmp_path / "topics.csv", n=60)
+    config = tmp_path / "keep.yaml"
+    config.write_text(
+        f"""name: keep-test
+datasets:
+  - {{name: topics, loader: csv, path: {corpus}, text_column: body, label_column: topic}}
+mechanisms:
+  - {{name: knn, k: [10], label: knn-keep, keep: english-stopwords}}
+classifiers: [tfidf-logreg]
+seeds: [0]
+folds: 3
+output: {tmp_path / "out"}
+privacy: {{attack_docs: 60, draws: 5, stats_words: 20}}
+""",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["experiment", "run", str(config)])
+    assert result.exit_code == 0, result.output
+    row = next(r for r in _rows(tmp_path / "out" / "results.csv")
+               if r["mechanism"] == "knn" and r["setting"] == "perturbed-both")
+    with corpus.open(encoding="utf-8") as fh:
+        words = [w.strip(".").lower() for r in csv.DictReader(fh) for w in r["body"].split()]
+    kept = sum(w in ENGLISH_STOP_WORDS for w in words) / len(words)
+    assert 0.3 < kept < 0.9  # the generated filler is mostly stop words
+    assert float(row["change_rate"]) == pytest.approx(1 - kept, abs=1e-5)  # every other word changes (csv: 6 digits)
+    # the attack ran on the replaced words only; the kept ones count as recovered overall
+    public, overall = float(row["attack_public_top1"]), float(row["attack_overall_top1"])
+    assert 0 <= public < 1 and overall >= kept
+    assert overall == pytest.approx(kept + (1 - kept) * public, abs=0.02)

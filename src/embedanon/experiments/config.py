@@ -27,7 +27,8 @@ release levers ``label`` (the row's ``variant``), ``min_length``, ``allowlist`` 
 ``{source: public, top: N}`` for the N most frequent words of the bundled public frequency
 list), ``oov`` (``composed``: the pipeline's rule; ``keep``: out-of-vocabulary words left as they
 are, an upper bound that changes fewer than 100 % of words; ``uniform``: a uniform candidate)
-``consistent`` (one replacement per word type within a record) and ``embedding`` (this entry's
+``consistent`` (one replacement per word type within a record), ``keep`` (``english-stopwords``: the
+words of that public list released as they are) and ``embedding`` (this entry's
 embedding instead of the top-level one: a name or a vector file path, e.g. the public word2vec of
 ``scripts/train_public_embedding.py``).
 
@@ -46,6 +47,8 @@ from typing import Any
 from ..errors import ConfigError
 
 OOV_MODES = ("composed", "keep", "uniform")
+#: Public word lists of the ``keep`` lever (loaded by :func:`.levers.keep_list`).
+KEEP_LISTS = ("english-stopwords",)
 VALUE_MODES = ("ends", "all")
 _TOP = (
     "name",
@@ -60,7 +63,7 @@ _TOP = (
     "quick",
 )
 _DATASET_KEYS = ("name", "loader", "path", "limit", "seed", "part")
-_LEVERS = ("label", "min_length", "allowlist", "oov", "consistent", "index", "embedding")
+_LEVERS = ("label", "min_length", "allowlist", "oov", "consistent", "keep", "index", "embedding")
 _PRIVACY = {"attack_docs": 50, "draws": 50, "stats_words": 200, "contextual": False, "attack_dense": False}
 _QUICK = {"limit": 300, "seeds": 1, "folds": 3, "attack_docs": 10, "values": "ends"}
 
@@ -104,6 +107,7 @@ class MechanismSpec:
     consistent: bool = False
     index: str | None = None
     embedding: str | None = None
+    keep: str | None = None
 
     @property
     def variant(self) -> str:
@@ -119,6 +123,8 @@ class MechanismSpec:
         }
         if self.embedding is not None:  # only when set: cells of earlier configs keep their keys
             out["embedding"] = self.embedding
+        if self.keep is not None:
+            out["keep"] = self.keep
         return out
 
 
@@ -333,6 +339,9 @@ def _mechanism(entry: Any, where: str) -> MechanismSpec:
     embedding = entry.get("embedding")
     if embedding is not None:
         _need(embedding, str, f"{where}.embedding", "a string (an embedding name or a vector file path)")
+    keep = entry.get("keep")
+    if keep is not None and keep not in KEEP_LISTS:
+        raise ConfigError(f"{where}.keep must be one of {', '.join(KEEP_LISTS)}, got {keep!r}")
     return MechanismSpec(
         name,
         param,
@@ -345,6 +354,7 @@ def _mechanism(entry: Any, where: str) -> MechanismSpec:
         consistent,
         index,
         embedding,
+        keep,
     )
 
 

@@ -9,14 +9,19 @@ privacy can be measured before anyone changes the core:
   out-of-vocabulary handling can give; it releases those words verbatim);
 * ``oov="uniform"``: they get a uniformly random candidate word (the rule before proxies);
 * ``consistent=True``: within one record every occurrence of a word type (lookup key) gets the
-  replacement of its first occurrence, case transferred.
+  replacement of its first occurrence, case transferred;
+* ``keep=keep_list(name)``: words of a fixed public list (``english-stopwords``: scikit-learn's 318
+  English stop words, question words and negations included) are released as they are. The list
+  does not depend on the corpus; an attacker who knows the tool recovers those words with
+  certainty, so they count as recovered, and the attack on the other words runs on the record with
+  the kept words blanked on both sides (:attr:`Released.attack_pair`).
 
 Nothing here logs or returns text other than the released documents themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,10 +38,32 @@ class Released:
     Attributes:
         text: the released text.
         words: word spans replaced, as (original key, replacement key, in embedding) per span.
+        kept: word spans released as they are by the ``keep`` lever (not in ``words``).
+        attack_pair: with ``kept``, the original and the release with each kept word blanked (one
+            space) on both sides, what the attack on the replaced words runs on; else ``None``.
     """
 
     text: str
     words: tuple[tuple[str, str, bool], ...]
+    kept: int = 0
+    attack_pair: tuple[str, str] | None = None
+
+
+def _english_stopwords() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS)
+
+
+#: Loaders of the public word lists the ``keep`` lever accepts (``config.KEEP_LISTS``), by name.
+_KEEP_LOADERS: Mapping[str, Callable[[], frozenset[str]]] = {"english-stopwords": _english_stopwords}
+
+
+def keep_list(name: str | None) -> frozenset[str]:
+    """The words of the named public keep list (``None``: no list)."""
+    if name is None:
+        return frozenset()
+    return _KEEP_LOADERS[name]()
 
 
 def apply_levers(
@@ -48,6 +75,7 @@ def apply_levers(
     consistent: bool = False,
     candidates: np.ndarray | None = None,
     rng: np.random.Generator | None = None,
+    keep: frozenset[str] = frozenset(),
 ) -> Released:
     """Rebuild ``doc`` with the levers applied.
 
@@ -59,15 +87,30 @@ def apply_levers(
         consistent: one replacement per word type within the record.
         candidates: int64 candidate word ids, for ``oov="uniform"``.
         rng: randomness of ``oov="uniform"``.
+        keep: lookup keys released as they are (see :func:`keep_list`).
     """
     pieces: list[str] = []
     words: list[tuple[str, str, bool]] = []
     first: dict[str, str] = {}
+    blank_original: list[str] = []
+    blank_release: list[str] = []
+    kept = 0
     at = 0
     for item in doc.items:
-        pieces.append(original[at : item.start])
+        gap = original[at : item.start]
+        pieces.append(gap)
+        blank_original.append(gap)
+        blank_release.append(gap)
         source = original[item.start : item.end]
         new = doc.text[item.new_start : item.new_end]
+        at = item.end
+        if item.kind == "word" and keep and lookup_key(source) in keep:
+            kept += 1
+            pieces.append(source)
+            blank_original.append(" ")
+            blank_release.append(" ")
+            continue
+        blank_original.append(source)
         if item.kind == "word":
             key = lookup_key(source)
             known = store.id_of(key) >= 0
@@ -83,9 +126,14 @@ def apply_levers(
                     first[key] = lookup_key(new)
             words.append((key, lookup_key(new), known))
         pieces.append(new)
-        at = item.end
+        blank_release.append(new)
     pieces.append(original[at:])
-    return Released("".join(pieces), tuple(words))
+    if not kept:
+        return Released("".join(pieces), tuple(words))
+    blank_original.append(original[at:])
+    blank_release.append(original[at:])
+    pair = ("".join(blank_original), "".join(blank_release))
+    return Released("".join(pieces), tuple(words), kept, pair)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +141,7 @@ class WordCounts:
     """Word-span counts of a set of released records.
 
     Attributes:
-        words: word spans (word parts) replaced.
+        words: word spans (word parts), those the ``keep`` lever released as they are included.
         changed: of them, whose replacement differs from the original (ignoring case).
         oov: of them, outside the embedding.
         unchanged_oov: out-of-vocabulary spans released as they are (not attacked by the
@@ -122,6 +170,7 @@ def word_counts(released: Sequence[Released]) -> WordCounts:
     """Count changed, out-of-vocabulary and linked word spans (see :class:`WordCounts`)."""
     words = changed = oov = unchanged_oov = repeats = linked = 0
     for record in released:
+        words += record.kept
         first: dict[str, str] = {}
         for key, new, known in record.words:
             words += 1

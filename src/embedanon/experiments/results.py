@@ -178,7 +178,7 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
         "seeds (± sd when several). *both*: train and test on the release; *train*: train on the "
         "release, test on the original. Attack: public-prior Bayes top-1 on in-vocabulary words "
         "(embedanon.privacy.attacks.run_attacks); *overall*: all words incl. out-of-vocabulary ones "
-        "(those released unchanged count as recovered).",
+        "(those released unchanged, and the words a `keep` lever releases, count as recovered).",
         "",
     ]
     index = {(s.dataset, s.classifier, s.variant, s.value, s.setting): s for s in summaries}

@@ -51,7 +51,7 @@ from ..utility.classify import evaluate_utility
 from ..utility.datasets import Dataset, load_dataset, stratified_sample
 from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
-from .levers import Released, apply_levers, word_counts
+from .levers import Released, apply_levers, keep_list, word_counts
 
 #: Bumped when the meaning of a cell's numbers changes (invalidates every finished cell).
 SCHEMA_VERSION = 1
@@ -169,8 +169,10 @@ def release_texts(
     store = anon.runtime.store
     candidates = anon.runtime.index.candidates
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x0F0F] + ([stream] if stream else [])))
+    keep = keep_list(mech.keep)
     return [
-        apply_levers(t, d, store, oov=mech.oov, consistent=mech.consistent, candidates=candidates, rng=rng)
+        apply_levers(t, d, store, oov=mech.oov, consistent=mech.consistent, candidates=candidates, rng=rng,
+                     keep=keep)
         for t, d in zip(texts, docs, strict=True)
     ]
 
@@ -235,8 +237,12 @@ def privacy_figures(
         "repeat_link": counts.repeat_link,
     }
     store = anon.runtime.store
-    attacked = [originals[i] for i in attack_docs]
-    releases = [released[i].text for i in attack_docs]
+    # words the keep lever released as they are: blanked on both sides for the attack, counted as
+    # recovered in the overall figure (an attacker who knows the tool knows the list)
+    pairs = [released[i].attack_pair or (originals[i], released[i].text) for i in attack_docs]
+    attacked = [p[0] for p in pairs]
+    releases = [p[1] for p in pairs]
+    kept_words = sum(released[i].kept for i in attack_docs)
     ids = np.array(
         [store.id_of(k) for i in attack_docs for k, _, known in released[i].words if known], dtype=np.int64
     )
@@ -269,7 +275,7 @@ def privacy_figures(
         contextual=contextual,
         release_counts=(1,),
     )
-    unattacked = word_counts([released[i] for i in attack_docs]).unchanged_oov
+    unattacked = word_counts([released[i] for i in attack_docs]).unchanged_oov + kept_words
     total = figures.word_tokens + unattacked
     hits = figures.public_prior.hits[0] + figures.oov.hits[0] + unattacked
     out.update(
