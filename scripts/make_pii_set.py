@@ -19,6 +19,9 @@ Held out from training (``--split train``/``dev`` never use them):
   the name), used only by ``--split test-names`` / ``test-locales`` / ``test-text``;
 * the AG News text source (``test-text``) and one trap phrase in three.
 
+``--split dev-locales`` (development diagnostic): dev text with names only from ``DEV_LOCALES``,
+locales that no other split uses, to measure on development data how names of unseen cultures fare.
+
 Example::
 
     python scripts/make_pii_set.py --split train --n 20000 --seed 11 -o train.jsonl
@@ -75,7 +78,17 @@ GROUPS: dict[str, str] = {
 }
 HELDOUT_LOCALES = frozenset({"zu_ZA", "sw", "zh_TW", "en_PK", "es_CO", "es_CL", "pl_PL", "fi_FI", "id_ID"})
 ROMANIZED = frozenset({"zh_CN", "ja_JP", "zh_TW"})
-SPLITS = ("train", "dev", "test-names", "test-locales", "test-text")
+#: Faker locales in no other split, for a development diagnostic of unseen cultures (``--split
+#: dev-locales``: dev text, names only from these): never in training, never in a test set.
+DEV_LOCALES: dict[str, str] = {
+    "en_NG": "african",
+    "en_TH": "southeast-asian",
+    "cs_CZ": "european",
+    "hu_HU": "european",
+    "tr_TR": "european",
+    "pt_BR": "hispanic",
+}
+SPLITS = ("train", "dev", "test-names", "test-locales", "test-text", "dev-locales")
 
 TRAPS = [
     "Parkinson's disease",
@@ -293,17 +306,23 @@ class Pii:
             locales = [loc for loc in GROUPS if loc not in HELDOUT_LOCALES]
         elif split == "test-locales":
             locales = sorted(HELDOUT_LOCALES)
+        elif split == "dev-locales":
+            locales = sorted(DEV_LOCALES)
         else:
             locales = list(GROUPS)
         self.by_group: dict[str, list[str]] = {}
         for loc in locales:
-            self.by_group.setdefault(GROUPS[loc], []).append(loc)
+            self.by_group.setdefault({**GROUPS, **DEV_LOCALES}[loc], []).append(loc)
         self.groups = sorted(self.by_group)
         self.fakers: dict[str, Faker] = {}
         for i, loc in enumerate(GROUPS):
             fk = Faker(loc)
             fk.seed_instance(seed * 1000 + i)
             self.fakers[loc] = fk
+        if split == "dev-locales":
+            for i, loc in enumerate(DEV_LOCALES):
+                self.fakers[loc] = Faker(loc)
+                self.fakers[loc].seed_instance(seed * 1000 + 500 + i)
         self.us = self.fakers["en_US"]
         if "en_GB" not in self.fakers:
             self.fakers["en_GB"] = Faker("en_GB")
@@ -511,6 +530,7 @@ class Doc:
         self.spans: list[dict] = []
         self.case = case
         self.traps: list[list[int]] = []
+        self.swap: PronounSwap | None = None  # training only: pronouns in real text become names
 
     def add(self, text: str, label: str | None = None, group: str | None = None, *, case=None) -> Doc:
         text = (case or self.case)(text)
@@ -528,11 +548,17 @@ class Doc:
         sentence = self.case(sentence)
         marks = [(m.start(1), m.end(1), "AGE") for m in _AGE_RE.finditer(sentence)]
         marks += [(m.start(), m.end(), "DATE") for m in _DATE_RE.finditer(sentence)]
+        if self.swap is not None:
+            marks += self.swap.choose(sentence, marks)
         pos = 0
         for a, b, label in sorted(marks):
             if a < pos:
                 continue
-            self.add(sentence[pos:a], case=str).add(sentence[a:b], label, case=str)
+            self.add(sentence[pos:a], case=str)
+            if label == "SWAP" and self.swap is not None:
+                self.swap.emit(self, sentence[a:b])
+            else:
+                self.add(sentence[a:b], label, case=str)
             pos = b
         return self.add(sentence[pos:], case=str)
 
@@ -543,6 +569,47 @@ class Doc:
             "spans": self.spans,
             "meta": dict(meta, traps=self.traps),
         }
+
+
+_PRONOUN_RE = re.compile(r"\b(?:he|she|him|they|them|the patient)\b", re.I)
+
+
+class PronounSwap:
+    """Training-only augmentation: a pronoun of a real sentence becomes a name (``he``, ``she``,
+    ``him``, ``the patient`` -> one person; ``they``, ``them`` -> a coordination ``A and B``), so
+    names appear in the syntactic positions of real text (subjects, objects, after prepositions),
+    not only in the generator's templates. Possessive ``her`` is left alone."""
+
+    def __init__(self, pii: Pii, rate: float = 0.35) -> None:
+        self.pii = pii
+        self.rate = rate
+
+    def choose(self, sentence: str, marks: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        found = [m for m in _PRONOUN_RE.finditer(sentence)
+                 if not any(a < m.end() and m.start() < b for a, b, _ in marks)]
+        if not found or not self.pii.chance(self.rate):
+            return []
+        m = found[int(self.pii.rng.integers(len(found)))]
+        return [(m.start(), m.end(), "SWAP")]
+
+    def emit(self, doc: Doc, word: str) -> None:
+        pii = self.pii
+
+        def one() -> None:
+            first, last, group = pii.person()
+            style = pii.pick(["full", "full", "first", "first", "last", "last_title", "initial"])
+            if style == "last":
+                doc.add(last, "NAME", group)
+            else:
+                _name(doc, pii, style, (first, last, group))
+
+        one()
+        if word.lower() in ("they", "them"):
+            if pii.chance(0.3):
+                doc.add(", ")
+                one()
+            doc.add(" and ")
+            one()
 
 
 def _name(doc: Doc, pii: Pii, style: str | None = None, person=None) -> tuple[str, str]:
@@ -670,6 +737,22 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
             )
         )
         doc.add(pii.date(), "DATE").add(pii.pick([".", "", " at the clinic."]))
+    elif kind == "address" and pii.split == "train" and pii.chance(0.25):
+        # training only (other splits draw no extra randomness): street corners and streets of
+        # locales that write the number after the name, in running text
+        fk = pii.fakers[pii.pick(["en_US", "de_DE", "fr_FR", "it_IT", "nl_NL", "es_ES", "sv_SE", "en_GB"])]
+        if pii.chance(0.5):
+            other = pii.fakers[pii.pick(["en_US", "de_DE", "nl_NL", "en_GB"])].street_name()
+            doc.add(pii.pick(["It is at the corner of ", "Meet me on the corner of ",
+                              "Turn right at the corner of ", "The office is at the corner of ",
+                              "We live near the corner of "]))
+            street = fk.street_address() if pii.chance(0.6) else fk.street_name()
+            doc.add(" ".join(f"{street} and {other}".split()), "ADDRESS")
+        else:
+            doc.add(pii.pick(["The entrance is on ", "Parking is on ", "The shop is on ", "Turn left on ",
+                              "Her office moved to "]))
+            doc.add(" ".join(fk.street_address().split()), "ADDRESS")
+        doc.add(pii.pick([".", "", " next week.", ", near the park."]))
     elif kind == "address" and pii.chance(0.15):
         doc.add(pii.pick(["My zip code is ", "ZIP: ", "Postal code ", "zip "]))
         doc.add(pii.fakers[pii.pick(["en_US", "de_DE", "fr_FR", "en_GB"])].postcode(), "ADDRESS").add(".")
@@ -966,7 +1049,7 @@ MAKERS = {
 def build(split: str, n: int, seed: int) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
-    pool = {"train": "train", "dev": "dev", "test-text": "heldout"}.get(split, "test")
+    pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "test-text": "heldout"}.get(split, "test")
     sources = load_sources(pool, limit=max(n, 200))
     pii = Pii(split, seed)
     names = sorted(sources)
@@ -983,6 +1066,8 @@ def build(split: str, n: int, seed: int) -> list[dict]:
         case_name = "lower" if r < 0.08 else "upper" if r < 0.12 else "keep"
         case = {"lower": str.lower, "upper": str.upper, "keep": str}[case_name]
         doc = Doc(case)
+        if split == "train":
+            doc.swap = PronounSwap(pii)
         MAKERS[fmt](doc, pii, sents)
         records.append(doc.record(f"{split}-{seed}-{i}", {"source": src, "format": fmt, "case": case_name}))
     return records

@@ -241,6 +241,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--buckets", type=int, default=2**18)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--data-note", default="")
+    ap.add_argument("--word-dropout", type=float, default=0.0,
+                    help="probability a letter token loses its word-identity feature in training")
+    ap.add_argument("--coordination", action="store_true",
+                    help="switch on the coordination decode rule (model.extend_coordinations)")
+    ap.add_argument("--threshold", type=float, default=None,
+                    help="ship this threshold (chosen by experiments/detection/dev_select.py) instead of "
+                    "the dev-precision rule below")
     args = ap.parse_args(argv)
 
     t0 = time.time()
@@ -248,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     clusters = [spherical_kmeans(store.vectors, k, seed=args.seed + k) for k in (64, 512)]
     featurizer = make_featurizer(clusters, args.buckets)
     train = load_jsonl(args.train)[: args.max_docs]
-    examples = featurize_records(featurizer, train)
+    examples = featurize_records(featurizer, train, word_dropout=args.word_dropout, seed=args.seed)
     t1 = time.time()
     print(f"featurized {len(train)} docs, {len(examples.y)} tokens in {t1 - t0:.0f}s", file=sys.stderr)
     weights = fit(
@@ -261,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     t2 = time.time()
     print(f"fit in {t2 - t1:.0f}s", file=sys.stderr)
-    weights.manifest = {"threshold": 0.5}
+    weights.manifest = {"threshold": 0.5, "coordination": args.coordination}
     out = weights.save(args.out)
     detector = ModelDetector(path=out)
 
@@ -275,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
         sweep[str(t)] = evaluate(dev, spans_at(cached, t))["overall"]
     ok = [t for t in grid if sweep[str(t)]["precision"] >= 0.95]
     best = ok[0] if ok else max(grid, key=lambda t: sweep[str(t)]["f2"])
+    if args.threshold is not None:  # round 3 rule: dev + presidio-synth DEV (dev_select.py)
+        best = args.threshold
     detector = ModelDetector(path=out, threshold=best)
 
     results: dict = {"threshold": best, "dev_sweep": sweep, "sets": {}}
@@ -296,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
 
     manifest = {
         "threshold": best,
+        "coordination": args.coordination,
         "data": data_facts(),
         "model": "linear softmax over hashed token features + MiniLM rows (prev/own/next), BIO Viterbi",
         "train": {
@@ -305,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
             "epochs": args.epochs,
             "seed": args.seed,
             "buckets": args.buckets,
+            "word_dropout": args.word_dropout,
             "note": args.data_note,
         },
         "dev": Path(args.dev).name,

@@ -32,6 +32,8 @@ def main() -> int:
     ap.add_argument("--dev", required=True, help="make_pii_set.py --split dev output")
     ap.add_argument("--model", action="append", required=True, metavar="NAME=DIR",
                     help="model directory ('-' for the shipped one), repeatable")
+    ap.add_argument("--extra", action="append", default=[], metavar="NAME=PATH",
+                    help="more development sets (e.g. make_pii_set.py --split dev-locales), repeatable")
     ap.add_argument("--thresholds", default=",".join(map(str, GRID)))
     ap.add_argument("--out", required=True, help="path prefix for .json")
     args = ap.parse_args()
@@ -40,6 +42,9 @@ def main() -> int:
     sets = {"dev": dev,
             "presidio-dev-v1": gold(convert(raw, mapping="v1", half="dev")[0]),
             "presidio-dev-v2": gold(convert(raw, mapping="v2", half="dev")[0])}
+    for item in args.extra:
+        name, _, path = item.partition("=")
+        sets[name] = gold([json.loads(x) for x in Path(path).read_text("utf-8").splitlines() if x.strip()])
     out: dict = {"detector": "model,regex", "matching": "project evaluator, min_coverage 0.5", "models": {}}
     for item in args.model:
         name, _, path = item.partition("=")
@@ -51,7 +56,8 @@ def main() -> int:
             for set_name, records in sets.items():
                 d = evaluate(records, det).to_dict()
                 row[set_name] = {k: d["overlap"][k] for k in ("recall", "precision", "f1", "f5")}
-                if set_name == "dev":
+                if d.get("groups"):
+                    row[set_name]["groups"] = {g["group"]: g["recall"] for g in d["groups"]}
                     row[set_name]["group_test"] = d.get("group_test")
             rows[str(t)] = row
             print(f"{name:10s} t={t:<5} " + "  ".join(

@@ -43,8 +43,12 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=0)
     ap.add_argument("--out", default=None)
     ap.add_argument("--model-path", default=None, help="a model directory instead of the shipped one")
+    ap.add_argument("--threshold", type=float, default=None, help="the model's threshold (default: manifest)")
     args = ap.parse_args()
-    det = build_detectors(args.detector, **({"model_path": args.model_path} if args.model_path else {}))
+    opts = {"model_path": args.model_path} if args.model_path else {}
+    if args.threshold is not None:
+        opts["model_threshold"] = args.threshold
+    det = build_detectors(args.detector, **opts)
     miss, fp, ex = collections.Counter(), collections.Counter(), collections.defaultdict(list)
     gold_n, pred_n = collections.Counter(), 0
     for r in json.loads(PRESIDIO.read_text(encoding="utf-8")):
@@ -76,7 +80,8 @@ def main() -> int:
             key = f"{label} on " + ("/".join(sorted(set(over))) if over else "nothing")
             fp[key] += 1
             ex[key].append(f"{text[a:b]!r}  <<  {text[max(0, a - 40):b + 40]!r}")
-    out = {"detector": args.detector, "model_path": args.model_path, "half": "dev", "mapping": "v1",
+    out = {"detector": args.detector, "model_path": args.model_path, "threshold": args.threshold,
+           "half": "dev", "mapping": "v1",
            "gold": dict(gold_n), "predicted": pred_n, "missed": dict(miss.most_common()),
            "unmatched_predictions": dict(fp.most_common())}
     print(json.dumps(out, indent=1), file=sys.stderr)

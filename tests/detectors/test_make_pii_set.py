@@ -76,6 +76,11 @@ def test_training_split_never_sees_held_out_names_or_locales(mps):
     assert held > 150  # seen locales give only held-out names there; held-out locales give any
     only = mps.Pii("test-locales", 3)
     assert set(loc for locs in only.by_group.values() for loc in locs) == set(mps.HELDOUT_LOCALES)
+    # the development diagnostic of unseen cultures shares no locale with training or the test sets
+    diag = mps.Pii("dev-locales", 3)
+    used = set(loc for locs in diag.by_group.values() for loc in locs)
+    assert used == set(mps.DEV_LOCALES) and not used & set(mps.GROUPS)
+    assert not set(mps.DEV_LOCALES) & set(loc for locs in pii.by_group.values() for loc in locs)
 
 
 def test_held_out_trap_phrases_differ(mps):
@@ -99,3 +104,24 @@ def test_case_variants_keep_offsets(mps):
     names = [r["text"][s["start"] : s["end"]] for s in r["spans"] if s["label"] == "NAME"]
     assert names and all(n == n.upper() for n in names)
     assert np.all([s["end"] <= len(r["text"]) for s in r["spans"]])
+
+
+def test_pronoun_swap_puts_names_where_pronouns_were_and_only_in_training(mps):
+    pii = mps.Pii("train", 5)
+    swapped = 0
+    for i in range(60):
+        doc = mps.Doc(str)
+        doc.swap = mps.PronounSwap(pii, rate=1.0)
+        doc.real("He said they would call him after the patient left.")
+        r = doc.record(f"t-{i}", {})
+        mps.check([r])
+        names = [s for s in r["spans"] if s["label"] == "NAME"]
+        assert names and all(s["group"] in set(mps.GROUPS.values()) for s in names)
+        # exactly one pronoun became a name (or an 'A and B' coordination), the rest is untouched
+        assert r["text"].endswith("left.") and len(names) <= 3
+        swapped += "they" not in r["text"] and " and " in r["text"]
+    assert swapped > 0  # 'they' sometimes becomes a coordination
+    # negative control: without the swap (every split but train), the real sentence is kept verbatim
+    doc = mps.Doc(str)
+    doc.real("He said they would call him.")
+    assert doc.record("c", {})["text"] == "He said they would call him." and not doc.spans

@@ -113,6 +113,63 @@ def test_tiny_training_learns_unseen_names_and_shuffled_labels_do_not(tmp_path):
     assert recall_c < 0.6 or precision_c < 0.5
 
 
+def test_word_dropout_removes_only_word_features_of_letter_tokens():
+    featurizer = make_featurizer([], 2**14)
+    records = _records(TRAIN_NAMES, np.random.default_rng(3), 40)
+    plain = featurize_records(featurizer, records)
+    dropped = featurize_records(featurizer, records, word_dropout=0.5, seed=1)
+    assert np.array_equal(plain.y, dropped.y) and np.array_equal(plain.ids[:, 1:], dropped.ids[:, 1:])
+    gone = (plain.ids[:, 0] != dropped.ids[:, 0])
+    assert 0.3 < gone.mean() < 0.6 and (dropped.ids[gone, 0] == 0).all()
+    words = [w for r in records for w in tokenize(r["text"]).words]
+    assert all(words[i][:1].isalpha() for i in np.flatnonzero(gone))
+    again = featurize_records(featurizer, records, word_dropout=0.5, seed=1)
+    assert np.array_equal(again.ids, dropped.ids)  # seeded
+    with pytest.raises(ConfigError):
+        featurize_records(featurizer, records, word_dropout=1.0)
+
+
+def _coord(text: str, names: list[str]) -> list[str]:
+    from embedanon.detectors.model import extend_coordinations
+
+    toks = tokenize(text)
+    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.9, "model") for n in names]
+    return [text[s.start : s.end] for s in extend_coordinations(text, toks.starts, toks.ends, spans)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Usamov and Bowers were engineers.", ["Usamov"], ["Usamov", "Bowers"]),
+        ("Torpy and Salinas were engineers.", ["Salinas"], ["Torpy", "Salinas"]),
+        ("Our founders: Monjeau, Graves and Reed.", ["Monjeau", "Reed"], ["Monjeau", "Graves", "Reed"]),
+        ("Ask Ana Ruiz or Mei Lin today.", ["Ana Ruiz"], ["Ana Ruiz", "Mei Lin"]),
+        ("Ask Ana, and Bo Chen too.", ["Ana"], ["Ana", "Bo Chen"]),
+        # negative controls: a bare comma, lower case, longer capitalized phrases, function words
+        ("Yesterday, Amina came.", ["Amina"], ["Amina"]),
+        ("Amina, Thanks for that.", ["Amina"], ["Amina"]),
+        ("usamov and bowers were engineers.", ["usamov"], ["usamov"]),
+        ("Okafor and Reed Elsevier Group agreed.", ["Okafor"], ["Okafor"]),
+        ("Okafor and The Beatles played.", ["Okafor"], ["Okafor"]),
+        ("Okafor and her sister came.", ["Okafor"], ["Okafor"]),
+    ],
+)
+def test_coordinations_extend_names_only_where_they_should(text, names, expected):
+    assert _coord(text, names) == expected
+
+
+def test_coordination_rule_runs_only_when_the_manifest_asks():
+    from embedanon.detectors.model import extend_coordinations
+
+    detector = ModelDetector(path=shipped_path())
+    text = "Thanks to Amina Okafor and Bowers, the report was done."
+    detector.weights.manifest = {**detector.weights.manifest, "coordination": False}
+    plain = detector.detect(text)
+    detector.weights.manifest = {**detector.weights.manifest, "coordination": True}
+    toks = tokenize(text)
+    assert detector.detect(text) == extend_coordinations(text, toks.starts, toks.ends, plain)
+
+
 def test_weights_round_trip(tmp_path):
     rng = np.random.default_rng(3)
     c = len(CLASSES)

@@ -230,10 +230,86 @@ class ModelDetector:
         if not isinstance(text, str):
             raise InputError(f"detect expects a str, got {type(text).__name__}")
         starts, ends, proba = self.probabilities(text)
-        return decode(starts, ends, proba, o_shift=self._o_shift, source=self.name)
+        spans = decode(starts, ends, proba, o_shift=self._o_shift, source=self.name)
+        if self.weights.manifest.get("coordination"):
+            spans = extend_coordinations(text, starts, ends, spans)
+        return spans
 
 
 DETECTORS.add("model", ModelDetector)
+
+_CONNECTORS = frozenset({"and", "or", "&"})
+#: capitalized words that are not names when they stand next to a coordination
+_NOT_NAMES_TEXT = (
+    "the a an i we you he she they it this that these those my our your his her their mr mrs ms dr "
+    "prof inc ltd llc corp co group company sons"
+)
+_NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+
+
+def _title_word(word: str) -> bool:
+    return len(word) > 1 and word[0].isupper() and word[1:].islower() and word.lower() not in _NOT_NAMES
+
+
+def extend_coordinations(text: str, starts: np.ndarray, ends: np.ndarray, spans: list[Span]) -> list[Span]:
+    """Coordinated proper nouns share their type: in ``A and B`` / ``A, B`` / ``A or B`` where one
+    side is a NAME span and the other side is one or two title-case words that are in no span and
+    not followed (or, on the left, preceded) by another title-case word, the other side becomes a
+    NAME span too, with the score of its partner (a bare comma does not link: ``Yesterday, Ana
+    came``). Case-sensitive, so lower- and upper-case texts are left as decoded.
+
+    Args:
+        text: the text.
+        starts, ends: token offsets (``tokenize``).
+        spans: decoded spans, sorted and disjoint.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    if not spans:
+        return spans
+    words = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
+    n = len(words)
+    taken = np.zeros(n, dtype=bool)
+    tok_of = {int(a): i for i, a in enumerate(starts.tolist())}
+    end_of = {int(b): i for i, b in enumerate(ends.tolist())}
+    for sp in spans:
+        taken[(starts < sp.end) & (ends > sp.start)] = True
+    added: list[Span] = []
+
+    def run(i: int, step: int) -> list[int]:
+        """Up to two adjacent free title-case tokens from token i in direction step."""
+        out: list[int] = []
+        while 0 <= i < n and len(out) < 2 and not taken[i] and _title_word(words[i]):
+            out.append(i)
+            i += step
+        if not out or (0 <= i < n and words[i][:1].isupper()):
+            return []  # part of a longer capitalized phrase (an organization, a title): leave it
+        return out
+
+    for sp in spans:
+        if sp.label != "NAME":
+            continue
+        first, last = tok_of.get(sp.start), end_of.get(sp.end)
+        if first is None or last is None:
+            continue
+        for step, edge in ((1, last), (-1, first)):
+            j = edge + step
+            if step == 1 and 0 <= j < n and words[j] == ",":  # 'A, and B' (a bare comma is not enough)
+                j += step
+            if not (0 <= j < n and words[j].lower() in _CONNECTORS):
+                continue
+            j += step
+            if step == -1 and 0 <= j < n and words[j] == ",":
+                j += step
+            got = run(j, step)
+            if got:
+                a, b = min(got), max(got)
+                if b > a and starts[b] != ends[a] + 1:  # two words: only separated by one space
+                    continue
+                taken[a : b + 1] = True
+                added.append(Span(int(starts[a]), int(ends[b]), "NAME", sp.score, sp.source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
 
 
 def sparse_sum(weights: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -326,12 +402,33 @@ def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict[str,
     return y
 
 
-def featurize_records(featurizer: Featurizer, records: Iterable[dict[str, Any]]) -> Examples:
-    """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label)."""
+def featurize_records(
+    featurizer: Featurizer,
+    records: Iterable[dict[str, Any]],
+    *,
+    word_dropout: float = 0.0,
+    seed: int = 0,
+) -> Examples:
+    """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label).
+
+    Args:
+        featurizer: the featurizer (its dense table grows with new words).
+        records: training records.
+        word_dropout: probability that a letter token loses its own word-identity feature (``w=``,
+            sparse column 0) in training, so spellings, affixes, shape, embedding and context must
+            carry the decision and names never seen in training are tagged like seen ones.
+        seed: seed of the dropout draws.
+    """
+    if not 0.0 <= word_dropout < 1.0:
+        raise ConfigError(f"word_dropout must be in [0, 1), got {word_dropout}")
+    rng = np.random.default_rng(seed)
     ids_, rows_, ys = [], [], []
     for r in records:
         toks = tokenize(r["text"])
         ids, rows = featurizer.featurize(r["text"], toks)
+        if word_dropout and len(toks.words):
+            letters = np.fromiter((w[:1].isalpha() for w in toks.words), dtype=bool, count=len(toks.words))
+            ids[letters & (rng.random(len(toks.words)) < word_dropout), 0] = 0
         ids_.append(ids.astype(np.int32))
         rows_.append(rows.astype(np.int32))
         ys.append(token_labels(toks.starts, toks.ends, r["spans"]))
@@ -509,6 +606,7 @@ def train(
         prior = Weights.load(shipped_path() if base == "model" else base)
         clusters, buckets = prior.clusters, int(prior.sparse.shape[0])
         threshold = float(prior.manifest.get("threshold", 0.5))
+    coordination = bool(prior is not None and prior.manifest.get("coordination"))
     featurizer = make_featurizer(clusters, buckets)
     examples = featurize_records(featurizer, records)
     if prior is None:
@@ -536,6 +634,7 @@ def train(
         )
     weights.manifest = {
         "threshold": threshold,
+        "coordination": coordination,  # the decode rule of the base model carries over
         "base": None if base is None else str(base),
         "train": {"docs": len(records), "tokens": int(len(examples.y)), "epochs": epochs, "seed": seed},
     }
