@@ -22,6 +22,13 @@ Held out from training (``--split train``/``dev`` never use them):
 ``--split dev-locales`` (development diagnostic): dev text with names only from ``DEV_LOCALES``,
 locales that no other split uses, to measure on development data how names of unseen cultures fare.
 
+``--split test-crapii`` (fresh held-out name source, round 4): test-text documents (AG News) whose
+every name is one of the 2,747 distinct NAME_STUDENT entity texts of the CRAPII gold spans (Ji et
+al. 2025, ../shared/data/privacyai-ji2025), no group labels.
+
+Training only (round 4): virtue / word-like given names (``VIRTUE_NAMES``, one half held out by
+``heldout_virtue``) as given names, and more trap phrases, with more made-up eponyms.
+
 Example::
 
     python scripts/make_pii_set.py --split train --n 20000 --seed 11 -o train.jsonl
@@ -88,7 +95,19 @@ DEV_LOCALES: dict[str, str] = {
     "tr_TR": "european",
     "pt_BR": "hispanic",
 }
-SPLITS = ("train", "dev", "test-names", "test-locales", "test-text", "dev-locales")
+SPLITS = ("train", "dev", "test-names", "test-locales", "test-text", "dev-locales", "test-crapii")
+#: the fresh held-out name source of ``--split test-crapii`` (never used for any choice)
+CRAPII = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "privacyai-ji2025" / (
+    "crapii_pii_true_entities.csv")
+
+#: virtue / word-like given names (Patience, Blessing, ...), common in several African naming
+#: traditions and elsewhere; one half (``heldout_virtue``) never enters training
+VIRTUE_NAMES = (  # noqa: SIM905
+    "Patience Comfort Blessing Joy Peace Precious Gift Favour Mercy Hope Faith Grace Charity Prudence "
+    "Wisdom Goodluck Godspower Testimony Praise Glory Victory Justice Chastity Purity Honour Innocent "
+    "Lucky Promise Treasure Beauty Happiness Prosper Fortune Loveth Divine Marvellous Success Unique "
+    "Miracle Destiny Harmony Serenity Liberty Felicity Constance Verity Temperance"
+).split()
 
 TRAPS = [
     "Parkinson's disease",
@@ -182,6 +201,22 @@ def heldout_name(part: str) -> bool:
 
 def heldout_trap(trap: str) -> bool:
     return _key(trap) % 3 == 0
+
+
+def heldout_virtue(name: str) -> bool:
+    """One half of ``VIRTUE_NAMES`` (by hash) never enters training (a diagnostic of unseen ones)."""
+    return _key(f"virtue:{name}") % 2 == 0
+
+
+def crapii_names(path: Path) -> list[tuple[str, str]]:
+    """Distinct NAME_STUDENT entity texts of the CRAPII gold spans (Ji et al. 2025) as (first, last)."""
+    seen: dict[str, tuple[str, str]] = {}
+    with open(path, encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            parts = row["entity_text"].split()
+            if row["type"] == "NAME_STUDENT" and len(parts) >= 2:
+                seen.setdefault(" ".join(parts).lower(), (" ".join(parts[:-1]), parts[-1]))
+    return [seen[k] for k in sorted(seen)]
 
 
 # -- real text ----------------------------------------------------------------------------------
@@ -323,6 +358,14 @@ class Pii:
             for i, loc in enumerate(DEV_LOCALES):
                 self.fakers[loc] = Faker(loc)
                 self.fakers[loc].seed_instance(seed * 1000 + 500 + i)
+        self.crapii: list[tuple[str, str]] = []
+        if split == "test-crapii":  # every distinct name once (seeded order) before any repeats
+            names = crapii_names(CRAPII)
+            self.crapii = [names[i] for i in self.rng.permutation(len(names))]
+        self.n_person = 0
+        # the training half of the virtue names, less those reserved for test-names (heldout_name)
+        self.virtues = [v for v in dict.fromkeys(VIRTUE_NAMES)
+                        if not heldout_virtue(v) and not heldout_name(v)]
         self.us = self.fakers["en_US"]
         if "en_GB" not in self.fakers:
             self.fakers["en_GB"] = Faker("en_GB")
@@ -353,6 +396,8 @@ class Pii:
             v = " ".join(v.split())
             if short and len(v) > 4:
                 continue
+            if self.split == "train" and v in VIRTUE_NAMES and heldout_virtue(v):
+                continue  # the held-out half of the virtue names (some Faker locales have them)
             # a name with parts (Heinz-Walter, van de Pavert) is held out when any part is
             held = heldout_name(v) or any(heldout_name(x) for x in re.split(r"[- ]", v) if x)
             if v and (want is None or held == want):
@@ -360,7 +405,11 @@ class Pii:
         raise RuntimeError(f"no {kind} name for {loc}")
 
     def person(self) -> tuple[str, str, str]:
-        """(first, last, group)."""
+        """(first, last, group); ``test-crapii``: a CRAPII name and no group."""
+        if self.split == "test-crapii":
+            self.n_person += 1
+            first, last = self.crapii[(self.n_person - 1) % len(self.crapii)]
+            return first, last, None
         group = self.groups[self.rng.integers(len(self.groups))]
         locs = self.by_group[group]
         loc = locs[self.rng.integers(len(locs))]
@@ -368,6 +417,8 @@ class Pii:
         if self.chance(0.08):  # compound given names (Jean-Pierre, Mei-Ling, Abdul-Rahman) in every culture
             second = self._part(loc, "first")
             first = f"{first}-{second if self.chance(0.5) else second.lower()}"
+        if self.split == "train" and self.chance(0.2 if group == "african" else 0.03):
+            first = self.pick(self.virtues)  # training only: word-like given names are names too
         return first, self._part(loc, "last"), group
 
     def pick(self, items):
@@ -798,9 +849,9 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
 
 
 #: capitalized common nouns (values, subjects): not names, though capitalized mid-sentence (words that
-#: are also given names, such as Hope, Grace or Faith, are left out)
+#: are also given names, such as Hope, Grace, Faith, Patience, Wisdom or Freedom, are left out)
 CAPS_WORDS = (  # noqa: SIM905
-    "Wisdom Discipline Courage Honesty Patience Freedom Kindness Loyalty Respect Curiosity Integrity "
+    "Discipline Courage Honesty Kindness Loyalty Respect Curiosity Integrity "
     "Chemistry History Biology Mathematics Design Marketing Finance"
 ).split()
 
@@ -825,7 +876,7 @@ def _trap(doc: Doc, pii: Pii) -> None:
     traps = [t for t in TRAPS if heldout_trap(t) == pii.split.startswith("test")]
     pre, post = pii.pick(TRAP_TEMPLATES).split("{t}")
     doc.add(pre)
-    if pii.split.startswith("test") or pii.chance(0.5):
+    if pii.split.startswith("test") or pii.chance(0.35 if pii.split == "train" else 0.5):
         trap = pii.pick(traps)
     else:  # a made-up eponym from a training surname: the head noun, not the name, decides
         last = pii.person()[1]
@@ -843,7 +894,7 @@ def _body(doc: Doc, pii: Pii, sents: list[str], first: str, last: str, rate: flo
         if pii.chance(rate):
             _pii_sentence(doc, pii, first, last)
             doc.add(" ")
-        if pii.chance(0.08):
+        if pii.chance(0.14 if pii.split == "train" else 0.08):  # training: more traps (round 4)
             _trap(doc, pii)
             doc.add(" ")
 
@@ -1049,7 +1100,8 @@ MAKERS = {
 def build(split: str, n: int, seed: int) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
-    pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "test-text": "heldout"}.get(split, "test")
+    pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "test-text": "heldout",
+            "test-crapii": "heldout"}.get(split, "test")
     sources = load_sources(pool, limit=max(n, 200))
     pii = Pii(split, seed)
     names = sorted(sources)

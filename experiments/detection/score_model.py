@@ -33,7 +33,8 @@ def main() -> int:
     det = ModelDetector(path=args.model)
     results = {"threshold": det.threshold,
                "dev_sweep": json.loads(Path(args.train_results).read_text())["dev_sweep"], "sets": {}}
-    tests = [(n, Path(args.sets) / f"{n}.jsonl") for n in ("test-names", "test-locales", "test-text")]
+    names = ("test-names", "test-locales", "test-text", "test-crapii")  # test-crapii: round 4, when present
+    tests = [(n, Path(args.sets) / f"{n}.jsonl") for n in names if (Path(args.sets) / f"{n}.jsonl").exists()]
     for name, path in [*tests, ("presidio-synth", PRESIDIO)]:
         records = td.presidio_records(path) if name == "presidio-synth" else td.load_jsonl(path)
         began = time.perf_counter()

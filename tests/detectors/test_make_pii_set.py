@@ -125,3 +125,36 @@ def test_pronoun_swap_puts_names_where_pronouns_were_and_only_in_training(mps):
     doc = mps.Doc(str)
     doc.real("He said they would call him.")
     assert doc.record("c", {})["text"] == "He said they would call him." and not doc.spans
+
+
+def test_virtue_names_are_names_in_training_and_half_is_held_out(mps):
+    assert not set(mps.CAPS_WORDS) & set(mps.VIRTUE_NAMES)  # a name-like word is never a trap
+    held = {v for v in mps.VIRTUE_NAMES if mps.heldout_virtue(v)}
+    assert held and held != set(mps.VIRTUE_NAMES)
+    pii = mps.Pii("train", 4)
+    firsts = [pii.person()[0] for _ in range(3000)]
+    used = {f for f in firsts if f in mps.VIRTUE_NAMES}
+    assert used and not used & held  # injected, never from the held-out half
+    assert not any(mps.heldout_name(f) for f in used)  # nor a name reserved for test-names
+    # negative control: no other split gets the injection (its rng draws would change the files)
+    dev = mps.Pii("dev", 4)
+    assert sum(dev.person()[0] in mps.VIRTUE_NAMES for _ in range(3000)) < len(firsts) * 0.01
+
+
+def test_crapii_split_uses_every_distinct_name_once_without_groups(mps, tmp_path, monkeypatch):
+    csv_path = tmp_path / "entities.csv"
+    rows = ["file_idx,entity_text,type,positions", '1,Ada Okafor,NAME_STUDENT,"(0, 10)"',
+            '2,ada okafor,NAME_STUDENT,"(5, 15)"', '3,Lin Mei Wong,NAME_STUDENT,"(0, 12)"',
+            '4,https://x.example,URL_PERSONAL,"(0, 17)"', '5,Solo,NAME_STUDENT,"(0, 4)"']
+    csv_path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert mps.crapii_names(csv_path) == [("Ada", "Okafor"), ("Lin Mei", "Wong")]
+    monkeypatch.setattr(mps, "CRAPII", csv_path)
+    pii = mps.Pii("test-crapii", 1)
+    people = [pii.person() for _ in range(4)]
+    assert sorted(people[:2]) == [("Ada", "Okafor", None), ("Lin Mei", "Wong", None)]
+    assert people[2:] == people[:2]  # then the same order again
+    docs = _docs(mps, "test-crapii", n=30)
+    mps.check(docs)
+    names = [r["text"][s["start"] : s["end"]] for r in docs for s in r["spans"] if s["label"] == "NAME"]
+    assert names and all("group" not in s for r in docs for s in r["spans"])
+    assert all(any(w in n.lower() for w in ("ada", "okafor", "lin", "wong")) for n in names)
