@@ -113,7 +113,7 @@ def test_keep_list_releases_listed_words_and_blanks_them_for_the_attack() -> Non
     assert release == "  ache, Jones:   ACHE   mild;  ."
     assert len(align_tokens(original, release)) > 0  # the blanked pair still aligns token by token
     counts = word_counts([released])
-    assert counts.words == 8 and counts.changed == 4 and counts.change_rate == 0.5
+    assert counts.words == 8 and counts.changed == 4 and counts.change_rate == 0.5 and counts.kept == 4
 
 
 def test_empty_keep_list_changes_nothing() -> None:
@@ -123,8 +123,10 @@ def test_empty_keep_list_changes_nothing() -> None:
 
 
 def test_public_keep_list_has_question_words_and_negations() -> None:
+    from embedanon.experiments.config import KEEP_LISTS
     from embedanon.experiments.levers import keep_list
 
+    assert all(keep_list(name) for name in KEEP_LISTS)  # every name the config accepts loads
     words = keep_list("english-stopwords")
     assert {"who", "where", "how", "not", "was"} <= words
     assert "chest" not in words and keep_list(None) == frozenset()

@@ -40,20 +40,26 @@ def write_corpus(path: Path, n: int = 150, seed: int = 0) -> Path:
     return path
 
 
-def write_config(tmp_path: Path, corpus: Path) -> Path:
-    config = tmp_path / "run.yaml"
+QUICK_MECHANISMS = """  - {name: knn, k: [5, 10, 20]}
+  - {name: exponential, epsilon: [14]}"""
+
+
+def write_config(tmp_path: Path, corpus: Path, *, name: str = "quick-test", mechanisms: str = QUICK_MECHANISMS,
+                 seeds: str = "[0, 1]", privacy: str = "{attack_docs: 3, draws: 10, stats_words: 50}",
+                 extra: str = "quick: {limit: 120, folds: 3, attack_docs: 3}") -> Path:
+    """A config over the generated corpus; the defaults are the quick end-to-end run's."""
+    config = tmp_path / f"{name}.yaml"
     config.write_text(
-        f"""name: quick-test
+        f"""name: {name}
 datasets:
   - {{name: topics, loader: csv, path: {corpus}, text_column: body, label_column: topic}}
 mechanisms:
-  - {{name: knn, k: [5, 10, 20]}}
-  - {{name: exponential, epsilon: [14]}}
+{mechanisms}
 classifiers: [tfidf-logreg]
-seeds: [0, 1]
+seeds: {seeds}
 output: {tmp_path / "out"}
-privacy: {{attack_docs: 3, draws: 10, stats_words: 50}}
-quick: {{limit: 120, folds: 3, attack_docs: 3}}
+privacy: {privacy}
+{extra}
 """,
         encoding="utf-8",
     )
@@ -143,21 +149,9 @@ def test_keep_lever_counts_kept_words_as_released_and_recovered(tmp_path: Path) 
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     corpus = write_corpus(tmp_path / "topics.csv", n=60)
-    config = tmp_path / "keep.yaml"
-    config.write_text(
-        f"""name: keep-test
-datasets:
-  - {{name: topics, loader: csv, path: {corpus}, text_column: body, label_column: topic}}
-mechanisms:
-  - {{name: knn, k: [10], label: knn-keep, keep: english-stopwords}}
-classifiers: [tfidf-logreg]
-seeds: [0]
-folds: 3
-output: {tmp_path / "out"}
-privacy: {{attack_docs: 60, draws: 5, stats_words: 20}}
-""",
-        encoding="utf-8",
-    )
+    config = write_config(tmp_path, corpus, name="keep-test",
+                          mechanisms="  - {name: knn, k: [10], label: knn-keep, keep: english-stopwords}",
+                          seeds="[0]", privacy="{attack_docs: 60, draws: 5, stats_words: 20}", extra="folds: 3")
     result = CliRunner().invoke(app, ["experiment", "run", str(config)])
     assert result.exit_code == 0, result.output
     row = next(r for r in _rows(tmp_path / "out" / "results.csv")

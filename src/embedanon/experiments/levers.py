@@ -104,15 +104,14 @@ def apply_levers(
         source = original[item.start : item.end]
         new = doc.text[item.new_start : item.new_end]
         at = item.end
-        if item.kind == "word" and keep and lookup_key(source) in keep:
-            kept += 1
-            pieces.append(source)
-            blank_original.append(" ")
-            blank_release.append(" ")
-            continue
-        blank_original.append(source)
         if item.kind == "word":
             key = lookup_key(source)
+            if key in keep:
+                kept += 1
+                pieces.append(source)
+                blank_original.append(" ")
+                blank_release.append(" ")
+                continue
             known = store.id_of(key) >= 0
             if not known and oov == "keep":
                 new = source
@@ -126,6 +125,7 @@ def apply_levers(
                     first[key] = lookup_key(new)
             words.append((key, lookup_key(new), known))
         pieces.append(new)
+        blank_original.append(source)
         blank_release.append(new)
     pieces.append(original[at:])
     if not kept:
@@ -148,6 +148,8 @@ class WordCounts:
             in-embedding attacks: their recovery is certain).
         repeats: occurrences of a word type after its first one within a record.
         linked: of them, released as the same word as the first occurrence (linkability).
+        kept: word spans the ``keep`` lever released as they are (in ``words``, not attacked:
+            their recovery is certain).
     """
 
     words: int
@@ -156,6 +158,7 @@ class WordCounts:
     unchanged_oov: int
     repeats: int
     linked: int
+    kept: int = 0
 
     @property
     def change_rate(self) -> float:
@@ -168,9 +171,10 @@ class WordCounts:
 
 def word_counts(released: Sequence[Released]) -> WordCounts:
     """Count changed, out-of-vocabulary and linked word spans (see :class:`WordCounts`)."""
-    words = changed = oov = unchanged_oov = repeats = linked = 0
+    words = changed = oov = unchanged_oov = repeats = linked = kept = 0
     for record in released:
         words += record.kept
+        kept += record.kept
         first: dict[str, str] = {}
         for key, new, known in record.words:
             words += 1
@@ -182,4 +186,4 @@ def word_counts(released: Sequence[Released]) -> WordCounts:
                 linked += first[key] == new
             else:
                 first[key] = new
-    return WordCounts(words, changed, oov, unchanged_oov, repeats, linked)
+    return WordCounts(words, changed, oov, unchanged_oov, repeats, linked, kept)

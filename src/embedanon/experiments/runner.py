@@ -242,7 +242,6 @@ def privacy_figures(
     pairs = [released[i].attack_pair or (originals[i], released[i].text) for i in attack_docs]
     attacked = [p[0] for p in pairs]
     releases = [p[1] for p in pairs]
-    kept_words = sum(released[i].kept for i in attack_docs)
     ids = np.array(
         [store.id_of(k) for i in attack_docs for k, _, known in released[i].words if known], dtype=np.int64
     )
@@ -275,7 +274,8 @@ def privacy_figures(
         contextual=contextual,
         release_counts=(1,),
     )
-    unattacked = word_counts([released[i] for i in attack_docs]).unchanged_oov + kept_words
+    attacked_counts = word_counts([released[i] for i in attack_docs])
+    unattacked = attacked_counts.unchanged_oov + attacked_counts.kept
     total = figures.word_tokens + unattacked
     hits = figures.public_prior.hits[0] + figures.oov.hits[0] + unattacked
     out.update(
