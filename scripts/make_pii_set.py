@@ -26,8 +26,13 @@ locales that no other split uses, to measure on development data how names of un
 every name is one of the 2,747 distinct NAME_STUDENT entity texts of the CRAPII gold spans (Ji et
 al. 2025, ../shared/data/privacyai-ji2025), no group labels.
 
-Training only (round 4): virtue / word-like given names (``VIRTUE_NAMES``, one half held out by
-``heldout_virtue``) as given names, and more trap phrases, with more made-up eponyms.
+Training only (round 4, kept in round 5): virtue / word-like given names (``VIRTUE_NAMES``, one half
+held out by ``heldout_virtue``) as given names. Round 4's extra trap weight is gone again (round 5).
+
+Training only, opt-in (round 5): ``--pseudo-names RATE`` replaces that share of training name parts by
+made-up names drawn from a character trigram model of the training names (so that the model learns
+the slot, not the list), and ``--lower-share P`` sets the share of all-lower-case training documents
+(default 0.08, as in every other split).
 
 Example::
 
@@ -203,6 +208,34 @@ def heldout_trap(trap: str) -> bool:
     return _key(trap) % 3 == 0
 
 
+class PseudoNames:
+    """Character trigram model of name parts; ``sample`` draws a made-up one (never a name of the pool)."""
+
+    def __init__(self, pool: list[str]) -> None:
+        self.real = frozenset(pool)
+        counts: dict[str, Counter[str]] = {}
+        for name in pool:
+            padded = "^^" + name + "$"
+            for i in range(2, len(padded)):
+                counts.setdefault(padded[i - 2 : i], Counter())[padded[i]] += 1
+        self.table = {k: (list(c), np.array(list(c.values()), dtype=float) / sum(c.values()))
+                      for k, c in counts.items()}
+
+    def sample(self, rng: np.random.Generator) -> str:
+        for _ in range(100):
+            out = "^^"
+            while len(out) < 16:
+                chars, p = self.table[out[-2:]]
+                ch = chars[int(rng.choice(len(chars), p=p))]
+                if ch == "$":
+                    break
+                out += ch
+            name = out[2:]
+            if 3 <= len(name) <= 12 and name not in self.real and name[:1].isupper() and name[1:].islower():
+                return name
+        raise RuntimeError("no pseudo-name")
+
+
 def heldout_virtue(name: str) -> bool:
     """One half of ``VIRTUE_NAMES`` (by hash) never enters training (a diagnostic of unseen ones)."""
     return _key(f"virtue:{name}") % 2 == 0
@@ -334,9 +367,13 @@ def load_sources(pool: str, *, limit: int) -> dict[str, list[list[str]]]:
 class Pii:
     """Generated PII values; names only from the locales and name halves the split allows."""
 
-    def __init__(self, split: str, seed: int) -> None:
+    def __init__(self, split: str, seed: int, *, pseudo_names: float = 0.0) -> None:
         self.rng = np.random.default_rng(seed)
         self.split = split
+        if pseudo_names and split != "train":
+            raise SystemExit("--pseudo-names is for --split train only")
+        self.pseudo_names = pseudo_names
+        self.pseudo: dict[str, PseudoNames] = {}
         if split in ("train", "dev"):
             locales = [loc for loc in GROUPS if loc not in HELDOUT_LOCALES]
         elif split == "test-locales":
@@ -401,8 +438,22 @@ class Pii:
             # a name with parts (Heinz-Walter, van de Pavert) is held out when any part is
             held = heldout_name(v) or any(heldout_name(x) for x in re.split(r"[- ]", v) if x)
             if v and (want is None or held == want):
+                if self.pseudo_names and self.chance(self.pseudo_names):
+                    return self._pseudo(kind, v)
                 return v
         raise RuntimeError(f"no {kind} name for {loc}")
+
+    def _pseudo(self, kind: str, real: str) -> str:
+        """A made-up name part shaped like ``real`` (training only; see ``PseudoNames``)."""
+        if kind not in self.pseudo:
+            pool: list[str] = []
+            for loc in (loc for locs in self.by_group.values() for loc in locs):
+                for _ in range(150):
+                    v = self.fakers[loc].first_name() if kind == "first" else self.fakers[loc].last_name()
+                    if v.isalpha() and v[:1].isupper() and v[1:].islower() and not heldout_name(v):
+                        pool.append(v)
+            self.pseudo[kind] = PseudoNames(pool)
+        return self.pseudo[kind].sample(self.rng)
 
     def person(self) -> tuple[str, str, str]:
         """(first, last, group); ``test-crapii``: a CRAPII name and no group."""
@@ -876,7 +927,7 @@ def _trap(doc: Doc, pii: Pii) -> None:
     traps = [t for t in TRAPS if heldout_trap(t) == pii.split.startswith("test")]
     pre, post = pii.pick(TRAP_TEMPLATES).split("{t}")
     doc.add(pre)
-    if pii.split.startswith("test") or pii.chance(0.35 if pii.split == "train" else 0.5):
+    if pii.split.startswith("test") or pii.chance(0.5):
         trap = pii.pick(traps)
     else:  # a made-up eponym from a training surname: the head noun, not the name, decides
         last = pii.person()[1]
@@ -894,7 +945,7 @@ def _body(doc: Doc, pii: Pii, sents: list[str], first: str, last: str, rate: flo
         if pii.chance(rate):
             _pii_sentence(doc, pii, first, last)
             doc.add(" ")
-        if pii.chance(0.14 if pii.split == "train" else 0.08):  # training: more traps (round 4)
+        if pii.chance(0.08):
             _trap(doc, pii)
             doc.add(" ")
 
@@ -1097,13 +1148,16 @@ MAKERS = {
 }
 
 
-def build(split: str, n: int, seed: int) -> list[dict]:
+def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0,
+          lower_share: float = 0.08) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
     pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "test-text": "heldout",
             "test-crapii": "heldout"}.get(split, "test")
     sources = load_sources(pool, limit=max(n, 200))
-    pii = Pii(split, seed)
+    if lower_share != 0.08 and split != "train":
+        raise SystemExit("--lower-share is for --split train only")
+    pii = Pii(split, seed, pseudo_names=pseudo_names)
     names = sorted(sources)
     records = []
     for i in range(n):
@@ -1115,7 +1169,7 @@ def build(split: str, n: int, seed: int) -> list[dict]:
             sents = sents[a : a + int(pii.rng.integers(2, 9))]
         fmt = "clinical" if src == "mtsamples" and pii.chance(0.6) else pii.pick(list(MAKERS))
         r = pii.rng.random()
-        case_name = "lower" if r < 0.08 else "upper" if r < 0.12 else "keep"
+        case_name = "lower" if r < lower_share else "upper" if r < lower_share + 0.04 else "keep"
         case = {"lower": str.lower, "upper": str.upper, "keep": str}[case_name]
         doc = Doc(case)
         if split == "train":
@@ -1138,8 +1192,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--pseudo-names", type=float, default=0.0,
+                    help="training only: share of name parts replaced by made-up names (round 5)")
+    ap.add_argument("--lower-share", type=float, default=0.08,
+                    help="training only: share of all-lower-case documents")
     args = ap.parse_args(argv)
-    records = build(args.split, args.n, args.seed)
+    records = build(args.split, args.n, args.seed, pseudo_names=args.pseudo_names,
+                    lower_share=args.lower_share)
     check(records)
     with open(args.output, "w", encoding="utf-8") as f:
         for r in records:
