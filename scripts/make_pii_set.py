@@ -899,10 +899,11 @@ def _pii_sentence(doc: Doc, pii: Pii, first: str, last: str) -> None:
         doc.add(pii.pick([" about it.", ".", " yesterday.", ", who agreed.", " for help."]))
 
 
-#: capitalized common nouns (values, subjects): not names, though capitalized mid-sentence (words that
-#: are also given names, such as Hope, Grace, Faith, Patience, Wisdom or Freedom, are left out)
+#: capitalized common nouns (values, subjects): not names, though capitalized mid-sentence (Hope, Grace
+#: and Faith are left out; Wisdom, Patience and Freedom stay although VIRTUE_NAMES also uses some of
+#: them as given names: in a list of values they are not names, in a name slot they are; round 6)
 CAPS_WORDS = (  # noqa: SIM905
-    "Discipline Courage Honesty Kindness Loyalty Respect Curiosity Integrity "
+    "Wisdom Discipline Courage Honesty Patience Freedom Kindness Loyalty Respect Curiosity Integrity "
     "Chemistry History Biology Mathematics Design Marketing Finance"
 ).split()
 
