@@ -26,10 +26,11 @@ locales that no other split uses, to measure on development data how names of un
 every name is one of the 2,747 distinct NAME_STUDENT entity texts of the CRAPII gold spans (Ji et
 al. 2025, ../shared/data/privacyai-ji2025), no group labels.
 
-Training only (round 4, kept in round 5): virtue / word-like given names (``VIRTUE_NAMES``, one half
-held out by ``heldout_virtue``) as given names. Round 4's extra trap weight is gone again (round 5).
-
-Training only, opt-in (round 5): ``--pseudo-names RATE`` replaces that share of training name parts by
+With no option, every split is what the generator of the shipped model (round 3, commit dc1342d)
+made from the same ``--split --n --seed``, byte for byte. Training-only options of the rejected
+rounds 4-6 (``experiments/detection/round4.md``, ``round5.md``): ``--virtue-names`` puts virtue /
+word-like given names (``VIRTUE_NAMES``, one half held out by ``heldout_virtue``) in name slots;
+``--pseudo-names RATE`` replaces that share of training name parts by
 made-up names drawn from a character trigram model of the training names (so that the model learns
 the slot, not the list), and ``--lower-share P`` sets the share of all-lower-case training documents
 (default 0.08, as in every other split).
@@ -46,6 +47,7 @@ import csv
 import gzip
 import json
 import lzma
+import os
 import re
 import sys
 import zlib
@@ -367,11 +369,13 @@ def load_sources(pool: str, *, limit: int) -> dict[str, list[list[str]]]:
 class Pii:
     """Generated PII values; names only from the locales and name halves the split allows."""
 
-    def __init__(self, split: str, seed: int, *, pseudo_names: float = 0.0) -> None:
+    def __init__(self, split: str, seed: int, *, pseudo_names: float = 0.0,
+                 virtue_names: bool = False) -> None:
         self.rng = np.random.default_rng(seed)
         self.split = split
-        if pseudo_names and split != "train":
-            raise SystemExit("--pseudo-names is for --split train only")
+        if (pseudo_names or virtue_names) and split != "train":
+            raise SystemExit("--pseudo-names and --virtue-names are for --split train only")
+        self.virtue_names = virtue_names
         self.pseudo_names = pseudo_names
         self.pseudo: dict[str, PseudoNames] = {}
         if split in ("train", "dev"):
@@ -433,7 +437,7 @@ class Pii:
             v = " ".join(v.split())
             if short and len(v) > 4:
                 continue
-            if self.split == "train" and v in VIRTUE_NAMES and heldout_virtue(v):
+            if self.virtue_names and v in VIRTUE_NAMES and heldout_virtue(v):
                 continue  # the held-out half of the virtue names (some Faker locales have them)
             # a name with parts (Heinz-Walter, van de Pavert) is held out when any part is
             held = heldout_name(v) or any(heldout_name(x) for x in re.split(r"[- ]", v) if x)
@@ -468,7 +472,7 @@ class Pii:
         if self.chance(0.08):  # compound given names (Jean-Pierre, Mei-Ling, Abdul-Rahman) in every culture
             second = self._part(loc, "first")
             first = f"{first}-{second if self.chance(0.5) else second.lower()}"
-        if self.split == "train" and self.chance(0.2 if group == "african" else 0.03):
+        if self.virtue_names and self.chance(0.2 if group == "african" else 0.03):
             first = self.pick(self.virtues)  # training only: word-like given names are names too
         return first, self._part(loc, "last"), group
 
@@ -1149,7 +1153,7 @@ MAKERS = {
 }
 
 
-def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0,
+def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_names: bool = False,
           lower_share: float = 0.08) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
@@ -1158,7 +1162,7 @@ def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0,
     sources = load_sources(pool, limit=max(n, 200))
     if lower_share != 0.08 and split != "train":
         raise SystemExit("--lower-share is for --split train only")
-    pii = Pii(split, seed, pseudo_names=pseudo_names)
+    pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names)
     names = sorted(sources)
     records = []
     for i in range(n):
@@ -1195,11 +1199,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--pseudo-names", type=float, default=0.0,
                     help="training only: share of name parts replaced by made-up names (round 5)")
+    ap.add_argument("--virtue-names", action="store_true",
+                    help="training only: virtue / word-like given names in name slots (rounds 4-6)")
     ap.add_argument("--lower-share", type=float, default=0.08,
                     help="training only: share of all-lower-case documents")
     args = ap.parse_args(argv)
     records = build(args.split, args.n, args.seed, pseudo_names=args.pseudo_names,
-                    lower_share=args.lower_share)
+                    virtue_names=args.virtue_names, lower_share=args.lower_share)
     check(records)
     with open(args.output, "w", encoding="utf-8") as f:
         for r in records:
@@ -1210,4 +1216,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # Faker builds some of its lists from sets (it_IT cities): fix string hashing, or the same
+        # seed gives different files from run to run
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(sys.executable, [sys.executable, *sys.argv])
     raise SystemExit(main())
