@@ -207,6 +207,31 @@ def test_threshold_validated(bad):
         ModelDetector(threshold=bad)
 
 
+@pytest.mark.parametrize("bad", [0, 1, 1.5, True, "0.05"])
+def test_lower_threshold_validated(bad):
+    with pytest.raises(ConfigError, match="lower_threshold"):
+        ModelDetector(lower_threshold=bad)
+
+
+def test_lower_threshold_applies_only_to_text_without_upper_case(tmp_path):
+    shipped = ModelDetector()
+    assert shipped.lower_threshold == shipped.threshold  # the shipped manifest has no lower_threshold
+    lower = "ask kwame mensah and thandiwe dube about the visit."
+    mixed = "Ask kwame mensah and thandiwe dube about the visit."
+    near = ModelDetector(threshold=0.999, lower_threshold=1e-6)  # everything scored as an entity
+    far = ModelDetector(threshold=0.999)  # the same strict threshold for both cases
+    assert len(near.detect(lower)) > len(far.detect(lower))  # only the caseless text is affected
+    assert near.detect(mixed) == far.detect(mixed)
+    # the manifest value is the default only when the threshold is the manifest's too
+    src = shipped_path()
+    (tmp_path / "weights.npz").write_bytes((src / "weights.npz").read_bytes())
+    manifest = json.loads((src / "manifest.json").read_text(encoding="utf-8"))
+    (tmp_path / "manifest.json").write_text(json.dumps({**manifest, "lower_threshold": 0.05}))
+    assert ModelDetector(path=tmp_path).lower_threshold == 0.05
+    assert ModelDetector(path=tmp_path, threshold=0.3).lower_threshold == 0.3
+    assert ModelDetector(path=tmp_path, threshold=0.3, lower_threshold=0.2).lower_threshold == 0.2
+
+
 def test_shipped_model_loads_without_torch_and_finds_obvious_pii():
     code = """
 import sys

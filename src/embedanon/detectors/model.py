@@ -173,22 +173,32 @@ class ModelDetector:
             default: the model shipped in the package.
         threshold: entity probability a token needs to leave ``O``, in (0, 1); default: the value
             tuned on the development set and stored in the manifest.
+        lower_threshold: the threshold for a text with no upper-case letter (all lower case: the
+            model is less sure there), in (0, 1); default: the manifest's ``lower_threshold``
+            when ``threshold`` also comes from the manifest, else ``threshold`` itself.
     """
 
     name = "model"
 
-    def __init__(self, *, path: str | Path | None = None, threshold: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        path: str | Path | None = None,
+        threshold: float | None = None,
+        lower_threshold: float | None = None,
+    ) -> None:
         self.weights = Weights.load(shipped_path() if path is None else path)
+        manifest = self.weights.manifest
         if threshold is None:
-            threshold = float(self.weights.manifest.get("threshold", 0.5))
-        if (
-            isinstance(threshold, bool)
-            or not isinstance(threshold, (int, float))
-            or not 0.0 < threshold < 1.0
-        ):
-            raise ConfigError(f"threshold must be a number in (0, 1), got {threshold!r}")
-        self.threshold = float(threshold)
+            threshold = float(manifest.get("threshold", 0.5))
+            if lower_threshold is None:
+                lower_threshold = float(manifest.get("lower_threshold", threshold))
+        if lower_threshold is None:
+            lower_threshold = threshold
+        self.threshold = _probability("threshold", threshold)
+        self.lower_threshold = _probability("lower_threshold", lower_threshold)
         self._o_shift = math.log(self.threshold / (1.0 - self.threshold))
+        self._o_shift_lower = math.log(self.lower_threshold / (1.0 - self.lower_threshold))
         self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]))
         c = len(CLASSES)
         d = self.featurizer.dim
@@ -230,10 +240,17 @@ class ModelDetector:
         if not isinstance(text, str):
             raise InputError(f"detect expects a str, got {type(text).__name__}")
         starts, ends, proba = self.probabilities(text)
-        spans = decode(starts, ends, proba, o_shift=self._o_shift, source=self.name)
+        o_shift = self._o_shift_lower if text.lower() == text else self._o_shift
+        spans = decode(starts, ends, proba, o_shift=o_shift, source=self.name)
         if self.weights.manifest.get("coordination"):
             spans = extend_coordinations(text, starts, ends, spans)
         return spans
+
+
+def _probability(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value < 1.0:
+        raise ConfigError(f"{name} must be a number in (0, 1), got {value!r}")
+    return float(value)
 
 
 DETECTORS.add("model", ModelDetector)
