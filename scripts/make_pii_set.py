@@ -26,14 +26,20 @@ locales that no other split uses, to measure on development data how names of un
 every name is one of the 2,747 distinct NAME_STUDENT entity texts of the CRAPII gold spans (Ji et
 al. 2025, ../shared/data/privacyai-ji2025), no group labels.
 
-With no option, every split is what the generator of the shipped model (round 3, commit dc1342d)
-made from the same ``--split --n --seed``, byte for byte. Training-only options of the rejected
-rounds 4-6 (``experiments/detection/round4.md``, ``round5.md``): ``--virtue-names`` puts virtue /
-word-like given names (``VIRTUE_NAMES``, one half held out by ``heldout_virtue``) in name slots;
-``--pseudo-names RATE`` replaces that share of training name parts by
-made-up names drawn from a character trigram model of the training names (so that the model learns
-the slot, not the list), and ``--lower-share P`` sets the share of all-lower-case training documents
-(default 0.08, as in every other split).
+With no option, every split is what the generator of round 3's model (commit dc1342d) made from
+the same ``--split --n --seed``, byte for byte. Training-only options (``experiments/detection/``
+``round4.md`` ... ``round10.md``):
+
+* ``--lower-share P``: the share of all-lower-case training documents (default 0.08, as in every
+  other split);
+* ``--pseudo-names RATE``: that share of training name parts is replaced by a made-up name drawn
+  from a character trigram model of the training names (the slot, not the list, must decide);
+* ``--group-pseudo GROUP=RATE``: the same for one culture group's names, from a model of that
+  group's training names only;
+* ``--virtue-names``: virtue / word-like given names (``VIRTUE_NAMES``, one half held out by
+  ``heldout_virtue``) in name slots (rounds 4-6, not shipped).
+
+The shipped model (round 8) was trained on ``--lower-share 0.16 --pseudo-names 0.1``.
 
 Example::
 
@@ -370,11 +376,12 @@ class Pii:
     """Generated PII values; names only from the locales and name halves the split allows."""
 
     def __init__(self, split: str, seed: int, *, pseudo_names: float = 0.0,
-                 virtue_names: bool = False) -> None:
+                 virtue_names: bool = False, group_pseudo: dict[str, float] | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.split = split
-        if (pseudo_names or virtue_names) and split != "train":
-            raise SystemExit("--pseudo-names and --virtue-names are for --split train only")
+        if (pseudo_names or virtue_names or group_pseudo) and split != "train":
+            raise SystemExit("--pseudo-names, --group-pseudo and --virtue-names are for --split train only")
+        self.group_pseudo = dict(group_pseudo or {})
         self.virtue_names = virtue_names
         self.pseudo_names = pseudo_names
         self.pseudo: dict[str, PseudoNames] = {}
@@ -443,21 +450,26 @@ class Pii:
             held = heldout_name(v) or any(heldout_name(x) for x in re.split(r"[- ]", v) if x)
             if v and (want is None or held == want):
                 if self.pseudo_names and self.chance(self.pseudo_names):
-                    return self._pseudo(kind, v)
+                    return self._pseudo(kind)
+                rate = self.group_pseudo.get(GROUPS.get(loc, ""), 0.0)
+                if rate and self.chance(rate):
+                    return self._pseudo(kind, GROUPS[loc])
                 return v
         raise RuntimeError(f"no {kind} name for {loc}")
 
-    def _pseudo(self, kind: str, real: str) -> str:
-        """A made-up name part shaped like ``real`` (training only; see ``PseudoNames``)."""
-        if kind not in self.pseudo:
+    def _pseudo(self, kind: str, group: str | None = None) -> str:
+        """A made-up name part from a trigram model of the split's names (of one group when given)."""
+        cache = kind if group is None else f"{kind}:{group}"
+        if cache not in self.pseudo:
             pool: list[str] = []
-            for loc in (loc for locs in self.by_group.values() for loc in locs):
+            groups = self.by_group.values() if group is None else [self.by_group[group]]
+            for loc in (loc for locs in groups for loc in locs):
                 for _ in range(150):
                     v = self.fakers[loc].first_name() if kind == "first" else self.fakers[loc].last_name()
                     if v.isalpha() and v[:1].isupper() and v[1:].islower() and not heldout_name(v):
                         pool.append(v)
-            self.pseudo[kind] = PseudoNames(pool)
-        return self.pseudo[kind].sample(self.rng)
+            self.pseudo[cache] = PseudoNames(pool)
+        return self.pseudo[cache].sample(self.rng)
 
     def person(self) -> tuple[str, str, str]:
         """(first, last, group); ``test-crapii``: a CRAPII name and no group."""
@@ -1154,7 +1166,7 @@ MAKERS = {
 
 
 def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_names: bool = False,
-          lower_share: float = 0.08) -> list[dict]:
+          lower_share: float = 0.08, group_pseudo: dict[str, float] | None = None) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
     pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "test-text": "heldout",
@@ -1162,7 +1174,7 @@ def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_na
     sources = load_sources(pool, limit=max(n, 200))
     if lower_share != 0.08 and split != "train":
         raise SystemExit("--lower-share is for --split train only")
-    pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names)
+    pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names, group_pseudo=group_pseudo)
     names = sorted(sources)
     records = []
     for i in range(n):
@@ -1199,13 +1211,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--pseudo-names", type=float, default=0.0,
                     help="training only: share of name parts replaced by made-up names (round 5)")
+    ap.add_argument("--group-pseudo", action="append", default=[], metavar="GROUP=RATE",
+                    help="training only: share of one group's name parts replaced by made-up names from "
+                    "a trigram model of that group's names (round 10), repeatable")
     ap.add_argument("--virtue-names", action="store_true",
                     help="training only: virtue / word-like given names in name slots (rounds 4-6)")
     ap.add_argument("--lower-share", type=float, default=0.08,
                     help="training only: share of all-lower-case documents")
     args = ap.parse_args(argv)
+    group_pseudo = {}
+    for item in args.group_pseudo:
+        group, _, rate = item.partition("=")
+        if group not in set(GROUPS.values()):
+            raise SystemExit(f"--group-pseudo: unknown group {group!r}")
+        group_pseudo[group] = float(rate)
     records = build(args.split, args.n, args.seed, pseudo_names=args.pseudo_names,
-                    virtue_names=args.virtue_names, lower_share=args.lower_share)
+                    virtue_names=args.virtue_names, lower_share=args.lower_share, group_pseudo=group_pseudo)
     check(records)
     with open(args.output, "w", encoding="utf-8") as f:
         for r in records:
