@@ -160,6 +160,23 @@ def test_pseudo_names_are_made_up_name_shaped_and_training_only(mps):
         mps.Pii("test-names", 3, pseudo_names=0.1)
 
 
+def test_group_pseudo_names_touch_only_that_group(mps):
+    base = mps.Pii("train", 6)
+    pii = mps.Pii("train", 6, group_pseudo={"african": 1.0})
+    people = [pii.person() for _ in range(400)]
+    african = [p for p in people if p[2] == "african"]
+    others = [p for p in people if p[2] != "african"]
+    assert african and others
+    real = pii.pseudo["first:african"].real | pii.pseudo["last:african"].real
+    assert all(f not in real and last not in real for f, last, _ in african)  # every part made up
+    assert "first" not in pii.pseudo  # the all-groups model is never built without --pseudo-names
+    # negative control: without the option the same seed gives real names for that group
+    plain = [base.person() for _ in range(400)]
+    assert any(p[2] == "african" and (p[0] in real or p[1] in real) for p in plain)
+    with pytest.raises(SystemExit):
+        mps.Pii("dev", 6, group_pseudo={"african": 0.3})
+
+
 def test_crapii_split_uses_every_distinct_name_once_without_groups(mps, tmp_path, monkeypatch):
     csv_path = tmp_path / "entities.csv"
     rows = ["file_idx,entity_text,type,positions", '1,Ada Okafor,NAME_STUDENT,"(0, 10)"',
