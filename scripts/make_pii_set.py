@@ -1236,10 +1236,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def pin_hash_seed() -> None:
+    """Re-run this process with ``PYTHONHASHSEED=0`` unless it already has it: Faker builds some of
+    its lists from sets (it_IT cities), so without a fixed string hash the same seed gives different
+    files from run to run."""
     if os.environ.get("PYTHONHASHSEED") != "0":
-        # Faker builds some of its lists from sets (it_IT cities): fix string hashing, or the same
-        # seed gives different files from run to run
         os.environ["PYTHONHASHSEED"] = "0"
         os.execv(sys.executable, [sys.executable, *sys.argv])
+
+
+if __name__ == "__main__":
+    pin_hash_seed()
     raise SystemExit(main())
