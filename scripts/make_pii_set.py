@@ -216,6 +216,11 @@ def heldout_trap(trap: str) -> bool:
     return _key(trap) % 3 == 0
 
 
+def _title_case(word: str) -> bool:
+    """``Amina``: upper-case first letter, the rest lower case (the shape of made-up names)."""
+    return word[:1].isupper() and word[1:].islower()
+
+
 class PseudoNames:
     """Character trigram model of name parts; ``sample`` draws a made-up one (never a name of the pool)."""
 
@@ -239,7 +244,7 @@ class PseudoNames:
                     break
                 out += ch
             name = out[2:]
-            if 3 <= len(name) <= 12 and name not in self.real and name[:1].isupper() and name[1:].islower():
+            if 3 <= len(name) <= 12 and name not in self.real and _title_case(name):
                 return name
         raise RuntimeError("no pseudo-name")
 
@@ -466,7 +471,7 @@ class Pii:
             for loc in (loc for locs in groups for loc in locs):
                 for _ in range(150):
                     v = self.fakers[loc].first_name() if kind == "first" else self.fakers[loc].last_name()
-                    if v.isalpha() and v[:1].isupper() and v[1:].islower() and not heldout_name(v):
+                    if v.isalpha() and _title_case(v) and not heldout_name(v):
                         pool.append(v)
             self.pseudo[cache] = PseudoNames(pool)
         return self.pseudo[cache].sample(self.rng)
@@ -1169,11 +1174,11 @@ def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_na
           lower_share: float = 0.08, group_pseudo: dict[str, float] | None = None) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
+    if lower_share != 0.08 and split != "train":  # before the corpora are read
+        raise SystemExit("--lower-share is for --split train only")
     pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "test-text": "heldout",
             "test-crapii": "heldout"}.get(split, "test")
     sources = load_sources(pool, limit=max(n, 200))
-    if lower_share != 0.08 and split != "train":
-        raise SystemExit("--lower-share is for --split train only")
     pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names, group_pseudo=group_pseudo)
     names = sorted(sources)
     records = []
@@ -1219,12 +1224,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lower-share", type=float, default=0.08,
                     help="training only: share of all-lower-case documents")
     args = ap.parse_args(argv)
-    group_pseudo = {}
+    group_pseudo: dict[str, float] = {}
     for item in args.group_pseudo:
         group, _, rate = item.partition("=")
         if group not in set(GROUPS.values()):
-            raise SystemExit(f"--group-pseudo: unknown group {group!r}")
-        group_pseudo[group] = float(rate)
+            ap.error(f"--group-pseudo: unknown group {group!r}")
+        try:
+            group_pseudo[group] = float(rate)
+        except ValueError:
+            ap.error(f"--group-pseudo: {item!r} is not GROUP=RATE")
+    bounds = [("--pseudo-names", args.pseudo_names, 1.0), ("--lower-share", args.lower_share, 0.96),
+              *((f"--group-pseudo {g}", r, 1.0) for g, r in group_pseudo.items())]
+    for name, value, top in bounds:
+        if not 0.0 <= value <= top:
+            ap.error(f"{name} must be in [0, {top}], got {value}")
+    if (args.pseudo_names or group_pseudo or args.virtue_names or args.lower_share != 0.08) \
+            and args.split != "train":
+        ap.error("--pseudo-names, --group-pseudo, --virtue-names and --lower-share are for "
+                 "--split train only")
     records = build(args.split, args.n, args.seed, pseudo_names=args.pseudo_names,
                     virtue_names=args.virtue_names, lower_share=args.lower_share, group_pseudo=group_pseudo)
     check(records)

@@ -29,10 +29,6 @@ from embedanon.detectors.registry import build_detectors  # noqa: E402
 GRID = (0.07, 0.05, 0.03, 0.02)
 
 
-def rows(path: str) -> list[dict]:
-    return [json.loads(x) for x in Path(path).read_text("utf-8").splitlines() if x.strip()]
-
-
 def scores(records: list[dict], lower: float | None) -> dict:
     det = build_detectors("model,regex", model_threshold=0.1, model_lower_threshold=lower)
     d = evaluate(gold(records), det).to_dict()
@@ -49,7 +45,7 @@ def main() -> int:
     ap.add_argument("--dev-locales", required=True)
     ap.add_argument("--out", required=True, help="path prefix for .json")
     args = ap.parse_args()
-    dev, dev_loc = rows(args.dev), rows(args.dev_locales)
+    dev, dev_loc = td.load_jsonl(args.dev), td.load_jsonl(args.dev_locales)
     lower_docs = [r for r in dev + dev_loc if r["text"].lower() == r["text"]]
     out: dict = {"lower_documents": len(lower_docs), "sweep": {}}
     for t in (0.1, *GRID):

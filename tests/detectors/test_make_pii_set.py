@@ -222,3 +222,16 @@ def test_pinned_hash_seed_makes_output_the_same_from_run_to_run(tmp_path):
     # negative control: without the pin the very same draws depend on the string hash
     assert _addresses(tmp_path, "1", pin=False) != _addresses(tmp_path, "2", pin=False)
     assert "pin_hash_seed()" in SCRIPT.read_text(encoding="utf-8").split('if __name__ == "__main__":')[1]
+
+
+@pytest.mark.parametrize("bad", [
+    ["--split", "dev", "--pseudo-names", "0.1"], ["--split", "test-names", "--lower-share", "0.2"],
+    ["--split", "train", "--lower-share", "2"], ["--split", "train", "--pseudo-names", "-0.1"],
+    ["--split", "train", "--group-pseudo", "martian=0.1"], ["--split", "train", "--group-pseudo", "african=x"],
+])
+def test_bad_training_options_exit_2_before_reading_anything(mps, tmp_path, capsys, bad):
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(SystemExit) as err:
+        mps.main([*bad, "--seed", "1", "-o", str(out)])
+    assert err.value.code == 2 and not out.exists()
+    assert len(capsys.readouterr().err.strip().splitlines()[-1]) < 200  # one line naming the problem

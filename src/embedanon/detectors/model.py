@@ -240,7 +240,8 @@ class ModelDetector:
         if not isinstance(text, str):
             raise InputError(f"detect expects a str, got {type(text).__name__}")
         starts, ends, proba = self.probabilities(text)
-        o_shift = self._o_shift_lower if text.lower() == text else self._o_shift
+        caseless = self._o_shift_lower != self._o_shift and text.lower() == text  # no copy by default
+        o_shift = self._o_shift_lower if caseless else self._o_shift
         spans = decode(starts, ends, proba, o_shift=o_shift, source=self.name)
         if self.weights.manifest.get("coordination"):
             spans = extend_coordinations(text, starts, ends, spans)
