@@ -22,6 +22,11 @@ Held out from training (``--split train``/``dev`` never use them):
 ``--split dev-locales`` (development diagnostic): dev text with names only from ``DEV_LOCALES``,
 locales that no other split uses, to measure on development data how names of unseen cultures fare.
 
+``--split dev-africa`` (development diagnostic, round 11): like dev-locales, but the African names
+are Southern African (``african-south``) and Senegalese (``african-west``) names from faker-js
+(``scripts/data/SOURCE.md``), shared with no other split: a development stand-in for the held-out
+zu_ZA / sw locales.
+
 ``--split test-crapii`` (fresh held-out name source, round 4): test-text documents (AG News) whose
 every name is one of the 2,747 distinct NAME_STUDENT entity texts of the CRAPII gold spans (Ji et
 al. 2025, ../shared/data/privacyai-ji2025), no group labels.
@@ -108,7 +113,11 @@ DEV_LOCALES: dict[str, str] = {
     "tr_TR": "european",
     "pt_BR": "hispanic",
 }
-SPLITS = ("train", "dev", "test-names", "test-locales", "test-text", "dev-locales", "test-crapii")
+#: ``--split dev-africa`` (round 11): name pools from faker-js (scripts/data/SOURCE.md), sharing no name
+#: with any Python Faker locale above; the non-African groups come from ``DEV_LOCALES``.
+DEV_AFRICA = Path(__file__).resolve().parent / "data" / "fakerjs_african_names.json"
+SPLITS = ("train", "dev", "test-names", "test-locales", "test-text", "dev-locales", "test-crapii",
+          "dev-africa")
 #: the fresh held-out name source of ``--split test-crapii`` (never used for any choice)
 CRAPII = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "privacyai-ji2025" / (
     "crapii_pii_true_entities.csv")
@@ -396,6 +405,8 @@ class Pii:
             locales = sorted(HELDOUT_LOCALES)
         elif split == "dev-locales":
             locales = sorted(DEV_LOCALES)
+        elif split == "dev-africa":
+            locales = sorted(loc for loc, g in DEV_LOCALES.items() if g != "african")
         else:
             locales = list(GROUPS)
         self.by_group: dict[str, list[str]] = {}
@@ -407,7 +418,14 @@ class Pii:
             fk = Faker(loc)
             fk.seed_instance(seed * 1000 + i)
             self.fakers[loc] = fk
-        if split == "dev-locales":
+        self.pools: dict[str, dict[str, list[str]]] = {}
+        if split == "dev-africa":
+            data = json.loads(DEV_AFRICA.read_text(encoding="utf-8"))
+            self.pools = {g: data[g] for g in ("african-south", "african-west")}
+            for g in self.pools:
+                self.by_group[g] = [g]
+            self.groups = sorted(self.by_group)
+        if split in ("dev-locales", "dev-africa"):
             for i, loc in enumerate(DEV_LOCALES):
                 self.fakers[loc] = Faker(loc)
                 self.fakers[loc].seed_instance(seed * 1000 + 500 + i)
@@ -432,6 +450,11 @@ class Pii:
         return None  # test-locales / test-text: any name of the chosen locale
 
     def _part(self, loc: str, kind: str, *, short: bool = False) -> str:
+        if loc in self.pools:  # dev-africa: a faker-js pool (short names where it has any)
+            pool = self.pools[loc][kind]
+            if short and any(len(v) <= 4 for v in pool):
+                pool = [v for v in pool if len(v) <= 4]
+            return self.pick(pool)
         fk = self.fakers[loc]
         want = self._want_heldout(loc)
         for attempt in range(400):
@@ -1176,7 +1199,7 @@ def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_na
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
     if lower_share != 0.08 and split != "train":  # before the corpora are read
         raise SystemExit("--lower-share is for --split train only")
-    pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "test-text": "heldout",
+    pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "dev-africa": "dev", "test-text": "heldout",
             "test-crapii": "heldout"}.get(split, "test")
     sources = load_sources(pool, limit=max(n, 200))
     pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names, group_pseudo=group_pseudo)

@@ -83,6 +83,35 @@ def test_training_split_never_sees_held_out_names_or_locales(mps):
     assert not set(mps.DEV_LOCALES) & set(loc for locs in pii.by_group.values() for loc in locs)
 
 
+def test_dev_africa_names_come_from_its_own_pools_and_no_faker_locale(mps):
+    import json
+
+    pools = json.loads(mps.DEV_AFRICA.read_text(encoding="utf-8"))
+    pii = mps.Pii("dev-africa", 4)
+    assert {"african-south", "african-west"} <= set(pii.groups) and "african" not in pii.groups
+    assert not {loc for locs in pii.by_group.values() for loc in locs} & set(mps.GROUPS)
+    seen = {"african-south": 0, "african-west": 0}
+    for _ in range(400):
+        first, last, group = pii.person()
+        if group in seen:
+            seen[group] += 1
+            assert all(p.title() in pools[group]["first"] for p in first.split("-"))
+            assert last in pools[group]["last"]
+    assert min(seen.values()) > 40
+    # the pools share no name with the Faker locales of any other split (training ones included)
+    from faker import Faker
+
+    for loc in [*mps.GROUPS, *mps.DEV_LOCALES]:
+        fk = Faker(loc)
+        fk.seed_instance(0)
+        drawn = {fk.first_name() for _ in range(200)} | {fk.last_name() for _ in range(200)}
+        for group in seen:
+            assert not drawn & (set(pools[group]["first"]) | set(pools[group]["last"])), loc
+    docs = _docs(mps, "dev-africa", n=60)
+    mps.check(docs)
+    assert {s["group"] for r in docs for s in r["spans"] if s["label"] == "NAME"} <= set(pii.groups)
+
+
 def test_held_out_trap_phrases_differ(mps):
     train = {t for t in mps.TRAPS if not mps.heldout_trap(t)}
     test = {t for t in mps.TRAPS if mps.heldout_trap(t)}
