@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -245,6 +246,8 @@ class ModelDetector:
         spans = decode(starts, ends, proba, o_shift=o_shift, source=self.name)
         if self.weights.manifest.get("coordination"):
             spans = extend_coordinations(text, starts, ends, spans)
+        if self.weights.manifest.get("propagation"):
+            spans = propagate_names(text, starts, ends, spans)
         return spans
 
 
@@ -327,6 +330,68 @@ def extend_coordinations(text: str, starts: np.ndarray, ends: np.ndarray, spans:
                     continue
                 taken[a : b + 1] = True
                 added.append(Span(int(starts[a]), int(ends[b]), "NAME", sp.score, sp.source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+#: words a NAME span may contain that never mark other occurrences (function words, titles)
+_NO_PROPAGATION = _NOT_NAMES | frozenset(
+    "and or of de da di del van von der den le la du al el bin ibn st jr sr ii iii iv md phd rn "
+    "is was be to in on at by for with from as but not no so if may will can june april august".split()
+)
+
+
+def _shape(word: str) -> str | None:
+    """'title' / 'upper' / 'lower' for a purely alphabetic word, else None."""
+    if not word.isalpha():
+        return None
+    if word.islower():
+        return "lower"
+    if word.isupper():
+        return "upper" if len(word) > 1 else "title"
+    if word[0].isupper() and word[1:].islower():
+        return "title"
+    return None
+
+
+def propagate_names(text: str, starts: np.ndarray, ends: np.ndarray, spans: list[Span]) -> list[Span]:
+    """A name found once is a name everywhere in the same text: every word of a NAME span
+    (alphabetic, two letters or more, not in ``_NO_PROPAGATION``) marks its other occurrences that
+    no span covers as NAME spans, with the score of the span it came from. Shapes must agree: a
+    title- or upper-case word marks title- and upper-case occurrences, a lower-case word only
+    lower-case ones (a name ``Will`` leaves the verb ``will`` alone). Nothing outlives the call.
+
+    Args:
+        text: the text.
+        starts, ends: token offsets (``tokenize``).
+        spans: decoded spans, sorted and disjoint.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    found: dict[tuple[str, bool], Span] = {}  # (lower-cased word, capitalized?) -> its span
+    for sp in spans:
+        if sp.label != "NAME":
+            continue
+        for w in re.findall(r"[^\W\d_]+", text[sp.start : sp.end]):
+            shape = _shape(w)
+            if shape is None or len(w) < 2 or w.lower() in _NO_PROPAGATION:
+                continue
+            found.setdefault((w.lower(), shape != "lower"), sp)
+    if not found:
+        return spans
+    covered = np.zeros(len(starts), dtype=bool)
+    for sp in spans:
+        covered |= (starts < sp.end) & (ends > sp.start)
+    added: list[Span] = []
+    for i in np.flatnonzero(~covered).tolist():
+        a, b = int(starts[i]), int(ends[i])
+        w = text[a:b]
+        shape = _shape(w)
+        if shape is None:
+            continue
+        partner = found.get((w.lower(), shape != "lower"))
+        if partner is not None:
+            added.append(Span(a, b, "NAME", partner.score, partner.source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
 
 
