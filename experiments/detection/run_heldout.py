@@ -93,7 +93,8 @@ def main() -> int:
     ap.add_argument("--skip-adaptation", action="store_true")
     ap.add_argument("--sub-docs", type=int, default=300, help="documents per set for presidio / NAME-sub")
     ap.add_argument("--presidio", action="append", default=None, metavar="NAME=MAPPING:HALF",
-                    help="presidio-synth sets to score (default: whole file and TEST half, v1 and v2)")
+                    help="presidio-synth sets to score (default: whole file and TEST half, v1 and v2; "
+                    "'none': no presidio-synth set)")
     ap.add_argument("--model-path", default=None, help="score this model directory, not the shipped one")
     args = ap.parse_args()
     specs = args.presidio or ["presidio-synth=v1:all", "presidio-synth-test=v1:test",
@@ -110,7 +111,7 @@ def main() -> int:
         if name != "test-crapii" or (Path(args.sets) / f"{name}.jsonl").exists()
     }
     raw = json.loads(PRESIDIO.read_text(encoding="utf-8"))
-    for item in specs:
+    for item in (spec for spec in specs if spec != "none"):
         name, _, how = item.partition("=")
         mapping, _, half = how.partition(":")
         sets[name] = gold(convert(raw, mapping=mapping, half=half)[0])
