@@ -163,11 +163,63 @@ def test_coordination_rule_runs_only_when_the_manifest_asks():
 
     detector = ModelDetector(path=shipped_path())
     text = "Thanks to Amina Okafor and Bowers, the report was done."
-    detector.weights.manifest = {**detector.weights.manifest, "coordination": False}
+    detector.weights.manifest = {**detector.weights.manifest, "coordination": False, "propagation": False}
     plain = detector.detect(text)
     detector.weights.manifest = {**detector.weights.manifest, "coordination": True}
     toks = tokenize(text)
     assert detector.detect(text) == extend_coordinations(text, toks.starts, toks.ends, plain)
+
+
+def _prop(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ()) -> list[tuple[str, int]]:
+    from embedanon.detectors.model import propagate_names
+
+    toks = tokenize(text)
+    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.8, "model") for n in names]
+    spans += [Span(text.index(v), text.index(v) + len(v), label, 0.9, "model") for v, label in others]
+    spans.sort(key=lambda s: s.start)
+    out = propagate_names(text, toks.starts, toks.ends, spans)
+    assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))  # sorted, disjoint
+    return [(text[s.start : s.end], s.start) for s in out if s.label == "NAME"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Blessing: hi\nTeacher: ok\nBlessing: thanks", ["Blessing"], ["Blessing", "Blessing"]),
+        ("Ask Ana Ruiz. RUIZ agreed; later Ruiz left.", ["Ana Ruiz"], ["Ana Ruiz", "RUIZ", "Ruiz"]),
+        ("thanks amina! amina said hi", ["amina"], ["amina", "amina"]),
+        ("Chukwu, Blessing was seen. blessing is ok.", ["Chukwu, Blessing"], ["Chukwu, Blessing"]),
+        # negative controls: a lower-case occurrence of a capitalized name, function words and
+        # particles, one-letter initials, no name at all
+        ("Will Smith came. He will return.", ["Will Smith"], ["Will Smith"]),
+        ("Send it to Mark. We mark the exams.", ["Mark"], ["Mark"]),
+        ("Maria de Souza wrote de novo.", ["Maria de Souza"], ["Maria de Souza"]),
+        ("J. Okafor and J. Reed came.", ["J. Okafor"], ["J. Okafor"]),
+        ("Nothing here, Okafor.", [], []),
+    ],
+)
+def test_propagation_marks_other_occurrences_of_the_same_shape(text, names, expected):
+    assert [w for w, _ in _prop(text, names)] == expected
+
+
+def test_propagation_leaves_words_inside_other_spans_alone():
+    text = "Amina wrote from amina.okafor@example.org; Amina again."
+    got = _prop(text, ["Amina"], (("amina.okafor@example.org", "EMAIL"),))
+    assert got == [("Amina", 0), ("Amina", text.rindex("Amina"))]
+
+
+def test_propagation_rule_runs_only_when_the_manifest_asks():
+    from embedanon.detectors.model import propagate_names
+
+    detector = ModelDetector(path=shipped_path())
+    assert detector.weights.manifest.get("propagation") is True  # the shipped rule (round 11)
+    text = "Blessing: I finished.\nTutor: Good.\nBlessing: Thanks!\nTutor: Bye Blessing."
+    detector.weights.manifest = {**detector.weights.manifest, "propagation": False}
+    plain = detector.detect(text)
+    detector.weights.manifest = {**detector.weights.manifest, "propagation": True}
+    toks = tokenize(text)
+    full = detector.detect(text)
+    assert full == propagate_names(text, toks.starts, toks.ends, plain) and len(full) > len(plain)
 
 
 def test_weights_round_trip(tmp_path):

@@ -248,6 +248,8 @@ class ModelDetector:
             spans = extend_coordinations(text, starts, ends, spans)
         if self.weights.manifest.get("propagation"):
             spans = propagate_names(text, starts, ends, spans)
+        if self.weights.manifest.get("inverted_names"):
+            spans = join_inverted_names(text, spans)
         return spans
 
 
@@ -393,6 +395,60 @@ def propagate_names(text: str, starts: np.ndarray, ends: np.ndarray, spans: list
         if partner is not None:
             added.append(Span(a, b, "NAME", partner.score, partner.source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+_LABELS_TEXT = (
+    "name|patient|pt|student|pupil|client|resident|member|author|from|to|cc|attn|contact|parent|"
+    "guardian|teacher|tutor|provider|physician|doctor|employee|customer|applicant"
+)
+_WORD = r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*"
+#: ``LABEL: A, B`` on a line of its own (A and B single words)
+_INVERTED = re.compile(
+    rf"^[ \t]*(?:{_LABELS_TEXT})(?:[ \t]+name)?[ \t]*:[ \t]*({_WORD})[ \t]*,[ \t]*({_WORD})[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _case(word: str) -> str | None:
+    """The letter-case shape of a word whose hyphen / apostrophe parts are alphabetic."""
+    parts = [p for p in re.split(r"['-]", word) if p]
+    shapes = {_shape(p) for p in parts}
+    return shapes.pop() if len(shapes) == 1 else None
+
+
+def join_inverted_names(text: str, spans: list[Span]) -> list[Span]:
+    """``NAME: Okafor, Patience``: a line that is, after a header label (``name``, ``patient``,
+    ``student`` ... optionally followed by ``name``, then ``:``), exactly ``A, B`` with single
+    words A and B, where one is exactly a NAME span and the other is in no span, has the same case
+    shape and is not a function word, becomes one NAME span ``A, B`` with its partner's score.
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans with the joined names, sorted.
+    """
+    if not spans or "," not in text or ":" not in text:
+        return spans
+    out = list(spans)
+    for m in _INVERTED.finditer(text):
+        (a0, a1), (b0, b1) = m.span(1), m.span(2)
+        left = [i for i, sp in enumerate(out) if sp.start < a1 and a0 < sp.end]
+        right = [i for i, sp in enumerate(out) if sp.start < b1 and b0 < sp.end]
+        if bool(left) == bool(right) or len(left + right) != 1:
+            continue  # both or neither side found already, or more than one span
+        i = (left + right)[0]
+        sp = out[i]
+        named, free = ((a0, a1), (b0, b1)) if left else ((b0, b1), (a0, a1))
+        if sp.label != "NAME" or (sp.start, sp.end) != named:
+            continue
+        other = text[free[0] : free[1]]
+        shape = _case(other)
+        if shape is None or shape != _case(text[named[0] : named[1]]) or other.lower() in _NO_PROPAGATION:
+            continue
+        out[i] = Span(a0, b1, "NAME", sp.score, sp.source)
+    return out
 
 
 def sparse_sum(weights: np.ndarray, ids: np.ndarray) -> np.ndarray:
