@@ -419,8 +419,9 @@ def _case(word: str) -> str | None:
 def join_inverted_names(text: str, spans: list[Span]) -> list[Span]:
     """``NAME: Okafor, Patience``: a line that is, after a header label (``name``, ``patient``,
     ``student`` ... optionally followed by ``name``, then ``:``), exactly ``A, B`` with single
-    words A and B, where one is exactly a NAME span and the other is in no span, has the same case
-    shape and is not a function word, becomes one NAME span ``A, B`` with its partner's score.
+    words A and B, where one is exactly a NAME span (A's may include the comma) and the other is in
+    no span, has the same case shape and is not a function word, becomes one NAME span ``A, B``
+    with its partner's score.
 
     Args:
         text: the text.
@@ -441,7 +442,10 @@ def join_inverted_names(text: str, spans: list[Span]) -> list[Span]:
         i = (left + right)[0]
         sp = out[i]
         named, free = ((a0, a1), (b0, b1)) if left else ((b0, b1), (a0, a1))
-        if sp.label != "NAME" or (sp.start, sp.end) != named:
+        # exactly the word; on the left also the word with its comma (the model often starts the
+        # inverted name there and stops)
+        tail = text[named[1] : sp.end].strip(" \t") if sp.end >= named[1] else None
+        if sp.label != "NAME" or sp.start != named[0] or tail not in ("", "," if left else ""):
             continue
         other = text[free[0] : free[1]]
         shape = _case(other)
