@@ -163,6 +163,28 @@ def test_two_proportion_z_by_hand_and_against_scipy_chi_square():
     assert compare_groups([GroupRow("a", 5, 5)]) is None
 
 
+def test_exact_group_tests_match_fisher_and_separate_noise_from_a_real_gap():
+    from scipy import stats
+
+    from embedanon.detectors.evaluate import permutation_tests
+
+    # two equal-sized groups: both statistics order tables by |difference|, as Fisher's test does
+    t = compare_groups([GroupRow("a", 40, 36), GroupRow("b", 40, 28)])
+    fisher = stats.fisher_exact([[36, 4], [28, 12]]).pvalue
+    assert t.p_exact_chi2 == t.p_range == pytest.approx(fisher, abs=0.01)
+    assert t.p_exact_chi2 > t.p_chi2  # the asymptotic chi-square is optimistic with few misses
+    # a handful of misses spread over eight groups of 900 names: not a difference
+    spread = [GroupRow(str(i), 900, 900 - m) for i, m in enumerate([2, 1, 1, 0, 2, 1, 0, 1])]
+    noise = compare_groups(spread)
+    assert noise.p_exact_chi2 > 0.3 and noise.p_range > 0.3
+    # the same number of misses, all in one group: a real gap
+    heap = [GroupRow(str(i), 900, 900 - m) for i, m in enumerate([8, 0, 0, 0, 0, 0, 0, 0])]
+    real = compare_groups(heap)
+    assert real.p_exact_chi2 < 0.001 and real.p_range < 0.001
+    assert permutation_tests(spread) == permutation_tests(spread)  # seeded: reports reproduce
+    assert permutation_tests([GroupRow("a", 5, 5), GroupRow("b", 7, 7)]) == (1.0, 1.0)
+
+
 def test_negative_controls():
     records = [GoldRecord(r["id"], r["text"], tuple(GoldSpan(**s) for s in r["spans"])) for r in PROSE]
     nothing = evaluate(records, Nothing())

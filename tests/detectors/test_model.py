@@ -222,6 +222,50 @@ def test_propagation_rule_runs_only_when_the_manifest_asks():
     assert full == propagate_names(text, toks.starts, toks.ends, plain) and len(full) > len(plain)
 
 
+def _inv(text: str, names: list[str]) -> list[str]:
+    from embedanon.detectors.model import join_inverted_names
+
+    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.8, "model") for n in names]
+    out = join_inverted_names(text, sorted(spans, key=lambda s: s.start))
+    return [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("NAME: Okafor, Patience\nResults", ["Okafor"], ["Okafor, Patience"]),
+        ("NAME: Okafor, Patience\nResults", ["Okafor,"], ["Okafor, Patience"]),  # span ends on the comma
+        ("Patient: Okafor, Patience", ["Patience"], ["Okafor, Patience"]),
+        ("PATIENT NAME: NNAMANI, PATIENCE", ["NNAMANI"], ["NNAMANI, PATIENCE"]),
+        ("x\n  student name: chukwu, blessing\ny", ["chukwu,"], ["chukwu, blessing"]),
+        ("Student Name: O'Neil, Mary-Jane", ["O'Neil"], ["O'Neil, Mary-Jane"]),
+        # negative controls: no label, label mid-line, more words, other case shape, function word,
+        # both sides or neither found, a span that is not the whole word
+        ("Okafor, Patience", ["Okafor"], ["Okafor"]),
+        ("Send it to: Okafor, Patience", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, Patience Ada", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, patience", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, And", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, Patience", ["Okafor", "Patience"], ["Okafor", "Patience"]),
+        ("Name: Okafor, Patience", [], []),
+        ("Name: Okafor, Patience", ["Okaf"], ["Okaf"]),
+    ],
+)
+def test_inverted_header_names_join_only_where_they_should(text, names, expected):
+    assert _inv(text, names) == expected
+
+
+def test_inverted_names_rule_runs_only_when_the_manifest_asks():
+    detector = ModelDetector(path=shipped_path())
+    assert detector.weights.manifest.get("inverted_names") is True  # the shipped rule (round 12)
+    text = "PATIENT NAME: Nnamani, Patience\nNEEDLE EMG: normal study."
+    joined = [s for s in detector.detect(text) if s.label == "NAME"]
+    detector.weights.manifest = {**detector.weights.manifest, "inverted_names": False}
+    plain = [s for s in detector.detect(text) if s.label == "NAME"]
+    assert [text[s.start : s.end] for s in joined] == ["Nnamani, Patience"]
+    assert [text[s.start : s.end].rstrip(",") for s in plain] == ["Nnamani"]
+
+
 def test_weights_round_trip(tmp_path):
     rng = np.random.default_rng(3)
     c = len(CLASSES)

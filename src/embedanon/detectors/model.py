@@ -336,10 +336,11 @@ def extend_coordinations(text: str, starts: np.ndarray, ends: np.ndarray, spans:
 
 
 #: words a NAME span may contain that never mark other occurrences (function words, titles)
-_NO_PROPAGATION = _NOT_NAMES | frozenset(
+_NO_PROPAGATION_TEXT = (
     "and or of de da di del van von der den le la du al el bin ibn st jr sr ii iii iv md phd rn "
-    "is was be to in on at by for with from as but not no so if may will can june april august".split()
+    "is was be to in on at by for with from as but not no so if may will can june april august"
 )
+_NO_PROPAGATION = _NOT_NAMES | frozenset(_NO_PROPAGATION_TEXT.split())
 
 
 def _shape(word: str) -> str | None:
