@@ -250,6 +250,8 @@ class ModelDetector:
             spans = propagate_names(text, starts, ends, spans)
         if self.weights.manifest.get("inverted_names"):
             spans = join_inverted_names(text, spans)
+        if self.weights.manifest.get("honorifics"):
+            spans = name_after_honorifics(text, spans, score=self.threshold, source=self.name)
         return spans
 
 
@@ -454,6 +456,60 @@ def join_inverted_names(text: str, spans: list[Span]) -> list[Span]:
             continue
         out[i] = Span(a0, b1, "NAME", sp.score, sp.source)
     return out
+
+
+#: ``Mr. He``, ``mr. fu``, ``Dr Okafor``: an honorific, an optional period, one space or tab, a word
+_HONORIFIC = re.compile(rf"\b(mrs|mr|ms|mx|dr|prof)\.?[ \t]({_WORD})", re.IGNORECASE)
+
+
+#: words after an honorific that are not a name in any case (``Mr. and Mrs. Okafor``)
+_AFTER_TITLE_NOT_NAMES = frozenset({"and", "or", "the", "a", "an", "of"})
+#: lower-case words after a lower-case honorific that are not names (``the dr. said``), beside the
+#: propagation stop list
+_AFTER_TITLE_LOWER_TEXT = (
+    "said says told asked has had would should could visit visits appointment office note notes "
+    "order orders"
+)
+_AFTER_TITLE_LOWER_NOT_NAMES = frozenset(_AFTER_TITLE_LOWER_TEXT.split())
+
+
+def name_after_honorifics(text: str, spans: list[Span], *, score: float, source: str) -> list[Span]:
+    """The word right after ``Mr``, ``Mrs``, ``Ms``, ``Mx``, ``Dr`` or ``Prof`` (a period optional,
+    then one space or tab) is a name whatever it spells (``Mrs. He``): when no span covers it, it is
+    alphabetic (hyphen / apostrophe parts allowed), has two letters or more and is not ``and``,
+    ``or``, ``the``, ``a``, ``an``, ``of``, it becomes a NAME span with ``score``. A lower-case word
+    counts only after a lower-case honorific (``mr. fu`` in a lower-case note, not ``Dr. said``)
+    and when it is not in the propagation stop list or ``_AFTER_TITLE_LOWER_NOT_NAMES`` (``the dr.
+    said``); after an upper-case honorific only an upper-case word (``DR. OKAFOR``, not ``history
+    of MS. Patient denies``).
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+        score: the score of an added span (the detector's threshold).
+        source: the detector name of an added span.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    if not any(c in text for c in "MmDdPp"):
+        return spans
+    added: list[Span] = []
+    for m in _HONORIFIC.finditer(text):
+        a, b = m.span(2)
+        word, title = m.group(2), m.group(1)
+        shape = _case(word)
+        if shape is None or len(word) < 2 or word.lower() in _AFTER_TITLE_NOT_NAMES:
+            continue
+        if shape == "lower" and (not title.islower() or word in _NO_PROPAGATION
+                                 or word in _AFTER_TITLE_LOWER_NOT_NAMES):
+            continue
+        if title.isupper() and shape != "upper":  # 'history of MS. Patient denies ...'
+            continue
+        if any(sp.start < b and a < sp.end for sp in spans):
+            continue
+        added.append(Span(a, b, "NAME", score, source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
 
 
 def sparse_sum(weights: np.ndarray, ids: np.ndarray) -> np.ndarray:
