@@ -266,6 +266,49 @@ def test_inverted_names_rule_runs_only_when_the_manifest_asks():
     assert [text[s.start : s.end].rstrip(",") for s in plain] == ["Nnamani"]
 
 
+def _hon(text: str, names: list[str] = ()) -> list[str]:
+    from embedanon.detectors.model import name_after_honorifics
+
+    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.8, "model") for n in names]
+    out = name_after_honorifics(text, spans, score=0.1, source="model")
+    assert all(s.score == 0.1 for s in out if s not in spans)
+    return [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Everyone calls me Mrs. He. Login now.", ["He"]),
+        ("subjective: mr. fu returns today", ["fu"]),
+        ("Dr Okafor came.", ["Okafor"]),
+        ("Prof. O'Neil-Smith spoke.", ["O'Neil-Smith"]),
+        ("SEEN BY DR. OKAFOR TODAY", ["OKAFOR"]),
+        ("Mr. and Mrs. Smith", ["Smith"]),
+        # negative controls: lower case after a capitalized title, upper-case title before a
+        # title-case word, stop words, initials, a title inside a word
+        ("the Dr. said so", []),
+        ("the dr. said so", []),
+        ("history of MS. Patient denies pain", []),
+        ("mr. and mrs. he", []),
+        ("Dr. J came", []),
+        ("the drums. Ma came", []),
+    ],
+)
+def test_word_after_an_honorific_is_a_name_where_it_should_be(text, expected):
+    assert _hon(text) == expected
+
+
+def test_honorific_rule_keeps_existing_spans_and_runs_only_when_the_manifest_asks():
+    assert _hon("Mrs. He came", ["Mrs. He"]) == ["Mrs. He"]
+    detector = ModelDetector(path=shipped_path())
+    assert detector.weights.manifest.get("honorifics") is True  # the shipped rule (round 13)
+    text = "Everyone calls me Mrs. He. Login from IP 10.0.0.1 failed."
+    with_rule = [text[s.start : s.end] for s in detector.detect(text) if s.label == "NAME"]
+    detector.weights.manifest = {**detector.weights.manifest, "honorifics": False}
+    without = [text[s.start : s.end] for s in detector.detect(text) if s.label == "NAME"]
+    assert "He" not in without and "He" in with_rule
+
+
 def test_weights_round_trip(tmp_path):
     rng = np.random.default_rng(3)
     c = len(CLASSES)
