@@ -263,6 +263,9 @@ def _probability(name: str, value: object) -> float:
 
 DETECTORS.add("model", ModelDetector)
 
+#: manifest flags of the decode rules run after Viterbi (``ModelDetector.detect``), in that order
+DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics")
+
 _CONNECTORS = frozenset({"and", "or", "&"})
 #: capitalized words that are not names when they stand next to a coordination
 _NOT_NAMES_TEXT = (
@@ -806,7 +809,8 @@ def train(
         prior = Weights.load(shipped_path() if base == "model" else base)
         clusters, buckets = prior.clusters, int(prior.sparse.shape[0])
         threshold = float(prior.manifest.get("threshold", 0.5))
-    coordination = bool(prior is not None and prior.manifest.get("coordination"))
+    # the decode rules of the base model carry over
+    rules = {k: bool(prior is not None and prior.manifest.get(k)) for k in DECODE_RULES}
     featurizer = make_featurizer(clusters, buckets)
     examples = featurize_records(featurizer, records)
     if prior is None:
@@ -834,7 +838,7 @@ def train(
         )
     weights.manifest = {
         "threshold": threshold,
-        "coordination": coordination,  # the decode rule of the base model carries over
+        **rules,
         "base": None if base is None else str(base),
         "train": {"docs": len(records), "tokens": int(len(examples.y)), "epochs": epochs, "seed": seed},
     }
