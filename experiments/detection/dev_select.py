@@ -35,6 +35,8 @@ def main() -> int:
     ap.add_argument("--extra", action="append", default=[], metavar="NAME=PATH",
                     help="more development sets (e.g. make_pii_set.py --split dev-locales), repeatable")
     ap.add_argument("--thresholds", default=",".join(map(str, GRID)))
+    ap.add_argument("--lower-threshold", action="append", default=[], metavar="NAME=T",
+                    help="lower_threshold for one model (text with no upper-case letter), repeatable")
     ap.add_argument("--out", required=True, help="path prefix for .json")
     args = ap.parse_args()
     dev = gold([json.loads(x) for x in Path(args.dev).read_text("utf-8").splitlines() if x.strip()])
@@ -45,12 +47,16 @@ def main() -> int:
     for item in args.extra:
         name, _, path = item.partition("=")
         sets[name] = gold([json.loads(x) for x in Path(path).read_text("utf-8").splitlines() if x.strip()])
-    out: dict = {"detector": "model,regex", "matching": "project evaluator, min_coverage 0.5", "models": {}}
+    lower = {n: float(v) for n, _, v in (x.partition("=") for x in args.lower_threshold)}
+    out: dict = {"detector": "model,regex", "matching": "project evaluator, min_coverage 0.5", "models": {},
+                 "lower_thresholds": lower}
     for item in args.model:
         name, _, path = item.partition("=")
         rows = out["models"].setdefault(name, {"path": path, "thresholds": {}})["thresholds"]
         for t in map(float, args.thresholds.split(",")):
             opts = {"model_threshold": t} | ({} if path == "-" else {"model_path": path})
+            if name in lower:
+                opts["model_lower_threshold"] = lower[name]
             det = build_detectors("model,regex", **opts)
             row = {}
             for set_name, records in sets.items():
