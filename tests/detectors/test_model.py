@@ -292,6 +292,7 @@ def _hon(text: str, names: list[str] = ()) -> list[str]:
         ("mr. and mrs. he", []),
         ("Dr. J came", []),
         ("the drums. Ma came", []),
+        ("A 10 ms delay was seen.", []),
     ],
 )
 def test_word_after_an_honorific_is_a_name_where_it_should_be(text, expected):

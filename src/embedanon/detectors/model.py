@@ -481,10 +481,10 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
     then one space or tab) is a name whatever it spells (``Mrs. He``): when no span covers it, it is
     alphabetic (hyphen / apostrophe parts allowed), has two letters or more and is not ``and``,
     ``or``, ``the``, ``a``, ``an``, ``of``, it becomes a NAME span with ``score``. A lower-case word
-    counts only after a lower-case honorific (``mr. fu`` in a lower-case note, not ``Dr. said``)
-    and when it is not in the propagation stop list or ``_AFTER_TITLE_LOWER_NOT_NAMES`` (``the dr.
-    said``); after an upper-case honorific only an upper-case word (``DR. OKAFOR``, not ``history
-    of MS. Patient denies``).
+    counts only in a text without any upper-case letter (``mr. fu`` in a lower-case note, not
+    ``Dr. said`` nor ``a 10 ms delay``) and when it is not in the propagation stop list or
+    ``_AFTER_TITLE_LOWER_NOT_NAMES`` (``the dr. said``); after an upper-case honorific only an
+    upper-case word (``DR. OKAFOR``, not ``history of MS. Patient denies``).
 
     Args:
         text: the text.
@@ -497,6 +497,7 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
     """
     if not any(c in text for c in "MmDdPp"):
         return spans
+    caseless = text.lower() == text  # lower-case words count only in text without capitals
     added: list[Span] = []
     for m in _HONORIFIC.finditer(text):
         a, b = m.span(2)
@@ -504,7 +505,7 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
         shape = _case(word)
         if shape is None or len(word) < 2 or word.lower() in _AFTER_TITLE_NOT_NAMES:
             continue
-        if shape == "lower" and (not title.islower() or word in _NO_PROPAGATION
+        if shape == "lower" and (not caseless or word in _NO_PROPAGATION
                                  or word in _AFTER_TITLE_LOWER_NOT_NAMES):
             continue
         if title.isupper() and shape != "upper":  # 'history of MS. Patient denies ...'
