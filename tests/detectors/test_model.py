@@ -611,3 +611,39 @@ def test_best_path_agrees_with_viterbi():
         invalid_argmax += not np.isfinite(score(arg))
         np.testing.assert_array_equal(best_path(logp), viterbi(logp))
     assert invalid_argmax > 30  # the slow branch is exercised too
+
+
+_PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor", "OKAFOR", "He", ", ",
+           "Patience", "patience", " and ", "Blessing", ":", "\n", " ", "will", "Will", "-", "'", "Ana",
+           "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. "]
+
+
+def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
+    """Random texts built from the pieces the decode rules react to: every span is non-empty,
+    inside the text, and the spans are sorted and disjoint (what the merge and the anonymizer
+    rely on), with the rules on and off."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    detector = ModelDetector(path=shipped_path())
+    plain = ModelDetector(path=shipped_path())
+    plain.weights.manifest = {**plain.weights.manifest, **{k: False for k in ("propagation",
+                                                                          "inverted_names", "honorifics")}}
+
+    changed = []
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=30))
+    def check(parts):
+        text = "".join(parts)
+        for det in (detector, plain):
+            spans = det.detect(text)
+            assert all(0 <= s.start < s.end <= len(text) for s in spans)
+            assert all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))
+        # the rules only add or widen NAME spans: every span without them is inside one with them
+        full, without = detector.detect(text), plain.detect(text)
+        assert all(any(f.start <= p.start and p.end <= f.end for f in full) for p in without)
+        changed.append(full != without)
+
+    check()
+    assert any(changed)  # the rules did fire on some of the texts
