@@ -129,11 +129,17 @@ def test_word_dropout_removes_only_word_features_of_letter_tokens():
         featurize_records(featurizer, records, word_dropout=1.0)
 
 
+def _spans(text: str, names, *, label: str = "NAME", score: float = 0.8) -> list[Span]:
+    """Sorted spans over the first occurrence of each string in text."""
+    return sorted((Span(text.index(n), text.index(n) + len(n), label, score, "model") for n in names),
+                  key=lambda s: s.start)
+
+
 def _coord(text: str, names: list[str]) -> list[str]:
     from embedanon.detectors.model import extend_coordinations
 
     toks = tokenize(text)
-    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.9, "model") for n in names]
+    spans = _spans(text, names, score=0.9)
     return [text[s.start : s.end] for s in extend_coordinations(text, toks.starts, toks.ends, spans)]
 
 
@@ -174,8 +180,9 @@ def _prop(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ())
     from embedanon.detectors.model import propagate_names
 
     toks = tokenize(text)
-    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.8, "model") for n in names]
-    spans += [Span(text.index(v), text.index(v) + len(v), label, 0.9, "model") for v, label in others]
+    spans = _spans(text, names)
+    for value, label in others:
+        spans += _spans(text, [value], label=label, score=0.9)
     spans.sort(key=lambda s: s.start)
     out = propagate_names(text, toks.starts, toks.ends, spans)
     assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))  # sorted, disjoint
@@ -225,8 +232,7 @@ def test_propagation_rule_runs_only_when_the_manifest_asks():
 def _inv(text: str, names: list[str]) -> list[str]:
     from embedanon.detectors.model import join_inverted_names
 
-    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.8, "model") for n in names]
-    out = join_inverted_names(text, sorted(spans, key=lambda s: s.start))
+    out = join_inverted_names(text, _spans(text, names))
     return [text[s.start : s.end] for s in out]
 
 
@@ -269,7 +275,7 @@ def test_inverted_names_rule_runs_only_when_the_manifest_asks():
 def _hon(text: str, names: list[str] = ()) -> list[str]:
     from embedanon.detectors.model import name_after_honorifics
 
-    spans = [Span(text.index(n), text.index(n) + len(n), "NAME", 0.8, "model") for n in names]
+    spans = _spans(text, names)
     out = name_after_honorifics(text, spans, score=0.1, source="model")
     assert all(s.score == 0.1 for s in out if s not in spans)
     return [text[s.start : s.end] for s in out]

@@ -275,6 +275,14 @@ _NOT_NAMES_TEXT = (
 _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 
 
+def _covered_tokens(starts: np.ndarray, ends: np.ndarray, spans: Iterable[Span]) -> np.ndarray:
+    """bool (T,): the tokens that overlap any of the spans."""
+    covered = np.zeros(len(starts), dtype=bool)
+    for sp in spans:
+        covered |= (starts < sp.end) & (ends > sp.start)
+    return covered
+
+
 def _title_word(word: str) -> bool:
     return len(word) > 1 and word[0].isupper() and word[1:].islower() and word.lower() not in _NOT_NAMES
 
@@ -298,11 +306,9 @@ def extend_coordinations(text: str, starts: np.ndarray, ends: np.ndarray, spans:
         return spans
     words = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
     n = len(words)
-    taken = np.zeros(n, dtype=bool)
+    taken = _covered_tokens(starts, ends, spans)
     tok_of = {int(a): i for i, a in enumerate(starts.tolist())}
     end_of = {int(b): i for i, b in enumerate(ends.tolist())}
-    for sp in spans:
-        taken[(starts < sp.end) & (ends > sp.start)] = True
     added: list[Span] = []
 
     def run(i: int, step: int) -> list[int]:
@@ -387,9 +393,7 @@ def propagate_names(text: str, starts: np.ndarray, ends: np.ndarray, spans: list
             found.setdefault((w.lower(), shape != "lower"), sp)
     if not found:
         return spans
-    covered = np.zeros(len(starts), dtype=bool)
-    for sp in spans:
-        covered |= (starts < sp.end) & (ends > sp.start)
+    covered = _covered_tokens(starts, ends, spans)
     added: list[Span] = []
     for i in np.flatnonzero(~covered).tolist():
         a, b = int(starts[i]), int(ends[i])
