@@ -3,7 +3,7 @@ tests of ``embedanon evaluate-detection`` on the pooled counts (more names per g
 to see a small real gap, or to rule out a large one).
 
     python experiments/detection/pooled_groups.py --out experiments/detection/pooled-round13.json \\
-        DIR1 DIR2 DIR3      # each with test-names / test-locales / test-text .jsonl
+        [--model-path DIR] DIR1 DIR2 DIR3   # each with test-names / test-locales / test-text .jsonl
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from embedanon.detectors.evaluate import GroupRow, compare_groups, evaluate, read_span_file
+from embedanon.detectors.evaluate import Counts, GroupRow, compare_groups, evaluate, read_span_file
 from embedanon.detectors.registry import build_detectors
 
 
@@ -21,21 +21,26 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--detectors", default="model,regex")
+    ap.add_argument("--model-path", default=None, help="a model directory (default: the shipped one)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    det = build_detectors(args.detectors)
-    out: dict = {"detectors": args.detectors, "draws": args.dirs, "sets": {}}
+    det = build_detectors(args.detectors, **({"model_path": args.model_path} if args.model_path else {}))
+    out: dict = {"detectors": args.detectors, "model_path": args.model_path, "draws": args.dirs, "sets": {}}
     for split in ("test-names", "test-locales", "test-text"):
         counts: dict[str, tuple[int, int]] = {}
+        total = Counts()
         for d in args.dirs:
-            for g in evaluate(read_span_file(Path(d) / f"{split}.jsonl"), det).groups:
+            rep = evaluate(read_span_file(Path(d) / f"{split}.jsonl"), det)
+            total = total + rep.overlap
+            for g in rep.groups:
                 n, f = counts.get(g.group, (0, 0))
                 counts[g.group] = (n + g.spans, f + g.found)
         rows = [GroupRow(g, n, f) for g, (n, f) in sorted(counts.items())]
         test = compare_groups(rows)
-        out["sets"][split] = {"groups": [{**asdict(r), "recall": r.recall} for r in rows],
+        pooled = {**asdict(total), "recall": total.recall, "precision": total.precision}
+        out["sets"][split] = {"overall": pooled, "groups": [{**asdict(r), "recall": r.recall} for r in rows],
                               "group_test": asdict(test) if test else None}
-        print(split, " ".join(f"{r.group}={r.recall:.4f} ({r.spans - r.found}/{r.spans})" for r in rows))
+        print(split, f"R {pooled['recall']:.4f} P {pooled['precision']:.4f}", " ".join(f"{r.group}={r.recall:.4f} ({r.spans - r.found}/{r.spans})" for r in rows))
         if test:
             print(f"  worst {test.worst}, gap {test.gap:.4f}; p: z {test.p_z:.4f}, chi2 {test.p_chi2:.4f}, "
                   f"exact chi2 {test.p_exact_chi2:.4f}, gap {test.p_range:.4f}")

@@ -316,6 +316,182 @@ def test_honorific_rule_keeps_existing_spans_and_runs_only_when_the_manifest_ask
     assert "He" not in without and "He" in with_rule
 
 
+def _widen(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    from embedanon.detectors.model import widen_to_whole_words
+
+    spans = sorted(_spans(text, names) + [Span(text.index(w), text.index(w) + len(w), lab, 0.9, "regex")
+                                          for w, lab in others], key=lambda s: s.start)
+    return [text[s.start : s.end] for s in widen_to_whole_words(text, spans)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Thanks, Bao-Li-Hsiang, see you.", ["Bao-"], ["Bao-Li-Hsiang"]),
+        ("Thanks, Bao-Li-Hsiang, see you.", ["Hsiang"], ["Bao-Li-Hsiang"]),
+        ("Koivula and Chin-Lung.", ["Koivula", "Chin"], ["Koivula", "Chin-Lung"]),
+        ("Hi S'fiso, welcome", ["fiso"], ["S'fiso"]),
+        ("PATIENT: Ntanzi, S'fiso-sibongile", ["Ntanzi, S"], ["Ntanzi, S'fiso-sibongile"]),
+        # negative controls: a possessive, a spaced dash, a whole word, a trailing comma
+        ("It was Boutin's family.", ["Boutin"], ["Boutin"]),
+        ("Ana - Ben came", ["Ana"], ["Ana"]),
+        ("Ana-Maria came", ["Ana-Maria"], ["Ana-Maria"]),
+        ("Ask Adu, then go", ["Adu,"], ["Adu,"]),
+    ],
+)
+def test_name_spans_are_widened_to_whole_words(text, names, expected):
+    assert _widen(text, names) == expected
+
+
+def test_widening_stops_at_neighbouring_spans_and_leaves_other_labels():
+    text = "mail Ana-ana@x.org now"
+    assert _widen(text, ["Ana"], (("ana@x.org", "EMAIL"),)) == ["Ana", "ana@x.org"]
+    text = "call Jean-Luc"
+    assert _widen(text, [], (("Jean", "ID"),)) == ["Jean"]  # only NAME spans are widened
+
+
+def _turns(text: str, names: list[str] = ()) -> list[str]:
+    from embedanon.detectors.model import name_speaker_turns
+
+    spans = _spans(text, names)
+    out = name_speaker_turns(text, spans, score=0.1, source="model")
+    assert all(s.score == 0.1 and s.label == "NAME" for s in out if s not in spans)
+    return [text[s.start : s.end] for s in out]
+
+
+_CHAT = "Dr. Yaman - Good morning.\nThembisile: Sorry, I was late.\nDr. Yaman: Fine.\nThembisile> Thanks.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        (_CHAT, ["Yaman"], ["Yaman", "Thembisile", "Thembisile"]),
+        ("Tutor: hi\nVu-an - hello\nTutor: so?\nVu-an: yes\n", [], ["Vu-an", "Vu-an"]),
+        ("tutor: hi\nzanele: hello\ntutor: so?\nzanele: yes\n", [], ["zanele", "zanele"]),
+        # negative controls: no known speaker, a speaker with one turn, section headers,
+        # upper-case headers in mixed-case text, too few turns
+        ("Kofi: hi\nAma: hello\nKofi: so?\nAma: yes\n", [], []),
+        ("Tutor: hi\nAma: hello\nTutor: so?\n", [], []),
+        ("Tutor: hi\nPlan: rest\nTutor: so?\nPlan: more rest\n", [], []),
+        ("Patient: Ana Ruiz\nHPI: cough\nPatient: fine\nHPI: none\n", ["Ana Ruiz"], ["Ana Ruiz"]),
+        ("Tutor: hi\nAma: hello\n", [], []),
+    ],
+)
+def test_speaker_turns_become_names_where_they_should(text, names, expected):
+    assert _turns(text, names) == expected
+
+
+def test_case_aware_coordination_takes_lower_case_list_ends_only():
+    from embedanon.detectors.model import extend_coordinations
+
+    def coord(text: str, names: list[str], case_aware: bool = True) -> list[str]:
+        toks = tokenize(text)
+        out = extend_coordinations(text, toks.starts, toks.ends, _spans(text, names), case_aware=case_aware)
+        return [text[s.start : s.end] for s in out]
+
+    assert coord("tymoteusz czermak and nomthandazo.", ["tymoteusz czermak"]) == [
+        "tymoteusz czermak", "nomthandazo"]
+    assert coord("sent to jaremko, and nowanqa. then", ["jaremko"]) == ["jaremko", "nowanqa"]
+    assert coord("tymoteusz czermak and nomthandazo.", ["tymoteusz czermak"], False) == ["tymoteusz czermak"]
+    # negative controls: the list goes on, a stop word, a quantifier, upper-case text, mixed case
+    assert coord("kimura and shibase started it", ["kimura"]) == ["kimura"]
+    assert coord("ana and the rest.", ["ana"]) == ["ana"]
+    assert coord("both oñate and shu.", ["shu"]) == ["oñate", "shu"]
+    assert coord("SAPTONO AND HEIDRUN.", ["SAPTONO"]) == ["SAPTONO"]
+    assert coord("Ana and bob.", ["Ana"]) == ["Ana"]
+
+
+def test_case_aware_propagation_and_inverted_names():
+    from embedanon.detectors.model import join_inverted_names, propagate_names
+
+    text = "Good morning COmfort!\nCOmfort: thanks. Comfort is key."
+    toks = tokenize(text)
+    spans = _spans(text, ["COmfort"])
+    plain = propagate_names(text, toks.starts, toks.ends, spans)
+    aware = propagate_names(text, toks.starts, toks.ends, spans, case_aware=True)
+    assert [text[s.start : s.end] for s in plain] == ["COmfort"]
+    assert [(s.start, text[s.start : s.end]) for s in aware] == [(13, "COmfort"), (22, "COmfort")]
+    text = "PATIENT NAME: Adu, COmfort\nDOB: 1970"
+    spans = _spans(text, ["Adu,"])
+    assert [text[s.start : s.end] for s in join_inverted_names(text, spans)] == ["Adu,"]
+    assert [text[s.start : s.end] for s in join_inverted_names(text, spans, case_aware=True)] == ["Adu, COmfort"]
+    text = "Name: Adu, comfort\n"
+    spans = _spans(text, ["Adu,"])
+    assert [text[s.start : s.end] for s in join_inverted_names(text, spans, case_aware=True)] == ["Adu,"]
+
+
+def _list(text: str, names: list[str]) -> list[str]:
+    from embedanon.detectors.model import name_list_items
+
+    spans = _spans(text, names)
+    return [text[s.start : s.end] for s in name_list_items(text, spans)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff.",
+         ["Qiang Peng", "Oba", "Myriam P. Derouiche"], ["Qiang Peng", "Oba", "Noor", "Myriam P. Derouiche", "Jeff"]),
+        ("Blocked 10.0.0.1 Afolarin, Sani B. Jibril and Jeff Bezos went.", ["Sani B. Jibril", "Jeff Bezos"],
+         ["Afolarin", "Sani B. Jibril", "Jeff Bezos"]),
+        ("attendees: linet, bairbel baasim, radit, folu and william m. dawson.",
+         ["linet", "bairbel baasim", "william m. dawson"],
+         ["linet", "bairbel baasim", "radit", "folu", "william m. dawson"]),
+        ("the founders were benchapatranon, kučerová and eze.", ["kučerová", "eze"],
+         ["benchapatranon", "kučerová", "eze"]),
+        ("Team:\n1. Borys W. Tarasek\n2. I-Chun Chen\n3. Thembisile\n4. Linnea Eriksson\n",
+         ["Borys W. Tarasek", "I-Chun Chen", "Linnea Eriksson"],
+         ["Borys W. Tarasek", "I-Chun Chen", "Thembisile", "Linnea Eriksson"]),
+        # negative controls: half the items named, no connector, a drug list, a lower-case word that
+        # is not a list end, upper-case text, a numbered list that is mostly not names
+        ("We saw Ana, Bo, Paris and London.", ["Ana", "Bo"], ["Ana", "Bo"]),
+        ("Ana, Bo, Cy, Di went home.", ["Ana", "Bo", "Cy"], ["Ana", "Bo", "Cy"]),
+        ("MEDICATIONS: Lisinopril, Aspirin, Zocor, and Prilosec.", ["Lisinopril", "Zocor", "Prilosec"],
+         ["Lisinopril", "Zocor", "Prilosec"]),
+        ("Yesterday, Ana, Bo and the rest went.", ["Ana", "Bo"], ["Ana", "Bo"]),
+        ("SEEN: ANA, BO, CY AND DI.", ["ANA", "BO", "DI"], ["ANA", "BO", "DI"]),
+        ("Plan:\n1. Borys Tarasek\n2. Aspirin\n3. Rest\n4. Linnea Eriksson\n",
+         ["Borys Tarasek", "Linnea Eriksson"], ["Borys Tarasek", "Linnea Eriksson"]),
+    ],
+)
+def test_list_items_become_names_where_they_should(text, names, expected):
+    assert _list(text, names) == expected
+
+
+def test_round15_rules_run_only_when_the_manifest_asks():
+    from embedanon.detectors.model import (
+        DECODE_RULES,
+        name_list_items,
+        name_speaker_turns,
+        propagate_names,
+        widen_to_whole_words,
+    )
+
+    detector = ModelDetector(path=shipped_path())
+    base = {**detector.weights.manifest, **{k: False for k in DECODE_RULES}}
+    texts = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nCOmfort: Thanks a lot.\n",
+             "Good morning COmfort!\nCOmfort: thanks, Mr. Adu.\nTutor: Bao-Li-Hsiang, come in.\n",
+             "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
+             "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor."]
+    changed = set()
+    for text in texts:
+        detector.weights.manifest = base
+        plain = detector.detect(text)
+        toks = tokenize(text)
+        for flags, expect in (
+            ({"whole_words": True}, widen_to_whole_words(text, plain)),
+            ({"speaker_turns": True}, name_speaker_turns(text, plain, score=detector.threshold, source="model")),
+            ({"propagation": True, "case_aware": True},
+             propagate_names(text, toks.starts, toks.ends, plain, case_aware=True)),
+            ({"lists": True}, name_list_items(text, plain)),
+        ):
+            detector.weights.manifest = {**base, **flags}
+            assert detector.detect(text) == expect
+            if expect != plain:
+                changed.add(next(iter(flags)))
+    assert changed == {"whole_words", "speaker_turns", "propagation", "lists"}  # each rule fired on some text
+
+
 def test_weights_round_trip(tmp_path):
     rng = np.random.default_rng(3)
     c = len(CLASSES)
@@ -621,7 +797,8 @@ def test_best_path_agrees_with_viterbi():
 
 _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor", "OKAFOR", "He", ", ",
            "Patience", "patience", " and ", "Blessing", ":", "\n", " ", "will", "Will", "-", "'", "Ana",
-           "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. "]
+           "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. ",
+           "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor"]
 
 
 def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
@@ -633,8 +810,11 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
 
     detector = ModelDetector(path=shipped_path())
     plain = ModelDetector(path=shipped_path())
-    plain.weights.manifest = {**plain.weights.manifest, **{k: False for k in ("propagation",
-                                                                          "inverted_names", "honorifics")}}
+    from embedanon.detectors.model import DECODE_RULES
+
+    for det in (detector, plain):  # every rule on (the round-15 ones too), and all but coordination
+        det.weights.manifest = {**det.weights.manifest, **{k: det is detector or k == "coordination"
+                                                           for k in DECODE_RULES}}
 
     changed = []
 

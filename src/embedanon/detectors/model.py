@@ -244,14 +244,22 @@ class ModelDetector:
         caseless = self._o_shift_lower != self._o_shift and text.lower() == text  # no copy by default
         o_shift = self._o_shift_lower if caseless else self._o_shift
         spans = decode(starts, ends, proba, o_shift=o_shift, source=self.name)
-        if self.weights.manifest.get("coordination"):
-            spans = extend_coordinations(text, starts, ends, spans)
-        if self.weights.manifest.get("propagation"):
-            spans = propagate_names(text, starts, ends, spans)
-        if self.weights.manifest.get("inverted_names"):
-            spans = join_inverted_names(text, spans)
-        if self.weights.manifest.get("honorifics"):
+        rules = self.weights.manifest
+        case_aware = bool(rules.get("case_aware"))
+        if rules.get("coordination"):
+            spans = extend_coordinations(text, starts, ends, spans, case_aware=case_aware)
+        if rules.get("speaker_turns"):
+            spans = name_speaker_turns(text, spans, score=self.threshold, source=self.name)
+        if rules.get("propagation"):
+            spans = propagate_names(text, starts, ends, spans, case_aware=case_aware)
+        if rules.get("inverted_names"):
+            spans = join_inverted_names(text, spans, case_aware=case_aware)
+        if rules.get("honorifics"):
             spans = name_after_honorifics(text, spans, score=self.threshold, source=self.name)
+        if rules.get("lists"):
+            spans = name_list_items(text, spans)
+        if rules.get("whole_words"):
+            spans = widen_to_whole_words(text, spans)
         return spans
 
 
@@ -263,8 +271,12 @@ def _probability(name: str, value: object) -> float:
 
 DETECTORS.add("model", ModelDetector)
 
-#: manifest flags of the decode rules run after Viterbi (``ModelDetector.detect``), in that order
-DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics")
+#: manifest flags of the decode rules run after Viterbi (``ModelDetector.detect``). They run in the
+#: order coordination, speaker_turns, propagation, inverted_names, honorifics, lists, whole_words;
+#: ``case_aware`` is not a rule of its own but widens coordination, propagation and inverted_names
+#: to lower-case, upper-case and irregularly cased text (round 15)
+DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
+                "speaker_turns", "lists")
 
 _CONNECTORS = frozenset({"and", "or", "&"})
 #: capitalized words that are not names when they stand next to a coordination
@@ -287,17 +299,36 @@ def _title_word(word: str) -> bool:
     return len(word) > 1 and word[0].isupper() and word[1:].islower() and word.lower() not in _NOT_NAMES
 
 
-def extend_coordinations(text: str, starts: np.ndarray, ends: np.ndarray, spans: list[Span]) -> list[Span]:
+#: lower-case words that open a coordination without being part of it (``both ana and bo``)
+_QUANTIFIERS = frozenset({"both", "either", "neither", "between", "all"})
+
+
+def _text_case(text: str) -> str:
+    """'lower' for a text without capitals, 'upper' for one without lower-case letters, else 'mixed'."""
+    if text.lower() == text:
+        return "lower"
+    if text.upper() == text:
+        return "upper"
+    return "mixed"
+
+
+def extend_coordinations(
+    text: str, starts: np.ndarray, ends: np.ndarray, spans: list[Span], *, case_aware: bool = False
+) -> list[Span]:
     """Coordinated proper nouns share their type: in ``A and B`` / ``A, B`` / ``A or B`` where one
     side is a NAME span and the other side is one or two title-case words that are in no span and
     not followed (or, on the left, preceded) by another title-case word, the other side becomes a
     NAME span too, with the score of its partner (a bare comma does not link: ``Yesterday, Ana
-    came``). Case-sensitive, so lower- and upper-case texts are left as decoded.
+    came``). Case-sensitive, so lower- and upper-case texts are left as decoded, unless
+    ``case_aware``: then in a text without capitals the other side is one or two lower-case words
+    (not in the stop lists) followed by no further word (``czermak and nomthandazo.``; not
+    ``kimura and shibase started``). Upper-case texts stay as decoded either way.
 
     Args:
         text: the text.
         starts, ends: token offsets (``tokenize``).
         spans: decoded spans, sorted and disjoint.
+        case_aware: also texts without capitals (round 15).
 
     Returns:
         The spans with the added names, sorted.
@@ -310,14 +341,27 @@ def extend_coordinations(text: str, starts: np.ndarray, ends: np.ndarray, spans:
     tok_of = {int(a): i for i, a in enumerate(starts.tolist())}
     end_of = {int(b): i for i, b in enumerate(ends.tolist())}
     added: list[Span] = []
+    case = _text_case(text) if case_aware else "mixed"
+    if case == "lower":
+        def fits(w: str) -> bool:
+            return (len(w) > 1 and w.isalpha() and w not in _NO_PROPAGATION
+                    and w not in _AFTER_TITLE_LOWER_NOT_NAMES and w not in _QUANTIFIERS)
+
+        def phrase_goes_on(w: str) -> bool:  # a lower-case name ends the list: 'and shibase started' is not one
+            return w.isalpha() and w not in _QUANTIFIERS
+    else:  # in upper-case text a name looks like any other word ('INNUENDO AND BASELESS CONCLUSIONS')
+        fits = _title_word
+
+        def phrase_goes_on(w: str) -> bool:
+            return w[:1].isupper()
 
     def run(i: int, step: int) -> list[int]:
-        """Up to two adjacent free title-case tokens from token i in direction step."""
+        """Up to two adjacent free fitting tokens from token i in direction step."""
         out: list[int] = []
-        while 0 <= i < n and len(out) < 2 and not taken[i] and _title_word(words[i]):
+        while 0 <= i < n and len(out) < 2 and not taken[i] and fits(words[i]):
             out.append(i)
             i += step
-        if not out or (0 <= i < n and words[i][:1].isupper()):
+        if not out or (0 <= i < n and phrase_goes_on(words[i])):
             return []  # part of a longer capitalized phrase (an organization, a title): leave it
         return out
 
@@ -367,30 +411,38 @@ def _shape(word: str) -> str | None:
     return None
 
 
-def propagate_names(text: str, starts: np.ndarray, ends: np.ndarray, spans: list[Span]) -> list[Span]:
+def propagate_names(
+    text: str, starts: np.ndarray, ends: np.ndarray, spans: list[Span], *, case_aware: bool = False
+) -> list[Span]:
     """A name found once is a name everywhere in the same text: every word of a NAME span
     (alphabetic, two letters or more, not in ``_NO_PROPAGATION``) marks its other occurrences that
     no span covers as NAME spans, with the score of the span it came from. Shapes must agree: a
     title- or upper-case word marks title- and upper-case occurrences, a lower-case word only
-    lower-case ones (a name ``Will`` leaves the verb ``will`` alone). Nothing outlives the call.
+    lower-case ones (a name ``Will`` leaves the verb ``will`` alone). With ``case_aware`` an
+    irregularly cased word (``COmfort``, ``McKay``) marks its occurrences of the very same spelling.
+    Nothing outlives the call.
 
     Args:
         text: the text.
         starts, ends: token offsets (``tokenize``).
         spans: decoded spans, sorted and disjoint.
+        case_aware: irregularly cased words propagate too, by exact spelling (round 15).
 
     Returns:
         The spans with the added names, sorted.
     """
-    found: dict[tuple[str, bool], Span] = {}  # (lower-cased word, capitalized?) -> its span
+    found: dict[tuple[str, bool | None], Span] = {}  # (word, capitalized? / None: exact) -> its span
     for sp in spans:
         if sp.label != "NAME":
             continue
         for w in re.findall(r"[^\W\d_]+", text[sp.start : sp.end]):
             shape = _shape(w)
-            if shape is None or len(w) < 2 or w.lower() in _NO_PROPAGATION:
+            if len(w) < 2 or w.lower() in _NO_PROPAGATION:
                 continue
-            found.setdefault((w.lower(), shape != "lower"), sp)
+            if shape is not None:
+                found.setdefault((w.lower(), shape != "lower"), sp)
+            elif case_aware:
+                found.setdefault((w, None), sp)
     if not found:
         return spans
     covered = _covered_tokens(starts, ends, spans)
@@ -400,8 +452,9 @@ def propagate_names(text: str, starts: np.ndarray, ends: np.ndarray, spans: list
         w = text[a:b]
         shape = _shape(w)
         if shape is None:
-            continue
-        partner = found.get((w.lower(), shape != "lower"))
+            partner = found.get((w, None)) if case_aware and w.isalpha() else None
+        else:
+            partner = found.get((w.lower(), shape != "lower"))
         if partner is not None:
             added.append(Span(a, b, "NAME", partner.score, partner.source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
@@ -426,16 +479,18 @@ def _case(word: str) -> str | None:
     return shapes.pop() if len(shapes) == 1 else None
 
 
-def join_inverted_names(text: str, spans: list[Span]) -> list[Span]:
+def join_inverted_names(text: str, spans: list[Span], *, case_aware: bool = False) -> list[Span]:
     """``NAME: Okafor, Patience``: a line that is, after a header label (``name``, ``patient``,
     ``student`` ... optionally followed by ``name``, then ``:``), exactly ``A, B`` with single
     words A and B, where one is exactly a NAME span (A's may include the comma) and the other is in
     no span, has the same case shape and is not a function word, becomes one NAME span ``A, B``
-    with its partner's score.
+    with its partner's score. With ``case_aware`` the case shapes need only agree on the first
+    letter (``Adu, COmfort``, ``Ntanzi, S'fiso-sibongile``).
 
     Args:
         text: the text.
         spans: spans, sorted and disjoint.
+        case_aware: compare first letters, not whole case shapes (round 15).
 
     Returns:
         The spans with the joined names, sorted.
@@ -458,9 +513,15 @@ def join_inverted_names(text: str, spans: list[Span]) -> list[Span]:
         if sp.label != "NAME" or sp.start != named[0] or tail not in ("", "," if left else ""):
             continue
         other = text[free[0] : free[1]]
-        shape = _case(other)
-        if shape is None or shape != _case(text[named[0] : named[1]]) or other.lower() in _NO_PROPAGATION:
+        if other.lower() in _NO_PROPAGATION:
             continue
+        if case_aware:
+            if other[0].isupper() != text[named[0]].isupper():
+                continue
+        else:
+            shape = _case(other)
+            if shape is None or shape != _case(text[named[0] : named[1]]):
+                continue
         out[i] = Span(a0, b1, "NAME", sp.score, sp.source)
     return out
 
@@ -518,6 +579,248 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+#: role and section words that open a line the way a chat speaker does (``Tutor:``, ``Plan:``)
+_TURN_WORDS_TEXT = (
+    _LABELS_TEXT.replace("|", " ") + " user assistant agent bot system support nurse host guest moderator "
+    "interviewer interviewee speaker caller operator counselor therapist clinician advisor instructor "
+    "mentor mom dad mother father me q a question answer plan assessment impression history note "
+    "diagnosis subjective objective procedure findings comment comments summary reason result results "
+    "update edit subject re fwd warning error info example step tip date time phone email address age "
+    "dob sex gender location hospital ward unit room medications allergies exam vitals mrn id ssn acct "
+    "account"
+)
+_TURN_WORDS = frozenset(_TURN_WORDS_TEXT.split())
+#: a line opening like a chat turn: an optional honorific, one word, then ``:``, ``>`` or `` -``
+_TURN = re.compile(
+    rf"^[ \t]*(?:(?:mrs|mr|ms|mx|dr|prof)\.?[ \t]+)?({_WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def name_speaker_turns(text: str, spans: list[Span], *, score: float, source: str) -> list[Span]:
+    """In a transcript, the speakers are names or roles: when at least three lines open like a chat
+    turn (``Word:``, ``Word>``, ``Word -``, an honorific allowed before the word) and one of their
+    speakers is a NAME span or a role word (``Tutor``, ``Patient``), every other speaker word that
+    opens two turns or more, is in no span, is not a role or section word (``Plan``,
+    ``Assessment``) nor in the propagation stop list, and starts with a capital (any case in a text
+    without capitals; upper case only in a text without lower-case letters) becomes a NAME span on
+    each of its turns, with ``score``.
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+        score: the score of an added span (the detector's threshold).
+        source: the detector name of an added span.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    if text.count("\n") < 2:
+        return spans
+    turns = [m.span(1) for m in _TURN.finditer(text)]
+    if len(turns) < 3:
+        return spans
+
+    def covered(a: int, b: int) -> bool:
+        return any(sp.start < b and a < sp.end for sp in spans)
+
+    known = [text[a:b] for a, b in turns
+             if text[a:b].lower() in _TURN_WORDS
+             or any(sp.label == "NAME" and sp.start < b and a < sp.end for sp in spans)]
+    if not known:
+        return spans
+    case = _text_case(text)
+    count: dict[str, int] = {}
+    for a, b in turns:
+        count[text[a:b]] = count.get(text[a:b], 0) + 1
+    added: list[Span] = []
+    for a, b in turns:
+        w = text[a:b]
+        if count[w] < 2 or w in known or len(w) < 2 or w.lower() in _TURN_WORDS or w.lower() in _NO_PROPAGATION:
+            continue
+        if case == "mixed" and (not w[0].isupper() or (w.isupper() and len(w) > 1)):
+            continue
+        if covered(a, b):
+            continue
+        added.append(Span(a, b, "NAME", score, source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+#: the separators of an inline list: ``, `` / ``, and `` / `` and `` / `` or `` / `` & ``
+_LIST_SEP = re.compile(r",[ \t]+(?:(?:and|or)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+", re.IGNORECASE)
+#: a line of a numbered or bulleted list: the marker, then the item up to the end of line, a comma,
+#: a parenthesis or a spaced dash
+_LIST_LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*\u2022])[ \t]+([^\n,(]*?)[ \t]*(?:$|[,(]|[ \t]-[ \t])",
+                        re.MULTILINE)
+_INITIAL = re.compile(r"[^\W\d_]\.")
+#: a line that lists drugs, not people (the model takes some drug names for names)
+_DRUG_LIST_CUE = re.compile(r"\b(?:medications?|meds|allerg\w*|drugs?|doses?|mg|tablets?)\b", re.IGNORECASE)
+
+
+def _item_words(words: list[str], case: str) -> bool:
+    """Words that can make up a name in a list: 1-3 of them, each a fitting word or an initial."""
+    if not 1 <= len(words) <= 3:
+        return False
+    for k, w in enumerate(words):
+        if k > 0 and _INITIAL.fullmatch(w) and (w[0].islower() if case == "lower" else w[0].isupper()):
+            continue
+        if not re.fullmatch(_WORD, w) or w.lower() in _NO_PROPAGATION or w.lower() in _QUANTIFIERS:
+            return False
+        if case == "lower" and (not w.islower() or w in _AFTER_TITLE_LOWER_NOT_NAMES):
+            return False
+        if case == "mixed" and (not w[0].isupper() or (w.isupper() and len(w) > 1)):
+            return False
+    return True
+
+
+def name_list_items(text: str, spans: list[Span]) -> list[Span]:
+    """The items of a list of names are names: in an inline list ``A, B, C and D`` (three items or
+    more, the last one after ``and`` / ``or`` / ``&``) or in a numbered / bulleted list (three lines
+    or more), where at least two items and more than half of them hold a NAME span, every other item of one
+    to three capitalized words or initials (lower-case words in a text without capitals; nothing in
+    upper-case text) that no span touches becomes a NAME span with the score of a named item. An
+    inline list on a line that speaks of drugs (``medications``, ``mg``, ``doses`` ...) is left
+    alone: the model takes some drug names for names. In a text without capitals the first item
+    is one word (nothing tells where a name starts).
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    case = _text_case(text)
+    if not spans or case == "upper":
+        return spans
+    names = [sp for sp in spans if sp.label == "NAME"]
+    if len(names) < 2:
+        return spans
+
+    def touching(a: int, b: int) -> list[Span]:
+        return [sp for sp in spans if sp.start < b and a < sp.end]
+
+    added: list[Span] = []
+
+    def settle(items: list[tuple[int, int]]) -> None:
+        named = [sp for a, b in items for sp in touching(a, b) if sp.label == "NAME"]
+        n_named = sum(any(sp.label == "NAME" for sp in touching(a, b)) for a, b in items)
+        if n_named < 2 or 2 * n_named <= len(items):
+            return
+        for a, b in items:
+            if not touching(a, b) and _item_words(text[a:b].split(), case):
+                added.append(Span(a, b, "NAME", named[0].score, named[0].source))
+
+    def words_at(a: int, b: int) -> list[tuple[int, int]]:
+        """Word offsets in line[a:b], trailing punctuation cut (an initial keeps its period)."""
+        out = []
+        for m in re.finditer(r"\S+", line[a:b]):
+            x, y = m.span()
+            while y - x > 1 and line[a + y - 1] in ".,;:!?)" and not _INITIAL.fullmatch(line[a + x : a + y]):
+                y -= 1
+            out.append((x, y))
+        return out
+
+    # inline lists, line by line
+    pos = 0
+    for line in text.split("\n"):
+        base, pos = pos, pos + len(line) + 1
+        if "," not in line or _DRUG_LIST_CUE.search(line):
+            continue
+        seps = list(_LIST_SEP.finditer(line))
+        if len(seps) < 2:
+            continue
+        bounds = [0] + [x for m in seps for x in m.span()] + [len(line)]
+        chunks = [(bounds[2 * i], bounds[2 * i + 1]) for i in range(len(seps) + 1)]
+        i = 0
+        while i < len(seps):
+            # first item: the trailing fitting words of chunk i
+            ws = words_at(*chunks[i])
+            k = len(ws)
+            while k > 0 and len(ws) - k < 3 and _item_words([line[chunks[i][0] + a : chunks[i][0] + b]
+                                                             for a, b in ws[k - 1 :]], case):
+                k -= 1
+            if case == "lower" and k > 0:  # no capitals to tell where the name starts: one word
+                k = len(ws) - 1
+            if k == len(ws):
+                i += 1
+                continue
+            items = [(chunks[i][0] + ws[k][0], chunks[i][0] + ws[-1][1])]
+            j = i + 1
+            while j < len(chunks):
+                a, b = chunks[j]
+                cw = words_at(a, b)
+                whole = _item_words([line[a + x : a + y] for x, y in cw], case)
+                if whole and j < len(seps):  # a middle item: the list goes on after it
+                    items.append((a + cw[0][0], a + cw[-1][1]))
+                    j += 1
+                    continue
+                m = 0  # the last item: the leading fitting words of chunk j
+                while m < min(3, len(cw)) and _item_words([line[a + x : a + y] for x, y in cw[: m + 1]], case):
+                    m += 1
+                if m:
+                    items.append((a + cw[0][0], a + cw[m - 1][1]))
+                break
+            last_sep = seps[min(j, len(seps)) - 1].group(0).strip(", \t").lower()
+            if len(items) >= 3 and last_sep in ("and", "or", "&") and len(items) == j - i + 1:
+                settle([(base + a, base + b) for a, b in items])
+            i = max(j, i + 1)
+    # numbered / bulleted lists
+    lines = [m.span(1) for m in _LIST_LINE.finditer(text) if m.end(1) > m.start(1)]
+    if len(lines) >= 3:
+        settle(lines)
+    if not added:
+        return spans
+    return sorted(spans + added, key=lambda s: s.start)
+
+
+_JOINERS = "-'"
+
+
+def widen_to_whole_words(text: str, spans: list[Span]) -> list[Span]:
+    """A NAME span never cuts a word: a span that starts or ends inside letters joined by hyphens
+    or apostrophes (``Bao-`` of ``Bao-Li-Hsiang``, ``fiso`` of ``S'fiso``) is widened to the whole
+    word, up to the neighbouring spans; a possessive ``'s`` stays outside (``Boutin's``).
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, widened where they cut a word.
+    """
+    if not spans:
+        return spans
+    n = len(text)
+    out: list[Span] = []
+    for k, sp in enumerate(spans):
+        if sp.label != "NAME":
+            out.append(sp)
+            continue
+        lo = out[-1].end if out else 0
+        hi = spans[k + 1].start if k + 1 < len(spans) else n
+        a, b = sp.start, sp.end
+        while a > lo:
+            c, first = text[a - 1], text[a]
+            if c.isalpha() and (first.isalpha() or first in _JOINERS):
+                a -= 1
+            elif c in _JOINERS and a - 2 >= lo and text[a - 2].isalpha() and first.isalpha():
+                a -= 1
+            else:
+                break
+        while b < hi:
+            c, last = text[b], text[b - 1]
+            if c.isalpha() and (last.isalpha() or (last in _JOINERS and b - 2 >= a and text[b - 2].isalpha())):
+                b += 1
+            elif (c in _JOINERS and last.isalpha() and b + 1 < hi and text[b + 1].isalpha()
+                  and not (c == "'" and text[b + 1] in "sS" and (b + 2 >= n or not text[b + 2].isalpha()))):
+                b += 1
+            else:
+                break
+        out.append(sp if (a, b) == (sp.start, sp.end) else Span(a, b, sp.label, sp.score, sp.source))
+    return out
 
 
 def sparse_sum(weights: np.ndarray, ids: np.ndarray) -> np.ndarray:
