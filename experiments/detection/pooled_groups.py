@@ -29,16 +29,19 @@ def main() -> int:
     for split in ("test-names", "test-locales", "test-text"):
         counts: dict[str, tuple[int, int]] = {}
         total = Counts()
+        per_draw: list[dict] = []
         for d in args.dirs:
             rep = evaluate(read_span_file(Path(d) / f"{split}.jsonl"), det)
             total = total + rep.overlap
+            per_draw.append({"draw": d, "recall": rep.overlap.recall, "precision": rep.overlap.precision,
+                             "group_test": asdict(rep.group_test) if rep.group_test else None})
             for g in rep.groups:
                 n, f = counts.get(g.group, (0, 0))
                 counts[g.group] = (n + g.spans, f + g.found)
         rows = [GroupRow(g, n, f) for g, (n, f) in sorted(counts.items())]
         test = compare_groups(rows)
         pooled = {**asdict(total), "recall": total.recall, "precision": total.precision}
-        out["sets"][split] = {"overall": pooled, "groups": [{**asdict(r), "recall": r.recall} for r in rows],
+        out["sets"][split] = {"overall": pooled, "per_draw": per_draw, "groups": [{**asdict(r), "recall": r.recall} for r in rows],
                               "group_test": asdict(test) if test else None}
         print(split, f"R {pooled['recall']:.4f} P {pooled['precision']:.4f}", " ".join(f"{r.group}={r.recall:.4f} ({r.spans - r.found}/{r.spans})" for r in rows))
         if test:
