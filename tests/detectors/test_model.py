@@ -458,9 +458,55 @@ def test_list_items_become_names_where_they_should(text, names, expected):
     assert _list(text, names) == expected
 
 
+def _particles(text: str, names: list[str]) -> list[str]:
+    from embedanon.detectors.model import join_name_particles
+
+    return [text[s.start : s.end] for s in join_name_particles(text, _spans(text, names))]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Good morning Ella-Yfke 's Gravensande. Instead", ["Ella-Yfke"], ["Ella-Yfke 's Gravensande"]),
+        ("attendees: sani and robin e. 's gravensande.", ["sani", "robin e"], ["sani", "robin e. 's gravensande"]),
+        ("Student: Jake d' Heripon\nPatients", ["Jake d'"], ["Jake d' Heripon"]),
+        ("we waited, but johannes g. d' heripon just", ["johannes g"], ["johannes g. d' heripon"]),
+        # negative controls: a sentence end before the particle, a lower-case word after it in
+        # mixed case, a tokenized possessive, a word taken by another span
+        ("It was Ana. 's Gravensande is a town", ["Ana"], ["Ana"]),
+        ("Ask Ana 's mother", ["Ana"], ["Ana"]),
+        ("John 's car was red", ["John"], ["John"]),
+        ("Jake d' Heripon", ["Jake d'", "Heripon"], ["Jake d'", "Heripon"]),
+    ],
+)
+def test_name_particles_join_the_surname_where_they_should(text, names, expected):
+    assert _particles(text, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Daniel Bahri\nWage (wage94@yahoo.com)\n", ["Wage"]),
+        ("Lungile (nyazitla_lungile@hotmail.com)", ["Lungile"]),
+        ("write to okafor <a.okafor@example.org>", ["okafor"]),
+        # negative controls: a mailbox word, a word that is not in the address, no brackets
+        ("Support (support@example.com)", []),
+        ("Contact Wage (info@example.com)", []),
+        ("Wage wage94@yahoo.com", []),
+    ],
+)
+def test_a_word_before_its_own_email_is_a_name(text, expected):
+    from embedanon.detectors.model import name_before_own_email
+
+    out = name_before_own_email(text, [], score=0.1, source="model")
+    assert [text[s.start : s.end] for s in out] == expected and all(s.score == 0.1 for s in out)
+
+
 def test_round15_rules_run_only_when_the_manifest_asks():
     from embedanon.detectors.model import (
         DECODE_RULES,
+        join_name_particles,
+        name_before_own_email,
         name_list_items,
         name_speaker_turns,
         propagate_names,
@@ -472,7 +518,8 @@ def test_round15_rules_run_only_when_the_manifest_asks():
     texts = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nCOmfort: Thanks a lot.\n",
              "Good morning COmfort!\nCOmfort: thanks, Mr. Adu.\nTutor: Bao-Li-Hsiang, come in.\n",
              "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
-             "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor."]
+             "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
+             "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n"]
     changed = set()
     for text in texts:
         detector.weights.manifest = base
@@ -484,12 +531,15 @@ def test_round15_rules_run_only_when_the_manifest_asks():
             ({"propagation": True, "case_aware": True},
              propagate_names(text, toks.starts, toks.ends, plain, case_aware=True)),
             ({"lists": True}, name_list_items(text, plain)),
+            ({"particles": True}, join_name_particles(text, plain)),
+            ({"email_names": True}, name_before_own_email(text, plain, score=detector.threshold, source="model")),
         ):
             detector.weights.manifest = {**base, **flags}
             assert detector.detect(text) == expect
             if expect != plain:
                 changed.add(next(iter(flags)))
-    assert changed == {"whole_words", "speaker_turns", "propagation", "lists"}  # each rule fired on some text
+    assert changed == {"whole_words", "speaker_turns", "propagation", "lists", "particles",
+                       "email_names"}  # each rule fired on some text
 
 
 def test_weights_round_trip(tmp_path):
@@ -798,7 +848,8 @@ def test_best_path_agrees_with_viterbi():
 _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor", "OKAFOR", "He", ", ",
            "Patience", "patience", " and ", "Blessing", ":", "\n", " ", "will", "Will", "-", "'", "Ana",
            "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. ",
-           "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor"]
+           "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor",
+           " 's ", "d' ", "Wage (wage94@yahoo.com)"]
 
 
 def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():

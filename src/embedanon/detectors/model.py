@@ -258,6 +258,10 @@ class ModelDetector:
             spans = name_after_honorifics(text, spans, score=self.threshold, source=self.name)
         if rules.get("lists"):
             spans = name_list_items(text, spans)
+        if rules.get("particles"):
+            spans = join_name_particles(text, spans)
+        if rules.get("email_names"):
+            spans = name_before_own_email(text, spans, score=self.threshold, source=self.name)
         if rules.get("whole_words"):
             spans = widen_to_whole_words(text, spans)
         return spans
@@ -272,11 +276,12 @@ def _probability(name: str, value: object) -> float:
 DETECTORS.add("model", ModelDetector)
 
 #: manifest flags of the decode rules run after Viterbi (``ModelDetector.detect``). They run in the
-#: order coordination, speaker_turns, propagation, inverted_names, honorifics, lists, whole_words;
+#: order coordination, speaker_turns, propagation, inverted_names, honorifics, lists, particles,
+#: email_names, whole_words;
 #: ``case_aware`` is not a rule of its own but widens coordination, propagation and inverted_names
 #: to lower-case, upper-case and irregularly cased text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
-                "speaker_turns", "lists")
+                "speaker_turns", "lists", "particles", "email_names")
 
 _CONNECTORS = frozenset({"and", "or", "&"})
 #: capitalized words that are not names when they stand next to a coordination
@@ -774,6 +779,88 @@ def name_list_items(text: str, spans: list[Span]) -> list[Span]:
     if not added:
         return spans
     return sorted(spans + added, key=lambda s: s.start)
+
+
+#: after a name: a Dutch / French / Italian particle written apart, then the rest of the surname
+#: (``Ella-Yfke 's Gravensande``, ``Jake d' Heripon``; an initial's period may come first)
+_PARTICLE_AFTER = re.compile(rf"(\.)?[ \t]+(?:'[sS]|[dDlL]')[ \t]+({_WORD})")
+_PARTICLE_END = re.compile(r"(?:^|[ \t])[dDlL]'$")
+_WORD_AFTER = re.compile(rf"[ \t]+({_WORD})")
+
+
+def join_name_particles(text: str, spans: list[Span]) -> list[Span]:
+    """A surname particle written apart belongs to the name before it: a NAME span followed by
+    `` 's Word`` / `` d' Word`` / `` l' Word`` (after an initial, its period may come between), or
+    ending on ``d'`` / ``l'`` and followed by a word, is widened over that word, when the word is
+    in no span and capitalized (lower case in a text without capitals).
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, widened where a particle follows.
+    """
+    if "'" not in text:
+        return spans
+    caseless = text.lower() == text
+    out = list(spans)
+    for k, sp in enumerate(out):
+        if sp.label != "NAME":
+            continue
+        hi = out[k + 1].start if k + 1 < len(out) else len(text)
+        m = _PARTICLE_AFTER.match(text, sp.end)
+        if m and m.group(1) and not re.search(r"(?:^|\W)[^\W\d_]$", text[sp.start : sp.end]):
+            m = None  # a period after a name that is no initial ends a sentence
+        if m is None and _PARTICLE_END.search(text[sp.start : sp.end]):
+            m = _WORD_AFTER.match(text, sp.end)
+        if m is None or m.end() > hi:
+            continue
+        word = m.group(m.lastindex or 0)
+        if not (word.islower() if caseless else word[0].isupper()) or word.lower() in _NO_PROPAGATION:
+            continue
+        out[k] = Span(sp.start, m.end(), sp.label, sp.score, sp.source)
+    return out
+
+
+#: ``Wage (wage94@example.com)``, ``Lungile <nyazitla_lungile@example.org>``
+_WORD_BEFORE_EMAIL = re.compile(rf"({_WORD})[ \t]*[(<][ \t]*([\w.+-]+)@[\w-]+(?:\.[\w-]+)+[ \t]*[)>]")
+#: mailbox words that are no names
+_MAILBOX_WORDS = frozenset(
+    "info support sales admin office help service services team hr billing webmaster noreply contact "
+    "mail email enquiries inquiries press media jobs careers hello".split()
+)
+
+
+def name_before_own_email(text: str, spans: list[Span], *, score: float, source: str) -> list[Span]:
+    """A word right before its own e-mail address in brackets is a name: ``Wage (wage94@...)``
+    when the word (three letters or more, in no span, not a mailbox word such as ``Support`` or
+    ``Info``) is one of the address's local-part pieces (split at ``.``, ``_``, ``-``, ``+`` and
+    digits), whatever its case.
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+        score: the score of an added span (the detector's threshold).
+        source: the detector name of an added span.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    if "@" not in text:
+        return spans
+    added: list[Span] = []
+    for m in _WORD_BEFORE_EMAIL.finditer(text):
+        word, local = m.group(1), m.group(2).lower()
+        a, b = m.span(1)
+        if len(word) < 3 or word.lower() in _MAILBOX_WORDS or word.lower() in _NO_PROPAGATION:
+            continue
+        if word.lower() not in {p for p in re.split(r"[._+\-\d]+", local) if p}:
+            continue
+        if any(sp.start < b and a < sp.end for sp in spans):
+            continue
+        added.append(Span(a, b, "NAME", score, source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
 
 
 _JOINERS = "-'"
