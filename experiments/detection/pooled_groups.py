@@ -41,9 +41,11 @@ def main() -> int:
         rows = [GroupRow(g, n, f) for g, (n, f) in sorted(counts.items())]
         test = compare_groups(rows)
         pooled = {**asdict(total), "recall": total.recall, "precision": total.precision}
-        out["sets"][split] = {"overall": pooled, "per_draw": per_draw, "groups": [{**asdict(r), "recall": r.recall} for r in rows],
+        out["sets"][split] = {"overall": pooled, "per_draw": per_draw,
+                              "groups": [{**asdict(r), "recall": r.recall} for r in rows],
                               "group_test": asdict(test) if test else None}
-        print(split, f"R {pooled['recall']:.4f} P {pooled['precision']:.4f}", " ".join(f"{r.group}={r.recall:.4f} ({r.spans - r.found}/{r.spans})" for r in rows))
+        by_group = " ".join(f"{r.group}={r.recall:.4f} ({r.spans - r.found}/{r.spans})" for r in rows)
+        print(split, f"R {pooled['recall']:.4f} P {pooled['precision']:.4f}", by_group)
         if test:
             print(f"  worst {test.worst}, gap {test.gap:.4f}; p: z {test.p_z:.4f}, chi2 {test.p_chi2:.4f}, "
                   f"exact chi2 {test.p_exact_chi2:.4f}, gap {test.p_range:.4f}")

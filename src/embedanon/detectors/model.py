@@ -352,10 +352,11 @@ def extend_coordinations(
             return (len(w) > 1 and w.isalpha() and w not in _NO_PROPAGATION
                     and w not in _AFTER_TITLE_LOWER_NOT_NAMES and w not in _QUANTIFIERS)
 
-        def phrase_goes_on(w: str) -> bool:  # a lower-case name ends the list: 'and shibase started' is not one
+        def phrase_goes_on(w: str) -> bool:  # a lower-case name ends the list ('and shibase started': no)
             return w.isalpha() and w not in _QUANTIFIERS
     else:  # in upper-case text a name looks like any other word ('INNUENDO AND BASELESS CONCLUSIONS')
-        fits = _title_word
+        def fits(w: str) -> bool:
+            return _title_word(w)
 
         def phrase_goes_on(w: str) -> bool:
             return w[:1].isupper()
@@ -643,7 +644,7 @@ def name_speaker_turns(text: str, spans: list[Span], *, score: float, source: st
     added: list[Span] = []
     for a, b in turns:
         w = text[a:b]
-        if count[w] < 2 or w in known or len(w) < 2 or w.lower() in _TURN_WORDS or w.lower() in _NO_PROPAGATION:
+        if count[w] < 2 or w in known or len(w) < 2 or w.lower() in _TURN_WORDS | _NO_PROPAGATION:
             continue
         if case == "mixed" and (not w[0].isupper() or (w.isupper() and len(w) > 1)):
             continue
@@ -763,7 +764,8 @@ def name_list_items(text: str, spans: list[Span]) -> list[Span]:
                     j += 1
                     continue
                 m = 0  # the last item: the leading fitting words of chunk j
-                while m < min(3, len(cw)) and _item_words([line[a + x : a + y] for x, y in cw[: m + 1]], case):
+                while m < min(3, len(cw)) and _item_words([line[a + x : a + y] for x, y in cw[: m + 1]],
+                                                            case):
                     m += 1
                 if m:
                     items.append((a + cw[0][0], a + cw[m - 1][1]))
@@ -826,10 +828,11 @@ def join_name_particles(text: str, spans: list[Span]) -> list[Span]:
 #: ``Wage (wage94@example.com)``, ``Lungile <nyazitla_lungile@example.org>``
 _WORD_BEFORE_EMAIL = re.compile(rf"({_WORD})[ \t]*[(<][ \t]*([\w.+-]+)@[\w-]+(?:\.[\w-]+)+[ \t]*[)>]")
 #: mailbox words that are no names
-_MAILBOX_WORDS = frozenset(
-    "info support sales admin office help service services team hr billing webmaster noreply contact "
-    "mail email enquiries inquiries press media jobs careers hello".split()
-)
+_MAILBOX_WORDS = frozenset({
+    "info", "support", "sales", "admin", "office", "help", "service", "services", "team", "hr", "billing",
+    "webmaster", "noreply", "contact", "mail", "email", "enquiries", "inquiries", "press", "media", "jobs",
+    "careers", "hello",
+})
 
 
 def name_before_own_email(text: str, spans: list[Span], *, score: float, source: str) -> list[Span]:
@@ -891,21 +894,22 @@ def widen_to_whole_words(text: str, spans: list[Span]) -> list[Span]:
         a, b = sp.start, sp.end
         while a > lo:
             c, first = text[a - 1], text[a]
-            if c.isalpha() and (first.isalpha() or first in _JOINERS):
-                a -= 1
-            elif c in _JOINERS and a - 2 >= lo and text[a - 2].isalpha() and first.isalpha():
-                a -= 1
-            else:
+            inside = c.isalpha() and (first.isalpha() or first in _JOINERS)  # letters go on to the left
+            joined = c in _JOINERS and a - 2 >= lo and text[a - 2].isalpha() and first.isalpha()
+            if not (inside or joined):
                 break
+            a -= 1
         while b < hi:
             c, last = text[b], text[b - 1]
-            if c.isalpha() and (last.isalpha() or (last in _JOINERS and b - 2 >= a and text[b - 2].isalpha())):
-                b += 1
-            elif (c in _JOINERS and last.isalpha() and b + 1 < hi and text[b + 1].isalpha()
-                  and not (c == "'" and text[b + 1] in "sS" and (b + 2 >= n or not text[b + 2].isalpha()))):
-                b += 1
-            else:
+            after_joiner = last in _JOINERS and b - 2 >= a and text[b - 2].isalpha()
+            inside = c.isalpha() and (last.isalpha() or after_joiner)
+            possessive = (c == "'" and b + 1 < n and text[b + 1] in "sS"
+                          and (b + 2 >= n or not text[b + 2].isalpha()))
+            joined = (c in _JOINERS and last.isalpha() and b + 1 < hi and text[b + 1].isalpha()
+                      and not possessive)
+            if not (inside or joined):
                 break
+            b += 1
         out.append(sp if (a, b) == (sp.start, sp.end) else Span(a, b, sp.label, sp.score, sp.source))
     return out
 
