@@ -445,6 +445,8 @@ def _list(text: str, names: list[str]) -> list[str]:
         # negative controls: half the items named, no connector, a drug list, a lower-case word that
         # is not a list end, upper-case text, a numbered list that is mostly not names
         ("We saw Ana, Bo, Paris and London.", ["Ana", "Bo"], ["Ana", "Bo"]),
+        ("It was fun. Basically, Richie, Eddie and Bo ran.", ["Richie", "Eddie"], ["Richie", "Eddie", "Bo"]),
+        ("Dressings of Owen silk, Kling, Kerlix, and Coban.", ["Kerlix", "Coban"], ["Kerlix", "Coban"]),
         ("Ana, Bo, Cy, Di went home.", ["Ana", "Bo", "Cy"], ["Ana", "Bo", "Cy"]),
         ("MEDICATIONS: Lisinopril, Aspirin, Zocor, and Prilosec.", ["Lisinopril", "Zocor", "Prilosec"],
          ["Lisinopril", "Zocor", "Prilosec"]),

@@ -662,7 +662,16 @@ _LIST_LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*\u2022])[ \t]+([^\n,(]*?)[ \t
                         re.MULTILINE)
 _INITIAL = re.compile(r"[^\W\d_]\.")
 #: a line that lists drugs, not people (the model takes some drug names for names)
-_DRUG_LIST_CUE = re.compile(r"\b(?:medications?|meds|allerg\w*|drugs?|doses?|mg|tablets?)\b", re.IGNORECASE)
+_DRUG_LIST_CUE = re.compile(r"\b(?:medications?|meds|allerg\w*|drugs?|doses?|mg|tablets?|dressings?)\b",
+                            re.IGNORECASE)
+
+
+def _sentence_opener(line: str, a: int, b: int) -> bool:
+    """Whether line[a:b] opens a sentence and is a common English word (``Then``, ``Basically``)."""
+    from embedanon.privacy.prior import word_frequencies
+
+    before = line[:a].rstrip()
+    return (not before or before[-1] in ".!?:") and line[a:b].lower() in word_frequencies()
 
 
 def _item_words(words: list[str], case: str) -> bool:
@@ -689,7 +698,8 @@ def name_list_items(text: str, spans: list[Span]) -> list[Span]:
     upper-case text) that no span touches becomes a NAME span with the score of a named item. An
     inline list on a line that speaks of drugs (``medications``, ``mg``, ``doses`` ...) is left
     alone: the model takes some drug names for names. In a text without capitals the first item
-    is one word (nothing tells where a name starts).
+    is one word (nothing tells where a name starts); a first item that opens a sentence and is a
+    common English word (``Then, Kirk and McCoy``; ``wordfreq``'s list) is no item.
 
     Args:
         text: the text.
@@ -754,6 +764,8 @@ def name_list_items(text: str, spans: list[Span]) -> list[Span]:
                 i += 1
                 continue
             items = [(chunks[i][0] + ws[k][0], chunks[i][0] + ws[-1][1])]
+            if k == len(ws) - 1 and _sentence_opener(line, chunks[i][0] + ws[k][0], items[0][1]):
+                items[0] = (-1, -1)  # 'Then, Kirk and McCoy': an adverb opening a sentence is no item
             j = i + 1
             while j < len(chunks):
                 a, b = chunks[j]
@@ -772,7 +784,7 @@ def name_list_items(text: str, spans: list[Span]) -> list[Span]:
                 break
             last_sep = seps[min(j, len(seps)) - 1].group(0).strip(", \t").lower()
             if len(items) >= 3 and last_sep in ("and", "or", "&") and len(items) == j - i + 1:
-                settle([(base + a, base + b) for a, b in items])
+                settle([(base + a, base + b) for a, b in items if a >= 0])
             i = max(j, i + 1)
     # numbered / bulleted lists
     lines = [m.span(1) for m in _LIST_LINE.finditer(text) if m.end(1) > m.start(1)]
