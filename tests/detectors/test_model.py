@@ -504,6 +504,38 @@ def test_a_word_before_its_own_email_is_a_name(text, expected):
     assert [text[s.start : s.end] for s in out] == expected and all(s.score == 0.1 for s in out)
 
 
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Contacts:\nNomagugu Godide\nKai\nThembile\n", ["Nomagugu Godide", "Kai"],
+         ["Nomagugu Godide", "Kai", "Thembile"]),
+        ("- ana maria\n- thembile ndlandla\n- majd umar\n", ["ana maria", "ndlandla", "majd umar"],
+         ["ana maria", "thembile ndlandla", "majd umar"]),
+        ("Wei Kuo, +91 80454 05036\nThandiwe, +1 089 349 6100\nDan Li, +1 555 0100\n", ["Wei Kuo", "Dan Li"],
+         ["Wei Kuo", "Thandiwe", "Dan Li"]),
+        # negative controls: half the lines named, chat turns, the option off
+        ("Findings:\nNormal heart\nClear lungs\nAna Ruiz\nBo Chen\n", ["Ana Ruiz", "Bo Chen"], ["Ana Ruiz", "Bo Chen"]),
+        ("Ana Ruiz - hi\nCustomer - hello\nBo Chen - bye\n", ["Ana Ruiz", "Bo Chen"], ["Ana Ruiz", "Bo Chen"]),
+    ],
+)
+def test_unmarked_line_lists_where_they_should(text, names, expected):
+    from embedanon.detectors.model import name_list_items
+
+    spans = _spans(text, names)
+    assert [text[s.start : s.end] for s in name_list_items(text, spans, line_lists=True)] == expected
+    assert name_list_items(text, spans) == spans  # off by default: round 16's behaviour
+
+
+def test_two_word_speakers_vouch_for_a_transcript():
+    from embedanon.detectors.model import name_speaker_turns
+
+    text = "RAAKIN TALHA: HI\nTHEMBILE: IT IS\nRAAKIN TALHA: GOOD\nTHEMBILE> SKIP IT.\n"
+    spans = _spans(text, ["RAAKIN TALHA"])
+    out = name_speaker_turns(text, spans, score=0.1, source="model", two_word_speakers=True)
+    assert [text[s.start : s.end] for s in out] == ["RAAKIN TALHA", "THEMBILE", "THEMBILE"]
+    assert name_speaker_turns(text, spans, score=0.1, source="model") == spans
+
+
 def test_round15_rules_run_only_when_the_manifest_asks():
     from embedanon.detectors.model import (
         DECODE_RULES,

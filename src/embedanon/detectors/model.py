@@ -249,7 +249,8 @@ class ModelDetector:
         if rules.get("coordination"):
             spans = extend_coordinations(text, starts, ends, spans, case_aware=case_aware)
         if rules.get("speaker_turns"):
-            spans = name_speaker_turns(text, spans, score=self.threshold, source=self.name)
+            spans = name_speaker_turns(text, spans, score=self.threshold, source=self.name,
+                                       two_word_speakers=bool(rules.get("line_lists")))
         if rules.get("propagation"):
             spans = propagate_names(text, starts, ends, spans, case_aware=case_aware)
         if rules.get("inverted_names"):
@@ -257,7 +258,7 @@ class ModelDetector:
         if rules.get("honorifics"):
             spans = name_after_honorifics(text, spans, score=self.threshold, source=self.name)
         if rules.get("lists"):
-            spans = name_list_items(text, spans)
+            spans = name_list_items(text, spans, line_lists=bool(rules.get("line_lists")))
         if rules.get("particles"):
             spans = join_name_particles(text, spans)
         if rules.get("email_names"):
@@ -277,11 +278,11 @@ DETECTORS.add("model", ModelDetector)
 
 #: manifest flags of the decode rules run after Viterbi (``ModelDetector.detect``). They run in the
 #: order coordination, speaker_turns, propagation, inverted_names, honorifics, lists, particles,
-#: email_names, whole_words;
+#: email_names, whole_words; ``line_lists`` widens lists and speaker_turns (round 17);
 #: ``case_aware`` is not a rule of its own but widens coordination, propagation and inverted_names
 #: to lower-case, upper-case and irregularly cased text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
-                "speaker_turns", "lists", "particles", "email_names")
+                "speaker_turns", "lists", "particles", "email_names", "line_lists")
 
 _CONNECTORS = frozenset({"and", "or", "&"})
 #: capitalized words that are not names when they stand next to a coordination
@@ -603,9 +604,13 @@ _TURN = re.compile(
     rf"^[ \t]*(?:(?:mrs|mr|ms|mx|dr|prof)\.?[ \t]+)?({_WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]",
     re.MULTILINE | re.IGNORECASE,
 )
+#: the same with a two-word speaker (``Raakin Talha:``), which can only vouch for a transcript
+_TURN2 = re.compile(rf"^[ \t]*({_WORD}[ \t]+{_WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]", re.MULTILINE)
 
 
-def name_speaker_turns(text: str, spans: list[Span], *, score: float, source: str) -> list[Span]:
+def name_speaker_turns(
+    text: str, spans: list[Span], *, score: float, source: str, two_word_speakers: bool = False
+) -> list[Span]:
     """In a transcript, the speakers are names or roles: when at least three lines open like a chat
     turn (``Word:``, ``Word>``, ``Word -``, an honorific allowed before the word) and one of their
     speakers is a NAME span or a role word (``Tutor``, ``Patient``), every other speaker word that
@@ -619,6 +624,8 @@ def name_speaker_turns(text: str, spans: list[Span], *, score: float, source: st
         spans: spans, sorted and disjoint.
         score: the score of an added span (the detector's threshold).
         source: the detector name of an added span.
+        two_word_speakers: a two-word speaker holding a NAME span (``Raakin Talha:``) vouches for
+            the transcript too (round 17).
 
     Returns:
         The spans with the added names, sorted.
@@ -626,13 +633,14 @@ def name_speaker_turns(text: str, spans: list[Span], *, score: float, source: st
     if text.count("\n") < 2:
         return spans
     turns = [m.span(1) for m in _TURN.finditer(text)]
-    if len(turns) < 3:
+    pairs = [m.span(1) for m in _TURN2.finditer(text)] if two_word_speakers else []
+    if len(turns) + len(pairs) < 3 or not turns:
         return spans
 
     def covered(a: int, b: int) -> bool:
         return any(sp.start < b and a < sp.end for sp in spans)
 
-    known = [text[a:b] for a, b in turns
+    known = [text[a:b] for a, b in turns + pairs
              if text[a:b].lower() in _TURN_WORDS
              or any(sp.label == "NAME" and sp.start < b and a < sp.end for sp in spans)]
     if not known:
@@ -690,7 +698,7 @@ def _item_words(words: list[str], case: str) -> bool:
     return True
 
 
-def name_list_items(text: str, spans: list[Span]) -> list[Span]:
+def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -> list[Span]:
     """The items of a list of names are names: in an inline list ``A, B, C and D`` (three items or
     more, the last one after ``and`` / ``or`` / ``&``) or in a numbered / bulleted list (three lines
     or more), where at least two items and more than half of them hold a NAME span, every other item of one
@@ -701,9 +709,17 @@ def name_list_items(text: str, spans: list[Span]) -> list[Span]:
     is one word (nothing tells where a name starts); a first item that opens a sentence and is a
     common English word (``Then, Kirk and McCoy``; ``wordfreq``'s list) is no item.
 
+    With ``line_lists`` (round 17) a list may also be three or more consecutive short lines without
+    markers (``Nomagugu Godide`` / ``Kai`` / ``Thembile``; a line ending in ``:`` is a header, not
+    an item; what follows a comma or parenthesis is not part of the item; a line with a colon or a
+    spaced dash is no item, ``Customer - Hi``), and an item of such a
+    line list that a NAME span only partly covers (``thembile ndlandla`` with ``ndlandla`` found)
+    becomes one name when its words fit.
+
     Args:
         text: the text.
         spans: spans, sorted and disjoint.
+        line_lists: also unmarked line lists, and complete partly found line items.
 
     Returns:
         The spans with the added names, sorted.
@@ -790,9 +806,50 @@ def name_list_items(text: str, spans: list[Span]) -> list[Span]:
     lines = [m.span(1) for m in _LIST_LINE.finditer(text) if m.end(1) > m.start(1)]
     if len(lines) >= 3:
         settle(lines)
-    if not added:
+    widened: dict[Span, Span] = {}
+    if line_lists:
+        for block in _line_blocks(text):
+            if len(block) < 3:
+                continue
+            settle(block)
+            n_named = sum(any(sp.label == "NAME" for sp in touching(a, b)) for a, b in block)
+            if n_named < 2 or 2 * n_named <= len(block):
+                continue
+            for a, b in block:  # an item the model found only part of
+                hit = [sp for sp in touching(a, b) if sp.label == "NAME"]
+                if (len(hit) == 1 and hit[0].start >= a and hit[0].end <= b and (hit[0].start, hit[0].end) != (a, b)
+                        and len(touching(a, b)) == 1 and _item_words(text[a:b].split(), case)):
+                    widened[hit[0]] = Span(a, b, "NAME", hit[0].score, hit[0].source)
+    if not added and not widened:
         return spans
-    return sorted(spans + added, key=lambda s: s.start)
+    kept = [widened.get(sp, sp) for sp in spans]
+    taken = [(sp.start, sp.end) for sp in kept]
+    extra = [sp for sp in added if not any(a < sp.end and sp.start < b for a, b in taken)]
+    return sorted(kept + extra, key=lambda s: s.start)
+
+
+#: a short line that may be a list item: an optional marker, the item, then nothing, or a comma or
+#: a parenthesis and the rest (not a spaced dash: ``Customer - Hi`` is a chat turn)
+_ITEM_LINE = re.compile(r"[ \t]*(?:(?:\d{1,2}[.)]|[-*\u2022])[ \t]+)?([^\s,(:][^,(:]*?)[ \t]*(?:$|[,(])")
+
+
+def _line_blocks(text: str) -> list[list[tuple[int, int]]]:
+    """Runs of consecutive lines whose item (``_ITEM_LINE``) has one to three words, as offsets."""
+    blocks: list[list[tuple[int, int]]] = []
+    run: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.split("\n"):
+        m = _ITEM_LINE.match(line)
+        if m and 1 <= len(m.group(1).split()) <= 3 and not line.rstrip().endswith(":"):
+            run.append((pos + m.start(1), pos + m.end(1)))
+        else:
+            if run:
+                blocks.append(run)
+            run = []
+        pos += len(line) + 1
+    if run:
+        blocks.append(run)
+    return blocks
 
 
 #: after a name: a Dutch / French / Italian particle written apart, then the rest of the surname
