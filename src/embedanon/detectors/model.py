@@ -817,8 +817,9 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
                 continue
             for a, b in block:  # an item the model found only part of
                 hit = [sp for sp in touching(a, b) if sp.label == "NAME"]
-                if (len(hit) == 1 and hit[0].start >= a and hit[0].end <= b and (hit[0].start, hit[0].end) != (a, b)
-                        and len(touching(a, b)) == 1 and _item_words(text[a:b].split(), case)):
+                inside = len(hit) == 1 and a <= hit[0].start and hit[0].end <= b
+                if (inside and (hit[0].start, hit[0].end) != (a, b) and len(touching(a, b)) == 1
+                        and _item_words(text[a:b].split(), case)):
                     widened[hit[0]] = Span(a, b, "NAME", hit[0].score, hit[0].source)
     if not added and not widened:
         return spans
