@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -301,6 +302,16 @@ def _covered_tokens(starts: np.ndarray, ends: np.ndarray, spans: Iterable[Span])
     return covered
 
 
+def _overlapping(spans: Iterable[Span], a: int, b: int) -> list[Span]:
+    """The spans that overlap the characters [a, b)."""
+    return [sp for sp in spans if sp.start < b and a < sp.end]
+
+
+def _capitalized(word: str) -> bool:
+    """Upper-case first letter, not all capitals (one letter counts): how a name looks in mixed case."""
+    return word[0].isupper() and not (word.isupper() and len(word) > 1)
+
+
 def _title_word(word: str) -> bool:
     return len(word) > 1 and word[0].isupper() and word[1:].islower() and word.lower() not in _NOT_NAMES
 
@@ -582,7 +593,7 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
             continue
         if title.isupper() and shape != "upper":  # 'history of MS. Patient denies ...'
             continue
-        if any(sp.start < b and a < sp.end for sp in spans):
+        if _overlapping(spans, a, b):
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
@@ -599,6 +610,8 @@ _TURN_WORDS_TEXT = (
     "account"
 )
 _TURN_WORDS = frozenset(_TURN_WORDS_TEXT.split())
+#: speaker words that never become names
+_NOT_SPEAKERS = _TURN_WORDS | _NO_PROPAGATION
 #: a line opening like a chat turn: an optional honorific, one word, then ``:``, ``>`` or `` -``
 _TURN = re.compile(
     rf"^[ \t]*(?:(?:mrs|mr|ms|mx|dr|prof)\.?[ \t]+)?({_WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]",
@@ -637,26 +650,21 @@ def name_speaker_turns(
     if len(turns) + len(pairs) < 3 or not turns:
         return spans
 
-    def covered(a: int, b: int) -> bool:
-        return any(sp.start < b and a < sp.end for sp in spans)
-
     known = [text[a:b] for a, b in turns + pairs
              if text[a:b].lower() in _TURN_WORDS
-             or any(sp.label == "NAME" and sp.start < b and a < sp.end for sp in spans)]
+             or any(sp.label == "NAME" for sp in _overlapping(spans, a, b))]
     if not known:
         return spans
     case = _text_case(text)
-    count: dict[str, int] = {}
-    for a, b in turns:
-        count[text[a:b]] = count.get(text[a:b], 0) + 1
+    count = Counter(text[a:b] for a, b in turns)
     added: list[Span] = []
     for a, b in turns:
         w = text[a:b]
-        if count[w] < 2 or w in known or len(w) < 2 or w.lower() in _TURN_WORDS | _NO_PROPAGATION:
+        if count[w] < 2 or w in known or len(w) < 2 or w.lower() in _NOT_SPEAKERS:
             continue
-        if case == "mixed" and (not w[0].isupper() or (w.isupper() and len(w) > 1)):
+        if case == "mixed" and not _capitalized(w):
             continue
-        if covered(a, b):
+        if _overlapping(spans, a, b):
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
@@ -693,7 +701,7 @@ def _item_words(words: list[str], case: str) -> bool:
             return False
         if case == "lower" and (not w.islower() or w in _AFTER_TITLE_LOWER_NOT_NAMES):
             return False
-        if case == "mixed" and (not w[0].isupper() or (w.isupper() and len(w) > 1)):
+        if case == "mixed" and not _capitalized(w):
             return False
     return True
 
@@ -724,28 +732,26 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
     Returns:
         The spans with the added names, sorted.
     """
+    if sum(sp.label == "NAME" for sp in spans) < 2:
+        return spans
     case = _text_case(text)
-    if not spans or case == "upper":
+    if case == "upper":
         return spans
-    names = [sp for sp in spans if sp.label == "NAME"]
-    if len(names) < 2:
-        return spans
-
-    def touching(a: int, b: int) -> list[Span]:
-        return [sp for sp in spans if sp.start < b and a < sp.end]
-
     added: list[Span] = []
 
-    def settle(items: list[tuple[int, int]]) -> None:
-        named = [sp for a, b in items for sp in touching(a, b) if sp.label == "NAME"]
-        n_named = sum(any(sp.label == "NAME" for sp in touching(a, b)) for a, b in items)
+    def settle(items: list[tuple[int, int]]) -> bool:
+        """Add the free fitting items of a list of names; whether it is one (at least two and more
+        than half of its items hold a NAME span)."""
+        named = [sp for a, b in items for sp in _overlapping(spans, a, b) if sp.label == "NAME"]
+        n_named = sum(any(sp.label == "NAME" for sp in _overlapping(spans, a, b)) for a, b in items)
         if n_named < 2 or 2 * n_named <= len(items):
-            return
+            return False
         for a, b in items:
-            if not touching(a, b) and _item_words(text[a:b].split(), case):
+            if not _overlapping(spans, a, b) and _item_words(text[a:b].split(), case):
                 added.append(Span(a, b, "NAME", named[0].score, named[0].source))
+        return True
 
-    def words_at(a: int, b: int) -> list[tuple[int, int]]:
+    def words_at(line: str, a: int, b: int) -> list[tuple[int, int]]:
         """Word offsets in line[a:b], trailing punctuation cut (an initial keeps its period)."""
         out = []
         for m in re.finditer(r"\S+", line[a:b]):
@@ -769,7 +775,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
         i = 0
         while i < len(seps):
             # first item: the trailing fitting words of chunk i
-            ws = words_at(*chunks[i])
+            ws = words_at(line, *chunks[i])
             k = len(ws)
             while k > 0 and len(ws) - k < 3 and _item_words([line[chunks[i][0] + a : chunks[i][0] + b]
                                                              for a, b in ws[k - 1 :]], case):
@@ -785,7 +791,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
             j = i + 1
             while j < len(chunks):
                 a, b = chunks[j]
-                cw = words_at(a, b)
+                cw = words_at(line, a, b)
                 whole = _item_words([line[a + x : a + y] for x, y in cw], case)
                 if whole and j < len(seps):  # a middle item: the list goes on after it
                     items.append((a + cw[0][0], a + cw[-1][1]))
@@ -809,16 +815,13 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
     widened: dict[Span, Span] = {}
     if line_lists:
         for block in _line_blocks(text):
-            if len(block) < 3:
-                continue
-            settle(block)
-            n_named = sum(any(sp.label == "NAME" for sp in touching(a, b)) for a, b in block)
-            if n_named < 2 or 2 * n_named <= len(block):
+            if len(block) < 3 or not settle(block):
                 continue
             for a, b in block:  # an item the model found only part of
-                hit = [sp for sp in touching(a, b) if sp.label == "NAME"]
+                over = _overlapping(spans, a, b)
+                hit = [sp for sp in over if sp.label == "NAME"]
                 inside = len(hit) == 1 and a <= hit[0].start and hit[0].end <= b
-                if (inside and (hit[0].start, hit[0].end) != (a, b) and len(touching(a, b)) == 1
+                if (inside and (hit[0].start, hit[0].end) != (a, b) and len(over) == 1
                         and _item_words(text[a:b].split(), case)):
                     widened[hit[0]] = Span(a, b, "NAME", hit[0].score, hit[0].source)
     if not added and not widened:
@@ -930,7 +933,7 @@ def name_before_own_email(text: str, spans: list[Span], *, score: float, source:
             continue
         if word.lower() not in {p for p in re.split(r"[._+\-\d]+", local) if p}:
             continue
-        if any(sp.start < b and a < sp.end for sp in spans):
+        if _overlapping(spans, a, b):
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
