@@ -243,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data-note", default="")
     ap.add_argument("--word-dropout", type=float, default=0.0,
                     help="probability a letter token loses its word-identity feature in training")
+    ap.add_argument("--spelling-dropout", type=float, default=0.0,
+                    help="probability a letter token loses all its own spelling features in training "
+                    "(model.featurize_records)")
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -255,7 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     clusters = [spherical_kmeans(store.vectors, k, seed=args.seed + k) for k in (64, 512)]
     featurizer = make_featurizer(clusters, args.buckets)
     train = load_jsonl(args.train)[: args.max_docs]
-    examples = featurize_records(featurizer, train, word_dropout=args.word_dropout, seed=args.seed)
+    examples = featurize_records(
+        featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout, seed=args.seed
+    )
     t1 = time.time()
     print(f"featurized {len(train)} docs, {len(examples.y)} tokens in {t1 - t0:.0f}s", file=sys.stderr)
     weights = fit(
@@ -316,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
             "seed": args.seed,
             "buckets": args.buckets,
             "word_dropout": args.word_dropout,
+            "spelling_dropout": args.spelling_dropout,
             "note": args.data_note,
         },
         "dev": Path(args.dev).name,

@@ -24,6 +24,9 @@ import numpy as np
 TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
 #: Sparse feature ids per token (fixed, so scoring is one gather + sum).
 SLOTS = 48
+#: The first ``OWN_SLOTS`` ids of a token are its own word's (word, shape, affixes, trigrams,
+#: clusters); the context and layout ids follow.
+OWN_SLOTS = 24
 _NEWLINE_RE = re.compile("\n")
 _CACHE_LIMIT = 300_000  # distinct words remembered (and composed rows kept) per featurizer
 _PAD = 0  # feature id 0 is reserved for "no feature" and its weights stay zero
@@ -203,9 +206,9 @@ class Featurizer:
         clus = np.fromiter((f[3] for f in facts), dtype=np.int64, count=n)
         drow = np.fromiter((f[4] for f in facts), dtype=np.int64, count=n)
         for i, f in enumerate(facts):
-            k = min(len(f[0]), 24)
+            k = min(len(f[0]), OWN_SLOTS)
             ids[i, :k] = f[0][:k]
-        col = 24
+        col = OWN_SLOTS
         mask = self._mask
 
         def shifted(arr: np.ndarray, off: int, pad: int) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from .base import LABELS, Span
-from .features import Featurizer, tokenize
+from .features import OWN_SLOTS, Featurizer, tokenize
 from .registry import DETECTORS
 
 CLASSES: tuple[str, ...] = ("O", *(f"{p}-{label}" for label in LABELS for p in ("B", "I")))
@@ -1082,6 +1082,7 @@ def featurize_records(
     records: Iterable[dict[str, Any]],
     *,
     word_dropout: float = 0.0,
+    spelling_dropout: float = 0.0,
     seed: int = 0,
 ) -> Examples:
     """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label).
@@ -1092,10 +1093,17 @@ def featurize_records(
         word_dropout: probability that a letter token loses its own word-identity feature (``w=``,
             sparse column 0) in training, so spellings, affixes, shape, embedding and context must
             carry the decision and names never seen in training are tagged like seen ones.
+        spelling_dropout: probability that a letter token loses everything its own spelling says
+            (word identity, affixes, character trigrams, embedding clusters, its own dense row; its
+            shape and length stay) in training, so the words around it must carry the decision:
+            a name whose letters look like common words (``Thembile``: ``the``, ``bile``) is then
+            still found in a name context. Drawn after, and independently of, ``word_dropout``.
         seed: seed of the dropout draws.
     """
     if not 0.0 <= word_dropout < 1.0:
         raise ConfigError(f"word_dropout must be in [0, 1), got {word_dropout}")
+    if not 0.0 <= spelling_dropout < 1.0:
+        raise ConfigError(f"spelling_dropout must be in [0, 1), got {spelling_dropout}")
     rng = np.random.default_rng(seed)
     ids_, rows_, ys = [], [], []
     for r in records:
@@ -1104,12 +1112,25 @@ def featurize_records(
         if word_dropout and len(toks.words):
             letters = np.fromiter((w[:1].isalpha() for w in toks.words), dtype=bool, count=len(toks.words))
             ids[letters & (rng.random(len(toks.words)) < word_dropout), 0] = 0
+        if spelling_dropout and len(toks.words):
+            for i in np.flatnonzero(rng.random(len(toks.words)) < spelling_dropout).tolist():
+                if toks.words[i][:1].isalpha():
+                    ids[i, 0] = 0  # w=
+                    ids[i, 3 : _own_features(ids[i])] = 0  # affixes, trigrams, iv, clusters
+                    rows[i, 1] = 0  # own dense row -> the zero row
         ids_.append(ids.astype(np.int32))
         rows_.append(rows.astype(np.int32))
         ys.append(token_labels(toks.starts, toks.ends, r["spans"]))
     if not ys:
         raise InputError("no training records")
     return Examples(np.concatenate(ids_), np.concatenate(rows_), np.concatenate(ys))
+
+
+def _own_features(row: np.ndarray) -> int:
+    """Number of a token's own-word sparse ids (the first ids of its row, before the context block)."""
+    own = row[:OWN_SLOTS]
+    nonzero = np.flatnonzero(own)
+    return int(nonzero[-1]) + 1 if len(nonzero) else 0
 
 
 def fit(
