@@ -222,6 +222,17 @@ def data_facts() -> dict:
     }
 
 
+def frequent_words(n: int) -> frozenset[str]:
+    """The ``n`` most frequent words of the shipped public list (wordfreq, English), folded."""
+    if n <= 0:
+        return frozenset()
+    from embedanon.detectors.features import fold
+    from embedanon.privacy.prior import word_frequencies
+
+    ranked = sorted(word_frequencies().items(), key=lambda kv: -kv[1])
+    return frozenset(fold(w) for w, _ in ranked[:n])
+
+
 def spans_at(cached: list[tuple], threshold: float) -> list[list]:
     """Predictions at ``threshold`` from cached per-token probabilities."""
     shift = float(np.log(threshold / (1 - threshold)))
@@ -246,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spelling-dropout", type=float, default=0.0,
                     help="probability a letter token loses all its own spelling features in training "
                     "(model.featurize_records)")
+    ap.add_argument("--keep-frequent", type=int, default=0,
+                    help="the N most frequent public English words (the shipped wordfreq list) never lose "
+                    "their word id to --word-dropout")
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -259,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     featurizer = make_featurizer(clusters, args.buckets)
     train = load_jsonl(args.train)[: args.max_docs]
     examples = featurize_records(
-        featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout, seed=args.seed
+        featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout,
+        keep_words=frequent_words(args.keep_frequent), seed=args.seed
     )
     t1 = time.time()
     print(f"featurized {len(train)} docs, {len(examples.y)} tokens in {t1 - t0:.0f}s", file=sys.stderr)
@@ -322,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
             "buckets": args.buckets,
             "word_dropout": args.word_dropout,
             "spelling_dropout": args.spelling_dropout,
+            "keep_frequent": args.keep_frequent,
             "note": args.data_note,
         },
         "dev": Path(args.dev).name,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from embedanon.detectors.base import LABELS, Span
-from embedanon.detectors.features import spherical_kmeans, tokenize
+from embedanon.detectors.features import OWN_SLOTS, spherical_kmeans, tokenize
 from embedanon.detectors.model import (
     _START,
     _TRANS,
@@ -127,6 +127,40 @@ def test_word_dropout_removes_only_word_features_of_letter_tokens():
     assert np.array_equal(again.ids, dropped.ids)  # seeded
     with pytest.raises(ConfigError):
         featurize_records(featurizer, records, word_dropout=1.0)
+
+
+def test_spelling_dropout_removes_a_letter_tokens_own_features_and_keeps_shape_and_context():
+    featurizer = make_featurizer(spherical_kmeans_clusters(), 2**14)
+    records = _records(TRAIN_NAMES, np.random.default_rng(3), 40)
+    plain = featurize_records(featurizer, records, word_dropout=0.25, seed=1)
+    again = featurize_records(featurizer, records, word_dropout=0.25, spelling_dropout=0.0, seed=1)
+    assert np.array_equal(plain.ids, again.ids) and np.array_equal(plain.rows, again.rows)  # p = 0: as before
+    dropped = featurize_records(featurizer, records, word_dropout=0.25, spelling_dropout=0.5, seed=1)
+    assert np.array_equal(plain.y, dropped.y)
+    words = [w for r in records for w in tokenize(r["text"]).words]
+    gone = dropped.rows[:, 1] != plain.rows[:, 1]
+    assert 0.2 < gone.mean() < 0.6
+    assert all(words[i][:1].isalpha() for i in np.flatnonzero(gone))
+    for i in np.flatnonzero(gone):
+        own = np.flatnonzero(plain.ids[i, :OWN_SLOTS])
+        assert dropped.rows[i, 1] == 0 and dropped.ids[i, 0] == 0
+        assert (dropped.ids[i, 3 : own[-1] + 1] == 0).all()  # affixes, trigrams, clusters
+        assert np.array_equal(dropped.ids[i, 1:3], plain.ids[i, 1:3])  # shape and length stay
+    kept = ~gone
+    assert np.array_equal(dropped.ids[kept, 1:], plain.ids[kept, 1:])
+    # the context block and the neighbours' rows are never touched
+    assert np.array_equal(dropped.ids[:, OWN_SLOTS:], plain.ids[:, OWN_SLOTS:])
+    assert np.array_equal(dropped.rows[:, [0, 2]], plain.rows[:, [0, 2]])
+    with pytest.raises(ConfigError):
+        featurize_records(featurizer, records, spelling_dropout=1.0)
+
+
+def spherical_kmeans_clusters() -> list[np.ndarray]:
+    """Two small cluster levels over random unit vectors of the embedding's width (cluster ids appear)."""
+    rng = np.random.default_rng(0)
+    vecs = rng.normal(size=(200, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    return [spherical_kmeans(vecs, 8, seed=1), spherical_kmeans(vecs, 16, seed=2)]
 
 
 def _spans(text: str, names, *, label: str = "NAME", score: float = 0.8) -> list[Span]:

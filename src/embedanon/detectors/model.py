@@ -19,7 +19,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from .base import LABELS, Span
-from .features import OWN_SLOTS, Featurizer, tokenize
+from .features import OWN_SLOTS, Featurizer, fold, tokenize
 from .registry import DETECTORS
 
 CLASSES: tuple[str, ...] = ("O", *(f"{p}-{label}" for label in LABELS for p in ("B", "I")))
@@ -1083,6 +1083,7 @@ def featurize_records(
     *,
     word_dropout: float = 0.0,
     spelling_dropout: float = 0.0,
+    keep_words: Collection[str] = (),
     seed: int = 0,
 ) -> Examples:
     """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label).
@@ -1098,6 +1099,11 @@ def featurize_records(
             shape and length stay) in training, so the words around it must carry the decision:
             a name whose letters look like common words (``Thembile``: ``the``, ``bile``) is then
             still found in a name context. Drawn after, and independently of, ``word_dropout``.
+        keep_words: folded words (lower case, no accents) that never lose their word id to
+            ``word_dropout``. Word dropout imitates a word never seen in training, and the most
+            frequent words are never unseen; dropping ``the`` pushes what only its id should
+            say into its affixes and trigrams (``the``, ``<th``), which longer words share
+            (``Thembile``). The draws are the same with or without it.
         seed: seed of the dropout draws.
     """
     if not 0.0 <= word_dropout < 1.0:
@@ -1105,12 +1111,17 @@ def featurize_records(
     if not 0.0 <= spelling_dropout < 1.0:
         raise ConfigError(f"spelling_dropout must be in [0, 1), got {spelling_dropout}")
     rng = np.random.default_rng(seed)
+    keep = frozenset(keep_words)
     ids_, rows_, ys = [], [], []
     for r in records:
         toks = tokenize(r["text"])
         ids, rows = featurizer.featurize(r["text"], toks)
         if word_dropout and len(toks.words):
-            letters = np.fromiter((w[:1].isalpha() for w in toks.words), dtype=bool, count=len(toks.words))
+            letters = np.fromiter(
+                (w[:1].isalpha() and (not keep or fold(w) not in keep) for w in toks.words),
+                dtype=bool,
+                count=len(toks.words),
+            )
             ids[letters & (rng.random(len(toks.words)) < word_dropout), 0] = 0
         if spelling_dropout and len(toks.words):
             for i in np.flatnonzero(rng.random(len(toks.words)) < spelling_dropout).tolist():
