@@ -155,6 +155,18 @@ def test_spelling_dropout_removes_a_letter_tokens_own_features_and_keeps_shape_a
         featurize_records(featurizer, records, spelling_dropout=1.0)
 
 
+def test_keep_words_never_lose_their_id_and_leave_the_other_draws_alone():
+    featurizer = make_featurizer([], 2**14)
+    records = _records(TRAIN_NAMES, np.random.default_rng(3), 40)
+    plain = featurize_records(featurizer, records, word_dropout=0.5, seed=1)
+    kept = featurize_records(featurizer, records, word_dropout=0.5, keep_words={"the", "thanks"}, seed=1)
+    words = [w.lower() for r in records for w in tokenize(r["text"]).words]
+    protected = np.array([w in {"the", "thanks"} for w in words])
+    assert protected.any() and (plain.ids[protected, 0] == 0).any()  # dropout did hit them without the set
+    assert (kept.ids[protected, 0] != 0).all()
+    assert np.array_equal(kept.ids[~protected], plain.ids[~protected])  # the same draws elsewhere
+
+
 def spherical_kmeans_clusters() -> list[np.ndarray]:
     """Two small cluster levels over random unit vectors of the embedding's width (cluster ids appear)."""
     rng = np.random.default_rng(0)
