@@ -22,7 +22,8 @@ def main() -> int:
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--detectors", default="model,regex")
     ap.add_argument("--model-path", default=None, help="a model directory (default: the shipped one)")
-    ap.add_argument("--splits", default="test-names,test-locales,test-text", help="comma-separated split files")
+    ap.add_argument("--splits", default="test-names,test-locales,test-text",
+                    help="comma-separated split files")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     det = build_detectors(args.detectors, **({"model_path": args.model_path} if args.model_path else {}))
