@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -264,6 +265,8 @@ class ModelDetector:
             spans = join_name_particles(text, spans)
         if rules.get("email_names"):
             spans = name_before_own_email(text, spans, score=self.threshold, source=self.name)
+        if rules.get("name_pairs"):
+            spans = complete_name_pairs(text, spans)
         if rules.get("whole_words"):
             spans = widen_to_whole_words(text, spans)
         return spans
@@ -283,7 +286,7 @@ DETECTORS.add("model", ModelDetector)
 #: ``case_aware`` is not a rule of its own but widens coordination, propagation and inverted_names
 #: to lower-case, upper-case and irregularly cased text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
-                "speaker_turns", "lists", "particles", "email_names", "line_lists")
+                "speaker_turns", "lists", "particles", "email_names", "line_lists", "name_pairs")
 
 _CONNECTORS = frozenset({"and", "or", "&"})
 #: capitalized words that are not names when they stand next to a coordination
@@ -940,6 +943,90 @@ def name_before_own_email(text: str, spans: list[Span], *, score: float, source:
 
 
 _JOINERS = "-'"
+#: how many of the most frequent public English words a name part next to a found name may not be
+_PAIR_COMMON = 20_000
+#: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
+_PAIR_SCORE = 0.5
+_PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+
+
+@lru_cache(maxsize=4)
+def _common_words(n: int) -> frozenset[str]:
+    """The ``n`` most frequent words of the shipped public English list, folded."""
+    from embedanon.privacy.prior import word_frequencies
+
+    ranked = sorted(word_frequencies().items(), key=lambda kv: -kv[1])
+    return frozenset(fold(w) for w, _ in ranked[:n])
+
+
+def _word_goes_on(text: str, i: int) -> bool:
+    """Whether text[i] exists and continues a word (a letter, digit or underscore)."""
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
+def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
+    """A confident one-word NAME span takes in the word right next to it when that word looks like
+    another part of the same name: ``[DIMBA]`` of ``THEMBISILE DIMBA``, ``[taibi]`` of ``younes
+    taibi``.
+
+    The span's score (the model's mean entity probability) must be at least 0.5: the model's
+    doubtful one-word spans are where its false positives are, and widening them pairs jargon
+    (``ANTEGRADE cardioplegia``). The neighbour is joined by one space on the same line, touches
+    no span, is not among the 20,000 most frequent public English words (``Hospital``, ``said``,
+    ``ask`` never join), and has the name's case: capitalized like it, or all capitals next to all
+    capitals, in mixed text; lower case in text without capitals; upper case in text without
+    lower-case letters. One word is taken on each side at most; a span of two words or more is
+    left alone. A possessive ``'s`` stays outside.
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, NAME spans widened to their pair.
+    """
+    if not any(sp.label == "NAME" and sp.score >= _PAIR_SCORE for sp in spans):
+        return spans
+    common = _common_words(_PAIR_COMMON)
+    case = _text_case(text)
+
+    def fits(word: str, name: str) -> bool:
+        key = fold(word)
+        if not word or key in common or key in _NO_PROPAGATION:
+            return False
+        if case == "lower":
+            return word.islower()
+        if case == "upper":
+            return word.isupper()
+        if name.isupper() and len(name) > 1:
+            return word.isupper()
+        return _capitalized(word) and not word.isupper()
+
+    out: list[Span] = []
+    for k, sp in enumerate(spans):
+        name = text[sp.start : sp.end]
+        if sp.label != "NAME" or sp.score < _PAIR_SCORE or not _PAIR_WORD.fullmatch(name):
+            out.append(sp)
+            continue
+        lo = out[-1].end if out else 0
+        hi = spans[k + 1].start if k + 1 < len(spans) else len(text)
+        a, b = sp.start, sp.end
+        after = _PAIR_WORD.match(text, b + 1) if text[b : b + 1] == " " else None
+        if after and after.end() <= hi and not _word_goes_on(text, after.end()):
+            word = after.group()
+            if word[-2:-1] in ("'", "\u2019") and word[-1:] in ("s", "S"):
+                word = word[:-2]
+            if fits(word, name):
+                b = after.start() + len(word)
+        if text[a - 1 : a] == " ":
+            j = a - 1
+            while j > lo and (text[j - 1].isalpha() or text[j - 1] in _JOINERS + "\u2019"):
+                j -= 1
+            before = text[j : a - 1]
+            if _PAIR_WORD.fullmatch(before) and not _word_goes_on(text, j - 1) and fits(before, name):
+                a = j
+        out.append(sp if (a, b) == (sp.start, sp.end) else Span(a, b, sp.label, sp.score, sp.source))
+    return out
 
 
 def widen_to_whole_words(text: str, spans: list[Span]) -> list[Span]:
