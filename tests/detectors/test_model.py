@@ -532,6 +532,34 @@ def test_name_particles_join_the_surname_where_they_should(text, names, expected
 
 
 @pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("GROUP MEMBERS:\nSONIA FRUKACZ, UPIK SIREGAR AND ALBERTO", ["UPIK"], ["UPIK SIREGAR"]),
+        ("ask hsiu-hsia or younes taibi before noon.", ["taibi"], ["younes taibi"]),
+        ("We met Quan Siregar's family.", ["Quan"], ["Quan Siregar"]),
+        ("Thanks, Amina Okafor-Adeyemi!", ["Amina"], ["Amina Okafor-Adeyemi"]),
+        # negative controls: a common word either side, the text's case not kept, a doubtful span,
+        # a line break, a word in another span, a span of two words already, a word that goes on
+        ("She saw Smith Hospital today.", ["Smith"], ["Smith"]),
+        ("Ask Ryan now.", ["Ryan"], ["Ryan"]),
+        ("We met Ryan okafor.", ["Ryan"], ["Ryan"]),
+        ("ANTEGRADE cardioplegia was given.", [("ANTEGRADE", 0.27)], ["ANTEGRADE"]),
+        ("Siregar\nOkafor", ["Siregar"], ["Siregar"]),
+        ("Ana Okafor", ["Ana", "Okafor"], ["Ana", "Okafor"]),
+        ("Ana Okafor Siregar", ["Ana Okafor"], ["Ana Okafor"]),
+        ("Ana Okafor2 came", ["Ana"], ["Ana"]),
+    ],
+)
+def test_a_confident_one_word_name_takes_in_its_other_part(text, names, expected):
+    from embedanon.detectors.model import complete_name_pairs
+
+    spans = sorted((Span(text.index(n), text.index(n) + len(n), "NAME", p, "model")
+                    for n, p in ((x, 0.8) if isinstance(x, str) else x for x in names)),
+                   key=lambda s: s.start)
+    assert [text[s.start : s.end] for s in complete_name_pairs(text, spans)] == expected
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("Daniel Bahri\nWage (wage94@yahoo.com)\n", ["Wage"]),
@@ -585,6 +613,7 @@ def test_two_word_speakers_vouch_for_a_transcript():
 def test_round15_rules_run_only_when_the_manifest_asks():
     from embedanon.detectors.model import (
         DECODE_RULES,
+        complete_name_pairs,
         join_name_particles,
         name_before_own_email,
         name_list_items,
@@ -599,7 +628,8 @@ def test_round15_rules_run_only_when_the_manifest_asks():
              "Good morning COmfort!\nCOmfort: thanks, Mr. Adu.\nTutor: Bao-Li-Hsiang, come in.\n",
              "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
              "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
-             "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n"]
+             "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n",
+             "GROUP MEMBERS: SONIA FRUKACZ, UPIK SIREGAR AND ALBERTO MORENO."]
     changed = set()
     for text in texts:
         detector.weights.manifest = base
@@ -613,13 +643,14 @@ def test_round15_rules_run_only_when_the_manifest_asks():
             ({"lists": True}, name_list_items(text, plain)),
             ({"particles": True}, join_name_particles(text, plain)),
             ({"email_names": True}, name_before_own_email(text, plain, score=detector.threshold, source="model")),
+            ({"name_pairs": True}, complete_name_pairs(text, plain)),
         ):
             detector.weights.manifest = {**base, **flags}
             assert detector.detect(text) == expect
             if expect != plain:
                 changed.add(next(iter(flags)))
     assert changed == {"whole_words", "speaker_turns", "propagation", "lists", "particles",
-                       "email_names"}  # each rule fired on some text
+                       "email_names", "name_pairs"}  # each rule fired on some text
 
 
 def test_weights_round_trip(tmp_path):
