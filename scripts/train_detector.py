@@ -25,7 +25,14 @@ from pathlib import Path
 import numpy as np
 
 from embedanon.detectors.features import spherical_kmeans
-from embedanon.detectors.model import ModelDetector, decode, featurize_records, fit, make_featurizer
+from embedanon.detectors.model import (
+    ModelDetector,
+    common_words,
+    decode,
+    featurize_records,
+    fit,
+    make_featurizer,
+)
 from embedanon.vectors.defaults import load_embedding
 
 # -- evaluation (span overlap; the project's ``evaluate-detection`` is the reference CLI) ----------
@@ -222,17 +229,6 @@ def data_facts() -> dict:
     }
 
 
-def frequent_words(n: int) -> frozenset[str]:
-    """The ``n`` most frequent words of the shipped public list (wordfreq, English), folded."""
-    if n <= 0:
-        return frozenset()
-    from embedanon.detectors.features import fold
-    from embedanon.privacy.prior import word_frequencies
-
-    ranked = sorted(word_frequencies().items(), key=lambda kv: -kv[1])
-    return frozenset(fold(w) for w, _ in ranked[:n])
-
-
 def spans_at(cached: list[tuple], threshold: float) -> list[list]:
     """Predictions at ``threshold`` from cached per-token probabilities."""
     shift = float(np.log(threshold / (1 - threshold)))
@@ -274,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     train = load_jsonl(args.train)[: args.max_docs]
     examples = featurize_records(
         featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout,
-        keep_words=frequent_words(args.keep_frequent), seed=args.seed
+        keep_words=common_words(args.keep_frequent), seed=args.seed
     )
     t1 = time.time()
     print(f"featurized {len(train)} docs, {len(examples.y)} tokens in {t1 - t0:.0f}s", file=sys.stderr)

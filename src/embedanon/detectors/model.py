@@ -951,12 +951,13 @@ _PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 
 @lru_cache(maxsize=4)
-def _common_words(n: int) -> frozenset[str]:
-    """The ``n`` most frequent words of the shipped public English list, folded."""
+def common_words(n: int) -> frozenset[str]:
+    """The ``n`` most frequent words of the shipped public English list (wordfreq), folded; none
+    for ``n <= 0``. Shared by the ``name_pairs`` rule and training's ``keep_words``."""
     from embedanon.privacy.prior import word_frequencies
 
     ranked = sorted(word_frequencies().items(), key=lambda kv: -kv[1])
-    return frozenset(fold(w) for w, _ in ranked[:n])
+    return frozenset(fold(w) for w, _ in ranked[: max(n, 0)])
 
 
 def _word_goes_on(text: str, i: int) -> bool:
@@ -987,7 +988,7 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
     """
     if not any(sp.label == "NAME" and sp.score >= _PAIR_SCORE for sp in spans):
         return spans
-    common = _common_words(_PAIR_COMMON)
+    common = common_words(_PAIR_COMMON)
     case = _text_case(text)
 
     def fits(word: str, name: str) -> bool:
