@@ -256,6 +256,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep-frequent", type=int, default=0,
                     help="the N most frequent public English words (the shipped wordfreq list) never lose "
                     "their word id to --word-dropout")
+    ap.add_argument("--hidden", type=int, default=0,
+                    help="units of a hidden layer added to the linear logits (0: linear; model.Hidden)")
+    ap.add_argument("--hidden-buckets", type=int, default=2**16,
+                    help="rows of the hidden layer's sparse table (the sparse ids are folded into it)")
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -281,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         clusters=clusters,
         epochs=args.epochs,
         seed=args.seed,
+        hidden=args.hidden,
+        hidden_buckets=args.hidden_buckets,
     )
     t2 = time.time()
     print(f"fit in {t2 - t1:.0f}s", file=sys.stderr)
@@ -323,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
         "threshold": best,
         "coordination": args.coordination,
         "data": data_facts(),
-        "model": "linear softmax over hashed token features + MiniLM rows (prev/own/next), BIO Viterbi",
+        "model": "linear softmax over hashed token features + MiniLM rows (prev/own/next)"
+        + (f" + {args.hidden} ReLU units over the same features" if args.hidden else "")
+        + ", BIO Viterbi",
         "train": {
             "path": Path(args.train).name,
             "docs": len(train),
@@ -334,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
             "word_dropout": args.word_dropout,
             "spelling_dropout": args.spelling_dropout,
             "keep_frequent": args.keep_frequent,
+            **({"hidden": args.hidden, "hidden_buckets": args.hidden_buckets} if args.hidden else {}),
             "note": args.data_note,
         },
         "dev": Path(args.dev).name,

@@ -92,6 +92,41 @@ def best_path(logp: np.ndarray) -> np.ndarray:
 
 
 @dataclass
+class Hidden:
+    """An optional hidden layer added to the linear logits: ``relu(a) @ out``.
+
+    ``a = sum(sparse[fold_ids(ids)]) + [prev, own, next rows] @ dense + bias``: the token's hashed
+    sparse ids folded into a smaller table, and the same embedding rows the linear part reads.
+    A linear model only sums what the spelling and the context say; hidden units can learn their
+    conjunctions ("a name slot, a capitalized word, not a common word").
+
+    Attributes:
+        sparse: float32 (hidden_buckets, H) embeddings of the folded sparse ids (row 0 stays zero).
+        dense: float32 (3 * d, H).
+        bias: float32 (H,).
+        out: float32 (H, C).
+    """
+
+    sparse: np.ndarray
+    dense: np.ndarray
+    bias: np.ndarray
+    out: np.ndarray
+
+    @property
+    def units(self) -> int:
+        return int(self.bias.shape[0])
+
+    @property
+    def buckets(self) -> int:
+        return int(self.sparse.shape[0])
+
+
+def fold_ids(ids: np.ndarray, buckets: int) -> np.ndarray:
+    """Sparse ids folded into ``[0, buckets)``: id 0 (padding, dropped) stays 0, others ``1 ...``."""
+    return np.where(ids == 0, 0, ids % (buckets - 1) + 1)
+
+
+@dataclass
 class Weights:
     """Parameters of the token classifier.
 
@@ -101,6 +136,7 @@ class Weights:
         bias: float32 (C,).
         clusters: float32 centroid arrays (K, d) used for cluster-id features.
         manifest: JSON-able facts (training data, seeds, metrics, default threshold).
+        hidden: an optional hidden layer (None: the linear model).
     """
 
     sparse: np.ndarray
@@ -108,6 +144,7 @@ class Weights:
     bias: np.ndarray
     clusters: list[np.ndarray]
     manifest: dict[str, Any] = field(default_factory=dict)
+    hidden: Hidden | None = None
 
     def save(self, directory: str | Path) -> Path:
         directory = Path(directory)
@@ -118,6 +155,13 @@ class Weights:
             "bias": self.bias.astype(np.float32),
         }
         arrays.update({f"clusters{i}": c.astype(np.float16) for i, c in enumerate(self.clusters)})
+        if self.hidden is not None:
+            arrays.update(
+                hidden_sparse=self.hidden.sparse.astype(np.float16),
+                hidden_dense=self.hidden.dense.astype(np.float16),
+                hidden_bias=self.hidden.bias.astype(np.float32),
+                hidden_out=self.hidden.out.astype(np.float32),
+            )
         np.savez_compressed(directory / "weights.npz", **arrays)  # type: ignore[arg-type]
         manifest = dict(
             self.manifest,
@@ -126,6 +170,9 @@ class Weights:
             embedding=EMBEDDING,
             clusters=[int(len(c)) for c in self.clusters],
         )
+        manifest.pop("hidden", None)
+        if self.hidden is not None:
+            manifest["hidden"] = {"units": self.hidden.units, "buckets": self.hidden.buckets}
         (directory / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         return directory
 
@@ -140,12 +187,19 @@ class Weights:
             raise ConfigError(f"model at {str(directory)!r} was trained for other labels")
         with np.load(weights) as data:
             clusters = [data[f"clusters{i}"].astype(np.float32) for i in range(len(meta["clusters"]))]
+            hidden = None
+            if "hidden" in meta:
+                if "hidden_sparse" not in data.files:
+                    raise ConfigError(f"model at {str(directory)!r} lacks its hidden-layer weights")
+                parts = ("sparse", "dense", "bias", "out")
+                hidden = Hidden(*(data[f"hidden_{k}"].astype(np.float32) for k in parts))
             return cls(
                 data["sparse"].astype(np.float32),
                 data["dense"].astype(np.float32),
                 data["bias"].astype(np.float32),
                 clusters,
                 meta,
+                hidden,
             )
 
 
@@ -205,9 +259,13 @@ class ModelDetector:
         self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]))
         c = len(CLASSES)
         d = self.featurizer.dim
-        dense = self.weights.dense.reshape(3, d, c)
-        self._stacked = np.ascontiguousarray(np.concatenate(list(dense), axis=1))  # (d, 3C)
-        self._proj = np.zeros((0, 3 * c), dtype=np.float32)
+        blocks = list(self.weights.dense.reshape(3, d, c))
+        hidden = self.weights.hidden
+        self._units = 0 if hidden is None else hidden.units
+        if hidden is not None:
+            blocks += list(hidden.dense.reshape(3, d, hidden.units))
+        self._stacked = np.ascontiguousarray(np.concatenate(blocks, axis=1))  # (d, 3C [+ 3H])
+        self._proj = np.zeros((0, self._stacked.shape[1]), dtype=np.float32)
         self._n_proj = 0
 
     def probabilities(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -220,7 +278,14 @@ class ModelDetector:
         c = len(CLASSES)
         proj = self._proj
         logits = sparse_sum(self.weights.sparse, ids) + self.weights.bias
-        logits += proj[rows[:, 0], :c] + proj[rows[:, 1], c : 2 * c] + proj[rows[:, 2], 2 * c :]
+        logits += proj[rows[:, 0], :c] + proj[rows[:, 1], c : 2 * c] + proj[rows[:, 2], 2 * c : 3 * c]
+        hidden, h = self.weights.hidden, self._units
+        if hidden is not None:
+            o = 3 * c
+            a = sparse_sum(hidden.sparse, fold_ids(ids, hidden.buckets)) + hidden.bias
+            a += proj[rows[:, 0], o : o + h] + proj[rows[:, 1], o + h : o + 2 * h]
+            a += proj[rows[:, 2], o + 2 * h :]
+            logits += np.maximum(a, 0.0) @ hidden.out
         return toks.starts, toks.ends, softmax(logits)
 
     def _project(self, table: np.ndarray) -> None:
@@ -1097,10 +1162,26 @@ def predict_proba(weights: Weights, table: np.ndarray, ids: np.ndarray, rows: np
     """float32 (T, C) softmax probabilities for sparse ids (T, SLOTS) and dense rows (T, 3).
 
     The plain reference (``ModelDetector.probabilities`` is the projected fast path)."""
+    return softmax(_forward(weights, table, ids, rows)[0])
+
+
+def _forward(
+    weights: Weights, table: np.ndarray, ids: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Logits (T, C), the hidden pre-activations (T, H) and folded ids (None without a layer)."""
     logits = sparse_sum(weights.sparse, ids) + weights.bias
-    if weights.dense.size:
-        logits += table[rows].reshape(len(rows), -1) @ weights.dense
-    return softmax(logits)
+    x = table[rows].reshape(len(rows), -1) if weights.dense.size else None
+    if x is not None:
+        logits += x @ weights.dense
+    hidden = weights.hidden
+    if hidden is None:
+        return logits, None, None
+    folded = fold_ids(ids, hidden.buckets)
+    a = sparse_sum(hidden.sparse, folded) + hidden.bias
+    if x is not None:
+        a += x @ hidden.dense
+    logits += np.maximum(a, 0.0) @ hidden.out
+    return logits, a, folded
 
 
 #: tokens whose entity probability is below this are O whatever the threshold (decode skips them)
@@ -1244,6 +1325,8 @@ def fit(
     batch: int = 4096,
     seed: int = 0,
     prior: Weights | None = None,
+    hidden: int = 0,
+    hidden_buckets: int = 2**16,
 ) -> Weights:
     """Minibatch AdaGrad on the softmax loss, L2-pulled toward ``prior`` (or zero).
 
@@ -1253,14 +1336,19 @@ def fit(
         buckets: sparse feature space size (must equal ``prior``'s).
         clusters: centroids stored with the weights.
         epochs, lr, l2, batch: optimizer settings (``l2`` on the mean loss, applied to touched rows).
-        seed: shuffling seed.
-        prior: start from and regularize toward these weights (domain adaptation).
+        seed: shuffling seed (and, for a new hidden layer, its initialization).
+        prior: start from and regularize toward these weights (domain adaptation); its hidden
+            layer, if any, is trained the same way and ``hidden`` is ignored.
+        hidden: units of a new hidden layer (0: the linear model); see :class:`Hidden`.
+        hidden_buckets: rows of the new hidden layer's sparse table (at least 2).
 
     Returns:
         The trained weights (manifest left empty for the caller).
     """
     from threadpoolctl import threadpool_limits
 
+    if hidden < 0 or (hidden and hidden_buckets < 2):
+        raise ConfigError(f"hidden must be >= 0 and hidden_buckets >= 2, got {hidden}, {hidden_buckets}")
     with threadpool_limits(1):  # small products: BLAS threads only add contention
         return _fit(
             examples,
@@ -1273,7 +1361,55 @@ def fit(
             batch=batch,
             seed=seed,
             prior=prior,
+            hidden=hidden,
+            hidden_buckets=hidden_buckets,
         )
+
+
+def _new_hidden(table: np.ndarray, units: int, buckets: int, seed: int) -> Hidden:
+    """A seeded random start: pre-activations of about unit scale, every unit alive (bias 0.1)."""
+    rng = np.random.default_rng([seed, 1])  # its own stream: the shuffles stay those of seed
+    c = len(CLASSES)
+    d3 = 3 * table.shape[1]
+    mean_sq = float(np.mean(table[1:] ** 2)) if len(table) > 1 else 1.0
+    sparse = rng.normal(0.0, 0.05, (buckets, units)).astype(np.float32)
+    sparse[0] = 0.0
+    dense = rng.normal(0.0, 0.5 / math.sqrt(d3 * max(mean_sq, 1e-12)), (d3, units)).astype(np.float32)
+    out = rng.normal(0.0, 0.1, (units, c)).astype(np.float32)
+    return Hidden(sparse, dense, np.full(units, 0.1, np.float32), out)
+
+
+def _sparse_grad(ids: np.ndarray, delta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unique nonzero ids and the summed ``delta`` rows of the tokens holding each (one CSR product)."""
+    from scipy import sparse as sp
+
+    uniq, inv = np.unique(ids, return_inverse=True)
+    m = sp.csr_matrix(
+        (np.ones(inv.size, np.float32), inv.ravel(), np.arange(0, inv.size + 1, ids.shape[1])),
+        shape=(len(ids), len(uniq)),
+    )
+    g = np.asarray(m.T @ delta)
+    keep = uniq != 0
+    return uniq[keep], g[keep]
+
+
+class _AdaGrad:
+    """One parameter array, its prior (the L2 target) and its squared-gradient sum."""
+
+    def __init__(self, value: np.ndarray, prior: np.ndarray, lr: float, l2: float) -> None:
+        self.value, self.prior = value, prior
+        self.acc = np.full(value.shape, 1e-6, np.float32)
+        self.lr, self.l2 = lr, l2
+
+    def step(self, g: np.ndarray, rows: np.ndarray | None = None) -> None:
+        if rows is None:
+            g = g + self.l2 * (self.value - self.prior)
+            self.acc += g * g
+            self.value -= self.lr * g / np.sqrt(self.acc)
+        else:  # touched rows only
+            g = g + self.l2 * (self.value[rows] - self.prior[rows])
+            self.acc[rows] += g * g
+            self.value[rows] -= self.lr * g / np.sqrt(self.acc[rows])
 
 
 def _fit(
@@ -1288,59 +1424,59 @@ def _fit(
     batch: int,
     seed: int,
     prior: Weights | None,
+    hidden: int,
+    hidden_buckets: int,
 ) -> Weights:
-    from scipy import sparse as sp
-
     c = len(CLASSES)
     d3 = table.shape[1] * 3
     if prior is not None:
         if prior.sparse.shape != (buckets, c):
             raise ConfigError("prior model has another feature space")
-        w0, d0, b0 = (
-            prior.sparse.astype(np.float32),
-            prior.dense.astype(np.float32),
-            prior.bias.astype(np.float32),
-        )
+        start, h0 = prior, prior.hidden
     else:
-        w0, d0, b0 = (
-            np.zeros((buckets, c), np.float32),
-            np.zeros((d3, c), np.float32),
-            np.zeros(c, np.float32),
-        )
-    w, dw, b = w0.copy(), d0.copy(), b0.copy()
-    hw = np.full((buckets, c), 1e-6, np.float32)
-    hd = np.full((d3, c), 1e-6, np.float32)
-    hb = np.full(c, 1e-6, np.float32)
+        zeros = np.zeros
+        start = Weights(zeros((buckets, c), np.float32), zeros((d3, c), np.float32), zeros(c, np.float32), [])
+        h0 = _new_hidden(table, hidden, hidden_buckets, seed) if hidden else None
+
+    def opt(a: np.ndarray, pulled: bool = True) -> _AdaGrad:
+        # the L2 pull is toward the prior's weights, or toward zero (not toward a random start)
+        value = a.astype(np.float32)
+        target = value.copy() if prior is not None else np.zeros_like(value)
+        return _AdaGrad(value, target, lr, l2 if pulled else 0.0)
+
+    w, dw, b = opt(start.sparse), opt(start.dense), opt(start.bias, pulled=False)
+    layer: list[_AdaGrad] = []
+    if h0 is not None:
+        layer = [opt(h0.sparse), opt(h0.dense), opt(h0.bias, pulled=False), opt(h0.out)]
+    tmp = Weights(
+        w.value, dw.value, b.value, clusters, hidden=None if not layer else Hidden(*(o.value for o in layer))
+    )
     rng = np.random.default_rng(seed)
     n = len(examples.y)
     onehot = np.eye(c, dtype=np.float32)
-    tmp = Weights(w, dw, b, clusters)
     for _ in range(epochs):
         order = rng.permutation(n)
         for a in range(0, n, batch):
             idx = order[a : a + batch]
             ids, rows, y = examples.ids[idx], examples.rows[idx], examples.y[idx]
-            p = predict_proba(tmp, table, ids, rows)
-            delta = (p - onehot[y]) / len(idx)
-            uniq, inv = np.unique(ids, return_inverse=True)
-            m = sp.csr_matrix(
-                (np.ones(inv.size, np.float32), inv.ravel(), np.arange(0, inv.size + 1, ids.shape[1])),
-                shape=(len(idx), len(uniq)),
-            )
-            g = np.asarray(m.T @ delta)
-            keep = uniq != 0
-            uniq, g = uniq[keep], g[keep]
-            g += l2 * (w[uniq] - w0[uniq])
-            hw[uniq] += g * g
-            w[uniq] -= lr * g / np.sqrt(hw[uniq])
+            logits, pre, folded = _forward(tmp, table, ids, rows)
+            delta = (softmax(logits) - onehot[y]) / len(idx)
             x = table[rows].reshape(len(idx), -1)
-            gd = x.T @ delta + l2 * (dw - d0)
-            hd += gd * gd
-            dw -= lr * gd / np.sqrt(hd)
-            gb = delta.sum(axis=0)
-            hb += gb * gb
-            b -= lr * gb / np.sqrt(hb)
-    return Weights(w, dw, b, clusters)
+            if layer:
+                assert pre is not None and folded is not None
+                hs, hd, hb, ho = layer
+                act = np.maximum(pre, 0.0)
+                da = (delta @ ho.value.T) * (pre > 0)
+                ho.step(act.T @ delta)
+                uniq_h, g_h = _sparse_grad(folded, da)
+                hs.step(g_h, uniq_h)
+                hd.step(x.T @ da)
+                hb.step(da.sum(axis=0))
+            uniq, g = _sparse_grad(ids, delta)
+            w.step(g, uniq)
+            dw.step(x.T @ delta)
+            b.step(delta.sum(axis=0))
+    return Weights(w.value, dw.value, b.value, clusters, hidden=tmp.hidden)
 
 
 #: Domain adaptation defaults, chosen on presidio-research's generated_large.json (10 documents
