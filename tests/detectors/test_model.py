@@ -616,6 +616,7 @@ def test_round15_rules_run_only_when_the_manifest_asks():
         complete_name_pairs,
         join_name_particles,
         name_before_own_email,
+        name_joined_words,
         name_list_items,
         name_speaker_turns,
         propagate_names,
@@ -629,12 +630,14 @@ def test_round15_rules_run_only_when_the_manifest_asks():
              "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
              "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
              "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n",
-             "GROUP MEMBERS: SONIA FRUKACZ, UPIK SIREGAR AND ALBERTO MORENO."]
+             "GROUP MEMBERS: SONIA FRUKACZ, UPIK SIREGAR AND ALBERTO MORENO.",
+             "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n"]
     changed = set()
     for text in texts:
         detector.weights.manifest = base
         plain = detector.detect(text)
         toks = tokenize(text)
+        proba = detector.probabilities(text)[2]
         for flags, expect in (
             ({"whole_words": True}, widen_to_whole_words(text, plain)),
             ({"speaker_turns": True}, name_speaker_turns(text, plain, score=detector.threshold, source="model")),
@@ -644,13 +647,14 @@ def test_round15_rules_run_only_when_the_manifest_asks():
             ({"particles": True}, join_name_particles(text, plain)),
             ({"email_names": True}, name_before_own_email(text, plain, score=detector.threshold, source="model")),
             ({"name_pairs": True}, complete_name_pairs(text, plain)),
+            ({"joined_names": True}, name_joined_words(text, toks.starts, toks.ends, proba, plain)),
         ):
             detector.weights.manifest = {**base, **flags}
             assert detector.detect(text) == expect
             if expect != plain:
                 changed.add(next(iter(flags)))
     assert changed == {"whole_words", "speaker_turns", "propagation", "lists", "particles",
-                       "email_names", "name_pairs"}  # each rule fired on some text
+                       "email_names", "name_pairs", "joined_names"}  # each rule fired on some text
 
 
 def test_weights_round_trip(tmp_path):
@@ -995,3 +999,37 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
 
     check()
     assert any(changed)  # the rules did fire on some of the texts
+
+
+def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] = ()) -> list[str]:
+    from embedanon.detectors.model import _B, name_joined_words
+
+    toks = tokenize(text)
+    proba = np.zeros((len(toks.words), len(CLASSES)), np.float32)
+    proba[:, 0] = 1.0
+    for i, w in enumerate(toks.words):
+        if w in probs:  # (B-NAME, I-NAME)
+            proba[i, _B["NAME"]], proba[i, _B["NAME"] + 1] = probs[w]
+            proba[i, 0] = 1.0 - sum(probs[w])
+    out = name_joined_words(text, toks.starts, toks.ends, proba, _spans(text, list(spans)))
+    return [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "probs", "spans", "expected"),
+    [
+        ("hi s'fiso,\nthanks", {"fiso": (0.02, 0.6)}, [], ["s'fiso"]),
+        ("cheers, i-hsuan\n", {"hsuan": (0.0, 0.95)}, [], ["i-hsuan"]),
+        ("said Siciarz to I\u2019Fei.", {"Fei": (0.1, 0.8)}, ["Siciarz"], ["Siciarz", "I\u2019Fei"]),
+        ("We met S'fiso's mother.", {"fiso": (0.0, 0.7)}, [], ["S'fiso"]),  # possessive outside
+        # negative controls: a doubtful piece, a common piece, no joiner, a word already in a
+        # span, a word that goes on into digits
+        ("hi s'fiso,", {"fiso": (0.0, 0.3)}, [], []),
+        ("a follow-up visit", {"up": (0.0, 0.9)}, [], []),
+        ("ask Siregar's family", {"Siregar": (0.0, 0.9)}, [], []),
+        ("to s'fiso today", {"fiso": (0.0, 0.9)}, ["s'fiso"], ["s'fiso"]),
+        ("code ab-cd9 here", {"cd9": (0.0, 0.9), "cd": (0.0, 0.9)}, [], []),
+    ],
+)
+def test_joined_words_whose_rare_piece_is_a_name_continuation(text, probs, spans, expected):
+    assert _joined(text, probs, spans) == expected

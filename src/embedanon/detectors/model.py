@@ -330,6 +330,8 @@ class ModelDetector:
             spans = join_name_particles(text, spans)
         if rules.get("email_names"):
             spans = name_before_own_email(text, spans, score=self.threshold, source=self.name)
+        if rules.get("joined_names"):
+            spans = name_joined_words(text, starts, ends, proba, spans, source=self.name)
         if rules.get("name_pairs"):
             spans = complete_name_pairs(text, spans)
         if rules.get("whole_words"):
@@ -351,7 +353,7 @@ DETECTORS.add("model", ModelDetector)
 #: ``case_aware`` is not a rule of its own but widens coordination, propagation and inverted_names
 #: to lower-case, upper-case and irregularly cased text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
-                "speaker_turns", "lists", "particles", "email_names", "line_lists", "name_pairs")
+                "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names", "name_pairs")
 
 _CONNECTORS = frozenset({"and", "or", "&"})
 #: capitalized words that are not names when they stand next to a coordination
@@ -1028,6 +1030,70 @@ def common_words(n: int) -> frozenset[str]:
 def _word_goes_on(text: str, i: int) -> bool:
     """Whether text[i] exists and continues a word (a letter, digit or underscore)."""
     return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
+_POSSESSIVE = re.compile(r"['\u2019][sS]\Z")
+
+
+def name_joined_words(
+    text: str,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    proba: np.ndarray,
+    spans: list[Span],
+    *,
+    source: str = "model",
+) -> list[Span]:
+    """A word of letters joined by ``-``, ``'`` or ``’`` (``s'fiso``, ``i-hsuan``) becomes a NAME
+    span when the model puts a rare piece of it on NAME but the decode could not start a name there.
+
+    The tokenizer cuts such a word at its joiners, and the model often scores the piece after the
+    joiner as a name *continuation* (``I-NAME``) while the piece before it (``s``, ``i``) is near
+    zero; the BIO decode cannot start a span with ``I-``, so nothing is found. The word qualifies
+    when it touches no span and one of its letter pieces has NAME probability (``B-NAME`` +
+    ``I-NAME``) at least 0.5 (the gate of :func:`complete_name_pairs`) and is not among the 20,000
+    most frequent public English words (``follow-up``, ``X-ray`` never qualify on a common piece).
+    A trailing possessive ``'s`` stays outside. The span's score is that probability.
+
+    Args:
+        text: the text.
+        starts, ends: token offsets (int (T,)) of :func:`~.features.tokenize`.
+        proba: float (T, C) class probabilities of those tokens.
+        spans: spans, sorted and disjoint.
+        source: the detector name of an added span.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    if not any(j in text for j in "-'\u2019") or len(starts) == 0:
+        return spans
+    b_name = _B["NAME"]
+    name_p = proba[:, b_name] + proba[:, b_name + 1]
+    common: frozenset[str] | None = None
+    added: list[Span] = []
+    for m in _PAIR_WORD.finditer(text):
+        a, b = m.span()
+        if _word_goes_on(text, a - 1) or _word_goes_on(text, b):
+            continue
+        word = m.group()
+        if _POSSESSIVE.search(word):
+            b -= 2
+            word = word[:-2]
+        if not any(j in word for j in "-'\u2019") or _overlapping(spans, a, b):
+            continue
+        lo, hi = int(np.searchsorted(starts, a)), int(np.searchsorted(ends, b, side="right"))
+        best, best_p = -1, 0.0
+        for t in range(lo, hi):
+            if text[int(starts[t])].isalpha() and name_p[t] > best_p:
+                best, best_p = t, float(name_p[t])
+        if best < 0 or best_p < _PAIR_SCORE:
+            continue
+        if common is None:
+            common = common_words(_PAIR_COMMON)
+        if fold(text[int(starts[best]) : int(ends[best])]) in common:
+            continue
+        added.append(Span(a, b, "NAME", min(best_p, 1.0), source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
 
 
 def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
