@@ -353,7 +353,8 @@ DETECTORS.add("model", ModelDetector)
 #: ``case_aware`` is not a rule of its own but widens coordination, propagation and inverted_names
 #: to lower-case, upper-case and irregularly cased text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
-                "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names", "name_pairs")
+                "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
+                "name_pairs")
 
 _CONNECTORS = frozenset({"and", "or", "&"})
 #: capitalized words that are not names when they stand next to a coordination
