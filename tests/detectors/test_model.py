@@ -1029,6 +1029,13 @@ def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] =
         ("ask Siregar's family", {"Siregar": (0.0, 0.9)}, [], []),
         ("to s'fiso today", {"fiso": (0.0, 0.9)}, ["s'fiso"], ["s'fiso"]),
         ("code ab-cd9 here", {"cd9": (0.0, 0.9), "cd": (0.0, 0.9)}, [], []),
+        # in mixed-case text the word needs a name's case (round 22's real-text check)
+        ("Then elevated D-dimer.", {"dimer": (0.0, 0.9)}, [], []),
+        ("He resumed G-CSF today.", {"CSF": (0.0, 0.9)}, [], []),
+        ("A real tear-jerker!", {"jerker": (0.0, 0.9)}, [], []),
+        ("A real Tear-jerker!", {"jerker": (0.0, 0.9)}, [], []),
+        ("scenes with Una O'Conner", {"Conner": (0.0, 0.9)}, [], ["O'Conner"]),
+        ("THE V-ABL ONCOGENE", {"ABL": (0.0, 0.9)}, [], ["V-ABL"]),  # upper text: case says nothing
     ],
 )
 def test_joined_words_whose_rare_piece_is_a_name_continuation(text, probs, spans, expected):

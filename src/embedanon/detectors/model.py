@@ -1036,6 +1036,23 @@ def _word_goes_on(text: str, i: int) -> bool:
 _POSSESSIVE = re.compile(r"['\u2019][sS]\Z")
 
 
+_JOINED_PARTS = re.compile(r"(['\u2019-])")
+
+
+def _joined_name_case(word: str) -> bool:
+    """A joined word written like a name in mixed-case text (see :func:`name_joined_words`)."""
+    parts = _JOINED_PARTS.split(word)  # piece, joiner, piece, ...
+    if not parts[0][:1].isupper():
+        return False
+    for k in range(0, len(parts), 2):
+        piece = parts[k]
+        if len(piece) > 1 and piece.isupper():
+            return False
+        if k and parts[k - 1] == "-" and not piece[:1].isupper():
+            return False
+    return True
+
+
 def name_joined_words(
     text: str,
     starts: np.ndarray,
@@ -1054,7 +1071,11 @@ def name_joined_words(
     when it touches no span and one of its letter pieces has NAME probability (``B-NAME`` +
     ``I-NAME``) at least 0.5 (the gate of :func:`complete_name_pairs`) and is not among the 20,000
     most frequent public English words (``follow-up``, ``X-ray`` never qualify on a common piece).
-    A trailing possessive ``'s`` stays outside. The span's score is that probability.
+    A trailing possessive ``'s`` stays outside. The span's score is that probability. In text with
+    both cases the word must have a name's case: a capital first letter, a capital after each
+    hyphen (``I-Fei``, ``Jean-Luc``; after an apostrophe either, ``S'fiso``, ``O'Conner``), and no
+    all-capitals piece of two letters or more. So ``D-dimer``, ``X-loupe``, ``G-CSF`` and
+    ``tear-jerker`` never qualify there (round 22's check on real text).
 
     Args:
         text: the text.
@@ -1071,6 +1092,7 @@ def name_joined_words(
     b_name = _B["NAME"]
     name_p = proba[:, b_name] + proba[:, b_name + 1]
     common: frozenset[str] | None = None
+    mixed = _text_case(text) == "mixed"
     added: list[Span] = []
     for m in _PAIR_WORD.finditer(text):
         a, b = m.span()
@@ -1081,6 +1103,8 @@ def name_joined_words(
             b -= 2
             word = word[:-2]
         if not any(j in word for j in "-'\u2019") or _overlapping(spans, a, b):
+            continue
+        if mixed and not _joined_name_case(word):
             continue
         lo, hi = int(np.searchsorted(starts, a)), int(np.searchsorted(ends, b, side="right"))
         best, best_p = -1, 0.0
