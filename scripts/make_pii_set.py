@@ -258,6 +258,54 @@ class PseudoNames:
         raise RuntimeError("no pseudo-name")
 
 
+def known_name_parts() -> frozenset[str]:
+    """Every name part (lower case) the generator could draw from any source: all Faker locales it
+    knows (training, held-out and development), the faker-js african pool and CRAPII when present."""
+    parts: set[str] = set()
+    for loc in (*GROUPS, *DEV_LOCALES):
+        for provider in Faker(loc).providers:
+            if "person" not in type(provider).__module__:
+                continue
+            for attr in ("first_names", "first_names_female", "first_names_male", "last_names",
+                         "last_names_female", "last_names_male", "first_romanized_names",
+                         "last_romanized_names"):
+                for v in getattr(provider, attr, None) or ():
+                    parts.update(x.lower() for x in re.split(r"[- ]", str(v)) if x)
+    data = json.loads(DEV_AFRICA.read_text(encoding="utf-8"))
+    for g in ("african-south", "african-west"):
+        for kind in data[g].values() if isinstance(data[g], dict) else [data[g]]:
+            for v in kind:
+                parts.update(x.lower() for x in re.split(r"[- ]", str(v)) if x)
+    if CRAPII.is_file():
+        for first, last in crapii_names(CRAPII):
+            parts.update(x.lower() for x in f"{first} {last}".split())
+    return frozenset(parts)
+
+
+class BlendNames:
+    """Made-up name parts spelled like English: the start of one public English word and the end of
+    another (``them`` + ``bile``), never a common word and never a name part of any known source."""
+
+    def __init__(self) -> None:
+        from embedanon.privacy.prior import word_frequencies
+
+        ranked = [w for w, _ in sorted(word_frequencies().items(), key=lambda kv: -kv[1])]
+        self.words = [w for w in ranked[200:20_000] if w.isalpha() and w.isascii() and len(w) >= 4]
+        self.common = frozenset(w.lower() for w in ranked[:100_000])
+        self.forbidden = known_name_parts()
+
+    def sample(self, rng: np.random.Generator) -> str:
+        for _ in range(1000):
+            a = self.words[int(rng.integers(len(self.words)))]
+            b = self.words[int(rng.integers(len(self.words)))]
+            head = a[: int(rng.integers(2, min(5, len(a)) + 1))]
+            tail = b[-int(rng.integers(2, min(5, len(b)) + 1)) :]
+            blend = (head + tail).lower()
+            if 5 <= len(blend) <= 11 and blend not in self.common and blend not in self.forbidden:
+                return blend.title()
+        raise RuntimeError("no blend name")
+
+
 def heldout_virtue(name: str) -> bool:
     """One half of ``VIRTUE_NAMES`` (by hash) never enters training (a diagnostic of unseen ones)."""
     return _key(f"virtue:{name}") % 2 == 0
@@ -390,11 +438,17 @@ class Pii:
     """Generated PII values; names only from the locales and name halves the split allows."""
 
     def __init__(self, split: str, seed: int, *, pseudo_names: float = 0.0,
-                 virtue_names: bool = False, group_pseudo: dict[str, float] | None = None) -> None:
+                 virtue_names: bool = False, group_pseudo: dict[str, float] | None = None,
+                 blend_names: float = 0.0) -> None:
         self.rng = np.random.default_rng(seed)
         self.split = split
-        if (pseudo_names or virtue_names or group_pseudo) and split != "train":
-            raise SystemExit("--pseudo-names, --group-pseudo and --virtue-names are for --split train only")
+        if (pseudo_names or virtue_names or group_pseudo or blend_names) and split != "train":
+            raise SystemExit("--pseudo-names, --group-pseudo, --virtue-names and --blend-names are for "
+                             "--split train only")
+        # round 23: blends draw from their own stream, so every other draw is the same as without them
+        self.blend_names = blend_names
+        self.blend_rng = np.random.default_rng([seed, 23])
+        self.blends: BlendNames | None = None
         self.group_pseudo = dict(group_pseudo or {})
         self.virtue_names = virtue_names
         self.pseudo_names = pseudo_names
@@ -482,6 +536,10 @@ class Pii:
                 rate = self.group_pseudo.get(GROUPS.get(loc, ""), 0.0)
                 if rate and self.chance(rate):
                     return self._pseudo(kind, GROUPS[loc])
+                if self.blend_names and self.blend_rng.random() < self.blend_names:
+                    if self.blends is None:
+                        self.blends = BlendNames()
+                    return self.blends.sample(self.blend_rng)
                 return v
         raise RuntimeError(f"no {kind} name for {loc}")
 
@@ -1194,7 +1252,8 @@ MAKERS = {
 
 
 def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_names: bool = False,
-          lower_share: float = 0.08, group_pseudo: dict[str, float] | None = None) -> list[dict]:
+          lower_share: float = 0.08, group_pseudo: dict[str, float] | None = None,
+          blend_names: float = 0.0) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
     if lower_share != 0.08 and split != "train":  # before the corpora are read
@@ -1202,7 +1261,8 @@ def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_na
     pool = {"train": "train", "dev": "dev", "dev-locales": "dev", "dev-africa": "dev", "test-text": "heldout",
             "test-crapii": "heldout"}.get(split, "test")
     sources = load_sources(pool, limit=max(n, 200))
-    pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names, group_pseudo=group_pseudo)
+    pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names, group_pseudo=group_pseudo,
+              blend_names=blend_names)
     names = sorted(sources)
     records = []
     for i in range(n):
@@ -1246,6 +1306,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="training only: virtue / word-like given names in name slots (rounds 4-6)")
     ap.add_argument("--lower-share", type=float, default=0.08,
                     help="training only: share of all-lower-case documents")
+    ap.add_argument("--blend-names", type=float, default=0.0,
+                    help="training only: share of name parts replaced by blends of two English words, "
+                    "never a known name (round 23)")
     args = ap.parse_args(argv)
     group_pseudo: dict[str, float] = {}
     for item in args.group_pseudo:
@@ -1257,16 +1320,18 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             ap.error(f"--group-pseudo: {item!r} is not GROUP=RATE")
     bounds = [("--pseudo-names", args.pseudo_names, 1.0), ("--lower-share", args.lower_share, 0.96),
+              ("--blend-names", args.blend_names, 1.0),
               *((f"--group-pseudo {g}", r, 1.0) for g, r in group_pseudo.items())]
     for name, value, top in bounds:
         if not 0.0 <= value <= top:
             ap.error(f"{name} must be in [0, {top}], got {value}")
-    if (args.pseudo_names or group_pseudo or args.virtue_names or args.lower_share != 0.08) \
-            and args.split != "train":
-        ap.error("--pseudo-names, --group-pseudo, --virtue-names and --lower-share are for "
+    if (args.pseudo_names or group_pseudo or args.virtue_names or args.lower_share != 0.08
+            or args.blend_names) and args.split != "train":
+        ap.error("--pseudo-names, --group-pseudo, --virtue-names, --lower-share and --blend-names are for "
                  "--split train only")
     records = build(args.split, args.n, args.seed, pseudo_names=args.pseudo_names,
-                    virtue_names=args.virtue_names, lower_share=args.lower_share, group_pseudo=group_pseudo)
+                    virtue_names=args.virtue_names, lower_share=args.lower_share, group_pseudo=group_pseudo,
+                    blend_names=args.blend_names)
     check(records)
     with open(args.output, "w", encoding="utf-8") as f:
         for r in records:

@@ -130,3 +130,4 @@ def test_public_keep_list_has_question_words_and_negations() -> None:
     words = keep_list("english-stopwords")
     assert {"who", "where", "how", "not", "was"} <= words
     assert "chest" not in words and keep_list(None) == frozenset()
+
