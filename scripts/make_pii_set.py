@@ -262,6 +262,10 @@ def known_name_parts() -> frozenset[str]:
     """Every name part (lower case) the generator could draw from any source: all Faker locales it
     knows (training, held-out and development), the faker-js african pool and CRAPII when present."""
     parts: set[str] = set()
+
+    def add(name: object) -> None:
+        parts.update(x.lower() for x in re.split(r"[- ]", str(name)) if x)
+
     for loc in (*GROUPS, *DEV_LOCALES):
         for provider in Faker(loc).providers:
             if "person" not in type(provider).__module__:
@@ -270,12 +274,11 @@ def known_name_parts() -> frozenset[str]:
                          "last_names_female", "last_names_male", "first_romanized_names",
                          "last_romanized_names"):
                 for v in getattr(provider, attr, None) or ():
-                    parts.update(x.lower() for x in re.split(r"[- ]", str(v)) if x)
+                    add(v)
     data = json.loads(DEV_AFRICA.read_text(encoding="utf-8"))
-    for g in ("african-south", "african-west"):
-        for kind in data[g].values() if isinstance(data[g], dict) else [data[g]]:
-            for v in kind:
-                parts.update(x.lower() for x in re.split(r"[- ]", str(v)) if x)
+    for g in ("african-south", "african-west"):  # {"first": [...], "last": [...]}
+        for v in (*data[g]["first"], *data[g]["last"]):
+            add(v)
     if CRAPII.is_file():
         for first, last in crapii_names(CRAPII):
             parts.update(x.lower() for x in f"{first} {last}".split())

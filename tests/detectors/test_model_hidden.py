@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from embedanon.detectors.features import SLOTS, tokenize
+from embedanon.detectors.features import SLOTS
 from embedanon.detectors.model import (
     CLASSES,
     Examples,
@@ -24,6 +24,7 @@ from embedanon.detectors.model import (
     softmax,
 )
 from embedanon.errors import ConfigError
+from tests.helpers.detector import PII_TEXT, fast_path_probabilities
 
 C = len(CLASSES)
 
@@ -169,15 +170,10 @@ def test_hidden_model_detects_and_fast_path_matches_reference(tmp_path):
     w = shipped.weights
     Weights(w.sparse, w.dense, w.bias, w.clusters, dict(w.manifest), hidden).save(tmp_path / "h")
     det = ModelDetector(path=tmp_path / "h")
-    text = "Patient: Amina Okafor, DOB 01/02/1980. Call 555-0134 or mail amina@example.com."
-    _, _, fast = det.probabilities(text)
-    toks = tokenize(text)
-    ids, rows = det.featurizer.featurize(text, toks)
-    ref = predict_proba(det.weights, det.featurizer.dense_table, ids, rows)
-    np.testing.assert_allclose(fast, ref, atol=1e-5)
-    _, _, linear = shipped.probabilities(text)
+    fast = fast_path_probabilities(det)
+    _, _, linear = shipped.probabilities(PII_TEXT)
     assert not np.allclose(fast, linear, atol=1e-3)  # the layer is used
-    assert all(0 <= s.start < s.end <= len(text) for s in det.detect(text))
+    assert all(0 <= s.start < s.end <= len(PII_TEXT) for s in det.detect(PII_TEXT))
 
 
 def test_adaptation_from_a_hidden_prior_keeps_and_moves_the_layer():

@@ -261,7 +261,6 @@ class ModelDetector:
         d = self.featurizer.dim
         blocks = list(self.weights.dense.reshape(3, d, c))
         hidden = self.weights.hidden
-        self._units = 0 if hidden is None else hidden.units
         if hidden is not None:
             blocks += list(hidden.dense.reshape(3, d, hidden.units))
         self._stacked = np.ascontiguousarray(np.concatenate(blocks, axis=1))  # (d, 3C [+ 3H])
@@ -279,9 +278,9 @@ class ModelDetector:
         proj = self._proj
         logits = sparse_sum(self.weights.sparse, ids) + self.weights.bias
         logits += proj[rows[:, 0], :c] + proj[rows[:, 1], c : 2 * c] + proj[rows[:, 2], 2 * c : 3 * c]
-        hidden, h = self.weights.hidden, self._units
+        hidden = self.weights.hidden
         if hidden is not None:
-            o = 3 * c
+            o, h = 3 * c, hidden.units
             a = sparse_sum(hidden.sparse, fold_ids(ids, hidden.buckets)) + hidden.bias
             a += proj[rows[:, 0], o : o + h] + proj[rows[:, 1], o + h : o + 2 * h]
             a += proj[rows[:, 2], o + 2 * h :]
@@ -1033,10 +1032,14 @@ def _word_goes_on(text: str, i: int) -> bool:
     return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
 
 
-_POSSESSIVE = re.compile(r"['\u2019][sS]\Z")
-
-
+#: what joins the letter pieces of one name word (``Okafor-Adeyemi``, ``S'fiso``, ``O’Neil``)
+_NAME_JOINERS = _JOINERS + "\u2019"
 _JOINED_PARTS = re.compile(r"(['\u2019-])")
+
+
+def _without_possessive(word: str) -> str:
+    """``word`` less a trailing possessive ``'s`` / ``’s``."""
+    return word[:-2] if word[-2:-1] in ("'", "\u2019") and word[-1:] in ("s", "S") else word
 
 
 def _joined_name_case(word: str) -> bool:
@@ -1087,7 +1090,7 @@ def name_joined_words(
     Returns:
         The spans with the added names, sorted.
     """
-    if not any(j in text for j in "-'\u2019") or len(starts) == 0:
+    if not any(j in text for j in _NAME_JOINERS) or len(starts) == 0:
         return spans
     b_name = _B["NAME"]
     name_p = proba[:, b_name] + proba[:, b_name + 1]
@@ -1098,11 +1101,9 @@ def name_joined_words(
         a, b = m.span()
         if _word_goes_on(text, a - 1) or _word_goes_on(text, b):
             continue
-        word = m.group()
-        if _POSSESSIVE.search(word):
-            b -= 2
-            word = word[:-2]
-        if not any(j in word for j in "-'\u2019") or _overlapping(spans, a, b):
+        word = _without_possessive(m.group())
+        b = a + len(word)
+        if not any(j in word for j in _NAME_JOINERS) or _overlapping(spans, a, b):
             continue
         if mixed and not _joined_name_case(word):
             continue
@@ -1170,14 +1171,12 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
         a, b = sp.start, sp.end
         after = _PAIR_WORD.match(text, b + 1) if text[b : b + 1] == " " else None
         if after and after.end() <= hi and not _word_goes_on(text, after.end()):
-            word = after.group()
-            if word[-2:-1] in ("'", "\u2019") and word[-1:] in ("s", "S"):
-                word = word[:-2]
+            word = _without_possessive(after.group())
             if fits(word, name):
                 b = after.start() + len(word)
         if text[a - 1 : a] == " ":
             j = a - 1
-            while j > lo and (text[j - 1].isalpha() or text[j - 1] in _JOINERS + "\u2019"):
+            while j > lo and (text[j - 1].isalpha() or text[j - 1] in _NAME_JOINERS):
                 j -= 1
             before = text[j : a - 1]
             if _PAIR_WORD.fullmatch(before) and not _word_goes_on(text, j - 1) and fits(before, name):
