@@ -266,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="ship this threshold (chosen by experiments/detection/dev_select.py) instead of "
                     "the dev-precision rule below")
     args = ap.parse_args(argv)
+    if args.hidden < 0 or args.hidden_buckets < 2:
+        ap.error(f"--hidden must be >= 0 and --hidden-buckets >= 2, got {args.hidden}, {args.hidden_buckets}")
 
     t0 = time.time()
     store = load_embedding("minilm-words")
