@@ -442,14 +442,17 @@ class Pii:
 
     def __init__(self, split: str, seed: int, *, pseudo_names: float = 0.0,
                  virtue_names: bool = False, group_pseudo: dict[str, float] | None = None,
-                 blend_names: float = 0.0) -> None:
+                 blend_names: float = 0.0, blend_slots: bool = False) -> None:
         self.rng = np.random.default_rng(seed)
         self.split = split
-        if (pseudo_names or virtue_names or group_pseudo or blend_names) and split != "train":
+        if (pseudo_names or virtue_names or group_pseudo or blend_names or blend_slots) and split != "train":
             raise SystemExit("--pseudo-names, --group-pseudo, --virtue-names and --blend-names are for "
                              "--split train only")
         # round 23: blends draw from their own stream, so every other draw is the same as without them
         self.blend_names = blend_names
+        # round 24: blends only for the people of a document's frame (headers, speakers, greetings,
+        # sign-offs, lists), never for mentions in running text
+        self.blend_slots = blend_slots
         self.blend_rng = np.random.default_rng([seed, 23])
         self.blends: BlendNames | None = None
         self.group_pseudo = dict(group_pseudo or {})
@@ -506,7 +509,7 @@ class Pii:
             return None if loc in HELDOUT_LOCALES else True
         return None  # test-locales / test-text: any name of the chosen locale
 
-    def _part(self, loc: str, kind: str, *, short: bool = False) -> str:
+    def _part(self, loc: str, kind: str, *, short: bool = False, frame: bool = False) -> str:
         if loc in self.pools:  # dev-africa: a faker-js pool (short names where it has any)
             pool = self.pools[loc][kind]
             if short and any(len(v) <= 4 for v in pool):
@@ -539,7 +542,8 @@ class Pii:
                 rate = self.group_pseudo.get(GROUPS.get(loc, ""), 0.0)
                 if rate and self.chance(rate):
                     return self._pseudo(kind, GROUPS[loc])
-                if self.blend_names and self.blend_rng.random() < self.blend_names:
+                if (self.blend_names and (frame or not self.blend_slots)
+                        and self.blend_rng.random() < self.blend_names):
                     if self.blends is None:
                         self.blends = BlendNames()
                     return self.blends.sample(self.blend_rng)
@@ -560,8 +564,10 @@ class Pii:
             self.pseudo[cache] = PseudoNames(pool)
         return self.pseudo[cache].sample(self.rng)
 
-    def person(self) -> tuple[str, str, str]:
-        """(first, last, group); ``test-crapii``: a CRAPII name and no group."""
+    def person(self, *, frame: bool = False) -> tuple[str, str, str]:
+        """(first, last, group); ``test-crapii``: a CRAPII name and no group. ``frame``: a person of
+        the document's frame (a header, speaker, greeting, sign-off or list entry), the only people
+        whose name parts may be blends under ``--blend-slots``."""
         if self.split == "test-crapii":
             self.n_person += 1
             first, last = self.crapii[(self.n_person - 1) % len(self.crapii)]
@@ -569,13 +575,14 @@ class Pii:
         group = self.groups[self.rng.integers(len(self.groups))]
         locs = self.by_group[group]
         loc = locs[self.rng.integers(len(locs))]
-        first = self._part(loc, "first", short=self.chance(0.25 if group == "east-asian" else 0.06))
+        first = self._part(loc, "first", short=self.chance(0.25 if group == "east-asian" else 0.06),
+                           frame=frame)
         if self.chance(0.08):  # compound given names (Jean-Pierre, Mei-Ling, Abdul-Rahman) in every culture
-            second = self._part(loc, "first")
+            second = self._part(loc, "first", frame=frame)
             first = f"{first}-{second if self.chance(0.5) else second.lower()}"
         if self.virtue_names and self.chance(0.2 if group == "african" else 0.03):
             first = self.pick(self.virtues)  # training only: word-like given names are names too
-        return first, self._part(loc, "last"), group
+        return first, self._part(loc, "last", frame=frame), group
 
     def pick(self, items):
         return items[self.rng.integers(len(items))]
@@ -1057,7 +1064,7 @@ def _body(doc: Doc, pii: Pii, sents: list[str], first: str, last: str, rate: flo
 
 
 def make_clinical(doc: Doc, pii: Pii, sents: list[str]) -> None:
-    first, last, group = pii.person()
+    first, last, group = pii.person(frame=True)
     if pii.chance(0.7):
         doc.add(pii.pick(["PATIENT NAME: ", "Patient: ", "Name: ", "PATIENT: "]))
         _name(doc, pii, pii.pick(["full", "comma", "upper"]), (first, last, group))
@@ -1079,7 +1086,7 @@ def make_clinical(doc: Doc, pii: Pii, sents: list[str]) -> None:
     for m in _HONORIFIC_RE.finditer(text):
         doc.real(text[pos : m.start(2)])
         if m.group(1) == "Dr":
-            f2, l2, g2 = pii.person()
+            f2, l2, g2 = pii.person(frame=True)
             doc.add(l2, "NAME", g2)
         else:
             doc.add(last, "NAME", group)
@@ -1088,7 +1095,7 @@ def make_clinical(doc: Doc, pii: Pii, sents: list[str]) -> None:
     _body(doc, pii, rest, first, last, rate=0.15)
     if pii.chance(0.6):
         doc.add(pii.pick(["\nDictated by: Dr. ", "\nElectronically signed by ", "\nAttending: ", "\n\n"]))
-        f2, l2, g2 = pii.person()
+        f2, l2, g2 = pii.person(frame=True)
         doc.add(f"{f2} {l2}", "NAME", g2)
         doc.add(pii.pick([", MD", ", M.D.", "", ", RN"]))
         if pii.chance(0.5):
@@ -1097,8 +1104,8 @@ def make_clinical(doc: Doc, pii: Pii, sents: list[str]) -> None:
 
 
 def make_chat(doc: Doc, pii: Pii, sents: list[str]) -> None:
-    a = pii.person()
-    b = pii.person()
+    a = pii.person(frame=True)
+    b = pii.person(frame=True)
     role_a = pii.pick(["Dr. " + a[1], a[0], "Teacher", "Tutor", "Agent", a[0] + " " + a[1]])
     role_b = pii.pick(["Patient", b[0], "Student", "Customer", b[0]])
     turns = max(2, min(10, len(sents)))
@@ -1131,7 +1138,7 @@ def make_chat(doc: Doc, pii: Pii, sents: list[str]) -> None:
 
 
 def make_essay(doc: Doc, pii: Pii, sents: list[str]) -> None:
-    first, last, group = pii.person()
+    first, last, group = pii.person(frame=True)
     head = pii.pick(["name", "by", "block", "none"])
     if head == "name":
         doc.add(pii.pick(["Name: ", "Student: ", "Author: ", "NAME: "]))
@@ -1157,9 +1164,9 @@ def make_essay(doc: Doc, pii: Pii, sents: list[str]) -> None:
 
 
 def make_letter(doc: Doc, pii: Pii, sents: list[str]) -> None:
-    first, last, group = pii.person()
+    first, last, group = pii.person(frame=True)
     doc.add(pii.pick(["Dear ", "Hello ", "Hi ", "To "]))
-    _name(doc, pii, pii.pick(["first", "last_title", "full"]))
+    _name(doc, pii, pii.pick(["first", "last_title", "full"]), pii.person(frame=True))
     doc.add(",\n\n")
     _body(doc, pii, sents[:4], first, last, rate=0.2)
     doc.add(pii.pick(["\n\nBest regards,\n", "\n\nKind regards,\n", "\n\nWarmly,\n", "\n\nYours,\n"]))
@@ -1184,7 +1191,7 @@ def make_list(doc: Doc, pii: Pii, sents: list[str]) -> None:
     bullet = pii.pick(["- ", "* ", "", "1. "])
     inline = bullet == "" and pii.chance(0.6)
     for i in range(n):
-        p = pii.person()
+        p = pii.person(frame=True)
         if not inline:
             doc.add(bullet if bullet != "1. " else f"{i + 1}. ")
         _name(doc, pii, pii.pick(["full", "full", "first", "initial"]), p)
@@ -1205,7 +1212,7 @@ def make_list(doc: Doc, pii: Pii, sents: list[str]) -> None:
 
 
 def make_request(doc: Doc, pii: Pii, sents: list[str]) -> None:
-    first, last, group = pii.person()
+    first, last, group = pii.person(frame=True)
     for _ in range(int(pii.rng.integers(1, 4))):
         _pii_sentence(doc, pii, first, last)
         doc.add(" ")
@@ -1215,7 +1222,7 @@ def make_request(doc: Doc, pii: Pii, sents: list[str]) -> None:
 
 def make_form(doc: Doc, pii: Pii, sents: list[str]) -> None:
     """A contact card / form: field headers with values on the same or the next line."""
-    first, last, group = pii.person()
+    first, last, group = pii.person(frame=True)
     prefix = pii.pick(["", "", "", "> ", "| "])
     sep = pii.pick([":\n", ": ", ":  "])
     _name(doc, pii, pii.pick(["full", "full", "upper"]), (first, last, group))
@@ -1256,7 +1263,7 @@ MAKERS = {
 
 def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_names: bool = False,
           lower_share: float = 0.08, group_pseudo: dict[str, float] | None = None,
-          blend_names: float = 0.0) -> list[dict]:
+          blend_names: float = 0.0, blend_slots: bool = False) -> list[dict]:
     if split not in SPLITS:
         raise SystemExit(f"split must be one of {', '.join(SPLITS)}")
     if lower_share != 0.08 and split != "train":  # before the corpora are read
@@ -1265,7 +1272,7 @@ def build(split: str, n: int, seed: int, *, pseudo_names: float = 0.0, virtue_na
             "test-crapii": "heldout"}.get(split, "test")
     sources = load_sources(pool, limit=max(n, 200))
     pii = Pii(split, seed, pseudo_names=pseudo_names, virtue_names=virtue_names, group_pseudo=group_pseudo,
-              blend_names=blend_names)
+              blend_names=blend_names, blend_slots=blend_slots)
     names = sorted(sources)
     records = []
     for i in range(n):
@@ -1312,6 +1319,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blend-names", type=float, default=0.0,
                     help="training only: share of name parts replaced by blends of two English words, "
                     "never a known name (round 23)")
+    ap.add_argument("--blend-slots", action="store_true",
+                    help="training only: blends only in the frame's name slots (headers, speakers, "
+                    "greetings, sign-offs, lists), never in running text (round 24)")
     args = ap.parse_args(argv)
     group_pseudo: dict[str, float] = {}
     for item in args.group_pseudo:
@@ -1329,12 +1339,14 @@ def main(argv: list[str] | None = None) -> int:
         if not 0.0 <= value <= top:
             ap.error(f"{name} must be in [0, {top}], got {value}")
     if (args.pseudo_names or group_pseudo or args.virtue_names or args.lower_share != 0.08
-            or args.blend_names) and args.split != "train":
-        ap.error("--pseudo-names, --group-pseudo, --virtue-names, --lower-share and --blend-names are for "
-                 "--split train only")
+            or args.blend_names or args.blend_slots) and args.split != "train":
+        ap.error("--pseudo-names, --group-pseudo, --virtue-names, --lower-share, --blend-names and "
+                 "--blend-slots are for --split train only")
+    if args.blend_slots and not args.blend_names:
+        ap.error("--blend-slots needs --blend-names RATE")
     records = build(args.split, args.n, args.seed, pseudo_names=args.pseudo_names,
                     virtue_names=args.virtue_names, lower_share=args.lower_share, group_pseudo=group_pseudo,
-                    blend_names=args.blend_names)
+                    blend_names=args.blend_names, blend_slots=args.blend_slots)
     check(records)
     with open(args.output, "w", encoding="utf-8") as f:
         for r in records:
