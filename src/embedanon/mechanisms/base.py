@@ -78,15 +78,6 @@ class BatchLaw(Protocol):
         ...
 
 
-@runtime_checkable
-class FiniteSupport(Protocol):
-    """A mechanism that can list every output it may give for a word (``knn``: its row)."""
-
-    def support(self, word_id: int) -> np.ndarray:
-        """int64 word ids of every output with positive probability."""
-        ...
-
-
 def check_ids(ids: np.ndarray, n_words: int) -> np.ndarray:
     """``ids`` as an int64 array of shape (n,), every value a row of the embedding.
 

@@ -47,10 +47,6 @@ class KnnMechanism:
         ids = check_ids(ids, len(self.table))
         return self.table[ids, integers(noise, self.k)].astype(np.int64)
 
-    def support(self, word_id: int) -> np.ndarray:
-        """Every output with positive probability: the word's k neighbors (int64 word ids)."""
-        return self.table[word_id].astype(np.int64)
-
     def distribution(self, word_id: int) -> np.ndarray:
         """Exact output law: 1/k on each of the word's k neighbors, as float64 (C,)."""
         word_id = int(check_ids(np.array([word_id]), len(self.table))[0])

@@ -16,7 +16,6 @@ process's memory (proxies of private words are never written to disk).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Union
 
@@ -45,15 +44,12 @@ class Word:
         guard: lookup key of an out-of-vocabulary word (its outputs are checked against it);
             None for words of the embedding, whose neighborhoods are guarded already.
         safe: guarded nearest candidates of the out-of-vocabulary word (redraw pool).
-        banned: outputs of the proxy that are variants of the word, when the mechanism lists its
-            outputs (empty: no output needs a check); None: every output is checked.
     """
 
     word_id: int
     case: int
     guard: str | None = None
     safe: tuple[int, ...] = ()
-    banned: frozenset[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +88,11 @@ class Lexicon:
     Args:
         store: the embedding.
         composer: places out-of-vocabulary words (None: they get no vector).
-        banned: ``banned(key, proxy)``: the proxy's outputs that are variants of the word
-            ``key`` (see :meth:`~.runtime.Runtime.banned`), stored on its plan; None: not known.
     """
 
-    def __init__(self, store: EmbeddingStore, composer: ComposedSearch | None,
-                 banned: Callable[[str, int], frozenset[int] | None] | None = None) -> None:
+    def __init__(self, store: EmbeddingStore, composer: ComposedSearch | None) -> None:
         self.store = store
         self.composer = composer
-        self._banned = banned
         self.n_words = len(store)
         self._plans: dict[str, Plan] = {}
         self._codes: dict[str, int] = {}  # the int plans, and -1 for composite ones (same keys)
@@ -115,24 +107,30 @@ class Lexicon:
         bound it is emptied first (plans are deterministic, so output is the same).
         """
         cache = self._plans
-        get = cache.get
-        out = list(map(get, tokens))
+        out = list(map(cache.get, tokens))
         if None not in out:
             return out  # type: ignore[return-value]
-        missing = list(dict.fromkeys(t for t, p in zip(tokens, out, strict=True) if p is None))
+        missing = [t for t in dict.fromkeys(tokens) if t not in cache]
         if len(cache) + len(missing) > _CACHE_LIMIT:
             cache.clear()
             self._codes.clear()
-            out = [None] * len(tokens)
             missing = list(dict.fromkeys(tokens))  # every token of the call is planned again
-        drafts = {token: self._parts(token) for token in missing}
+        drafts: dict[str, tuple[Part, ...]] = {}
+        id_of_key, n_words, codes = self.store.id_of_key, self.n_words, self._codes
+        for token in missing:
+            if token.isalpha() and token.isascii():  # the common case: one plain word
+                word_id = id_of_key(token.lower())
+                if word_id >= 0:  # what _finish makes of a single word of the embedding
+                    cache[token] = codes[token] = case_code(token) * n_words + word_id
+                    continue
+            drafts[token] = self._parts(token)
         oov = list(dict.fromkeys(part.guard for parts in drafts.values() for part in parts
                                  if type(part) is Word and part.guard is not None))
         placed = self.place(oov)
         for token, parts in drafts.items():
             plan = cache[token] = self._finish(parts, placed)
             self._codes[token] = plan if type(plan) is int else -1
-        return [cache[t] if p is None else p for t, p in zip(tokens, out, strict=True)]
+        return list(map(cache.__getitem__, tokens))  # every token is planned now
 
     def codes(self, tokens: list[str]) -> np.ndarray:
         """int64 (n,): the int plan of each token, -1 where its plan is a :class:`Composite`.
@@ -187,7 +185,7 @@ class Lexicon:
 
     def _word(self, part: str) -> Word:
         key = lookup_key(part)
-        word_id = self.store.id_of(key)
+        word_id = self.store.id_of_key(key)
         return Word(word_id, case_code(part), None if word_id >= 0 else key)
 
     def _finish(self, parts: tuple[Part, ...],
@@ -196,8 +194,7 @@ class Lexicon:
         for part in parts:
             if type(part) is Word and part.guard is not None and part.guard in placed:
                 proxy, safe = placed[part.guard]
-                banned = None if self._banned is None else self._banned(part.guard, proxy)
-                part = Word(proxy, part.case, part.guard, safe, banned)
+                part = Word(proxy, part.case, part.guard, safe)
             done.append(part)
         if len(done) == 1 and type(done[0]) is Word and done[0].guard is None:
             return done[0].case * self.n_words + done[0].word_id

@@ -154,7 +154,8 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
     units_per_token = np.ones(n_tok, dtype=np.int64)
     chars_per_token = np.zeros(n_tok, dtype=np.int64)
     comps: list[Composite] = [plans[j] for j in composite]  # type: ignore[misc]
-    units_per_token[composite] = [len(c.words) for c in comps]
+    words_per_comp = np.fromiter(map(len, (c.words for c in comps)), dtype=np.int64, count=len(comps))
+    units_per_token[composite] = words_per_comp
     chars_per_token[composite] = [c.n_chars for c in comps]
     unit_start = np.cumsum(units_per_token) - units_per_token
     ids = np.empty(int(units_per_token.sum()), dtype=np.int64)
@@ -163,15 +164,17 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
     at_simple = unit_start[is_int]
     ids[at_simple] = simple % n_words
     cases[at_simple] = simple // n_words
-    oov: list[tuple[int, Word]] = []  # (unit index, plan) of out-of-vocabulary word parts
+    # the word units of composite tokens: each token's run starts at its unit_start
+    comp_words = [word for comp in comps for word in comp.words]
+    n_comp = len(comp_words)
+    first = np.cumsum(words_per_comp) - words_per_comp
+    comp_units = (np.repeat(unit_start[composite] - first, words_per_comp)
+                  + np.arange(n_comp, dtype=np.int64))
+    ids[comp_units] = np.fromiter((w.word_id for w in comp_words), dtype=np.int64, count=n_comp)
+    cases[comp_units] = np.fromiter((w.case for w in comp_words), dtype=np.int64, count=n_comp)
+    # out-of-vocabulary word parts: their outputs are checked against the original
+    oov = [(u, w) for u, w in zip(comp_units.tolist(), comp_words, strict=True) if w.guard is not None]
     starts = unit_start[composite].tolist()
-    for comp, u in zip(comps, starts, strict=True):
-        for word in comp.words:
-            ids[u] = word.word_id
-            cases[u] = word.case
-            if word.guard is not None and (word.banned is None or word.banned):
-                oov.append((u, word))  # outputs to check (none when no output is a variant)
-            u += 1
     unit_counts = _per_text(units_per_token, counts)
 
     stages = np.full(len(ids), int(Stage.MECHANISM), dtype=np.int64)
@@ -213,6 +216,8 @@ def _replace_general(rt: Runtime, source: NoiseSource, splits: list[list[str]], 
     new_tokens = list(map(unit_forms.__getitem__, unit_start.tolist()))
     ci = 0
     for j, comp, u in zip(composite, comps, starts, strict=True):
+        if len(comp.parts) == 1 and type(comp.parts[0]) is Word:
+            continue  # one word part (an out-of-vocabulary word): its unit's form, set above
         buf = []
         for part in comp.parts:
             if type(part) is str:
@@ -243,30 +248,38 @@ def _per_text(per_token: np.ndarray, counts: list[int]) -> list[int]:
 
 def _guard(rt: Runtime, source: NoiseSource, oov: list[tuple[int, Word]], out: np.ndarray,
            stages: np.ndarray, unit_tags: np.ndarray, ordinals: np.ndarray) -> None:
-    """Redraw outputs that are variants of their out-of-vocabulary original (see module doc)."""
+    """Redraw outputs that are variants of their out-of-vocabulary original (see module doc).
+
+    A unit's redraws use the ``GUARD`` stage at its own position, attempt ``a`` in stream ``a``;
+    the first attempt of every unit of the chunk is drawn in one call (the same numbers as one
+    call per unit: noise is addressed, not streamed).
+    """
+    is_variant = rt.is_variant  # cached: a word's outputs repeat (at most k under knn)
     outs = out.tolist()
-    by_mechanism = stages.tolist()
-    mechanism = int(Stage.MECHANISM)
-    for unit, word in oov:
-        assert word.guard is not None
-        banned = word.banned
-        if banned is not None and by_mechanism[unit] == mechanism:
-            if outs[unit] not in banned:
-                continue
-        elif not rt.is_variant(word.guard, outs[unit]):
-            continue
-        noise = source.noise(unit_tags[unit : unit + 1], Stage.GUARD, ordinals[unit : unit + 1])
-        stages[unit] = int(Stage.GUARD)
+    hits = [(unit, word) for unit, word in oov
+            if is_variant(word.guard, outs[unit])]  # type: ignore[arg-type]  # guard is set
+    if not hits:
+        return
+    units = np.array([unit for unit, _ in hits], dtype=np.int64)
+    stages[units] = int(Stage.GUARD)
+    noise = source.noise(unit_tags[units], Stage.GUARD, ordinals[units])
+    n_candidates = rt.index.n_candidates
+    sizes = np.array([len(word.safe) or n_candidates for _, word in hits], dtype=np.int64)
+    first = integers(noise, sizes).tolist()
+    for j, (unit, word) in enumerate(hits):
         if word.safe:  # guarded candidates: none is a variant
-            out[unit] = word.safe[int(integers(noise, len(word.safe))[0])]
+            out[unit] = word.safe[first[j]]
             continue
-        for attempt in range(_GUARD_ATTEMPTS):
-            pick = int(rt.index.candidates[integers(noise, rt.index.n_candidates, attempt)[0]])
-            if not rt.is_variant(word.guard, pick):
-                out[unit] = pick
-                break
-        else:
-            raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
+        assert word.guard is not None
+        pick = int(rt.index.candidates[first[j]])
+        attempt = 1
+        while is_variant(word.guard, pick):
+            if attempt == _GUARD_ATTEMPTS:
+                raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
+            one = noise.take(np.array([j]))
+            pick = int(rt.index.candidates[integers(one, n_candidates, attempt)[0]])
+            attempt += 1
+        out[unit] = pick
 
 
 def _rebuild(splits: list[list[str]], counts: list[int], plans: list[Plan], unit_forms: list[str],

@@ -18,7 +18,6 @@ import numpy as np
 from ..config import AnonymizerConfig
 from ..leakguard import oov_variants
 from ..mechanisms import Mechanism, build_mechanism
-from ..mechanisms.base import FiniteSupport
 from ..noise import NoiseSource, ReleaseKey
 from ..text import TITLE, apply_case
 from ..vectors.compose import ComposedSearch
@@ -46,8 +45,6 @@ class Runtime:
     guard: bool = field(init=False)
     lock: threading.RLock = field(init=False, default_factory=threading.RLock)
     _variants: dict[tuple[str, int], bool] = field(init=False, default_factory=dict)
-    _banned: dict[tuple[str, int], frozenset[int]] = field(init=False, default_factory=dict)
-    _finite: bool = field(init=False)
     _detector: Any = field(init=False, default=None)
     _sources: dict[bytes, NoiseSource] = field(init=False, default_factory=dict)
     #: Word ids of the public top-level domains that are candidates (see :mod:`.domains`).
@@ -57,8 +54,7 @@ class Runtime:
         words = self.store.words
         composer = ComposedSearch(self.index) if self.store.pieces else None
         self.guard = not self.mechanism.may_return_input
-        self._finite = isinstance(self.mechanism, FiniteSupport)  # checked once: Protocols are slow
-        self.lexicon = Lexicon(self.store, composer, self.banned if self.guard and self._finite else None)
+        self.lexicon = Lexicon(self.store, composer)
         self.forms = [*words, *(apply_case(w, TITLE) for w in words), *(w.upper() for w in words)]
         ids = [self.store.id_of(t) for t in PUBLIC_TLDS]
         pos = self.index.candidate_positions(np.array(ids, dtype=np.int64))
@@ -84,21 +80,6 @@ class Runtime:
                 self._sources.clear()
             src = self._sources[key.secret] = NoiseSource(key)
         return src
-
-    def banned(self, key: str, proxy: int) -> frozenset[int] | None:
-        """Outputs of ``proxy`` that are variants of the word ``key`` (None: the mechanism cannot
-        list its outputs, check each one). In memory only: it is derived from a private word."""
-        if not self._finite or proxy < 0:
-            return None
-        hit = self._banned.get((key, proxy))
-        if hit is None:
-            if len(self._banned) > _VARIANT_CACHE_LIMIT:
-                self._banned.clear()
-            words = self.store.words
-            support = self.mechanism.support(proxy)  # type: ignore[attr-defined]  # FiniteSupport
-            hit = self._banned[(key, proxy)] = frozenset(
-                j for j in support.tolist() if oov_variants(key, words[j]))
-        return hit
 
     def is_variant(self, key: str, word_id: int) -> bool:
         """Whether candidate ``word_id`` is a variant of the out-of-vocabulary word ``key``."""

@@ -45,7 +45,7 @@ class ComposedSearch:
         self.store = index.store
         self.use_disk_cache = use_disk_cache
         self._tables: tuple[np.ndarray, np.ndarray] | None = None
-        self._stack: tuple[np.ndarray, np.ndarray] | None = None
+        self._stack: np.ndarray | None = None
         self._cand_words: list[str] | None = None
 
     def tables(self) -> tuple[np.ndarray, np.ndarray]:
@@ -74,13 +74,11 @@ class ComposedSearch:
             self._cand_words = [words[c] for c in self.index.candidates.tolist()]
         return self._cand_words
 
-    def _stacked(self) -> tuple[np.ndarray, np.ndarray]:
-        """Word and piece vectors (V + P, d) and shortlists (V + P, s), stacked once."""
+    def _stacked(self) -> np.ndarray:
+        """Shortlists of words then pieces, int32 (V + P, s), stacked once (rows as in
+        :meth:`neighbors`: a continuation piece ``r`` is row ``V + r``)."""
         if self._stack is None:
-            word_top, piece_top = self.tables()
-            assert self.store.piece_vectors is not None
-            self._stack = (np.vstack([self.store.vectors, self.store.piece_vectors]),
-                           np.vstack([word_top, piece_top]))
+            self._stack = np.vstack(self.tables())
         return self._stack
 
     def neighbors(self, keys: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -100,7 +98,7 @@ class ComposedSearch:
         rows = np.full((n, k), -1, dtype=np.int64)
         if not self.store.pieces or n == 0:
             return placed, rows
-        all_vecs, all_top = self._stacked()
+        all_top = self._stacked()
         n_words = len(self.store)
         cand_vecs = self.index.candidate_vectors
         candidates = self.index.candidates.tolist()

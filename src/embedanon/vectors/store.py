@@ -190,6 +190,10 @@ class EmbeddingStore:
         """Row of ``word`` (any case), or -1 when it is not in the embedding."""
         return self._index.get(lookup_key(word), -1)
 
+    def id_of_key(self, key: str) -> int:
+        """Row of a word already passed through :func:`~embedanon.text.lookup_key`, or -1."""
+        return self._index.get(key, -1)
+
     def vector(self, word: str) -> np.ndarray:
         i = self.id_of(word)
         if i < 0:
