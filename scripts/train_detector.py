@@ -260,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="units of a hidden layer added to the linear logits (0: linear; model.Hidden)")
     ap.add_argument("--hidden-buckets", type=int, default=2**16,
                     help="rows of the hidden layer's sparse table (the sparse ids are folded into it)")
+    ap.add_argument("--frequency-bands", action="store_true",
+                    help="add each word's band in the shipped public frequency list as a feature "
+                    "(round 25; model.FEATURE_FLAGS)")
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -272,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     store = load_embedding("minilm-words")
     clusters = [spherical_kmeans(store.vectors, k, seed=args.seed + k) for k in (64, 512)]
-    featurizer = make_featurizer(clusters, args.buckets)
+    featurizer = make_featurizer(clusters, args.buckets, frequency_bands=args.frequency_bands)
     train = load_jsonl(args.train)[: args.max_docs]
     examples = featurize_records(
         featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout,
@@ -292,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     t2 = time.time()
     print(f"fit in {t2 - t1:.0f}s", file=sys.stderr)
-    weights.manifest = {"threshold": 0.5, "coordination": args.coordination}
+    flags = {"frequency_bands": True} if args.frequency_bands else {}
+    weights.manifest = {"threshold": 0.5, "coordination": args.coordination, **flags}
     out = weights.save(args.out)
     detector = ModelDetector(path=out)
 
@@ -330,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     manifest = {
         "threshold": best,
         "coordination": args.coordination,
+        **flags,
         "data": data_facts(),
         "model": "linear softmax over hashed token features + MiniLM rows (prev/own/next)"
         + (f" + {args.hidden} ReLU units over the same features" if args.hidden else "")

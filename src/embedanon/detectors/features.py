@@ -58,6 +58,21 @@ def chunk_shape(chunk: str) -> str:
     return "".join(out)[:24]
 
 
+#: Upper rank limits of :func:`frequency_band` (the shipped public list holds 100,000 words).
+FREQUENCY_BANDS = (1_000, 10_000, 30_000)
+
+
+def frequency_band(rank: int) -> str:
+    """A word's band in a public frequency list from its rank (0 = most frequent, -1 = absent):
+    ``absent``, ``<1000``, ``<10000``, ``<30000`` or ``listed`` (the rest of the list)."""
+    if rank < 0:
+        return "absent"
+    for limit in FREQUENCY_BANDS:
+        if rank < limit:
+            return f"<{limit}"
+    return "listed"
+
+
 def fold(token: str) -> str:
     """Lower case without accents (the embedding's lookup key)."""
     decomposed = unicodedata.normalize("NFD", token)
@@ -95,6 +110,10 @@ class Featurizer:
         row_of: callable ``word -> row`` into ``vocab_rows`` (or -1 when absent).
         compose: callable ``word -> vector or None`` for words outside the embedding.
         clusters: list of float32 (K, d) centroid arrays; each gives one cluster-id feature.
+        word_rank: callable ``folded word -> rank`` in a public frequency list (-1 when absent):
+            each letter token then gets its :func:`frequency_band` as one more own feature
+            (public knowledge of the word, the same for words never seen in training); None:
+            no such feature (the features of models trained without it).
     """
 
     def __init__(
@@ -105,6 +124,7 @@ class Featurizer:
         row_of: Callable[[str], int],
         compose: Callable[[str], np.ndarray | None],
         clusters: Sequence[np.ndarray] = (),
+        word_rank: Callable[[str], int] | None = None,
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):
             raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
@@ -113,6 +133,7 @@ class Featurizer:
         self._row_of = row_of
         self._compose = compose
         self._clusters = list(clusters)
+        self._word_rank = word_rank
         dim = 0 if vocab_rows is None else int(vocab_rows.shape[1])
         self._vocab = vocab_rows
         self.dim = dim
@@ -151,6 +172,8 @@ class Featurizer:
             ]
             padded = f"<{key}>"
             feats += [f"g={padded[i : i + 3]}" for i in range(min(len(padded) - 2, 10))]
+            if self._word_rank is not None:  # among the spelling features: spelling dropout drops it
+                feats.append(f"fq={frequency_band(self._word_rank(key))}")
         elif token.isdigit():
             feats.append(f"nd={min(len(token), 12)}")
         row = -1

@@ -208,17 +208,44 @@ def shipped_path() -> Path:
     return Path(str(resources.files("embedanon.detectors") / "data" / "model"))
 
 
-def make_featurizer(clusters: Sequence[np.ndarray], buckets: int) -> Featurizer:
-    """Featurizer over the shipped MiniLM embedding (the dense table is shared by train and detect)."""
+#: Manifest flags that change the features (unlike decode rules, a model needs the ones it was
+#: trained with): ``frequency_bands`` (round 25, :func:`public_ranks`).
+FEATURE_FLAGS = ("frequency_bands",)
+
+
+@lru_cache(maxsize=1)
+def public_ranks() -> dict[str, int]:
+    """{folded word: rank} in the shipped public English list (wordfreq; 0 = most frequent)."""
+    from embedanon.privacy.prior import word_frequencies
+
+    ranks: dict[str, int] = {}
+    for word, _ in sorted(word_frequencies().items(), key=lambda kv: -kv[1]):
+        ranks.setdefault(fold(word), len(ranks))
+    return ranks
+
+
+def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
+                    frequency_bands: bool = False) -> Featurizer:
+    """Featurizer over the shipped MiniLM embedding (the dense table is shared by train and detect).
+
+    Args:
+        frequency_bands: add each word's band in the public frequency list (a model trained with
+            it says so in its manifest, see :data:`FEATURE_FLAGS`).
+    """
     from ..vectors.defaults import load_embedding
 
     store = load_embedding(EMBEDDING)
+    word_rank = None
+    if frequency_bands:
+        get = public_ranks().get
+        word_rank = lambda key: get(key, -1)  # noqa: E731
     return Featurizer(
         buckets=buckets,
         vocab_rows=store.vectors,
         row_of=store.id_of,
         compose=store.compose,
         clusters=clusters,
+        word_rank=word_rank,
     )
 
 
@@ -256,7 +283,8 @@ class ModelDetector:
         self.lower_threshold = _probability("lower_threshold", lower_threshold)
         self._o_shift = math.log(self.threshold / (1.0 - self.threshold))
         self._o_shift_lower = math.log(self.lower_threshold / (1.0 - self.lower_threshold))
-        self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]))
+        self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]),
+                                          frequency_bands=bool(manifest.get("frequency_bands")))
         c = len(CLASSES)
         d = self.featurizer.dim
         blocks = list(self.weights.dense.reshape(3, d, c))
@@ -1627,9 +1655,9 @@ def train(
         prior = Weights.load(shipped_path() if base == "model" else base)
         clusters, buckets = prior.clusters, int(prior.sparse.shape[0])
         threshold = float(prior.manifest.get("threshold", 0.5))
-    # the decode rules of the base model carry over
-    rules = {k: bool(prior is not None and prior.manifest.get(k)) for k in DECODE_RULES}
-    featurizer = make_featurizer(clusters, buckets)
+    # the decode rules and feature flags of the base model carry over
+    rules = {k: bool(prior is not None and prior.manifest.get(k)) for k in (*DECODE_RULES, *FEATURE_FLAGS)}
+    featurizer = make_featurizer(clusters, buckets, frequency_bands=rules["frequency_bands"])
     examples = featurize_records(featurizer, records)
     if prior is None:
         weights = fit(
