@@ -630,7 +630,7 @@ def test_round15_rules_run_only_when_the_manifest_asks():
              "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
              "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
              "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n",
-             "GROUP MEMBERS: SONIA FRUKACZ, UPIK SIREGAR AND ALBERTO MORENO.",
+             "GROUP MEMBERS: SONIA FRUKACZ, WAYAN SIREGAR AND ALBERTO MORENO.",
              "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n"]
     changed = set()
     for text in texts:

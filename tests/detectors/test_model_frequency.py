@@ -100,5 +100,9 @@ def test_the_manifest_flag_switches_the_features_and_adaptation_keeps_it(tmp_pat
     # domain adaptation from this base keeps the flag (and so the base's features)
     adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
     assert adapted.manifest["frequency_bands"] is True
-    adapted_plain = train(_tiny_records(6), base="model", epochs=1, seed=1)
-    assert adapted_plain.manifest["frequency_bands"] is False  # the shipped model has no bands
+    plain = make_featurizer([], 2**14)  # a base trained without the feature stays without it
+    examples = featurize_records(plain, _tiny_records(80))
+    weights = fit(examples, plain.dense_table, buckets=2**14, clusters=[], epochs=2, seed=0)
+    weights.manifest = {"threshold": 0.5}
+    adapted_plain = train(_tiny_records(6), base=str(weights.save(tmp_path / "plain")), epochs=1, seed=1)
+    assert adapted_plain.manifest["frequency_bands"] is False
