@@ -76,7 +76,7 @@ def _tiny_records(n: int) -> list[dict]:
     rng = np.random.default_rng(5)
     names = ["Thembekile Dube", "Amina Okafor", "Wei Zhang", "Carlos Ruiz", "Sipho Nkosi"]
     out = []
-    for i in range(n):
+    for _ in range(n):
         name = names[int(rng.integers(len(names)))]
         text = f"Thanks, {name}! See you at the clinic."
         out.append({"text": text, "spans": [{"start": 8, "end": 8 + len(name), "label": "NAME"}]})
