@@ -214,12 +214,19 @@ FEATURE_FLAGS = ("frequency_bands",)
 
 
 @lru_cache(maxsize=1)
-def public_ranks() -> dict[str, int]:
-    """{folded word: rank} in the shipped public English list (wordfreq; 0 = most frequent)."""
+def _public_words() -> tuple[str, ...]:
+    """The shipped public English list (wordfreq), most frequent first (as listed, not folded)."""
     from embedanon.privacy.prior import word_frequencies
 
+    return tuple(w for w, _ in sorted(word_frequencies().items(), key=lambda kv: -kv[1]))
+
+
+@lru_cache(maxsize=1)
+def public_ranks() -> dict[str, int]:
+    """{folded word: rank} in the shipped public English list (wordfreq; 0 = most frequent;
+    a rank counts distinct folded words)."""
     ranks: dict[str, int] = {}
-    for word, _ in sorted(word_frequencies().items(), key=lambda kv: -kv[1]):
+    for word in _public_words():
         ranks.setdefault(fold(word), len(ranks))
     return ranks
 
@@ -1049,10 +1056,7 @@ _PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 def common_words(n: int) -> frozenset[str]:
     """The ``n`` most frequent words of the shipped public English list (wordfreq), folded; none
     for ``n <= 0``. Shared by the ``name_pairs`` rule and training's ``keep_words``."""
-    from embedanon.privacy.prior import word_frequencies
-
-    ranked = sorted(word_frequencies().items(), key=lambda kv: -kv[1])
-    return frozenset(fold(w) for w, _ in ranked[: max(n, 0)])
+    return frozenset(fold(w) for w in _public_words()[: max(n, 0)])
 
 
 def _word_goes_on(text: str, i: int) -> bool:

@@ -129,7 +129,7 @@ class Lexicon:
         placed = self.place(oov)
         for token, parts in drafts.items():
             plan = cache[token] = self._finish(parts, placed)
-            self._codes[token] = plan if type(plan) is int else -1
+            codes[token] = plan if type(plan) is int else -1
         return list(map(cache.__getitem__, tokens))  # every token is planned now
 
     def codes(self, tokens: list[str]) -> np.ndarray:
