@@ -263,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frequency-bands", action="store_true",
                     help="add each word's band in the shipped public frequency list as a feature "
                     "(round 25; model.FEATURE_FLAGS)")
+    ap.add_argument("--band-context", action="store_true",
+                    help="with --frequency-bands: cross the band with the previous and next words and "
+                    "the word's shape (round 26; model.FEATURE_FLAGS)")
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -275,7 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     store = load_embedding("minilm-words")
     clusters = [spherical_kmeans(store.vectors, k, seed=args.seed + k) for k in (64, 512)]
-    featurizer = make_featurizer(clusters, args.buckets, frequency_bands=args.frequency_bands)
+    if args.band_context and not args.frequency_bands:
+        ap.error("--band-context needs --frequency-bands")
+    featurizer = make_featurizer(clusters, args.buckets, frequency_bands=args.frequency_bands,
+                                 band_context=args.band_context)
     train = load_jsonl(args.train)[: args.max_docs]
     examples = featurize_records(
         featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout,
@@ -295,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     t2 = time.time()
     print(f"fit in {t2 - t1:.0f}s", file=sys.stderr)
-    flags = {"frequency_bands": True} if args.frequency_bands else {}
+    flags = {f: True for f in ("frequency_bands", "band_context") if getattr(args, f)}
     weights.manifest = {"threshold": 0.5, "coordination": args.coordination, **flags}
     out = weights.save(args.out)
     detector = ModelDetector(path=out)

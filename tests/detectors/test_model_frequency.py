@@ -18,6 +18,7 @@ from embedanon.detectors.model import (
     public_ranks,
     train,
 )
+from embedanon.errors import ConfigError
 from embedanon.privacy.prior import word_frequencies
 from tests.helpers.detector import fast_path_probabilities
 
@@ -106,3 +107,70 @@ def test_the_manifest_flag_switches_the_features_and_adaptation_keeps_it(tmp_pat
     weights.manifest = {"threshold": 0.5}
     adapted_plain = train(_tiny_records(6), base=str(weights.save(tmp_path / "plain")), epochs=1, seed=1)
     assert adapted_plain.manifest["frequency_bands"] is False
+
+
+# -- band_context (round 26) ------------------------------------------------------------------------
+
+
+def test_band_context_adds_one_own_id_and_two_context_ids_to_letter_tokens_only():
+    banded = make_featurizer([], 2**14, frequency_bands=True)
+    crossed = make_featurizer([], 2**14, frequency_bands=True, band_context=True)
+    toks = tokenize(TEXT)
+    ids_b, rows_b = banded.featurize(TEXT, toks)
+    ids_c, rows_c = crossed.featurize(TEXT, toks)
+    assert np.array_equal(rows_b, rows_c)
+    n_ctx = int(np.count_nonzero(ids_b[0, OWN_SLOTS:]))  # context + layout columns, all set
+    # every earlier context column is unchanged; two new ones follow them
+    assert np.array_equal(ids_b[:, OWN_SLOTS : OWN_SLOTS + n_ctx], ids_c[:, OWN_SLOTS : OWN_SLOTS + n_ctx])
+    new = ids_c[:, OWN_SLOTS + n_ctx : OWN_SLOTS + n_ctx + 2]
+    assert not ids_c[:, OWN_SLOTS + n_ctx + 2 :].any()
+    for i, word in enumerate(toks.words):
+        own_b, own_c = _own(ids_b[i]), _own(ids_c[i])
+        if word[:1].isalpha():
+            assert len(own_c) == len(own_b) + 1 and new[i].all()
+        else:  # digits and punctuation: no band, so no crossed ids (padding)
+            assert np.array_equal(own_b, own_c) and not new[i].any()
+
+
+def test_band_context_ids_follow_band_and_neighbour_not_the_word_itself():
+    crossed = make_featurizer([], 2**14, frequency_bands=True, band_context=True)
+
+    def ids(text: str, word: str) -> np.ndarray:
+        toks = tokenize(text)
+        row = crossed.featurize(text, toks)[0][toks.words.index(word)]
+        n_ctx = int(np.count_nonzero(make_featurizer([], 2**14, frequency_bands=True)
+                                     .featurize(text, toks)[0][0, OWN_SLOTS:]))
+        return row[OWN_SLOTS + n_ctx : OWN_SLOTS + n_ctx + 2]
+
+    a = ids("He said Thembekile left.", "Thembekile")
+    b = ids("He said Nomathemba left.", "Nomathemba")  # another absent word, same neighbours
+    c = ids("He said Patient left.", "Patient")  # a listed word, same neighbours
+    d = ids("He told Thembekile off.", "Thembekile")  # the same word, other neighbours
+    assert np.array_equal(a, b)
+    assert not np.isin(a, c).any()
+    assert not np.isin(a, d).any()
+
+
+def test_band_context_needs_the_bands():
+    with pytest.raises(ValueError, match="band_context"):
+        make_featurizer([], 2**14, band_context=True)
+
+
+def test_band_context_flag_switches_the_features_and_adaptation_keeps_it(tmp_path):
+    featurizer = make_featurizer([], 2**14, frequency_bands=True, band_context=True)
+    examples = featurize_records(featurizer, _tiny_records(80))
+    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=4, seed=0)
+    weights.manifest = {"threshold": 0.5, "frequency_bands": True, "band_context": True}
+    path = weights.save(tmp_path / "crossed")
+    crossed = fast_path_probabilities(ModelDetector(path=path), TEXT)
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    # negative control: without the flag the same weights score differently
+    (path / "manifest.json").write_text(json.dumps({**manifest, "band_context": False}))
+    assert not np.allclose(crossed, ModelDetector(path=path).probabilities(TEXT)[2])
+    # a manifest asking for the crossing without the bands is refused, not read wrongly
+    (path / "manifest.json").write_text(json.dumps({**manifest, "frequency_bands": False}))
+    with pytest.raises(ConfigError, match="band_context"):
+        ModelDetector(path=path)
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
+    assert adapted.manifest["band_context"] is True and adapted.manifest["frequency_bands"] is True

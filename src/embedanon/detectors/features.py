@@ -114,6 +114,10 @@ class Featurizer:
             each letter token then gets its :func:`frequency_band` as one more own feature
             (public knowledge of the word, the same for words never seen in training); None:
             no such feature (the features of models trained without it).
+        band_context: with ``word_rank``, each letter token also gets its band crossed with
+            the previous word, with the next word (two context ids: "a word outside the list,
+            after ``said``") and with its own shape (one own id, ``Xxx`` + absent), so the
+            combination of an unknown word and a name slot gets its own weight (round 26).
     """
 
     def __init__(
@@ -125,9 +129,13 @@ class Featurizer:
         compose: Callable[[str], np.ndarray | None],
         clusters: Sequence[np.ndarray] = (),
         word_rank: Callable[[str], int] | None = None,
+        band_context: bool = False,
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):
             raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
+        if band_context and word_rank is None:
+            raise ValueError("band_context needs word_rank (the frequency bands)")
+        self._band_context = band_context
         self.buckets = buckets
         self._mask = buckets - 1
         self._row_of = row_of
@@ -150,17 +158,18 @@ class Featurizer:
             np.argmax(vocab_rows @ cents.T, axis=1) if vocab_rows is not None else np.zeros(0, np.int64)
             for cents in self._clusters
         ]
-        self._cache: dict[str, tuple[list[int], int, int, int, int]] = {}
+        self._cache: dict[str, tuple[list[int], int, int, int, int, int]] = {}
         self._chunks: dict[str, tuple[int, int]] = {}
 
     # -- per-word facts (cached) ----------------------------------------------------------------
-    def _word(self, token: str) -> tuple[list[int], int, int, int, int]:
+    def _word(self, token: str) -> tuple[list[int], int, int, int, int, int]:
         hit = self._cache.get(token)
         if hit is not None:
             return hit
         key = fold(token)
         shape = word_shape(token)
         feats = [f"w={key}", f"s={shape}", f"len={min(len(token), 12)}"]
+        band_hash = 0  # 0: no band context for this token
         if token[:1].isalpha():
             feats += [
                 f"p1={key[:1]}",
@@ -173,7 +182,11 @@ class Featurizer:
             padded = f"<{key}>"
             feats += [f"g={padded[i : i + 3]}" for i in range(min(len(padded) - 2, 10))]
             if self._word_rank is not None:  # among the spelling features: spelling dropout drops it
-                feats.append(f"fq={frequency_band(self._word_rank(key))}")
+                band = frequency_band(self._word_rank(key))
+                feats.append(f"fq={band}")
+                if self._band_context:
+                    feats.append(f"fqs={band}|{shape}")
+                    band_hash = _crc(band) or 1
         elif token.isdigit():
             feats.append(f"nd={min(len(token), 12)}")
         row = -1
@@ -206,7 +219,7 @@ class Featurizer:
                 if level == len(self._clusters) - 1:
                     cluster = c + 1
         ids = [(_crc(f) & self._mask) or 1 for f in feats]
-        out = (ids, _crc(key), _crc(shape), cluster, dense_row)
+        out = (ids, _crc(key), _crc(shape), cluster, dense_row, band_hash)
         if len(self._cache) < _CACHE_LIMIT:
             self._cache[token] = out
         return out
@@ -305,6 +318,12 @@ class Featurizer:
             + chunk_flags[np.minimum(chunk_id + 1, len(bounds) - 1)],
             63,
         )
+        banded = 0
+        if self._band_context:
+            band = np.fromiter((f[5] for f in facts), dtype=np.int64, count=n)
+            put(w_1 * 29 + band, 44)
+            put(band * 29 + w1, 45)
+            banded = 2  # the last two context columns: padding where a token has no band
         h = (
             np.stack(columns) * 0x9E3779B1
             + np.array(salts, dtype=np.int64)[:, None] * 0x85EBCA77
@@ -313,6 +332,8 @@ class Featurizer:
         h ^= h >> 15
         h &= mask
         h[h == 0] = 1
+        if banded:
+            h[len(columns) - banded :, band == 0] = _PAD
         assert col + len(columns) <= SLOTS
         ids[:, col : col + len(columns)] = h.T
         dense = np.stack([shifted(drow, -1, 0), drow, shifted(drow, 1, 0)], axis=1)

@@ -209,8 +209,9 @@ def shipped_path() -> Path:
 
 
 #: Manifest flags that change the features (unlike decode rules, a model needs the ones it was
-#: trained with): ``frequency_bands`` (round 25, :func:`public_ranks`).
-FEATURE_FLAGS = ("frequency_bands",)
+#: trained with): ``frequency_bands`` (round 25, :func:`public_ranks`) and ``band_context``
+#: (round 26: the band crossed with the neighbouring words and the shape; needs the first).
+FEATURE_FLAGS = ("frequency_bands", "band_context")
 
 
 @lru_cache(maxsize=1)
@@ -232,13 +233,17 @@ def public_ranks() -> dict[str, int]:
 
 
 def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
-                    frequency_bands: bool = False) -> Featurizer:
+                    frequency_bands: bool = False, band_context: bool = False) -> Featurizer:
     """Featurizer over the shipped MiniLM embedding (the dense table is shared by train and detect).
 
     Args:
         frequency_bands: add each word's band in the public frequency list (a model trained with
             it says so in its manifest, see :data:`FEATURE_FLAGS`).
+        band_context: also cross the band with the neighbouring words and the word's shape
+            (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
     """
+    if band_context and not frequency_bands:
+        raise ConfigError("band_context needs frequency_bands")
     from ..vectors.defaults import load_embedding
 
     store = load_embedding(EMBEDDING)
@@ -253,7 +258,14 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
         compose=store.compose,
         clusters=clusters,
         word_rank=word_rank,
+        band_context=band_context,
     )
+
+
+def feature_flags(manifest: dict[str, Any]) -> dict[str, bool]:
+    """The :data:`FEATURE_FLAGS` a manifest sets (missing: off), as keyword arguments of
+    :func:`make_featurizer`."""
+    return {flag: bool(manifest.get(flag)) for flag in FEATURE_FLAGS}
 
 
 class ModelDetector:
@@ -291,7 +303,7 @@ class ModelDetector:
         self._o_shift = math.log(self.threshold / (1.0 - self.threshold))
         self._o_shift_lower = math.log(self.lower_threshold / (1.0 - self.lower_threshold))
         self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]),
-                                          frequency_bands=bool(manifest.get("frequency_bands")))
+                                          **feature_flags(manifest))
         c = len(CLASSES)
         d = self.featurizer.dim
         blocks = list(self.weights.dense.reshape(3, d, c))
@@ -1661,7 +1673,7 @@ def train(
         threshold = float(prior.manifest.get("threshold", 0.5))
     # the decode rules and feature flags of the base model carry over
     rules = {k: bool(prior is not None and prior.manifest.get(k)) for k in (*DECODE_RULES, *FEATURE_FLAGS)}
-    featurizer = make_featurizer(clusters, buckets, frequency_bands=rules["frequency_bands"])
+    featurizer = make_featurizer(clusters, buckets, **{f: rules[f] for f in FEATURE_FLAGS})
     examples = featurize_records(featurizer, records)
     if prior is None:
         weights = fit(
