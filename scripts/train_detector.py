@@ -266,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--band-context", action="store_true",
                     help="with --frequency-bands: cross the band with the previous and next words and "
                     "the word's shape (round 26; model.FEATURE_FLAGS)")
+    ap.add_argument("--absent-spelling", action="store_true",
+                    help="with --frequency-bands: affixes and trigrams of words absent from the public "
+                    "list get their own weights (round 27; model.FEATURE_FLAGS)")
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -278,10 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     store = load_embedding("minilm-words")
     clusters = [spherical_kmeans(store.vectors, k, seed=args.seed + k) for k in (64, 512)]
-    if args.band_context and not args.frequency_bands:
-        ap.error("--band-context needs --frequency-bands")
+    for flag in ("band_context", "absent_spelling"):
+        if getattr(args, flag) and not args.frequency_bands:
+            ap.error(f"--{flag.replace('_', '-')} needs --frequency-bands")
     featurizer = make_featurizer(clusters, args.buckets, frequency_bands=args.frequency_bands,
-                                 band_context=args.band_context)
+                                 band_context=args.band_context, absent_spelling=args.absent_spelling)
     train = load_jsonl(args.train)[: args.max_docs]
     examples = featurize_records(
         featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout,
@@ -301,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     t2 = time.time()
     print(f"fit in {t2 - t1:.0f}s", file=sys.stderr)
-    flags = {f: True for f in ("frequency_bands", "band_context") if getattr(args, f)}
+    flags = {f: True for f in ("frequency_bands", "band_context", "absent_spelling") if getattr(args, f)}
     weights.manifest = {"threshold": 0.5, "coordination": args.coordination, **flags}
     out = weights.save(args.out)
     detector = ModelDetector(path=out)

@@ -5,17 +5,23 @@ domain adaptation."""
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from embedanon.detectors.features import OWN_SLOTS, frequency_band, tokenize
 from embedanon.detectors.model import (
+    CLASSES,
     ModelDetector,
+    Weights,
+    absent_word_shifts,
+    decode,
     featurize_records,
     fit,
     make_featurizer,
     public_ranks,
+    shipped_path,
     train,
 )
 from embedanon.errors import ConfigError
@@ -174,3 +180,120 @@ def test_band_context_flag_switches_the_features_and_adaptation_keeps_it(tmp_pat
     (path / "manifest.json").write_text(json.dumps(manifest))
     adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
     assert adapted.manifest["band_context"] is True and adapted.manifest["frequency_bands"] is True
+
+
+# -- absent_spelling (round 27, candidate H) -------------------------------------------------------
+
+
+def test_absent_spelling_moves_only_the_affixes_and_trigrams_of_absent_words():
+    banded = make_featurizer([], 2**14, frequency_bands=True)
+    apart = make_featurizer([], 2**14, frequency_bands=True, absent_spelling=True)
+    toks = tokenize(TEXT)
+    ids_b, rows_b = banded.featurize(TEXT, toks)
+    ids_a, rows_a = apart.featurize(TEXT, toks)
+    assert np.array_equal(rows_b, rows_a) and np.array_equal(ids_b[:, OWN_SLOTS:], ids_a[:, OWN_SLOTS:])
+    ranks = public_ranks()
+    moved = []
+    for i, word in enumerate(toks.words):
+        own_b, own_a = _own(ids_b[i]), _own(ids_a[i])
+        assert len(own_b) == len(own_a)
+        if word[:1].isalpha() and word.lower() not in ranks:
+            moved.append(word)
+            n_spell = 6 + min(len(word) + 2 - 2, 10)  # p1..x4 and the trigrams, after w, s, len
+            changed = np.flatnonzero(own_b != own_a)
+            assert changed.tolist() == list(range(3, 3 + n_spell))
+        else:
+            assert np.array_equal(ids_b[i], ids_a[i])
+    assert moved == ["Thembekile"]  # the one word of TEXT outside the public list
+
+
+def test_absent_spelling_gives_two_absent_words_the_same_affix_ids_and_a_listed_word_others():
+    apart = make_featurizer([], 2**14, frequency_bands=True, absent_spelling=True)
+
+    def own(word: str) -> set[int]:
+        text = f"Call {word} today."
+        return set(_own(apart.featurize(text, tokenize(text))[0][1]).tolist())
+
+    assert "thembisile" not in public_ranks() and "nomathembile" not in public_ranks()
+    assert "mobile" in public_ranks()
+    shared_absent = own("Thembisile") & own("Nomathembile")  # -ile, -le, <shape>, len, band ...
+    shared_mixed = own("Thembisile") & own("Mobile")
+    # the suffix ids (x2=le, x3=ile, g=ile, g=le>) are shared between the absent words only
+    assert len(shared_absent) > len(shared_mixed) + 3
+
+
+def test_absent_spelling_flag_switches_the_features_and_is_refused_without_bands(tmp_path):
+    with pytest.raises(ValueError, match="absent_spelling"):
+        make_featurizer([], 2**14, absent_spelling=True)
+    featurizer = make_featurizer([], 2**14, frequency_bands=True, absent_spelling=True)
+    examples = featurize_records(featurizer, _tiny_records(80))
+    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=4, seed=0)
+    weights.manifest = {"threshold": 0.5, "frequency_bands": True, "absent_spelling": True}
+    path = weights.save(tmp_path / "apart")
+    apart = fast_path_probabilities(ModelDetector(path=path), TEXT)
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    (path / "manifest.json").write_text(json.dumps({**manifest, "absent_spelling": False}))
+    assert not np.allclose(apart, ModelDetector(path=path).probabilities(TEXT)[2])  # negative control
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
+    assert adapted.manifest["absent_spelling"] is True
+
+
+# -- absent_threshold (round 27, candidate A) -------------------------------------------------------
+
+
+def _proba(entity: list[float]) -> np.ndarray:
+    """Class probabilities with the given B-NAME probability per token (the rest on O)."""
+    p = np.zeros((len(entity), len(CLASSES)), dtype=np.float32)
+    p[:, CLASSES.index("B-NAME")] = entity
+    p[:, 0] = 1.0 - p[:, CLASSES.index("B-NAME")]
+    return p
+
+
+def test_absent_word_shifts_lower_only_absent_letter_words_the_decode_can_reach():
+    text = "Ask Thembisile or Jennifer or x 42 Nomathembile today"
+    toks = tokenize(text)
+    entity = [0.0, 0.06, 0.0, 0.06, 0.0, 0.06, 0.06, 0.001, 0.0]  # Nomathembile: below _ACTIVE
+    proba = _proba(entity)
+    base = math.log(0.1 / 0.9)
+    shifts = absent_word_shifts(text, toks.starts, toks.ends, proba, base, 0.05)
+    low = math.log(0.05 / 0.95)
+    assert isinstance(shifts, np.ndarray)
+    expected = [low if w == "Thembisile" else base for w in toks.words]  # x: one letter; 42: digits
+    np.testing.assert_allclose(shifts, expected)
+    # not lower than the text's own threshold: no change at all
+    assert absent_word_shifts(text, toks.starts, toks.ends, proba, base, 0.2) == base
+    # nothing absent within reach: the float back
+    known = tokenize("Ask Jennifer")
+    assert absent_word_shifts("Ask Jennifer", known.starts, known.ends, _proba([0.0, 0.06]), base, 0.05) == base
+
+
+def test_decode_with_per_token_shifts():
+    text = "Ask Thembisile or Jennifer today"
+    toks = tokenize(text)
+    proba = _proba([0.0, 0.07, 0.0, 0.07, 0.0])
+    base = math.log(0.1 / 0.9)
+    # a constant array decodes as the float does
+    assert decode(toks.starts, toks.ends, proba, o_shift=np.full(5, base)) == decode(
+        toks.starts, toks.ends, proba, o_shift=base)
+    assert decode(toks.starts, toks.ends, proba, o_shift=base) == []
+    shifts = absent_word_shifts(text, toks.starts, toks.ends, proba, base, 0.05)
+    found = decode(toks.starts, toks.ends, proba, o_shift=shifts)
+    assert [text[s.start : s.end] for s in found] == ["Thembisile"]
+
+
+def test_absent_threshold_from_the_manifest(tmp_path):
+    shipped = Weights.load(shipped_path())
+    text = "Please add Thembisile as a contact."
+    shipped.manifest = {**shipped.manifest, "threshold": 0.5}
+    plain = ModelDetector(path=shipped.save(tmp_path / "plain"))
+    p_name = 1.0 - float(plain.probabilities(text)[2][2, 0])
+    assert 0.1 < p_name < 0.5  # the case this test needs (shipped weights)
+    assert plain.detect(text) == []  # negative control: under the text's threshold
+    shipped.manifest = {**shipped.manifest, "absent_threshold": 0.1}
+    flagged = ModelDetector(path=shipped.save(tmp_path / "flagged"))
+    assert [text[s.start : s.end] for s in flagged.detect(text)] == ["Thembisile"]
+    for bad in (0, 1.5, "0.1", True):
+        shipped.manifest = {**shipped.manifest, "absent_threshold": bad}
+        with pytest.raises(ConfigError, match="absent_threshold"):
+            ModelDetector(path=shipped.save(tmp_path / "bad"))

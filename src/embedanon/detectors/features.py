@@ -118,6 +118,10 @@ class Featurizer:
             the previous word, with the next word (two context ids: "a word outside the list,
             after ``said``") and with its own shape (one own id, ``Xxx`` + absent), so the
             combination of an unknown word and a name slot gets its own weight (round 26).
+        absent_spelling: with ``word_rank``, the affix and trigram features of a letter token
+            absent from the list are kept apart from those of listed words (their own hashed
+            ids), so what ``-ile`` says is learned from English words for English words and from
+            the rest for the rest (round 27).
     """
 
     def __init__(
@@ -130,12 +134,16 @@ class Featurizer:
         clusters: Sequence[np.ndarray] = (),
         word_rank: Callable[[str], int] | None = None,
         band_context: bool = False,
+        absent_spelling: bool = False,
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):
             raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
         if band_context and word_rank is None:
             raise ValueError("band_context needs word_rank (the frequency bands)")
+        if absent_spelling and word_rank is None:
+            raise ValueError("absent_spelling needs word_rank (the frequency bands)")
         self._band_context = band_context
+        self._absent_spelling = absent_spelling
         self.buckets = buckets
         self._mask = buckets - 1
         self._row_of = row_of
@@ -171,18 +179,20 @@ class Featurizer:
         feats = [f"w={key}", f"s={shape}", f"len={min(len(token), 12)}"]
         band_hash = 0  # 0: no band context for this token
         if token[:1].isalpha():
+            band = None if self._word_rank is None else frequency_band(self._word_rank(key))
+            # affixes and trigrams of a word outside the public list: their own weights (round 27)
+            pre = "a|" if self._absent_spelling and band == "absent" else ""
             feats += [
-                f"p1={key[:1]}",
-                f"p2={key[:2]}",
-                f"p3={key[:3]}",
-                f"x2={key[-2:]}",
-                f"x3={key[-3:]}",
-                f"x4={key[-4:]}",
+                f"{pre}p1={key[:1]}",
+                f"{pre}p2={key[:2]}",
+                f"{pre}p3={key[:3]}",
+                f"{pre}x2={key[-2:]}",
+                f"{pre}x3={key[-3:]}",
+                f"{pre}x4={key[-4:]}",
             ]
             padded = f"<{key}>"
-            feats += [f"g={padded[i : i + 3]}" for i in range(min(len(padded) - 2, 10))]
-            if self._word_rank is not None:  # among the spelling features: spelling dropout drops it
-                band = frequency_band(self._word_rank(key))
+            feats += [f"{pre}g={padded[i : i + 3]}" for i in range(min(len(padded) - 2, 10))]
+            if band is not None:  # among the spelling features: spelling dropout drops it
                 feats.append(f"fq={band}")
                 if self._band_context:
                     feats.append(f"fqs={band}|{shape}")

@@ -210,8 +210,9 @@ def shipped_path() -> Path:
 
 #: Manifest flags that change the features (unlike decode rules, a model needs the ones it was
 #: trained with): ``frequency_bands`` (round 25, :func:`public_ranks`) and ``band_context``
-#: (round 26: the band crossed with the neighbouring words and the shape; needs the first).
-FEATURE_FLAGS = ("frequency_bands", "band_context")
+#: (round 26: the band crossed with the neighbouring words and the shape; needs the first) and
+#: ``absent_spelling`` (round 27: affixes and trigrams of absent words apart; needs the first).
+FEATURE_FLAGS = ("frequency_bands", "band_context", "absent_spelling")
 
 
 @lru_cache(maxsize=1)
@@ -233,7 +234,8 @@ def public_ranks() -> dict[str, int]:
 
 
 def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
-                    frequency_bands: bool = False, band_context: bool = False) -> Featurizer:
+                    frequency_bands: bool = False, band_context: bool = False,
+                    absent_spelling: bool = False) -> Featurizer:
     """Featurizer over the shipped MiniLM embedding (the dense table is shared by train and detect).
 
     Args:
@@ -241,9 +243,12 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
             it says so in its manifest, see :data:`FEATURE_FLAGS`).
         band_context: also cross the band with the neighbouring words and the word's shape
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
+        absent_spelling: learn the affixes and trigrams of words absent from the list apart
+            (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
     """
-    if band_context and not frequency_bands:
-        raise ConfigError("band_context needs frequency_bands")
+    for flag, on in (("band_context", band_context), ("absent_spelling", absent_spelling)):
+        if on and not frequency_bands:
+            raise ConfigError(f"{flag} needs frequency_bands")
     from ..vectors.defaults import load_embedding
 
     store = load_embedding(EMBEDDING)
@@ -259,6 +264,7 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
         clusters=clusters,
         word_rank=word_rank,
         band_context=band_context,
+        absent_spelling=absent_spelling,
     )
 
 
@@ -302,6 +308,8 @@ class ModelDetector:
         self.lower_threshold = _probability("lower_threshold", lower_threshold)
         self._o_shift = math.log(self.threshold / (1.0 - self.threshold))
         self._o_shift_lower = math.log(self.lower_threshold / (1.0 - self.lower_threshold))
+        absent = manifest.get("absent_threshold")
+        self.absent_threshold = None if absent is None else _probability("absent_threshold", absent)
         self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]),
                                           **feature_flags(manifest))
         c = len(CLASSES)
@@ -356,7 +364,9 @@ class ModelDetector:
         starts, ends, proba = self.probabilities(text)
         caseless = self._o_shift_lower != self._o_shift and text.lower() == text  # no copy by default
         o_shift = self._o_shift_lower if caseless else self._o_shift
-        spans = decode(starts, ends, proba, o_shift=o_shift, source=self.name)
+        shifts = o_shift if self.absent_threshold is None else absent_word_shifts(
+            text, starts, ends, proba, o_shift, self.absent_threshold)
+        spans = decode(starts, ends, proba, o_shift=shifts, source=self.name)
         rules = self.weights.manifest
         case_aware = bool(rules.get("case_aware"))
         if rules.get("coordination"):
@@ -1322,13 +1332,37 @@ def _forward(
 _ACTIVE = 0.003
 
 
+def absent_word_shifts(
+    text: str, starts: np.ndarray, ends: np.ndarray, proba: np.ndarray, o_shift: float, threshold: float
+) -> float | np.ndarray:
+    """Per-token ``O`` shifts for :func:`decode`: ``o_shift`` everywhere, and the lower shift of
+    ``threshold`` (if it is lower) on letter tokens of two letters or more whose folded form is
+    absent from the shipped public word list (:func:`public_ranks`): an unknown word needs less
+    evidence to become an entity (round 27). Only tokens the decode can reach (entity
+    probability at least ``_ACTIVE``) are looked up; ``o_shift`` itself when none qualifies."""
+    shift = math.log(threshold / (1.0 - threshold))
+    if shift >= o_shift or len(proba) == 0:
+        return o_shift
+    ranks = public_ranks()
+    out: np.ndarray | None = None
+    for t in np.flatnonzero(proba[:, 0] <= 1.0 - _ACTIVE).tolist():
+        word = text[int(starts[t]) : int(ends[t])]
+        if len(word) >= 2 and word.isalpha() and fold(word) not in ranks:
+            if out is None:
+                out = np.full(len(proba), o_shift)
+            out[t] = shift
+    return o_shift if out is None else out
+
+
 def decode(
-    starts: np.ndarray, ends: np.ndarray, proba: np.ndarray, *, o_shift: float, source: str = "model"
+    starts: np.ndarray, ends: np.ndarray, proba: np.ndarray, *, o_shift: float | np.ndarray,
+    source: str = "model",
 ) -> list[Span]:
     """Spans from per-token probabilities (Viterbi over BIO with O's log-probability shifted).
 
-    Tokens with entity probability below ``_ACTIVE`` split the text into independent runs (they
-    are O on every path worth taking), so the decode costs only the runs near entities."""
+    ``o_shift``: one shift for every token, or one per token (float (T,)). Tokens with entity
+    probability below ``_ACTIVE`` split the text into independent runs (they are O on every path
+    worth taking), so the decode costs only the runs near entities."""
     if len(proba) == 0:
         return []
     ent = 1.0 - proba[:, 0]
@@ -1339,7 +1373,7 @@ def decode(
     edges = np.flatnonzero(np.diff(np.r_[0, active.astype(np.int8), 0]))
     for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
         logp = np.log(np.maximum(proba[a:b], 1e-12)).astype(np.float64)
-        logp[:, 0] += o_shift
+        logp[:, 0] += o_shift if isinstance(o_shift, float) else o_shift[a:b]
         path = best_path(logp)
         t, n = 0, len(path)
         while t < n:
