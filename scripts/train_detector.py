@@ -269,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--absent-spelling", action="store_true",
                     help="with --frequency-bands: affixes and trigrams of words absent from the public "
                     "list get their own weights (round 27; model.FEATURE_FLAGS)")
+    ap.add_argument("--absent-affixes", action="store_true",
+                    help="with --frequency-bands: words absent from the public list get a second, "
+                    "absent-only copy of their affixes (round 28; model.FEATURE_FLAGS)")
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -281,11 +284,12 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     store = load_embedding("minilm-words")
     clusters = [spherical_kmeans(store.vectors, k, seed=args.seed + k) for k in (64, 512)]
-    for flag in ("band_context", "absent_spelling"):
+    for flag in ("band_context", "absent_spelling", "absent_affixes"):
         if getattr(args, flag) and not args.frequency_bands:
             ap.error(f"--{flag.replace('_', '-')} needs --frequency-bands")
     featurizer = make_featurizer(clusters, args.buckets, frequency_bands=args.frequency_bands,
-                                 band_context=args.band_context, absent_spelling=args.absent_spelling)
+                                 band_context=args.band_context, absent_spelling=args.absent_spelling,
+                                 absent_affixes=args.absent_affixes)
     train = load_jsonl(args.train)[: args.max_docs]
     examples = featurize_records(
         featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout,
@@ -305,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     t2 = time.time()
     print(f"fit in {t2 - t1:.0f}s", file=sys.stderr)
-    flags = {f: True for f in ("frequency_bands", "band_context", "absent_spelling") if getattr(args, f)}
+    flags = {f: True for f in ("frequency_bands", "band_context", "absent_spelling", "absent_affixes")
+             if getattr(args, f)}
     weights.manifest = {"threshold": 0.5, "coordination": args.coordination, **flags}
     out = weights.save(args.out)
     detector = ModelDetector(path=out)

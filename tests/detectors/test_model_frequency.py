@@ -297,3 +297,62 @@ def test_absent_threshold_from_the_manifest(tmp_path):
         shipped.manifest = {**shipped.manifest, "absent_threshold": bad}
         with pytest.raises(ConfigError, match="absent_threshold"):
             ModelDetector(path=shipped.save(tmp_path / "bad"))
+
+
+# -- absent_affixes (round 28, candidate D) --------------------------------------------------------
+
+
+def test_absent_affixes_add_six_own_ids_to_absent_words_and_widen_the_row():
+    banded = make_featurizer([], 2**14, frequency_bands=True)
+    copied = make_featurizer([], 2**14, frequency_bands=True, absent_affixes=True)
+    assert (copied.own_slots, copied.slots) == (OWN_SLOTS + 6, banded.slots + 6)
+    toks = tokenize(TEXT)
+    ids_b, rows_b = banded.featurize(TEXT, toks)
+    ids_c, rows_c = copied.featurize(TEXT, toks)
+    assert ids_c.shape == (len(toks.words), copied.slots) and np.array_equal(rows_b, rows_c)
+    # the context block is the same, only moved right
+    assert np.array_equal(ids_b[:, OWN_SLOTS:], ids_c[:, copied.own_slots :])
+    for i, word in enumerate(toks.words):
+        own_b = _own(ids_b[i])
+        own_c = ids_c[i, : int(np.flatnonzero(ids_c[i, : copied.own_slots])[-1]) + 1]
+        extra = 6 if word == "Thembekile" else 0  # the one word of TEXT outside the public list
+        assert len(own_c) == len(own_b) + extra and set(own_b.tolist()) <= set(own_c.tolist())
+
+
+def test_absent_affix_copies_are_shared_by_absent_words_only():
+    copied = make_featurizer([], 2**14, frequency_bands=True, absent_affixes=True)
+    banded = make_featurizer([], 2**14, frequency_bands=True)
+
+    def extra(word: str) -> set[int]:
+        text = f"Call {word} today."
+        toks = tokenize(text)
+        return set(copied.featurize(text, toks)[0][1].tolist()) - set(banded.featurize(text, toks)[0][1].tolist())
+
+    assert "thembisile" not in public_ranks() and "thandisile" not in public_ranks()
+    assert extra("Mobile") == set()  # a listed word: no copy
+    assert len(extra("Thembisile")) == 6
+    shared = extra("Thembisile") & extra("Thandisile")  # copies of p1=t, p2=th, x2=le, x3=ile, x4=sile
+    assert len(shared) == 5
+
+
+def test_absent_affixes_flag_switches_the_features_and_spelling_dropout_reaches_the_copies(tmp_path):
+    with pytest.raises(ValueError, match="absent_affixes"):
+        make_featurizer([], 2**14, absent_affixes=True)
+    featurizer = make_featurizer([], 2**14, frequency_bands=True, absent_affixes=True)
+    records = _tiny_records(80)
+    examples = featurize_records(featurizer, records)
+    dropped = featurize_records(featurizer, records, spelling_dropout=0.5, seed=3)
+    hit = (dropped.ids[:, 3] == 0) & (examples.ids[:, 3] != 0)  # letter tokens whose spelling was dropped
+    copies = np.count_nonzero(examples.ids[:, : featurizer.own_slots], axis=1) > OWN_SLOTS
+    assert (hit & copies).any()  # among them absent words with their six copies ...
+    assert not dropped.ids[hit, 3 : featurizer.own_slots].any()  # ... which go too
+    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=4, seed=0)
+    weights.manifest = {"threshold": 0.5, "frequency_bands": True, "absent_affixes": True}
+    path = weights.save(tmp_path / "copied")
+    copied = fast_path_probabilities(ModelDetector(path=path), TEXT)
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    (path / "manifest.json").write_text(json.dumps({**manifest, "absent_affixes": False}))
+    assert not np.allclose(copied, ModelDetector(path=path).probabilities(TEXT)[2])  # negative control
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
+    assert adapted.manifest["absent_affixes"] is True

@@ -22,11 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
-#: Sparse feature ids per token (fixed, so scoring is one gather + sum).
+#: Sparse feature ids per token (fixed per featurizer, so scoring is one gather + sum).
 SLOTS = 48
 #: The first ``OWN_SLOTS`` ids of a token are its own word's (word, shape, affixes, trigrams,
-#: clusters); the context and layout ids follow.
+#: clusters); the context and layout ids follow. ``Featurizer(absent_affixes=True)`` widens both
+#: by ``ABSENT_AFFIXES`` (its ``own_slots`` and ``slots``).
 OWN_SLOTS = 24
+ABSENT_AFFIXES = 6
 _NEWLINE_RE = re.compile("\n")
 _CACHE_LIMIT = 300_000  # distinct words remembered (and composed rows kept) per featurizer
 _PAD = 0  # feature id 0 is reserved for "no feature" and its weights stay zero
@@ -122,6 +124,10 @@ class Featurizer:
             absent from the list are kept apart from those of listed words (their own hashed
             ids), so what ``-ile`` says is learned from English words for English words and from
             the rest for the rest (round 27).
+        absent_affixes: with ``word_rank``, a letter token absent from the list keeps all its
+            features and gets a second copy of its six affixes that only absent words fire, so
+            training learns the correction absent words need on top of the shared weights
+            (feature augmentation; round 28). Widens the own block by ``ABSENT_AFFIXES``.
     """
 
     def __init__(
@@ -135,13 +141,19 @@ class Featurizer:
         word_rank: Callable[[str], int] | None = None,
         band_context: bool = False,
         absent_spelling: bool = False,
+        absent_affixes: bool = False,
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):
             raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
         if band_context and word_rank is None:
             raise ValueError("band_context needs word_rank (the frequency bands)")
-        if absent_spelling and word_rank is None:
-            raise ValueError("absent_spelling needs word_rank (the frequency bands)")
+        for flag, on in (("absent_spelling", absent_spelling), ("absent_affixes", absent_affixes)):
+            if on and word_rank is None:
+                raise ValueError(f"{flag} needs word_rank (the frequency bands)")
+        self._absent_affixes = absent_affixes
+        #: own-word ids per token, and ids per token in all
+        self.own_slots = OWN_SLOTS + (ABSENT_AFFIXES if absent_affixes else 0)
+        self.slots = SLOTS + (ABSENT_AFFIXES if absent_affixes else 0)
         self._band_context = band_context
         self._absent_spelling = absent_spelling
         self.buckets = buckets
@@ -182,16 +194,19 @@ class Featurizer:
             band = None if self._word_rank is None else frequency_band(self._word_rank(key))
             # affixes and trigrams of a word outside the public list: their own weights (round 27)
             pre = "a|" if self._absent_spelling and band == "absent" else ""
-            feats += [
-                f"{pre}p1={key[:1]}",
-                f"{pre}p2={key[:2]}",
-                f"{pre}p3={key[:3]}",
-                f"{pre}x2={key[-2:]}",
-                f"{pre}x3={key[-3:]}",
-                f"{pre}x4={key[-4:]}",
+            affixes = [
+                f"p1={key[:1]}",
+                f"p2={key[:2]}",
+                f"p3={key[:3]}",
+                f"x2={key[-2:]}",
+                f"x3={key[-3:]}",
+                f"x4={key[-4:]}",
             ]
+            feats += [pre + f for f in affixes]
             padded = f"<{key}>"
             feats += [f"{pre}g={padded[i : i + 3]}" for i in range(min(len(padded) - 2, 10))]
+            if self._absent_affixes and band == "absent":
+                feats += ["b|" + f for f in affixes]
             if band is not None:  # among the spelling features: spelling dropout drops it
                 feats.append(f"fq={band}")
                 if self._band_context:
@@ -241,9 +256,9 @@ class Featurizer:
 
     # -- per-text features ------------------------------------------------------------------------
     def featurize(self, text: str, toks: Tokens) -> tuple[np.ndarray, np.ndarray]:
-        """Sparse ids int64 (T, SLOTS) and dense row ids int64 (T, 3) for the tokens of ``text``."""
+        """Sparse ids int64 (T, ``slots``) and dense row ids int64 (T, 3) for the tokens of ``text``."""
         n = len(toks.words)
-        ids = np.zeros((n, SLOTS), dtype=np.int64)
+        ids = np.zeros((n, self.slots), dtype=np.int64)
         if n == 0:
             return ids, np.zeros((0, 3), dtype=np.int64)
         facts = [self._word(w) for w in toks.words]
@@ -252,9 +267,9 @@ class Featurizer:
         clus = np.fromiter((f[3] for f in facts), dtype=np.int64, count=n)
         drow = np.fromiter((f[4] for f in facts), dtype=np.int64, count=n)
         for i, f in enumerate(facts):
-            k = min(len(f[0]), OWN_SLOTS)
+            k = min(len(f[0]), self.own_slots)
             ids[i, :k] = f[0][:k]
-        col = OWN_SLOTS
+        col = self.own_slots
         mask = self._mask
 
         def shifted(arr: np.ndarray, off: int, pad: int) -> np.ndarray:
@@ -344,7 +359,7 @@ class Featurizer:
         h[h == 0] = 1
         if banded:
             h[len(columns) - banded :, band == 0] = _PAD
-        assert col + len(columns) <= SLOTS
+        assert col + len(columns) <= self.slots
         ids[:, col : col + len(columns)] = h.T
         dense = np.stack([shifted(drow, -1, 0), drow, shifted(drow, 1, 0)], axis=1)
         return ids, dense

@@ -211,8 +211,9 @@ def shipped_path() -> Path:
 #: Manifest flags that change the features (unlike decode rules, a model needs the ones it was
 #: trained with): ``frequency_bands`` (round 25, :func:`public_ranks`) and ``band_context``
 #: (round 26: the band crossed with the neighbouring words and the shape; needs the first) and
-#: ``absent_spelling`` (round 27: affixes and trigrams of absent words apart; needs the first).
-FEATURE_FLAGS = ("frequency_bands", "band_context", "absent_spelling")
+#: ``absent_spelling`` (round 27: affixes and trigrams of absent words apart; needs the first) and
+#: ``absent_affixes`` (round 28: a second, absent-only copy of their affixes; needs the first).
+FEATURE_FLAGS = ("frequency_bands", "band_context", "absent_spelling", "absent_affixes")
 
 
 @lru_cache(maxsize=1)
@@ -235,7 +236,7 @@ def public_ranks() -> dict[str, int]:
 
 def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
                     frequency_bands: bool = False, band_context: bool = False,
-                    absent_spelling: bool = False) -> Featurizer:
+                    absent_spelling: bool = False, absent_affixes: bool = False) -> Featurizer:
     """Featurizer over the shipped MiniLM embedding (the dense table is shared by train and detect).
 
     Args:
@@ -245,8 +246,11 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
         absent_spelling: learn the affixes and trigrams of words absent from the list apart
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
+        absent_affixes: add an absent-only copy of the affixes of words absent from the list
+            (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
     """
-    for flag, on in (("band_context", band_context), ("absent_spelling", absent_spelling)):
+    for flag, on in (("band_context", band_context), ("absent_spelling", absent_spelling),
+                     ("absent_affixes", absent_affixes)):
         if on and not frequency_bands:
             raise ConfigError(f"{flag} needs frequency_bands")
     from ..vectors.defaults import load_embedding
@@ -265,6 +269,7 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
         word_rank=word_rank,
         band_context=band_context,
         absent_spelling=absent_spelling,
+        absent_affixes=absent_affixes,
     )
 
 
@@ -1303,7 +1308,7 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def predict_proba(weights: Weights, table: np.ndarray, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """float32 (T, C) softmax probabilities for sparse ids (T, SLOTS) and dense rows (T, 3).
+    """float32 (T, C) softmax probabilities for sparse ids (T, slots) and dense rows (T, 3).
 
     The plain reference (``ModelDetector.probabilities`` is the projected fast path)."""
     return softmax(_forward(weights, table, ids, rows)[0])
@@ -1394,7 +1399,7 @@ def decode(
 # -- training -----------------------------------------------------------------------------------
 @dataclass
 class Examples:
-    """Featurized tokens: ids int32 (N, SLOTS), rows int32 (N, 3), y int64 (N,) class ids."""
+    """Featurized tokens: ids int32 (N, slots), rows int32 (N, 3), y int64 (N,) class ids."""
 
     ids: np.ndarray
     rows: np.ndarray
@@ -1464,7 +1469,7 @@ def featurize_records(
             for i in np.flatnonzero(rng.random(len(toks.words)) < spelling_dropout).tolist():
                 if toks.words[i][:1].isalpha():
                     ids[i, 0] = 0  # w=
-                    ids[i, 3 : _own_features(ids[i])] = 0  # affixes, trigrams, iv, clusters
+                    ids[i, 3 : _own_features(ids[i], featurizer.own_slots)] = 0  # affixes ... clusters
                     rows[i, 1] = 0  # own dense row -> the zero row
         ids_.append(ids.astype(np.int32))
         rows_.append(rows.astype(np.int32))
@@ -1474,9 +1479,10 @@ def featurize_records(
     return Examples(np.concatenate(ids_), np.concatenate(rows_), np.concatenate(ys))
 
 
-def _own_features(row: np.ndarray) -> int:
-    """Number of a token's own-word sparse ids (the first ids of its row, before the context block)."""
-    own = row[:OWN_SLOTS]
+def _own_features(row: np.ndarray, own_slots: int = OWN_SLOTS) -> int:
+    """Number of a token's own-word sparse ids (the first ids of its row, before the context block
+    of a featurizer with ``own_slots`` own ids)."""
+    own = row[:own_slots]
     nonzero = np.flatnonzero(own)
     return int(nonzero[-1]) + 1 if len(nonzero) else 0
 
