@@ -247,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--buckets", type=int, default=2**18)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--cluster-seed", type=int, default=None,
+                    help="seed of the embedding clusters (default: --seed); runs that share it read the "
+                    "same features, so scripts/average_detectors.py can average them")
     ap.add_argument("--data-note", default="")
     ap.add_argument("--word-dropout", type=float, default=0.0,
                     help="probability a letter token loses its word-identity feature in training")
@@ -283,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.time()
     store = load_embedding("minilm-words")
-    clusters = [spherical_kmeans(store.vectors, k, seed=args.seed + k) for k in (64, 512)]
+    cluster_seed = args.seed if args.cluster_seed is None else args.cluster_seed
+    clusters = [spherical_kmeans(store.vectors, k, seed=cluster_seed + k) for k in (64, 512)]
     for flag in ("band_context", "absent_spelling", "absent_affixes"):
         if getattr(args, flag) and not args.frequency_bands:
             ap.error(f"--{flag.replace('_', '-')} needs --frequency-bands")
@@ -360,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
             "tokens": int(len(examples.y)),
             "epochs": args.epochs,
             "seed": args.seed,
+            "cluster_seed": cluster_seed,
             "buckets": args.buckets,
             "word_dropout": args.word_dropout,
             "spelling_dropout": args.spelling_dropout,

@@ -273,6 +273,51 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
     )
 
 
+def average_weights(members: Sequence[Weights]) -> Weights:
+    """The mean of several linear models that read the same features (a "weight soup").
+
+    The logits are linear in the sparse table, the dense blocks and the bias, so the mean of the
+    weights scores every token with exactly the mean of the members' logits: an ensemble at the
+    cost of one model. Members must share their clusters, buckets and :data:`FEATURE_FLAGS`
+    (runs of one recipe that differ in training seed; ``train_detector.py --cluster-seed``);
+    hidden layers are refused (their units do not line up between runs). The manifest is the
+    first member's, without its metrics, plus ``"averaged": <number of members>``.
+
+    Raises:
+        ConfigError: fewer than two members, or members that read different features.
+    """
+    if len(members) < 2:
+        raise ConfigError(f"averaging needs at least two models, got {len(members)}")
+    first = members[0]
+    for k, other in enumerate(members[1:], start=2):
+        if first.hidden is not None or other.hidden is not None:
+            raise ConfigError("models with a hidden layer cannot be averaged")
+        if other.sparse.shape != first.sparse.shape or other.dense.shape != first.dense.shape:
+            raise ConfigError(f"model {k} has other buckets or embedding than model 1")
+        if len(other.clusters) != len(first.clusters) or not all(
+            np.array_equal(a, b) for a, b in zip(other.clusters, first.clusters, strict=True)
+        ):
+            raise ConfigError(f"model {k} has other clusters than model 1 (train with one --cluster-seed)")
+        if feature_flags(other.manifest) != feature_flags(first.manifest):
+            raise ConfigError(f"model {k} has other feature flags than model 1")
+    manifest = {key: v for key, v in first.manifest.items() if key != "metrics"}
+    manifest["averaged"] = len(members)
+
+    def mean(part: str) -> np.ndarray:
+        total = np.zeros_like(getattr(first, part), dtype=np.float32)
+        for m in members:
+            total += getattr(m, part)
+        return total / np.float32(len(members))
+
+    return Weights(
+        mean("sparse"),
+        mean("dense"),
+        mean("bias"),
+        [c.copy() for c in first.clusters],
+        manifest,
+    )
+
+
 def feature_flags(manifest: dict[str, Any]) -> dict[str, bool]:
     """The :data:`FEATURE_FLAGS` a manifest sets (missing: off), as keyword arguments of
     :func:`make_featurizer`."""
