@@ -50,7 +50,8 @@ def main() -> int:
         print(split, f"R {pooled['recall']:.4f} P {pooled['precision']:.4f}", by_group)
         if test:
             print(f"  worst {test.worst}, gap {test.gap:.4f}; p: z {test.p_z:.4f}, chi2 {test.p_chi2:.4f}, "
-                  f"exact chi2 {test.p_exact_chi2:.4f}, gap {test.p_range:.4f}")
+                  f"exact chi2 {test.p_exact_chi2:.4f}, gap {test.p_range:.4f}; "
+                  f"equivalence within {test.margin:g} {test.p_equivalence:.3g}")
     Path(args.out).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -16,6 +16,7 @@ from embedanon.detectors.evaluate import (
     GoldSpan,
     GroupRow,
     compare_groups,
+    equivalence_p,
     evaluate,
     parse_record,
     read_span_file,
@@ -185,6 +186,29 @@ def test_exact_group_tests_match_fisher_and_separate_noise_from_a_real_gap():
     assert permutation_tests([GroupRow("a", 5, 5), GroupRow("b", 7, 7)]) == (1.0, 1.0)
 
 
+def test_equivalence_by_hand_and_in_the_three_regimes():
+    # two groups, by hand: Agresti-Caffo proportions 91/102 and 81/102
+    pa, pb = 91 / 102, 81 / 102
+    se = math.sqrt(pa * (1 - pa) / 102 + pb * (1 - pb) / 102)
+    z = (abs(pa - pb) - 0.2) / se
+    rows = [GroupRow("a", 100, 90), GroupRow("b", 100, 80)]
+    assert equivalence_p(rows, 0.2) == pytest.approx(0.5 * math.erfc(-z / math.sqrt(2)))
+    assert compare_groups(rows, margin=0.2).p_equivalence == pytest.approx(equivalence_p(rows, 0.2))
+    # many names and a tiny gap: significant as a difference, yet clearly within 0.02
+    big = [GroupRow("a", 3000, 2990), GroupRow("b", 3000, 3000), GroupRow("c", 3000, 2999)]
+    t = compare_groups(big)
+    assert t.p_exact_chi2 < 0.01 and t.margin == 0.02 and t.p_equivalence < 1e-6
+    # few names: no difference can be seen, and no equivalence can be shown either
+    small = [GroupRow("a", 30, 29), GroupRow("b", 30, 30)]
+    assert compare_groups(small).p_exact_chi2 > 0.3 and equivalence_p(small) > 0.3
+    # negative control: a real gap beyond the margin is never "equivalent"
+    wide = [GroupRow("a", 3000, 2850), GroupRow("b", 3000, 3000)]  # gap 0.05
+    assert equivalence_p(wide) > 0.99
+    # the worst pair decides (intersection-union): adding a far group raises p
+    assert equivalence_p([*big, GroupRow("d", 3000, 2850)]) > 0.99
+    assert math.isnan(equivalence_p([GroupRow("a", 10, 10)]))
+
+
 def test_negative_controls():
     records = [GoldRecord(r["id"], r["text"], tuple(GoldSpan(**s) for s in r["spans"])) for r in PROSE]
     nothing = evaluate(records, Nothing())
@@ -207,6 +231,7 @@ def test_cli_table_hand_computed(spans_file):
     assert next(x for x in lines if x.startswith("g1 ")).split() == ["g1", "2", "0", "0.000"]
     assert next(x for x in lines if x.startswith("g2 ")).split() == ["g2", "2", "1", "0.500"]
     assert any(x.startswith("gap g2 - g1 = 0.500") for x in lines)
+    assert any(x.startswith("equivalence (every pair of groups within 0.02") for x in lines)
     assert "docs/s" in result.output
     for word in ("Ann", "Chan", "Ito", "ann@x.org", "617-555"):  # counts only, never text
         assert word not in result.output
@@ -222,6 +247,7 @@ def test_cli_json_and_several_detectors(spans_file):
     assert report["typed"]["found"] == 5 and report["exact"]["found"] == 5
     assert report["per_label"]["NAME"]["precision"] is None
     assert [(x["group"], x["spans"], x["found"]) for x in report["groups"]] == [("g1", 2, 0), ("g2", 2, 1)]
+    assert report["group_test"]["margin"] == 0.02 and report["group_test"]["p_equivalence"] > 0.5
     assert report["documents"] == 4 and report["docs_per_second"] > 0
 
 
@@ -262,6 +288,8 @@ def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     (["-d", "nosuch"], "unknown detector 'nosuch'"),
     (["-d", "regex", "--llm-url", "http://127.0.0.1:9"], "not selected"),
     (["-d", "regex", "--min-coverage", "1.5"], "min_coverage must be a number in [0.0, 1.0]"),
+    (["-d", "regex", "--margin", "0"], "margin must be in (0, 1)"),
+    (["-d", "regex", "--margin", "1"], "margin must be in (0, 1)"),
 ])
 def test_cli_bad_options(spans_file, args, message):
     if "--data" not in args:

@@ -8,8 +8,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..detectors.evaluate import Counts, DetectionReport, evaluate, read_span_file
+from ..detectors.evaluate import EQUIVALENCE_MARGIN, Counts, DetectionReport, evaluate, read_span_file
 from ..detectors.registry import build_detectors
+from ..errors import InputError
 from .common import handle_errors
 
 
@@ -28,12 +29,16 @@ def evaluate_detection_command(
         help="llm: environment variable holding the API key (default EMBEDANON_LLM_API_KEY).")] = None,
     llm_verify: Annotated[Optional[bool], typer.Option(
         "--llm-verify/--no-llm-verify", help="llm: run the True/False verifier pass.")] = None,
+    margin: Annotated[float, typer.Option(help="Groups: margin of the equivalence test (every pair of "
+                                               "groups' name recall within it).")] = EQUIVALENCE_MARGIN,
 ) -> None:
     """Score detectors on labelled documents; prints counts and rates only, never text."""
+    if not 0.0 < margin < 1.0:
+        raise InputError(f"margin must be in (0, 1), got {margin}")
     records = read_span_file(data)
     union = build_detectors(detector, llm_url=llm_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env,
                             llm_verify=llm_verify)
-    report = evaluate(records, union, min_coverage=min_coverage)
+    report = evaluate(records, union, min_coverage=min_coverage, margin=margin)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), sort_keys=True))
         return
@@ -70,6 +75,8 @@ def format_report(report: DetectionReport) -> list[str]:
                          f"chi-square over all groups p = {t.p_chi2:.3g}")
             lines.append(f"exact (20,000 random assignments of the misses): chi-square p = "
                          f"{t.p_exact_chi2:.3g}; gap {t.best} - {t.worst} p = {t.p_range:.3g}")
+            lines.append(f"equivalence (every pair of groups within {t.margin:g}; TOST, intersection-union): "
+                         f"p = {t.p_equivalence:.3g}")
     lines += ["", f"speed: {report.docs_per_second:.1f} docs/s, {report.megabytes_per_second:.3g} MB/s "
                   f"({report.seconds:.2f} s in detect)"]
     return lines

@@ -36,7 +36,9 @@ draws (multivariate hypergeometric, seed 0, so reports are reproducible) give a 
 p-value for the chi-square statistic (``p_exact_chi2``) and one for the gap between the best and
 the worst group (``p_range``: how often a random assignment of the same misses gives a gap at
 least as large, which accounts for picking the extremes). Both use the standard ``(1 + hits) /
-(1 + draws)`` estimate.
+(1 + draws)`` estimate. All of these ask whether the groups differ *at all*. A target such as
+"gap ≤ 0.02" is a different question, answered by an equivalence test (``p_equivalence``,
+:func:`equivalence_p`): a small p-value shows every pair of groups within the margin.
 
 Speed: documents and UTF-8 megabytes per second of ``detect`` calls only. A document on which the
 detector raises :class:`~.base.DetectorUnavailable` counts as having no predictions (and is
@@ -211,7 +213,8 @@ class GroupRow:
 
 @dataclass(frozen=True, slots=True)
 class GroupTest:
-    """Best vs worst group (z-test, Mann-Whitney U) and all groups (chi-square); nan: not computable."""
+    """Best vs worst group (z-test, Mann-Whitney U), all groups (chi-square, exact tests) and
+    equivalence of all groups within ``margin`` (:func:`equivalence_p`); nan: not computable."""
 
     best: str
     worst: str
@@ -222,6 +225,8 @@ class GroupTest:
     p_chi2: float
     p_exact_chi2: float = math.nan
     p_range: float = math.nan
+    margin: float = math.nan
+    p_equivalence: float = math.nan
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,7 +330,37 @@ def two_proportion_z(found_a: int, n_a: int, found_b: int, n_b: int) -> tuple[fl
     return z, math.erfc(abs(z) / math.sqrt(2))
 
 
-def compare_groups(rows: Sequence[GroupRow]) -> GroupTest | None:
+#: Default margin of the equivalence test: the project's fairness target (a name-recall gap
+#: between culture groups of at most 0.02).
+EQUIVALENCE_MARGIN = 0.02
+
+
+def equivalence_p(rows: Sequence[GroupRow], margin: float = EQUIVALENCE_MARGIN) -> float:
+    """p-value for "every pair of groups differs in recall by less than ``margin``".
+
+    The tests above ask whether the groups differ at all; with thousands of names per group a
+    gap far smaller than any target is "significant", and with few names a large gap is not. An
+    equivalence test asks the question of a target like "gap ≤ 0.02": per pair, two one-sided
+    z-tests (TOST) of ``|r_a − r_b| ≥ margin`` with Agresti-Caffo adjusted proportions
+    (``(found + 1) / (spans + 2)``, which behave near recall 1); all pairs at once by the
+    intersection-union principle, so the p-value is the largest pair's, with no multiplicity
+    correction needed. Small p: the gap is shown to be under the margin. nan with fewer than two
+    groups with spans.
+    """
+    rows = [r for r in rows if r.spans]
+    if len(rows) < 2:
+        return math.nan
+    worst = 0.0
+    for i, a in enumerate(rows):
+        for b in rows[i + 1 :]:
+            pa, pb = (a.found + 1) / (a.spans + 2), (b.found + 1) / (b.spans + 2)
+            se = math.sqrt(pa * (1 - pa) / (a.spans + 2) + pb * (1 - pb) / (b.spans + 2))
+            z = (abs(pa - pb) - margin) / se
+            worst = max(worst, 0.5 * math.erfc(-z / math.sqrt(2)))  # Phi(z)
+    return worst
+
+
+def compare_groups(rows: Sequence[GroupRow], *, margin: float = EQUIVALENCE_MARGIN) -> GroupTest | None:
     """Tests between groups (see the module docstring); None with fewer than two groups."""
     rows = [r for r in rows if r.spans]
     if len(rows) < 2:
@@ -350,7 +385,7 @@ def compare_groups(rows: Sequence[GroupRow]) -> GroupTest | None:
             p_u = p_chi2 = 1.0
     p_exact, p_range = permutation_tests(rows)
     return GroupTest(best.group, worst.group, best.recall - worst.recall, z, p_z, p_u, p_chi2,
-                     p_exact, p_range)
+                     p_exact, p_range, margin, equivalence_p(rows, margin))
 
 
 def permutation_tests(rows: Sequence[GroupRow], *, draws: int = 20_000, seed: int = 0) -> tuple[float, float]:
@@ -382,11 +417,15 @@ def permutation_tests(rows: Sequence[GroupRow], *, draws: int = 20_000, seed: in
 
 
 def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
-             min_coverage: float = 0.5) -> DetectionReport:
-    """Run ``detector`` on every record and score it against the gold spans."""
+             min_coverage: float = 0.5, margin: float = EQUIVALENCE_MARGIN) -> DetectionReport:
+    """Run ``detector`` on every record and score it against the gold spans (``margin``: of the
+    groups' equivalence test, :func:`equivalence_p`)."""
     min_coverage = fraction("min_coverage", min_coverage)
     if min_coverage == 0:
         raise InputError("min_coverage must be > 0")
+    margin = fraction("margin", margin)
+    if margin == 0:
+        raise InputError("margin must be > 0")
     overlap = typed = exact = Counts()
     per_label: dict[str, Counts] = {}
     groups: dict[str, list[int]] = {}
@@ -412,7 +451,8 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
     rows = tuple(GroupRow(g, n, k) for g, (n, k) in sorted(groups.items()))
     ordered = {label: per_label[label] for label in LABELS if label in per_label}
     return DetectionReport(getattr(detector, "name", "?"), len(records), failed, size / 1e6, seconds,
-                           min_coverage, overlap, typed, exact, ordered, rows, compare_groups(rows))
+                           min_coverage, overlap, typed, exact, ordered, rows,
+                           compare_groups(rows, margin=margin))
 
 
 def measure_speed(texts: Sequence[str], detectors: Mapping[str, Detector], *, rounds: int = 2,
