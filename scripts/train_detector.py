@@ -55,6 +55,19 @@ PRESIDIO_LABELS = {
 PRESIDIO_IGNORED = {"GPE", "ORGANIZATION", "TITLE", "NRP"}
 
 
+
+#: Feature options (model.FEATURE_FLAGS; written to the manifest) and their help; all but the first
+#: need --frequency-bands.
+FEATURE_OPTIONS = {
+    "frequency_bands": "add each word's band in the shipped public frequency list as a feature (round 25)",
+    "band_context": "with --frequency-bands: cross the band with the previous and next words and the "
+    "word's shape (round 26)",
+    "absent_spelling": "with --frequency-bands: affixes and trigrams of words absent from the public list "
+    "get their own weights (round 27)",
+    "absent_affixes": "with --frequency-bands: words absent from the public list get a second, absent-only "
+    "copy of their affixes (round 28)",
+}
+
 def load_jsonl(path: str | Path) -> list[dict]:
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -263,18 +276,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="units of a hidden layer added to the linear logits (0: linear; model.Hidden)")
     ap.add_argument("--hidden-buckets", type=int, default=2**16,
                     help="rows of the hidden layer's sparse table (the sparse ids are folded into it)")
-    ap.add_argument("--frequency-bands", action="store_true",
-                    help="add each word's band in the shipped public frequency list as a feature "
-                    "(round 25; model.FEATURE_FLAGS)")
-    ap.add_argument("--band-context", action="store_true",
-                    help="with --frequency-bands: cross the band with the previous and next words and "
-                    "the word's shape (round 26; model.FEATURE_FLAGS)")
-    ap.add_argument("--absent-spelling", action="store_true",
-                    help="with --frequency-bands: affixes and trigrams of words absent from the public "
-                    "list get their own weights (round 27; model.FEATURE_FLAGS)")
-    ap.add_argument("--absent-affixes", action="store_true",
-                    help="with --frequency-bands: words absent from the public list get a second, "
-                    "absent-only copy of their affixes (round 28; model.FEATURE_FLAGS)")
+    for flag, text in FEATURE_OPTIONS.items():
+        ap.add_argument(f"--{flag.replace('_', '-')}", action="store_true", help=text)
     ap.add_argument("--coordination", action="store_true",
                     help="switch on the coordination decode rule (model.extend_coordinations)")
     ap.add_argument("--threshold", type=float, default=None,
@@ -288,12 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     store = load_embedding("minilm-words")
     cluster_seed = args.seed if args.cluster_seed is None else args.cluster_seed
     clusters = [spherical_kmeans(store.vectors, k, seed=cluster_seed + k) for k in (64, 512)]
-    for flag in ("band_context", "absent_spelling", "absent_affixes"):
-        if getattr(args, flag) and not args.frequency_bands:
-            ap.error(f"--{flag.replace('_', '-')} needs --frequency-bands")
-    featurizer = make_featurizer(clusters, args.buckets, frequency_bands=args.frequency_bands,
-                                 band_context=args.band_context, absent_spelling=args.absent_spelling,
-                                 absent_affixes=args.absent_affixes)
+    flags = {f: True for f in FEATURE_OPTIONS if getattr(args, f)}
+    if flags and "frequency_bands" not in flags:
+        ap.error(f"--{next(iter(flags)).replace('_', '-')} needs --frequency-bands")
+    featurizer = make_featurizer(clusters, args.buckets, **flags)
     train = load_jsonl(args.train)[: args.max_docs]
     examples = featurize_records(
         featurizer, train, word_dropout=args.word_dropout, spelling_dropout=args.spelling_dropout,
@@ -313,8 +314,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     t2 = time.time()
     print(f"fit in {t2 - t1:.0f}s", file=sys.stderr)
-    flags = {f: True for f in ("frequency_bands", "band_context", "absent_spelling", "absent_affixes")
-             if getattr(args, f)}
     weights.manifest = {"threshold": 0.5, "coordination": args.coordination, **flags}
     out = weights.save(args.out)
     detector = ModelDetector(path=out)

@@ -20,6 +20,7 @@ from embedanon.detectors.model import (
     make_featurizer,
 )
 from embedanon.errors import ConfigError
+from tests.helpers.detector import name_records
 
 pytestmark = pytest.mark.default_embedding
 
@@ -27,20 +28,9 @@ TEXT = "Thanks, Thembekile! Call Dr. Okafor about the 3 results."
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _records(n: int, seed: int) -> list[dict]:
-    rng = np.random.default_rng(seed)
-    names = ["Thembekile Dube", "Amina Okafor", "Wei Zhang", "Carlos Ruiz", "Sipho Nkosi"]
-    out = []
-    for _ in range(n):
-        name = names[int(rng.integers(len(names)))]
-        text = f"Thanks, {name}! See you at the clinic."
-        out.append({"text": text, "spans": [{"start": 8, "end": 8 + len(name), "label": "NAME"}]})
-    return out
-
-
 def _run(seed: int, clusters: list[np.ndarray], *, frequency_bands: bool = False) -> Weights:
     featurizer = make_featurizer(clusters, 2**14, frequency_bands=frequency_bands)
-    examples = featurize_records(featurizer, _records(60, seed), word_dropout=0.3, seed=seed)
+    examples = featurize_records(featurizer, name_records(60, seed=seed), word_dropout=0.3, seed=seed)
     weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=clusters, epochs=3, seed=seed)
     weights.manifest = {"threshold": 0.5, "frequency_bands": frequency_bands, "train": {"seed": seed}}
     return weights

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from embedanon.detectors.features import OWN_SLOTS, frequency_band, tokenize
+from embedanon.detectors.features import OWN_SLOTS, SLOTS, frequency_band, tokenize
 from embedanon.detectors.model import (
     CLASSES,
+    FEATURE_FLAGS,
     ModelDetector,
     Weights,
     absent_word_shifts,
@@ -26,7 +28,7 @@ from embedanon.detectors.model import (
 )
 from embedanon.errors import ConfigError
 from embedanon.privacy.prior import word_frequencies
-from tests.helpers.detector import fast_path_probabilities
+from tests.helpers.detector import fast_path_probabilities, name_records
 
 pytestmark = pytest.mark.default_embedding
 
@@ -80,33 +82,31 @@ def test_the_option_adds_one_own_feature_to_letter_tokens_and_nothing_else():
 
 
 def _tiny_records(n: int) -> list[dict]:
-    rng = np.random.default_rng(5)
-    names = ["Thembekile Dube", "Amina Okafor", "Wei Zhang", "Carlos Ruiz", "Sipho Nkosi"]
-    out = []
-    for _ in range(n):
-        name = names[int(rng.integers(len(names)))]
-        text = f"Thanks, {name}! See you at the clinic."
-        out.append({"text": text, "spans": [{"start": 8, "end": 8 + len(name), "label": "NAME"}]})
-    return out
+    return name_records(n, seed=5)
+
+
+def _flag_round_trip(tmp_path, flag: str) -> Path:
+    """Train a tiny model with ``flag`` (and the bands it needs); check that the manifest switches
+    the features (negative control: the same weights read without the flag score differently)
+    and that domain adaptation keeps the flag. Returns the model directory."""
+    flags = {"frequency_bands": True, flag: True}
+    featurizer = make_featurizer([], 2**14, **flags)
+    weights = fit(featurize_records(featurizer, _tiny_records(80)), featurizer.dense_table,
+                  buckets=2**14, clusters=[], epochs=4, seed=0)
+    weights.manifest = {"threshold": 0.5, **flags}
+    path = weights.save(tmp_path / flag)
+    flagged = fast_path_probabilities(ModelDetector(path=path), TEXT)  # fast path = reference
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    (path / "manifest.json").write_text(json.dumps({**manifest, flag: False}))
+    assert not np.allclose(flagged, ModelDetector(path=path).probabilities(TEXT)[2])
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
+    assert adapted.manifest[flag] is True and adapted.manifest["frequency_bands"] is True
+    return path
 
 
 def test_the_manifest_flag_switches_the_features_and_adaptation_keeps_it(tmp_path):
-    featurizer = make_featurizer([], 2**14, frequency_bands=True)
-    examples = featurize_records(featurizer, _tiny_records(80))
-    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=4, seed=0)
-    weights.manifest = {"threshold": 0.5, "frequency_bands": True}
-    path = weights.save(tmp_path / "banded")
-    detector = ModelDetector(path=path)
-    banded = fast_path_probabilities(detector, TEXT)  # fast path = reference, banded features
-    # negative control: the same weights read without the flag score differently
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    (path / "manifest.json").write_text(json.dumps({**manifest, "frequency_bands": False}))
-    unflagged = ModelDetector(path=path).probabilities(TEXT)[2]
-    assert not np.allclose(banded, unflagged)
-    (path / "manifest.json").write_text(json.dumps(manifest))
-    # domain adaptation from this base keeps the flag (and so the base's features)
-    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
-    assert adapted.manifest["frequency_bands"] is True
+    _flag_round_trip(tmp_path, "frequency_bands")
     plain = make_featurizer([], 2**14)  # a base trained without the feature stays without it
     examples = featurize_records(plain, _tiny_records(80))
     weights = fit(examples, plain.dense_table, buckets=2**14, clusters=[], epochs=2, seed=0)
@@ -118,12 +118,16 @@ def test_the_manifest_flag_switches_the_features_and_adaptation_keeps_it(tmp_pat
 # -- band_context (round 26) ------------------------------------------------------------------------
 
 
-def test_band_context_adds_one_own_id_and_two_context_ids_to_letter_tokens_only():
-    banded = make_featurizer([], 2**14, frequency_bands=True)
-    crossed = make_featurizer([], 2**14, frequency_bands=True, band_context=True)
+def _with_and_without(flag: str):
+    """Tokens of TEXT and its (ids, rows) under the bands alone and under the bands plus ``flag``."""
     toks = tokenize(TEXT)
-    ids_b, rows_b = banded.featurize(TEXT, toks)
-    ids_c, rows_c = crossed.featurize(TEXT, toks)
+    plain = make_featurizer([], 2**14, frequency_bands=True).featurize(TEXT, toks)
+    flagged = make_featurizer([], 2**14, frequency_bands=True, **{flag: True}).featurize(TEXT, toks)
+    return toks, plain, flagged
+
+
+def test_band_context_adds_one_own_id_and_two_context_ids_to_letter_tokens_only():
+    toks, (ids_b, rows_b), (ids_c, rows_c) = _with_and_without("band_context")
     assert np.array_equal(rows_b, rows_c)
     n_ctx = int(np.count_nonzero(ids_b[0, OWN_SLOTS:]))  # context + layout columns, all set
     # every earlier context column is unchanged; two new ones follow them
@@ -163,34 +167,19 @@ def test_band_context_needs_the_bands():
 
 
 def test_band_context_flag_switches_the_features_and_adaptation_keeps_it(tmp_path):
-    featurizer = make_featurizer([], 2**14, frequency_bands=True, band_context=True)
-    examples = featurize_records(featurizer, _tiny_records(80))
-    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=4, seed=0)
-    weights.manifest = {"threshold": 0.5, "frequency_bands": True, "band_context": True}
-    path = weights.save(tmp_path / "crossed")
-    crossed = fast_path_probabilities(ModelDetector(path=path), TEXT)
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    # negative control: without the flag the same weights score differently
-    (path / "manifest.json").write_text(json.dumps({**manifest, "band_context": False}))
-    assert not np.allclose(crossed, ModelDetector(path=path).probabilities(TEXT)[2])
+    path = _flag_round_trip(tmp_path, "band_context")
     # a manifest asking for the crossing without the bands is refused, not read wrongly
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     (path / "manifest.json").write_text(json.dumps({**manifest, "frequency_bands": False}))
     with pytest.raises(ConfigError, match="band_context"):
         ModelDetector(path=path)
-    (path / "manifest.json").write_text(json.dumps(manifest))
-    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
-    assert adapted.manifest["band_context"] is True and adapted.manifest["frequency_bands"] is True
 
 
 # -- absent_spelling (round 27, candidate H) -------------------------------------------------------
 
 
 def test_absent_spelling_moves_only_the_affixes_and_trigrams_of_absent_words():
-    banded = make_featurizer([], 2**14, frequency_bands=True)
-    apart = make_featurizer([], 2**14, frequency_bands=True, absent_spelling=True)
-    toks = tokenize(TEXT)
-    ids_b, rows_b = banded.featurize(TEXT, toks)
-    ids_a, rows_a = apart.featurize(TEXT, toks)
+    toks, (ids_b, rows_b), (ids_a, rows_a) = _with_and_without("absent_spelling")
     assert np.array_equal(rows_b, rows_a) and np.array_equal(ids_b[:, OWN_SLOTS:], ids_a[:, OWN_SLOTS:])
     ranks = public_ranks()
     moved = []
@@ -225,18 +214,7 @@ def test_absent_spelling_gives_two_absent_words_the_same_affix_ids_and_a_listed_
 def test_absent_spelling_flag_switches_the_features_and_is_refused_without_bands(tmp_path):
     with pytest.raises(ValueError, match="absent_spelling"):
         make_featurizer([], 2**14, absent_spelling=True)
-    featurizer = make_featurizer([], 2**14, frequency_bands=True, absent_spelling=True)
-    examples = featurize_records(featurizer, _tiny_records(80))
-    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=4, seed=0)
-    weights.manifest = {"threshold": 0.5, "frequency_bands": True, "absent_spelling": True}
-    path = weights.save(tmp_path / "apart")
-    apart = fast_path_probabilities(ModelDetector(path=path), TEXT)
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    (path / "manifest.json").write_text(json.dumps({**manifest, "absent_spelling": False}))
-    assert not np.allclose(apart, ModelDetector(path=path).probabilities(TEXT)[2])  # negative control
-    (path / "manifest.json").write_text(json.dumps(manifest))
-    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
-    assert adapted.manifest["absent_spelling"] is True
+    _flag_round_trip(tmp_path, "absent_spelling")
 
 
 # -- absent_threshold (round 27, candidate A) -------------------------------------------------------
@@ -303,12 +281,9 @@ def test_absent_threshold_from_the_manifest(tmp_path):
 
 
 def test_absent_affixes_add_six_own_ids_to_absent_words_and_widen_the_row():
-    banded = make_featurizer([], 2**14, frequency_bands=True)
     copied = make_featurizer([], 2**14, frequency_bands=True, absent_affixes=True)
-    assert (copied.own_slots, copied.slots) == (OWN_SLOTS + 6, banded.slots + 6)
-    toks = tokenize(TEXT)
-    ids_b, rows_b = banded.featurize(TEXT, toks)
-    ids_c, rows_c = copied.featurize(TEXT, toks)
+    assert (copied.own_slots, copied.slots) == (OWN_SLOTS + 6, SLOTS + 6)
+    toks, (ids_b, rows_b), (ids_c, rows_c) = _with_and_without("absent_affixes")
     assert ids_c.shape == (len(toks.words), copied.slots) and np.array_equal(rows_b, rows_c)
     # the context block is the same, only moved right
     assert np.array_equal(ids_b[:, OWN_SLOTS:], ids_c[:, copied.own_slots :])
@@ -346,13 +321,15 @@ def test_absent_affixes_flag_switches_the_features_and_spelling_dropout_reaches_
     copies = np.count_nonzero(examples.ids[:, : featurizer.own_slots], axis=1) > OWN_SLOTS
     assert (hit & copies).any()  # among them absent words with their six copies ...
     assert not dropped.ids[hit, 3 : featurizer.own_slots].any()  # ... which go too
-    weights = fit(examples, featurizer.dense_table, buckets=2**14, clusters=[], epochs=4, seed=0)
-    weights.manifest = {"threshold": 0.5, "frequency_bands": True, "absent_affixes": True}
-    path = weights.save(tmp_path / "copied")
-    copied = fast_path_probabilities(ModelDetector(path=path), TEXT)
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    (path / "manifest.json").write_text(json.dumps({**manifest, "absent_affixes": False}))
-    assert not np.allclose(copied, ModelDetector(path=path).probabilities(TEXT)[2])  # negative control
-    (path / "manifest.json").write_text(json.dumps(manifest))
-    adapted = train(_tiny_records(6), base=str(path), epochs=2, seed=1)
-    assert adapted.manifest["absent_affixes"] is True
+    _flag_round_trip(tmp_path, "absent_affixes")
+
+
+def test_train_detector_offers_every_feature_flag():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "train_detector", Path(__file__).resolve().parents[2] / "scripts" / "train_detector.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert tuple(module.FEATURE_OPTIONS) == FEATURE_FLAGS

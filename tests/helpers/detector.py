@@ -19,3 +19,16 @@ def fast_path_probabilities(detector: ModelDetector, text: str = PII_TEXT) -> np
     ref = predict_proba(detector.weights, detector.featurizer.dense_table, ids, rows)
     np.testing.assert_allclose(fast, ref, atol=1e-5)
     return fast
+
+
+def name_records(n: int, *, seed: int) -> list[dict]:
+    """``n`` tiny training records, ``Thanks, <name>! See you at the clinic.`` with the name as a
+    NAME span, names drawn (seeded) from five of several cultures."""
+    rng = np.random.default_rng(seed)
+    names = ["Thembekile Dube", "Amina Okafor", "Wei Zhang", "Carlos Ruiz", "Sipho Nkosi"]
+    out = []
+    for _ in range(n):
+        name = names[int(rng.integers(len(names)))]
+        text = f"Thanks, {name}! See you at the clinic."
+        out.append({"text": text, "spans": [{"start": 8, "end": 8 + len(name), "label": "NAME"}]})
+    return out
