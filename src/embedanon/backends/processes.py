@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -10,10 +13,31 @@ from .._validate import positive_int
 from .base import BACKENDS
 
 
-def _worker_init() -> None:
-    # One faiss/BLAS thread per worker: the pool already uses every core, and OpenMP or BLAS
-    # threads oversubscribed across processes make small searches many times slower. Workers
-    # ignore SIGINT: the parent handles it and terminates the pool, so one line is printed.
+def _die_with_parent(parent: int) -> None:
+    """Linux: ask the kernel to SIGKILL this worker when the process that forked it exits, and
+    leave at once if it already has. A worker the pool failed to reap (the parent stopped by a
+    signal at a bad moment, then exiting) would otherwise live on as an orphan, keep running and
+    hold the parent's stderr open, so a caller waiting for the command's end waits for ever
+    (seen once in CI: ``--jobs 2`` and SIGTERM under load). Elsewhere a no-op."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # no libc prctl: keep the old behaviour
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    # Die with the parent first (see _die_with_parent), then one faiss/BLAS thread per worker:
+    # the pool already uses every core, and OpenMP or BLAS threads oversubscribed across
+    # processes make small searches many times slower. Workers ignore SIGINT: the parent
+    # handles it and terminates the pool, so one line is printed.
+    _die_with_parent(parent)
 
     import faiss
     from threadpoolctl import threadpool_limits
@@ -50,7 +74,7 @@ class ProcessBackend:
         pool = None
         try:
             with signals_deferred():  # a signal inside fork's at-fork callbacks would be swallowed
-                pool = ctx.Pool(self.jobs, initializer=_worker_init)
+                pool = ctx.Pool(self.jobs, initializer=_worker_init, initargs=(os.getpid(),))
             inflight: deque[Any] = deque()
             for item in items:
                 inflight.append(pool.apply_async(func, (item,)))
