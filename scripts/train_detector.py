@@ -54,8 +54,6 @@ PRESIDIO_LABELS = {
 #: presidio types that are neither PII labels here nor wrong to flag (cities, organizations, titles)
 PRESIDIO_IGNORED = {"GPE", "ORGANIZATION", "TITLE", "NRP"}
 
-
-
 #: Feature options (model.FEATURE_FLAGS; written to the manifest) and their help; all but the first
 #: need --frequency-bands.
 FEATURE_OPTIONS = {
@@ -67,6 +65,7 @@ FEATURE_OPTIONS = {
     "absent_affixes": "with --frequency-bands: words absent from the public list get a second, absent-only "
     "copy of their affixes (round 28)",
 }
+
 
 def load_jsonl(path: str | Path) -> list[dict]:
     with open(path, encoding="utf-8") as f:

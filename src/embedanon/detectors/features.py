@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ConfigError
+
 TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
 #: Sparse feature ids per token (fixed per featurizer, so scoring is one gather + sum).
 SLOTS = 48
@@ -145,11 +147,10 @@ class Featurizer:
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):
             raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
-        if band_context and word_rank is None:
-            raise ValueError("band_context needs word_rank (the frequency bands)")
-        for flag, on in (("absent_spelling", absent_spelling), ("absent_affixes", absent_affixes)):
-            if on and word_rank is None:
-                raise ValueError(f"{flag} needs word_rank (the frequency bands)")
+        for flag, on in (("band_context", band_context), ("absent_spelling", absent_spelling),
+                         ("absent_affixes", absent_affixes)):
+            if on and word_rank is None:  # a manifest may ask for it: a user-facing error
+                raise ConfigError(f"{flag} needs frequency_bands (a word_rank)")
         self._absent_affixes = absent_affixes
         #: own-word ids per token, and ids per token in all
         self.own_slots = OWN_SLOTS + (ABSENT_AFFIXES if absent_affixes else 0)

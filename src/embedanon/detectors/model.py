@@ -248,11 +248,10 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
         absent_affixes: add an absent-only copy of the affixes of words absent from the list
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
+
+    Raises:
+        ConfigError: a flag that needs ``frequency_bands`` without it (the featurizer checks).
     """
-    for flag, on in (("band_context", band_context), ("absent_spelling", absent_spelling),
-                     ("absent_affixes", absent_affixes)):
-        if on and not frequency_bands:
-            raise ConfigError(f"{flag} needs frequency_bands")
     from ..vectors.defaults import load_embedding
 
     store = load_embedding(EMBEDDING)
