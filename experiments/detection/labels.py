@@ -40,6 +40,10 @@ def _coverage(start: int, end: int, spans: list[tuple[int, int]]) -> float:
     return covered / max(1, end - start)
 
 
+def _rate(a: int, b: int) -> float | None:
+    return round(a / b, 5) if b else None
+
+
 def label_report(records: list, detector) -> dict:
     gold_n: collections.Counter[str] = collections.Counter()
     gold_found: collections.Counter[str] = collections.Counter()
@@ -56,7 +60,8 @@ def label_report(records: list, detector) -> dict:
                 gold_found[g.label] += 1
             overlaps = [(min(p.end, g.end) - max(p.start, g.start), p) for p in predicted
                         if p.start < g.end and g.start < p.end]
-            if overlaps and _coverage(g.start, g.end, [(p.start, p.end) for _, p in overlaps]) >= MIN_COVERAGE:
+            cover = _coverage(g.start, g.end, [(p.start, p.end) for _, p in overlaps])
+            if overlaps and cover >= MIN_COVERAGE:
                 top = max(overlaps, key=lambda op: op[0])[1]
                 if top.label != g.label:
                     confusion[f"{g.label}>{top.label}"] += 1
@@ -71,9 +76,8 @@ def label_report(records: list, detector) -> dict:
             pred_n[p.label] += 1
     labels = sorted(set(gold_n) | set(pred_n))
     return {
-        "typed": {lab: {"gold": gold_n[lab], "recall": round(gold_found[lab] / gold_n[lab], 5) if gold_n[lab] else None,
-                        "predicted": pred_n[lab],
-                        "precision": round(pred_ok[lab] / pred_n[lab], 5) if pred_n[lab] else None}
+        "typed": {lab: {"gold": gold_n[lab], "recall": _rate(gold_found[lab], gold_n[lab]),
+                        "predicted": pred_n[lab], "precision": _rate(pred_ok[lab], pred_n[lab])}
                   for lab in labels},
         "confusion": dict(confusion.most_common()),
         "confused": sum(confusion.values()),
@@ -97,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             row = {"overlap": {k: rep["overlap"][k] for k in ("recall", "precision", "gold", "predicted")}}
             row.update(label_report(records, detector))
             out["sets"][name]["detectors"][det_spec] = row
-            print(f"{name:14s} {det_spec:12s} R {row['overlap']['recall']:.5f} P {row['overlap']['precision']:.5f}"
+            rates = row["overlap"]
+            print(f"{name:14s} {det_spec:12s} R {rates['recall']:.5f} P {rates['precision']:.5f}"
                   f" confused {row['confused']}", file=sys.stderr)
     text = json.dumps(out, indent=1)
     if args.out:

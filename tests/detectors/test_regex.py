@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedanon.detectors.base import Span
-from embedanon.detectors.regex import RegexDetector
+from embedanon.detectors.merge import merge_spans
+from embedanon.detectors.regex import GUESS, RegexDetector
 from embedanon.errors import ConfigError
 
 DETECTOR = RegexDetector()
@@ -55,6 +56,14 @@ POSITIVE = [
     ("desk (617)555-0134 ext. 12.", [("(617)555-0134 ext. 12", "PHONE")]),
     ("+1-617-555-0134x123", [("+1-617-555-0134x123", "PHONE")]),
     ("SP (11) 91417-7776", [("(11) 91417-7776", "PHONE")]),
+    # a number after a phone keyword is a phone whatever its shape
+    ("Mobile:  3076776298", [("3076776298", "PHONE")]),
+    ("Phone: 02252437865\nE-mail", [("02252437865", "PHONE")]),
+    ("reach the family at 3715198497. you", [("3715198497", "PHONE")]),
+    ("He can be reached on 0547021176 after 5 pm", [("0547021176", "PHONE")]),
+    ("call 00482913 now", [("00482913", "PHONE")]),
+    ("FAX NO. 4155550134", [("4155550134", "PHONE")]),
+    ("phone 555-1234", [("555-1234", "PHONE")]),
     ("DF 61 9141-7776.", [("61 9141-7776", "PHONE")]),
     # DATE
     ("on 2024-03-15 at noon", [("2024-03-15", "DATE")]),
@@ -71,6 +80,10 @@ POSITIVE = [
     ("in May 2019 she", [("May 2019", "DATE")]),
     ("on december 24 she", [("december 24", "DATE")]),
     ("2024/03/15", [("2024/03/15", "DATE")]),
+    ("Date of birth:\n06/19/2023 05:37\n", [("06/19/2023 05:37", "DATE")]),   # not a phone '06/19/2023 05'
+    ("DATE: 02/03/1994 22:10:38 at", [("02/03/1994 22:10:38", "DATE")]),
+    ("seen 01.02.2024, 22:10 today", [("01.02.2024, 22:10", "DATE")]),
+    ("on 3/4/24 10:30 pm we", [("3/4/24 10:30 pm", "DATE")]),
     # ID
     ("SSN 123-45-6789", [("123-45-6789", "ID")]),
     ("MRN 123456", [("123456", "ID")]),
@@ -83,6 +96,11 @@ POSITIVE = [
     ("code A12B34C here", [("A12B34C", "ID")]),
     ("passport AB1234567", [("AB1234567", "ID")]),
     ("user12345 wrote", [("user12345", "ID")]),
+    ("MRN 00482913", [("00482913", "ID")]),                   # not an international phone
+    ("MRN: 083-12-8348", [("083-12-8348", "ID")]),            # not a trunk-0 phone
+    ("Charge it to 011-63-4443 today", [("011-63-4443", "ID")]),
+    ("tax ID # 01-8502335 on file", [("01-8502335", "ID")]),
+    ("Number is 4563824065059", [("4563824065059", "ID")]),    # a card number (Luhn)
     # IP
     ("from 192.168.0.1.", [("192.168.0.1", "IP")]),
     ("v6 2001:db8::8a2e:370:7334 ok", [("2001:db8::8a2e:370:7334", "IP")]),
@@ -140,6 +158,9 @@ NEGATIVE = [
     "the 12 1234 boxes",                        # no hyphen group: not a BR number
     "in 2019 1234-5678 was the range",          # a year before a range
     "617-555-0134xylophone",                   # letters after: no extension
+    "call 911 now",                             # too short for a phone
+    "call me at 3 pm",
+    "the phone rang 3 times at 10:30",
     "",
 ]
 
@@ -168,10 +189,45 @@ def test_label_filter_and_validation():
         DETECTOR.detect(b"bytes")  # type: ignore[arg-type]
 
 
+SCORES = [
+    # (text, label, score): 1.0 where the format names the label, GUESS where two labels share it
+    ("ref 1234567 filed", "ID", GUESS),              # a bare digit run: an ID or a phone
+    ("dial 004930901820", "PHONE", GUESS),           # a 00 run without separators
+    ("Tokyo 03-1234-5678", "PHONE", GUESS),          # trunk-0 groups: IDs look the same
+    ("4111111111111112", "ID", GUESS),               # fails the Luhn sum: no card
+    ("4111111111111111", "ID", 1.0),                 # a card number
+    ("MRN 1234567", "ID", 1.0),                      # the value after a record keyword
+    ("Mobile: 1234567", "PHONE", 1.0),               # the number after a phone keyword
+    ("dial +4930901820", "PHONE", 1.0),
+    ("dial 0049 30 901820", "PHONE", 1.0),
+    ("call (617) 555-0134 now", "PHONE", 1.0),
+    ("SSN 123-45-6789", "ID", 1.0),
+    ("seen 12/31/2024.", "DATE", 1.0),
+]
+
+
+@pytest.mark.parametrize("text, label, score", SCORES)
+def test_scores_say_how_sure_the_label_is(text, label, score):
+    spans = DETECTOR.detect(text)
+    assert [(s.label, s.score) for s in spans] == [(label, score)]
+
+
+def test_a_guess_yields_to_a_surer_label_of_the_same_extent():
+    """In a union the merge keeps the higher score between spans of one extent, so the model's
+    contextual label beats a regex guess, and a sure regex label beats the model."""
+    text = "Contact details\nAnna Berg 0734933288\n"
+    (guess,) = DETECTOR.detect(text)
+    assert (guess.label, guess.score) == ("ID", GUESS)
+    model_says = Span(guess.start, guess.end, "PHONE", 0.9, "model")
+    assert [(s.label, s.source) for s in merge_spans([guess, model_says])] == [("PHONE", "model+regex")]
+    (sure,) = DETECTOR.detect("SSN 123-45-6789")
+    assert merge_spans([sure, Span(sure.start, sure.end, "PHONE", 0.9, "model")])[0].label == "ID"
+
+
 def test_spans_are_regex_sourced_sorted_and_disjoint():
     text = "MRN 123456, ann@x.io, 2024-01-01, 617-555-0134, 10.0.0.1, 54 yo"
     spans = DETECTOR.detect(text)
-    assert all(isinstance(s, Span) and s.source == "regex" and s.score == 1.0 for s in spans)
+    assert all(isinstance(s, Span) and s.source == "regex" and s.score in (1.0, GUESS) for s in spans)
     assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))
     assert len(spans) == 6
 

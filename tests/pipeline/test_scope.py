@@ -139,6 +139,17 @@ def test_default_detectors_are_the_shipped_model_and_regex() -> None:
         Anonymizer(key=fast_key(6), scope="hybrid", detectors="nope")
 
 
+def test_hybrid_surrogates_follow_the_contextual_label_of_bare_numbers() -> None:
+    """A bare digit run is a regex guess (ID); the model reads the context, so the phone in a
+    contact line gets a phone surrogate and the record number an ID one (before the regex
+    scores, both bare runs got the regex's labels: the phone an ID, '00...' a phone)."""
+    anon = Anonymizer(key=fast_key(6), scope="hybrid")
+    doc = anon.anonymize_document("Contact details\nAnna Berg 0734933288\nMRN 00482913\n")
+    labels = [i.label for i in doc.items if i.kind == "surrogate"]
+    assert labels == ["NAME", "PHONE", "ID"]
+    assert "0734933288" not in doc.text and "00482913" not in doc.text
+
+
 def test_a_name_part_never_becomes_another_name_of_the_record() -> None:
     """Find keys under which full scope maps 'James' to 'John' (a neighbor); in detected scope
     with the mechanism on names, that release must be a surrogate instead."""

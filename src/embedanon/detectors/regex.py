@@ -30,7 +30,18 @@ Labels and what counts (decisions the tests pin down with positive and negative 
   ``when he was 5 minutes late``.
 
 Spans overlapping inside this detector are merged by :func:`~.merge.merge_spans` (so an e-mail's
-domain is not also a URL). All scores are 1.0.
+domain is not also a URL).
+
+Scores say how sure the *label* is, not whether the text is PII: 1.0 where the format names the
+label (an e-mail, a URL, an IP, a ``+CC`` or US phone, a date, an age, an SSN / card / IBAN shape,
+the value after a record keyword, a number after a phone keyword: ``Mobile: 3076776298``,
+``reached on 0547021176``), a bare card number (13-19 digits, issuer digit 3-6, Luhn sum),
+:data:`GUESS` where the label is a guess from a shape that two labels
+share: a bare digit run (an ``ID`` here, often a phone), a ``00`` run without separators, trunk-0
+national groups (``01-8502335``, ``083-12-8348``). In a union with the model the merge prefers,
+between spans of the same extent, the higher score, so the model's reading of the context decides
+those labels, and a guess still covers the characters when the model misses them (hybrid scope
+picks the surrogate by the label).
 """
 
 from __future__ import annotations
@@ -97,11 +108,14 @@ def _month_pattern() -> str:
 _MONTH: Final = _month_pattern()
 _DAY: Final = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _YEAR: Final = r"(?:1[89]\d{2}|2[01]\d{2}|'\d{2})"
+#: An optional clock time after a numeric date (``06/19/2023 05:37``, ``1.2.2024, 22:10:38``).
+_CLOCK: Final = r"(?:,?[ T](?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?: ?[AaPp]\.?[Mm]\b\.?)?)?"
+
 _DATE_PATTERNS: Final = [
     re.compile(r"(?<![\d\-])(?:1[89]|2[01])\d{2}([\-/])(?:0?[1-9]|1[0-2])\1(?:[12]\d|3[01]|0?[1-9])"
                r"(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?)?(?![\d\-])"),
-    re.compile(r"(?<![\w.\-/])(\d{1,2})([/\-])(\d{1,2})\2(\d{4}|\d{2})(?![\w\-/]|[.:]\d)"),
-    re.compile(r"(?<![\w.\-/])(\d{1,2})(\.)(\d{1,2})\.(\d{4})(?![\w\-/]|\.\d)"),
+    re.compile(r"(?<![\w.\-/])(\d{1,2})([/\-])(\d{1,2})\2(\d{4}|\d{2})" + _CLOCK + r"(?![\w\-/]|[.:]\d)"),
+    re.compile(r"(?<![\w.\-/])(\d{1,2})(\.)(\d{1,2})\.(\d{4})" + _CLOCK + r"(?![\w\-/]|\.\d)"),
     re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r"(?:,?\s+" + _YEAR + r")?(?![\w'])"),
     re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+" + _YEAR + r")?(?![\w'])"),
     re.compile(r"\b" + _MONTH + r",?\s+" + _YEAR + r"(?![\w'])"),
@@ -121,6 +135,18 @@ _ID_PATTERNS: Final = [
     re.compile(r"(?<![\w.,])\d{6,}(?![\w]|[.,]\d)"),
     re.compile(r"\b(?=[A-Za-z0-9]*[A-Za-z])(?=(?:[A-Za-z]*\d){2})[A-Za-z0-9]{6,}\b"),
 ]
+
+_PHONE_KEYWORDS: Final = (
+    r"phone|telephone|tel|mobile|cell(?:phone)?|fax|whats[Aa]pp|call(?:\s+(?:me|us|him|her|them))?(?:\s+(?:at|on))?|"
+    r"reach(?:ed)?(?:\s+\w+){0,2}?\s+(?:at|on)"
+)
+#: A number after a phone keyword: one optional separator between digits (7-15 digits, checked).
+_PHONE_AFTER_KEYWORD = re.compile(
+    r"\b(?i:" + _PHONE_KEYWORDS + r")\b\.?\s*(?:(?i:no|number|#)\.?)?\s*[:#]?\s*"
+    r"(?P<v>\+?\d(?:[ .\-]?\d){6,14})" + _NO_AFTER)
+
+#: A bare card number: 13-19 digits, checked by :func:`_card_number` (issuer digit and Luhn sum).
+_CARD_DIGITS = re.compile(r"(?<![\w.,])[3-6]\d{12,18}(?![\w]|[.,]\d)")
 
 _OCTET: Final = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _IPV4 = re.compile(r"(?<![\w.])(?:" + _OCTET + r"\.){3}" + _OCTET + r"(?![\w]|\.\d)")
@@ -172,23 +198,53 @@ def _code_shape_ok(match: re.Match[str]) -> bool:
 
 
 def _phone_digits_ok(match: re.Match[str]) -> bool:
-    digits = sum(c.isdigit() for c in match.group(0))
-    return 8 <= digits <= 15 if match.group(0)[0] in "+0" else 7 <= digits <= 15
+    value = match.group("v") if "v" in match.re.groupindex else match.group(0)
+    digits = sum(c.isdigit() for c in value)
+    return 8 <= digits <= 15 if value[0] in "+0" else 7 <= digits <= 15
+
+
+def _card_number(match: re.Match[str]) -> bool:
+    """Luhn checksum (ISO/IEC 7812) of a digit run: a bare phone number passes one time in ten,
+    a card number always; with the issuer digit (3-6) and 13-19 digits the label is no guess."""
+    total = 0
+    for i, ch in enumerate(reversed(match.group(0))):
+        d = ord(ch) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+#: Score of a span whose label is a guess from a shape two labels share (see the module docstring).
+GUESS: Final = 0.5
+
+
+def _international_score(match: re.Match[str]) -> float:
+    """``+CC ...`` names a phone; a ``00`` run without separators may as well be an ID."""
+    return GUESS if match.group(0).isdigit() else 1.0
 
 
 _Check = Callable[[re.Match[str]], bool]
-_RULES: Final[list[tuple[str, re.Pattern[str], _Check | None]]] = [
-    ("EMAIL", _EMAIL, None),
-    ("IP", _IPV4, None),
-    ("IP", _IPV6, _valid_ipv6),
-    *(("PHONE", p, _phone_digits_ok) for p in _PHONE_PATTERNS),
-    ("DATE", _DATE_PATTERNS[0], None),
-    ("DATE", _DATE_PATTERNS[1], _valid_numeric_date),
-    ("DATE", _DATE_PATTERNS[2], _valid_numeric_date),
-    *(("DATE", p, None) for p in _DATE_PATTERNS[3:]),
-    *(("ID", p, None) for p in _ID_PATTERNS[:-1]),
-    ("ID", _ID_PATTERNS[-1], _code_shape_ok),
-    *(("AGE", p, None) for p in _AGE_PATTERNS),
+_Score = Callable[[re.Match[str]], float]
+#: (label, pattern, check or None, score or a function of the match)
+_RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score]]] = [
+    ("EMAIL", _EMAIL, None, 1.0),
+    ("IP", _IPV4, None, 1.0),
+    ("IP", _IPV6, _valid_ipv6, 1.0),
+    ("PHONE", _PHONE_PATTERNS[0], _phone_digits_ok, _international_score),
+    *(("PHONE", p, _phone_digits_ok, 1.0) for p in _PHONE_PATTERNS[1:4]),
+    ("PHONE", _PHONE_PATTERNS[4], _phone_digits_ok, GUESS),  # trunk-0 groups: IDs look the same
+    ("PHONE", _PHONE_PATTERNS[5], _phone_digits_ok, 1.0),
+    ("PHONE", _PHONE_AFTER_KEYWORD, _phone_digits_ok, 1.0),
+    ("DATE", _DATE_PATTERNS[0], None, 1.0),
+    ("DATE", _DATE_PATTERNS[1], _valid_numeric_date, 1.0),
+    ("DATE", _DATE_PATTERNS[2], _valid_numeric_date, 1.0),
+    *(("DATE", p, None, 1.0) for p in _DATE_PATTERNS[3:]),
+    *(("ID", p, None, 1.0) for p in _ID_PATTERNS[:4]),
+    ("ID", _ID_PATTERNS[4], None, GUESS),  # a bare digit run: an ID or a phone
+    ("ID", _CARD_DIGITS, _card_number, 1.0),  # ... unless it is a card number
+    ("ID", _ID_PATTERNS[5], _code_shape_ok, 1.0),
+    *(("AGE", p, None, 1.0) for p in _AGE_PATTERNS),
 ]
 
 
@@ -216,14 +272,15 @@ class RegexDetector:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         spans: list[Span] = []
-        for label, pattern, check in _RULES:
+        for label, pattern, check, score in _RULES:
             if label not in self.labels:
                 continue
             for match in pattern.finditer(text):
                 if check is not None and not check(match):
                     continue
                 start, end = match.span("v") if "v" in pattern.groupindex else match.span()
-                spans.append(Span(start, end, label, 1.0, self.name))
+                sure = score if isinstance(score, float) else score(match)
+                spans.append(Span(start, end, label, sure, self.name))
         if "URL" in self.labels:
             for pattern in (_URL_SCHEME, _URL_WWW, _URL_BARE):
                 for match in pattern.finditer(text):
