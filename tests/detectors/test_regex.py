@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from embedanon.detectors import regex as regex_module
 from embedanon.detectors.base import Span
 from embedanon.detectors.merge import merge_spans
 from embedanon.detectors.regex import GUESS, RegexDetector
@@ -230,6 +231,38 @@ def test_spans_are_regex_sourced_sorted_and_disjoint():
     assert all(isinstance(s, Span) and s.source == "regex" and s.score in (1.0, GUESS) for s in spans)
     assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))
     assert len(spans) == 6
+
+
+def _every_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run every rule on every text (no skipping by what the text lacks)."""
+    everything = {needs for *_, needs in regex_module._RULES}
+    monkeypatch.setattr(regex_module, "_present", lambda text: everything)
+
+
+GATED_CASES = [text for text, _ in POSITIVE] + NEGATIVE + [
+    "no digits at all, no at sign, no colon", "Call me in March", "March 3", "fe::ab and ::",
+    "ab:cd", "a@b", "x" * 50, "at 2001:db8:85a3:0:0:8a2e:370:7334 now", "v6 fe80:0:0:0:200:f8ff:fe21:67cf", "www.example.com", "see http://x.io", "3 March", "MAY 2019", "١٢٣٤٥٦٧",
+]
+
+
+def test_skipping_rules_a_text_cannot_match_changes_nothing(monkeypatch):
+    fast = [DETECTOR.detect(text) for text in GATED_CASES]
+    _every_rule(monkeypatch)
+    assert [DETECTOR.detect(text) for text in GATED_CASES] == fast
+
+
+PIECES = ["March", "MAY", "Sept.", "3rd", "2024", "12", "00", "7", "555", "@", ":", "::1", "fe80",
+          "www.", ".", ",", "/", "-", "+", "(", ")", " ", "\n", "MRN", "Phone", "age", "yo", "x", "ab",
+          "com", "http://", "١٢٣"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=14).map("".join))
+def test_skipping_rules_changes_nothing_on_any_text(text):
+    fast = DETECTOR.detect(text)
+    with pytest.MonkeyPatch.context() as mp:
+        _every_rule(mp)
+        assert DETECTOR.detect(text) == fast
 
 
 @settings(max_examples=200, deadline=None)

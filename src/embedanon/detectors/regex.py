@@ -226,26 +226,47 @@ def _international_score(match: re.Match[str]) -> float:
 
 _Check = Callable[[re.Match[str]], bool]
 _Score = Callable[[re.Match[str]], float]
-#: (label, pattern, check or None, score or a function of the match)
-_RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score]]] = [
-    ("EMAIL", _EMAIL, None, 1.0),
-    ("IP", _IPV4, None, 1.0),
-    ("IP", _IPV6, _valid_ipv6, 1.0),
-    ("PHONE", _PHONE_PATTERNS[0], _phone_digits_ok, _international_score),
-    *(("PHONE", p, _phone_digits_ok, 1.0) for p in _PHONE_PATTERNS[1:4]),
-    ("PHONE", _PHONE_PATTERNS[4], _phone_digits_ok, GUESS),  # trunk-0 groups: IDs look the same
-    ("PHONE", _PHONE_PATTERNS[5], _phone_digits_ok, 1.0),
-    ("PHONE", _PHONE_AFTER_KEYWORD, _phone_digits_ok, 1.0),
-    ("DATE", _DATE_PATTERNS[0], None, 1.0),
-    ("DATE", _DATE_PATTERNS[1], _valid_numeric_date, 1.0),
-    ("DATE", _DATE_PATTERNS[2], _valid_numeric_date, 1.0),
-    *(("DATE", p, None, 1.0) for p in _DATE_PATTERNS[3:]),
-    *(("ID", p, None, 1.0) for p in _ID_PATTERNS[:4]),
-    ("ID", _ID_PATTERNS[4], None, GUESS),  # a bare digit run: an ID or a phone
-    ("ID", _CARD_DIGITS, _card_number, 1.0),  # ... unless it is a card number
-    ("ID", _ID_PATTERNS[5], _code_shape_ok, 1.0),
-    *(("AGE", p, None, 1.0) for p in _AGE_PATTERNS),
+#: What a text must contain for a rule to match at all (:func:`_present`): a digit, ``@``, ``:``,
+#: a digit and a month name, or nothing. Checked once per text, so a rule that cannot match skips
+#: its scan (most rules need a digit; about a quarter of real documents have none).
+_DIGIT, _AT, _COLON, _MONTH_AND_DIGIT = "digit", "@", ":", "month"
+#: (label, pattern, check or None, score or a function of the match, what the text must contain)
+_RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, str]]] = [
+    ("EMAIL", _EMAIL, None, 1.0, _AT),
+    ("IP", _IPV4, None, 1.0, _DIGIT),
+    ("IP", _IPV6, _valid_ipv6, 1.0, _COLON),
+    ("PHONE", _PHONE_PATTERNS[0], _phone_digits_ok, _international_score, _DIGIT),
+    *(("PHONE", p, _phone_digits_ok, 1.0, _DIGIT) for p in _PHONE_PATTERNS[1:4]),
+    ("PHONE", _PHONE_PATTERNS[4], _phone_digits_ok, GUESS, _DIGIT),  # trunk-0 groups: IDs look the same
+    ("PHONE", _PHONE_PATTERNS[5], _phone_digits_ok, 1.0, _DIGIT),
+    ("PHONE", _PHONE_AFTER_KEYWORD, _phone_digits_ok, 1.0, _DIGIT),
+    ("DATE", _DATE_PATTERNS[0], None, 1.0, _DIGIT),
+    ("DATE", _DATE_PATTERNS[1], _valid_numeric_date, 1.0, _DIGIT),
+    ("DATE", _DATE_PATTERNS[2], _valid_numeric_date, 1.0, _DIGIT),
+    *(("DATE", p, None, 1.0, _MONTH_AND_DIGIT) for p in _DATE_PATTERNS[3:]),
+    *(("ID", p, None, 1.0, _DIGIT) for p in _ID_PATTERNS[:4]),
+    ("ID", _ID_PATTERNS[4], None, GUESS, _DIGIT),  # a bare digit run: an ID or a phone
+    ("ID", _CARD_DIGITS, _card_number, 1.0, _DIGIT),  # ... unless it is a card number
+    ("ID", _ID_PATTERNS[5], _code_shape_ok, 1.0, _DIGIT),
+    *(("AGE", p, None, 1.0, _DIGIT) for p in _AGE_PATTERNS),
 ]
+_ANY_DIGIT = re.compile(r"\d")
+_ANY_MONTH = re.compile(_MONTH)
+
+
+def _present(text: str) -> set[str]:
+    """The needs of :data:`_RULES` that ``text`` meets (``""``: always); a superset of what
+    can match, never less (``tests/detectors/test_regex.py`` compares with every rule run)."""
+    out = {""}
+    if _ANY_DIGIT.search(text):
+        out.add(_DIGIT)
+        if _ANY_MONTH.search(text):
+            out.add(_MONTH_AND_DIGIT)
+    if "@" in text:
+        out.add(_AT)
+    if ":" in text:
+        out.add(_COLON)
+    return out
 
 
 class RegexDetector:
@@ -272,8 +293,9 @@ class RegexDetector:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         spans: list[Span] = []
-        for label, pattern, check, score in _RULES:
-            if label not in self.labels:
+        present = _present(text)
+        for label, pattern, check, score, needs in _RULES:
+            if label not in self.labels or needs not in present:
                 continue
             for match in pattern.finditer(text):
                 if check is not None and not check(match):
@@ -281,7 +303,7 @@ class RegexDetector:
                 start, end = match.span("v") if "v" in pattern.groupindex else match.span()
                 sure = score if isinstance(score, float) else score(match)
                 spans.append(Span(start, end, label, sure, self.name))
-        if "URL" in self.labels:
+        if "URL" in self.labels and "." in text:  # every URL rule needs a dot
             for pattern in (_URL_SCHEME, _URL_WWW, _URL_BARE):
                 for match in pattern.finditer(text):
                     end = _strip_url(text, match.start(), match.end())
