@@ -31,8 +31,10 @@ NEAR_SIZE = 64
 #: vectors are at most 2 apart), so uniform proposals need at most exp(epsilon min(2, gamma) / 2)
 #: rounds per token. At or below this many rounds no per-type search is done.
 UNIFORM_MAX_ROUNDS = 8.0
-#: Tokens per block of per-token work (a memory knob only).
-_TOKEN_BLOCK = 1 << 14
+#: Tokens per block of per-token work (a memory and cache knob only: results do not depend on
+#: it). 2,048 keeps a block's gathered vector rows (2 x 2,048 x 1.5 KB) in cache: the far
+#: proposals' dot products ran 1.8x faster than with 16,384 (same bits).
+_TOKEN_BLOCK = 1 << 11
 #: Largest float64 below 1: u / p_near may round up to 1.0, which would land past the last
 #: candidate with positive weight.
 _BELOW_ONE = float(np.nextafter(1.0, 0.0))
@@ -258,9 +260,11 @@ class DistanceExponential:
                 delta = np.minimum(unit_distance(sims), self.gamma)
                 # <= 1 for far y; y in N(x) is refused below (the cap avoids overflow there)
                 ratio = np.exp(np.minimum(0.0, -half_eps * (delta - table.delta_env[row[at]])))
-                in_near = (table.pos[row[at]] == y[:, None]).any(axis=1)
+                kept = coin[s] < ratio
+                hit = np.flatnonzero(kept)  # only a kept proposal needs the N(x) test
+                kept[hit] = ~(table.pos[row[at[hit]]] == y[hit, None]).any(axis=1)
                 choice[at] = y
-                success[at] = (coin[s] < ratio) & ~in_near
+                success[at] = kept
             tried = success.reshape(-1, attempts)
             first = tried.argmax(axis=1)
             done = tried[np.arange(len(pending)), first]
