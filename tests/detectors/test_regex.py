@@ -197,6 +197,7 @@ SCORES = [
     ("Tokyo 03-1234-5678", "PHONE", GUESS),          # trunk-0 groups: IDs look the same
     ("4111111111111112", "ID", GUESS),               # fails the Luhn sum: no card
     ("4111111111111111", "ID", 1.0),                 # a card number
+    ("4٩٠٧٤٣٩١٥٠٠٠٨٠٦٣", "ID", GUESS),               # other digits: a bare run, no Luhn reading
     ("MRN 1234567", "ID", 1.0),                      # the value after a record keyword
     ("Mobile: 1234567", "PHONE", 1.0),               # the number after a phone keyword
     ("dial +4930901820", "PHONE", 1.0),

@@ -146,7 +146,7 @@ _PHONE_AFTER_KEYWORD = re.compile(
     r"(?P<v>\+?\d(?:[ .\-]?\d){6,14})" + _NO_AFTER)
 
 #: A bare card number: 13-19 digits, checked by :func:`_card_number` (issuer digit and Luhn sum).
-_CARD_DIGITS = re.compile(r"(?<![\w.,])[3-6]\d{12,18}(?![\w]|[.,]\d)")
+_CARD_DIGITS = re.compile(r"(?<![\w.,])[3-6][0-9]{12,18}(?![\w]|[.,]\d)")  # ASCII: Luhn reads ord()
 
 _OCTET: Final = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _IPV4 = re.compile(r"(?<![\w.])(?:" + _OCTET + r"\.){3}" + _OCTET + r"(?![\w]|\.\d)")
