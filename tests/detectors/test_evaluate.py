@@ -18,6 +18,7 @@ from embedanon.detectors.evaluate import (
     compare_groups,
     equivalence_p,
     evaluate,
+    label_confusion,
     parse_record,
     read_span_file,
     score_document,
@@ -54,6 +55,23 @@ class Failing:
 for _name, _cls in (("test_nothing", Nothing), ("test_everything", Everything)):
     if _name not in DETECTORS:
         DETECTORS.add(_name, _cls)
+
+
+class Fixed:
+    """Returns the same spans for any text (for a single hand-made record)."""
+
+    name = "fixed"
+
+    def __init__(self, spans: list[Span]) -> None:
+        self.spans = spans
+
+    def detect(self, text: str) -> list[Span]:
+        return list(self.spans)
+
+
+def _at(text: str, sub: str) -> tuple[int, int]:
+    start = text.index(sub)
+    return start, start + len(sub)
 
 
 def g(text: str, sub: str, label: str, group: str | None = None) -> dict:
@@ -110,6 +128,25 @@ def test_coverage_threshold_typed_and_exact():
     # two predictions covering a gold span together count
     split = score_document(text, gold, [Span(0, 3, "NAME"), Span(3, 6, "NAME")])
     assert split[0] == Counts(1, 1, 2, 2)
+
+
+def test_label_confusion_names_the_main_prediction_of_each_found_span():
+    text = "Call 0734933288 now, MRN 00482913, Ann Lee at 12 Oak St."
+    gold = [GoldSpan(*_at(text, "0734933288"), "PHONE"), GoldSpan(*_at(text, "00482913"), "ID"),
+            GoldSpan(*_at(text, "Ann Lee"), "NAME"), GoldSpan(*_at(text, "12 Oak St"), "ADDRESS")]
+    a, b = _at(text, "Ann Lee at 12 Oak St")
+    predicted = [Span(*_at(text, "0734933288"), "ID"),                 # a phone read as an ID
+                 Span(*_at(text, "00482913"), "ID"),                   # right
+                 Span(a, a + 3, "NAME"), Span(a + 3, b, "ADDRESS")]    # 'Ann' NAME, ' Lee at 12 Oak St' ADDRESS
+    found = [True, True, True, True]
+    # 'Ann Lee': NAME shares 3 characters, ADDRESS 4: the main prediction is the ADDRESS
+    assert label_confusion(gold, predicted, found) == ["PHONE>ID", "NAME>ADDRESS"]
+    assert label_confusion(gold, predicted, [False, True, False, True]) == []   # misses are not confusions
+    report = evaluate([GoldRecord("r", text, tuple(gold))], Fixed(predicted))
+    assert report.confusion == {"PHONE>ID": 1, "NAME>ADDRESS": 1}
+    assert report.to_dict()["confusion"] == {"PHONE>ID": 1, "NAME>ADDRESS": 1}
+    right = evaluate([GoldRecord("r", text, tuple(gold))], Fixed([Span(g.start, g.end, g.label) for g in gold]))
+    assert right.confusion == {}
 
 
 def test_ignored_regions_drop_only_unmatched_predictions():
@@ -249,6 +286,18 @@ def test_cli_json_and_several_detectors(spans_file):
     assert [(x["group"], x["spans"], x["found"]) for x in report["groups"]] == [("g1", 2, 0), ("g2", 2, 1)]
     assert report["group_test"]["margin"] == 0.02 and report["group_test"]["p_equivalence"] > 0.5
     assert report["documents"] == 4 and report["docs_per_second"] > 0
+    assert report["confusion"] == {}  # regex labels every span it finds here rightly
+
+
+def test_cli_prints_the_label_confusion_without_text(tmp_path):
+    text = "Reach her sister, 0734933288, after work."
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps({"id": "x", "text": text, "spans": [g(text, "0734933288", "PHONE")]}) + "\n",
+                    encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "--detector", "regex"])
+    assert result.exit_code == 0, result.output
+    assert "  PHONE>ID 1" in result.output.splitlines()   # a bare run is an ID for regex alone
+    assert "0734933288" not in result.output and "sister" not in result.output
 
 
 def test_cli_negative_controls(tmp_path):

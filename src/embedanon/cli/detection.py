@@ -65,6 +65,10 @@ def format_report(report: DetectionReport) -> list[str]:
              head, _row("overlap", report.overlap), _row("typed", report.typed), _row("exact", report.exact),
              "", "per label (overlap; recall by gold label, precision by predicted label)", head]
     lines += [_row(label, counts) for label, counts in report.per_label.items()]
+    if report.confusion:
+        lines += ["", "label confusion (found spans whose main prediction has another label; "
+                      "hybrid scope picks the surrogate by the label):",
+                  "  " + ", ".join(f"{pair} {n}" for pair, n in report.confusion.items())]
     if report.groups:
         lines += ["", f"{'group':<16} {'spans':>6} {'found':>6} {'recall':>7}"]
         lines += [f"{g.group:<16} {g.spans:>6} {g.found:>6} {_r(g.recall):>7}" for g in report.groups]

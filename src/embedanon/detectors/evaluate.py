@@ -15,6 +15,10 @@ inside their union.
 * **exact**: a gold span is found (and a prediction correct) only if a span with the same start,
   end and label exists on the other side.
 * **per label**: overlap figures, recall by gold label, precision by predicted label.
+* **label confusion**: for each gold span found (overlap), the prediction that shares the most
+  characters with it (the earliest on a tie); where its label differs, ``GOLD>PREDICTED`` is
+  counted. Hybrid scope picks the surrogate by the label, so a phone labelled ``ID`` is released
+  with an ID-shaped surrogate: protected, but no longer reading like a phone.
 * **ignored regions** (optional ``"ignore": [[start, end], ...]`` per record): text that is neither
   gold nor wrong to flag (a benchmark's entity types outside :data:`~.base.LABELS`, e.g.
   organizations). A predicted span that is not correct but is covered at least ``min_coverage`` by
@@ -47,6 +51,7 @@ counted). Reports hold counts and rates only, never text.
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import time
@@ -243,6 +248,8 @@ class DetectionReport:
     per_label: dict[str, Counts] = field(default_factory=dict)
     groups: tuple[GroupRow, ...] = ()
     group_test: GroupTest | None = None
+    #: ``"GOLD>PREDICTED"`` -> found gold spans whose main prediction has the other label
+    confusion: dict[str, int] = field(default_factory=dict)
 
     @property
     def docs_per_second(self) -> float:
@@ -265,6 +272,7 @@ class DetectionReport:
                "typed": rates(self.typed), "exact": rates(self.exact),
                "per_label": {k: rates(v) for k, v in self.per_label.items()},
                "groups": [{**asdict(g), "recall": g.recall} for g in self.groups],
+               "confusion": dict(self.confusion),
                "group_test": asdict(self.group_test) if self.group_test else None}
         return json.loads(json.dumps(out, default=float).replace("NaN", "null"))
 
@@ -416,6 +424,24 @@ def permutation_tests(rows: Sequence[GroupRow], *, draws: int = 20_000, seed: in
     return p_chi, p_gap
 
 
+def label_confusion(gold: Sequence[GoldSpan], predicted: Sequence[Span],
+                    found: Sequence[bool]) -> list[str]:
+    """``"GOLD>PREDICTED"`` for each found gold span whose main prediction (the one sharing the
+    most characters with it; the earliest on a tie) has another label (module docstring)."""
+    out: list[str] = []
+    for g, hit in zip(gold, found, strict=True):
+        if not hit:
+            continue
+        best, shared = None, 0
+        for p in predicted:
+            common = min(p.end, g.end) - max(p.start, g.start)
+            if common > shared:
+                best, shared = p, common
+        if best is not None and best.label != g.label:
+            out.append(f"{g.label}>{best.label}")
+    return out
+
+
 def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
              min_coverage: float = 0.5, margin: float = EQUIVALENCE_MARGIN) -> DetectionReport:
     """Run ``detector`` on every record and score it against the gold spans (``margin``: of the
@@ -429,6 +455,7 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
     overlap = typed = exact = Counts()
     per_label: dict[str, Counts] = {}
     groups: dict[str, list[int]] = {}
+    confusion: collections.Counter[str] = collections.Counter()
     seconds, failed, size = 0.0, 0, 0
     for record in records:
         began = time.perf_counter()
@@ -443,6 +470,7 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
         overlap, typed, exact = overlap + o, typed + t, exact + e
         for label, counts in labels.items():
             per_label[label] = per_label.get(label, Counts()) + counts
+        confusion.update(label_confusion(record.spans, predicted, found))
         for gold, hit in zip(record.spans, found, strict=True):
             if gold.group is not None:
                 tally = groups.setdefault(gold.group, [0, 0])
@@ -452,7 +480,7 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
     ordered = {label: per_label[label] for label in LABELS if label in per_label}
     return DetectionReport(getattr(detector, "name", "?"), len(records), failed, size / 1e6, seconds,
                            min_coverage, overlap, typed, exact, ordered, rows,
-                           compare_groups(rows, margin=margin))
+                           compare_groups(rows, margin=margin), dict(confusion.most_common()))
 
 
 def measure_speed(texts: Sequence[str], detectors: Mapping[str, Detector], *, rounds: int = 2,
