@@ -289,6 +289,27 @@ def test_cli_json_and_several_detectors(spans_file):
     assert report["confusion"] == {}  # regex labels every span it finds here rightly
 
 
+def test_cli_detector_options_reach_the_detector(spans_file, tmp_path):
+    """--detector-option as in anonymize: an adapted model (model_path=DIR) or a threshold."""
+    def run(*extra):
+        return runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "-d", "model", "--json",
+                                   *extra])
+
+    default, strict = run(), run("--detector-option", "model_threshold=0.99999")
+    assert default.exit_code == 0 and strict.exit_code == 0, (default.output, strict.output)
+    assert json.loads(strict.output)["overlap"]["predicted"] < json.loads(default.output)["overlap"]["predicted"]
+    for extra, message in [
+        (["--detector-option", f"model_path={tmp_path / 'none'}"], "has no weights.npz"),
+        (["-d", "regex", "--detector-option", "model_path=x"], "which is not selected"),
+        (["--llm-url", "http://127.0.0.1:9/v1", "--detector-option", "llm_url=http://127.0.0.1:8/v1"],
+         "also given by its own option"),
+        (["--detector-option", "model_path"], "DETECTOR_OPTION=VALUE"),
+    ]:
+        result = runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "-d", "model", *extra])
+        assert result.exit_code == 2 and message in result.output, (extra, result.output)
+        assert len(result.output.strip().splitlines()) == 1
+
+
 def test_cli_prints_the_label_confusion_without_text(tmp_path):
     text = "Reach her sister, 0734933288, after work."
     path = tmp_path / "one.jsonl"

@@ -10,8 +10,9 @@ import typer
 
 from ..detectors.evaluate import EQUIVALENCE_MARGIN, Counts, DetectionReport, evaluate, read_span_file
 from ..detectors.registry import build_detectors
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from .common import handle_errors
+from .options import DetectorOptionOpt, parse_detector_options
 
 
 @handle_errors
@@ -31,13 +32,19 @@ def evaluate_detection_command(
         "--llm-verify/--no-llm-verify", help="llm: run the True/False verifier pass.")] = None,
     margin: Annotated[float, typer.Option(help="Groups: margin of the equivalence test (every pair of "
                                                "groups' name recall within it).")] = EQUIVALENCE_MARGIN,
+    detector_option: DetectorOptionOpt = None,
 ) -> None:
     """Score detectors on labelled documents; prints counts and rates only, never text."""
     if not 0.0 < margin < 1.0:
         raise InputError(f"margin must be in (0, 1), got {margin}")
+    options = {"llm_url": llm_url, "llm_model": llm_model, "llm_api_key_env": llm_api_key_env,
+               "llm_verify": llm_verify}
+    for name, value in parse_detector_options(detector_option).items():  # e.g. model_path=adapted/
+        if options.get(name) is not None:
+            raise ConfigError(f"detector option {name!r} is also given by its own option")
+        options[name] = value
+    union = build_detectors(detector, **options)
     records = read_span_file(data)
-    union = build_detectors(detector, llm_url=llm_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env,
-                            llm_verify=llm_verify)
     report = evaluate(records, union, min_coverage=min_coverage, margin=margin)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), sort_keys=True))
