@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -37,8 +37,8 @@ def evaluate_detection_command(
     """Score detectors on labelled documents; prints counts and rates only, never text."""
     if not 0.0 < margin < 1.0:
         raise InputError(f"margin must be in (0, 1), got {margin}")
-    options = {"llm_url": llm_url, "llm_model": llm_model, "llm_api_key_env": llm_api_key_env,
-               "llm_verify": llm_verify}
+    options: dict[str, Any] = {"llm_url": llm_url, "llm_model": llm_model,
+                               "llm_api_key_env": llm_api_key_env, "llm_verify": llm_verify}
     for name, value in parse_detector_options(detector_option).items():  # e.g. model_path=adapted/
         if options.get(name) is not None:
             raise ConfigError(f"detector option {name!r} is also given by its own option")
