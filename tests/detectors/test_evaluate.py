@@ -310,6 +310,26 @@ def test_cli_detector_options_reach_the_detector(spans_file, tmp_path):
         assert len(result.output.strip().splitlines()) == 1
 
 
+def test_cli_allow_and_deny_lists_as_in_anonymize(spans_file, tmp_path):
+    allow, deny, bad = tmp_path / "allow.txt", tmp_path / "deny.txt", tmp_path / "bad.txt"
+    allow.write_text("617-555-0134\n", encoding="utf-8")          # found by regex: now never PII
+    deny.write_text("NAME\tAnn Lee\nNAME\tKim Ito\n", encoding="utf-8")  # names regex cannot find
+    bad.write_text("Ann Lee\n", encoding="utf-8")                 # no LABEL<TAB>
+
+    def found(*extra):
+        result = runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "-d", "regex", "--json",
+                                     *extra])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)["overlap"]["found"]
+
+    assert found() == 5
+    assert found("--allow", str(allow)) == 4
+    assert found("--deny", str(deny)) == 7
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "-d", "regex", "--deny", str(bad)])
+    assert result.exit_code == 2 and "deny file line 1 must be LABEL<TAB>string" in result.output
+    assert "Ann" not in result.output
+
+
 def test_cli_prints_the_label_confusion_without_text(tmp_path):
     text = "Reach her sister, 0734933288, after work."
     path = tmp_path / "one.jsonl"

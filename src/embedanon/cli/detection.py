@@ -12,7 +12,7 @@ from ..detectors.evaluate import EQUIVALENCE_MARGIN, Counts, DetectionReport, ev
 from ..detectors.registry import build_detectors
 from ..errors import ConfigError, InputError
 from .common import handle_errors
-from .options import DetectorOptionOpt, parse_detector_options
+from .options import AllowOpt, DenyOpt, DetectorOptionOpt, parse_detector_options, word_lists
 
 
 @handle_errors
@@ -33,6 +33,8 @@ def evaluate_detection_command(
     margin: Annotated[float, typer.Option(help="Groups: margin of the equivalence test (every pair of "
                                                "groups' name recall within it).")] = EQUIVALENCE_MARGIN,
     detector_option: DetectorOptionOpt = None,
+    allow: AllowOpt = None,
+    deny: DenyOpt = None,
 ) -> None:
     """Score detectors on labelled documents; prints counts and rates only, never text."""
     if not 0.0 < margin < 1.0:
@@ -43,7 +45,8 @@ def evaluate_detection_command(
         if options.get(name) is not None:
             raise ConfigError(f"detector option {name!r} is also given by its own option")
         options[name] = value
-    union = build_detectors(detector, **options)
+    allowed, denied = word_lists(allow, deny)  # the same lists as anonymize --allow / --deny
+    union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
     records = read_span_file(data)
     report = evaluate(records, union, min_coverage=min_coverage, margin=margin)
     if as_json:

@@ -132,17 +132,24 @@ def parse_detector_options(specs: list[str] | None) -> dict[str, Any]:
     return out
 
 
-def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
-                 deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
-                 phone_format: str, detector_option: list[str] | None = None,
-                 neutral_formats: bool = False) -> ScopeConfig:
-    """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
+def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], list[tuple[str, str]]]:
+    """The ``--allow`` strings and the ``--deny`` (string, LABEL) pairs of their files (read,
+    never echoed: a message names a line, not its text)."""
     denied = []
     for n, line in enumerate(_lines(deny, "deny"), 1):
         label, sep, term = line.partition("\t")
         if not sep or not term.strip():
             raise ConfigError(f"deny file line {n} must be LABEL<TAB>string")
         denied.append((term.strip(), label.strip().upper()))
+    return tuple(a.strip() for a in _lines(allow, "allow")), denied
+
+
+def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
+                 deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
+                 phone_format: str, detector_option: list[str] | None = None,
+                 neutral_formats: bool = False) -> ScopeConfig:
+    """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
+    allowed, denied = word_lists(allow, deny)
     options = {"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}
     for name, value in parse_detector_options(detector_option).items():
         if options.get(name) is not None:
@@ -152,8 +159,8 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
     return ScopeConfig(
         scope=scope, detectors=names,
         detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),
-        strategies=parse_strategies(strategy), allow=tuple(a.strip() for a in _lines(allow, "allow")),
-        deny=tuple(denied), surrogates=SurrogateConfig(phone_format=phone_format),
+        strategies=parse_strategies(strategy), allow=allowed, deny=tuple(denied),
+        surrogates=SurrogateConfig(phone_format=phone_format),
         neutral_formats=neutral_formats)
 
 
