@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from ..detectors.evaluate import EQUIVALENCE_MARGIN, Counts, DetectionReport, evaluate, read_span_file
 from ..detectors.registry import build_detectors
-from ..errors import ConfigError, InputError
+from ..errors import InputError
 from .common import handle_errors
-from .options import AllowOpt, DenyOpt, DetectorOptionOpt, parse_detector_options, word_lists
+from .options import AllowOpt, DenyOpt, DetectorOptionOpt, detector_options, word_lists
 
 
 @handle_errors
@@ -39,12 +39,9 @@ def evaluate_detection_command(
     """Score detectors on labelled documents; prints counts and rates only, never text."""
     if not 0.0 < margin < 1.0:
         raise InputError(f"margin must be in (0, 1), got {margin}")
-    options: dict[str, Any] = {"llm_url": llm_url, "llm_model": llm_model,
-                               "llm_api_key_env": llm_api_key_env, "llm_verify": llm_verify}
-    for name, value in parse_detector_options(detector_option).items():  # e.g. model_path=adapted/
-        if options.get(name) is not None:
-            raise ConfigError(f"detector option {name!r} is also given by its own option")
-        options[name] = value
+    own = {"llm_url": llm_url, "llm_model": llm_model, "llm_api_key_env": llm_api_key_env,
+           "llm_verify": llm_verify}
+    options = detector_options(own, detector_option)  # e.g. model_path=adapted/
     allowed, denied = word_lists(allow, deny)  # the same lists as anonymize --allow / --deny
     union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
     records = read_span_file(data)

@@ -132,6 +132,17 @@ def parse_detector_options(specs: list[str] | None) -> dict[str, Any]:
     return out
 
 
+def detector_options(given: dict[str, Any], specs: list[str] | None) -> dict[str, Any]:
+    """``given`` (options that have their own flags, e.g. ``llm_url``; None: not set) plus the
+    ``--detector-option`` ``specs``; an option set both ways is refused."""
+    options = dict(given)
+    for name, value in parse_detector_options(specs).items():
+        if options.get(name) is not None:
+            raise ConfigError(f"detector option {name!r} is also given by its own option")
+        options[name] = value
+    return options
+
+
 def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], list[tuple[str, str]]]:
     """The ``--allow`` strings and the ``--deny`` (string, LABEL) pairs of their files (read,
     never echoed: a message names a line, not its text)."""
@@ -150,11 +161,8 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
                  neutral_formats: bool = False) -> ScopeConfig:
     """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
     allowed, denied = word_lists(allow, deny)
-    options = {"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}
-    for name, value in parse_detector_options(detector_option).items():
-        if options.get(name) is not None:
-            raise ConfigError(f"detector option {name!r} is also given by its own option")
-        options[name] = value
+    options = detector_options({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None},
+                               detector_option)
     names = detector or (DEFAULT_DETECTORS if llm_url is None else DEFAULT_DETECTORS + ",llm")
     return ScopeConfig(
         scope=scope, detectors=names,
