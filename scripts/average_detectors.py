@@ -4,7 +4,7 @@
 
 The runs must share clusters, buckets and feature flags (``train_detector.py --cluster-seed``);
 the result scores every token with the mean of the runs' logits, at the cost of one model
-(:func:`embedanon.detectors.model.average_weights`). The manifest is the first run's, less its
+(:func:`embedanon.detectors.weights.average_weights`). The manifest is the first run's, less its
 metrics, plus ``averaged`` and the members' training seeds.
 """
 
@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from embedanon.detectors.model import Weights, average_weights
+from embedanon.detectors.weights import Weights, average_weights
 from embedanon.errors import ConfigError
 
 

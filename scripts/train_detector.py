@@ -24,15 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from embedanon.detectors.features import spherical_kmeans
-from embedanon.detectors.model import (
-    ModelDetector,
-    common_words,
-    decode,
-    featurize_records,
-    fit,
-    make_featurizer,
-)
+from embedanon.detectors.bio import decode
+from embedanon.detectors.features import common_words, spherical_kmeans
+from embedanon.detectors.model import ModelDetector
+from embedanon.detectors.training import featurize_records, fit
+from embedanon.detectors.weights import make_featurizer
 from embedanon.vectors.defaults import load_embedding
 
 # -- evaluation (span overlap; the project's ``evaluate-detection`` is the reference CLI) ----------

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from embedanon.detectors.evaluate import evaluate, read_records
-from embedanon.detectors.model import decode, read_span_records
+from embedanon.detectors.bio import decode
+from embedanon.detectors.evaluate import evaluate, read_records, read_span_records
 from embedanon.detectors.registry import build_detectors
 from embedanon.detectors.transformer import TransformerDetector, require_transformers, train_transformer
 

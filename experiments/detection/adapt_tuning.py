@@ -18,7 +18,8 @@ sys.path.insert(0, str(ROOT / "experiments" / "detection"))
 from run_heldout import gold, summary  # noqa: E402
 
 from embedanon.detectors.evaluate import evaluate  # noqa: E402
-from embedanon.detectors.model import ModelDetector, train  # noqa: E402
+from embedanon.detectors.model import ModelDetector  # noqa: E402
+from embedanon.detectors.training import train  # noqa: E402
 
 LARGE = ROOT / ".." / "shared" / "data" / "presidio-synth" / "generated_large.json"
 MAP = {

@@ -10,8 +10,7 @@ import argparse
 import collections
 import json
 
-from embedanon.detectors.features import fold, frequency_band, tokenize
-from embedanon.detectors.model import public_ranks
+from embedanon.detectors.features import fold, frequency_band, public_ranks, tokenize
 
 
 def band_counts(path: str) -> dict[str, collections.Counter[str]]:

@@ -26,8 +26,9 @@ from convert_presidio_synth import convert  # noqa: E402
 from train_detector import presidio_records  # noqa: E402
 
 from embedanon.detectors.evaluate import evaluate, read_records  # noqa: E402
-from embedanon.detectors.model import ModelDetector, train  # noqa: E402
+from embedanon.detectors.model import ModelDetector  # noqa: E402
 from embedanon.detectors.registry import build_detectors  # noqa: E402
+from embedanon.detectors.training import train  # noqa: E402
 
 PRESIDIO = ROOT / ".." / "shared" / "data" / "presidio-synth" / "synth_dataset_v2.json"
 SETS = ("test-names", "test-locales", "test-text", "test-crapii")  # test-crapii: round 4, when present

@@ -450,7 +450,7 @@ def test_invalid_utf8_names_the_line(tmp_path):
 
 
 def test_one_reader_for_evaluation_and_training(tmp_path, spans_file):
-    from embedanon.detectors.model import read_span_records
+    from embedanon.detectors.evaluate import read_span_records
 
     assert read_span_records(spans_file) == [r.to_dict() for r in read_span_file(spans_file)]
     assert [r["id"] for r in read_span_records(spans_file)] == ["a", "b", "c", "4"]

@@ -11,14 +11,9 @@ import numpy as np
 import pytest
 
 from embedanon.detectors.features import spherical_kmeans
-from embedanon.detectors.model import (
-    ModelDetector,
-    Weights,
-    average_weights,
-    featurize_records,
-    fit,
-    make_featurizer,
-)
+from embedanon.detectors.model import ModelDetector
+from embedanon.detectors.training import featurize_records, fit
+from embedanon.detectors.weights import Weights, average_weights, make_featurizer
 from embedanon.errors import ConfigError
 from tests.helpers.detector import name_records
 

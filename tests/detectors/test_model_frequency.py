@@ -11,21 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from embedanon.detectors.features import OWN_SLOTS, SLOTS, frequency_band, tokenize
-from embedanon.detectors.model import (
-    CLASSES,
-    FEATURE_FLAGS,
-    ModelDetector,
-    Weights,
-    absent_word_shifts,
-    decode,
-    featurize_records,
-    fit,
-    make_featurizer,
-    public_ranks,
-    shipped_path,
-    train,
-)
+from embedanon.detectors.bio import CLASSES, absent_word_shifts, decode
+from embedanon.detectors.features import OWN_SLOTS, SLOTS, frequency_band, public_ranks, tokenize
+from embedanon.detectors.model import ModelDetector
+from embedanon.detectors.training import featurize_records, fit, train
+from embedanon.detectors.weights import FEATURE_FLAGS, Weights, make_featurizer, shipped_path
 from embedanon.errors import ConfigError
 from embedanon.privacy.prior import word_frequencies
 from tests.helpers.detector import fast_path_probabilities, name_records

@@ -9,20 +9,11 @@ import json
 import numpy as np
 import pytest
 
+from embedanon.detectors.bio import CLASSES
 from embedanon.detectors.features import SLOTS
-from embedanon.detectors.model import (
-    CLASSES,
-    Examples,
-    Hidden,
-    ModelDetector,
-    Weights,
-    _forward,
-    _sparse_grad,
-    fit,
-    fold_ids,
-    predict_proba,
-    softmax,
-)
+from embedanon.detectors.model import ModelDetector
+from embedanon.detectors.training import Examples, _sparse_grad, fit
+from embedanon.detectors.weights import Hidden, Weights, _forward, fold_ids, predict_proba, softmax
 from embedanon.errors import ConfigError
 from tests.helpers.detector import PII_TEXT, fast_path_probabilities
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from embedanon.detectors import Span, build_detectors
-from embedanon.detectors.model import CLASSES
+from embedanon.detectors.bio import CLASSES
 from embedanon.detectors.transformer import (
     IGNORE,
     TransformerDetector,

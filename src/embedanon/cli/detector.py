@@ -33,7 +33,9 @@ def train_command(
              "--base model/none: the packaged MiniLM).")] = "model",
 ) -> None:
     """Train a detector on labelled documents; load it with the model detector option path=DIR."""
-    from ..detectors.model import ModelDetector, read_span_records, train
+    from ..detectors.evaluate import read_span_records
+    from ..detectors.model import ModelDetector
+    from ..detectors.training import train
 
     if epochs is not None and epochs < 1:
         raise ConfigError(f"epochs must be >= 1, got {epochs}")
@@ -54,7 +56,7 @@ def train_command(
 
 
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
-    from ..detectors.model import read_span_records
+    from ..detectors.evaluate import read_span_records
     from ..detectors.transformer import TransformerDetector, require_transformers, train_transformer
 
     require_transformers()  # the one-line error before reading any data
@@ -75,8 +77,8 @@ def info_command(
     ] = None,
 ) -> None:
     """Print a trained detector's manifest (data, seeds, held-out metrics)."""
-    from ..detectors.model import Weights, shipped_path
     from ..detectors.transformer import MANIFEST
+    from ..detectors.weights import Weights, shipped_path
 
     if path is not None and (path / MANIFEST).is_file():  # a transformer detector
         typer.echo(json.dumps(json.loads((path / MANIFEST).read_text(encoding="utf-8")), indent=2))

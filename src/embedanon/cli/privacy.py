@@ -12,7 +12,7 @@ import typer
 
 from .._validate import positive_int
 from ..config import ScopeConfig
-from ..detectors.model import read_span_records
+from ..detectors.evaluate import read_span_records
 from ..errors import ConfigError, InputError
 from ..files import read_texts
 from ..noise import ReleaseKey

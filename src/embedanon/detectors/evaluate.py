@@ -177,6 +177,18 @@ def read_span_file(path: str | Path, *, require_id: bool = True) -> list[GoldRec
         return read_records(jsonl_lines(fh, str(path)), str(path), require_id=require_id)
 
 
+def read_span_records(path: str | Path) -> list[dict[str, Any]]:
+    """Records of a span-labelled JSONL file as dicts (``{"id", "text", "spans": [...]}``).
+
+    A thin view of :func:`read_span_file` (the one reader and validator of the
+    format; a record without an ``id`` gets its line number).
+
+    Raises:
+        InputError: naming the line of the first malformed record (never quoting its text).
+    """
+    return [record.to_dict() for record in read_span_file(path, require_id=False)]
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     """Matched counts; the rates are properties (nan when undefined)."""

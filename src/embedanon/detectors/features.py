@@ -18,6 +18,7 @@ import unicodedata
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -380,3 +381,29 @@ def spherical_kmeans(vecs: np.ndarray, k: int, *, seed: int, iters: int = 12) ->
         norms[empty] = 1.0
         cents = (sums / norms).astype(np.float32)
     return cents
+
+
+# -- the public word list (wordfreq): bands, common words -------------------------------------
+@lru_cache(maxsize=1)
+def _public_words() -> tuple[str, ...]:
+    """The shipped public English list (wordfreq), most frequent first (as listed, not folded)."""
+    from embedanon.privacy.prior import word_frequencies
+
+    return tuple(w for w, _ in sorted(word_frequencies().items(), key=lambda kv: -kv[1]))
+
+
+@lru_cache(maxsize=1)
+def public_ranks() -> dict[str, int]:
+    """{folded word: rank} in the shipped public English list (wordfreq; 0 = most frequent;
+    a rank counts distinct folded words)."""
+    ranks: dict[str, int] = {}
+    for word in _public_words():
+        ranks.setdefault(fold(word), len(ranks))
+    return ranks
+
+
+@lru_cache(maxsize=4)
+def common_words(n: int) -> frozenset[str]:
+    """The ``n`` most frequent words of the shipped public English list (wordfreq), folded; none
+    for ``n <= 0``. Shared by the ``name_pairs`` rule and training's ``keep_words``."""
+    return frozenset(fold(w) for w in _public_words()[: max(n, 0)])

@@ -21,7 +21,6 @@ from .base import Detector
 from .merge import UnionDetector, WordLists
 
 #: Built-in detector modules imported on first lookup (each registers itself on import).
-#: The trained detector's module ``model`` is appended here once detectors/model.py exists.
 BUILTIN_DETECTOR_MODULES: tuple[str, ...] = ("regex", "llm", "presidio", "model", "transformer")
 
 

@@ -39,8 +39,9 @@ import numpy as np
 from .._validate import positive_float, positive_int
 from ..errors import ConfigError, InputError
 from .base import Span
-from .model import CLASSES, decode, token_labels
+from .bio import CLASSES, decode
 from .registry import DETECTORS
+from .training import token_labels
 
 #: file next to the transformers weights: classes, threshold, windowing, training facts
 MANIFEST = "embedanon-detector.json"

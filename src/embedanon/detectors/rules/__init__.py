@@ -1,0 +1,99 @@
+"""Decode rules of the ``model`` detector: NAME spans the per-token decode missed or cut short.
+
+A rule takes the decoded spans (sorted, disjoint) and returns them with NAME spans added or
+widened. Which rules run is a property of the model (its manifest names them: each was shipped
+by a development-data round, ``experiments/detection/roundN.md``); :func:`apply_rules` runs them
+in one fixed order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..base import Span
+from .context import (
+    extend_coordinations,
+    join_inverted_names,
+    name_after_honorifics,
+    name_speaker_turns,
+    propagate_names,
+)
+from .layout import join_name_particles, name_before_own_email, name_list_items
+from .words import complete_name_pairs, name_joined_words, widen_to_whole_words
+
+#: manifest flags of the decode rules run after Viterbi, in the order :func:`apply_rules` runs them
+#: (coordination, speaker_turns, propagation, inverted_names, honorifics, lists, particles,
+#: email_names, joined_names, name_pairs, whole_words); ``line_lists`` widens lists and
+#: speaker_turns (round 17); ``case_aware`` is not a rule of its own but widens coordination,
+#: propagation and inverted_names to lower-case, upper-case and irregularly cased text (round 15)
+DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
+                "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
+                "name_pairs")
+
+__all__ = [
+    "DECODE_RULES",
+    "apply_rules",
+    "complete_name_pairs",
+    "extend_coordinations",
+    "join_inverted_names",
+    "join_name_particles",
+    "name_after_honorifics",
+    "name_before_own_email",
+    "name_joined_words",
+    "name_list_items",
+    "name_speaker_turns",
+    "propagate_names",
+    "widen_to_whole_words",
+]
+
+
+def apply_rules(
+    text: str,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    proba: np.ndarray,
+    spans: list[Span],
+    rules: Mapping[str, Any],
+    *,
+    score: float,
+    source: str,
+) -> list[Span]:
+    """The spans after the rules that ``rules`` (a model manifest) switches on.
+
+    Args:
+        text: the text.
+        starts, ends: token offsets (int (T,)) of :func:`~embedanon.detectors.features.tokenize`.
+        proba: float (T, C) class probabilities of those tokens.
+        spans: the decoded spans, sorted and disjoint.
+        rules: flags by name (:data:`DECODE_RULES`; missing: off).
+        score: the score of a span a rule adds without a probability of its own (the threshold).
+        source: the detector name of added spans.
+    """
+    case_aware = bool(rules.get("case_aware"))
+    if rules.get("coordination"):
+        spans = extend_coordinations(text, starts, ends, spans, case_aware=case_aware)
+    if rules.get("speaker_turns"):
+        spans = name_speaker_turns(text, spans, score=score, source=source,
+                                   two_word_speakers=bool(rules.get("line_lists")))
+    if rules.get("propagation"):
+        spans = propagate_names(text, starts, ends, spans, case_aware=case_aware)
+    if rules.get("inverted_names"):
+        spans = join_inverted_names(text, spans, case_aware=case_aware)
+    if rules.get("honorifics"):
+        spans = name_after_honorifics(text, spans, score=score, source=source)
+    if rules.get("lists"):
+        spans = name_list_items(text, spans, line_lists=bool(rules.get("line_lists")))
+    if rules.get("particles"):
+        spans = join_name_particles(text, spans)
+    if rules.get("email_names"):
+        spans = name_before_own_email(text, spans, score=score, source=source)
+    if rules.get("joined_names"):
+        spans = name_joined_words(text, starts, ends, proba, spans, source=source)
+    if rules.get("name_pairs"):
+        spans = complete_name_pairs(text, spans)
+    if rules.get("whole_words"):
+        spans = widen_to_whole_words(text, spans)
+    return spans

@@ -1,0 +1,77 @@
+"""What the decode rules share: which words may be names, span and case helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..base import Span
+
+#: capitalized words that are not names when they stand next to a coordination
+_NOT_NAMES_TEXT = (
+    "the a an i we you he she they it this that these those my our your his her their mr mrs ms dr "
+    "prof inc ltd llc corp co group company sons"
+)
+
+
+NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+
+
+def covered_tokens(starts: np.ndarray, ends: np.ndarray, spans: Iterable[Span]) -> np.ndarray:
+    """bool (T,): the tokens that overlap any of the spans."""
+    covered = np.zeros(len(starts), dtype=bool)
+    for sp in spans:
+        covered |= (starts < sp.end) & (ends > sp.start)
+    return covered
+
+
+def overlapping(spans: Iterable[Span], a: int, b: int) -> list[Span]:
+    """The spans that overlap the characters [a, b)."""
+    return [sp for sp in spans if sp.start < b and a < sp.end]
+
+
+def capitalized(word: str) -> bool:
+    """Upper-case first letter, not all capitals (one letter counts): how a name looks in mixed case."""
+    return word[0].isupper() and not (word.isupper() and len(word) > 1)
+
+
+def title_word(word: str) -> bool:
+    return len(word) > 1 and word[0].isupper() and word[1:].islower() and word.lower() not in NOT_NAMES
+
+
+#: lower-case words that open a coordination without being part of it (``both ana and bo``)
+QUANTIFIERS = frozenset({"both", "either", "neither", "between", "all"})
+
+
+def text_case(text: str) -> str:
+    """'lower' for a text without capitals, 'upper' for one without lower-case letters, else 'mixed'."""
+    if text.lower() == text:
+        return "lower"
+    if text.upper() == text:
+        return "upper"
+    return "mixed"
+
+
+#: words a NAME span may contain that never mark other occurrences (function words, titles)
+_NO_PROPAGATION_TEXT = (
+    "and or of de da di del van von der den le la du al el bin ibn st jr sr ii iii iv md phd rn "
+    "is was be to in on at by for with from as but not no so if may will can june april august"
+)
+
+
+NO_PROPAGATION = NOT_NAMES | frozenset(_NO_PROPAGATION_TEXT.split())
+
+
+WORD = r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*"
+
+
+#: lower-case words after a lower-case honorific that are not names (``the dr. said``), beside the
+#: propagation stop list
+_AFTER_TITLE_LOWER_TEXT = (
+    "said says told asked has had would should could visit visits appointment office note notes "
+    "order orders"
+)
+
+
+AFTER_TITLE_LOWER_NOT_NAMES = frozenset(_AFTER_TITLE_LOWER_TEXT.split())

@@ -1,0 +1,367 @@
+"""Training the ``model`` detector: featurized examples, AdaGrad with an L2 pull, domain adaptation.
+
+Training (:func:`fit`) is minibatch AdaGrad on the softmax loss with an L2 pull toward a prior
+(zero for the shipped model; the shipped weights for domain adaptation, so a handful of documents
+re-weights the model instead of replacing it). :func:`train` is what ``embedanon detector train``
+runs; ``scripts/train_detector.py`` trains the shipped model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, InputError
+from .bio import B_CLASS, CLASSES
+from .features import OWN_SLOTS, Featurizer, fold, tokenize
+from .rules import DECODE_RULES
+from .weights import (
+    EMBEDDING,
+    FEATURE_FLAGS,
+    Hidden,
+    Weights,
+    _forward,
+    make_featurizer,
+    shipped_path,
+    softmax,
+)
+
+
+@dataclass
+class Examples:
+    """Featurized tokens: ids int32 (N, slots), rows int32 (N, 3), y int64 (N,) class ids."""
+
+    ids: np.ndarray
+    rows: np.ndarray
+    y: np.ndarray
+
+
+def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict[str, Any]]) -> np.ndarray:
+    """BIO class ids int64 (T,): a token is inside a span when it overlaps it."""
+    y = np.zeros(len(starts), dtype=np.int64)
+    for s in sorted(spans, key=lambda s: (s["start"], s["end"])):
+        inside = np.flatnonzero((starts < s["end"]) & (ends > s["start"]))
+        if len(inside) == 0:
+            continue
+        b = B_CLASS[s["label"]]
+        y[inside] = b + 1
+        y[inside[0]] = b
+    return y
+
+
+def featurize_records(
+    featurizer: Featurizer,
+    records: Iterable[dict[str, Any]],
+    *,
+    word_dropout: float = 0.0,
+    spelling_dropout: float = 0.0,
+    keep_words: Collection[str] = (),
+    seed: int = 0,
+) -> Examples:
+    """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label).
+
+    Args:
+        featurizer: the featurizer (its dense table grows with new words).
+        records: training records.
+        word_dropout: probability that a letter token loses its own word-identity feature (``w=``,
+            sparse column 0) in training, so spellings, affixes, shape, embedding and context must
+            carry the decision and names never seen in training are tagged like seen ones.
+        spelling_dropout: probability that a letter token loses everything its own spelling says
+            (word identity, affixes, character trigrams, embedding clusters, its own dense row; its
+            shape and length stay) in training, so the words around it must carry the decision:
+            a name whose letters look like common words (``Thembile``: ``the``, ``bile``) is then
+            still found in a name context. Drawn after, and independently of, ``word_dropout``.
+        keep_words: folded words (lower case, no accents) that never lose their word id to
+            ``word_dropout``. Word dropout imitates a word never seen in training, and the most
+            frequent words are never unseen; dropping ``the`` pushes what only its id should
+            say into its affixes and trigrams (``the``, ``<th``), which longer words share
+            (``Thembile``). The draws are the same with or without it.
+        seed: seed of the dropout draws.
+    """
+    if not 0.0 <= word_dropout < 1.0:
+        raise ConfigError(f"word_dropout must be in [0, 1), got {word_dropout}")
+    if not 0.0 <= spelling_dropout < 1.0:
+        raise ConfigError(f"spelling_dropout must be in [0, 1), got {spelling_dropout}")
+    rng = np.random.default_rng(seed)
+    keep = frozenset(keep_words)
+    ids_, rows_, ys = [], [], []
+    for r in records:
+        toks = tokenize(r["text"])
+        ids, rows = featurizer.featurize(r["text"], toks)
+        if word_dropout and len(toks.words):
+            letters = np.fromiter(
+                (w[:1].isalpha() and (not keep or fold(w) not in keep) for w in toks.words),
+                dtype=bool,
+                count=len(toks.words),
+            )
+            ids[letters & (rng.random(len(toks.words)) < word_dropout), 0] = 0
+        if spelling_dropout and len(toks.words):
+            for i in np.flatnonzero(rng.random(len(toks.words)) < spelling_dropout).tolist():
+                if toks.words[i][:1].isalpha():
+                    ids[i, 0] = 0  # w=
+                    ids[i, 3 : _own_features(ids[i], featurizer.own_slots)] = 0  # affixes ... clusters
+                    rows[i, 1] = 0  # own dense row -> the zero row
+        ids_.append(ids.astype(np.int32))
+        rows_.append(rows.astype(np.int32))
+        ys.append(token_labels(toks.starts, toks.ends, r["spans"]))
+    if not ys:
+        raise InputError("no training records")
+    return Examples(np.concatenate(ids_), np.concatenate(rows_), np.concatenate(ys))
+
+
+def _own_features(row: np.ndarray, own_slots: int = OWN_SLOTS) -> int:
+    """Number of a token's own-word sparse ids (the first ids of its row, before the context block
+    of a featurizer with ``own_slots`` own ids)."""
+    own = row[:own_slots]
+    nonzero = np.flatnonzero(own)
+    return int(nonzero[-1]) + 1 if len(nonzero) else 0
+
+
+def fit(
+    examples: Examples,
+    table: np.ndarray,
+    *,
+    buckets: int,
+    clusters: list[np.ndarray],
+    epochs: int = 4,
+    lr: float = 0.2,
+    l2: float = 1e-5,
+    batch: int = 4096,
+    seed: int = 0,
+    prior: Weights | None = None,
+    hidden: int = 0,
+    hidden_buckets: int = 2**16,
+) -> Weights:
+    """Minibatch AdaGrad on the softmax loss, L2-pulled toward ``prior`` (or zero).
+
+    Args:
+        examples: featurized tokens.
+        table: float32 (R, d) dense rows the examples' ``rows`` index.
+        buckets: sparse feature space size (must equal ``prior``'s).
+        clusters: centroids stored with the weights.
+        epochs, lr, l2, batch: optimizer settings (``l2`` on the mean loss, applied to touched rows).
+        seed: shuffling seed (and, for a new hidden layer, its initialization).
+        prior: start from and regularize toward these weights (domain adaptation); its hidden
+            layer, if any, is trained the same way and ``hidden`` is ignored.
+        hidden: units of a new hidden layer (0: the linear model); see :class:`~.weights.Hidden`.
+        hidden_buckets: rows of the new hidden layer's sparse table (at least 2).
+
+    Returns:
+        The trained weights (manifest left empty for the caller).
+    """
+    from threadpoolctl import threadpool_limits
+
+    if hidden < 0 or (hidden and hidden_buckets < 2):
+        raise ConfigError(f"hidden must be >= 0 and hidden_buckets >= 2, got {hidden}, {hidden_buckets}")
+    with threadpool_limits(1):  # small products: BLAS threads only add contention
+        return _fit(
+            examples,
+            table,
+            buckets=buckets,
+            clusters=clusters,
+            epochs=epochs,
+            lr=lr,
+            l2=l2,
+            batch=batch,
+            seed=seed,
+            prior=prior,
+            hidden=hidden,
+            hidden_buckets=hidden_buckets,
+        )
+
+
+def _new_hidden(table: np.ndarray, units: int, buckets: int, seed: int) -> Hidden:
+    """A seeded random start: pre-activations of about unit scale, every unit alive (bias 0.1)."""
+    rng = np.random.default_rng([seed, 1])  # its own stream: the shuffles stay those of seed
+    c = len(CLASSES)
+    d3 = 3 * table.shape[1]
+    mean_sq = float(np.mean(table[1:] ** 2)) if len(table) > 1 else 1.0
+    sparse = rng.normal(0.0, 0.05, (buckets, units)).astype(np.float32)
+    sparse[0] = 0.0
+    dense = rng.normal(0.0, 0.5 / math.sqrt(d3 * max(mean_sq, 1e-12)), (d3, units)).astype(np.float32)
+    out = rng.normal(0.0, 0.1, (units, c)).astype(np.float32)
+    return Hidden(sparse, dense, np.full(units, 0.1, np.float32), out)
+
+
+def _sparse_grad(ids: np.ndarray, delta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unique nonzero ids and the summed ``delta`` rows of the tokens holding each (one CSR product)."""
+    from scipy import sparse as sp
+
+    uniq, inv = np.unique(ids, return_inverse=True)
+    m = sp.csr_matrix(
+        (np.ones(inv.size, np.float32), inv.ravel(), np.arange(0, inv.size + 1, ids.shape[1])),
+        shape=(len(ids), len(uniq)),
+    )
+    g = np.asarray(m.T @ delta)
+    keep = uniq != 0
+    return uniq[keep], g[keep]
+
+
+class _AdaGrad:
+    """One parameter array, its prior (the L2 target) and its squared-gradient sum."""
+
+    def __init__(self, value: np.ndarray, prior: np.ndarray, lr: float, l2: float) -> None:
+        self.value, self.prior = value, prior
+        self.acc = np.full(value.shape, 1e-6, np.float32)
+        self.lr, self.l2 = lr, l2
+
+    def step(self, g: np.ndarray, rows: np.ndarray | None = None) -> None:
+        if rows is None:
+            g = g + self.l2 * (self.value - self.prior)
+            self.acc += g * g
+            self.value -= self.lr * g / np.sqrt(self.acc)
+        else:  # touched rows only
+            g = g + self.l2 * (self.value[rows] - self.prior[rows])
+            self.acc[rows] += g * g
+            self.value[rows] -= self.lr * g / np.sqrt(self.acc[rows])
+
+
+def _fit(
+    examples: Examples,
+    table: np.ndarray,
+    *,
+    buckets: int,
+    clusters: list[np.ndarray],
+    epochs: int,
+    lr: float,
+    l2: float,
+    batch: int,
+    seed: int,
+    prior: Weights | None,
+    hidden: int,
+    hidden_buckets: int,
+) -> Weights:
+    c = len(CLASSES)
+    d3 = table.shape[1] * 3
+    if prior is not None:
+        if prior.sparse.shape != (buckets, c):
+            raise ConfigError("prior model has another feature space")
+        start, h0 = prior, prior.hidden
+    else:
+        zeros = np.zeros
+        start = Weights(zeros((buckets, c), np.float32), zeros((d3, c), np.float32), zeros(c, np.float32), [])
+        h0 = _new_hidden(table, hidden, hidden_buckets, seed) if hidden else None
+
+    def opt(a: np.ndarray, pulled: bool = True) -> _AdaGrad:
+        # the L2 pull is toward the prior's weights, or toward zero (not toward a random start)
+        value = a.astype(np.float32)
+        target = value.copy() if prior is not None else np.zeros_like(value)
+        return _AdaGrad(value, target, lr, l2 if pulled else 0.0)
+
+    w, dw, b = opt(start.sparse), opt(start.dense), opt(start.bias, pulled=False)
+    layer: list[_AdaGrad] = []
+    if h0 is not None:
+        layer = [opt(h0.sparse), opt(h0.dense), opt(h0.bias, pulled=False), opt(h0.out)]
+    tmp = Weights(
+        w.value, dw.value, b.value, clusters, hidden=None if not layer else Hidden(*(o.value for o in layer))
+    )
+    rng = np.random.default_rng(seed)
+    n = len(examples.y)
+    onehot = np.eye(c, dtype=np.float32)
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for a in range(0, n, batch):
+            idx = order[a : a + batch]
+            ids, rows, y = examples.ids[idx], examples.rows[idx], examples.y[idx]
+            logits, pre, folded = _forward(tmp, table, ids, rows)
+            delta = (softmax(logits) - onehot[y]) / len(idx)
+            x = table[rows].reshape(len(idx), -1)
+            if layer:
+                assert pre is not None and folded is not None
+                hs, hd, hb, ho = layer
+                act = np.maximum(pre, 0.0)
+                da = (delta @ ho.value.T) * (pre > 0)
+                ho.step(act.T @ delta)
+                uniq_h, g_h = _sparse_grad(folded, da)
+                hs.step(g_h, uniq_h)
+                hd.step(x.T @ da)
+                hb.step(da.sum(axis=0))
+            uniq, g = _sparse_grad(ids, delta)
+            w.step(g, uniq)
+            dw.step(x.T @ delta)
+            b.step(delta.sum(axis=0))
+    return Weights(w.value, dw.value, b.value, clusters, hidden=tmp.hidden)
+
+
+#: Domain adaptation defaults, chosen on presidio-research's generated_large.json (10 documents
+#: adapted, the rest scored; experiments/detection/adapt_tuning.json), not on the evaluation set.
+ADAPT_EPOCHS = 20
+ADAPT_L2 = 1e-3
+
+
+def train(
+    records: Sequence[dict[str, Any]],
+    *,
+    base: str | Path | None = "model",
+    epochs: int | None = None,
+    seed: int = 0,
+    buckets: int = 2**18,
+    l2: float | None = None,
+) -> Weights:
+    """Train a detector on span-labelled records.
+
+    Args:
+        records: ``{"text", "spans"}`` dicts (see :func:`~.evaluate.read_span_records`).
+        base: ``"model"`` (the shipped detector), a directory of saved weights, or None to train
+            from scratch. With a base, training starts from its weights and is pulled toward them
+            (L2), so a handful of documents adapts the model to a new domain without forgetting.
+        epochs: passes over the data (default 20 with a base, 4 from scratch).
+        seed: shuffling (and, from scratch, clustering) seed.
+        buckets: sparse feature space size when training from scratch.
+        l2: pull toward the base weights (default ``ADAPT_L2``).
+
+    Returns:
+        Weights with a manifest (base, documents, tokens, seed, threshold).
+    """
+    from .features import spherical_kmeans
+
+    if base is None:
+        from ..vectors.defaults import load_embedding
+
+        store = load_embedding(EMBEDDING)
+        clusters = [spherical_kmeans(store.vectors, k, seed=seed + k) for k in (64, 512)]
+        prior = None
+        threshold = 0.5
+    else:
+        prior = Weights.load(shipped_path() if base == "model" else base)
+        clusters, buckets = prior.clusters, int(prior.sparse.shape[0])
+        threshold = float(prior.manifest.get("threshold", 0.5))
+    # the decode rules and feature flags of the base model carry over
+    rules = {k: bool(prior is not None and prior.manifest.get(k)) for k in (*DECODE_RULES, *FEATURE_FLAGS)}
+    featurizer = make_featurizer(clusters, buckets, **{f: rules[f] for f in FEATURE_FLAGS})
+    examples = featurize_records(featurizer, records)
+    if prior is None:
+        weights = fit(
+            examples,
+            featurizer.dense_table,
+            buckets=buckets,
+            clusters=clusters,
+            epochs=epochs or 4,
+            seed=seed,
+        )
+    else:
+        # Few documents: smaller steps, many passes, a firm pull toward the base weights.
+        weights = fit(
+            examples,
+            featurizer.dense_table,
+            buckets=buckets,
+            clusters=clusters,
+            epochs=epochs or ADAPT_EPOCHS,
+            lr=0.05,
+            l2=ADAPT_L2 if l2 is None else l2,
+            batch=512,
+            seed=seed,
+            prior=prior,
+        )
+    weights.manifest = {
+        "threshold": threshold,
+        **rules,
+        "base": None if base is None else str(base),
+        "train": {"docs": len(records), "tokens": int(len(examples.y)), "epochs": epochs, "seed": seed},
+    }
+    return weights

@@ -1,0 +1,552 @@
+"""Decode rules of the ``model`` detector: each adds or widens NAME spans where it should and
+nowhere else (tables with negative controls), runs only when the model's manifest names it, and
+keeps spans sorted, disjoint and inside the text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from embedanon.detectors.base import Span
+from embedanon.detectors.bio import B_CLASS, CLASSES
+from embedanon.detectors.features import tokenize
+from embedanon.detectors.model import ModelDetector
+from embedanon.detectors.rules import (
+    DECODE_RULES,
+    complete_name_pairs,
+    extend_coordinations,
+    join_inverted_names,
+    join_name_particles,
+    name_after_honorifics,
+    name_before_own_email,
+    name_joined_words,
+    name_list_items,
+    name_speaker_turns,
+    propagate_names,
+    widen_to_whole_words,
+)
+from embedanon.detectors.weights import shipped_path
+
+pytestmark = pytest.mark.default_embedding
+
+
+@pytest.fixture(scope="module")
+def shipped() -> ModelDetector:
+    return ModelDetector()
+
+
+def _spans(text: str, names, *, label: str = "NAME", score: float = 0.8) -> list[Span]:
+    """Sorted spans over the first occurrence of each string in text."""
+    return sorted((Span(text.index(n), text.index(n) + len(n), label, score, "model") for n in names),
+                  key=lambda s: s.start)
+
+
+def _coord(text: str, names: list[str]) -> list[str]:
+    toks = tokenize(text)
+    spans = _spans(text, names, score=0.9)
+    return [text[s.start : s.end] for s in extend_coordinations(text, toks.starts, toks.ends, spans)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Usamov and Bowers were engineers.", ["Usamov"], ["Usamov", "Bowers"]),
+        ("Torpy and Salinas were engineers.", ["Salinas"], ["Torpy", "Salinas"]),
+        ("Our founders: Monjeau, Graves and Reed.", ["Monjeau", "Reed"], ["Monjeau", "Graves", "Reed"]),
+        ("Ask Ana Ruiz or Mei Lin today.", ["Ana Ruiz"], ["Ana Ruiz", "Mei Lin"]),
+        ("Ask Ana, and Bo Chen too.", ["Ana"], ["Ana", "Bo Chen"]),
+        # negative controls: a bare comma, lower case, longer capitalized phrases, function words
+        ("Yesterday, Amina came.", ["Amina"], ["Amina"]),
+        ("Amina, Thanks for that.", ["Amina"], ["Amina"]),
+        ("usamov and bowers were engineers.", ["usamov"], ["usamov"]),
+        ("Okafor and Reed Elsevier Group agreed.", ["Okafor"], ["Okafor"]),
+        ("Okafor and The Beatles played.", ["Okafor"], ["Okafor"]),
+        ("Okafor and her sister came.", ["Okafor"], ["Okafor"]),
+    ],
+)
+def test_coordinations_extend_names_only_where_they_should(text, names, expected):
+    assert _coord(text, names) == expected
+
+
+def test_coordination_rule_runs_only_when_the_manifest_asks():
+    detector = ModelDetector(path=shipped_path())
+    text = "Thanks to Amina Okafor and Bowers, the report was done."
+    detector.weights.manifest = {**detector.weights.manifest, "coordination": False, "propagation": False}
+    plain = detector.detect(text)
+    detector.weights.manifest = {**detector.weights.manifest, "coordination": True}
+    toks = tokenize(text)
+    assert detector.detect(text) == extend_coordinations(text, toks.starts, toks.ends, plain)
+
+
+def _prop(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ()) -> list[tuple[str, int]]:
+    toks = tokenize(text)
+    spans = _spans(text, names)
+    for value, label in others:
+        spans += _spans(text, [value], label=label, score=0.9)
+    spans.sort(key=lambda s: s.start)
+    out = propagate_names(text, toks.starts, toks.ends, spans)
+    assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))  # sorted, disjoint
+    return [(text[s.start : s.end], s.start) for s in out if s.label == "NAME"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Blessing: hi\nTeacher: ok\nBlessing: thanks", ["Blessing"], ["Blessing", "Blessing"]),
+        ("Ask Ana Ruiz. RUIZ agreed; later Ruiz left.", ["Ana Ruiz"], ["Ana Ruiz", "RUIZ", "Ruiz"]),
+        ("thanks amina! amina said hi", ["amina"], ["amina", "amina"]),
+        ("Chukwu, Blessing was seen. blessing is ok.", ["Chukwu, Blessing"], ["Chukwu, Blessing"]),
+        # negative controls: a lower-case occurrence of a capitalized name, function words and
+        # particles, one-letter initials, no name at all
+        ("Will Smith came. He will return.", ["Will Smith"], ["Will Smith"]),
+        ("Send it to Mark. We mark the exams.", ["Mark"], ["Mark"]),
+        ("Maria de Souza wrote de novo.", ["Maria de Souza"], ["Maria de Souza"]),
+        ("J. Okafor and J. Reed came.", ["J. Okafor"], ["J. Okafor"]),
+        ("Nothing here, Okafor.", [], []),
+    ],
+)
+def test_propagation_marks_other_occurrences_of_the_same_shape(text, names, expected):
+    assert [w for w, _ in _prop(text, names)] == expected
+
+
+def test_propagation_leaves_words_inside_other_spans_alone():
+    text = "Amina wrote from amina.okafor@example.org; Amina again."
+    got = _prop(text, ["Amina"], (("amina.okafor@example.org", "EMAIL"),))
+    assert got == [("Amina", 0), ("Amina", text.rindex("Amina"))]
+
+
+def test_propagation_rule_runs_only_when_the_manifest_asks():
+    detector = ModelDetector(path=shipped_path())
+    assert detector.weights.manifest.get("propagation") is True  # the shipped rule (round 11)
+    text = "Blessing: I finished.\nTutor: Good.\nBlessing: Thanks!\nTutor: Bye Blessing."
+    detector.weights.manifest = {**detector.weights.manifest, "propagation": False}
+    plain = detector.detect(text)
+    detector.weights.manifest = {**detector.weights.manifest, "propagation": True}
+    toks = tokenize(text)
+    full = detector.detect(text)
+    assert full == propagate_names(text, toks.starts, toks.ends, plain) and len(full) > len(plain)
+
+
+def _inv(text: str, names: list[str]) -> list[str]:
+    out = join_inverted_names(text, _spans(text, names))
+    return [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("NAME: Okafor, Patience\nResults", ["Okafor"], ["Okafor, Patience"]),
+        ("NAME: Okafor, Patience\nResults", ["Okafor,"], ["Okafor, Patience"]),  # span ends on the comma
+        ("Patient: Okafor, Patience", ["Patience"], ["Okafor, Patience"]),
+        ("PATIENT NAME: NNAMANI, PATIENCE", ["NNAMANI"], ["NNAMANI, PATIENCE"]),
+        ("x\n  student name: chukwu, blessing\ny", ["chukwu,"], ["chukwu, blessing"]),
+        ("Student Name: O'Neil, Mary-Jane", ["O'Neil"], ["O'Neil, Mary-Jane"]),
+        # negative controls: no label, label mid-line, more words, other case shape, function word,
+        # both sides or neither found, a span that is not the whole word
+        ("Okafor, Patience", ["Okafor"], ["Okafor"]),
+        ("Send it to: Okafor, Patience", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, Patience Ada", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, patience", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, And", ["Okafor"], ["Okafor"]),
+        ("Name: Okafor, Patience", ["Okafor", "Patience"], ["Okafor", "Patience"]),
+        ("Name: Okafor, Patience", [], []),
+        ("Name: Okafor, Patience", ["Okaf"], ["Okaf"]),
+    ],
+)
+def test_inverted_header_names_join_only_where_they_should(text, names, expected):
+    assert _inv(text, names) == expected
+
+
+def test_inverted_names_rule_runs_only_when_the_manifest_asks():
+    detector = ModelDetector(path=shipped_path())
+    assert detector.weights.manifest.get("inverted_names") is True  # the shipped rule (round 12)
+    text = "PATIENT NAME: Nnamani, Patience\nNEEDLE EMG: normal study."
+    joined = [s for s in detector.detect(text) if s.label == "NAME"]
+    detector.weights.manifest = {**detector.weights.manifest, "inverted_names": False}
+    plain = [s for s in detector.detect(text) if s.label == "NAME"]
+    assert [text[s.start : s.end] for s in joined] == ["Nnamani, Patience"]
+    assert [text[s.start : s.end].rstrip(",") for s in plain] == ["Nnamani"]
+
+
+def _hon(text: str, names: list[str] = ()) -> list[str]:
+    spans = _spans(text, names)
+    out = name_after_honorifics(text, spans, score=0.1, source="model")
+    assert all(s.score == 0.1 for s in out if s not in spans)
+    return [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Everyone calls me Mrs. He. Login now.", ["He"]),
+        ("subjective: mr. fu returns today", ["fu"]),
+        ("Dr Okafor came.", ["Okafor"]),
+        ("Prof. O'Neil-Smith spoke.", ["O'Neil-Smith"]),
+        ("SEEN BY DR. OKAFOR TODAY", ["OKAFOR"]),
+        ("Mr. and Mrs. Smith", ["Smith"]),
+        # negative controls: lower case after a capitalized title, upper-case title before a
+        # title-case word, stop words, initials, a title inside a word
+        ("the Dr. said so", []),
+        ("the dr. said so", []),
+        ("history of MS. Patient denies pain", []),
+        ("mr. and mrs. he", []),
+        ("Dr. J came", []),
+        ("the drums. Ma came", []),
+        ("A 10 ms delay was seen.", []),
+    ],
+)
+def test_word_after_an_honorific_is_a_name_where_it_should_be(text, expected):
+    assert _hon(text) == expected
+
+
+def test_honorific_rule_keeps_existing_spans_and_runs_only_when_the_manifest_asks():
+    assert _hon("Mrs. He came", ["Mrs. He"]) == ["Mrs. He"]
+    detector = ModelDetector(path=shipped_path())
+    assert detector.weights.manifest.get("honorifics") is True  # the shipped rule (round 13)
+    text = "Everyone calls me Mrs. He. Login from IP 10.0.0.1 failed."
+    with_rule = [text[s.start : s.end] for s in detector.detect(text) if s.label == "NAME"]
+    detector.weights.manifest = {**detector.weights.manifest, "honorifics": False}
+    without = [text[s.start : s.end] for s in detector.detect(text) if s.label == "NAME"]
+    assert "He" not in without and "He" in with_rule
+
+
+def _widen(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    spans = sorted(_spans(text, names) + [Span(text.index(w), text.index(w) + len(w), lab, 0.9, "regex")
+                                          for w, lab in others], key=lambda s: s.start)
+    return [text[s.start : s.end] for s in widen_to_whole_words(text, spans)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Thanks, Bao-Li-Hsiang, see you.", ["Bao-"], ["Bao-Li-Hsiang"]),
+        ("Thanks, Bao-Li-Hsiang, see you.", ["Hsiang"], ["Bao-Li-Hsiang"]),
+        ("Koivula and Chin-Lung.", ["Koivula", "Chin"], ["Koivula", "Chin-Lung"]),
+        ("Hi S'fiso, welcome", ["fiso"], ["S'fiso"]),
+        ("PATIENT: Ntanzi, S'fiso-sibongile", ["Ntanzi, S"], ["Ntanzi, S'fiso-sibongile"]),
+        # negative controls: a possessive, a spaced dash, a whole word, a trailing comma
+        ("It was Boutin's family.", ["Boutin"], ["Boutin"]),
+        ("Ana - Ben came", ["Ana"], ["Ana"]),
+        ("Ana-Maria came", ["Ana-Maria"], ["Ana-Maria"]),
+        ("Ask Adu, then go", ["Adu,"], ["Adu,"]),
+    ],
+)
+def test_name_spans_are_widened_to_whole_words(text, names, expected):
+    assert _widen(text, names) == expected
+
+
+def test_widening_stops_at_neighbouring_spans_and_leaves_other_labels():
+    text = "mail Ana-ana@x.org now"
+    assert _widen(text, ["Ana"], (("ana@x.org", "EMAIL"),)) == ["Ana", "ana@x.org"]
+    text = "call Jean-Luc"
+    assert _widen(text, [], (("Jean", "ID"),)) == ["Jean"]  # only NAME spans are widened
+
+
+def _turns(text: str, names: list[str] = ()) -> list[str]:
+    spans = _spans(text, names)
+    out = name_speaker_turns(text, spans, score=0.1, source="model")
+    assert all(s.score == 0.1 and s.label == "NAME" for s in out if s not in spans)
+    return [text[s.start : s.end] for s in out]
+
+
+_CHAT = "Dr. Yaman - Good morning.\nThembisile: Sorry, I was late.\nDr. Yaman: Fine.\nThembisile> Thanks.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        (_CHAT, ["Yaman"], ["Yaman", "Thembisile", "Thembisile"]),
+        ("Tutor: hi\nVu-an - hello\nTutor: so?\nVu-an: yes\n", [], ["Vu-an", "Vu-an"]),
+        ("tutor: hi\nzanele: hello\ntutor: so?\nzanele: yes\n", [], ["zanele", "zanele"]),
+        # negative controls: no known speaker, a speaker with one turn, section headers,
+        # upper-case headers in mixed-case text, too few turns
+        ("Kofi: hi\nAma: hello\nKofi: so?\nAma: yes\n", [], []),
+        ("Tutor: hi\nAma: hello\nTutor: so?\n", [], []),
+        ("Tutor: hi\nPlan: rest\nTutor: so?\nPlan: more rest\n", [], []),
+        ("Patient: Ana Ruiz\nHPI: cough\nPatient: fine\nHPI: none\n", ["Ana Ruiz"], ["Ana Ruiz"]),
+        ("Tutor: hi\nAma: hello\n", [], []),
+    ],
+)
+def test_speaker_turns_become_names_where_they_should(text, names, expected):
+    assert _turns(text, names) == expected
+
+
+def test_case_aware_coordination_takes_lower_case_list_ends_only():
+    def coord(text: str, names: list[str], case_aware: bool = True) -> list[str]:
+        toks = tokenize(text)
+        out = extend_coordinations(text, toks.starts, toks.ends, _spans(text, names), case_aware=case_aware)
+        return [text[s.start : s.end] for s in out]
+
+    assert coord("tymoteusz czermak and nomthandazo.", ["tymoteusz czermak"]) == [
+        "tymoteusz czermak", "nomthandazo"]
+    assert coord("sent to jaremko, and nowanqa. then", ["jaremko"]) == ["jaremko", "nowanqa"]
+    assert coord("tymoteusz czermak and nomthandazo.", ["tymoteusz czermak"], False) == ["tymoteusz czermak"]
+    # negative controls: the list goes on, a stop word, a quantifier, upper-case text, mixed case
+    assert coord("kimura and shibase started it", ["kimura"]) == ["kimura"]
+    assert coord("ana and the rest.", ["ana"]) == ["ana"]
+    assert coord("both oñate and shu.", ["shu"]) == ["oñate", "shu"]
+    assert coord("SAPTONO AND HEIDRUN.", ["SAPTONO"]) == ["SAPTONO"]
+    assert coord("Ana and bob.", ["Ana"]) == ["Ana"]
+
+
+def test_case_aware_propagation_and_inverted_names():
+    text = "Good morning COmfort!\nCOmfort: thanks. Comfort is key."
+    toks = tokenize(text)
+    spans = _spans(text, ["COmfort"])
+    plain = propagate_names(text, toks.starts, toks.ends, spans)
+    aware = propagate_names(text, toks.starts, toks.ends, spans, case_aware=True)
+    assert [text[s.start : s.end] for s in plain] == ["COmfort"]
+    assert [(s.start, text[s.start : s.end]) for s in aware] == [(13, "COmfort"), (22, "COmfort")]
+    text = "PATIENT NAME: Adu, COmfort\nDOB: 1970"
+    spans = _spans(text, ["Adu,"])
+    assert [text[s.start : s.end] for s in join_inverted_names(text, spans)] == ["Adu,"]
+    assert [text[s.start : s.end] for s in join_inverted_names(text, spans, case_aware=True)] == ["Adu, COmfort"]
+    text = "Name: Adu, comfort\n"
+    spans = _spans(text, ["Adu,"])
+    assert [text[s.start : s.end] for s in join_inverted_names(text, spans, case_aware=True)] == ["Adu,"]
+
+
+def _list(text: str, names: list[str]) -> list[str]:
+    spans = _spans(text, names)
+    return [text[s.start : s.end] for s in name_list_items(text, spans)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff.",
+         ["Qiang Peng", "Oba", "Myriam P. Derouiche"], ["Qiang Peng", "Oba", "Noor", "Myriam P. Derouiche", "Jeff"]),
+        ("Blocked 10.0.0.1 Afolarin, Sani B. Jibril and Jeff Bezos went.", ["Sani B. Jibril", "Jeff Bezos"],
+         ["Afolarin", "Sani B. Jibril", "Jeff Bezos"]),
+        ("attendees: linet, bairbel baasim, radit, folu and william m. dawson.",
+         ["linet", "bairbel baasim", "william m. dawson"],
+         ["linet", "bairbel baasim", "radit", "folu", "william m. dawson"]),
+        ("the founders were benchapatranon, kučerová and eze.", ["kučerová", "eze"],
+         ["benchapatranon", "kučerová", "eze"]),
+        ("Team:\n1. Borys W. Tarasek\n2. I-Chun Chen\n3. Thembisile\n4. Linnea Eriksson\n",
+         ["Borys W. Tarasek", "I-Chun Chen", "Linnea Eriksson"],
+         ["Borys W. Tarasek", "I-Chun Chen", "Thembisile", "Linnea Eriksson"]),
+        # negative controls: half the items named, no connector, a drug list, a lower-case word that
+        # is not a list end, upper-case text, a numbered list that is mostly not names
+        ("We saw Ana, Bo, Paris and London.", ["Ana", "Bo"], ["Ana", "Bo"]),
+        ("It was fun. Basically, Richie, Eddie and Bo ran.", ["Richie", "Eddie"], ["Richie", "Eddie", "Bo"]),
+        ("Dressings of Owen silk, Kling, Kerlix, and Coban.", ["Kerlix", "Coban"], ["Kerlix", "Coban"]),
+        ("Ana, Bo, Cy, Di went home.", ["Ana", "Bo", "Cy"], ["Ana", "Bo", "Cy"]),
+        ("MEDICATIONS: Lisinopril, Aspirin, Zocor, and Prilosec.", ["Lisinopril", "Zocor", "Prilosec"],
+         ["Lisinopril", "Zocor", "Prilosec"]),
+        ("Yesterday, Ana, Bo and the rest went.", ["Ana", "Bo"], ["Ana", "Bo"]),
+        ("SEEN: ANA, BO, CY AND DI.", ["ANA", "BO", "DI"], ["ANA", "BO", "DI"]),
+        ("Plan:\n1. Borys Tarasek\n2. Aspirin\n3. Rest\n4. Linnea Eriksson\n",
+         ["Borys Tarasek", "Linnea Eriksson"], ["Borys Tarasek", "Linnea Eriksson"]),
+    ],
+)
+def test_list_items_become_names_where_they_should(text, names, expected):
+    assert _list(text, names) == expected
+
+
+def _particles(text: str, names: list[str]) -> list[str]:
+    return [text[s.start : s.end] for s in join_name_particles(text, _spans(text, names))]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Good morning Ella-Yfke 's Gravensande. Instead", ["Ella-Yfke"], ["Ella-Yfke 's Gravensande"]),
+        ("attendees: sani and robin e. 's gravensande.", ["sani", "robin e"], ["sani", "robin e. 's gravensande"]),
+        ("Student: Jake d' Heripon\nPatients", ["Jake d'"], ["Jake d' Heripon"]),
+        ("we waited, but johannes g. d' heripon just", ["johannes g"], ["johannes g. d' heripon"]),
+        # negative controls: a sentence end before the particle, a lower-case word after it in
+        # mixed case, a tokenized possessive, a word taken by another span
+        ("It was Ana. 's Gravensande is a town", ["Ana"], ["Ana"]),
+        ("Ask Ana 's mother", ["Ana"], ["Ana"]),
+        ("John 's car was red", ["John"], ["John"]),
+        ("Jake d' Heripon", ["Jake d'", "Heripon"], ["Jake d'", "Heripon"]),
+    ],
+)
+def test_name_particles_join_the_surname_where_they_should(text, names, expected):
+    assert _particles(text, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("GROUP MEMBERS:\nSONIA FRUKACZ, UPIK SIREGAR AND ALBERTO", ["UPIK"], ["UPIK SIREGAR"]),
+        ("ask hsiu-hsia or younes taibi before noon.", ["taibi"], ["younes taibi"]),
+        ("We met Quan Siregar's family.", ["Quan"], ["Quan Siregar"]),
+        ("Thanks, Amina Okafor-Adeyemi!", ["Amina"], ["Amina Okafor-Adeyemi"]),
+        # negative controls: a common word either side, the text's case not kept, a doubtful span,
+        # a line break, a word in another span, a span of two words already, a word that goes on
+        ("She saw Smith Hospital today.", ["Smith"], ["Smith"]),
+        ("Ask Ryan now.", ["Ryan"], ["Ryan"]),
+        ("We met Ryan okafor.", ["Ryan"], ["Ryan"]),
+        ("ANTEGRADE cardioplegia was given.", [("ANTEGRADE", 0.27)], ["ANTEGRADE"]),
+        ("Siregar\nOkafor", ["Siregar"], ["Siregar"]),
+        ("Ana Okafor", ["Ana", "Okafor"], ["Ana", "Okafor"]),
+        ("Ana Okafor Siregar", ["Ana Okafor"], ["Ana Okafor"]),
+        ("Ana Okafor2 came", ["Ana"], ["Ana"]),
+    ],
+)
+def test_a_confident_one_word_name_takes_in_its_other_part(text, names, expected):
+    spans = sorted((Span(text.index(n), text.index(n) + len(n), "NAME", p, "model")
+                    for n, p in ((x, 0.8) if isinstance(x, str) else x for x in names)),
+                   key=lambda s: s.start)
+    assert [text[s.start : s.end] for s in complete_name_pairs(text, spans)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Daniel Bahri\nWage (wage94@yahoo.com)\n", ["Wage"]),
+        ("Lungile (nyazitla_lungile@hotmail.com)", ["Lungile"]),
+        ("write to okafor <a.okafor@example.org>", ["okafor"]),
+        # negative controls: a mailbox word, a word that is not in the address, no brackets
+        ("Support (support@example.com)", []),
+        ("Contact Wage (info@example.com)", []),
+        ("Wage wage94@yahoo.com", []),
+    ],
+)
+def test_a_word_before_its_own_email_is_a_name(text, expected):
+    out = name_before_own_email(text, [], score=0.1, source="model")
+    assert [text[s.start : s.end] for s in out] == expected and all(s.score == 0.1 for s in out)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Contacts:\nNomagugu Godide\nKai\nThembile\n", ["Nomagugu Godide", "Kai"],
+         ["Nomagugu Godide", "Kai", "Thembile"]),
+        ("- ana maria\n- thembile ndlandla\n- majd umar\n", ["ana maria", "ndlandla", "majd umar"],
+         ["ana maria", "thembile ndlandla", "majd umar"]),
+        ("Wei Kuo, +91 80454 05036\nThandiwe, +1 089 349 6100\nDan Li, +1 555 0100\n", ["Wei Kuo", "Dan Li"],
+         ["Wei Kuo", "Thandiwe", "Dan Li"]),
+        # negative controls: half the lines named, chat turns, the option off
+        ("Findings:\nNormal heart\nClear lungs\nAna Ruiz\nBo Chen\n", ["Ana Ruiz", "Bo Chen"], ["Ana Ruiz", "Bo Chen"]),
+        ("Ana Ruiz - hi\nCustomer - hello\nBo Chen - bye\n", ["Ana Ruiz", "Bo Chen"], ["Ana Ruiz", "Bo Chen"]),
+    ],
+)
+def test_unmarked_line_lists_where_they_should(text, names, expected):
+    spans = _spans(text, names)
+    assert [text[s.start : s.end] for s in name_list_items(text, spans, line_lists=True)] == expected
+    assert name_list_items(text, spans) == spans  # off by default: round 16's behaviour
+
+
+def test_two_word_speakers_vouch_for_a_transcript():
+    text = "RAAKIN TALHA: HI\nTHEMBILE: IT IS\nRAAKIN TALHA: GOOD\nTHEMBILE> SKIP IT.\n"
+    spans = _spans(text, ["RAAKIN TALHA"])
+    out = name_speaker_turns(text, spans, score=0.1, source="model", two_word_speakers=True)
+    assert [text[s.start : s.end] for s in out] == ["RAAKIN TALHA", "THEMBILE", "THEMBILE"]
+    assert name_speaker_turns(text, spans, score=0.1, source="model") == spans
+
+
+def test_round15_rules_run_only_when_the_manifest_asks():
+    detector = ModelDetector(path=shipped_path())
+    base = {**detector.weights.manifest, **{k: False for k in DECODE_RULES}}
+    texts = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nCOmfort: Thanks a lot.\n",
+             "Good morning COmfort!\nCOmfort: thanks, Mr. Adu.\nTutor: Bao-Li-Hsiang, come in.\n",
+             "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
+             "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
+             "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n",
+             "GROUP MEMBERS: SONIA FRUKACZ, WAYAN SIREGAR AND ALBERTO MORENO.",
+             "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n"]
+    changed = set()
+    for text in texts:
+        detector.weights.manifest = base
+        plain = detector.detect(text)
+        toks = tokenize(text)
+        proba = detector.probabilities(text)[2]
+        for flags, expect in (
+            ({"whole_words": True}, widen_to_whole_words(text, plain)),
+            ({"speaker_turns": True}, name_speaker_turns(text, plain, score=detector.threshold, source="model")),
+            ({"propagation": True, "case_aware": True},
+             propagate_names(text, toks.starts, toks.ends, plain, case_aware=True)),
+            ({"lists": True}, name_list_items(text, plain)),
+            ({"particles": True}, join_name_particles(text, plain)),
+            ({"email_names": True}, name_before_own_email(text, plain, score=detector.threshold, source="model")),
+            ({"name_pairs": True}, complete_name_pairs(text, plain)),
+            ({"joined_names": True}, name_joined_words(text, toks.starts, toks.ends, proba, plain)),
+        ):
+            detector.weights.manifest = {**base, **flags}
+            assert detector.detect(text) == expect
+            if expect != plain:
+                changed.add(next(iter(flags)))
+    assert changed == {"whole_words", "speaker_turns", "propagation", "lists", "particles",
+                       "email_names", "name_pairs", "joined_names"}  # each rule fired on some text
+
+
+_PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor", "OKAFOR", "He", ", ",
+           "Patience", "patience", " and ", "Blessing", ":", "\n", " ", "will", "Will", "-", "'", "Ana",
+           "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. ",
+           "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor",
+           " 's ", "d' ", "Wage (wage94@yahoo.com)"]
+
+
+def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
+    """Random texts built from the pieces the decode rules react to: every span is non-empty,
+    inside the text, and the spans are sorted and disjoint (what the merge and the anonymizer
+    rely on), with the rules on and off."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    detector = ModelDetector(path=shipped_path())
+    plain = ModelDetector(path=shipped_path())
+
+    for det in (detector, plain):  # every rule on (the round-15 ones too), and all but coordination
+        det.weights.manifest = {**det.weights.manifest, **{k: det is detector or k == "coordination"
+                                                           for k in DECODE_RULES}}
+
+    changed = []
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=30))
+    def check(parts):
+        text = "".join(parts)
+        for det in (detector, plain):
+            spans = det.detect(text)
+            assert all(0 <= s.start < s.end <= len(text) for s in spans)
+            assert all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))
+        # the rules only add or widen NAME spans: every span without them is inside one with them
+        full, without = detector.detect(text), plain.detect(text)
+        assert all(any(f.start <= p.start and p.end <= f.end for f in full) for p in without)
+        changed.append(full != without)
+
+    check()
+    assert any(changed)  # the rules did fire on some of the texts
+
+
+def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] = ()) -> list[str]:
+    toks = tokenize(text)
+    proba = np.zeros((len(toks.words), len(CLASSES)), np.float32)
+    proba[:, 0] = 1.0
+    for i, w in enumerate(toks.words):
+        if w in probs:  # (B-NAME, I-NAME)
+            proba[i, B_CLASS["NAME"]], proba[i, B_CLASS["NAME"] + 1] = probs[w]
+            proba[i, 0] = 1.0 - sum(probs[w])
+    out = name_joined_words(text, toks.starts, toks.ends, proba, _spans(text, list(spans)))
+    return [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "probs", "spans", "expected"),
+    [
+        ("hi s'fiso,\nthanks", {"fiso": (0.02, 0.6)}, [], ["s'fiso"]),
+        ("cheers, i-hsuan\n", {"hsuan": (0.0, 0.95)}, [], ["i-hsuan"]),
+        ("said Siciarz to I\u2019Fei.", {"Fei": (0.1, 0.8)}, ["Siciarz"], ["Siciarz", "I\u2019Fei"]),
+        ("We met S'fiso's mother.", {"fiso": (0.0, 0.7)}, [], ["S'fiso"]),  # possessive outside
+        # negative controls: a doubtful piece, a common piece, no joiner, a word already in a
+        # span, a word that goes on into digits
+        ("hi s'fiso,", {"fiso": (0.0, 0.3)}, [], []),
+        ("a follow-up visit", {"up": (0.0, 0.9)}, [], []),
+        ("ask Siregar's family", {"Siregar": (0.0, 0.9)}, [], []),
+        ("to s'fiso today", {"fiso": (0.0, 0.9)}, ["s'fiso"], ["s'fiso"]),
+        ("code ab-cd9 here", {"cd9": (0.0, 0.9), "cd": (0.0, 0.9)}, [], []),
+        # in mixed-case text the word needs a name's case (round 22's real-text check)
+        ("Then elevated D-dimer.", {"dimer": (0.0, 0.9)}, [], []),
+        ("He resumed G-CSF today.", {"CSF": (0.0, 0.9)}, [], []),
+        ("A real tear-jerker!", {"jerker": (0.0, 0.9)}, [], []),
+        ("A real Tear-jerker!", {"jerker": (0.0, 0.9)}, [], []),
+        ("scenes with Una O'Conner", {"Conner": (0.0, 0.9)}, [], ["O'Conner"]),
+        ("THE V-ABL ONCOGENE", {"ABL": (0.0, 0.9)}, [], ["V-ABL"]),  # upper text: case says nothing
+    ],
+)
+def test_joined_words_whose_rare_piece_is_a_name_continuation(text, probs, spans, expected):
+    assert _joined(text, probs, spans) == expected
