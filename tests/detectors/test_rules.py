@@ -550,3 +550,27 @@ def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] =
 )
 def test_joined_words_whose_rare_piece_is_a_name_continuation(text, probs, spans, expected):
     assert _joined(text, probs, spans) == expected
+
+
+_SCAN_PIECES = ["Ana", "bao", "-", "'", "\u2019", "li", " ", "9", "_", "x", "é", "ÉTÉ", "s", ",", "--", "''", "-'",
+                "and", "AND", "Or", "&", "oR", "andor", "ßand"]
+
+
+def test_fast_scans_agree_with_their_plain_definitions():
+    """The joined-word scan finds exactly the words of the pair pattern that hold a joiner, and the
+    connector gate fires whenever a token is a connector (random texts from tricky pieces)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from embedanon.detectors.rules import context, words
+
+    @settings(max_examples=400, deadline=None, derandomize=True)
+    @given(st.lists(st.sampled_from(_SCAN_PIECES), max_size=25))
+    def check(parts):
+        text = "".join(parts)
+        plain = [m.span() for m in words._PAIR_WORD.finditer(text) if any(j in m.group() for j in "-'\u2019")]
+        assert [m.span() for m in words._JOINED_WORD.finditer(text)] == plain
+        has_connector = any(w.lower() in context._CONNECTORS for w in tokenize(text).words)
+        assert bool(context._CONNECTOR_WORD.search(text)) == has_connector
+
+    check()

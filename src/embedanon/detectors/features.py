@@ -317,10 +317,10 @@ class Featurizer:
         pos_in_line = np.minimum(np.arange(n) - first_of_line, 5)
         put(glue_left * 2 + glue_right, 50)
         put(pos_in_line, 51)
-        bounds = np.flatnonzero(np.r_[1, np.diff(chunk_id)])
+        bounds = np.flatnonzero(glue_left == 0)  # where a chunk starts (glue_left[0] is 0)
         chunk_feat = np.zeros(len(bounds), dtype=np.int64)
         chunk_flags = np.zeros(len(bounds), dtype=np.int64)
-        chunk_ends = np.r_[bounds[1:], n]
+        chunk_ends = np.concatenate((bounds[1:], [n]))
         cache = self._chunks
         for j, (a, b) in enumerate(zip(starts[bounds].tolist(), ends[chunk_ends - 1].tolist(), strict=True)):
             chunk = text[a:b]
@@ -341,7 +341,7 @@ class Featurizer:
         put(chunk_flags[chunk_id], 61)
         put(chunk_flags[chunk_id] * 8 + np.minimum(np.arange(n) - bounds[chunk_id], 7), 62)
         put(
-            np.r_[0, chunk_flags][np.maximum(chunk_id, 0)] * 97
+            np.concatenate(([0], chunk_flags))[np.maximum(chunk_id, 0)] * 97
             + chunk_flags[np.minimum(chunk_id + 1, len(bounds) - 1)],
             63,
         )

@@ -26,6 +26,8 @@ from .common import (
 )
 
 _CONNECTORS = frozenset({"and", "or", "&"})
+#: a token of ``_CONNECTORS`` somewhere in a text (a letter run ``and`` / ``or`` in any case, or ``&``)
+_CONNECTOR_WORD = re.compile(r"(?<![^\W\d_])(?:and|or)(?![^\W\d_])|&", re.IGNORECASE)
 
 
 def extend_coordinations(
@@ -49,7 +51,7 @@ def extend_coordinations(
     Returns:
         The spans with the added names, sorted.
     """
-    if not spans:
+    if not spans or not _CONNECTOR_WORD.search(text):
         return spans
     words = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
     n = len(words)
@@ -155,10 +157,13 @@ def propagate_names(
     if not found:
         return spans
     covered = covered_tokens(starts, ends, spans)
+    keys = {word.lower() for word, _ in found}  # a token can only match a key it lowers to
     added: list[Span] = []
     for i in np.flatnonzero(~covered).tolist():
         a, b = int(starts[i]), int(ends[i])
         w = text[a:b]
+        if w.lower() not in keys:
+            continue
         shape = _shape(w)
         if shape is None:
             partner = found.get((w, None)) if case_aware and w.isalpha() else None

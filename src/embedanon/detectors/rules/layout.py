@@ -269,7 +269,7 @@ def name_before_own_email(text: str, spans: list[Span], *, score: float, source:
     Returns:
         The spans with the added names, sorted.
     """
-    if "@" not in text:
+    if "@" not in text or ("(" not in text and "<" not in text):  # what the pattern needs
         return spans
     added: list[Span] = []
     for m in _WORD_BEFORE_EMAIL.finditer(text):

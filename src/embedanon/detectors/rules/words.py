@@ -19,6 +19,9 @@ _PAIR_COMMON = 20_000
 #: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
 _PAIR_SCORE = 0.5
 _PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+#: the matches of ``_PAIR_WORD`` that hold a joiner: they start where a letter run starts and take
+#: every joined piece (possessive: letters and joiners never overlap, so nothing to backtrack)
+_JOINED_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]++(?:['\u2019-][^\W\d_]++)+")
 
 
 def _word_goes_on(text: str, i: int) -> bool:
@@ -89,9 +92,9 @@ def name_joined_words(
     b_name = B_CLASS["NAME"]
     name_p = proba[:, b_name] + proba[:, b_name + 1]
     common: frozenset[str] | None = None
-    mixed = text_case(text) == "mixed"
+    mixed: bool | None = None
     added: list[Span] = []
-    for m in _PAIR_WORD.finditer(text):
+    for m in _JOINED_WORD.finditer(text):  # the words of _PAIR_WORD that hold a joiner
         a, b = m.span()
         if _word_goes_on(text, a - 1) or _word_goes_on(text, b):
             continue
@@ -99,6 +102,8 @@ def name_joined_words(
         b = a + len(word)
         if not any(j in word for j in _NAME_JOINERS) or overlapping(spans, a, b):
             continue
+        if mixed is None:
+            mixed = text_case(text) == "mixed"
         if mixed and not _joined_name_case(word):
             continue
         lo, hi = int(np.searchsorted(starts, a)), int(np.searchsorted(ends, b, side="right"))
