@@ -461,3 +461,43 @@ def test_best_path_agrees_with_viterbi():
         invalid_argmax += not np.isfinite(score(arg))
         np.testing.assert_array_equal(best_path(logp), viterbi(logp))
     assert invalid_argmax > 30  # the slow branch is exercised too
+
+
+def _made_up_texts(rng: np.random.Generator, n: int, words: int) -> list[str]:
+    """Texts with made-up capitalized words (outside the embedding: composed dense rows)."""
+    letters = np.array(list("abcdefghijklmnoprstuvwyz"))
+
+    def word() -> str:
+        return "".join(rng.choice(letters, size=int(rng.integers(5, 9)))).capitalize()
+
+    return [" ".join(f"Thanks {word()} {word()}, see you at {word()} on Monday." for _ in range(words))
+            for _ in range(n)]
+
+
+def test_a_texts_output_does_not_depend_on_what_the_detector_saw_before():
+    """Probabilities (bit for bit) and spans of a text are the same in a fresh detector and in one
+    that has featurized other texts first: composed rows projected one way whatever the batch,
+    and a full cache emptied, never left to give new words the zero row."""
+    rng = np.random.default_rng(11)
+    targets = _made_up_texts(rng, 4, 2)  # a few made-up words each (under 64 new rows)
+    others = _made_up_texts(rng, 30, 12)
+    for limit in (None, 40):  # None: the shipped limit, never reached here; 40: emptied often
+        seasoned = ModelDetector()
+        if limit is not None:
+            seasoned.featurizer._limit = limit
+        for text in others:
+            seasoned.detect(text)
+        if limit is not None:
+            assert seasoned.featurizer.generation > 3
+        for text in targets:
+            fresh = ModelDetector()  # this text is the first it sees
+            assert np.array_equal(fresh.probabilities(text)[2], seasoned.probabilities(text)[2])
+            assert fresh.detect(text) == seasoned.detect(text)
+
+
+def test_training_featurizer_must_not_empty_its_cache():
+    featurizer = make_featurizer([], 2**14, cache_limit=5)
+    records = _records(TRAIN_NAMES, np.random.default_rng(3), 20)
+    with pytest.raises(ConfigError, match="cache_limit=None"):
+        featurize_records(featurizer, records)
+    assert len(featurize_records(make_featurizer([], 2**14), records).y) > 0  # the default: no limit

@@ -33,7 +33,8 @@ SLOTS = 48
 OWN_SLOTS = 24
 ABSENT_AFFIXES = 6
 _NEWLINE_RE = re.compile("\n")
-_CACHE_LIMIT = 300_000  # distinct words remembered (and composed rows kept) per featurizer
+#: distinct words (and chunks) a detecting featurizer remembers before it empties its caches
+CACHE_LIMIT = 300_000
 _PAD = 0  # feature id 0 is reserved for "no feature" and its weights stay zero
 
 
@@ -131,6 +132,11 @@ class Featurizer:
             features and gets a second copy of its six affixes that only absent words fire, so
             training learns the correction absent words need on top of the shared weights
             (feature augmentation; round 28). Widens the own block by ``ABSENT_AFFIXES``.
+        cache_limit: how many distinct words (and chunks) to remember; when a text starts with the
+            cache this full, the caches and the composed dense rows are emptied first
+            (:meth:`clear`; features are pure functions of the word, so output never depends on
+            what was seen before). None: no limit (training, where the examples hold row ids
+            into the dense table until the end).
     """
 
     def __init__(
@@ -145,6 +151,7 @@ class Featurizer:
         band_context: bool = False,
         absent_spelling: bool = False,
         absent_affixes: bool = False,
+        cache_limit: int | None = None,
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):
             raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
@@ -174,6 +181,11 @@ class Featurizer:
         if vocab_rows is not None:
             self._table[1 : 1 + n_vocab] = vocab_rows
         self._n_dense = 1 + n_vocab
+        #: rows that never change: the zero row and the embedding's (composed rows follow them)
+        self.fixed_rows = 1 + n_vocab
+        #: bumped by every :meth:`clear` (composed rows are then numbered anew)
+        self.generation = 0
+        self._limit = cache_limit
         # Cluster ids of every vocabulary word, once (same argmax as the per-word product: checked
         # equal for the shipped clusters and embedding).
         self._vocab_clusters = [
@@ -226,7 +238,7 @@ class Featurizer:
                 dense_row = row + 1
             else:
                 vec = self._compose(key) if token[:1].isalpha() else None
-                if vec is not None and len(self._cache) < _CACHE_LIMIT:
+                if vec is not None:
                     if self._n_dense == len(self._table):
                         grown = np.zeros((2 * len(self._table), self.dim), dtype=np.float32)
                         grown[: self._n_dense] = self._table
@@ -247,9 +259,15 @@ class Featurizer:
                     cluster = c + 1
         ids = [(_crc(f) & self._mask) or 1 for f in feats]
         out = (ids, _crc(key), _crc(shape), cluster, dense_row, band_hash)
-        if len(self._cache) < _CACHE_LIMIT:
-            self._cache[token] = out
+        self._cache[token] = out
         return out
+
+    def clear(self) -> None:
+        """Forget every word and chunk and the composed dense rows (a new :attr:`generation`)."""
+        self._cache.clear()
+        self._chunks.clear()
+        self._n_dense = self.fixed_rows
+        self.generation += 1
 
     @property
     def dense_table(self) -> np.ndarray:
@@ -258,11 +276,16 @@ class Featurizer:
 
     # -- per-text features ------------------------------------------------------------------------
     def featurize(self, text: str, toks: Tokens) -> tuple[np.ndarray, np.ndarray]:
-        """Sparse ids int64 (T, ``slots``) and dense row ids int64 (T, 3) for the tokens of ``text``."""
+        """Sparse ids int64 (T, ``slots``) and dense row ids int64 (T, 3) for the tokens of ``text``.
+
+        The row ids index :attr:`dense_table` until the next call empties the caches (see
+        ``cache_limit``); read the table before featurizing another text."""
         n = len(toks.words)
         ids = np.zeros((n, self.slots), dtype=np.int64)
         if n == 0:
             return ids, np.zeros((0, 3), dtype=np.int64)
+        if self._limit is not None and max(len(self._cache), len(self._chunks)) >= self._limit:
+            self.clear()  # at a text's start: every row id this call returns stays valid
         facts = [self._word(w) for w in toks.words]
         whash = np.fromiter((f[1] for f in facts), dtype=np.int64, count=n)
         shash = np.fromiter((f[2] for f in facts), dtype=np.int64, count=n)
@@ -334,8 +357,7 @@ class Featurizer:
                     + 4 * ("/" in chunk)
                     + 8 * (sum(ch.isdigit() for ch in chunk) >= 5),
                 )
-                if len(cache) < _CACHE_LIMIT:
-                    cache[chunk] = hit
+                cache[chunk] = hit
             chunk_feat[j], chunk_flags[j] = hit
         put(chunk_feat[chunk_id], 60)
         put(chunk_flags[chunk_id], 61)

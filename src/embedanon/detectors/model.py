@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import ConfigError, InputError
 from .base import Span
 from .bio import CLASSES, absent_word_shifts, decode
-from .features import tokenize
+from .features import CACHE_LIMIT, tokenize
 from .registry import DETECTORS
 from .rules import apply_rules
 from .weights import Weights, feature_flags, fold_ids, make_featurizer, shipped_path, softmax, sparse_sum
@@ -59,7 +59,7 @@ class ModelDetector:
         absent = manifest.get("absent_threshold")
         self.absent_threshold = None if absent is None else _probability("absent_threshold", absent)
         self.featurizer = make_featurizer(self.weights.clusters, int(self.weights.sparse.shape[0]),
-                                          **feature_flags(manifest))
+                                          cache_limit=CACHE_LIMIT, **feature_flags(manifest))
         c = len(CLASSES)
         d = self.featurizer.dim
         blocks = list(self.weights.dense.reshape(3, d, c))
@@ -69,12 +69,16 @@ class ModelDetector:
         self._stacked = np.ascontiguousarray(np.concatenate(blocks, axis=1))  # (d, 3C [+ 3H])
         self._proj = np.zeros((0, self._stacked.shape[1]), dtype=np.float32)
         self._n_proj = 0
+        self._generation = self.featurizer.generation
 
     def probabilities(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Token starts, ends (int64 (T,)) and class probabilities float32 (T, C)."""
         toks = tokenize(text)
         ids, rows = self.featurizer.featurize(text, toks)
         table = self.featurizer.dense_table
+        if self.featurizer.generation != self._generation:  # composed rows were numbered anew
+            self._generation = self.featurizer.generation
+            self._n_proj = min(self._n_proj, self.featurizer.fixed_rows)
         if len(table) > self._n_proj:
             self._project(table)
         c = len(CLASSES)
@@ -91,18 +95,25 @@ class ModelDetector:
         return toks.starts, toks.ends, softmax(logits)
 
     def _project(self, table: np.ndarray) -> None:
-        # Dense rows enter the logits only through (row @ W_block): project each row once.
+        """Project the dense rows not projected yet: each enters the logits only as row @ W_block.
+
+        The embedding's rows once, in one BLAS product; composed rows always with ``einsum``,
+        whose result for a row does not depend on how many rows it is computed with (a BLAS
+        product's can differ in the last bits), so a text's probabilities never depend on what
+        the process featurized before."""
         from threadpoolctl import threadpool_limits
 
         if len(table) > len(self._proj):
             grown = np.zeros((2 * len(table), self._proj.shape[1]), dtype=np.float32)
             grown[: self._n_proj] = self._proj[: self._n_proj]
             self._proj = grown
-        new_rows = table[self._n_proj :]
-        if len(new_rows) > 64:  # the vocabulary, once: one BLAS product on one thread
+        fixed = self.featurizer.fixed_rows
+        if self._n_proj < fixed:  # the embedding's rows, once: one BLAS product on one thread
             with threadpool_limits(1):
-                self._proj[self._n_proj : len(table)] = new_rows @ self._stacked
-        else:  # a few composed words: no BLAS call, no thread-pool round trip
+                self._proj[self._n_proj : fixed] = table[self._n_proj : fixed] @ self._stacked
+            self._n_proj = fixed
+        if len(table) > self._n_proj:
+            new_rows = table[self._n_proj :]
             self._proj[self._n_proj : len(table)] = np.einsum("kd,dc->kc", new_rows, self._stacked)
         self._n_proj = len(table)
 

@@ -89,6 +89,7 @@ def featurize_records(
         raise ConfigError(f"spelling_dropout must be in [0, 1), got {spelling_dropout}")
     rng = np.random.default_rng(seed)
     keep = frozenset(keep_words)
+    generation = featurizer.generation
     ids_, rows_, ys = [], [], []
     for r in records:
         toks = tokenize(r["text"])
@@ -109,6 +110,9 @@ def featurize_records(
         ids_.append(ids.astype(np.int32))
         rows_.append(rows.astype(np.int32))
         ys.append(token_labels(toks.starts, toks.ends, r["spans"]))
+    if featurizer.generation != generation:  # the rows of earlier records were numbered anew
+        raise ConfigError("the featurizer emptied its cache while featurizing training records; "
+                          "build it with cache_limit=None")
     if not ys:
         raise InputError("no training records")
     return Examples(np.concatenate(ids_), np.concatenate(rows_), np.concatenate(ys))

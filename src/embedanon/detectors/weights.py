@@ -152,7 +152,8 @@ FEATURE_FLAGS = ("frequency_bands", "band_context", "absent_spelling", "absent_a
 
 def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
                     frequency_bands: bool = False, band_context: bool = False,
-                    absent_spelling: bool = False, absent_affixes: bool = False) -> Featurizer:
+                    absent_spelling: bool = False, absent_affixes: bool = False,
+                    cache_limit: int | None = None) -> Featurizer:
     """Featurizer over the shipped MiniLM embedding (the dense table is shared by train and detect).
 
     Args:
@@ -164,6 +165,8 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
         absent_affixes: add an absent-only copy of the affixes of words absent from the list
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
+        cache_limit: see :class:`~.features.Featurizer` (None, the default, for training; a
+            detector passes :data:`~.features.CACHE_LIMIT`).
 
     Raises:
         ConfigError: a flag that needs ``frequency_bands`` without it (the featurizer checks).
@@ -185,6 +188,7 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
         band_context=band_context,
         absent_spelling=absent_spelling,
         absent_affixes=absent_affixes,
+        cache_limit=cache_limit,
     )
 
 
