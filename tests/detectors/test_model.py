@@ -501,3 +501,15 @@ def test_training_featurizer_must_not_empty_its_cache():
     with pytest.raises(ConfigError, match="cache_limit=None"):
         featurize_records(featurizer, records)
     assert len(featurize_records(make_featurizer([], 2**14), records).y) > 0  # the default: no limit
+
+
+def test_sparse_sum_in_blocks_equals_one_gather():
+    """A long text's sparse logits are summed in blocks (bounded memory), bit for bit the same."""
+    from embedanon.detectors import weights as W
+
+    rng = np.random.default_rng(2)
+    table = rng.normal(size=(4096, len(CLASSES))).astype(np.float32)
+    ids = rng.integers(0, 4096, size=(3 * W._SUM_BLOCK + 17, 48))
+    whole = np.take(table, ids.ravel(), axis=0).reshape(len(ids), 48, -1).sum(axis=1)
+    assert np.array_equal(W.sparse_sum(table, ids), whole)
+    assert np.array_equal(W.sparse_sum(table, ids[:5]), whole[:5])

@@ -574,3 +574,22 @@ def test_fast_scans_agree_with_their_plain_definitions():
         assert bool(context._CONNECTOR_WORD.search(text)) == has_connector
 
     check()
+
+
+def test_covered_tokens_matches_testing_every_token_against_every_span():
+    from embedanon.detectors.rules.common import covered_tokens
+
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        text = "".join(rng.choice(list("ab 1,-.\n"), size=int(rng.integers(0, 80))))
+        toks = tokenize(text)
+        spans = []
+        for _ in range(int(rng.integers(0, 6))):
+            if len(text) < 2:
+                break
+            a = int(rng.integers(0, len(text) - 1))
+            spans.append(Span(a, int(rng.integers(a + 1, len(text) + 1)), "NAME", 0.5, "model"))
+        plain = np.zeros(len(toks.starts), dtype=bool)
+        for sp in spans:
+            plain |= (toks.starts < sp.end) & (toks.ends > sp.start)
+        assert np.array_equal(covered_tokens(toks.starts, toks.ends, spans), plain)

@@ -345,3 +345,50 @@ def test_table_memory_bound_is_applied_by_the_index(tiny_store: EmbeddingStore, 
     idx = index_module.NeighborIndex(tiny_store, CandidatePolicy(min_length=1), use_disk_cache=False)
     with pytest.raises(ConfigError, match="needs about"):
         idx.table(3)
+
+
+def _greedy_wordpieces(store: EmbeddingStore, key: str) -> list[tuple[bool, int]] | None:
+    """The plain greedy longest-match segmentation (every end tried, from the word's end)."""
+    words = {w: i for i, w in enumerate(store.words)}
+    pieces = {p: i for i, p in enumerate(store.pieces)}
+    out, start = [], 0
+    while start < len(key):
+        for end in range(len(key), start, -1):
+            found = (words if start == 0 else pieces).get(key[start:end], -1)
+            if found >= 0:
+                break
+        else:
+            return None
+        out.append((start > 0, found))
+        start = end
+    return out
+
+
+class _CountingDict(dict):  # type: ignore[type-arg]
+    lookups = 0
+
+    def get(self, key, default=None):  # type: ignore[no-untyped-def]
+        _CountingDict.lookups += 1
+        return super().get(key, default)
+
+
+@pytest.mark.default_embedding
+def test_wordpieces_match_the_plain_greedy_segmentation_in_linear_lookups(default_store: EmbeddingStore) -> None:
+    """Segmentation is the plain greedy one, but tries no piece longer than the longest entry: a
+    letter run of thousands of characters (a DNA sequence, a blob) costs lookups in proportion
+    to its length, where trying every end cost its square (a 5,000-letter word took seconds)."""
+    rng = np.random.default_rng(4)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    words = ["hypertension", "okafor", "thembisile", "qqqq", "x" * 40, "ACGT" * 30]
+    words += ["".join(rng.choice(letters, size=int(rng.integers(1, 30)))) for _ in range(300)]
+    for word in words:
+        assert default_store.wordpieces(word) == _greedy_wordpieces(default_store, word.lower())
+    store = EmbeddingStore("tiny", ["ab", "abc"], np.eye(2, 3, dtype=np.float32)[[0, 1]],
+                           ["a", "b", "c"], np.eye(3, 3, dtype=np.float32))
+    store._index = _CountingDict(store._index)
+    store._piece_index = _CountingDict(store._piece_index)
+    assert store.wordpieces("abc" * 100) == _greedy_wordpieces(store, "abc" * 100)
+    word = "abc" * 2000
+    _CountingDict.lookups = 0
+    assert store.wordpieces(word) == [(False, 1)] + [(True, 0), (True, 1), (True, 2)] * 1999
+    assert _CountingDict.lookups <= len(word) * 3  # at most the longest entry's length per piece

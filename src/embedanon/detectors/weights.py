@@ -247,11 +247,23 @@ def sparse_sum(weights: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """float32 (T, C): row sums ``weights[ids[t]].sum(0)`` for int ids (T, S).
 
     ``np.take`` + one reduction measured about 2.5x faster than a CSR product or fancy indexing
-    at T ~ 170, S = 48."""
+    at T ~ 170, S = 48. Long texts go in blocks of ``_SUM_BLOCK`` tokens, so the gathered rows
+    never take more than a few MB (a row's sum does not depend on the block it is in)."""
     t, k = ids.shape
-    if t == 0:
-        return np.zeros((0, weights.shape[1]), dtype=weights.dtype)
-    return np.take(weights, ids.ravel(), axis=0).reshape(t, k, -1).sum(axis=1)
+    if t <= _SUM_BLOCK:
+        if t == 0:
+            return np.zeros((0, weights.shape[1]), dtype=weights.dtype)
+        return np.take(weights, ids.ravel(), axis=0).reshape(t, k, -1).sum(axis=1)
+    out = np.empty((t, weights.shape[1]), dtype=weights.dtype)
+    for a in range(0, t, _SUM_BLOCK):
+        block = ids[a : a + _SUM_BLOCK]
+        gathered = np.take(weights, block.ravel(), axis=0).reshape(len(block), k, -1)
+        out[a : a + len(block)] = gathered.sum(axis=1)
+    return out
+
+
+#: tokens per block of :func:`sparse_sum` (2,048 x 48 ids x 17 classes x 4 bytes: 6.7 MB gathered)
+_SUM_BLOCK = 2048
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

@@ -148,6 +148,7 @@ class EmbeddingStore:
     source: str = ""
     _index: dict[str, int] = field(init=False, repr=False)
     _piece_index: dict[str, int] = field(init=False, repr=False)
+    _longest: tuple[int, int] = field(init=False, default=(0, 0), repr=False)  # word, piece
     _fingerprint: str | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -174,6 +175,7 @@ class EmbeddingStore:
             check_words(self.name, self.pieces, what="wordpieces")
         self.piece_vectors = _unit(self.piece_vectors)
         self._piece_index = {p: i for i, p in enumerate(self.pieces)}
+        self._longest = (max(map(len, self.words)), max(map(len, self.pieces), default=0))
 
     # -- basic facts -------------------------------------------------------------------------
     @property
@@ -235,9 +237,11 @@ class EmbeddingStore:
             return None
         key = lookup_key(word)
         out: list[tuple[bool, int]] = []
+        longest_word, longest_piece = self._longest
         start = 0
         while start < len(key):
-            end = len(key)
+            # no entry is longer than the longest one: O(len * longest), not O(len^2) lookups
+            end = min(len(key), start + (longest_word if start == 0 else longest_piece))
             found = -1
             while end > start:
                 sub = key[start:end]
