@@ -126,3 +126,28 @@ def test_one_draw_gives_independent_uniform_symbols():
     draw gives uniform, independent symbols."""
     strings = {"".join(_symbols(_Fixed(v), "abc", 4)) for v in range(3**4)}  # type: ignore[arg-type]
     assert len(strings) == 3**4
+
+
+_HASH_SEED_SCRIPT = """
+from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
+s = Surrogates(SurrogateConfig())
+prf, record = prf_from_key(b"release key"), prf_from_key(b"release key/record 1")
+for original in ("G12937593", "AB-1234-xy", "L39720077", "mrn 4471-QZ", "Apt 5B"):
+    print(s.replace("ID", original, prf=prf, record_prf=record))
+"""
+
+
+def test_surrogates_do_not_depend_on_the_hash_seed():
+    """A letters-and-digits ID drew its digit and letter symbols in the order of a set of strings,
+    which follows PYTHONHASHSEED: two runs (or two worker processes) gave two surrogates."""
+    import os
+    import subprocess
+    import sys
+
+    outs = set()
+    for seed in ("0", "1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        run = subprocess.run([sys.executable, "-c", _HASH_SEED_SCRIPT], env=env, capture_output=True,
+                             text=True, check=True)
+        outs.add(run.stdout)
+    assert len(outs) == 1

@@ -321,7 +321,7 @@ def score_document(text: str, gold: Sequence[GoldSpan], predicted: Sequence[Span
     overlap = Counts(len(gold), sum(found), len(counted), sum(correct))
     per_label: dict[str, Counts] = {}
     typed = Counts()
-    for label in {g.label for g in gold} | {p.label for p in counted}:
+    for label in sorted({g.label for g in gold} | {p.label for p in counted}):
         g_l = [g for g in gold if g.label == label]
         p_l = [p for p in counted if p.label == label]
         gm = _mask(n, ((g.start, g.end) for g in g_l))

@@ -112,6 +112,7 @@ class EmailMaker:
         runs = _RUNS.findall(local)
         letters = [i for i, run in enumerate(runs) if run[0].isalpha()]
         exclude = [entity_key(runs[i]) for i in letters]
+        avoid = self._names.avoid_pieces((*exclude, *context.avoid))
         scope = entity_key(local)
         out = []
         for i, run in enumerate(runs):
@@ -126,7 +127,7 @@ class EmailMaker:
                     role = self._names.role_of(entity_key(run))
                 else:
                     role = "surname" if i == letters[-1] else "given"
-                name = _ascii(self._names.part(role, run, context, exclude)) or pronounceable(stream, 6)
+                name = _ascii(self._names.part(role, run, context, avoid)) or pronounceable(stream, 6)
                 out.append(_case_like(name, run))
         return prefix + "".join(out)
 

@@ -195,9 +195,16 @@ class NameMaker:
             return pool.male
         return pool.any
 
-    def draw(self, role: str, key: str, stream: Stream, avoid: Iterable[str]) -> tuple[str, str]:
-        """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it."""
-        avoid = {piece for word in (key, *avoid) for piece in _key_pieces(word)}
+    @staticmethod
+    def avoid_pieces(keys: Iterable[str]) -> frozenset[str]:
+        """The pieces of the name keys a surrogate must not be a variant of (the other parts of
+        its name, the record's other names): computed once per span, not once per part."""
+        return frozenset(piece for word in keys for piece in _key_pieces(word))
+
+    def draw(self, role: str, key: str, stream: Stream, avoid: frozenset[str]) -> tuple[str, str]:
+        """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it,
+        no piece of it a variant of ``key``'s pieces or of ``avoid`` (:meth:`avoid_pieces`)."""
+        avoid = avoid.union(_key_pieces(key))
         units = self.allowed_units(key)
         unit, name = "", ""
 
@@ -216,11 +223,12 @@ class NameMaker:
                        for n in self._pool(loc, role, key) if admissible(n)})
         return stream.choice(pool) if pool else (unit, name)
 
-    def part(self, role: str, original: str, context: Context, exclude: Iterable[str]) -> str:
-        """A surrogate for one name part (no separators), in the original's case pattern."""
+    def part(self, role: str, original: str, context: Context, avoid: frozenset[str]) -> str:
+        """A surrogate for one name part (no separators), in the original's case pattern;
+        ``avoid``: :meth:`avoid_pieces` of the name's other parts and ``context.avoid``."""
         key = entity_key(original)
         stream = context.entity(f"NAME\x00{role}\x00{key}")
-        _, name = self.draw(role, key, stream, (*exclude, *context.avoid))
+        _, name = self.draw(role, key, stream, avoid)
         return _with_case(name, original)
 
     def initial(self, letter: str, scope: str, context: Context) -> str:
@@ -238,6 +246,7 @@ class NameMaker:
         words = [i for i in parts if kinds[i] == "word"]
         roles = self._roles(chunks, kinds, parts, words)
         exclude = [entity_key(piece) for i in words for piece in _pieces(_core(chunks[i]))]
+        avoid = self.avoid_pieces((*exclude, *context.avoid))
         scope = entity_key(" ".join(_core(chunks[i]) for i in parts))
         out = list(chunks)
         for i, kind in enumerate(kinds):
@@ -252,7 +261,7 @@ class NameMaker:
                 out[i] = _replace_core(
                     chunks[i],
                     lambda core, i=i: "-".join(
-                        self.part(roles[i], piece, context, exclude) for piece in core.split("-")
+                        self.part(roles[i], piece, context, avoid) for piece in core.split("-")
                     ),
                 )
             elif kind == "particle":
@@ -326,11 +335,17 @@ def _kinds(chunks: list[str]) -> list[str]:
     """Chunk kinds in context. A title, connector or particle only counts as one when a name part
     follows it (``Mike Judge``, ``Anna van``: names); a suffix only after a name part (``Jr``)."""
     kinds = [_classify(chunk) for chunk in chunks]
+    later = [False] * len(kinds)  # a name part after i (as classified: later kinds are not changed yet)
+    seen = False
+    for i in range(len(kinds) - 1, -1, -1):
+        later[i] = seen
+        seen = seen or kinds[i] in ("word", "initial", "particle", "title")
+    earlier = False  # a name part before i (as decided)
     for i, kind in enumerate(kinds):
-        later = any(k in ("word", "initial", "particle", "title") for k in kinds[i + 1 :])
-        earlier = any(k in ("word", "initial") for k in kinds[:i])
-        if (kind in ("title", "connector", "particle") and not later) or (kind == "suffix" and not earlier):
+        dangling = kind in ("title", "connector", "particle") and not later[i]
+        if dangling or (kind == "suffix" and not earlier):
             kinds[i] = "word"
+        earlier = earlier or kinds[i] in ("word", "initial")
     return kinds
 
 

@@ -39,7 +39,10 @@ def _fill(template: str, stream: Stream, classes: dict[str, str]) -> str:
     """Replace each character whose class (``classes[char]``: an alphabet) is known by a random
     symbol of that alphabet; keep the rest."""
     alphabets = [classes.get(ch) for ch in template]
-    draws = {a: iter(_symbols(stream, a, alphabets.count(a))) for a in set(alphabets) if a is not None}
+    # alphabets in order of first use: the stream is consumed in the same order in every process
+    # (iterating a set of strings follows PYTHONHASHSEED, which made IDs differ between runs)
+    used = [a for a in dict.fromkeys(alphabets) if a is not None]
+    draws = {a: iter(_symbols(stream, a, alphabets.count(a))) for a in used}
     return "".join(ch if a is None else next(draws[a]) for ch, a in zip(template, alphabets, strict=True))
 
 
