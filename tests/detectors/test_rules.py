@@ -593,3 +593,18 @@ def test_covered_tokens_matches_testing_every_token_against_every_span():
         for sp in spans:
             plain |= (toks.starts < sp.end) & (toks.ends > sp.start)
         assert np.array_equal(covered_tokens(toks.starts, toks.ends, spans), plain)
+
+
+def test_span_lookup_answers_as_the_plain_scan():
+    from embedanon.detectors.rules.common import SpanLookup, overlapping
+
+    rng = np.random.default_rng(9)
+    for trial in range(300):
+        cuts = sorted(set(rng.integers(0, 60, size=int(rng.integers(0, 12))).tolist()))
+        spans = [Span(a, b, "NAME", 0.5, "model") for a, b in zip(cuts[::2], cuts[1::2]) if a < b]
+        if trial % 4 == 0 and len(spans) > 1:  # not sorted or overlapping: the plain scan answers
+            spans = spans[::-1] if trial % 8 else [*spans, Span(spans[0].start, spans[-1].end, "ID", 0.5, "regex")]
+        lookup = SpanLookup(spans)
+        for a in range(0, 61, 3):
+            for b in range(a + 1, 62, 4):
+                assert lookup(a, b) == overlapping(spans, a, b)

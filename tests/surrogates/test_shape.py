@@ -151,3 +151,27 @@ def test_surrogates_do_not_depend_on_the_hash_seed():
                              text=True, check=True)
         outs.add(run.stdout)
     assert len(outs) == 1
+
+
+class _Recording:
+    """A stream that answers below(n) with n // 3 and records each n."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def below(self, n: int) -> int:
+        self.asked.append(n)
+        return n // 3
+
+
+def test_symbols_of_a_long_span_come_in_bounded_draws():
+    """Up to 64 symbols are one draw (what every real ID gets, as before); a span of thousands
+    of digits is drawn 64 at a time, so no integer grows with the span (one draw of 10**96000,
+    taken apart digit by digit, took seconds)."""
+    short = _Recording()
+    assert len(_symbols(short, "0123456789", 20)) == 20  # type: ignore[arg-type]
+    assert short.asked == [10**20]
+    long_ = _Recording()
+    assert len(_symbols(long_, "0123456789", 1000)) == 1000  # type: ignore[arg-type]
+    assert long_.asked == [10**64] * 15 + [10**40]
+    assert _symbols(_Recording(), "01", 0) == []  # type: ignore[arg-type]

@@ -24,6 +24,8 @@ is post-processing of the mechanism's output: its metric-DP statement is unchang
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from ..config import ScopeConfig
@@ -81,6 +83,28 @@ def widen(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+def other_names(names: list[str],
+                keys_of: Callable[[str], frozenset[str]]) -> Callable[[str], frozenset[str]]:
+    """``avoid(original)``: the keys of every name in ``names`` other than ``original`` (the words
+    a surrogate for ``original`` must not be a variant of), as ``keys_of`` gives them.
+
+    All the keys less those only ``original`` itself has, so a record with thousands of names
+    costs one pass, not one pass per name; answers are cached per distinct text."""
+    own_keys = {n: keys_of(n) for n in dict.fromkeys(names)}
+    texts_with = Counter(k for keys in own_keys.values() for k in keys)
+    every = frozenset(texts_with)
+    cache: dict[str, frozenset[str]] = {}
+
+    def avoid(original: str) -> frozenset[str]:
+        hit = cache.get(original)
+        if hit is None:
+            own = own_keys.get(original, frozenset())
+            hit = cache[original] = every - {k for k in own if texts_with[k] == 1}
+        return hit
+
+    return avoid
+
+
 def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
              key: ReleaseKey, record_prf: Prf) -> tuple[str, tuple[Item, ...]]:
     """The scoped output of one record from its full-scope replacement (see module docstring)."""
@@ -88,6 +112,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     surrogates = surrogates_for(scope.surrogates)
     names = [text[s.start : s.end] for s in spans if s.label == "NAME"]
     name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
+    spans_with = Counter(w for words in name_words for w in words)  # word -> NAME spans holding it
+    avoid_keys = other_names(names, surrogates.name_keys)
     prf = key.prf("surrogate")
     out: list[str] = []
     new_items: list[Item] = []
@@ -101,15 +127,17 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             written += stop - at
             at = stop
 
-    def replace(item: Item, others: set[str] | None = None) -> None:
+    def replace(item: Item, own: set[str] | None = None) -> None:
+        """Copy up to ``item``, then its full-scope word; inside a NAME span (``own``: its words),
+        a word that would name another NAME span of the record gets a name surrogate instead."""
         nonlocal at, written
         copy_to(item.start)
         new = full_text[item.new_start : item.new_end]
         kind, stage, label = item.kind, item.stage, None
-        if others and item.kind == "word" and lookup_key(new) in others:
+        if own is not None and item.kind == "word" and spans_with[k := lookup_key(new)] - (k in own) > 0:
             original = text[item.start : item.end]
             new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf,
-                                     avoid=[n for n in names if n != original])
+                                     avoid_keys=avoid_keys(original))
             kind = stage = "surrogate"
             label = "NAME"
         out.append(new)
@@ -132,16 +160,15 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             inside.append(items[i])
             i += 1
         if action == "mechanism":
-            others = (set().union(*(w for j, w in enumerate(name_words) if j != n_name))
-                      if span.label == "NAME" else None)
+            own = name_words[n_name] if span.label == "NAME" else None
             for item in inside:
-                replace(item, others)
+                replace(item, own)
         elif action in ("surrogate", "redact"):
             copy_to(span.start)
             original = text[span.start : span.end]
             if action == "surrogate":
                 new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
-                                         avoid=[n for n in names if n != original])
+                                         avoid_keys=avoid_keys(original))
             else:
                 new = f"[{span.label}]"
             out.append(new)

@@ -52,6 +52,7 @@ class Surrogates:
         prf: PRF,
         record_prf: PRF,
         avoid: Iterable[str] = (),
+        avoid_keys: frozenset[str] | None = None,
     ) -> str:
         """A surrogate for the span ``text`` labelled ``label``.
 
@@ -63,6 +64,8 @@ class Surrogates:
                 choice when ``consistency="record"``).
             avoid: other names of the record (e.g. every NAME span): no name part of the
                 surrogate equals or is a variant of a word of these (issue 9's cross-name rule).
+            avoid_keys: the same as :meth:`name_keys` of ``avoid``, computed once by the caller
+                (a record with many names asks for many surrogates); replaces ``avoid``.
 
         Returns:
             The surrogate text. Whitespace-only text is returned as it is.
@@ -81,9 +84,14 @@ class Surrogates:
         context = Context(
             entity=lambda purpose: Stream(entity_prf, purpose),
             record=lambda purpose: Stream(record_prf, purpose),
-            avoid=frozenset(entity_key(w) for item in avoid for w in _LETTER_RUNS.findall(item)),
+            avoid=avoid_keys if avoid_keys is not None else frozenset().union(*map(self.name_keys, avoid)),
         )
         return maker.make(text, context)
+
+    @staticmethod
+    def name_keys(text: str) -> frozenset[str]:
+        """The keys of the words of ``text`` a surrogate must avoid (letter runs of two or more)."""
+        return frozenset(entity_key(w) for w in _LETTER_RUNS.findall(text))
 
 
 @lru_cache(maxsize=8)

@@ -24,14 +24,23 @@ _DIGITS = string.digits
 MAX_ATTEMPTS = 64
 
 
+#: symbols per draw of :func:`_symbols` (a span of thousands of digits would make one huge integer,
+#: and taking it apart digit by digit is quadratic in its length)
+_SYMBOL_BLOCK = 64
+
+
 def _symbols(stream: Stream, alphabet: str, count: int) -> list[str]:
-    """``count`` independent uniform symbols of ``alphabet`` from ONE draw ``below(len**count)``
-    (its base-``len`` digits; exact, and one PRF block per ~19 digits instead of one per 4)."""
-    value = stream.below(len(alphabet) ** count) if count else 0
+    """``count`` independent uniform symbols of ``alphabet``: the base-``len`` digits of one draw
+    ``below(len**m)`` per block of ``m <= 64`` symbols (exact, and one PRF block per ~19 digits
+    instead of one per 4; every real ID is one block)."""
+    base = len(alphabet)
     out = []
-    for _ in range(count):
-        value, digit = divmod(value, len(alphabet))
-        out.append(alphabet[digit])
+    for first in range(0, count, _SYMBOL_BLOCK):
+        m = min(_SYMBOL_BLOCK, count - first)
+        value = stream.below(base**m)
+        for _ in range(m):
+            value, digit = divmod(value, base)
+            out.append(alphabet[digit])
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 
 import numpy as np
@@ -40,6 +41,28 @@ def covered_tokens(starts: np.ndarray, ends: np.ndarray, spans: Iterable[Span]) 
 def overlapping(spans: Iterable[Span], a: int, b: int) -> list[Span]:
     """The spans that overlap the characters [a, b)."""
     return [sp for sp in spans if sp.start < b and a < sp.end]
+
+
+class SpanLookup:
+    """:func:`overlapping` for many queries on one list of spans: by binary search when the spans
+    are sorted and disjoint (their ends then ascend too), else by the plain scan. The same
+    answers, in list order; a rule asking once per word of a long text no longer pays S per ask.
+    """
+
+    def __init__(self, spans: list[Span]) -> None:
+        self.spans = spans
+        self.ends = [sp.end for sp in spans]
+        self.ordered = all(x.end <= y.start for x, y in zip(spans, spans[1:], strict=False))
+
+    def __call__(self, a: int, b: int) -> list[Span]:
+        if not self.ordered:
+            return overlapping(self.spans, a, b)
+        spans, out = self.spans, []
+        i = bisect_right(self.ends, a)  # the first span that ends after a
+        while i < len(spans) and spans[i].start < b:
+            out.append(spans[i])
+            i += 1
+        return out
 
 
 def capitalized(word: str) -> bool:

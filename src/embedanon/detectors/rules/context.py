@@ -18,9 +18,9 @@ from .common import (
     NO_PROPAGATION,
     QUANTIFIERS,
     WORD,
+    SpanLookup,
     capitalized,
     covered_tokens,
-    overlapping,
     text_case,
     title_word,
 )
@@ -270,6 +270,7 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
         return spans
     caseless = text.lower() == text  # lower-case words count only in text without capitals
     added: list[Span] = []
+    lookup = SpanLookup(spans)
     for m in _HONORIFIC.finditer(text):
         a, b = m.span(2)
         word, title = m.group(2), m.group(1)
@@ -281,7 +282,7 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
             continue
         if title.isupper() and shape != "upper":  # 'history of MS. Patient denies ...'
             continue
-        if overlapping(spans, a, b):
+        if lookup(a, b):
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
@@ -338,9 +339,10 @@ def name_speaker_turns(
     if len(turns) + len(pairs) < 3 or not turns:
         return spans
 
+    lookup = SpanLookup(spans)
     known = [text[a:b] for a, b in turns + pairs
              if text[a:b].lower() in _TURN_WORDS
-             or any(sp.label == "NAME" for sp in overlapping(spans, a, b))]
+             or any(sp.label == "NAME" for sp in lookup(a, b))]
     if not known:
         return spans
     case = text_case(text)
@@ -352,7 +354,7 @@ def name_speaker_turns(
             continue
         if case == "mixed" and not capitalized(w):
             continue
-        if overlapping(spans, a, b):
+        if lookup(a, b):
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans

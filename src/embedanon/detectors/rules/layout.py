@@ -12,8 +12,8 @@ from .common import (
     NO_PROPAGATION,
     QUANTIFIERS,
     WORD,
+    SpanLookup,
     capitalized,
-    overlapping,
     text_case,
 )
 
@@ -84,16 +84,17 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
     if case == "upper":
         return spans
     added: list[Span] = []
+    lookup = SpanLookup(spans)
 
     def settle(items: list[tuple[int, int]]) -> bool:
         """Add the free fitting items of a list of names; whether it is one (at least two and more
         than half of its items hold a NAME span)."""
-        named = [sp for a, b in items for sp in overlapping(spans, a, b) if sp.label == "NAME"]
-        n_named = sum(any(sp.label == "NAME" for sp in overlapping(spans, a, b)) for a, b in items)
+        named = [sp for a, b in items for sp in lookup(a, b) if sp.label == "NAME"]
+        n_named = sum(any(sp.label == "NAME" for sp in lookup(a, b)) for a, b in items)
         if n_named < 2 or 2 * n_named <= len(items):
             return False
         for a, b in items:
-            if not overlapping(spans, a, b) and _item_words(text[a:b].split(), case):
+            if not lookup(a, b) and _item_words(text[a:b].split(), case):
                 added.append(Span(a, b, "NAME", named[0].score, named[0].source))
         return True
 
@@ -164,7 +165,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
             if len(block) < 3 or not settle(block):
                 continue
             for a, b in block:  # an item the model found only part of
-                over = overlapping(spans, a, b)
+                over = lookup(a, b)
                 hit = [sp for sp in over if sp.label == "NAME"]
                 inside = len(hit) == 1 and a <= hit[0].start and hit[0].end <= b
                 if (inside and (hit[0].start, hit[0].end) != (a, b) and len(over) == 1
@@ -272,6 +273,7 @@ def name_before_own_email(text: str, spans: list[Span], *, score: float, source:
     if "@" not in text or ("(" not in text and "<" not in text):  # what the pattern needs
         return spans
     added: list[Span] = []
+    lookup = SpanLookup(spans)
     for m in _WORD_BEFORE_EMAIL.finditer(text):
         word, local = m.group(1), m.group(2).lower()
         a, b = m.span(1)
@@ -279,7 +281,7 @@ def name_before_own_email(text: str, spans: list[Span], *, score: float, source:
             continue
         if word.lower() not in {p for p in re.split(r"[._+\-\d]+", local) if p}:
             continue
-        if overlapping(spans, a, b):
+        if lookup(a, b):
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans

@@ -11,7 +11,7 @@ import numpy as np
 from ..base import Span
 from ..bio import B_CLASS
 from ..features import common_words, fold
-from .common import NO_PROPAGATION, capitalized, overlapping, text_case
+from .common import NO_PROPAGATION, SpanLookup, capitalized, text_case
 
 _JOINERS = "-'"
 #: how many of the most frequent public English words a name part next to a found name may not be
@@ -94,13 +94,14 @@ def name_joined_words(
     common: frozenset[str] | None = None
     mixed: bool | None = None
     added: list[Span] = []
+    lookup = SpanLookup(spans)
     for m in _JOINED_WORD.finditer(text):  # the words of _PAIR_WORD that hold a joiner
         a, b = m.span()
         if _word_goes_on(text, a - 1) or _word_goes_on(text, b):
             continue
         word = _without_possessive(m.group())
         b = a + len(word)
-        if not any(j in word for j in _NAME_JOINERS) or overlapping(spans, a, b):
+        if not any(j in word for j in _NAME_JOINERS) or lookup(a, b):
             continue
         if mixed is None:
             mixed = text_case(text) == "mixed"
