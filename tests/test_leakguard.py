@@ -98,3 +98,53 @@ def test_fast_paths_agree_with_plain_rules() -> None:
         assert keys_are_variants(a, b) == _reference_is_variant(a, b)
 
     check()
+
+
+def test_variant_index_finds_exactly_the_variants_a_scan_finds():
+    """Random key sets built from words and their one-edit, prefixed, inflected and cut variants
+    (and keys too long to index): the index answers every query as testing every key does."""
+    import random
+
+    from embedanon.leakguard import VariantIndex, keys_are_variants
+
+    rng = random.Random(1)
+    base = ["smith", "smyth", "johnson", "john", "jon", "ana", "anna", "hanna", "okafor", "chen", "cheng",
+            "li", "lim", "lin", "diagnosis", "diagnose", "studies", "mariana", "maria", "anemia", "anemic",
+            "surgical", "surgically", "abc", "xabc", "bc", "a", "é"]
+
+    def mutate(w: str) -> str:
+        op = rng.randrange(6)
+        if op == 0 and w:
+            i = rng.randrange(len(w))
+            return w[:i] + w[i + 1 :]
+        if op == 1:
+            i = rng.randrange(len(w) + 1)
+            return w[:i] + rng.choice("abcmnos") + w[i:]
+        if op == 2 and w:
+            i = rng.randrange(len(w))
+            return w[:i] + rng.choice("abcmnos") + w[i + 1 :]
+        if op == 3:
+            return rng.choice("xyz") + w
+        if op == 4:
+            return w + rng.choice(["s", "es", "ing", "ly", "ation", "ic"])
+        return w[rng.randrange(max(1, len(w))) :] or w
+
+    def word(edits: int) -> str:
+        w = rng.choice(base)
+        for _ in range(rng.randint(0, edits)):
+            w = mutate(w)
+        return w
+
+    found = 0
+    for _ in range(300):
+        keys = {w for w in (word(2) for _ in range(rng.randint(0, 25))) if w}
+        if rng.random() < 0.1:
+            keys.add("a" * 50 + "b")
+        index = VariantIndex(keys)
+        for _ in range(30):
+            query = "a" * 45 if rng.random() < 0.03 else word(3)
+            if query:
+                plain = sorted(k for k in keys if keys_are_variants(query, k))
+                assert index.variants(query) == plain
+                found += bool(plain)
+    assert found > 1000  # the queries do hit variants

@@ -15,6 +15,7 @@ variants when, after :func:`embedanon.text.lookup_key` (case folded, accents str
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from .text import lookup_key
@@ -92,3 +93,70 @@ def oov_variants(key: str, candidate: str) -> bool:
 def is_variant(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` are the same word up to case, accents or inflection (see module)."""
     return keys_are_variants(lookup_key(a), lookup_key(b))
+
+
+#: keys longer than this are not split into substrings by :class:`VariantIndex` (scanned instead)
+_LONG_KEY = 40
+
+
+class VariantIndex:
+    """The keys of a fixed set that are variants of a query (:func:`keys_are_variants`), found
+    through indexes instead of a scan of every key: each rule of the relation only holds between
+    words that share something a dictionary can look up, so the candidates are gathered by
+    lookups and then checked with :func:`keys_are_variants` itself. The same answer as the scan;
+    a record with thousands of names no longer tests every pair.
+
+    * equal, or one within one edit of the other: a shared single-letter deletion (or one equal
+      to a deletion of the other);
+    * different first letters: the same tail ``k[1:]``, or one equal to the other's tail;
+    * the shorter (3+ letters) inside the longer: every substring of 3+ letters of every key
+      (keys longer than 40 letters are scanned instead) and of the query;
+    * a common prefix of 4+ letters: the first four letters;
+    * the same stem (both 3+ letters): the stem.
+    """
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = frozenset(keys)
+        self._by: dict[tuple[str, str], set[str]] = {}
+        self._long: list[str] = []
+        for k in self.keys:
+            for tag, value in self._entries(k):
+                self._by.setdefault((tag, value), set()).add(k)
+            if len(k) > _LONG_KEY:
+                self._long.append(k)
+
+    @staticmethod
+    def _entries(k: str) -> Iterable[tuple[str, str]]:
+        yield "tail", k[1:]
+        for i in range(len(k)):
+            yield "del", k[:i] + k[i + 1 :]
+        if len(k) >= 4:
+            yield "pre", k[:4]
+        if len(k) >= 3:
+            yield "stem", stem(k)
+        if 3 <= len(k) <= _LONG_KEY:
+            for i in range(len(k) - 2):
+                for j in range(i + 3, len(k) + 1):
+                    yield "sub", k[i:j]
+
+    def variants(self, query: str) -> list[str]:
+        """The keys ``k`` with ``keys_are_variants(query, k)``, sorted."""
+        by, keys = self._by, self.keys
+        if len(query) > _LONG_KEY:  # its substrings would outnumber the keys: scan
+            return sorted(k for k in keys if keys_are_variants(query, k))
+        found: set[str] = set()
+        deletions = [query[:i] + query[i + 1 :] for i in range(len(query))]
+        exact = [query, query[1:], *deletions]
+        if len(query) >= 3:
+            exact += [query[i:j] for i in range(len(query) - 2) for j in range(i + 3, len(query) + 1)]
+        found.update(k for k in exact if k in keys)
+        lookups = [("tail", query[1:]), ("tail", query), ("del", query), ("sub", query)]
+        lookups += [("del", d) for d in deletions]
+        if len(query) >= 4:
+            lookups.append(("pre", query[:4]))
+        if len(query) >= 3:
+            lookups.append(("stem", stem(query)))
+        for entry in lookups:
+            found.update(by.get(entry, ()))
+        found.update(self._long)
+        return sorted(k for k in found if keys_are_variants(query, k))

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from ..detectors.base import LABELS
 from ..errors import ConfigError
+from ..leakguard import VariantIndex
 from .base import MAKERS, PRF, Context, Maker, Stream, entity_key, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
 
@@ -53,6 +54,7 @@ class Surrogates:
         record_prf: PRF,
         avoid: Iterable[str] = (),
         avoid_keys: frozenset[str] | None = None,
+        avoid_index: tuple[VariantIndex, frozenset[str]] | None = None,
     ) -> str:
         """A surrogate for the span ``text`` labelled ``label``.
 
@@ -66,6 +68,8 @@ class Surrogates:
                 surrogate equals or is a variant of a word of these (issue 9's cross-name rule).
             avoid_keys: the same as :meth:`name_keys` of ``avoid``, computed once by the caller
                 (a record with many names asks for many surrogates); replaces ``avoid``.
+            avoid_index: instead of ``avoid`` / ``avoid_keys``, their pieces as a shared index
+                (see :class:`~.base.Context`), for records with many names.
 
         Returns:
             The surrogate text. Whitespace-only text is returned as it is.
@@ -85,6 +89,7 @@ class Surrogates:
             entity=lambda purpose: Stream(entity_prf, purpose),
             record=lambda purpose: Stream(record_prf, purpose),
             avoid=avoid_keys if avoid_keys is not None else frozenset().union(*map(self.name_keys, avoid)),
+            avoid_index=avoid_index,
         )
         return maker.make(text, context)
 

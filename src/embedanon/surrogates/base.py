@@ -25,6 +25,7 @@ from typing import Protocol, TypeVar
 
 from .._registry import Registry
 from ..detectors.base import LABELS
+from ..leakguard import VariantIndex
 from ..text import lookup_key
 
 PRF = Callable[[str], bytes]
@@ -123,11 +124,16 @@ class Context:
             too when ``consistency="record"``).
         record: ``record(context)`` → a :class:`Stream` keyed by the release key and the record.
         avoid: lookup keys the surrogate must not equal or be a variant of (other names of the record).
+        avoid_index: instead of ``avoid``, for a record with many names, the pieces of those keys
+            as ``(index, removed)``: a :class:`~embedanon.leakguard.VariantIndex` shared by the
+            record's spans and the pieces it holds that are not to be avoided here (see
+            ``embedanon.pipeline.scope.other_names``).
     """
 
     entity: Callable[[str], Stream]
     record: Callable[[str], Stream]
     avoid: frozenset[str] = field(default_factory=frozenset)
+    avoid_index: tuple[VariantIndex, frozenset[str]] | None = None
 
 
 class Maker(Protocol):

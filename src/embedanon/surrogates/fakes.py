@@ -112,7 +112,7 @@ class EmailMaker:
         runs = _RUNS.findall(local)
         letters = [i for i, run in enumerate(runs) if run[0].isalpha()]
         exclude = [entity_key(runs[i]) for i in letters]
-        avoid = self._names.avoid_pieces((*exclude, *context.avoid))
+        avoid = self._names.context_avoid(context).plus(self._names.avoid_pieces(exclude))
         scope = entity_key(local)
         out = []
         for i, run in enumerate(runs):

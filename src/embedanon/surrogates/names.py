@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from ..leakguard import keys_are_variants
+from ..leakguard import VariantIndex, keys_are_variants
 from ..text import LOWER, TITLE, UPPER, case_code
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig, name_data
@@ -152,6 +152,27 @@ def _with_case(name: str, original: str) -> str:
     return name
 
 
+class Avoid:
+    """The pieces a name surrogate must not be a variant of: ``pieces`` (tested one by one) and,
+    for a record with many names, the pieces of a shared :class:`VariantIndex` less ``removed``
+    (looked up). The same answer as testing every piece of the union."""
+
+    __slots__ = ("index", "pieces", "removed")
+
+    def __init__(self, pieces: frozenset[str], index: VariantIndex | None = None,
+                 removed: frozenset[str] = frozenset()) -> None:
+        self.pieces, self.index, self.removed = pieces, index, removed
+
+    def plus(self, more: Iterable[str]) -> Avoid:
+        return Avoid(self.pieces.union(more), self.index, self.removed)
+
+    def blocks(self, piece: str) -> bool:
+        """Whether ``piece`` is a variant of a piece to avoid."""
+        if any(keys_are_variants(piece, other) for other in self.pieces):
+            return True
+        return self.index is not None and any(v not in self.removed for v in self.index.variants(piece))
+
+
 class NameMaker:
     """NAME surrogates (see the module docstring)."""
 
@@ -201,16 +222,22 @@ class NameMaker:
         its name, the record's other names): computed once per span, not once per part."""
         return frozenset(piece for word in keys for piece in _key_pieces(word))
 
-    def draw(self, role: str, key: str, stream: Stream, avoid: frozenset[str]) -> tuple[str, str]:
+    def context_avoid(self, context: Context) -> Avoid:
+        """The pieces of ``context.avoid``, through the record's shared index when it has one."""
+        if context.avoid_index is not None:
+            index, removed = context.avoid_index
+            return Avoid(frozenset(), index, removed)
+        return Avoid(self.avoid_pieces(context.avoid))
+
+    def draw(self, role: str, key: str, stream: Stream, avoid: Avoid) -> tuple[str, str]:
         """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it,
-        no piece of it a variant of ``key``'s pieces or of ``avoid`` (:meth:`avoid_pieces`)."""
-        avoid = avoid.union(_key_pieces(key))
+        no piece of it a variant of ``key``'s pieces or of ``avoid``."""
+        avoid = avoid.plus(_key_pieces(key))
         units = self.allowed_units(key)
         unit, name = "", ""
 
         def admissible(candidate: str) -> bool:  # no piece of it a variant of a piece to avoid
-            return not any(keys_are_variants(p, other)
-                           for p in _key_pieces(_key(candidate)) for other in avoid)
+            return not any(avoid.blocks(p) for p in _key_pieces(_key(candidate)))
 
         for _ in range(MAX_ATTEMPTS):
             unit, locales = stream.choice(units)
@@ -223,9 +250,9 @@ class NameMaker:
                        for n in self._pool(loc, role, key) if admissible(n)})
         return stream.choice(pool) if pool else (unit, name)
 
-    def part(self, role: str, original: str, context: Context, avoid: frozenset[str]) -> str:
+    def part(self, role: str, original: str, context: Context, avoid: Avoid) -> str:
         """A surrogate for one name part (no separators), in the original's case pattern;
-        ``avoid``: :meth:`avoid_pieces` of the name's other parts and ``context.avoid``."""
+        ``avoid``: the pieces of the name's other parts and of ``context.avoid``."""
         key = entity_key(original)
         stream = context.entity(f"NAME\x00{role}\x00{key}")
         _, name = self.draw(role, key, stream, avoid)
@@ -246,7 +273,7 @@ class NameMaker:
         words = [i for i in parts if kinds[i] == "word"]
         roles = self._roles(chunks, kinds, parts, words)
         exclude = [entity_key(piece) for i in words for piece in _pieces(_core(chunks[i]))]
-        avoid = self.avoid_pieces((*exclude, *context.avoid))
+        avoid = self.context_avoid(context).plus(self.avoid_pieces(exclude))
         scope = entity_key(" ".join(_core(chunks[i]) for i in parts))
         out = list(chunks)
         for i, kind in enumerate(kinds):
