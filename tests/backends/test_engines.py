@@ -72,3 +72,24 @@ def test_dask_bag_and_dataframe_apis(anon: Anonymizer, client) -> None:  # type:
     assert out["text"].tolist() == list(anon.anonymize_many(DOCS, field="text"))
     assert out["note"].isna().tolist() == [True] + [False] * (len(DOCS) - 1)
     assert out["note"].tolist()[1:] == list(anon.anonymize_many(DOCS[1:], field="note"))
+
+
+def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """distributed logs each scheduler step at INFO on stderr (about 30 lines a run); the CLI shows
+    them only with --verbose."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("distributed")
+    src = tmp_path / "in.txt"
+    src.write_text("Patient John was seen.\nAmina called.\n", encoding="utf-8")
+    outs = []
+    for extra in ([], ["--verbose"]):
+        run = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "-o",
+                              str(tmp_path / f"out{len(extra)}.txt"), "--seed", "1", "--engine", "dask",
+                              *extra], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr[-500:]
+        outs.append(run.stderr)
+    assert "INFO distributed" not in outs[0]
+    assert "INFO distributed" in outs[1]
+    assert (tmp_path / "out0.txt").read_bytes() == (tmp_path / "out1.txt").read_bytes()

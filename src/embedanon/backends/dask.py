@@ -13,6 +13,7 @@ with TLS between them.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -28,6 +29,8 @@ def _client(scheduler: str | None) -> Any:
         from distributed import Client, LocalCluster
     except ImportError:
         raise ConfigError("the dask engine needs the optional extra: pip install 'embedanon[dask]'") from None
+    if logging.getLogger().getEffectiveLevel() > logging.INFO:  # not --verbose
+        logging.getLogger("distributed").setLevel(logging.WARNING)  # the scheduler's INFO chatter
     if scheduler is None:
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
                                host="127.0.0.1", dashboard_address=None)
