@@ -43,7 +43,7 @@ def test_unknown_engine_is_one_line_error() -> None:
 def client():  # type: ignore[no-untyped-def]
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
+                                       host="127.0.0.1", dashboard_address=":0")
     with distributed.Client(cluster) as c:
         yield c
     cluster.close()

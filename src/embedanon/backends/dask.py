@@ -33,7 +33,7 @@ def _client(scheduler: str | None) -> Any:
         logging.getLogger("distributed").setLevel(logging.WARNING)  # the scheduler's INFO chatter
     if scheduler is None:
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
-                               host="127.0.0.1", dashboard_address=None)
+                               host="127.0.0.1", dashboard_address=":0")  # None still serves :8787
         return Client(cluster)  # type: ignore[no-untyped-call]
     try:
         return Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
