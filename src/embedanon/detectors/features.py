@@ -192,11 +192,13 @@ class Featurizer:
             np.argmax(vocab_rows @ cents.T, axis=1) if vocab_rows is not None else np.zeros(0, np.int64)
             for cents in self._clusters
         ]
-        self._cache: dict[str, tuple[list[int], int, int, int, int, int]] = {}
+        #: per word: its ``own_slots`` own ids (zero-padded), then its word hash, shape hash,
+        #: cluster, dense row and band hash (one flat tuple: a text's facts are one array call)
+        self._cache: dict[str, tuple[int, ...]] = {}
         self._chunks: dict[str, tuple[int, int]] = {}
 
     # -- per-word facts (cached) ----------------------------------------------------------------
-    def _word(self, token: str) -> tuple[list[int], int, int, int, int, int]:
+    def _word(self, token: str) -> tuple[int, ...]:
         hit = self._cache.get(token)
         if hit is not None:
             return hit
@@ -257,8 +259,9 @@ class Featurizer:
                 feats.append(f"c{level}={c}")
                 if level == len(self._clusters) - 1:
                     cluster = c + 1
-        ids = [(_crc(f) & self._mask) or 1 for f in feats]
-        out = (ids, _crc(key), _crc(shape), cluster, dense_row, band_hash)
+        ids = [(_crc(f) & self._mask) or 1 for f in feats][: self.own_slots]
+        ids += [_PAD] * (self.own_slots - len(ids))
+        out = (*ids, _crc(key), _crc(shape), cluster, dense_row, band_hash)
         self._cache[token] = out
         return out
 
@@ -286,15 +289,11 @@ class Featurizer:
             return ids, np.zeros((0, 3), dtype=np.int64)
         if self._limit is not None and max(len(self._cache), len(self._chunks)) >= self._limit:
             self.clear()  # at a text's start: every row id this call returns stays valid
-        facts = [self._word(w) for w in toks.words]
-        whash = np.fromiter((f[1] for f in facts), dtype=np.int64, count=n)
-        shash = np.fromiter((f[2] for f in facts), dtype=np.int64, count=n)
-        clus = np.fromiter((f[3] for f in facts), dtype=np.int64, count=n)
-        drow = np.fromiter((f[4] for f in facts), dtype=np.int64, count=n)
-        for i, f in enumerate(facts):
-            k = min(len(f[0]), self.own_slots)
-            ids[i, :k] = f[0][:k]
         col = self.own_slots
+        words = self._cache
+        facts = np.array([words.get(w) or self._word(w) for w in toks.words], dtype=np.int64)
+        ids[:, :col] = facts[:, :col]
+        whash, shash, clus, drow = facts[:, col], facts[:, col + 1], facts[:, col + 2], facts[:, col + 3]
         mask = self._mask
 
         def shifted(arr: np.ndarray, off: int, pad: int) -> np.ndarray:
@@ -369,7 +368,7 @@ class Featurizer:
         )
         banded = 0
         if self._band_context:
-            band = np.fromiter((f[5] for f in facts), dtype=np.int64, count=n)
+            band = facts[:, col + 4]
             put(w_1 * 29 + band, 44)
             put(band * 29 + w1, 45)
             banded = 2  # the last two context columns: padding where a token has no band
