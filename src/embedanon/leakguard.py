@@ -108,7 +108,8 @@ class VariantIndex:
 
     * equal, or one within one edit of the other: a shared single-letter deletion (or one equal
       to a deletion of the other);
-    * different first letters: the same tail ``k[1:]``, or one equal to the other's tail;
+    * different first letters: the same tail ``k[1:]``, or one equal to the other's tail (a
+      tail is the deletion of the first letter, so the deletion lookups find these too);
     * the shorter (3+ letters) inside the longer: every substring of 3+ letters of every key
       (keys longer than 40 letters are scanned instead) and of the query;
     * a common prefix of 4+ letters: the first four letters;
@@ -127,7 +128,6 @@ class VariantIndex:
 
     @staticmethod
     def _entries(k: str) -> Iterable[tuple[str, str]]:
-        yield "tail", k[1:]
         for i in range(len(k)):
             yield "del", k[:i] + k[i + 1 :]
         if len(k) >= 4:
@@ -146,11 +146,11 @@ class VariantIndex:
             return sorted(k for k in keys if keys_are_variants(query, k))
         found: set[str] = set()
         deletions = [query[:i] + query[i + 1 :] for i in range(len(query))]
-        exact = [query, query[1:], *deletions]
+        exact = [query, *deletions]
         if len(query) >= 3:
             exact += [query[i:j] for i in range(len(query) - 2) for j in range(i + 3, len(query) + 1)]
         found.update(k for k in exact if k in keys)
-        lookups = [("tail", query[1:]), ("tail", query), ("del", query), ("sub", query)]
+        lookups = [("del", query), ("sub", query)]
         lookups += [("del", d) for d in deletions]
         if len(query) >= 4:
             lookups.append(("pre", query[:4]))

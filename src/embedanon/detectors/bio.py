@@ -99,6 +99,33 @@ def absent_word_shifts(
     return o_shift if out is None else out
 
 
+def _runs(active: np.ndarray) -> list[tuple[int, int]]:
+    """``(start, end)`` of each maximal run of True in the bool (T,) array ``active``."""
+    edges = np.flatnonzero(np.concatenate(([False], active)) != np.concatenate((active, [False])))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
+def _path_spans(path: np.ndarray, ent: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                source: str) -> list[Span]:
+    """The spans of a valid BIO ``path`` over the tokens: each ``B-X`` with the ``I-X`` after it,
+    scored by the mean entity probability ``ent`` of its tokens."""
+    spans: list[Span] = []
+    n = len(path)
+    t = 0
+    for t0 in np.flatnonzero(path).tolist():
+        if t0 < t:
+            continue  # inside the span just taken
+        t = t0
+        label = CLASSES[int(path[t])][2:]
+        u = t + 1
+        while u < n and path[u] == B_CLASS[label] + 1:
+            u += 1
+        score = float(np.clip(ent[t:u].mean(), 0.0, 1.0))
+        spans.append(Span(int(starts[t]), int(ends[u - 1]), label, score, source))
+        t = u
+    return spans
+
+
 def decode(
     starts: np.ndarray, ends: np.ndarray, proba: np.ndarray, *, o_shift: float | np.ndarray,
     source: str = "model",
@@ -123,59 +150,29 @@ def decode(
     inside = (path > 0) & (path % 2 == 0)  # I-X classes have even ids
     if inside.any():
         prev = np.concatenate(([0], path[:-1]))
-        bad = np.flatnonzero(inside & (_I_OF[prev] != path))
-        if len(bad):
-            edges = np.flatnonzero(np.concatenate(([False], active)) != np.concatenate((active, [False])))
-            run_starts, run_ends = edges[::2], edges[1::2]
-            for r in np.unique(np.searchsorted(run_ends, bad, side="right")).tolist():
-                a, b = int(run_starts[r]), int(run_ends[r])
-                path[a:b] = viterbi(logp[a:b])
-    spans: list[Span] = []
-    n = len(path)
-    t = 0
-    for t0 in np.flatnonzero(path).tolist():
-        if t0 < t:
-            continue  # inside the span just taken
-        t = t0
-        k = int(path[t])
-        label = CLASSES[k][2:]
-        u = t + 1
-        while u < n and path[u] == B_CLASS[label] + 1:
-            u += 1
-        score = float(np.clip(ent[t:u].mean(), 0.0, 1.0))
-        spans.append(Span(int(starts[t]), int(ends[u - 1]), label, score, source))
-        t = u
-    return spans
+        bad = inside & (_I_OF[prev] != path)
+        if bad.any():
+            for a, b in _runs(active):
+                if bad[a:b].any():
+                    path[a:b] = viterbi(logp[a:b])
+    return _path_spans(path, ent, starts, ends, source)
 
 
 def decode_reference(
     starts: np.ndarray, ends: np.ndarray, proba: np.ndarray, *, o_shift: float | np.ndarray,
     source: str = "model",
 ) -> list[Span]:
-    """The plain reference of :func:`decode`: the same spans, one run of active tokens at a time."""
+    """The plain reference of :func:`decode`: each run of active tokens decoded on its own by
+    :func:`best_path` (argmax, or Viterbi where the argmax is not valid BIO)."""
     if len(proba) == 0:
         return []
     ent = 1.0 - proba[:, 0]
     active = ent >= _ACTIVE
     if not active.any():
         return []
-    spans: list[Span] = []
-    edges = np.flatnonzero(np.concatenate(([False], active)) != np.concatenate((active, [False])))
-    for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+    path = np.zeros(len(proba), dtype=np.int64)
+    for a, b in _runs(active):
         logp = np.log(np.maximum(proba[a:b], 1e-12)).astype(np.float64)
         logp[:, 0] += o_shift if isinstance(o_shift, float) else o_shift[a:b]
-        path = best_path(logp)
-        t, n = 0, len(path)
-        while t < n:
-            k = path[t]
-            if k == 0:
-                t += 1
-                continue
-            label = CLASSES[k][2:]
-            u = t + 1
-            while u < n and path[u] == B_CLASS[label] + 1:
-                u += 1
-            score = float(np.clip(ent[a + t : a + u].mean(), 0.0, 1.0))
-            spans.append(Span(int(starts[a + t]), int(ends[a + u - 1]), label, score, source))
-            t = u
-    return spans
+        path[a:b] = best_path(logp)
+    return _path_spans(path, ent, starts, ends, source)
