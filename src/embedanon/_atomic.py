@@ -568,14 +568,3 @@ def save_npz(path: Path, **arrays: np.ndarray) -> None:
     """``np.savez`` through :func:`atomic_write` (a public file): never a half-written ``path``."""
     with atomic_write(path, private=False, binary=True) as fh:
         np.savez(fh, **arrays)  # type: ignore[arg-type]
-
-
-# -- verified caches ---------------------------------------------------------------------------
-def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]], *, enabled: bool,
-                  shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
-    """The arrays cached at ``path`` when the cache is authentic and every array named in
-    ``shapes`` has that shape; otherwise ``build()``, cached when ``enabled`` (see
-    :mod:`embedanon._cache` for what "authentic" means and protects against)."""
-    from . import _cache
-
-    return _cache.load_or_build(path, build, enabled=enabled, shapes=shapes)

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from ._atomic import OutputError, atomic_write, new_dir_mode
+from ._paths import home_dir
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ _keys: dict[str, bytes] = {}
 _disabled: str | None = None
 
 
-def _warn_disabled(reason: str) -> None:
+def warn_disabled(reason: str) -> None:
     global _disabled
     if _disabled is None:
         _disabled = reason
@@ -57,8 +58,6 @@ def _warn_disabled(reason: str) -> None:
 def cache_key() -> bytes | None:
     """The per-user secret that authenticates caches (created with mode 0600 on first use), or
     ``None`` (after one warning) when it can be neither read nor created."""
-    from .vectors.defaults import home_dir
-
     home = home_dir()
     path = home / _KEY_NAME
     cached = _keys.get(str(path))
@@ -77,10 +76,10 @@ def cache_key() -> bytes | None:
         except FileExistsError:  # another process created it first: use theirs
             key = _read_key(path)
         except OSError as exc:
-            _warn_disabled(f"cannot create the cache key {path} ({exc.strerror})")
+            warn_disabled(f"cannot create the cache key {path} ({exc.strerror})")
             return None
     if key is None:
-        _warn_disabled(f"the cache key {path} is unreadable or damaged")
+        warn_disabled(f"the cache key {path} is unreadable or damaged")
         return None
     _keys[str(path)] = key
     return key
@@ -151,7 +150,7 @@ def write_cache(path: Path, key: bytes, arrays: dict[str, np.ndarray]) -> None:
             np.savez(fh, **arrays, **{_META: np.array(meta)})  # type: ignore[arg-type]
     except (OSError, OutputError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-        _warn_disabled(f"cannot write the cache directory {path.parent} ({reason})")
+        warn_disabled(f"cannot write the cache directory {path.parent} ({reason})")
 
 
 def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]], *, enabled: bool,

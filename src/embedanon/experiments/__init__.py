@@ -5,7 +5,8 @@ emulated on items), :mod:`.results` (summaries, tables, plots).
 """
 
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, load_config, parse_config
-from .runner import COLUMNS, run_experiment
+from .results import COLUMNS
+from .runner import run_experiment
 
 __all__ = [
     "COLUMNS",

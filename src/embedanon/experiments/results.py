@@ -23,7 +23,6 @@ import numpy as np
 
 from .._atomic import atomic_write
 from .config import ExperimentConfig
-from .runner import COLUMNS
 
 TARGET_SHARE = 0.9
 #: Parameters for which a larger value is more private (every other one: smaller is).
@@ -55,8 +54,42 @@ class Summary:
     figures: dict[str, float]
 
 
+#: The columns of ``results.csv``, one row per (cell, seed, setting).
+COLUMNS = (
+    "dataset",
+    "mechanism",
+    "variant",
+    "param",
+    "value",
+    "classifier",
+    "seed",
+    "setting",
+    "accuracy",
+    "macro_f1",
+    "macro_f1_std",
+    "change_rate",
+    "oov_rate",
+    "repeat_link",
+    "n_w",
+    "s_w",
+    "attack_public_top1",
+    "attack_public_top5",
+    "attack_uniform_top1",
+    "attack_oov_top1",
+    "attack_overall_top1",
+    "attack_contextual_top1",
+    "attack_tokens",
+    "canary_leak",
+    "canary_parts",
+    "documents",
+    "classes",
+    "anonymize_seconds",
+    "seconds",
+    "cell",
+)
+
 #: Per-cell figures averaged over seeds: the runner's columns from the change rate to the
-#: contextual attack, the canary leak and the time (one list of columns, defined by the runner).
+#: contextual attack, the canary leak and the time (one list of columns).
 _FIGURES = (*COLUMNS[COLUMNS.index("change_rate") : COLUMNS.index("attack_contextual_top1") + 1],
             "canary_leak", "seconds")
 

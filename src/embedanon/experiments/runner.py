@@ -52,42 +52,11 @@ from ..utility.datasets import Dataset, load_dataset, stratified_sample
 from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
 from .levers import Released, apply_levers, keep_list, word_counts
+from .results import COLUMNS, write_reports
 
 #: Bumped when the meaning of a cell's numbers changes (invalidates every finished cell).
 SCHEMA_VERSION = 1
 SETTINGS = {"perturbed-both": "anonymized -> anonymized", "perturbed-train": "anonymized -> original"}
-COLUMNS = (
-    "dataset",
-    "mechanism",
-    "variant",
-    "param",
-    "value",
-    "classifier",
-    "seed",
-    "setting",
-    "accuracy",
-    "macro_f1",
-    "macro_f1_std",
-    "change_rate",
-    "oov_rate",
-    "repeat_link",
-    "n_w",
-    "s_w",
-    "attack_public_top1",
-    "attack_public_top5",
-    "attack_uniform_top1",
-    "attack_oov_top1",
-    "attack_overall_top1",
-    "attack_contextual_top1",
-    "attack_tokens",
-    "canary_leak",
-    "canary_parts",
-    "documents",
-    "classes",
-    "anonymize_seconds",
-    "seconds",
-    "cell",
-)
 _CHUNK = 64
 Progress = Callable[[str], None]
 
@@ -433,8 +402,6 @@ def run_experiment(
     Returns:
         The rows of ``results.csv`` (dicts keyed by :data:`COLUMNS`).
     """
-    from .results import write_reports
-
     say = progress or _quiet
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")

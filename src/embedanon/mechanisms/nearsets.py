@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._atomic import load_or_build
+from .._cache import load_or_build
 from ..vectors.exact import exact_top_k
 
 if TYPE_CHECKING:

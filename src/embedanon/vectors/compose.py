@@ -21,7 +21,7 @@ import logging
 
 import numpy as np
 
-from .._atomic import load_or_build
+from .._cache import load_or_build
 from ..leakguard import oov_variants
 from .exact import exact_top_k
 from .index import NeighborIndex

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import re
 from functools import lru_cache
 from importlib import resources
@@ -20,6 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from .._atomic import OutputError
+from .._cache import warn_disabled
+from .._paths import cache_dir, home_dir
 from ..errors import ConfigError, EmbeddingError
 from .store import EmbeddingStore, read_vectors
 
@@ -27,16 +28,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_EMBEDDING = "minilm-words"
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
-
-
-def home_dir() -> Path:
-    """Directory of imported embeddings (``$EMBEDANON_HOME``, default ``~/.local/share/embedanon``)."""
-    return Path(os.environ.get("EMBEDANON_HOME") or Path.home() / ".local" / "share" / "embedanon")
-
-
-def cache_dir() -> Path:
-    """Directory of derived caches (``$EMBEDANON_CACHE``, default ``~/.cache/embedanon``)."""
-    return Path(os.environ.get("EMBEDANON_CACHE") or Path.home() / ".cache" / "embedanon")
 
 
 def _dequantize(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
@@ -124,8 +115,6 @@ def _is_file(path: Path) -> bool:
 def _load_path(path: Path) -> EmbeddingStore:
     """An embedding file given by path, through its fast-form cache (rebuilt when damaged;
     skipped, with one warning, when the cache directory cannot be written)."""
-    from .._cache import _warn_disabled
-
     try:
         cached = cache_dir() / "vectors" / _path_cache_key(path)
     except OSError as exc:
@@ -139,7 +128,7 @@ def _load_path(path: Path) -> EmbeddingStore:
     try:
         store.save(cached)
     except (OSError, OutputError) as exc:
-        _warn_disabled(f"cannot write the cache directory {cached.parent} ({exc})")
+        warn_disabled(f"cannot write the cache directory {cached.parent} ({exc})")
     return store
 
 

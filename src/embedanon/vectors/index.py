@@ -17,11 +17,11 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from .._atomic import load_or_build
+from .._cache import load_or_build
+from .._paths import cache_dir
 from .._validate import fraction, positive_int
 from ..errors import ConfigError
 from ..leakguard import keys_are_variants, oov_variants
-from .defaults import cache_dir
 from .exact import exact_top_k
 from .store import CandidatePolicy, EmbeddingStore
 
