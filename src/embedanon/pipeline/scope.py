@@ -25,16 +25,13 @@ is post-processing of the mechanism's output: its metric-DP statement is unchang
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..config import ScopeConfig
 from ..detectors.base import DetectorUnavailable, Span
 from ..detectors.regex import RegexDetector
-from ..leakguard import VariantIndex
 from ..noise import Prf, ReleaseKey
-from ..surrogates import surrogates_for
-from ..surrogates.names import NameMaker
+from ..surrogates import AvoidNames, surrogates_for
 from ..text import lookup_key, split_words
 from .replace import Item
 
@@ -85,51 +82,6 @@ def widen(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-#: name keys in a record from which surrogates look other names up in a shared index
-INDEX_FROM = 64
-
-
-def other_names(
-    names: list[str], keys_of: Callable[[str], frozenset[str]],
-    pieces_of: Callable[[Iterable[str]], frozenset[str]] | None = None,
-) -> Callable[[str], tuple[frozenset[str], tuple[VariantIndex, frozenset[str]] | None]]:
-    """``avoid(original)``: the keys of every name in ``names`` other than ``original`` (the words
-    a surrogate for ``original`` must not be a variant of), as ``keys_of`` gives them, and None;
-    or, when the record has :data:`INDEX_FROM` keys or more and ``pieces_of`` is given, no keys
-    and their pieces as ``(index, removed)`` instead: a :class:`~embedanon.leakguard.VariantIndex`
-    over the pieces of every key, shared by the record's spans, and the pieces that only
-    ``original``'s own keys hold.
-
-    All the keys less those only ``original`` itself has, so a record with thousands of names
-    costs one pass, not one pass per name, and its variant tests are lookups, not a scan of every
-    other name; answers are cached per distinct text."""
-    own_keys = {n: keys_of(n) for n in dict.fromkeys(names)}
-    texts_with = Counter(k for keys in own_keys.values() for k in keys)
-    every = frozenset(texts_with)
-    index: VariantIndex | None = None
-    key_pieces: dict[str, frozenset[str]] = {}
-    keys_with: Counter[str] = Counter()
-    if pieces_of is not None and len(every) >= INDEX_FROM:
-        key_pieces = {k: pieces_of((k,)) for k in every}
-        keys_with = Counter(q for pieces in key_pieces.values() for q in pieces)
-        index = VariantIndex(keys_with)
-    cache: dict[str, tuple[frozenset[str], tuple[VariantIndex, frozenset[str]] | None]] = {}
-
-    def avoid(original: str) -> tuple[frozenset[str], tuple[VariantIndex, frozenset[str]] | None]:
-        hit = cache.get(original)
-        if hit is None:
-            own = own_keys.get(original, frozenset())
-            alone = {k for k in own if texts_with[k] == 1}
-            shared = None
-            if index is not None:  # pieces every key of which is one of `alone`'s
-                held = Counter(q for k in alone for q in key_pieces[k])
-                shared = (index, frozenset(q for q, n in held.items() if n == keys_with[q]))
-            hit = cache[original] = (every - alone, None) if shared is None else (frozenset(), shared)
-        return hit
-
-    return avoid
-
-
 def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
              key: ReleaseKey, record_prf: Prf) -> tuple[str, tuple[Item, ...]]:
     """The scoped output of one record from its full-scope replacement (see module docstring)."""
@@ -138,7 +90,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     names = [text[s.start : s.end] for s in spans if s.label == "NAME"]
     name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
     spans_with = Counter(w for words in name_words for w in words)  # word -> NAME spans holding it
-    avoid = other_names(names, surrogates.name_keys, NameMaker.avoid_pieces)
+    others = AvoidNames.for_record(names)  # what a surrogate of each name must not resemble
     prf = key.prf("surrogate")
     out: list[str] = []
     new_items: list[Item] = []
@@ -161,9 +113,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         kind, stage, label = item.kind, item.stage, None
         if own is not None and item.kind == "word" and spans_with[k := lookup_key(new)] - (k in own) > 0:
             original = text[item.start : item.end]
-            keys, shared = avoid(original)
-            new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf,
-                                     avoid_keys=keys, avoid_index=shared)
+            new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf, avoid=others(original))
             kind = stage = "surrogate"
             label = "NAME"
         out.append(new)
@@ -193,9 +143,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             copy_to(span.start)
             original = text[span.start : span.end]
             if action == "surrogate":
-                keys, shared = avoid(original)
                 new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
-                                         avoid_keys=keys, avoid_index=shared)
+                                         avoid=others(original))
             else:
                 new = f"[{span.label}]"
             out.append(new)

@@ -6,24 +6,22 @@ same kind and shape as ``text`` (a span labelled ``label``, one of
 :mod:`.base`): the same entity gets the same surrogate under one key, dates move by one offset
 per record, and no mapping is stored. A surrogate is never the original nor a variant of it
 (:mod:`embedanon.leakguard`), except where a coarse value is meant to survive (ages in the
-``age_top`` bucket, month/year-only dates shifted by less than their resolution). Labels: NAME
-(:mod:`.names`), DATE (:mod:`.dates`), PHONE, ID, IP (:mod:`.shape`), EMAIL, URL, ADDRESS, AGE
-(:mod:`.fakes`).
+``age_top`` bucket, month/year-only dates shifted by less than their resolution); with
+``avoid=`` (:class:`~.avoid.AvoidNames`), no name part of it is a variant of the record's other
+names either. Labels: NAME (:mod:`.names`), DATE (:mod:`.dates`), PHONE, ID, IP (:mod:`.shape`),
+EMAIL, URL, ADDRESS, AGE (:mod:`.fakes`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 
 from ..detectors.base import LABELS
 from ..errors import ConfigError
-from ..leakguard import VariantIndex
-from .base import MAKERS, PRF, Context, Maker, Stream, entity_key, prf_from_key
+from .avoid import NO_NAMES, AvoidNames
+from .base import MAKERS, PRF, Context, Maker, Stream, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
-
-_LETTER_RUNS = re.compile(r"[^\W\d_]{2,}")
 
 
 class Surrogates:
@@ -52,9 +50,7 @@ class Surrogates:
         *,
         prf: PRF,
         record_prf: PRF,
-        avoid: Iterable[str] = (),
-        avoid_keys: frozenset[str] | None = None,
-        avoid_index: tuple[VariantIndex, frozenset[str]] | None = None,
+        avoid: AvoidNames | Iterable[str] = NO_NAMES,
     ) -> str:
         """A surrogate for the span ``text`` labelled ``label``.
 
@@ -66,37 +62,31 @@ class Surrogates:
                 choice when ``consistency="record"``).
             avoid: other names of the record (e.g. every NAME span): no name part of the
                 surrogate equals or is a variant of a word of these (issue 9's cross-name rule).
-            avoid_keys: the same as :meth:`name_keys` of ``avoid``, computed once by the caller
-                (a record with many names asks for many surrogates); replaces ``avoid``.
-            avoid_index: instead of ``avoid`` / ``avoid_keys``, their pieces as a shared index
-                (see :class:`~.base.Context`), for records with many names.
+                An :class:`AvoidNames` built once per record (``AvoidNames.of(texts)``), or the
+                texts themselves (then read again on every call).
 
         Returns:
             The surrogate text. Whitespace-only text is returned as it is.
 
         Raises:
-            ConfigError: unknown label. TypeError: ``text`` is not a string.
+            ConfigError: unknown label. TypeError: ``text`` is not a string, or ``avoid`` is one.
         """
         maker = self._makers.get(label)
         if maker is None:
             raise ConfigError(f"surrogate label must be one of {', '.join(LABELS)}, got {label!r}"[:200])
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if not isinstance(avoid, AvoidNames):
+            avoid = AvoidNames.of(avoid)
         if not text.strip():
             return text
         entity_prf = record_prf if self._record_scope else prf
         context = Context(
             entity=lambda purpose: Stream(entity_prf, purpose),
             record=lambda purpose: Stream(record_prf, purpose),
-            avoid=avoid_keys if avoid_keys is not None else frozenset().union(*map(self.name_keys, avoid)),
-            avoid_index=avoid_index,
+            avoid=avoid,
         )
         return maker.make(text, context)
-
-    @staticmethod
-    def name_keys(text: str) -> frozenset[str]:
-        """The keys of the words of ``text`` a surrogate must avoid (letter runs of two or more)."""
-        return frozenset(entity_key(w) for w in _LETTER_RUNS.findall(text))
 
 
 @lru_cache(maxsize=8)
@@ -109,6 +99,7 @@ __all__ = [
     "NEUTRAL_ID",
     "NEUTRAL_PHONE",
     "PRF",
+    "AvoidNames",
     "Stream",
     "SurrogateConfig",
     "Surrogates",

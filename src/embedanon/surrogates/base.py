@@ -20,13 +20,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from .._registry import Registry
 from ..detectors.base import LABELS
-from ..leakguard import VariantIndex
 from ..text import lookup_key
+
+if TYPE_CHECKING:  # avoid imports entity_key from here
+    from .avoid import AvoidNames
 
 PRF = Callable[[str], bytes]
 T = TypeVar("T")
@@ -123,17 +125,12 @@ class Context:
         entity: ``entity(context)`` → a :class:`Stream` keyed by the release key (or by the record
             too when ``consistency="record"``).
         record: ``record(context)`` → a :class:`Stream` keyed by the release key and the record.
-        avoid: lookup keys the surrogate must not equal or be a variant of (other names of the record).
-        avoid_index: instead of ``avoid``, for a record with many names, the pieces of those keys
-            as ``(index, removed)``: a :class:`~embedanon.leakguard.VariantIndex` shared by the
-            record's spans and the pieces it holds that are not to be avoided here (see
-            ``embedanon.pipeline.scope.other_names``).
+        avoid: the record's other names, which a name surrogate must not resemble.
     """
 
     entity: Callable[[str], Stream]
     record: Callable[[str], Stream]
-    avoid: frozenset[str] = field(default_factory=frozenset)
-    avoid_index: tuple[VariantIndex, frozenset[str]] | None = None
+    avoid: AvoidNames
 
 
 class Maker(Protocol):

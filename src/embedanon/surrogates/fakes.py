@@ -27,6 +27,7 @@ from typing import Any
 
 from ..leakguard import keys_are_variants
 from ..text import LOWER, UPPER, case_code
+from .avoid import pieces_of
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig
 from .names import NameMaker
@@ -112,7 +113,7 @@ class EmailMaker:
         runs = _RUNS.findall(local)
         letters = [i for i, run in enumerate(runs) if run[0].isalpha()]
         exclude = [entity_key(runs[i]) for i in letters]
-        avoid = self._names.context_avoid(context).plus(self._names.avoid_pieces(exclude))
+        avoid = context.avoid.plus(pieces_of(exclude))
         scope = entity_key(local)
         out = []
         for i, run in enumerate(runs):

@@ -17,8 +17,8 @@ configured units (culture groups by default), excluding every unit whose lists c
 original part, then a locale of the unit uniformly, then a name of that locale uniformly (of the
 original's gender when the lists give it one). Given names and surnames are therefore drawn
 independently and a full name can mix cultures. A candidate that equals or is a variant
-(:mod:`embedanon.leakguard`) of any original part of the span, or of a word in ``avoid``, is
-drawn again from the same stream.
+(:mod:`embedanon.leakguard`) of any original part of the span, or of the record's other names
+(``context.avoid``, :mod:`.avoid`), is drawn again from the same stream.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from ..leakguard import VariantIndex, keys_are_variants
 from ..text import LOWER, TITLE, UPPER, case_code
+from .avoid import AvoidNames, key_pieces, pieces_of
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig, name_data
 from .shape import MAX_ATTEMPTS, shaped
@@ -134,12 +134,6 @@ def lexicon() -> Lexicon:
 
 
 _key = lru_cache(maxsize=1 << 16)(entity_key)  # list names recur: cache their keys
-_SEPARATORS = re.compile(r"[\s\-\u2010]+")
-
-
-def _key_pieces(word: str) -> list[str]:
-    """The parts of a name key split at hyphens and spaces: ``pin-yu`` -> ``pin``, ``yu``."""
-    return [p for p in _SEPARATORS.split(word) if p]
 
 
 def _with_case(name: str, original: str) -> str:
@@ -150,27 +144,6 @@ def _with_case(name: str, original: str) -> str:
         return name.lower()
     assert code == TITLE
     return name
-
-
-class Avoid:
-    """The pieces a name surrogate must not be a variant of: ``pieces`` (tested one by one) and,
-    for a record with many names, the pieces of a shared :class:`VariantIndex` less ``removed``
-    (looked up). The same answer as testing every piece of the union."""
-
-    __slots__ = ("index", "pieces", "removed")
-
-    def __init__(self, pieces: frozenset[str], index: VariantIndex | None = None,
-                 removed: frozenset[str] = frozenset()) -> None:
-        self.pieces, self.index, self.removed = pieces, index, removed
-
-    def plus(self, more: Iterable[str]) -> Avoid:
-        return Avoid(self.pieces.union(more), self.index, self.removed)
-
-    def blocks(self, piece: str) -> bool:
-        """Whether ``piece`` is a variant of a piece to avoid."""
-        if any(keys_are_variants(piece, other) for other in self.pieces):
-            return True
-        return self.index is not None and any(v not in self.removed for v in self.index.variants(piece))
 
 
 class NameMaker:
@@ -216,28 +189,15 @@ class NameMaker:
             return pool.male
         return pool.any
 
-    @staticmethod
-    def avoid_pieces(keys: Iterable[str]) -> frozenset[str]:
-        """The pieces of the name keys a surrogate must not be a variant of (the other parts of
-        its name, the record's other names): computed once per span, not once per part."""
-        return frozenset(piece for word in keys for piece in _key_pieces(word))
-
-    def context_avoid(self, context: Context) -> Avoid:
-        """The pieces of ``context.avoid``, through the record's shared index when it has one."""
-        if context.avoid_index is not None:
-            index, removed = context.avoid_index
-            return Avoid(frozenset(), index, removed)
-        return Avoid(self.avoid_pieces(context.avoid))
-
-    def draw(self, role: str, key: str, stream: Stream, avoid: Avoid) -> tuple[str, str]:
+    def draw(self, role: str, key: str, stream: Stream, avoid: AvoidNames) -> tuple[str, str]:
         """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it,
         no piece of it a variant of ``key``'s pieces or of ``avoid``."""
-        avoid = avoid.plus(_key_pieces(key))
+        avoid = avoid.plus(key_pieces(key))
         units = self.allowed_units(key)
         unit, name = "", ""
 
         def admissible(candidate: str) -> bool:  # no piece of it a variant of a piece to avoid
-            return not any(avoid.blocks(p) for p in _key_pieces(_key(candidate)))
+            return not any(avoid.blocks(p) for p in key_pieces(_key(candidate)))
 
         for _ in range(MAX_ATTEMPTS):
             unit, locales = stream.choice(units)
@@ -250,7 +210,7 @@ class NameMaker:
                        for n in self._pool(loc, role, key) if admissible(n)})
         return stream.choice(pool) if pool else (unit, name)
 
-    def part(self, role: str, original: str, context: Context, avoid: Avoid) -> str:
+    def part(self, role: str, original: str, context: Context, avoid: AvoidNames) -> str:
         """A surrogate for one name part (no separators), in the original's case pattern;
         ``avoid``: the pieces of the name's other parts and of ``context.avoid``."""
         key = entity_key(original)
@@ -273,7 +233,7 @@ class NameMaker:
         words = [i for i in parts if kinds[i] == "word"]
         roles = self._roles(chunks, kinds, parts, words)
         exclude = [entity_key(piece) for i in words for piece in _pieces(_core(chunks[i]))]
-        avoid = self.context_avoid(context).plus(self.avoid_pieces(exclude))
+        avoid = context.avoid.plus(pieces_of(exclude))  # pieces once per span, not once per part
         scope = entity_key(" ".join(_core(chunks[i]) for i in parts))
         out = list(chunks)
         for i, kind in enumerate(kinds):
