@@ -1,9 +1,12 @@
-"""Decode rules of the ``model`` detector: NAME spans the per-token decode missed or cut short.
+"""Decode rules of the ``model`` detector: NAME spans the per-token decode missed or cut short, and
+DATE spans over a list of dates.
 
 A rule takes the decoded spans (sorted, disjoint) and returns them with NAME spans added or
-widened. Which rules run is a property of the model (its manifest names them: each was shipped
-by a development-data round, ``experiments/detection/roundN.md``); :func:`apply_rules` runs them
-in one fixed order.
+widened; the last one (``date_lists``, :mod:`.dates`) only removes list separators from DATE
+spans, so a list of dates becomes one span per date. Which rules run is a property of the model
+(its manifest names them: each NAME rule was shipped by a development-data round,
+``experiments/detection/roundN.md``; ``date_lists`` was added without one, its counts are in
+the README); :func:`apply_rules` runs them in one fixed order.
 """
 
 from __future__ import annotations
@@ -21,17 +24,18 @@ from .context import (
     name_speaker_turns,
     propagate_names,
 )
+from .dates import split_date_lists
 from .layout import join_name_particles, name_before_own_email, name_list_items
 from .words import complete_name_pairs, name_joined_words, widen_to_whole_words
 
 #: manifest flags of the decode rules run after Viterbi, in the order :func:`apply_rules` runs them
 #: (coordination, speaker_turns, propagation, inverted_names, honorifics, lists, particles,
-#: email_names, joined_names, name_pairs, whole_words); ``line_lists`` widens lists and
+#: email_names, joined_names, name_pairs, whole_words, date_lists); ``line_lists`` widens lists and
 #: speaker_turns (round 17); ``case_aware`` is not a rule of its own but widens coordination,
 #: propagation and inverted_names to lower-case, upper-case and irregularly cased text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
                 "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
-                "name_pairs")
+                "name_pairs", "date_lists")
 
 __all__ = [
     "DECODE_RULES",
@@ -46,6 +50,7 @@ __all__ = [
     "name_list_items",
     "name_speaker_turns",
     "propagate_names",
+    "split_date_lists",
     "widen_to_whole_words",
 ]
 
@@ -96,4 +101,6 @@ def apply_rules(
         spans = complete_name_pairs(text, spans)
     if rules.get("whole_words"):
         spans = widen_to_whole_words(text, spans)
+    if rules.get("date_lists"):  # last, so the NAME rules see the DATE spans they always saw
+        spans = split_date_lists(text, spans)
     return spans
