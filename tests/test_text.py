@@ -117,3 +117,56 @@ def test_lookup_key_fast_path_equals_the_definition(word: str) -> None:
     decomposed = unicodedata.normalize("NFD", word)
     expected = "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M")).lower()
     assert lookup_key(word) == expected
+
+
+def _hidden_letters_by_definition() -> set[str]:
+    """The ``So`` characters of :data:`HIDDEN_LETTER_RANGES`'s definition, recomputed."""
+    import unicodedata
+
+    out = set()
+    for cp in range(0x80, 0x30000):
+        ch = chr(cp)
+        if unicodedata.category(ch) != "So":
+            continue
+        name = unicodedata.name(ch, "")
+        if "REGIONAL INDICATOR" in name or name.startswith("INPUT SYMBOL"):
+            continue
+        folded = unicodedata.normalize("NFKC", ch).strip("()")
+        if (len(folded) == 1 and folded.isalnum()) or "LATIN CAPITAL LETTER" in name \
+                or "LATIN SMALL LETTER" in name:
+            out.add(ch)
+    return out
+
+
+def test_hidden_letters_are_the_documented_symbols_and_the_tags() -> None:
+    import unicodedata
+
+    from embedanon.text import HIDDEN_LETTERS
+
+    tags = {chr(c) for c in range(0xE0020, 0xE0080)}
+    expected = _hidden_letters_by_definition() | tags
+    if unicodedata.unidata_version == "14.0.0":  # the version the table was made from
+        assert expected == HIDDEN_LETTERS
+    else:  # a newer Unicode may add some: the table must then be extended
+        assert expected <= HIDDEN_LETTERS, "HIDDEN_LETTER_RANGES misses symbols of this Unicode version"
+    assert "🇫" not in HIDDEN_LETTERS and "™" not in HIDDEN_LETTERS and "🙂" not in HIDDEN_LETTERS
+
+
+@pytest.mark.parametrize("word", [
+    "Ⓙⓞⓗⓝ", "⒥⒪⒣⒩", "🄹🄾🄷🄽", "🅙🅞🅗🅝", "🅹🅾🅷🅽",
+    "".join(chr(0xE0000 + ord(c)) for c in "JohnSmith"),
+])
+def test_letters_written_as_symbols_are_one_word(word: str) -> None:
+    text = f"Dr {word}, seen"
+    tokens = tokenize(text)
+    assert [(t.text, t.kind) for t in tokens if t.kind != "space"] == [
+        ("Dr", "word"), (word, "word"), (",", "punct"), ("seen", "word")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_split_without_hidden_letters_equals_the_general_split(text: str) -> None:
+    from embedanon.text import _PLAIN_SPLIT_RE, HIDDEN_LETTERS
+
+    if not HIDDEN_LETTERS.intersection(text):
+        assert _PLAIN_SPLIT_RE.split(text) == WORD_SPLIT_RE.split(text)

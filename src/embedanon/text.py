@@ -4,7 +4,8 @@ A text is cut into tokens of five kinds that cover it exactly, so ``detokenize(t
 for every string:
 
 * ``word``   letters (with combining marks), optionally joined by internal ``'``, ``’`` or ``-``
-             (``o'neil``, ``e-mail``, ``patient's``);
+             (``o'neil``, ``e-mail``, ``patient's``); letters written as symbols count as letters
+             (:data:`HIDDEN_LETTERS`: ``Ⓙⓞⓗⓝ``, ``⒥⒪⒣⒩``, ``🄹🄾🄷🄽``, invisible tag characters);
 * ``number`` digits, optionally joined the same way (``555-1234``, ``2023-01-15``);
 * ``mixed``  letters and digits together (``A12B``, ``covid19``, ``MRN-88213``);
 * ``space``  a run of whitespace (``\\r\\n`` and tabs included);
@@ -45,14 +46,43 @@ def _combining_mark_class() -> str:
     )
 
 
+#: Symbols (category ``So``) that are letters in a shape, as (first, last) code point ranges:
+#: circled, parenthesized, squared and negative circled / squared Latin letters (``Ⓙ``, ``⒥``,
+#: ``🄹``, ``🅙``, ``🅹``), enclosed CJK and kana, Kangxi radicals; that is, every ``So`` character
+#: whose NFKC form, less parentheses, is one letter or digit, or whose name says it is a Latin
+#: letter (Unicode 14; ``tests/test_text.py`` recomputes it). Left out on purpose: regional
+#: indicators (two of them render as a flag, not as letters) and the emoji ``🔠`` / ``🔡``.
+#: Plus the tag characters U+E0020-E007F: invisible, they spell ASCII (``ASCII smuggling``) and
+#: make the subdivision flags. Text written in them is not punctuation: read as punctuation it
+#: was kept verbatim, so ``Ⓙⓞⓗⓝ`` or a name hidden in tags survived every mechanism.
+HIDDEN_LETTER_RANGES: tuple[tuple[int, int], ...] = (
+    (0x249C, 0x24E9), (0x2E9F, 0x2E9F), (0x2EF3, 0x2EF3), (0x2F00, 0x2FD5), (0x3196, 0x319F),
+    (0x3200, 0x321C), (0x322A, 0x3247), (0x3260, 0x327B), (0x327E, 0x327E), (0x328A, 0x32B0),
+    (0x32D0, 0x32FE), (0x1F110, 0x1F12C), (0x1F130, 0x1F149), (0x1F150, 0x1F169),
+    (0x1F170, 0x1F18A), (0x1F1A5, 0x1F1A5), (0x1F202, 0x1F202), (0x1F210, 0x1F23B),
+    (0x1F250, 0x1F251), (0xE0020, 0xE007F),
+)
+HIDDEN_LETTERS = frozenset(chr(c) for a, b in HIDDEN_LETTER_RANGES for c in range(a, b + 1))
+_HIDDEN = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in HIDDEN_LETTER_RANGES)
+
 _MARKS = _combining_mark_class()
-_ALNUM = r"[^\W_]"
-_PART = rf"{_ALNUM}(?:{_ALNUM}|[{_MARKS}])*"
-WORD_PATTERN = rf"{_PART}(?:[{JOINERS}]{_PART})*"
+
+
+def _word_pattern(alnum: str) -> str:
+    part = rf"{alnum}(?:{alnum}|[{_MARKS}])*"
+    return rf"{part}(?:[{JOINERS}]{part})*"
+
+
+WORD_PATTERN = _word_pattern(rf"(?:[^\W_]|[{_HIDDEN}])")
 #: Matches one alphanumeric token; everything between two matches is whitespace or punctuation.
 WORD_RE = re.compile(WORD_PATTERN)
 #: ``WORD_SPLIT_RE.split(text)`` alternates [gap, token, gap, token, ..., gap].
 WORD_SPLIT_RE = re.compile(f"({WORD_PATTERN})")
+#: The same split for text without :data:`HIDDEN_LETTERS` (faster; equal there, tested).
+_PLAIN_SPLIT_RE = re.compile("(" + _word_pattern(r"[^\W_]") + ")")
+#: one range from the first to the last hidden letter: a cheap test that a text holds none
+_MAY_HIDE = re.compile(
+    f"[{re.escape(chr(HIDDEN_LETTER_RANGES[0][0]))}-{re.escape(chr(HIDDEN_LETTER_RANGES[-1][1]))}]")
 #: The same split restricted to ASCII text (about twice as fast; equal on ASCII, tested).
 _ASCII_SPLIT_RE = re.compile(r"([A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*)")
 _GAP_RE = re.compile(r"(?P<space>\s+)|(?P<punct>.)", re.DOTALL)
@@ -84,7 +114,7 @@ def token_kind(token: str) -> TokenKind:
     for ch in token:
         if ch in JOINERS or unicodedata.category(ch).startswith("M"):
             continue
-        if ch.isalpha():
+        if ch.isalpha() or ch in HIDDEN_LETTERS:
             has_alpha = True
         else:
             has_other = True
@@ -103,6 +133,8 @@ def split_words(text: str) -> list[str]:
     """
     if text.isascii():
         return _ASCII_SPLIT_RE.split(text)
+    if _MAY_HIDE.search(text) is None:
+        return _PLAIN_SPLIT_RE.split(text)
     return WORD_SPLIT_RE.split(text)
 
 
@@ -132,8 +164,10 @@ def detokenize(tokens: list[Token] | list[str]) -> str:
 
 
 def is_word_part(part: str) -> bool:
-    """Whether a joiner-free piece of a token is letters only (combining marks allowed)."""
-    return all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in part)
+    """Whether a joiner-free piece of a token is letters only (combining marks and
+    :data:`HIDDEN_LETTERS` allowed)."""
+    return all(ch.isalpha() or ch in HIDDEN_LETTERS or unicodedata.category(ch).startswith("M")
+               for ch in part)
 
 
 def split_joined(token: str) -> list[str]:

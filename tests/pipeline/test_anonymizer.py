@@ -203,3 +203,18 @@ def test_bounded_plan_cache_gives_the_same_output(monkeypatch: pytest.MonkeyPatc
     again = [anonymize_records(docs[i : i + 4], anon.config, anon.key) for i in range(0, 12, 4)]
     assert again == reference
     assert len(anon.runtime.lexicon._plans) <= 80
+
+
+@pytest.mark.parametrize("mechanism", ["knn", "exponential"])
+def test_letters_written_as_symbols_never_survive(mechanism: str) -> None:
+    """Circled, parenthesized and squared letters and invisible tag characters were read as
+    punctuation and released verbatim in scope all; now they are words like any other."""
+    hidden = ["Ⓙⓞⓗⓝ", "Ⓢⓜⓘⓣⓗ", "⒥⒪⒣⒩", "🄹🄾🄷🄽", "🅙🅞🅗🅝",
+              "".join(chr(0xE0000 + ord(c)) for c in "JohnSmith")]
+    text = "Patient " + " and ".join(hidden) + " seen 🇫🇷 🙂."
+    params = {"epsilon": 14.0} if mechanism == "exponential" else {}
+    out = Anonymizer(mechanism=mechanism, seed=5, **params).anonymize(text)
+    assert not set("".join(hidden)).intersection(out)
+    for word in hidden:
+        assert word not in out
+    assert "🇫🇷" in out and "🙂" in out  # flags and emoji are still punctuation
