@@ -114,3 +114,23 @@ def test_key_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
         ReleaseKey.from_file(bad)
     with pytest.raises(ConfigError, match="cannot read"):
         ReleaseKey.from_file(tmp_path / "missing.key")
+
+
+def test_degenerate_and_exposed_key_files(tmp_path, caplog) -> None:  # type: ignore[no-untyped-def]
+    zero = tmp_path / "zero.key"
+    zero.write_text("00" * 32 + "\n")
+    zero.chmod(0o600)
+    with pytest.raises(ConfigError, match="equal bytes"):
+        ReleaseKey.from_file(zero)
+    shared = tmp_path / "shared.key"
+    write_key_file(shared)
+    with caplog.at_level("WARNING"):
+        ReleaseKey.from_file(shared)
+    assert not caplog.records  # mode 0600: no warning
+    shared.chmod(0o644)
+    with caplog.at_level("WARNING"):
+        ReleaseKey.from_file(shared)
+    assert len(caplog.records) == 1 and "0644" in caplog.records[0].getMessage()
+    assert shared.read_text().strip() not in caplog.text  # the warning never shows the key
+    with pytest.raises(ConfigError, match="standard output"):
+        write_key_file("-")

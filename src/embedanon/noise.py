@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import stat
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ import numpy.typing as npt
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from .errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 KEY_BYTES = 32
 TAG_BYTES = 9
@@ -95,9 +98,15 @@ class ReleaseKey:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> ReleaseKey:
-        """Read a key file written by :func:`write_key_file` (64 hex digits)."""
+        """Read a key file written by :func:`write_key_file` (64 hex digits).
+
+        A key of 32 equal bytes (a file made from ``/dev/zero``, say) is refused: it is no
+        secret. A key file that other users may read is used, with one warning: whoever reads
+        it can replay the noise of every release made with it.
+        """
         try:
             raw = Path(path).read_bytes()
+            mode = stat.S_IMODE(os.stat(path).st_mode)
         except OSError as exc:
             raise ConfigError(f"cannot read key file {path}: {exc.strerror}") from None
         text = raw.strip()
@@ -108,6 +117,11 @@ class ReleaseKey:
         if len(secret) != KEY_BYTES:
             raise ConfigError(f"key file {path} must hold {2 * KEY_BYTES} hexadecimal digits "
                               "(write one with 'embedanon keygen')")
+        if len(set(secret)) == 1:
+            raise ConfigError(f"key file {path} holds {KEY_BYTES} equal bytes, which is no secret "
+                              "(write one with 'embedanon keygen')")
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            log.warning("key file %s can be read by other users (mode %04o); 'chmod 600' it", path, mode)
         return cls(secret, "file")
 
     def subkey(self, purpose: str) -> bytes:
@@ -139,7 +153,10 @@ class Prf:
 
 
 def write_key_file(path: str | os.PathLike[str]) -> ReleaseKey:
-    """Create ``path`` (mode 0600, refusing to overwrite) holding a fresh key in hex."""
+    """Create ``path`` (mode 0600, refusing to overwrite) holding a fresh key in hex; never
+    standard output (``-``), where a secret would end up in terminals and logs."""
+    if os.fspath(path) == "-":
+        raise ConfigError("a key is written to a file, never to standard output ('-')")
     key = ReleaseKey.fresh()
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, stat.S_IRUSR | stat.S_IWUSR)
