@@ -123,15 +123,91 @@ def test_lone_surrogates_elsewhere_are_written_back_as_escapes() -> None:
     (b"[" * 100_000 + b"\n", "line 1 is JSON nested too deeply"),
     (b'{"n": ' + b"1" * 5000 + b"}\n", "a number is too long"),
     (b'{"text": "a"\n', "line 1 is not valid JSON"),
-    (b'"just a string"\n', "line 1 is a JSON str, not an object"),
-    (b'{"text": 3}\n', "field 'text' is int"),
+    (b'"just a string"\n', "line 1 is a JSON string, not an object"),
+    (b'{"text": 3}\n', "field 'text' is a JSON number, not a string"),
     (b'{"body": "' + CANARY.encode() + b'"}\n', "line 1 has no field 'text'"),
 ])
 def test_bad_jsonl(data: bytes, message: str) -> None:
     _refused(lambda: _jsonl(data), message)
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    (b"null", "null"), (b"true", "boolean"), (b"3", "number"), (b"2.5", "number"),
+    (b'"s"', "string"), (b"[1]", "array"),
+])
+def test_json_type_names_are_json_names(line: bytes, name: str) -> None:
+    _refused(lambda: _jsonl(b'{"text": "a"}\n' + line + b"\n"), f"line 2 is a JSON {name}, not an object")
+    field = b'{"text": ' + line + b"}\n"
+    if name in ("null", "string"):  # the two types a named field may have
+        assert len(_jsonl(field)) == 1
+    else:
+        _refused(lambda: _jsonl(field), f"line 1: field 'text' is a JSON {name}, not a string")
+    _refused(lambda: _jsonl(b'{"text": {}}\n'), "field 'text' is a JSON object, not a string")
+
+
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e309", b"-1e400", b"[1, 1E999]"])
+def test_non_finite_numbers_are_refused(number: bytes) -> None:
+    """json.loads accepts NaN/Infinity and turns 1e309 into inf; json.dumps would then write
+    ``Infinity``, which is not JSON (RFC 8259), into the release."""
+    data = b'{"text": "a"}\n{"text": "' + CANARY.encode() + b'", "n": ' + number + b"}\n"
+    _refused(lambda: _jsonl(data), "line 2: a number is not finite JSON")
+
+
+def test_finite_numbers_are_written_as_the_nearest_double() -> None:
+    """What the README promises: integers exact, floats the nearest double (an underflow is 0.0)."""
+    data = (b'{"text": "a", "pi": 3.14159265358979323846, "big": 123456789012345678901234567890, '
+            b'"tiny": 1e-400, "max": 1.7976931348623157e308, "neg": -0.0, "t": 1.10}\n')
+    (record,) = _jsonl(data)
+    assert eio.write_jsonl(record, record.texts) == (
+        '{"text": "a", "pi": 3.141592653589793, "big": 123456789012345678901234567890, '
+        '"tiny": 0.0, "max": 1.7976931348623157e+308, "neg": -0.0, "t": 1.1}\n')
+
+
+def test_jsonl_keeps_each_line_ending() -> None:
+    data = b'{"text": "a"}\r\n{"text": "b"}\n\r\n{"text": "c"}'
+    out = "".join(eio.write_jsonl(r, r.texts) for r in _jsonl(data))
+    assert out == '{"text": "a"}\r\n{"text": "b"}\n\r\n{"text": "c"}'
+
+
 # -- csv ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("data", "message"), [
+    # an unquoted comma pushes the rest of the note into cells no column anonymizes
+    (f"id,text\n1,Patient {CANARY}, DOB 1961-03-02, lives at 12 Elm St\n",
+     "row 2 (line 2) has 4 cells but the header has 2 (an unquoted comma?)"),
+    (f'id,text\n1,ok\n\n2,"multi\nline {CANARY}",x\n',
+     "row 4 (line 4) has 3 cells but the header has 2"),
+    # fewer cells: the text may sit in a column that is not anonymized
+    (f"id,text,note\n1,a,b\n{CANARY} Smith\n", "row 3 (line 3) has 1 cell but the header has 3 (a missing comma"),
+    (f"id,text,note\n1,{CANARY}\n", "row 2 (line 2) has 2 cells but the header has 3"),
+])
+def test_rows_must_have_as_many_cells_as_the_header(data: str, message: str) -> None:
+    _refused(lambda: _csv(data.encode()), message)
+
+
+def test_blank_csv_lines_are_kept() -> None:
+    records = _csv(b"id,text\r\n1,a\r\n\r\n2,b\r\n")
+    assert [r.texts for r in records[1:]] == [("a",), ("",), ("b",)]
+    writer = eio.CsvWriter(",", "\r\n")
+    assert "".join(writer(r, r.texts) for r in records) == "id,text\r\n1,a\r\n\r\n2,b\r\n"
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (f'id,text\n1,"unterminated {CANARY}\n2,more\n', "row 2 (line 2) opens a quoted field that is never closed"),
+    (f'id,text\n1,a\n2,"{CANARY}', "row 3 (line 3) opens a quoted field that is never closed"),
+    (f'id,text\n1,"{CANARY}"x\n', "row 2 (line 2) has text after the closing quote"),
+    (f'"id,text\n1,{CANARY}\n', "row 1 (line 1) opens a quoted field"),
+])
+def test_malformed_quoting_is_refused(data: str, message: str) -> None:
+    _refused(lambda: _csv(data.encode()), message)
+
+
+def test_well_formed_quoting_still_reads() -> None:
+    """Positive controls for strict quoting: quoted delimiters, line breaks and doubled quotes."""
+    data = b'id,text\r\n1,"a, b"\r\n2,"line\r\nbreak"\r\n3,"say ""hi"""\r\n4,"x\ny"\r\n5,un"quoted\r\n'
+    assert [r.texts for r in _csv(data)[1:]] == [("a, b",), ("line\r\nbreak",), ('say "hi"',), ("x\ny",),
+                                                ('un"quoted',)]
+
+
 def test_headerless_csv_never_shows_its_first_row() -> None:
     message = _refused(lambda: _csv(f"{CANARY} Smith,chest pain,54\n1,2,3\n".encode()),
                        "no column 'text' in the first row (3 columns)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import re
 import stat
@@ -222,7 +223,36 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_unique_pairs)
+class _NotFinite(ValueError):
+    """A JSON number that is not finite: NaN/Infinity literals, or a float that overflows."""
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if value in (math.inf, -math.inf):  # 1e309: json.dumps would write Infinity, not JSON
+        raise _NotFinite
+    return value
+
+
+def _no_constant(literal: str) -> Any:  # NaN, Infinity, -Infinity: Python's extension to JSON
+    raise _NotFinite
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_pairs, parse_float=_finite_float,
+                            parse_constant=_no_constant)
+
+
+def _json_type(value: Any) -> str:
+    """JSON's name for the type of a parsed value (bool before int: a bool is an int)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def _parse_json(body: str, path: str, line_no: int, fields: list[str]) -> Any:
@@ -235,6 +265,9 @@ def _parse_json(body: str, path: str, line_no: int, fields: list[str]) -> Any:
                 "(ambiguous; only one would be anonymized)") from None
         raise InputError(f"{path}: line {line_no} has a JSON object with a repeated key "
                          "(it would be collapsed)") from None
+    except _NotFinite:
+        raise InputError(f"{path}: line {line_no}: a number is not finite JSON (NaN, Infinity, "
+                         "or beyond the double range)") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {line_no} is not valid JSON: {exc.msg}") from None
     except RecursionError:
@@ -247,7 +280,9 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
     """One record per JSON object line; blank lines are kept as they are.
 
     A named field must be a string or ``null`` and appear once; a repeated key anywhere is
-    refused (it would collapse). A named field holding an unpaired surrogate escape
+    refused (it would collapse), and so is a number that is not finite (``NaN``, ``Infinity``, or
+    a float such as ``1e309`` that overflows; none is JSON). Other numbers are kept as parsed:
+    integers exactly, floats as the nearest double. A named field holding an unpaired surrogate escape
     (``"\\ud800"``) is refused, or, with ``errors="replace"``, has each one replaced by U+FFFD;
     elsewhere such escapes are written back as escapes, unchanged.
     """
@@ -264,7 +299,7 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
                 body = body[1:]
             obj = _parse_json(body, path, line_no, fields)
             if not isinstance(obj, dict):
-                raise InputError(f"{path}: line {line_no} is a JSON {type(obj).__name__}, not an object")
+                raise InputError(f"{path}: line {line_no} is a JSON {_json_type(obj)}, not an object")
             texts = []
             for name in fields:
                 if name not in obj:
@@ -272,7 +307,7 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
                 value = obj[name]
                 if value is not None and not isinstance(value, str):
                     raise InputError(
-                        f"{path}: line {line_no}: field {name!r} is {type(value).__name__}, not a string"
+                        f"{path}: line {line_no}: field {name!r} is a JSON {_json_type(value)}, not a string"
                     )
                 if value and _SURROGATE.search(value):
                     if errors != "replace":
@@ -309,11 +344,20 @@ def write_jsonl(record: Record, results: tuple[str, ...]) -> str:
 
 def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
              delimiter: str = ",") -> Iterator[Record]:
-    """One record per row after the header row; the header is yielded first as a record."""
+    """One record per row after the header row; the header is yielded first as a record.
+
+    Every row has as many cells as the header: a row with more would release its extra cells
+    unchanged (an unquoted delimiter inside a note pushes the rest of the note there), one with
+    fewer may hold its text in another column; both are refused, naming the row, the line it
+    starts on and the counts. A blank line (no cells) is kept as it is. Malformed quoting is
+    refused (``strict``): a quoted field still open at the end of the file would swallow the rest
+    of it, and text after a closing quote would lose the quote.
+    """
     text = io.TextIOWrapper(fh, encoding="utf-8", errors=errors, newline="")
     # Long notes exceed the csv module's default 128 KiB field limit.
     csv.field_size_limit(max(csv.field_size_limit(), _CSV_FIELD_LIMIT))
-    reader = csv.reader(text, delimiter=delimiter)
+    reader = csv.reader(text, delimiter=delimiter, strict=True)
+    row_no, start = 1, 1  # the row being read (the header is row 1) and the line it starts on
     try:
         try:
             header = next(reader)
@@ -323,10 +367,16 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
         names = [h.lstrip("\ufeff") if i == 0 else h for i, h in enumerate(header)]
         _check_columns(names, fields, path)
         cols = [names.index(f) for f in fields]
+        width = len(header)
         yield Record((), 0, ("header", header), header=True)
-        for row in reader:
-            # A short row keeps its shape: absent cells are anonymized as "" and not written.
-            yield Record(tuple(row[c] if c < len(row) else "" for c in cols),
+        while True:
+            row_no, start = row_no + 1, reader.line_num + 1
+            row = next(reader, None)
+            if row is None:
+                break
+            if row and len(row) != width:
+                raise InputError(_width_message(path, row_no, start, len(row), width, delimiter))
+            yield Record(tuple(row[c] for c in cols) if row else ("",) * len(cols),
                          sum(map(len, row)) + len(row), ("row", row, cols))
     except UnicodeDecodeError as exc:
         raise InputError(
@@ -334,11 +384,24 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
             "a chunk); use --encoding-errors replace to substitute U+FFFD"
         ) from None
     except csv.Error as exc:
-        raise InputError(f"{path}: malformed CSV at line {reader.line_num}: {exc}") from None
+        if str(exc) == "unexpected end of data":  # strict: end of file inside a quoted field
+            raise InputError(f"{path}: row {row_no} (line {start}) opens a quoted field that is "
+                             "never closed (an unmatched quote?)") from None
+        if "expected after" in str(exc):  # strict: '"ab"cd' would silently become 'abcd'
+            raise InputError(f"{path}: row {row_no} (line {start}) has text after the closing quote "
+                             "of a field (a quote inside a field must be doubled)") from None
+        raise InputError(f"{path}: malformed CSV in row {row_no} (line {start}): {exc}") from None
     except OSError as exc:
         raise _read_error(path, exc) from None
     finally:
         text.detach()
+
+
+def _width_message(path: str, row_no: int, start: int, cells: int, width: int, delimiter: str) -> str:
+    name = {",": "comma", "\t": "tab", ";": "semicolon"}.get(delimiter, "delimiter")
+    hint = f"an unquoted {name}?" if cells > width else f"a missing {name} or a cut row?"
+    return (f"{path}: row {row_no} (line {start}) has {cells} cell{'s' if cells != 1 else ''} "
+            f"but the header has {width} ({hint})")
 
 
 def _check_columns(names: list[str], fields: list[str], path: str) -> None:

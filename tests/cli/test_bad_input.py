@@ -115,6 +115,18 @@ CASES: dict[str, Case] = {
         lambda e, m: e.run(str(e.write("deep.jsonl", _nested(100_000))))),
     "json number of 5000 digits": _case("a number is too long")(
         lambda e, m: e.run(str(e.write("n.jsonl", f'{{"text": "{CANARY}", "n": {"9" * 5000}}}\n')))),
+    "csv row with extra cells": _case("row 2 (line 2) has 4 cells but the header has 2 (an unquoted comma?)")(
+        lambda e, m: e.run(str(e.write("rag.csv", f"id,text\n1,Patient {CANARY}, DOB 1961-03-02, 12 Elm St\n")))),
+    "csv row with fewer cells": _case("row 3 (line 3) has 1 cell but the header has 3")(
+        lambda e, m: e.run(str(e.write("few.csv", f"id,text,note\n1,a,b\n{CANARY} Smith\n")))),
+    "csv quote never closed": _case("row 2 (line 2) opens a quoted field that is never closed")(
+        lambda e, m: e.run(str(e.write("q.csv", f'id,text\n1,"unterminated {CANARY}\n2,b\n')))),
+    "json Infinity": _case("line 1: a number is not finite JSON")(
+        lambda e, m: e.run(str(e.write("inf.jsonl", f'{{"text": "{CANARY}", "big": 1e309}}\n')))),
+    "json NaN": _case("line 2: a number is not finite JSON")(
+        lambda e, m: e.run(str(e.write("nan.jsonl", f'{{"text": "a"}}\n{{"text": "{CANARY}", "n": NaN}}\n')))),
+    "jsonl line null": _case("line 2 is a JSON null, not an object")(
+        lambda e, m: e.run(str(e.write("null.jsonl", f'{{"text": "{CANARY}"}}\nnull\n')))),
     "invalid utf-8 on stdin": _case("line 3 is not valid UTF-8")(
         lambda e, m: e.run("-", stdin=f"{CANARY} one\n{CANARY} two\ncaf\xe9\n".encode("latin-1"),
                            output=False)),
