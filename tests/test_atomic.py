@@ -388,3 +388,94 @@ def test_signals_deferred_delivers_after_the_block() -> None:
     """)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["inside", "terminated", "after"], proc.stderr
+
+
+# -- standard output: short writes and errors -----------------------------------------------------
+class _ShortWriter:
+    """A raw stream that writes at most ``step`` bytes per call and says so (like a ``FileIO``
+    on a pipe or a nearly full disk), then raises ``error`` once ``limit`` bytes are in."""
+
+    def __init__(self, step: int, limit: int | None = None, error: int = errno.ENOSPC) -> None:
+        self.data = bytearray()
+        self.step, self.limit, self.error = step, limit, error
+
+    def write(self, chunk: bytes) -> int:
+        if self.limit is not None and len(self.data) >= self.limit:
+            raise OSError(self.error, os.strerror(self.error))
+        n = min(self.step, len(chunk))
+        self.data += bytes(chunk[:n])
+        return n
+
+    def flush(self) -> None:
+        pass
+
+
+class _FakeStdout:
+    def __init__(self, buffer: _ShortWriter) -> None:
+        self.buffer = buffer
+
+    def write(self, text: str) -> int:
+        raise AssertionError("the binary layer must be used")
+
+    def flush(self) -> None:
+        pass
+
+
+def _to_stdout(monkeypatch: pytest.MonkeyPatch, raw: _ShortWriter, data: bytes) -> None:
+    monkeypatch.setattr(_atomic.sys, "stdout", _FakeStdout(raw))
+    with AtomicBatch() as batch:
+        batch.open("-", binary=True).write(data)
+
+
+def test_short_writes_to_stdout_are_completed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A raw stdout (``python -u``, PYTHONUNBUFFERED) may take fewer bytes than given; the copy
+    goes on until every byte is written (it used to stop after the first short write)."""
+    data = bytes(range(256)) * 9000  # 2.3 MB: several 1 MiB chunks
+    raw = _ShortWriter(step=65536)
+    _to_stdout(monkeypatch, raw, data)
+    assert bytes(raw.data) == data
+
+
+@pytest.mark.parametrize(("number", "message"), [
+    (errno.ENOSPC, "cannot write to standard output: No space left on device"),
+    (errno.EIO, "cannot write to standard output: Input/output error"),
+])
+def test_full_disk_behind_stdout_is_one_line(monkeypatch: pytest.MonkeyPatch, number: int,
+                                             message: str) -> None:
+    """The tmpfs case: a short write first, the error on the next one."""
+    with pytest.raises(OutputError) as info:
+        _to_stdout(monkeypatch, _ShortWriter(step=65536, limit=65536, error=number), b"x" * 300_000)
+    assert str(info.value) == message
+
+
+def test_closed_pipe_behind_stdout_stays_a_broken_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A short write, then EPIPE: BrokenPipeError reaches the CLI (exit 141, no message)."""
+    with pytest.raises(BrokenPipeError):
+        _to_stdout(monkeypatch, _ShortWriter(step=65536, limit=65536, error=errno.EPIPE), b"x" * 300_000)
+
+
+def test_a_stream_that_takes_nothing_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(OutputError, match="standard output"):
+        _to_stdout(monkeypatch, _ShortWriter(step=0), b"x" * 10)
+
+
+def test_atomic_directory_private_modes_nested_and_nothing_left_on_failure(
+        tmp_path: Path, umask_022: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "model"
+    with atomic_directory(target, private=True) as tmp:
+        (tmp / "weights.npz").write_bytes(b"w")
+        (tmp / "sub").mkdir()
+        (tmp / "sub" / "f").write_bytes(b"f")
+    modes = {p.relative_to(target).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in target.rglob("*")}
+    assert stat.S_IMODE(target.stat().st_mode) == 0o700
+    assert modes == {"weights.npz": 0o600, "sub": 0o700, "sub/f": 0o600}
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(_atomic.os, "fsync", full)
+    with pytest.raises(OutputError, match=f"cannot write {target}: No space left on device"), \
+            atomic_directory(target, private=True) as tmp:
+        (tmp / "weights.npz").write_bytes(b"new")
+    assert (target / "weights.npz").read_bytes() == b"w"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]

@@ -10,7 +10,8 @@ on success, so a failure still writes nothing there.
 Mode rule (one for everything):
 
 * **private** files hold text or data derived from the text being anonymized (anonymized
-  outputs, run reports, review pages): created ``0600`` (owner only) whatever the umask,
+  outputs, run reports, review pages, trained detectors): created ``0600`` (directories
+  ``0700``, owner only) whatever the umask,
   because nobody has reviewed them yet;
 * **public** files are derived from public resources only (neighbor-table caches, imported
   embeddings, calibration outputs): created ``0666 & ~umask`` (directories ``0777 & ~umask``),
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import io
 import os
 import re
@@ -504,9 +506,22 @@ def _copy_spool(p: _Pending) -> None:
         raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
 
 
-def _pump(src: IO[bytes], write: Callable[[bytes], object]) -> None:
+def _pump(src: IO[bytes], write: Callable[[memoryview], int | None]) -> None:
+    """Copy ``src`` to ``write`` until every byte is written.
+
+    A raw stream may write fewer bytes than it was given and return the count: standard output
+    is one under ``python -u`` or ``PYTHONUNBUFFERED`` (a ``FileIO``), where a full disk or a
+    reader that went away first shows as a short write and only the *next* write raises
+    (ENOSPC, EPIPE). Ignoring the count truncated the output with exit status 0.
+    """
     while chunk := src.read(1 << 20):
-        write(chunk)
+        view = memoryview(chunk)
+        while view:
+            written = write(view)
+            if not written:  # None: a non-blocking stream that would block; 0: no progress
+                code = errno.EAGAIN if written is None else errno.EIO
+                raise OSError(code, os.strerror(code))
+            view = view[written:]
 
 
 def _refuse_stdin(target: Path, shown: str) -> None:
@@ -534,7 +549,10 @@ def atomic_directory(path: str | os.PathLike[str], *, private: bool) -> Iterator
     """A directory filled in a temp directory beside ``path`` and renamed over it on success.
 
     An existing directory at ``path`` is replaced (it is renamed aside first, then removed), so
-    readers never see a half-filled one. Yields the temp directory to fill.
+    readers never see a half-filled one. Yields the temp directory to fill (created ``0700``);
+    on success every directory and file in it gets its mode under the mode rule and the files
+    are fsynced before the rename. Any failure removes the temp directory and leaves ``path`` as
+    it was; an ``OSError`` becomes one :class:`OutputError` line naming ``path``.
     """
     target = Path(path)
     try:
@@ -544,14 +562,19 @@ def atomic_directory(path: str | os.PathLike[str], *, private: bool) -> Iterator
     temp = _make_temp(target, directory=True)
     try:
         yield temp
-        os.chmod(temp, new_dir_mode(private=private))
-        for child in temp.iterdir():
-            os.chmod(child, new_file_mode(private=private))
+        check_stop()
+        _seal_tree(temp, private=private)
         old = None
         if target.exists():
             old = _make_temp(target, directory=True)
             os.replace(target, old)
-        os.replace(temp, target)
+        try:
+            os.replace(temp, target)
+        except OSError:
+            if old is not None:  # put the previous directory back before reporting
+                os.replace(old, target)
+                _LIVE.discard(old)
+            raise
         _LIVE.discard(temp)
         if old is not None:
             _remove(old)
@@ -562,6 +585,23 @@ def atomic_directory(path: str | os.PathLike[str], *, private: bool) -> Iterator
     except BaseException:
         _remove(temp)
         raise
+
+
+def _seal_tree(root: Path, *, private: bool) -> None:
+    """Give every directory and file under ``root`` its mode (mode rule) and fsync the files, so
+    the rename that follows publishes complete files only."""
+    for directory, dirs, files in os.walk(root):
+        os.chmod(directory, new_dir_mode(private=private))
+        for name in dirs:
+            os.chmod(os.path.join(directory, name), new_dir_mode(private=private))
+        for name in files:
+            path = os.path.join(directory, name)
+            os.chmod(path, new_file_mode(private=private))
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
 
 def save_npz(path: Path, **arrays: np.ndarray) -> None:

@@ -7,14 +7,19 @@ output depends on the key and the data only, never on the engine, ``jobs`` or ch
 
 from __future__ import annotations
 
+import io
 import logging
+import os
+import stat
+import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from . import io as eio
+from ._atomic import OutputError, is_stream, regular_target
 from ._validate import positive_int
 from .backends.base import Backend, Task, build_backend, chunk_texts, run_task
 from .errors import ConfigError, InputError
@@ -36,12 +41,25 @@ class RunStats:
     #: word tokens per text, when counted (for the epsilon spent): total and the longest text's
     words: int = 0
     longest_words: int = 0
+    #: records of a scope other than ``all`` released in full scope (every word perturbed)
+    #: because a detector failed on one of their texts (see :func:`run_counted`)
+    full_scope_fallbacks: int = 0
 
 
-def write_run_report(path: str, anonymizer: Anonymizer, stats: RunStats, seconds: float, *,
-                     engine: str, jobs: int) -> None:
-    """The run report: settings, provenance digests, counts, epsilon spent, timing. Counts only:
-    no text, no word, no mapping; the key appears only as its public fingerprint."""
+def fallback_notice(stats: RunStats) -> str | None:
+    """The one-line notice for records that fell back to full scope (None when there are none)."""
+    if not stats.full_scope_fallbacks:
+        return None
+    return (f"notice: detection failed on {stats.full_scope_fallbacks} of {stats.records} records; "
+            "they were released in full scope (every word perturbed)")
+
+
+def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engine: str,
+               jobs: int) -> str:
+    """The run report as JSON text: settings, provenance digests, counts, epsilon spent, timing.
+    Counts only: no text, no word, no mapping; the key appears only as its public fingerprint.
+    ``counts.full_scope_fallbacks`` is the number of records that a detector failed on and
+    that were therefore released in full scope (None in scope ``all``)."""
     import json
 
     from . import __version__
@@ -59,7 +77,9 @@ def write_run_report(path: str, anonymizer: Anonymizer, stats: RunStats, seconds
         "config_digest": anonymizer.digest(),
         "key": {"origin": anonymizer.key.origin, "fingerprint": anonymizer.key.fingerprint()},
         "counts": {"inputs": stats.inputs, "records": stats.records, "texts": stats.texts,
-                   "bytes": stats.bytes_in, "word_tokens": stats.words},
+                   "bytes": stats.bytes_in, "word_tokens": stats.words,
+                   "full_scope_fallbacks": (None if config.scope.scope == "all"
+                                            else stats.full_scope_fallbacks)},
         "epsilon": None if epsilon is None else {
             "per_word": epsilon, "longest_text_words": stats.longest_words,
             "longest_text": stats.longest_words * epsilon, "whole_input": stats.words * epsilon,
@@ -68,8 +88,15 @@ def write_run_report(path: str, anonymizer: Anonymizer, stats: RunStats, seconds
         "seconds": round(seconds, 3),
         "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,
     }
+    return json.dumps(report, indent=2) + "\n"
+
+
+def write_run_report(path: str, anonymizer: Anonymizer, stats: RunStats, seconds: float, *,
+                     engine: str, jobs: int) -> None:
+    """Write :func:`run_report` to ``path`` on its own (``anonymize --report`` writes it in the
+    outputs' batch instead, see :func:`anonymize_files`)."""
     with eio.atomic_output(path) as out:  # the one atomic writer; a report holds no text
-        out.write(json.dumps(report, indent=2) + "\n")
+        out.write(run_report(anonymizer, stats, seconds, engine=engine, jobs=jobs))
 
 
 def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
@@ -94,24 +121,157 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
         if dupes:
             raise ConfigError(f"two inputs share the file name {sorted(dupes)[0]!r}")
         targets = [str(Path(output) / n) for n in names]
-    for src, dst in zip(inputs, targets, strict=True):
-        if eio.same_file(src, dst):
-            raise ConfigError(f"output {dst} is the same file as input {src}; choose another -o")
     return targets
+
+
+def check_outputs(inputs: list[str], output: str | None, *, report: str | None = None,
+                  reads: Sequence[PathArg] = ()) -> list[str | None]:
+    """Plan the outputs (:func:`plan_outputs`) and refuse, before any work, a ``report`` that
+    cannot be written and any output that is an input, one of ``reads`` (the other files the
+    run reads, e.g. :func:`release_files`) or another output (:func:`check_paths`)."""
+    targets = plan_outputs(inputs, output)
+    check_report(report)
+    written: list[PathArg] = [("output", t) for t in targets]
+    if report is not None:
+        written.append(("--report", report))
+    check_paths([*(("input", p) for p in inputs), *reads], written)
+    return targets
+
+
+# -- outputs against inputs ----------------------------------------------------------------------
+#: (what, path): ``what`` names the option in messages (``input``/``output`` for INPUT and -o).
+PathArg = tuple[str, "str | None"]
+
+
+def _stdin_stat() -> os.stat_result | None:
+    """The regular file standard input reads, if it reads one."""
+    try:
+        st = os.fstat(sys.stdin.fileno()) if sys.stdin is not None else None
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None
+    return st if st is not None and stat.S_ISREG(st.st_mode) else None
+
+
+def _stat(path: str) -> os.stat_result | None:
+    if path == "-":
+        return _stdin_stat()
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file: the same inode when both exist (hard links,
+    symbolic links), else the same resolved path (an output not created yet). ``-`` as an input
+    is the file standard input reads (nothing when it reads a pipe or a terminal)."""
+    st_a, st_b = _stat(a), _stat(b)
+    if st_a is not None and st_b is not None:
+        return (st_a.st_dev, st_a.st_ino) == (st_b.st_dev, st_b.st_ino)
+    if st_a is not None or st_b is not None or "-" in (a, b):
+        return False
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _inside(path: str, directory: str) -> bool:
+    real, base = os.path.realpath(path), os.path.realpath(directory)
+    return os.path.commonpath([real, base]) == base
+
+
+def _shown(what: str, path: str) -> str:
+    return f"{what} {path}"
+
+
+def _choose(what: str) -> str:
+    return "-o" if what == "output" else what
+
+
+def check_paths(inputs: Sequence[PathArg], outputs: Sequence[PathArg]) -> None:
+    """Refuse, before any work, an output that would replace an input or another output.
+
+    Args:
+        inputs: ``(what, path)`` of every file the command reads: data inputs (``-``: the file
+            standard input reads), the key, word lists, an embedding file, a model directory
+            (an output inside such a directory is refused too). ``None``: not given.
+        outputs: ``(what, path)`` of every file the command writes; ``None`` or ``-`` is standard
+            output (two outputs there are refused: they would be mixed).
+
+    Raises:
+        ConfigError: one line naming both options and paths (paths only, never text).
+    """
+    given_in = [(w, p) for w, p in inputs if p is not None and p != ""]
+    given_out = [(w, "-" if p is None else p) for w, p in outputs]
+    for i, (what, path) in enumerate(given_out):
+        if path == "-" or is_stream(path):
+            if path == "-" and any(p == "-" for _, p in given_out[:i]):
+                first = next(w for w, p in given_out if p == "-")
+                raise ConfigError(f"{_shown(what, path)} and {_shown(first, path)} both write to "
+                                  "standard output; "
+                                  f"choose another {_choose(what)}")
+            continue
+        for in_what, in_path in given_in:
+            # a data input that is a directory is refused by its reader, with a better message
+            if in_what != "input" and os.path.isdir(in_path) and _inside(path, in_path):
+                raise ConfigError(f"{_shown(what, path)} is inside {_shown(in_what, in_path)}; "
+                                  f"choose another {_choose(what)}")
+            if same_file(in_path, path):
+                raise ConfigError(f"{_shown(what, path)} is the same file as {_shown(in_what, in_path)}; "
+                                  f"choose another {_choose(what)}")
+        for other_what, other in given_out[:i]:
+            if other != "-" and not is_stream(other) and same_file(other, path):
+                raise ConfigError(f"{_shown(what, path)} is the same file as {_shown(other_what, other)}; "
+                                  f"choose another {_choose(what)}")
+
+
+def release_files(*, key: str | None = None, allowlist: str | None = None, allow: str | None = None,
+                  deny: str | None = None, embedding: str | None = None,
+                  detector_option: Sequence[str] | None = None, **_: Any) -> list[PathArg]:
+    """The files a release reads, from the release options (see :func:`check_paths`): the key,
+    the word lists, an embedding given as a path, and detector options naming a path
+    (``model_path=DIR``, ``transformer_path=DIR``). Other keyword arguments are ignored."""
+    files: list[PathArg] = [("--key", key), ("--allowlist", allowlist), ("--allow", allow),
+                            ("--deny", deny)]
+    if embedding is not None and os.path.exists(embedding):
+        files.append(("--embedding", embedding))
+    for spec in detector_option or []:
+        name, sep, value = spec.partition("=")
+        if sep and name.strip().lower().replace("-", "_").endswith("_path") and value.strip():
+            files.append((f"--detector-option {name.strip()}", value.strip()))
+    return files
+
+
+def check_report(path: str | None) -> None:
+    """Refuse, before any work, a ``--report`` that cannot be written: a directory, a missing or
+    unwritable directory (``-`` and special files pass: they are streams)."""
+    if path is None or path == "-" or (path and is_stream(path)):
+        return
+    try:
+        target = regular_target(path)
+    except OutputError as exc:
+        raise OutputError(f"--report: {exc}") from None
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise OutputError(f"--report: cannot write to {target.parent}: Permission denied")
 
 
 def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymizer, *,
                     fmt: str | None = None, fields: list[str] | None = None, jobs: int = 1,
                     encoding_errors: str = "strict", backend: Backend | None = None,
                     progress: Callable[[int], None] | None = None,
-                    count_words: bool = False) -> RunStats:
-    """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout)."""
+                    count_words: bool = False,
+                    report: tuple[str, Callable[[RunStats], str]] | None = None) -> RunStats:
+    """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout).
+
+    Args:
+        report: ``(path, render)``: a run report rendered from the final counts and written in
+            the same all-or-nothing batch as the outputs (a report that cannot be written leaves
+            no output either, and a failed run leaves no report).
+    """
     engine = backend or build_backend("processes", jobs=positive_int("jobs", jobs))
     if encoding_errors not in eio.ENCODING_ERRORS:
         raise ConfigError(
             f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, got {encoding_errors!r}"
         )
-    targets = plan_outputs(inputs, output)
+    targets = check_outputs(inputs, output, report=None if report is None else report[0])
     formats = [eio.detect_format(p, fmt) for p in inputs]
     for f in formats:
         if f == "txt" and fields:
@@ -128,12 +288,26 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
                          encoding_errors, stats, progress, sniff=fmt is None, count_words=count_words)
             stats.inputs += 1
             stats.outputs.append(target or "-")
+        if report is not None:
+            batch.open(report[0]).write(report[1](stats))
     log.debug("anonymized %d records (%d texts, %d bytes) from %d inputs",
              stats.records, stats.texts, stats.bytes_in, stats.inputs)
     return stats
 
 
 Writer = Callable[[eio.Record, tuple[str, ...]], str]
+
+
+def run_counted(task: Task) -> tuple[list[str], list[bool]]:
+    """:func:`~embedanon.backends.base.run_task` that also says which texts fell back to full
+    scope because a detector failed on them (all False in scope ``all``); the texts are the
+    same."""
+    if task.config.scope.scope == "all":
+        return run_task(task), [False] * len(task.texts)
+    from .pipeline.document import anonymize_documents
+
+    docs = anonymize_documents(task.texts, task.config, task.key, fields=task.fields)
+    return [d.text for d in docs], [d.full_scope for d in docs]
 
 
 def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
@@ -188,12 +362,15 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
             yield Task(tuple(t for t, _ in chunk), tuple(f for _, f in chunk), config, key)
 
     results: deque[str] = deque()
-    for outputs in engine.map(run_task, tasks()):
+    fell_back: deque[bool] = deque()
+    for outputs, flags in engine.map(run_counted, tasks()):
         results.extend(outputs)
+        fell_back.extend(flags)
         # Write every record whose texts are all back (records read ahead wait in ``pending``).
         while pending and len(pending[0].texts) <= len(results):
             record = pending.popleft()
             out.write(write(record, tuple(results.popleft() for _ in record.texts)))
+            stats.full_scope_fallbacks += any([fell_back.popleft() for _ in record.texts])
             stats.records += not record.header
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes

@@ -360,3 +360,26 @@ def test_neutral_formats_flag(tmp_path: Path) -> None:
     result = run(str(src), "-o", str(out), "--seed", "1", "--neutral-formats")
     assert result.exit_code == 0, result.output
     assert re.search(r"\+00 \d{3} \d{3} \d{4}", out.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_failed_detection_is_one_notice_and_a_report_count(tmp_path: Path, jobs: str) -> None:
+    """QA W2: an LLM detector that answers nonsense makes every record fall back to full scope;
+    that used to happen silently. One notice line (counts, no text), the count in the report,
+    and the output is the same as before."""
+    from tests.helpers.llm_stub import Reply, StubLLM
+
+    src = tmp_path / "in.txt"
+    src.write_text("Please call John Smith tomorrow.\nMary Jones was seen.\n\n", encoding="utf-8")
+    out, report = tmp_path / "out.txt", tmp_path / "r.json"
+    with StubLLM([Reply(body=b"<html>down for maintenance</html>")]) as stub:
+        result = runner.invoke(app, [
+            "anonymize", str(src), "-o", str(out), "--seed", "1", "--scope", "hybrid", "--detector", "llm",
+            "--llm-url", stub.url + "/chat/completions", "--llm-model", "m", "--report", str(report),
+            "--jobs", jobs])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ("notice: detection failed on 2 of 3 records; they were released in full "
+                             "scope (every word perturbed)\n")
+    assert json.loads(report.read_text(encoding="utf-8"))["counts"]["full_scope_fallbacks"] == 2
+    assert out.read_text(encoding="utf-8") == runner.invoke(
+        app, ["anonymize", str(src), "--seed", "1"]).stdout  # full scope, byte for byte

@@ -53,6 +53,7 @@ class Env:
     good: Path = field(init=False)
     out: Path = field(init=False)
     inputs: set[str] = field(default_factory=set)
+    originals: dict[str, bytes] = field(default_factory=dict)  # every input file's bytes
 
     def __post_init__(self) -> None:
         self.embedding = _glove(self.tmp / "tiny.glove.txt")
@@ -63,6 +64,7 @@ class Env:
         path = self.tmp / name
         path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
         self.inputs.add(name)
+        self.originals[name] = path.read_bytes()
         return path
 
     def run(self, *args: str, stdin: bytes | None = None, output: bool = True,
@@ -183,6 +185,46 @@ CASES: dict[str, Case] = {
         lambda e, m: _two_inputs(e)),
     "stdin given twice": _case("'-'")(
         lambda e, m: e.run("-", "-", stdin=f"{CANARY}\n".encode(), output=False)),
+    # outputs that would replace a file the run reads, or another output (QA D1, D4)
+    "output is the key": _case("output {tmp}/release.key is the same file as --key {tmp}/release.key")(
+        lambda e, m: e.run(str(e.good), "--key", str(_key(e)), "-o", str(_key(e)), output=False)),
+    "output is a hard link to the key": _case("is the same file as --key")(
+        lambda e, m: e.run(str(e.good), "--key", str(_key(e)), "-o", str(_link(e, _key(e), hard=True)),
+                           output=False)),
+    "output is the deny list": _case("output {tmp}/deny.tsv is the same file as --deny {tmp}/deny.tsv")(
+        lambda e, m: e.run(str(e.good), "--scope", "hybrid", "--deny", str(_deny(e)), "-o", str(_deny(e)),
+                           output=False)),
+    "output is the allow list": _case("is the same file as --allow")(
+        lambda e, m: e.run(str(e.good), "--scope", "hybrid", "--allow", str(e.write("allow.txt", "Dr\n")),
+                           "-o", str(e.tmp / "allow.txt"), output=False)),
+    "output is the allowlist": _case("is the same file as --allowlist")(
+        lambda e, m: e.run(str(e.good), "--allowlist", str(e.write("words.txt", "doctor\nnurse\n")),
+                           "-o", str(e.tmp / "words.txt"), output=False)),
+    "output is the embedding": _case("is the same file as --embedding")(
+        lambda e, m: e.run(str(e.good), "-o", str(e.embedding), output=False)),
+    "output inside the model directory": _case("is inside --detector-option model_path")(
+        lambda e, m: e.run(str(e.good), "--scope", "hybrid", "--detector-option", f"model_path={_model(e)}",
+                           "-o", str(_model(e) / "weights.npz"), output=False)),
+    "report is the input": _case("--report {tmp}/good.txt is the same file as input {tmp}/good.txt")(
+        lambda e, m: e.run(str(e.good), "--report", str(e.good))),
+    "report is the output": _case("--report {tmp}/out.txt is the same file as output {tmp}/out.txt")(
+        lambda e, m: e.run(str(e.good), "--report", str(e.out))),
+    "report is the key": _case("--report {tmp}/release.key is the same file as --key")(
+        lambda e, m: e.run(str(e.good), "--key", str(_key(e)), "--report", str(_key(e)))),
+    "report is a link to the input": _case("is the same file as input")(
+        lambda e, m: e.run(str(e.good), "--report", str(_link(e, e.good)))),
+    "report and output both on stdout": _case("both write to standard output")(
+        lambda e, m: e.run(str(e.good), "--report", "-", output=False)),
+    "report in a missing directory": _case("--report: output directory does not exist")(
+        lambda e, m: e.run(str(e.good), "--report", str(e.tmp / "nodir" / "r.json"))),
+    "report is a directory": _case("--report: output {tmp}/rdir is a directory")(
+        lambda e, m: (_mkdir(e, "rdir"), e.run(str(e.good), "--report", str(e.tmp / "rdir")))[1]),
+    "review page is the key": _case("output {tmp}/release.key is the same file as --key")(
+        lambda e, m: runner.invoke(app, ["review", str(e.good), "--key", str(_key(e)), "-o", str(_key(e)),
+                                         "--embedding", str(e.embedding), "--no-attacks"])),
+    "review page is the deny list": _case("is the same file as --deny")(
+        lambda e, m: runner.invoke(app, ["review", str(e.good), "--scope", "hybrid", "--deny", str(_deny(e)),
+                                         "-o", str(_deny(e)), "--embedding", str(e.embedding)])),
     # other commands
     "embeddings import of notes": _case("damaged, or not in this format")(
         lambda e, m: runner.invoke(app, ["embeddings", "import", str(e.write("n.txt", f"a {CANARY} b\nc d e\n")),
@@ -205,6 +247,43 @@ def _raise(number: int) -> Callable[..., object]:
         raise OSError(number, os.strerror(number))
 
     return fail
+
+
+def _key(e: Env) -> Path:
+    """A release key in the case's directory (made once), counted as an input."""
+    path = e.tmp / "release.key"
+    if not path.exists():
+        assert runner.invoke(app, ["keygen", str(path)]).exit_code == 0
+        e.inputs.add(path.name)
+        e.originals[path.name] = path.read_bytes()
+    return path
+
+
+def _deny(e: Env) -> Path:
+    return e.tmp / "deny.tsv" if (e.tmp / "deny.tsv").exists() else e.write("deny.tsv", f"NAME\t{CANARY}\n")
+
+
+def _link(e: Env, target: Path, *, hard: bool = False) -> Path:
+    path = e.tmp / f"link-to-{target.name}"
+    if not path.exists():
+        (os.link if hard else os.symlink)(target, path)
+        e.inputs.add(path.name)
+    return path
+
+
+def _mkdir(e: Env, name: str) -> Path:
+    path = e.tmp / name
+    path.mkdir(exist_ok=True)
+    e.inputs.add(name)
+    return path
+
+
+def _model(e: Env) -> Path:
+    """A directory given as a trained model (never loaded: the refusal comes first)."""
+    path = _mkdir(e, "model")
+    (path / "weights.npz").write_bytes(b"weights")
+    e.originals["model/weights.npz"] = b"weights"
+    return path
 
 
 def _two_inputs(e: Env):  # type: ignore[no-untyped-def]
@@ -242,10 +321,12 @@ def test_bad_input(env: Env, monkeypatch: pytest.MonkeyPatch, name: str, request
     err = result.stderr  # type: ignore[attr-defined]
     assert result.exit_code == case.code, (name, result.output)  # type: ignore[attr-defined]
     assert len(err.splitlines()) == 1 and err.startswith("error: "), err
-    assert case.message in err, err
+    assert case.message.format(tmp=env.tmp) in err, err
     assert CANARY.lower() not in err.lower() and "mary" not in err.lower(), err
     assert CANARY not in result.stdout, "partial output on stdout"  # type: ignore[attr-defined]
     assert env.out.read_text(encoding="utf-8") == PRECIOUS
+    for name, data in env.originals.items():  # no input replaced either (key, word list, model)
+        assert (env.tmp / name).read_bytes() == data, f"{name} was replaced"
     assert _leftovers(env.tmp) == []
     created = {p.name for p in env.tmp.iterdir()} - before - env.inputs - {".home", "outdir"}
     assert not created, f"created {created}"
@@ -327,6 +408,19 @@ def test_broken_pipe_exits_141_quietly(env: Env) -> None:
     assert proc.returncode == 141 and err == b"", err.decode()
 
 
+def test_broken_pipe_with_unbuffered_stdout_exits_141(env: Env) -> None:
+    """Under PYTHONUNBUFFERED (or ``python -u``) standard output is a raw stream: the write
+    that meets the closed pipe returns a short count and only the next one fails. The copy
+    used to ignore the count and exit 0 with the output cut (QA D2)."""
+    big = env.write("big.txt", "chest pain in the patient\n" * 12_000)  # about 300 KB, one chunk
+    proc = subprocess.Popen(_cli(env, str(big)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=_proc_env(env, PYTHONUNBUFFERED="1"))
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 141 and err == b"", err.decode()
+
+
 def test_closed_stdout_is_one_line(env: Env) -> None:
     code = "import os, sys, runpy; os.close(1); sys.argv = ['embedanon'] + sys.argv[1:]; " \
            "runpy.run_module('embedanon', run_name='__main__')"
@@ -367,3 +461,33 @@ def test_unwritable_cache_is_one_warning(env: Env) -> None:
                           env=_proc_env(env, EMBEDANON_CACHE=str(env.out / "cache")))
     assert proc.returncode == 0 and proc.stdout.count("\n") == 1
     assert len(proc.stderr.splitlines()) == 1 and "without the disk cache" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("report", ["nodir/r.json", "rdir"])
+def test_a_bad_report_path_writes_no_output(env: Env, report: str) -> None:
+    """QA D4: the report used to be checked only after the outputs were committed, so the run
+    failed (exit 2) with its output written anyway."""
+    (env.tmp / "rdir").mkdir()
+    fresh = env.tmp / "fresh.txt"
+    result = env.run(str(env.good), "-o", str(fresh), "--report", str(env.tmp / report), output=False)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.output
+    assert not fresh.exists() and _leftovers(env.tmp) == []
+
+
+def test_report_commits_with_the_outputs(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report is in the outputs' batch: when the report cannot be written at the end (here:
+    its directory vanished after the check), no output appears either."""
+    from embedanon.cli import anonymize as command
+
+    fresh, report = env.tmp / "fresh.txt", env.tmp / "late" / "r.json"
+    (env.tmp / "late").mkdir()
+    original = command.run_report
+
+    def late(*args: object, **kwargs: object) -> str:
+        (env.tmp / "late").rmdir()
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command, "run_report", late)
+    result = env.run(str(env.good), "-o", str(fresh), "--report", str(report), output=False)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.output
+    assert not fresh.exists() and _leftovers(env.tmp) == []

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..backends.base import build_backend
-from ..files import RunStats, anonymize_files, write_run_report
+from ..files import RunStats, anonymize_files, check_outputs, fallback_notice, release_files, run_report
 from .common import handle_errors, setup_logging
 from .options import (
     EncodingErrorsOpt,
@@ -59,18 +59,26 @@ def anonymize_command(
     if mode != "none":  # with progress (a terminal, or asked for): first-use notices too
         show_notices()
     started = time.monotonic()
+    # before reading the key or loading anything: no output may replace a file the run reads
+    check_outputs(inputs, output, report=report, reads=release_files(**release))
     anonymizer = release_anonymizer(**release)
     backend = build_backend(engine, jobs=jobs) if engine == "processes" else build_backend(
         engine, scheduler=scheduler)
     total = sum(os.path.getsize(p) for p in inputs if os.path.isfile(p))
+
+    def render(stats: RunStats) -> str:  # the report goes in the outputs' batch: all or nothing
+        return run_report(anonymizer, stats, time.monotonic() - started, engine=engine, jobs=jobs)
+
     result: list[RunStats] = []
     run_with_progress(mode, total, lambda callback: result.append(anonymize_files(
         inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
-        encoding_errors=encoding_errors, progress=callback, count_words=report is not None)))
+        encoding_errors=encoding_errors, progress=callback, count_words=report is not None,
+        report=None if report is None else (report, render))))
     stats = result[0]
     seconds = time.monotonic() - started
     if verbose:
         typer.echo(f"anonymized {stats.records} records ({stats.texts} texts, {stats.bytes_in / 1e6:.2f} MB) "
                    f"from {stats.inputs} inputs in {seconds:.1f} s", err=True)
-    if report is not None:
-        write_run_report(report, anonymizer, stats, seconds, engine=engine, jobs=jobs)
+    notice = fallback_notice(stats)
+    if notice is not None and not quiet:  # the count is in the report too
+        typer.echo(notice, err=True)

@@ -20,7 +20,9 @@ def train_command(
     data: Annotated[
         Path, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, label}]}.")
     ],
-    out: Annotated[Path, typer.Option("--out", help="Directory to write weights.npz and manifest.json to.")],
+    out: Annotated[Path, typer.Option("--out", help=(
+        "Directory to write weights.npz and manifest.json to (0700/0600, replaced as a whole; the "
+        "model reveals words of the training data: handle it like the data)."))],
     base: Annotated[
         str, typer.Option(help="'model' (shipped), a trained DIR, or 'none' (from scratch).")
     ] = "model",
@@ -35,7 +37,7 @@ def train_command(
     """Train a detector on labelled documents; load it with the model detector option path=DIR."""
     from ..detectors.evaluate import read_span_records
     from ..detectors.model import ModelDetector
-    from ..detectors.training import train
+    from ..detectors.training import check_model_directory, save_model, train
 
     if epochs is not None and epochs < 1:
         raise ConfigError(f"epochs must be >= 1, got {epochs}")
@@ -43,6 +45,7 @@ def train_command(
         raise ConfigError(f"base must be 'model', 'none' or a trained directory, got {base!r}")
     if backend not in ("model", "transformer"):
         raise ConfigError(f"backend must be 'model' or 'transformer', got {backend!r}")
+    check_model_directory(out)  # before the training, not after it
     if backend == "transformer":
         _train_transformer(data, out, base=None if base in ("model", "none") else base, epochs=epochs or 1,
                            seed=seed)
@@ -50,21 +53,21 @@ def train_command(
     records = read_span_records(data)
     weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
     weights.manifest["train"]["data"] = data.name
-    weights.save(out)
-    ModelDetector(path=out)  # refuse to report success for a directory that does not load
+    # all or nothing, 0700/0600: the model reveals words of the training notes
+    save_model(out, weights.save, lambda tmp: ModelDetector(path=tmp))
     typer.echo(f"trained on {len(records)} documents ({weights.manifest['train']['tokens']} tokens) -> {out}")
 
 
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
     from ..detectors.evaluate import read_span_records
+    from ..detectors.training import save_model
     from ..detectors.transformer import TransformerDetector, require_transformers, train_transformer
 
     require_transformers()  # the one-line error before reading any data
     records = read_span_records(data)
     trained = train_transformer(records, base=base, epochs=epochs, seed=seed)
     trained.manifest["train"]["data"] = data.name
-    trained.save(out)
-    TransformerDetector(path=out)  # refuse to report success for a directory that does not load
+    save_model(out, trained.save, lambda tmp: TransformerDetector(path=tmp))
     typer.echo(f"trained on {len(records)} documents ({len(trained.losses)} steps) -> {out}; "
                "use it with the transformer detector option path=DIR")
 

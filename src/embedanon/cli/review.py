@@ -6,8 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import ConfigError
-from ..io import same_file
+from ..files import check_paths, release_files
 from ..review import (
     DEFAULT_SAMPLE,
     MAX_SAMPLE,
@@ -45,8 +44,8 @@ def review_command(
     the source data."""
     setup_logging(verbose)
     check_target(output)
-    if same_file(input_path, output):
-        raise ConfigError(f"output {output} is the same file as input {input_path}; choose another -o")
+    # before reading the key or loading anything: the page must not replace a file the run reads
+    check_paths([("input", input_path), *release_files(**release)], [("output", output)])
     anonymizer = release_anonymizer(**release)
     review = build_review(input_path, anonymizer, fmt=fmt, fields=field, sample=sample,
                           encoding_errors=encoding_errors, sources=default_sources(attacks=attacks))

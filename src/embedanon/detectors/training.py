@@ -9,13 +9,15 @@ runs; ``scripts/train_detector.py`` trains the shipped model.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+import os
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._atomic import OutputError, atomic_directory, writable_directory
 from ..errors import ConfigError, InputError
 from .bio import B_CLASS, CLASSES
 from .features import OWN_SLOTS, Featurizer, fold, tokenize
@@ -369,3 +371,55 @@ def train(
         "train": {"docs": len(records), "tokens": int(len(examples.y)), "epochs": epochs, "seed": seed},
     }
     return weights
+
+
+#: Files a trained detector directory may hold (``model``: weights.npz and manifest.json; the
+#: ``transformer`` backend: transformers' files and its manifest): an existing ``--out`` holding
+#: anything else is someone's directory, not a model to replace.
+_MODEL_FILES = ("manifest.json", "weights.npz", "embedanon-detector.json")
+
+
+def check_model_directory(out: str | Path) -> Path:
+    """Refuse, before any training, an ``--out`` that cannot become a trained detector directory.
+
+    ``out`` may be missing (it is created, with missing parents), an empty directory, or a
+    trained detector directory (replaced as a whole). Symbolic links are followed. Returns the
+    directory that will be written.
+
+    Raises:
+        OutputError: ``out`` is a file, a directory holding other files, or not writable.
+    """
+    text = os.fspath(out)
+    writable_directory(text)
+    real = Path(os.path.realpath(text))
+    if real.exists():
+        names = {p.name for p in real.iterdir()}
+        if names and not names & set(_MODEL_FILES):
+            raise OutputError(f"--out {text} is a directory holding other files, not a trained "
+                              "detector; choose a new or empty directory")
+        writable_directory(real.parent)
+    return real
+
+
+def save_model(out: str | Path, save: Callable[[Path], object], check: Callable[[Path], object]) -> Path:
+    """Write a trained detector to directory ``out``, all or nothing and private.
+
+    A trained detector reveals which words were in its training notes (the rows of their
+    features move far more than others'), so it is written like anonymized output: into a temp
+    directory beside ``out`` (0700), loaded once by ``check`` to refuse a directory that does
+    not load, given modes 0700/0600, fsynced and renamed over ``out``. On any failure (a full
+    disk, a model that does not load) nothing is left and a previous ``out`` is untouched.
+
+    Args:
+        out: the trained directory (see :func:`check_model_directory`).
+        save: writes the model's files into the directory it is given.
+        check: loads the directory it is given (raises if it cannot).
+
+    Raises:
+        OutputError: ``out`` cannot be written (one line naming the path, never the data).
+    """
+    target = check_model_directory(out)
+    with atomic_directory(target, private=True) as temp:
+        save(temp)
+        check(temp)
+    return target

@@ -1,0 +1,98 @@
+"""Writing a trained detector (QA D3): all or nothing, private (0700 directory, 0600 files),
+and loadable by ``ModelDetector(path=...)``. A model adapted on private notes reveals which words
+were in them, so it is written like anonymized output."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from embedanon.detectors import weights as weights_module
+from embedanon.detectors.model import ModelDetector
+from tests.helpers.detector import name_records
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in name_records(6, seed=2)), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def umask_022():  # type: ignore[no-untyped-def]
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def _train(data: Path, out: Path):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, ["detector", "train", "--data", str(data), "--out", str(out), "--epochs", "1"])
+
+
+def _modes(root: Path) -> dict[str, int]:
+    return {p.relative_to(root.parent).as_posix(): stat.S_IMODE(p.stat().st_mode)
+            for p in [root, *root.rglob("*")]}
+
+
+def test_trained_directory_is_private_and_loads(tmp_path: Path, data: Path, umask_022: None) -> None:
+    out = tmp_path / "adapted"
+    result = _train(data, out)
+    assert result.exit_code == 0, result.output
+    assert _modes(out) == {"adapted": 0o700, "adapted/weights.npz": 0o600, "adapted/manifest.json": 0o600}
+    text = "Thanks, Amina Okafor! See you at the clinic."
+    assert any(text[s.start:s.end] == "Amina Okafor" for s in ModelDetector(path=out).detect(text))
+    again = _train(data, out)  # a trained directory is replaced as a whole
+    assert again.exit_code == 0, again.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adapted", "spans.jsonl"]
+
+
+def test_full_disk_leaves_nothing_and_keeps_the_previous_model(tmp_path: Path, data: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "adapted"
+    assert _train(data, out).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def full(file: object, **arrays: object) -> None:  # a truncated file, then the error
+        Path(file).write_bytes(b"PK\x03\x04 truncated")  # type: ignore[arg-type]
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(weights_module.np, "savez_compressed", full)
+    for target in (out, tmp_path / "fresh"):
+        result = _train(data, target)
+        assert result.exit_code == 2
+        assert result.output == f"error: cannot write {target}: No space left on device\n"
+    assert not (tmp_path / "fresh").exists()
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adapted", "spans.jsonl"]  # no temp dir
+
+
+def test_a_model_that_does_not_load_is_not_written(tmp_path: Path, data: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(weights_module.Weights, "save", lambda self, directory: Path(directory))
+    result = _train(data, tmp_path / "adapted")
+    assert result.exit_code == 2 and "has no weights.npz and manifest.json" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spans.jsonl"]
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda d: (d.mkdir(), (d / "notes.txt").write_text("x", encoding="utf-8")), "holding other files"),
+    (lambda d: d.write_text("x", encoding="utf-8"), "is not a directory"),
+])
+def test_out_that_is_not_a_model_directory_is_refused_before_training(
+        tmp_path: Path, data: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out"
+    make(out)
+    before = _modes(out)
+    result = _train(tmp_path / "missing.jsonl", out)  # refused before the data is even read
+    assert result.exit_code == 2 and message in result.output and len(result.output.splitlines()) == 1
+    assert _modes(out) == before

@@ -1,0 +1,134 @@
+"""files.py: outputs checked against every file a run reads (QA D1), and the count of records
+released in full scope because detection failed (QA W2)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from embedanon import files
+from embedanon.errors import ConfigError
+from embedanon.pipeline import Anonymizer
+
+_WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart", "chest",
+          "river", "table", "window", "music", "green", "house", "garden", "paper", "stone"]
+
+
+@pytest.fixture
+def glove(tmp_path: Path) -> Path:
+    rng = np.random.default_rng(0)
+    path = tmp_path / "tiny.glove.txt"
+    path.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=6)) + "\n"
+                            for w in _WORDS), encoding="utf-8")
+    return path
+
+
+# -- same file ----------------------------------------------------------------------------------
+def test_same_file_by_inode_or_by_resolved_path(tmp_path: Path) -> None:
+    a = tmp_path / "a"
+    a.write_text("x", encoding="utf-8")
+    os.link(a, tmp_path / "hard")
+    os.symlink(a, tmp_path / "soft")
+    os.symlink(tmp_path / "new", tmp_path / "dangling")
+    assert files.same_file(str(a), str(tmp_path / "hard"))
+    assert files.same_file(str(a), str(tmp_path / "soft"))
+    assert files.same_file(str(tmp_path / "sub" / ".." / "new"), str(tmp_path / "dangling"))  # neither exists
+    assert not files.same_file(str(a), str(tmp_path / "new"))
+    (tmp_path / "b").write_text("x", encoding="utf-8")
+    assert not files.same_file(str(a), str(tmp_path / "b"))  # same content is not the same file
+
+
+def test_check_paths_names_both_options(tmp_path: Path) -> None:
+    key = tmp_path / "k"
+    key.write_text("key", encoding="utf-8")
+    reads = [("input", str(tmp_path / "in.txt")), ("--key", str(key)), ("--deny", None)]
+    with pytest.raises(ConfigError, match=rf"^--report {key} is the same file as --key {key}; "
+                                          "choose another --report$"):
+        files.check_paths(reads, [("output", str(tmp_path / "o.txt")), ("--report", str(key))])
+    with pytest.raises(ConfigError, match="^--report .*r.json is the same file as output .*r.json"):
+        files.check_paths(reads, [("output", str(tmp_path / "r.json")), ("--report", str(tmp_path / "r.json"))])
+    with pytest.raises(ConfigError, match="both write to standard output"):
+        files.check_paths(reads, [("output", None), ("--report", "-")])
+    files.check_paths(reads, [("output", None), ("--report", str(tmp_path / "r.json"))])
+    files.check_paths(reads, [("output", "/dev/null"), ("--report", "/dev/null")])  # streams
+
+
+def test_release_files_are_every_file_option(tmp_path: Path, glove: Path) -> None:
+    got = files.release_files(key="K", allowlist="A", allow="W", deny="D", embedding=str(glove),
+                              detector_option=["model_path=M", "model_threshold=0.4", "transformer-path=T"],
+                              mechanism="knn", llm_url="http://x")
+    assert got == [("--key", "K"), ("--allowlist", "A"), ("--allow", "W"), ("--deny", "D"),
+                   ("--embedding", str(glove)), ("--detector-option model_path", "M"),
+                   ("--detector-option transformer-path", "T")]
+    assert ("--embedding", "minilm") not in files.release_files(embedding="minilm")  # a name, not a file
+
+
+def test_anonymize_files_refuses_an_output_that_is_an_input(tmp_path: Path, glove: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("chest pain\n", encoding="utf-8")
+    anonymizer = Anonymizer(str(glove), "knn", seed=1)
+    with pytest.raises(ConfigError, match="is the same file as input"):
+        files.anonymize_files([str(src)], None, anonymizer, report=(str(src), lambda s: "{}"))
+    assert src.read_text(encoding="utf-8") == "chest pain\n"
+
+
+# -- full-scope fallbacks -------------------------------------------------------------------------
+@pytest.fixture
+def failing_detection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Detection fails (as an unreachable LLM does) on every text that mentions a garden.
+    Workers are forked, so ``--jobs 2`` sees the patch too."""
+    from embedanon.pipeline import document
+
+    real = document.detect
+
+    def detect(detector: object, text: str) -> object:
+        return None if "garden" in text else real(detector, text)
+
+    monkeypatch.setattr(document, "detect", detect)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_fallbacks_are_counted_per_record(tmp_path: Path, glove: Path, failing_detection: None,
+                                          jobs: int) -> None:
+    src = tmp_path / "in.jsonl"
+    rows = [{"a": "chest pain", "b": "the garden"}, {"a": "garden house", "b": "green garden"},
+            {"a": "river", "b": "stone"}, {"a": "paper", "b": None}] * 50
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    scoped = Anonymizer(str(glove), "knn", seed=1, scope="hybrid", detectors="regex")
+    stats = files.anonymize_files([str(src)], str(out), scoped, fields=["a", "b"], jobs=jobs)
+    assert (stats.records, stats.full_scope_fallbacks) == (200, 100)  # records, not texts (150)
+    assert files.fallback_notice(stats) == (
+        "notice: detection failed on 100 of 200 records; they were released in full scope "
+        "(every word perturbed)")
+    whole = Anonymizer(str(glove), "knn", seed=1)
+    stats = files.anonymize_files([str(src)], str(tmp_path / "all.jsonl"), whole, fields=["a", "b"], jobs=jobs)
+    assert stats.full_scope_fallbacks == 0 and files.fallback_notice(stats) is None
+
+
+def test_counting_leaves_the_output_unchanged(tmp_path: Path, glove: Path, failing_detection: None) -> None:
+    """run_counted gives the texts run_task gives, byte for byte."""
+    from embedanon.backends.base import Task, run_task
+
+    texts = ("chest pain in the garden", "doctor house", "", "nurse 555-0134")
+    for scope in ("all", "hybrid", "detected"):
+        anonymizer = Anonymizer(str(glove), "knn", seed=3, scope=scope, detectors="regex")
+        task = Task(texts, ("", "", "", "x"), anonymizer.config, anonymizer.key)
+        out, flags = files.run_counted(task)
+        assert out == run_task(task)
+        assert flags == ([False] * 4 if scope == "all" else [True, False, False, False])
+
+
+def test_report_has_the_fallback_count(tmp_path: Path, glove: Path, failing_detection: None) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("the garden\nriver stone\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    anonymizer = Anonymizer(str(glove), "knn", seed=1, scope="hybrid", detectors="regex")
+    files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, report=(
+        str(report), lambda stats: files.run_report(anonymizer, stats, 1.0, engine="processes", jobs=1)))
+    assert json.loads(report.read_text(encoding="utf-8"))["counts"]["full_scope_fallbacks"] == 1
+    assert oct(report.stat().st_mode & 0o777) == "0o600"
