@@ -51,6 +51,16 @@ def test_calibrate_knn_writes_csv_and_png(tiny_name: str, tmp_path: Path) -> Non
     assert lines[0].split()[:2] == ["k", "N_w"] and len(lines) == 5  # header, 2 rows, 2 paths
 
 
+@pytest.mark.parametrize("mechanism", ["laplace", "mahalanobis"])
+def test_calibrate_epsilon_below_the_float_range_of_the_radius(mechanism: str, tiny_name: str,
+                                                               tmp_path: Path) -> None:
+    """QA B2: epsilon below about 1e-305 overflowed the noise radius and ended in RuntimeError."""
+    result = runner.invoke(app, ["calibrate", "-m", mechanism, "--epsilon", "1e-310,5e-324", "--embedding",
+                                 tiny_name, "--words", "8", "--draws", "20", "--no-plot", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert _stderr(result) == "" and len(result.stdout.splitlines()) == 4  # header, 2 rows, path
+
+
 @pytest.mark.parametrize("value", ["1,0", "-1", "nan", "inf", "abc", "1,,5"])
 def test_bad_epsilon_list_is_one_line_and_exit_2(value: str, tiny_name: str, tmp_path: Path) -> None:
     result = runner.invoke(app, ["calibrate", "-m", "laplace", "--epsilon", value,

@@ -179,6 +179,30 @@ def test_ignore_field_is_read_and_validated():
             parse_record(json.dumps({"id": 1, "text": "abc def", "spans": [], "ignore": bad}), "x")
 
 
+def test_a_gold_span_listed_twice_is_refused():
+    """QA W4: the same [4, 12) NAME twice counted as two gold spans. Overlapping (nested) spans
+    stay allowed: each is an entity of its own."""
+    def record(spans):
+        return json.dumps({"id": "r7", "text": "Dr. Ann Leeds, 12 Oak St", "spans": spans})
+
+    name = {"start": 4, "end": 13, "label": "NAME"}
+    for twin in (name, {**name, "label": "ADDRESS"}):
+        with pytest.raises(InputError, match=r"^spans.jsonl: line 3: span 1 repeats span 0 \[4, 13\)$"):
+            parse_record(record([name, twin]), "spans.jsonl: line 3")
+    nested = parse_record(record([name, {"start": 4, "end": 7, "label": "NAME"}]), "x")
+    assert len(nested.spans) == 2
+
+
+def test_cli_duplicate_gold_span_is_one_line(tmp_path):
+    data = tmp_path / "spans.jsonl"
+    data.write_text('{"id": 1, "text": "met Ann Leeds", "spans": []}\n'
+                    '{"id": 2, "text": "met Ann Leeds", "spans": [{"start": 4, "end": 13, "label": "NAME"}, '
+                    '{"start": 4, "end": 13, "label": "NAME"}]}\n', encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "regex"])
+    assert result.exit_code == 2 and result.output.strip().endswith("line 2: span 1 repeats span 0 [4, 13)")
+    assert len(result.output.strip().splitlines()) == 1 and "Ann" not in result.output
+
+
 def test_counts_rates_and_f_beta():
     c = Counts(gold=8, found=5, predicted=6, correct=5)
     assert c.recall == 5 / 8 and c.precision == 5 / 6

@@ -218,6 +218,25 @@ def test_small_epsilon_spreads_the_output_and_hides_the_input() -> None:
     assert stats.chi2_contingency(peaked[:, peaked.sum(axis=0) > 0]).pvalue < ALPHA
 
 
+@pytest.mark.parametrize("epsilon", [1e-310, 5e-324])
+def test_epsilon_so_small_the_radius_overflows(epsilon: float) -> None:
+    """QA B2: below about 1e-305 the radius Gamma(d)/epsilon is inf in float64, and the query
+    became nan (no candidate, RuntimeError). Now the output is the candidate nearest the noise
+    direction, the limit of z / r: exactly the same for every input under the same noise, and
+    exactly the brute-force argmax of <u, c> over candidates (no warning either)."""
+    index, n = random_index(min_length=5), 2000
+    mech = LaplaceMechanism(index=index, epsilon=epsilon)
+    with np.errstate(all="raise"):
+        radii, directions = polar_noise(keyed_noise(13, n), index.store.dim, epsilon)
+        outs = [mech.sample(np.full(n, w), keyed_noise(13, n)) for w in (0, 4, 7)]
+    assert np.isinf(radii).all()
+    assert np.array_equal(outs[0], outs[1]) and np.array_equal(outs[0], outs[2])
+    cands = index.store.vectors[index.candidates].astype(np.float64)
+    queries = directions.astype(np.float32).astype(np.float64)
+    assert (outs[0] == index.candidates[(queries @ cands.T).argmax(axis=1)]).mean() > 0.99
+    assert len(np.unique(outs[0])) == index.n_candidates  # spread over every candidate
+
+
 def test_same_seed_same_output_different_seed_different_output() -> None:
     mech = LaplaceMechanism(index=random_index(), epsilon=1.0)
     ids = np.arange(200) % 8

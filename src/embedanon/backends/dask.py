@@ -37,8 +37,30 @@ def _client(scheduler: str | None) -> Any:
         return Client(cluster)  # type: ignore[no-untyped-call]
     try:
         return Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
+    except ValueError:  # an address distributed cannot parse (checked in DaskBackend too)
+        raise ConfigError(f"dask scheduler must be an address like tcp://HOST:PORT, "
+                          f"got {scheduler!r}") from None
     except OSError as exc:
         raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
+def check_scheduler(scheduler: str) -> str:
+    """``scheduler`` if distributed can parse it as ``[PROTOCOL://]HOST:PORT``; no connection is
+    made, so a typo fails before any input is read. Without distributed installed it is left to
+    :func:`_client`, which reports the missing extra first."""
+    if not isinstance(scheduler, str):
+        raise TypeError(f"scheduler must be a string, got {type(scheduler).__name__}")
+    try:
+        from distributed.comm.addressing import get_address_host_port
+    except ImportError:
+        return scheduler
+    try:
+        host, port = get_address_host_port(scheduler)
+    except ValueError:
+        host, port = "", 0
+    if not host or not 0 < port < 65536:
+        raise ConfigError(f"dask scheduler must be an address like tcp://HOST:PORT, got {scheduler!r}")
+    return scheduler
 
 
 class DaskBackend:
@@ -53,7 +75,7 @@ class DaskBackend:
     name = "dask"
 
     def __init__(self, *, scheduler: str | None = None, client: Any = None, inflight: int = 16) -> None:
-        self.scheduler = scheduler
+        self.scheduler = scheduler if scheduler is None else check_scheduler(scheduler)
         self._client = client
         self.inflight = inflight
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .._validate import positive_int
+from ..errors import ConfigError
 from .base import BACKENDS
 
 
@@ -49,17 +50,44 @@ def _worker_init(parent: int) -> None:
     threadpool_limits(1)
 
 
+#: Most worker processes per CPU available to this process (see :func:`max_jobs`).
+JOBS_PER_CPU = 4
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on: its affinity mask where the platform has one (a container
+    or ``taskset`` limit), else the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def max_jobs() -> int:
+    """The largest ``jobs`` accepted: :data:`JOBS_PER_CPU` x :func:`available_cpus`.
+
+    Each worker holds its own copy of the runtimes and tables (hundreds of MB), and past the
+    CPU count more workers only add memory: ``--jobs 100000`` once forked until the machine ran
+    out of memory. Four per CPU leaves room for I/O-bound runs without allowing that.
+    """
+    return JOBS_PER_CPU * available_cpus()
+
+
 class ProcessBackend:
     """Ordered, lazy map in ``jobs`` processes (in this process when ``jobs == 1``).
 
     At most ``4 * jobs`` tasks are in flight, so memory stays bounded on inputs of any size.
     Workers are forked where the platform allows it, so they inherit the loaded runtimes.
+    ``jobs`` may be at most :func:`max_jobs` (4 x the CPUs available).
     """
 
     name = "processes"
 
     def __init__(self, *, jobs: int = 1) -> None:
         self.jobs = positive_int("jobs", jobs)
+        if self.jobs > max_jobs():
+            raise ConfigError(f"jobs must be at most {max_jobs()} ({JOBS_PER_CPU} x the "
+                              f"{available_cpus()} CPUs available), got {self.jobs}")
 
     def map(self, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         if self.jobs == 1:

@@ -8,6 +8,7 @@ from ..mechanisms import available
 from . import embeddings
 from .anonymize import anonymize_command
 from .calibrate import calibrate_command
+from .common import OneLineCommand, OneLineGroup
 from .detection import evaluate_detection_command
 from .detector import app as detector_app
 from .experiment import app as experiment_app
@@ -22,6 +23,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=OneLineGroup,  # usage errors in one line, for every command
 )
 
 
@@ -49,7 +51,7 @@ def mechanisms_command() -> None:
 
 
 anonymize_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-anonymize_app.command()(anonymize_command)
+anonymize_app.command(cls=OneLineCommand)(anonymize_command)
 
 
 def main() -> None:

@@ -12,6 +12,17 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
+from typer.core import TyperCommand, TyperGroup
+
+try:  # typer >= 0.20 vendors click; older releases use click itself
+    from typer._click.core import ParameterSource
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+    from typer._click.globals import get_current_context
+except ImportError:  # pragma: no cover - depends on the installed typer
+    # the same names from click, which older typer releases build on (mypy sees both modules)
+    from click.core import ParameterSource  # type: ignore[assignment]
+    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
+    from click.globals import get_current_context  # type: ignore[no-redef]
 
 from .._atomic import Terminated, install_signal_handlers
 from ..errors import EmbedanonError
@@ -27,6 +38,58 @@ def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     with contextlib.suppress(OSError, ValueError):  # stderr closed: the exit status must do
         typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+@contextlib.contextmanager
+def one_line_usage_errors() -> Any:
+    """Turn a command-line usage error (``--k 1.5``, an unknown option, a missing argument) into
+    ``error: invalid value for '--k': '1.5' is not a valid integer`` on one line and exit 2,
+    instead of typer's boxed usage panel. ``embedanon`` with no arguments still prints the help.
+    """
+    try:
+        yield
+    except NoArgsIsHelpError:
+        raise
+    except UsageError as exc:
+        message = " ".join(exc.format_message().split()).rstrip(".")
+        raise fail(message[:1].lower() + message[1:], exc.exit_code) from None
+
+
+class OneLineCommand(TyperCommand):
+    """A typer command whose usage errors are one line (see :func:`one_line_usage_errors`)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with one_line_usage_errors():
+            return super().make_context(*args, **kwargs)
+
+
+class OneLineGroup(TyperGroup):
+    """A typer group whose usage errors, and those of every command under it, are one line."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with one_line_usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with one_line_usage_errors():  # a subcommand's arguments are parsed in here
+            return super().invoke(ctx)
+
+
+def given_on_command_line(values: dict[str, Any], defaults: dict[str, Any]) -> set[str]:
+    """The names among ``values`` the user gave (command line or environment), not defaults.
+
+    Asks the running command's context; called outside one (a test calling the function
+    directly), a value that differs from its default counts as given.
+    """
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return {name for name, value in values.items() if value != defaults.get(name)}
+    given = set()
+    for name in values:
+        source = ctx.get_parameter_source(name)
+        if source is not None and source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+            given.add(name)
+    return given
 
 
 def handle_errors(func: F) -> F:
@@ -93,6 +156,9 @@ def _raised_by_validator(exc: TypeError) -> bool:
 
 
 def setup_logging(verbose: bool) -> None:
+    if sys.stderr is None:  # started with stderr closed (2>&-): nowhere to log, nothing to fail on
+        logging.basicConfig(handlers=[logging.NullHandler()])
+        return
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",

@@ -18,6 +18,7 @@ from ..errors import ConfigError
 from ..pipeline import Anonymizer
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
+from .common import given_on_command_line
 
 
 def _version(value: bool) -> None:
@@ -53,7 +54,8 @@ FmtOpt = Annotated[Optional[str], typer.Option(
         "--format", help="txt, jsonl or csv (default: from the file extension).", metavar="txt|jsonl|csv")]
 FieldOpt = Annotated[Optional[list[str]], typer.Option(
         help="JSONL/CSV field to anonymize (repeatable; default 'text').", metavar="NAME")]
-JobsOpt = Annotated[int, typer.Option(help="Worker processes (processes engine).", metavar="N")]
+JobsOpt = Annotated[int, typer.Option(
+        help="Worker processes (processes engine; at most 4 x the CPUs available).", metavar="N")]
 EngineOpt = Annotated[str, typer.Option(
         help="Where chunks run: processes (this machine) or dask (a cluster).", metavar="processes|dask")]
 SchedulerOpt = Annotated[Optional[str], typer.Option(
@@ -96,12 +98,16 @@ PhoneFormatOpt = Annotated[str, typer.Option(
         help="Phone surrogates: neutral (reveals no country) or keep-shape.", metavar="neutral|keep-shape")]
 
 
-def _lines(path: str | None, what: str) -> list[str]:
+def _lines(path: str | None, what: str) -> list[tuple[int, str]]:
+    """The non-blank lines of a word-list file with their 1-based line numbers in the file.
+
+    A leading UTF-8 byte order mark (editors on Windows write one) is not part of the first line.
+    """
     if path is None:
         return []
     try:
-        with open(path, encoding="utf-8") as fh:
-            return [line.rstrip("\r\n") for line in fh if line.strip()]
+        with open(path, encoding="utf-8-sig") as fh:
+            return [(n, line.rstrip("\r\n")) for n, line in enumerate(fh, 1) if line.strip()]
     except UnicodeDecodeError:
         raise ConfigError(f"{what} file {path} is not valid UTF-8") from None
     except OSError as exc:
@@ -145,14 +151,25 @@ def detector_options(given: dict[str, Any], specs: list[str] | None) -> dict[str
 
 def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], list[tuple[str, str]]]:
     """The ``--allow`` strings and the ``--deny`` (string, LABEL) pairs of their files (read,
-    never echoed: a message names a line, not its text)."""
+    never echoed: a message names a line, not its text).
+
+    Blank lines are skipped; line numbers in messages count them. A deny line must have exactly
+    two TAB-separated columns: a third column would otherwise become part of the string, which
+    then never matches, and the name it was meant to cover would be released. An allow line must
+    have no TAB (it is one string; a TAB means a deny-style line in the wrong file).
+    """
     denied = []
-    for n, line in enumerate(_lines(deny, "deny"), 1):
-        label, sep, term = line.partition("\t")
-        if not sep or not term.strip():
+    for n, line in _lines(deny, "deny"):
+        columns = line.split("\t")
+        if len(columns) != 2 or not columns[0].strip() or not columns[1].strip():
             raise ConfigError(f"deny file line {n} must be LABEL<TAB>string")
-        denied.append((term.strip(), label.strip().upper()))
-    return tuple(a.strip() for a in _lines(allow, "allow")), denied
+        denied.append((columns[1].strip(), columns[0].strip().upper()))
+    allowed = []
+    for n, line in _lines(allow, "allow"):
+        if "\t" in line:
+            raise ConfigError(f"allow file line {n} must be one string without a TAB")
+        allowed.append(line.strip())
+    return tuple(allowed), denied
 
 
 def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
@@ -161,15 +178,51 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
                  neutral_formats: bool = False) -> ScopeConfig:
     """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
     allowed, denied = word_lists(allow, deny)
+    strategies = parse_strategies(strategy)
+    labels = [label for label, _ in strategies]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:  # the last one would silently win
+        raise ConfigError(f"--strategy gives {repeated[0]} more than one action")
+    if scope == "all" and strategies and not set(labels) <= _FORMAT_STRATEGY_LABELS:
+        raise ConfigError("with --scope all, --strategy applies only to PHONE, ID and DEFAULT "
+                          "(the spans of --neutral-formats)")
     options = detector_options({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None},
                                detector_option)
     names = detector or (DEFAULT_DETECTORS if llm_url is None else DEFAULT_DETECTORS + ",llm")
     return ScopeConfig(
         scope=scope, detectors=names,
         detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),
-        strategies=parse_strategies(strategy), allow=allowed, deny=tuple(denied),
+        strategies=strategies, allow=allowed, deny=tuple(denied),
         surrogates=SurrogateConfig(phone_format=phone_format),
         neutral_formats=neutral_formats)
+
+
+#: Labels a strategy can act on in scope all: the phone and ID spans of ``--neutral-formats``.
+_FORMAT_STRATEGY_LABELS = frozenset({"PHONE", "ID", "DEFAULT"})
+_DETECTION = "applies only to --scope detected or hybrid"
+#: Options that do nothing in some settings: (parameter, whether it has an effect given every
+#: option's value, why not). One the user gives where it would be ignored is refused, so a
+#: release is never silently made otherwise than asked (``--detector llm`` in scope all would
+#: detect nothing and say nothing). Options left at their defaults are never refused.
+CONFLICTS: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
+    *((name, lambda v: v["scope"] != "all", _DETECTION) for name in (
+        "detector", "llm_url", "llm_model", "llm_verify", "detector_option", "allow", "deny")),
+    # scope all: strategies act on the phone and ID spans of --neutral-formats (see
+    # pipeline.document: those spans are assembled as hybrid spans under the same strategies)
+    ("strategy", lambda v: v["scope"] != "all" or v["neutral_formats"],
+     "applies only to --scope detected or hybrid, or to --neutral-formats"),
+    ("phone_format", lambda v: v["scope"] != "all" and not v["neutral_formats"],
+     "applies only to --scope detected or hybrid without --neutral-formats (which makes phones neutral)"),
+    ("scheduler", lambda v: v.get("engine") == "dask", "applies only to --engine dask"),
+    ("jobs", lambda v: v.get("engine", "processes") == "processes", "applies only to --engine processes"),
+)
+
+
+def check_conflicts(values: dict[str, Any], given: set[str]) -> None:
+    """Refuse an option in ``given`` (set by the user) that ``values`` make meaningless."""
+    for name, applies, why in CONFLICTS:
+        if name in given and name in values and not applies(values):
+            raise ConfigError(f"--{name.replace('_', '-')} {why}")
 
 
 #: The release options: (parameter name, typer annotation, default), in ``--help`` order.
@@ -210,8 +263,13 @@ def release_options(command: _F) -> _F:
                                 annotation=_in_panel(hint, "Release options"))
               for name, hint, default in RELEASE_OPTIONS]
 
+    defaults = {name: default for name, _, default in RELEASE_OPTIONS}
+    defaults.update({p.name: p.default for p in own})
+
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        values = {**defaults, **kwargs}
+        check_conflicts(values, given_on_command_line(values, defaults))
         release = {name: kwargs.pop(name, default) for name, _, default in RELEASE_OPTIONS}
         return command(*args, release=release, **kwargs)
 

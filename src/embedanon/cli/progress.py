@@ -44,10 +44,11 @@ class PlainProgress:
 
 def choose(mode: str, quiet: bool, stdin: bool) -> str:
     """The effective mode: ``bar`` on a terminal, nothing elsewhere unless asked (``plain``:
-    batch jobs; stderr stays clean in pipelines by default), ``none`` with -q."""
+    batch jobs; stderr stays clean in pipelines by default), ``none`` with -q or when there is no
+    stderr at all (``2>&-``: Python then sets ``sys.stderr`` to None; the run still goes on)."""
     if mode not in PROGRESS_MODES:
         raise ConfigError(f"progress must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
-    if quiet or mode == "none":
+    if quiet or mode == "none" or sys.stderr is None:
         return "none"
     if mode == "auto":
         return "bar" if sys.stderr.isatty() and not stdin else "none"
@@ -58,6 +59,8 @@ class _StderrHandler(logging.Handler):
     """Writes to whatever ``sys.stderr`` is when the record is emitted (tests swap it)."""
 
     def emit(self, record: logging.LogRecord) -> None:
+        if sys.stderr is None:  # print(file=None) would write to stdout, into the release
+            return
         with contextlib.suppress(OSError, ValueError):  # stderr closed: not worth failing for
             print(self.format(record), file=sys.stderr)
 

@@ -1,7 +1,9 @@
 """Evaluate a detector on span-labelled documents: precision, recall, F1, F5, groups, speed.
 
 Data: JSON lines ``{"id", "text", "spans": [{"start", "end", "label", "group"?}]}`` with
-end-exclusive code-point offsets and labels from :data:`~.base.LABELS`.
+end-exclusive code-point offsets and labels from :data:`~.base.LABELS`. Gold spans may overlap
+(a nested entity is a gold span of its own and counts as one); the same ``[start, end)`` listed
+twice in one record (whatever the labels) is refused, since it would count one entity twice.
 
 Matching. The *coverage* of a span by a set of spans is the fraction of its characters that lie
 inside their union.
@@ -112,6 +114,7 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
     if not isinstance(obj.get("id"), (str, int)) or isinstance(obj.get("id"), bool):
         raise InputError(f"{where} needs an 'id' (string or integer)")
     text, spans = obj["text"], []
+    seen: dict[tuple[int, int], int] = {}
     for i, item in enumerate(obj["spans"]):
         if not isinstance(item, dict) or not _int(item.get("start")) or not _int(item.get("end")):
             raise InputError(f"{where}: span {i} needs integer 'start' and 'end'")
@@ -121,6 +124,9 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
                              f"({len(text)} characters)")
         if label not in LABELS:
             raise InputError(f"{where}: span {i} label must be one of {', '.join(LABELS)}")
+        if (start, end) in seen:  # one entity listed twice would count twice in every recall
+            raise InputError(f"{where}: span {i} repeats span {seen[start, end]} [{start}, {end})")
+        seen[start, end] = i
         if group is not None and not isinstance(group, str):
             raise InputError(f"{where}: span {i} group must be a string")
         spans.append(GoldSpan(start, end, label, group))

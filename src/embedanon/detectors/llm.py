@@ -189,8 +189,8 @@ class LLMDetector:
 
     Args:
         url: endpoint, e.g. ``http://127.0.0.1:8000/v1`` (``/chat/completions`` is appended when
-            missing).
-        model: model name sent in the request.
+            missing). Required (None: a ConfigError naming ``--llm-url``).
+        model: model name sent in the request. Required (None: a ConfigError naming ``--llm-model``).
         api_key_env: environment variable holding the API key (unset: no Authorization header).
         timeout: seconds per HTTP request.
         retries: extra attempts after a retryable failure (429, 5xx, network error, timeout).
@@ -202,9 +202,16 @@ class LLMDetector:
 
     name = "llm"
 
-    def __init__(self, *, url: str, model: str, api_key_env: str = DEFAULT_KEY_ENV, timeout: float = 60.0,
-                 retries: int = 3, backoff: float = 1.0, verify: bool = False, max_chars: int = 6000,
+    def __init__(self, *, url: str | None = None, model: str | None = None,
+                 api_key_env: str = DEFAULT_KEY_ENV, timeout: float = 60.0, retries: int = 3,
+                 backoff: float = 1.0, verify: bool = False, max_chars: int = 6000,
                  min_copy_ratio: float = 0.9) -> None:
+        # url and model have no useful default; None (rather than a required argument) lets a
+        # missing one end in a ConfigError naming the options, not a TypeError from Python.
+        missing = [f"--llm-{n}" for n, v in (("url", url), ("model", model)) if v is None]
+        if missing:
+            raise ConfigError(f"the llm detector needs {' and '.join(missing)} "
+                              "(llm_url / llm_model in the Python API)")
         if not isinstance(url, str) or not re.match(r"https?://[^\s/]+", url):
             raise ConfigError("llm url must be an http:// or https:// URL")
         if not isinstance(model, str) or not model.strip():

@@ -43,7 +43,9 @@ def polar_noise(noise: Noise, d: int, epsilon: float) -> tuple[np.ndarray, np.nd
         epsilon: privacy parameter, > 0.
 
     Returns:
-        radii: float64 (n,), possibly huge for tiny epsilon (finite for any epsilon > 0).
+        radii: float64 (n,), huge for tiny epsilon, and ``inf`` where the Gamma quantile divided
+            by epsilon overflows float64 (epsilon below about 1e-305 for d = 384): see
+            :func:`noisy_queries` for how an infinite radius is decoded.
         directions: float64 (n, d), unit rows.
     """
     from scipy.special import gammaincinv
@@ -56,7 +58,8 @@ def polar_noise(noise: Noise, d: int, epsilon: float) -> tuple[np.ndarray, np.nd
     for stream in range(_MAX_STREAMS):
         u = uniform(noise.take(todo), 2 * pairs + 1, stream)
         if stream == 0:
-            radii[:] = gammaincinv(d, u[:, 0]) / epsilon
+            with np.errstate(over="ignore"):  # tiny epsilon: inf is the radius's limit, kept
+                radii[:] = gammaincinv(d, u[:, 0]) / epsilon
         length = np.sqrt(-2.0 * np.log1p(-u[:, 1 : 1 + pairs]))  # 1 - u in (0, 1]
         angle = 2.0 * np.pi * u[:, 1 + pairs :]
         gauss = np.concatenate([length * np.cos(angle), length * np.sin(angle)], axis=1)[:, :d]
@@ -72,9 +75,19 @@ def polar_noise(noise: Noise, d: int, epsilon: float) -> tuple[np.ndarray, np.nd
 def noisy_queries(vectors: np.ndarray, radii: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """float32 (n, d) queries whose best inner-product candidate is the nearest to
     ``vectors + radii * offsets`` (each row scaled by 1 / max(1, r), which keeps the ranking and
-    keeps every value finite whatever epsilon is)."""
+    keeps every value finite whatever epsilon is).
+
+    An infinite radius (epsilon so small that the radius overflows float64) gives the query
+    ``offsets`` alone: the limit of the scaled query as r grows, so the output is the candidate
+    nearest the noise direction, whatever the input word. That is the mechanism's own limit, not
+    a floor on epsilon: already at epsilon = 1e-300 the scaled input vector (about 1e-300)
+    vanishes in float32, so releases just above and just below the overflow have the same law,
+    and an output independent of the input satisfies every epsilon's guarantee.
+    """
     scale = 1.0 / np.maximum(1.0, radii)
-    return (vectors * scale[:, None] + offsets * (radii * scale)[:, None]).astype(np.float32)
+    with np.errstate(invalid="ignore"):  # inf * 0 where the radius overflowed, replaced below
+        weight = np.where(np.isinf(radii), 1.0, radii * scale)
+    return (vectors * scale[:, None] + offsets * weight[:, None]).astype(np.float32)
 
 
 def nearest_candidates(index: NeighborIndex, vecs: np.ndarray) -> np.ndarray:

@@ -1,0 +1,234 @@
+"""Bad and conflicting options: one line on stderr naming the option, exit 2, nothing written.
+
+Word-list files (``--allow``/``--deny``), usage errors of every command, options that would be
+silently ignored, an llm detector without its endpoint, absurd ``--jobs``, a malformed Dask
+address and a process started with stderr closed. A tiny embedding keeps the runs fast.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from embedanon.cli.options import word_lists
+from embedanon.errors import ConfigError
+
+runner = CliRunner()
+CANARY = "Zorblat"
+_WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "heart", "chest", "river",
+          "table", "window", "music", "green", "house", "garden", "paper", "stone", "today", "met"]
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    rng = np.random.default_rng(0)
+    path = tmp_path / "tiny.glove.txt"
+    path.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=6)) + "\n"
+                            for w in _WORDS), encoding="utf-8")
+    return path
+
+
+def _anonymize(tiny: Path, tmp_path: Path, *args: str, text: str = f"we met {CANARY} today\n"):  # type: ignore[no-untyped-def]
+    src = tmp_path / "in.txt"
+    src.write_text(text, encoding="utf-8")
+    out = tmp_path / "out.txt"
+    result = runner.invoke(app, ["anonymize", str(src), "-o", str(out), "--seed", "1",
+                                 "--embedding", str(tiny), *args])
+    return result, out
+
+
+def _one_line_exit_2(result, message: str) -> None:  # type: ignore[no-untyped-def]
+    err = result.stderr
+    assert result.exit_code == 2, result.output
+    assert len(err.splitlines()) == 1 and err.startswith("error: "), err
+    assert message in err, err
+    assert CANARY not in err and "Traceback" not in err
+
+
+# -- word lists ---------------------------------------------------------------------------------
+def _file(tmp_path: Path, name: str, data: bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"NAME\tZorblat\tx\nNAME\tQuexley\n", "deny file line 1 must be LABEL<TAB>string"),  # 3 columns
+    (b"NAME\tQuexley\nNAME\tZorblat\t\n", "deny file line 2 must be LABEL<TAB>string"),   # empty 3rd
+    (b"\n\nNAME Zorblat\n", "deny file line 3 must be LABEL<TAB>string"),  # numbers count blanks
+    (b"NAME\t \n", "deny file line 1 must be LABEL<TAB>string"),
+])
+def test_malformed_deny_lines_are_refused_by_their_line(tmp_path: Path, data: bytes, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        word_lists(None, _file(tmp_path, "deny.txt", data))
+    assert str(info.value) == message
+
+
+def test_deny_and_allow_files_with_bom_blank_lines_and_crlf(tmp_path: Path) -> None:
+    deny = _file(tmp_path, "deny.txt", b"\xef\xbb\xbfNAME\tZorblat\r\n\r\n  \nname\tQuexley\n")
+    allow = _file(tmp_path, "allow.txt", b"\xef\xbb\xbfAspirin\r\n\nMonday\n")
+    assert word_lists(allow, deny) == (("Aspirin", "Monday"), [("Zorblat", "NAME"), ("Quexley", "NAME")])
+
+
+def test_allow_line_with_a_tab_is_refused(tmp_path: Path) -> None:
+    """A deny-style line in the allow file is a mistake: as one string it would match nothing."""
+    with pytest.raises(ConfigError, match="allow file line 2 must be one string without a TAB"):
+        word_lists(_file(tmp_path, "allow.txt", b"Monday\nNAME\tZorblat\n"), None)
+
+
+def test_deny_line_with_an_extra_column_is_refused_not_released(tiny: Path, tmp_path: Path) -> None:
+    """QA P3: the extra column made the entry unmatchable and the name was released as is."""
+    deny = _file(tmp_path, "d3", b"NAME\tZorblat\tx\nNAME\tQuexley\n")
+    result, out = _anonymize(tiny, tmp_path, "--scope", "detected", "--detector", "regex", "--deny", deny)
+    _one_line_exit_2(result, "deny file line 1 must be LABEL<TAB>string")
+    assert not out.exists()
+    good = _file(tmp_path, "d2", b"\xef\xbb\xbf\nNAME\tZorblat\n")  # BOM and a blank line: fine
+    result, out = _anonymize(tiny, tmp_path, "--scope", "detected", "--detector", "regex", "--deny", good)
+    assert result.exit_code == 0, result.output
+    released = out.read_text(encoding="utf-8")
+    assert released.startswith("we met ") and released.endswith(" today\n") and CANARY.lower() not in released.lower()
+
+
+# -- usage errors -------------------------------------------------------------------------------
+@pytest.mark.parametrize(("args", "message"), [
+    (["anonymize", "in.txt", "--k", "1.5"], "error: invalid value for '--k'"),
+    (["anonymize", "in.txt", "--no-such-option"], "error: no such option: --no-such-option"),
+    (["anonymize"], "error: missing argument 'INPUT...'"),
+    (["calibrate", "-m", "knn", "--words", "many"], "error: invalid value for '--words'"),
+    (["privacy-report", "in.txt", "--releases", "x"], "error: invalid value for '--releases'"),
+    (["evaluate-detection"], "error: missing option '--data'"),
+    (["embeddings", "nope"], "error: no such command 'nope'"),
+    (["detector", "train", "--data", "x", "--out", "y", "--epochs", "x"], "error: invalid value for '--epochs'"),
+    (["no-such-command"], "error: no such command 'no-such-command'"),
+])
+def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
+    """QA B7: typer's usage panel was six lines."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [result.stderr.strip()] and result.stderr.startswith(message), \
+        result.stderr
+    assert result.stdout == ""
+
+
+def test_console_script_usage_error_is_one_line() -> None:
+    from embedanon.cli import anonymize_app
+
+    result = runner.invoke(anonymize_app, ["in.txt", "--k", "1.5"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: invalid value for '--k'")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_help_is_unchanged() -> None:
+    for args in (["--help"], ["anonymize", "--help"], []):
+        result = runner.invoke(app, args)
+        assert result.exit_code in (0, 2) and "Usage:" in result.output and "--help" in result.output
+    assert "Release options" in runner.invoke(app, ["anonymize", "--help"]).output
+
+
+# -- options that would be ignored --------------------------------------------------------------
+@pytest.mark.parametrize(("args", "message"), [
+    (["--strategy", "NAME=keep"], "--strategy applies only to --scope detected or hybrid, or to --neutral-formats"),
+    (["--scope", "all", "--detector", "regex"], "--detector applies only to --scope detected or hybrid"),
+    (["--detector", "llm"], "--detector applies only to --scope detected or hybrid"),
+    (["--llm-url", "http://127.0.0.1:9/v1"], "--llm-url applies only to --scope detected or hybrid"),
+    (["--llm-model", "m"], "--llm-model applies only to --scope detected or hybrid"),
+    (["--llm-verify"], "--llm-verify applies only to --scope detected or hybrid"),
+    (["--detector-option", "model_threshold=0.3"], "--detector-option applies only to --scope detected or hybrid"),
+    (["--neutral-formats", "--strategy", "NAME=redact"], "with --scope all, --strategy applies only to PHONE"),
+    (["--neutral-formats", "--phone-format", "keep-shape"], "--phone-format applies only to"),
+    (["--scope", "hybrid", "--detector", "regex", "--strategy", "NAME=keep", "--strategy", "NAME=redact"],
+     "--strategy gives NAME more than one action"),
+    (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler applies only to --engine dask"),
+    (["--engine", "processes", "--scheduler", "tcp://127.0.0.1:8786"], "--scheduler applies only to --engine dask"),
+    (["--engine", "dask", "--jobs", "1"], "--jobs applies only to --engine processes"),
+])
+def test_options_that_would_be_ignored_are_refused(tiny: Path, tmp_path: Path, args: list[str],
+                                                   message: str) -> None:
+    """QA B6: each of these ran and silently ignored the option."""
+    result, out = _anonymize(tiny, tmp_path, *args)
+    _one_line_exit_2(result, message)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args", [
+    [], ["--scope", "all"], ["--jobs", "2"], ["--engine", "processes", "--jobs", "1"],
+    ["--neutral-formats"], ["--neutral-formats", "--strategy", "PHONE=redact", "--strategy", "DEFAULT=keep"],
+    ["--scope", "hybrid", "--detector", "regex", "--strategy", "NAME=keep", "--phone-format", "keep-shape"],
+])
+def test_meaningful_combinations_still_run(tiny: Path, tmp_path: Path, args: list[str]) -> None:
+    result, out = _anonymize(tiny, tmp_path, *args, text="call 617-555-0134 today\n")
+    assert result.exit_code == 0, result.output
+
+
+def test_strategy_reaches_neutral_format_spans_in_scope_all(tiny: Path, tmp_path: Path) -> None:
+    """Why --strategy is allowed in scope all with --neutral-formats: it acts on those spans."""
+    result, out = _anonymize(tiny, tmp_path, "--neutral-formats", "--strategy", "PHONE=redact",
+                             text="call 617-555-0134 today\n")
+    assert result.exit_code == 0, result.output
+    assert "[PHONE]" in out.read_text(encoding="utf-8")
+
+
+# -- detectors, engines, jobs -------------------------------------------------------------------
+@pytest.mark.parametrize(("args", "message"), [
+    (["--detector", "llm"], "the llm detector needs --llm-url and --llm-model"),
+    (["--detector", "llm", "--llm-url", "http://127.0.0.1:9/v1"], "the llm detector needs --llm-model"),
+])
+def test_llm_detector_without_endpoint(tiny: Path, tmp_path: Path, args: list[str], message: str) -> None:
+    """QA B1: a TypeError traceback, exit 1."""
+    result, out = _anonymize(tiny, tmp_path, "--scope", "detected", *args)
+    _one_line_exit_2(result, message)
+    result = runner.invoke(app, ["privacy-report", str(tmp_path / "in.txt"), "--embedding", str(tiny),
+                                 "--scope", "hybrid", *args])
+    _one_line_exit_2(result, message)
+    data = tmp_path / "spans.jsonl"
+    data.write_text('{"id": 1, "text": "we met Zorblat", "spans": [{"start": 7, "end": 14, "label": "NAME"}]}\n',
+                    encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "llm"])
+    _one_line_exit_2(result, "the llm detector needs --llm-url and --llm-model")
+
+
+@pytest.mark.parametrize("address", ["bogus", "tcp://bogus", "tcp://127.0.0.1:0", "tcp://127.0.0.1:99999"])
+def test_malformed_dask_scheduler(tiny: Path, tmp_path: Path, address: str) -> None:
+    """QA B3: ``ValueError: missing port number`` traceback, exit 1. No connection is tried."""
+    pytest.importorskip("distributed")
+    result, out = _anonymize(tiny, tmp_path, "--engine", "dask", "--scheduler", address)
+    _one_line_exit_2(result, "dask scheduler must be an address like tcp://HOST:PORT")
+    assert not out.exists()
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def test_absurd_jobs_are_refused_before_forking(tiny: Path, tmp_path: Path) -> None:
+    """QA B4: ``--jobs 100000`` forked until the machine ran out of memory. The limit is
+    4 x the CPUs this process may use (its affinity mask)."""
+    result, out = _anonymize(tiny, tmp_path, "--jobs", str(4 * _cpus() + 1))
+    _one_line_exit_2(result, f"jobs must be at most {4 * _cpus()} (4 x the {_cpus()} CPUs available)")
+    result, out = _anonymize(tiny, tmp_path, "--jobs", "100000")
+    _one_line_exit_2(result, "jobs must be at most")
+    result, out = _anonymize(tiny, tmp_path, "--jobs", "2")  # the suite's largest: fine on 1 CPU
+    assert result.exit_code == 0, result.output
+
+
+# -- stderr closed ------------------------------------------------------------------------------
+@pytest.mark.parametrize("extra", [[], ["--progress", "plain", "-v"], ["--progress", "bar"]])
+def test_closed_stderr_still_releases(tiny: Path, tmp_path: Path, extra: list[str]) -> None:
+    """QA B5: ``2>&-`` gave AttributeError on sys.stderr (None) and no output."""
+    src = tmp_path / "in.txt"
+    src.write_text("the patient has chest pain\n", encoding="utf-8")
+    closed = ["sh", "-c", 'exec "$@" 2>&-', "sh", sys.executable, "-m", "embedanon", "anonymize"]
+    proc = subprocess.run([*closed, str(src), "--seed", "1", "--embedding", str(tiny), *extra],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.count("\n") == 1 and len(proc.stdout.split()) == 5, proc.stdout
+    bad = subprocess.run([*closed, str(tmp_path / "missing.txt"), "--embedding", str(tiny)],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr == ""
