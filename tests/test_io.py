@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from embedanon import files
 from embedanon import io as eio
 from embedanon.errors import InputError
 
@@ -242,7 +243,7 @@ def test_check_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
 def test_same_file_knows_standard_input(tmp_path: Path) -> None:
     target = tmp_path / "a.txt"
     target.write_text("x", encoding="utf-8")
-    code = f"from embedanon.io import same_file; print(same_file('-', {str(target)!r}))"
+    code = f"from embedanon.files import same_file; print(same_file('-', {str(target)!r}))"
     with open(target, "rb") as stdin:
         same = subprocess.run([sys.executable, "-c", code], stdin=stdin, capture_output=True, text=True,
                               timeout=60)
@@ -250,7 +251,7 @@ def test_same_file_knows_standard_input(tmp_path: Path) -> None:
     other = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, timeout=60)
     assert other.stdout.strip() == "False"
-    assert eio.same_file(str(target), str(target)) and not eio.same_file(str(target), None)
+    assert files.same_file(str(target), str(target)) and not files.same_file(str(target), "-")
 
 
 def test_atomic_output_to_stdout_is_all_or_nothing(capsysbinary: pytest.CaptureFixture[bytes]) -> None:

@@ -17,7 +17,6 @@ import json
 import math
 import os
 import re
-import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -112,24 +111,6 @@ class _Unclosed(io.BufferedIOBase):
 
     def close(self) -> None:  # leave standard input open
         pass
-
-
-def same_file(src: str, dst: str | None) -> bool:
-    """Whether writing ``dst`` would replace input ``src`` (``-``: the file standard input
-    reads; ``dst`` ``None``/``-`` is standard output, never the same file)."""
-    if dst is None or dst == "-":
-        return False
-    try:
-        st_dst = os.stat(dst)
-        if src == "-":
-            st_src = os.fstat(sys.stdin.fileno())
-            if not stat.S_ISREG(st_src.st_mode):
-                return False
-        else:
-            st_src = os.stat(src)
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        return src != "-" and os.path.abspath(src) == os.path.abspath(dst)
-    return (st_src.st_dev, st_src.st_ino) == (st_dst.st_dev, st_dst.st_ino)
 
 
 def _read_error(path: str, exc: OSError) -> InputError:
