@@ -19,18 +19,17 @@ from __future__ import annotations
 
 import csv
 import math
-import os
 import struct
-import tempfile
 import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
+from .._atomic import AtomicBatch
 from .._validate import positive_int
 from ..errors import ConfigError
 from ..mechanisms import Mechanism, available, build_mechanism
@@ -233,7 +232,7 @@ def csv_text(rows: Sequence[CalibrationRow]) -> str:
     return buf.getvalue()
 
 
-def plot_png(rows: Sequence[CalibrationRow], path: Path) -> None:
+def plot_png(rows: Sequence[CalibrationRow], path: Path | IO[bytes]) -> None:
     """Three panels against the grid (log scale): N_w, S_w (mean and p10-p90 band), cosine."""
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -269,36 +268,19 @@ def plot_png(rows: Sequence[CalibrationRow], path: Path) -> None:
 
 
 def write_outputs(rows: Sequence[CalibrationRow], out_dir: str | Path, *, plot: bool = True) -> list[Path]:
-    """Write ``calibration-<mechanism>.csv`` (and ``.png``) into ``out_dir``; all or nothing."""
+    """Write ``calibration-<mechanism>.csv`` (and ``.png``) into ``out_dir`` through one
+    :class:`~embedanon._atomic.AtomicBatch`: all or nothing, public file modes."""
     if plot:
         require_matplotlib()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stem = f"calibration-{rows[0].mechanism}" if rows else "calibration"
     targets = [out / f"{stem}.csv"] + ([out / f"{stem}.png"] if plot else [])
-    temps: list[Path] = []
-    try:
-        for target in targets:
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=out)
-            os.close(fd)
-            temps.append(Path(tmp_name))
-        temps[0].write_text(csv_text(rows), encoding="utf-8")
+    with AtomicBatch() as batch:
+        batch.open(targets[0], private=False).write(csv_text(rows))
         if plot:
-            plot_png(rows, temps[1])
-        mode = 0o666 & ~_umask()  # mkstemp creates 0600; give the files the usual permissions
-        for tmp, target in zip(temps, targets, strict=True):
-            os.chmod(tmp, mode)
-            os.replace(tmp, target)
-    finally:
-        for tmp in temps:
-            tmp.unlink(missing_ok=True)
+            plot_png(rows, batch.open(targets[1], private=False, binary=True))
     return targets
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def format_table(rows: Sequence[CalibrationRow]) -> list[str]:
