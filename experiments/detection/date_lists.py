@@ -1,15 +1,18 @@
-"""DATE spans over lists of dates, and what hybrid scope does with the ``model,regex`` DATE spans.
+"""DATE spans over lists and ranges of dates, and what hybrid scope does with the ``model,regex`` DATE spans.
 
 For the code on the import path (run once with the base's ``src`` and once with the branch's),
 per corpus: the model's DATE spans and how many overlap two ``regex`` dates or more; the
 ``model,regex`` DATE spans, widened as hybrid scope widens them, and how many of those the DATE
 surrogate can parse and shift (the rest get random digits in their shape) or still hold two dates.
-Corpora: span files (``{"id", "text", ...}`` per line), the MTSamples notes, and seeded synthetic
-lists of 2-4 dates (eight formats, five separators). Counts only, no text.
+Then the spans the ``--off`` decode rules change: each detector's spans with those manifest flags
+off that are not among its spans with them on, DATE and other labels apart (zero where the code
+knows no such flag). Corpora: span files (``{"id", "text", ...}`` per line), the MTSamples notes,
+seeded synthetic lists of 2-4 dates (eight formats, five separators) and seeded synthetic ranges
+(eight formats, seven joiners). Counts only, no text.
 
     PYTHONPATH=src python experiments/detection/date_lists.py --spans /tmp/h14-sets/dev.jsonl \
-        --mtsamples /work/shared/data/mtsamples/mtsamples.csv.gz \
-        --out experiments/detection/date-lists-after.json
+        --mtsamples /work/shared/data/mtsamples/mtsamples.csv.gz --off date_ranges,date_edges \
+        --out experiments/detection/date-rules-after.json
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from embedanon.surrogates.dates import shift_date
 FORMATS = ("%m/%d/%Y", "%Y-%m-%d", "{d} %B %Y", "%B {d}, %Y", "%b {d}, %Y", "%d.%m.%Y", "%m/%d/%y", "%B %Y")
 SEPARATORS = ("{a}, {b} and {c}", "{a}, {b}, and {c}", "{a}; {b}; {c}", "{a}, {b} or {c}",
               "{a} and {b} and {c}")
+JOINERS = ("{a} to {b}", "from {a} to {b}", "from {a} through {b}", "{a} - {b}", "{a} until {b}",
+           "between {a} and {b}", "{a} thru {b}")
 TEMPLATES = ("Visits on {L}.", "The patient was seen {L} in clinic.", "MRI dates: {L}.",
              "Follow-up appointments were {L}; no changes.", "She was admitted {L} for chest pain.")
 
@@ -53,6 +58,18 @@ def synthetic_lists(n: int, seed: int) -> Iterator[str]:
         yield TEMPLATES[rng.integers(len(TEMPLATES))].format(L=listed)
 
 
+def synthetic_ranges(n: int, seed: int) -> Iterator[str]:
+    """``n`` sentences, each with a range of two dates in one format (seeded)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        fmt = FORMATS[rng.integers(len(FORMATS))]
+        days = sorted(int(x) for x in rng.integers(0, 3000, 2))
+        a, b = (dt.date(2015, 1, 1) + dt.timedelta(days=x) for x in days)
+        a_text, b_text = (d.strftime(fmt.replace("{d}", str(d.day))) for d in (a, b))
+        listed = JOINERS[rng.integers(len(JOINERS))].format(a=a_text, b=b_text)
+        yield TEMPLATES[rng.integers(len(TEMPLATES))].format(L=listed)
+
+
 def texts(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
     """(corpus, text) pairs of every corpus asked for."""
     for path in args.spans:
@@ -65,6 +82,8 @@ def texts(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
                 yield "mtsamples", row["transcription"] or ""
     for text in synthetic_lists(args.synthetic, args.seed):
         yield "synthetic-lists", text
+    for text in synthetic_ranges(args.synthetic, args.seed + 1):
+        yield "synthetic-ranges", text
 
 
 def _dates_in(span: Span, dates: list[Span]) -> int:
@@ -75,15 +94,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spans", action="append", default=[], help="a span file (repeatable)")
     parser.add_argument("--mtsamples", default="", help="mtsamples.csv.gz")
-    parser.add_argument("--synthetic", type=int, default=500, help="synthetic list sentences")
+    parser.add_argument("--synthetic", type=int, default=500, help="synthetic list (and range) sentences")
+    parser.add_argument("--off", default="", help="decode rules whose changes to count (comma-separated)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     model, regex = ModelDetector(), RegexDetector(labels=("DATE",))
     union = UnionDetector([model, RegexDetector()])
+    without = ModelDetector()
+    off = dict.fromkeys(filter(None, args.off.split(",")), False)
+    without.weights.manifest = {**without.weights.manifest, **off}
+    union_without = UnionDetector([without, RegexDetector()])
     counts: dict[str, dict[str, int]] = {}
     keys = ("docs", "model_date", "model_date_several", "union_date", "union_shifted", "union_shape",
-            "union_date_several")
+            "union_date_several", "model_date_changed", "model_other_changed", "union_date_changed",
+            "union_other_changed")
     for corpus, text in texts(args):
         c = counts.setdefault(corpus, dict.fromkeys(keys, 0))
         c["docs"] += 1
@@ -96,6 +121,11 @@ def main() -> None:
             shifted = shift_date(text[span.start : span.end], 17) is not None
             c["union_shifted" if shifted else "union_shape"] += 1
             c["union_date_several"] += _dates_in(span, dates) >= 2
+        for name, on, off in (("model", model, without), ("union", union, union_without)):
+            after = set(on.detect(text))
+            for span in off.detect(text):
+                if span not in after:
+                    c[f"{name}_{'date' if span.label == 'DATE' else 'other'}_changed"] += 1
     Path(args.out).write_text(json.dumps(counts, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(counts, indent=1))
 

@@ -12,6 +12,7 @@ from embedanon.detectors.bio import B_CLASS, CLASSES
 from embedanon.detectors.features import tokenize
 from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.rules import (
+    DATE_RULES,
     DECODE_RULES,
     complete_name_pairs,
     extend_coordinations,
@@ -490,11 +491,11 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     detector = ModelDetector(path=shipped_path())
     plain = ModelDetector(path=shipped_path())
 
-    # every rule on (the round-15 ones too), and all but coordination; date_lists on in both: it
-    # removes separators from DATE spans (tests/detectors/test_rules_dates.py), so the containment
-    # below is about the NAME rules
+    # every rule on (the round-15 ones too), and all but coordination; the DATE rules on in both:
+    # they remove characters from DATE spans (tests/detectors/test_rules_dates.py), so the
+    # containment below is about the NAME rules
     for det in (detector, plain):
-        det.weights.manifest = {**det.weights.manifest, **{k: det is detector or k in ("coordination", "date_lists")
+        det.weights.manifest = {**det.weights.manifest, **{k: det is detector or k in ("coordination", *DATE_RULES)
                                                            for k in DECODE_RULES}}
 
     changed = []

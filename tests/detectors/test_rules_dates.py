@@ -1,7 +1,9 @@
-"""The ``date_lists`` decode rule: a DATE span over a list of dates becomes one span per date
-(tables with negative controls), only characters of separators between two dates leave DATE
-spans (against a per-character reference), the shipped model runs it, and in hybrid scope every
-date of a list then moves by the record's one offset."""
+"""The DATE decode rules: a DATE span over a list (``date_lists``) or a range (``date_ranges``) of
+dates becomes one span per date, and one with function words or punctuation at its edges loses
+them (``date_edges``) (tables with negative controls); only characters of separators between two
+dates leave DATE spans (against a per-character reference), no character of a ``regex`` date ever
+leaves (a property of all three), the shipped model runs them, and in hybrid scope every date of a
+list or range, or followed by ``at``, then moves by the record's one offset."""
 
 from __future__ import annotations
 
@@ -15,17 +17,25 @@ from embedanon.detectors.base import Span
 from embedanon.detectors.merge import UnionDetector
 from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.regex import RegexDetector
-from embedanon.detectors.rules import DECODE_RULES, split_date_lists
-from embedanon.detectors.rules.dates import list_separators
+from embedanon.detectors.rules import (
+    DATE_RULES,
+    DECODE_RULES,
+    clean_date_spans,
+    split_date_lists,
+    split_date_ranges,
+    trim_date_edges,
+)
+from embedanon.detectors.rules.dates import FUNCTION_WORDS, list_separators, range_joiners
 from embedanon.detectors.weights import shipped_path
+from embedanon.surrogates.dates import MONTHS, WEEKDAYS
 from tests.helpers.noise import fast_key
 
 
-def _split(text: str, covered: list[str], label: str = "DATE") -> list[str]:
-    """The texts of the spans after the rule, given spans over the first occurrence of each of
+def _split(text: str, covered: list[str], label: str = "DATE", rule=split_date_lists) -> list[str]:
+    """The texts of the spans after ``rule``, given spans over the first occurrence of each of
     ``covered`` (in text order)."""
     spans = [Span(text.index(c), text.index(c) + len(c), label, 0.7, "model") for c in covered]
-    return [text[s.start : s.end] for s in split_date_lists(text, spans)]
+    return [text[s.start : s.end] for s in rule(text, spans)]
 
 
 @pytest.mark.parametrize(
@@ -73,41 +83,159 @@ def test_other_labels_are_left_alone() -> None:
     assert [text[s.start : s.end] for s in out] == ["01/02/2020, 03/04/2020 and Main St", "05/06/2021", "07/08/2021"]
 
 
+@pytest.mark.parametrize(
+    ("text", "covered", "expected"),
+    [
+        ("Stay 2020-01-02 to 2020-03-04 only.", ["2020-01-02 to 2020-03-04"], ["2020-01-02", "2020-03-04"]),
+        ("Stay 01/02/2020 through 03/04/2020.", ["01/02/2020 through 03/04/2020"], ["01/02/2020", "03/04/2020"]),
+        ("from 3/1/05 thru 3/9/05 in", ["from 3/1/05 thru 3/9/05"], ["from 3/1/05", "3/9/05"]),
+        ("Held 3 March 2020 until 9 April 2021.", ["3 March 2020 until 9 April 2021"], ["3 March 2020", "9 April 2021"]),
+        ("Held 3 March 2020 till 9 April 2021.", ["3 March 2020 till 9 April 2021"], ["3 March 2020", "9 April 2021"]),
+        ("Held 01/02/2020 - 03/04/2020.", ["01/02/2020 - 03/04/2020"], ["01/02/2020", "03/04/2020"]),
+        ("Held 2020-01-02 – 2020-03-04.", ["2020-01-02 – 2020-03-04"], ["2020-01-02", "2020-03-04"]),
+        ("Held March 3 - April 5, 2020.", ["March 3 - April 5, 2020"], ["March 3", "April 5, 2020"]),
+        # a dash without spaces between two dates that both hold a year, numeric ones included
+        ("Held March 3, 2020-April 5, 2020.", ["March 3, 2020-April 5, 2020"], ["March 3, 2020", "April 5, 2020"]),
+        ("Held 01/02/2020–03/04/2020.", ["01/02/2020–03/04/2020"], ["01/02/2020", "03/04/2020"]),
+        # negative controls: an ISO date's own hyphens, the days of one date, a dash without spaces
+        # next to a date without a year, hyphens glued to numeric dates (no regex date there), a
+        # number range, a list (date_lists' business), no dates
+        ("Held 01/02/2020-03/04/2020.", ["01/02/2020-03/04/2020"], ["01/02/2020-03/04/2020"]),
+        ("Held 2020-01-02-2020-03-04.", ["2020-01-02-2020-03-04"], ["2020-01-02-2020-03-04"]),
+        ("Held 2020-01-02 only.", ["2020-01-02"], ["2020-01-02"]),
+        ("Held 2020-01-02 10:30 only.", ["2020-01-02 10:30"], ["2020-01-02 10:30"]),
+        ("Held 01-02-2020 only.", ["01-02-2020"], ["01-02-2020"]),
+        ("Stay March 3-5, 2020 only.", ["March 3-5, 2020"], ["March 3-5, 2020"]),
+        ("Stay 3-5 March 2020 only.", ["3-5 March 2020"], ["3-5 March 2020"]),
+        ("Stay March 3-April 5, 2020 only.", ["March 3-April 5, 2020"], ["March 3-April 5, 2020"]),
+        ("Seen 1/12-15/93 only.", ["1/12-15/93"], ["1/12-15/93"]),
+        ("June 2007-2008 only.", ["June 2007-2008"], ["June 2007-2008"]),
+        ("Either 01/02/2020 or 03/04/2020.", ["01/02/2020 or 03/04/2020"], ["01/02/2020 or 03/04/2020"]),
+        ("From 10:30 to 11:00.", ["10:30 to 11:00"], ["10:30 to 11:00"]),
+        ("Stay 01/02/2020 to then 03/04/2020.", ["01/02/2020 to then 03/04/2020"], ["01/02/2020 to then 03/04/2020"]),
+    ],
+)
+def test_date_ranges_split_where_they_should(text: str, covered: list[str], expected: list[str]) -> None:
+    assert _split(text, covered, rule=split_date_ranges) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "covered", "expected"),
+    [
+        ("Seen 12/25/08 at 10am.", ["12/25/08 at"], ["12/25/08"]),
+        ("Seen 12/29/08.  At 5 pm.", ["12/29/08.  At"], ["12/29/08"]),
+        ("Seen 11/16/06 to 11/21/06.", ["11/16/06 to", "11/21/06"], ["11/16/06", "11/21/06"]),
+        ("Seen from 01/02/2020 on.", ["from 01/02/2020"], ["01/02/2020"]),
+        ("Seen on the 3rd of March 2020, well.", ["on the 3rd of March 2020,"], ["3rd of March 2020"]),
+        ("Seen (approximately March 2020) once.", ["(approximately March 2020)"], ["March 2020"]),
+        ("Seen on Monday, March 3, 2020 at noon.", ["on Monday, March 3, 2020 at"], ["Monday, March 3, 2020"]),
+        ("Seen since 2020-01-02 and after.", ["since 2020-01-02 and after"], ["2020-01-02"]),
+        ("Seen from 01/02/2020 to 03/04/2020.", ["from 01/02/2020 to 03/04/2020"], ["01/02/2020 to 03/04/2020"]),
+        # negative controls: a word with the date's information stays (weekday, ordinal word, time,
+        # year, part of day, a lower-case month), so does a function word inside a date, a piece of
+        # a longer word, a span without a whole regex date, a span a date reaches into, another label
+        ("Seen the 3rd of March 2020 once.", ["3rd of March 2020"], ["3rd of March 2020"]),
+        ("Seen on the third of March 2020.", ["on the third of March 2020"], ["third of March 2020"]),
+        ("Seen Monday, March 3 once.", ["Monday, March 3"], ["Monday, March 3"]),
+        ("Seen 12/25/08 at 10:30 once.", ["12/25/08 at 10:30"], ["12/25/08 at 10:30"]),
+        ("Seen March 3rd of 2020 once.", ["March 3rd of 2020"], ["March 3rd of 2020"]),
+        ("Seen early March 2020 once.", ["early March 2020"], ["early March 2020"]),
+        ("Seen 12/25/08 in the morning.", ["12/25/08 in the morning"], ["12/25/08 in the morning"]),
+        ("Seen in may 3 2020 once.", ["in may 3 2020"], ["in may 3 2020"]),
+        ("Seen 12/25/08 atrial.", ["12/25/08 at"], ["12/25/08 at"]),
+        ("Seen Tuesday morning at 5.", ["Tuesday morning at"], ["Tuesday morning at"]),
+        ("Seen on March once.", ["on March"], ["on March"]),
+        ("Seen on 12/25/08 and March 3 once.", ["on 12/25/08 and March"], ["12/25/08 and March"]),
+        ("Seen 3 Mar. and 12/25/08 once.", [". and 12/25/08"], [". and 12/25/08"]),  # the dot ends 3 Mar.
+        ("Seen 12/25/08 at 5.", ["12/25/08 at"], ["12/25/08 at"]),
+    ],
+)
+def test_date_edges_trim_where_they_should(text: str, covered: list[str], expected: list[str]) -> None:
+    label = "ADDRESS" if text == "Seen 12/25/08 at 5." else "DATE"
+    assert _split(text, covered, label=label, rule=trim_date_edges) == expected
+
+
+def test_the_rules_together_split_a_range_with_edges() -> None:
+    text = "Admitted from 01/02/2020 through 03/04/2020, and seen 12/25/08 at 10am."
+    spans = [Span(9, 44, "DATE", 0.7, "model"), Span(54, 65, "DATE", 0.7, "model")]
+    out = clean_date_spans(text, spans, lists=True, ranges=True, edges=True)
+    assert [text[s.start : s.end] for s in out] == ["01/02/2020", "03/04/2020", "12/25/08"]
+    assert clean_date_spans(text, spans, lists=True, ranges=False, edges=False) == spans  # old decode
+
+
+def test_function_words_carry_no_date() -> None:
+    """No function word is a month or weekday name or abbreviation (``regex`` misses some of them,
+    lower-case ``may`` and ``march``, weekdays, so a trim would otherwise drop them), nor holds a
+    digit."""
+    names = {*MONTHS, *WEEKDAYS, *(m[:3] for m in MONTHS), *(w[:3] for w in WEEKDAYS), "sept", "tues", "thur",
+             "thurs"}
+    assert not FUNCTION_WORDS & names
+    assert not any(c.isdigit() for word in FUNCTION_WORDS for c in word)
+
+
 _PIECES = ["01/02/2020", "2020-03-04", "3 March 2020", "March 3, 2020", "June 2007", "Monday, ", "2019",
-           ", ", "; ", " and ", ", and ", " or ", " & ", " to ", " ", "\n", "x", "-", "Amina"]
+           ", ", "; ", " and ", ", and ", " or ", " & ", " to ", " ", "\n", "x", "-", "Amina", " through ", " – ",
+           "from ", " at ", "the ", "3rd of ", "(", ").", "At", "10:30", "may ", "atrial",
+           "01/02/2020 to 2020-03-04", "3 March 2020, June 2007", "01/02/2020 – 03/04/2020", "3 Mar."]
 
 
-def _reference(text: str, spans: list[Span]) -> list[Span]:
-    """The rule by characters: a DATE span's characters less those of a separator, cut into runs."""
+def _runs(span: Span, keep: set[int]) -> list[Span]:
+    """The runs of consecutive characters of ``span`` in ``keep``, as spans like it."""
+    out, run = [], []
+    for i in [*range(span.start, span.end), -1]:  # -1 ends the last run
+        if i >= 0 and i in keep and (not run or run[-1] == i - 1):
+            run.append(i)
+            continue
+        if run:
+            out.append(Span(run[0], run[-1] + 1, span.label, span.score, span.source))
+        run = [i] if i >= 0 and i in keep else []
+    return out
+
+
+def _reference(text: str, spans: list[Span], *, lists: bool, ranges: bool, edges: bool) -> list[Span]:
+    """The rules by characters: a DATE span's characters less those of a separator or joiner, cut
+    into runs; then each run less the characters at its ends, up to its first and last ``regex``
+    date, that are no word character or lie in a function word of the text that lies in the run."""
+    dates = RegexDetector(labels=("DATE",)).detect(text)
     cut = set()
-    for a, b in list_separators(text):
+    for a, b in [*(list_separators(text) if lists else []), *(range_joiners(text) if ranges else [])]:
         cut.update(range(a, b))
+    punctuation = {i for i, c in enumerate(text) if not (c.isalnum() or c == "_")}
+    words = [w for w in re.finditer(r"\w+", text) if w.group().lower() in FUNCTION_WORDS]
     out = []
     for span in spans:
         if span.label != "DATE":
             out.append(span)
             continue
-        run: list[int] = []
-        for i in [*range(span.start, span.end), -1]:  # -1 ends the last run
-            if i >= 0 and i not in cut and (not run or run[-1] == i - 1):
-                run.append(i)
-                continue
-            if run:
-                out.append(Span(run[0], run[-1] + 1, span.label, span.score, span.source))
-            run = [i] if i >= 0 and i not in cut else []
+        for run in _runs(span, set(range(span.start, span.end)) - cut):
+            inside = [d for d in dates if run.start <= d.start and d.end <= run.end]
+            if edges and inside:
+                filler = punctuation.union(*(range(w.start(), w.end()) for w in words
+                                             if run.start <= w.start() and w.end() <= run.end))
+                start, end = run.start, run.end
+                if not any(d.start < run.start < d.end for d in dates):
+                    while start < inside[0].start and start in filler:
+                        start += 1
+                if not any(d.start < run.end < d.end for d in dates):
+                    while end > inside[-1].end and end - 1 in filler:
+                        end -= 1
+                run = Span(start, end, run.label, run.score, run.source)
+            out.append(run)
     return out
 
 
-def test_rule_agrees_with_the_per_character_reference_and_only_cuts_separators() -> None:
-    """Random texts of dates, separators and filler under random spans (sorted, disjoint): the rule
-    equals the per-character reference, its spans stay sorted, disjoint and inside the input's
-    spans, and a DATE character leaves only when it lies in a separator between two dates."""
+def test_rules_agree_with_the_per_character_reference_and_never_uncover_a_date() -> None:
+    """Random texts of dates, separators, joiners, function words and filler under random spans
+    (sorted, disjoint), each combination of the rules: the rules equal the per-character reference,
+    their spans stay sorted, disjoint and inside the input's spans, other labels stay, and every
+    character of a ``regex`` date in an input DATE span stays in an output DATE span."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    fired = []
+    fired: dict[str, bool] = dict.fromkeys(DATE_RULES, False)
+    regex = RegexDetector(labels=("DATE",))
 
-    @settings(max_examples=300, deadline=None, derandomize=True)
+    @settings(max_examples=400, deadline=None, derandomize=True)
     @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14), st.data())
     def check(parts: list[str], data: st.DataObject) -> None:
         text = "".join(parts)
@@ -115,63 +243,98 @@ def test_rule_agrees_with_the_per_character_reference_and_only_cuts_separators()
         labels = st.sampled_from(["DATE", "DATE", "DATE", "NAME"])
         spans = [Span(a, b, data.draw(labels), 0.5, "model") for a, b in zip(bounds[::2], bounds[1::2], strict=False)
                  if a < b]
-        out = split_date_lists(text, spans)
-        assert out == _reference(text, spans)
+        flags = dict(zip(("lists", "ranges", "edges"), data.draw(st.tuples(*[st.booleans()] * 3)), strict=True))
+        out = clean_date_spans(text, spans, **flags)
+        assert out == _reference(text, spans, **flags)
         assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))
         assert all(any(s.start <= o.start and o.end <= s.end and s.label == o.label for s in spans) for o in out)
         assert [s for s in out if s.label != "DATE"] == [s for s in spans if s.label != "DATE"]
-        fired.append(out != spans)
+        covered = {i for s in out if s.label == "DATE" for i in range(s.start, s.end)}
+        in_dates = {i for d in regex.detect(text) for i in range(d.start, d.end)}
+        assert {i for s in spans if s.label == "DATE" for i in range(s.start, s.end)} & in_dates <= covered
+        for flag, name in zip(flags, DATE_RULES, strict=True):
+            alone = clean_date_spans(text, spans, **{k: k == flag for k in flags})
+            fired[name] |= alone != spans
 
     check()
-    assert any(fired)  # the rule did cut on some of the texts
+    assert all(fired.values()), fired  # each rule did cut on some of the texts
 
 
 @pytest.mark.default_embedding
 class TestShippedModel:
-    """The shipped model: it runs the rule (manifest ``date_lists``), and the union with ``regex``
-    then keeps one span per date."""
+    """The shipped model: it runs the rules (manifest ``date_lists``, ``date_ranges``,
+    ``date_edges``), and the union with ``regex`` then keeps one span per date."""
 
     LISTS = ["Visits: 01/02/2020, 03/04/2020, 05/06/2021 and 07/08/2021.",
              "Seen on 3 March 2020, 4 March 2020 and 9 April 2021.",
              "Seen on March 3, 2020, March 4, 2020 and April 9, 2021."]
+    RANGES = ["He was admitted from 01/02/2020 to 03/04/2020 for pneumonia.", "Stay 01/02/2020 – 03/04/2020 only."]
+    EDGES = ["She was seen on 12/25/08 at noon.", "He was seen 11/16/06 to 11/21/06 in the hospital."]
 
     def test_union_with_regex_keeps_one_span_per_date(self) -> None:
         union = UnionDetector([ModelDetector(), RegexDetector()])
         regex = RegexDetector(labels=("DATE",))
-        for text in self.LISTS:
+        for text in [*self.LISTS, *self.RANGES, *self.EDGES]:
             dates = [text[s.start : s.end] for s in regex.detect(text)]
             assert [text[s.start : s.end] for s in union.detect(text) if s.label == "DATE"] == dates
 
-    def test_rule_runs_only_when_the_manifest_asks(self) -> None:
+    @pytest.mark.parametrize(("flag", "rule", "texts"), [("date_lists", split_date_lists, LISTS),
+                                                         ("date_ranges", split_date_ranges, RANGES),
+                                                         ("date_edges", trim_date_edges, EDGES)])
+    def test_rule_runs_only_when_the_manifest_asks(self, flag: str, rule, texts: list[str]) -> None:
         detector = ModelDetector(path=shipped_path())
-        assert detector.weights.manifest.get("date_lists") is True
-        assert "date_lists" in DECODE_RULES  # so `embedanon detector train` carries it over
-        detector.weights.manifest = {**detector.weights.manifest, "date_lists": False}
-        plain = {text: detector.detect(text) for text in self.LISTS}
-        detector.weights.manifest = {**detector.weights.manifest, "date_lists": True}
+        assert detector.weights.manifest.get(flag) is True
+        assert flag in DECODE_RULES  # so `embedanon detector train` carries it over
+        manifest = {**detector.weights.manifest, **dict.fromkeys(DATE_RULES, False)}
+        detector.weights.manifest = manifest
+        plain = {text: detector.detect(text) for text in texts}
+        detector.weights.manifest = {**manifest, flag: True}
         changed = False
-        for text in self.LISTS:
-            assert detector.detect(text) == split_date_lists(text, plain[text])
+        for text in texts:
+            assert detector.detect(text) == rule(text, plain[text])
             changed |= detector.detect(text) != plain[text]
-        assert changed  # the model alone joins some of these lists
+        assert changed  # the model alone decodes some of these into a span the rule changes
 
 
 _NUMERIC = re.compile(r"\d{2}/\d{2}/\d{4}")
+
+
+def _shifts(text: str, detectors: str = "model,regex") -> list[tuple[str, int]]:
+    """The DATE items of ``text`` in hybrid scope: each original date and its shift in days
+    (numeric dates, ``%m/%d/%Y`` or ``%m/%d/%y``); fails on a DATE item that is not one date."""
+    anon = Anonymizer(mechanism="knn", key=fast_key(6), scope="hybrid", detectors=detectors)
+    doc = anon.anonymize_document(text)
+    out = []
+    for item in (i for i in doc.items if i.label == "DATE"):
+        old, new = text[item.start : item.end], doc.text[item.new_start : item.new_end]
+        fmt = "%m/%d/%Y" if _NUMERIC.fullmatch(old) else "%m/%d/%y"
+        assert re.fullmatch(r"\d{2}/\d{2}/\d{2}(?:\d{2})?", old), f"one date per span, got {old!r}"
+        before, after = (dt.datetime.strptime(x, fmt).date() for x in (old, new))
+        out.append((old, (after - before).days))
+    return out
 
 
 @pytest.mark.default_embedding
 def test_hybrid_scope_shifts_every_date_of_a_list_by_one_offset() -> None:
     """Each date of a list gets its own surrogate, shifted by the record's offset, so the intervals
     between the dates survive (one span over the list would get random digits instead)."""
-    text = "Visits: 01/02/2020, 03/04/2020, 05/06/2021 and 07/08/2021."
-    anon = Anonymizer(mechanism="knn", key=fast_key(6), scope="hybrid", detectors="model,regex")
-    doc = anon.anonymize_document(text)
-    dates = [i for i in doc.items if i.label == "DATE"]
-    assert len(dates) == 4
-    shifts = set()
-    for item in dates:
-        old, new = text[item.start : item.end], doc.text[item.new_start : item.new_end]
-        assert _NUMERIC.fullmatch(old) and _NUMERIC.fullmatch(new), "one date per span, shifted in its format"
-        before, after = (dt.datetime.strptime(x, "%m/%d/%Y").date() for x in (old, new))
-        shifts.add((after - before).days)
-    assert len(shifts) == 1 and 0 not in shifts
+    shifts = _shifts("Visits: 01/02/2020, 03/04/2020, 05/06/2021 and 07/08/2021.")
+    assert len(shifts) == 4
+    assert len({days for _, days in shifts}) == 1 and shifts[0][1] != 0
+
+
+@pytest.mark.default_embedding
+@pytest.mark.parametrize("text", TestShippedModel.RANGES)
+def test_hybrid_scope_shifts_both_ends_of_a_range_by_one_offset(text: str) -> None:
+    """Both ends of a range move by the record's one offset: the 62 days between them survive."""
+    shifts = _shifts(text)
+    assert [old for old, _ in shifts] == ["01/02/2020", "03/04/2020"]
+    assert shifts[0][1] == shifts[1][1] != 0
+
+
+@pytest.mark.default_embedding
+def test_hybrid_scope_shifts_a_date_the_model_took_a_word_after() -> None:
+    """``12/25/08 at``, as the model decodes it, becomes the date alone, which is shifted (with
+    the word it would get random digits in its shape)."""
+    shifts = _shifts("She was seen on 12/25/08 at noon.")
+    assert [old for old, _ in shifts] == ["12/25/08"] and shifts[0][1] != 0

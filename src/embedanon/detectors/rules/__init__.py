@@ -1,12 +1,13 @@
 """Decode rules of the ``model`` detector: NAME spans the per-token decode missed or cut short, and
-DATE spans over a list of dates.
+DATE spans over a list or range of dates or with function words at their edges.
 
 A rule takes the decoded spans (sorted, disjoint) and returns them with NAME spans added or
-widened; the last one (``date_lists``, :mod:`.dates`) only removes list separators from DATE
-spans, so a list of dates becomes one span per date. Which rules run is a property of the model
-(its manifest names them: each NAME rule was shipped by a development-data round,
-``experiments/detection/roundN.md``; ``date_lists`` was added without one, its counts are in
-the README); :func:`apply_rules` runs them in one fixed order.
+widened; the last three (:data:`DATE_RULES`, :mod:`.dates`) only remove characters outside every
+``regex`` date from DATE spans: list separators and range joiners between two dates, so a list or
+range becomes one span per date, and function words and punctuation at a span's edges. Which rules
+run is a property of the model (its manifest names them: each NAME rule was shipped by a
+development-data round, ``experiments/detection/roundN.md``; the DATE rules were added without
+one, their counts are in the README); :func:`apply_rules` runs them in one fixed order.
 """
 
 from __future__ import annotations
@@ -24,22 +25,28 @@ from .context import (
     name_speaker_turns,
     propagate_names,
 )
-from .dates import split_date_lists
+from .dates import clean_date_spans, split_date_lists, split_date_ranges, trim_date_edges
 from .layout import join_name_particles, name_before_own_email, name_list_items
 from .words import complete_name_pairs, name_joined_words, widen_to_whole_words
 
 #: manifest flags of the decode rules run after Viterbi, in the order :func:`apply_rules` runs them
 #: (coordination, speaker_turns, propagation, inverted_names, honorifics, lists, particles,
-#: email_names, joined_names, name_pairs, whole_words, date_lists); ``line_lists`` widens lists and
-#: speaker_turns (round 17); ``case_aware`` is not a rule of its own but widens coordination,
-#: propagation and inverted_names to lower-case, upper-case and irregularly cased text (round 15)
+#: email_names, joined_names, name_pairs, whole_words, then :data:`DATE_RULES`); ``line_lists``
+#: widens lists and speaker_turns (round 17); ``case_aware`` is not a rule of its own but widens
+#: coordination, propagation and inverted_names to lower-case, upper-case and irregularly cased
+#: text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
                 "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
-                "name_pairs", "date_lists")
+                "name_pairs", "date_lists", "date_ranges", "date_edges")
+
+#: the manifest flags of the DATE rules (:func:`~.dates.clean_date_spans`), in the order they run
+DATE_RULES = ("date_lists", "date_ranges", "date_edges")
 
 __all__ = [
+    "DATE_RULES",
     "DECODE_RULES",
     "apply_rules",
+    "clean_date_spans",
     "complete_name_pairs",
     "extend_coordinations",
     "join_inverted_names",
@@ -51,6 +58,8 @@ __all__ = [
     "name_speaker_turns",
     "propagate_names",
     "split_date_lists",
+    "split_date_ranges",
+    "trim_date_edges",
     "widen_to_whole_words",
 ]
 
@@ -101,6 +110,7 @@ def apply_rules(
         spans = complete_name_pairs(text, spans)
     if rules.get("whole_words"):
         spans = widen_to_whole_words(text, spans)
-    if rules.get("date_lists"):  # last, so the NAME rules see the DATE spans they always saw
-        spans = split_date_lists(text, spans)
+    # last, so the NAME rules see the DATE spans they always saw
+    spans = clean_date_spans(text, spans, lists=bool(rules.get("date_lists")),
+                             ranges=bool(rules.get("date_ranges")), edges=bool(rules.get("date_edges")))
     return spans

@@ -1,69 +1,134 @@
-"""Decode rule for DATE spans: a list of dates the model decoded as one span becomes one span per date.
+"""Decode rules for DATE spans: one span per date of a list or range, and no function words at a
+span's edges.
 
-The model often decodes ``01/02/2020, 03/04/2020 and 05/06/2021`` as one DATE span, or cuts a list
-in the wrong place (``05/02/06 and`` | ``07/25/06``). One span over several dates, or a date with a
-trailing ``and``, is no date a surrogate can parse, so hybrid scope writes random digits in its
-shape instead of shifting each date by the record's offset, and the intervals between the dates are
-lost (protection is the same either way: every character is replaced). In a union with ``regex``,
-which finds each date on its own, the merge joins the regex dates back into the model's one span.
+The model often decodes ``01/02/2020, 03/04/2020 and 05/06/2021`` or ``2020-01-02 to 2020-03-04``
+as one DATE span, cuts a list in the wrong place (``05/02/06 and`` | ``07/25/06``), or takes the
+word after a date along (``12/25/08 at``). Such a span is no date a surrogate can parse, so hybrid
+scope writes random digits in its shape instead of shifting each date by the record's offset, and
+the date and the intervals between the dates are lost (protection is the same either way: every
+character is replaced). In a union with ``regex``, which finds each date on its own, the merge
+joins the regex dates back into the model's one span.
 
-Why a decode rule and not the merge: the merge covers exactly the characters of its input spans
+Why decode rules and not the merge: the merge covers exactly the characters of its input spans
 and has one rule for every label; preferring ``regex``'s segmentation there would drop characters
-the model covered (the separators) for one label only. A decode rule changes the model's own spans,
-so ``model`` alone and every union with it gain, and the merge keeps its one rule.
+the model covered for one label only. A decode rule changes the model's own spans, so ``model``
+alone and every union with it gain, and the merge keeps its one rule.
 
 What a date is, is the ``regex`` detector's call (its DATE patterns: numeric, ISO, month names with
-a day and/or a year; never a bare year or weekday). Where the text between two of its dates is a
-list separator (``,`` / ``;`` / ``and`` / ``or`` / ``&`` / ``, and``, with the spaces around it,
-optionally followed by a weekday that opens the next date, ``and Tuesday, March 4``), the
-separator's characters are removed from the model's DATE spans, which splits a span over the list
-into its dates. The rule never adds a character, never touches another label, and leaves a span
-with no separator between two dates as it is. So a comma inside one date (``March 3, 2020``,
-``3 March, 2020``, ``Monday, March 3, 2020``) never cuts: the year alone is no date. Nor does a
-range (``2020-01-02 to 2020-03-04``, ``March 3-5, 2020``): ``to``, ``through`` and ``-`` are no
-list separators (a decision: a hyphen also joins the days of one date), so a range in one span
-keeps its shape surrogate. Measured counts: the README's list of decode rules.
+a day and/or a year; never a bare year or weekday). Three rules, each a manifest flag, run in this
+order:
+
+* ``date_lists``: where the text between two of its dates is a list separator (``,`` / ``;`` /
+  ``and`` / ``or`` / ``&`` / ``, and``, with the spaces around it, optionally followed by a weekday
+  that opens the next date, ``and Tuesday, March 4``), the separator is removed.
+* ``date_ranges``: where it is a range joiner (``to`` / ``through`` / ``thru`` / ``until`` /
+  ``till`` / ``til`` between spaces, or a dash ``-`` / ``–`` / ``—`` with spaces or, between two
+  dates that both hold a year, without), the joiner is removed, so both ends of a range move by
+  the same offset and the range keeps its length. A hyphen glued to two numeric dates
+  (``01/02/2020-03/04/2020``) is left: ``regex`` finds no date there, and hybrid scope, which
+  widens spans to whole words, would join the two again (``2020-03`` is one word to the
+  tokenizer, as is ``2020-April``; an en dash is not).
+* ``date_edges``: the function words (:data:`FUNCTION_WORDS`), punctuation and spaces at the edges
+  of a DATE span, outside the first and after the last ``regex`` date inside it, are removed
+  (``12/25/08 at`` → ``12/25/08``; ``on Monday, March 3`` → ``Monday, March 3``: the trim stops at
+  the first word that is not a function word). A span with no whole ``regex`` date inside it is
+  left as it is, and so is a time after a date (``12/25/08 at 10:30``): dropping the time would
+  uncover it.
+
+The rules only ever remove characters that lie outside every ``regex`` date, from DATE spans
+only: they never add a character, never touch another label, and every ``regex`` date inside a
+DATE span stays whole inside one span. So they never reduce the protection of a date itself; the
+removed separators and function words stay in the text as they were. A span with nothing to cut
+between two dates stays one span, so a comma inside one date (``March 3, 2020``, ``3 March, 2020``,
+``Monday, March 3, 2020``) never cuts (the year alone is no date), nor do the days of one date
+(``March 3-5, 2020``: ``5, 2020`` is no date) or an ISO date's own hyphens (``2020-01-02`` is one
+date). Measured counts: the README's list of decode rules.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from ..base import Span
 from ..regex import RegexDetector
 
-#: the dates a separator must stand between (``regex``'s DATE patterns only)
+#: the dates a cut must stand between and a trim must stay outside (``regex``'s DATE patterns only)
 _DATES = RegexDetector(labels=("DATE",))
 
+#: words a DATE span may lose at its edges: prepositions, conjunctions and the article that
+#: introduce, join or approximate a date, none of them a month, a weekday, an ordinal or a number,
+#: so none carries the date's value. Words that refine a date (early, late, mid, end, morning,
+#: noon) are not here: a span that holds one keeps it
+FUNCTION_WORDS = frozenset({
+    "about", "after", "and", "approx", "approximately", "around", "at", "before", "between", "by",
+    "circa", "during", "for", "from", "in", "of", "on", "or", "since", "the", "thru", "through",
+    "til", "till", "to", "until", "with",
+})
+
 #: the text between two dates of a list: the separator (removed), then an optional weekday (kept)
-_GAP = re.compile(
-    r"(?P<separator>\s*[,;]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+)"
+_LIST_GAP = re.compile(
+    r"(?P<cut>\s*[,;]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+)"
     r"(?:(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)\.?,?\s+)?",
     re.IGNORECASE,
 )
 
-#: a DATE span that holds one of these may hold a separator (the cheap test before the regex pass)
-_MAY_SEPARATE = re.compile(r"[,;&]|\b(?:and|or)\b", re.IGNORECASE)
+#: the text between the two ends of a range: a joiner word between spaces, or a dash (all removed)
+_RANGE_GAP = re.compile(r"(?P<cut>\s+(?:to|through|thru|until|till|til)\s+|\s*[-–—]\s*)", re.IGNORECASE)
+_UNSPACED_DASH = re.compile(r"\s*[-–—]|[-–—]\s*")
+
+#: a date that holds a year (4 digits, ``'20``, or a numeric date's third field): a dash without
+#: spaces only joins two of these, so ``March 3-April 5`` is not cut
+_HAS_YEAR = re.compile(r"\d{4}|'\d\d|\d[/.\-]\d{1,2}[/.\-]\d")
+
+#: a DATE span that holds one of these may hold a cut (the cheap test before the regex pass)
+_MAY_CUT = re.compile(r"[,;&\-–—]|\b(?:and|or|to|through|thru|until|till|til)\b", re.IGNORECASE)
+
+#: the pieces an edge is read in: a word, a run of punctuation, a run of spaces
+_PIECES = re.compile(r"\w+|[^\w\s]+|\s+")
 
 
-def list_separators(text: str) -> list[tuple[int, int]]:
+def _gaps(text: str, dates: list[Span], gap: re.Pattern[str]) -> list[tuple[int, int, Span, Span]]:
+    """The ``cut`` groups of ``gap`` where it is all the text between two consecutive dates, with
+    those dates."""
+    out = []
+    for before, after in zip(dates, dates[1:], strict=False):
+        match = gap.fullmatch(text, before.end, after.start)
+        if match is not None:
+            out.append((match.start("cut"), match.end("cut"), before, after))
+    return out
+
+
+def list_separators(text: str, dates: list[Span] | None = None) -> list[tuple[int, int]]:
     """The list separators of ``text`` that stand between two dates (see the module docstring).
 
     Args:
         text: the text.
+        dates: ``regex``'s DATE spans of ``text`` (None: found here).
 
     Returns:
         ``(start, end)`` character ranges, sorted and disjoint: each the separator between two
         consecutive ``regex`` dates, its spaces included, a weekday after it excluded.
     """
-    dates = _DATES.detect(text)
-    out = []
-    for before, after in zip(dates, dates[1:], strict=False):
-        gap = _GAP.fullmatch(text, before.end, after.start)
-        if gap is not None:
-            out.append((gap.start("separator"), gap.end("separator")))
-    return out
+    dates = _DATES.detect(text) if dates is None else dates
+    return [(a, b) for a, b, _, _ in _gaps(text, dates, _LIST_GAP)]
+
+
+def range_joiners(text: str, dates: list[Span] | None = None) -> list[tuple[int, int]]:
+    """The range joiners of ``text`` that stand between two dates (see the module docstring).
+
+    Args:
+        text: the text.
+        dates: ``regex``'s DATE spans of ``text`` (None: found here).
+
+    Returns:
+        ``(start, end)`` character ranges, sorted and disjoint: each the joiner between two
+        consecutive ``regex`` dates, its spaces included.
+    """
+    dates = _DATES.detect(text) if dates is None else dates
+    return [(a, b) for a, b, before, after in _gaps(text, dates, _RANGE_GAP)
+            if not _UNSPACED_DASH.fullmatch(text, a, b)
+            or all(_HAS_YEAR.search(text, d.start, d.end) for d in (before, after))]
 
 
 def _without(span: Span, cuts: list[tuple[int, int]], cut_ends: list[int]) -> list[Span]:
@@ -81,25 +146,99 @@ def _without(span: Span, cuts: list[tuple[int, int]], cut_ends: list[int]) -> li
     return [Span(a, b, span.label, span.score, span.source) for a, b in pieces]
 
 
-def split_date_lists(text: str, spans: list[Span]) -> list[Span]:
-    """DATE spans less the list separators between two dates: a list decoded as one span becomes
-    one span per date (module docstring: what counts, and why a decode rule).
+def _word_char(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
+def _edge(text: str, start: int, end: int, *, from_end: bool) -> int:
+    """Where a trim of ``text[start:end]`` from its start (or, ``from_end``, its end) stops: after
+    the longest run of whole function words, punctuation and spaces there."""
+    pieces = [(m.start(), m.end()) for m in _PIECES.finditer(text, start, end)]
+    edge = end if from_end else start
+    for a, b in reversed(pieces) if from_end else pieces:
+        if _word_char(text, a):
+            whole = not (_word_char(text, a - 1) or _word_char(text, b))  # not ``at`` of ``at5``
+            if not whole or text[a:b].lower() not in FUNCTION_WORDS:
+                break
+        edge = a if from_end else b
+    return edge
+
+
+def _may_trim(text: str, span: Span) -> bool:
+    """The cheap test before the regex pass: the span starts or ends with punctuation, a space or
+    a function word."""
+    if not (text[span.start].isalnum() and text[span.end - 1].isalnum()):
+        return True
+    words = text[span.start : span.end].split()
+    return words[0].lower() in FUNCTION_WORDS or words[-1].lower() in FUNCTION_WORDS
+
+
+def _trim(text: str, span: Span, dates: list[Span], date_starts: list[int]) -> Span:
+    """``span`` less the function words, punctuation and spaces at its edges outside the ``regex``
+    dates inside it (``dates`` sorted and disjoint, ``date_starts`` their starts); the span itself
+    when no whole date lies inside it. An edge that a date reaches into from outside the span is
+    left as it is."""
+    i, j = bisect_left(date_starts, span.start), bisect_left(date_starts, span.end)
+    inside = [d for d in dates[i:j] if d.end <= span.end]
+    if not inside:
+        return span
+    start, end = span.start, span.end
+    if not (i > 0 and dates[i - 1].end > span.start):
+        start = _edge(text, span.start, inside[0].start, from_end=False)
+    if inside[-1] is dates[j - 1]:  # no date starts inside the span and ends after it
+        end = _edge(text, inside[-1].end, span.end, from_end=True)
+    if (start, end) == (span.start, span.end):
+        return span
+    return Span(start, end, span.label, span.score, span.source)
+
+
+def clean_date_spans(text: str, spans: list[Span], *, lists: bool, ranges: bool, edges: bool) -> list[Span]:
+    """DATE spans less list separators (``lists``) and range joiners (``ranges``) between two
+    dates, then less the function words, punctuation and spaces at their edges (``edges``); module
+    docstring: what counts, why decode rules, and why no date loses a character.
 
     Args:
         text: the text.
         spans: the decoded spans, sorted and disjoint.
+        lists, ranges, edges: which of the three rules run (in this order).
 
     Returns:
-        The spans, sorted and disjoint; other labels, and DATE spans with no separator between two
-        dates, unchanged; a DATE span that was nothing but a separator is gone.
+        The spans, sorted and disjoint; other labels unchanged, each DATE span inside one of
+        ``spans``; a DATE span that was nothing but a separator or a joiner is gone.
     """
-    if not any(s.label == "DATE" and _MAY_SEPARATE.search(text, s.start, s.end) for s in spans):
+    if not (lists or ranges or edges) or not any(s.label == "DATE" for s in spans):
         return spans
-    cuts = list_separators(text)
-    if not cuts:
-        return spans
-    cut_ends = [b for _, b in cuts]
-    out: list[Span] = []
-    for span in spans:
-        out.extend(_without(span, cuts, cut_ends) if span.label == "DATE" else (span,))
+    may_cut = [s for s in spans if s.label == "DATE" and _MAY_CUT.search(text, s.start, s.end)]
+    may_trim = edges and any(s.label == "DATE" and _may_trim(text, s) for s in spans)
+    dates = _DATES.detect(text) if may_cut or may_trim else []
+    cuts = []
+    if lists and may_cut:
+        cuts += list_separators(text, dates)
+    if ranges and may_cut:
+        cuts += range_joiners(text, dates)
+    out = spans
+    if cuts:
+        cuts.sort()
+        cut_ends = [b for _, b in cuts]
+        out = []
+        for span in spans:
+            out.extend(_without(span, cuts, cut_ends) if span.label == "DATE" else (span,))
+    if may_trim and dates:
+        date_starts = [d.start for d in dates]
+        out = [_trim(text, s, dates, date_starts) if s.label == "DATE" else s for s in out]
     return out
+
+
+def split_date_lists(text: str, spans: list[Span]) -> list[Span]:
+    """The ``date_lists`` rule alone (:func:`clean_date_spans`)."""
+    return clean_date_spans(text, spans, lists=True, ranges=False, edges=False)
+
+
+def split_date_ranges(text: str, spans: list[Span]) -> list[Span]:
+    """The ``date_ranges`` rule alone (:func:`clean_date_spans`)."""
+    return clean_date_spans(text, spans, lists=False, ranges=True, edges=False)
+
+
+def trim_date_edges(text: str, spans: list[Span]) -> list[Span]:
+    """The ``date_edges`` rule alone (:func:`clean_date_spans`)."""
+    return clean_date_spans(text, spans, lists=False, ranges=False, edges=True)
