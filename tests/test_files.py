@@ -7,12 +7,12 @@ import json
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from embedanon import files
 from embedanon.errors import ConfigError
 from embedanon.pipeline import Anonymizer
+from tests.helpers.embeddings import write_glove
 
 _WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart", "chest",
           "river", "table", "window", "music", "green", "house", "garden", "paper", "stone"]
@@ -20,11 +20,7 @@ _WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "h
 
 @pytest.fixture
 def glove(tmp_path: Path) -> Path:
-    rng = np.random.default_rng(0)
-    path = tmp_path / "tiny.glove.txt"
-    path.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=6)) + "\n"
-                            for w in _WORDS), encoding="utf-8")
-    return path
+    return write_glove(tmp_path / "tiny.glove.txt", _WORDS)
 
 
 # -- same file ----------------------------------------------------------------------------------

@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from embedanon import _atomic, _cache
 from embedanon.cli import app
 from embedanon.vectors import defaults
+from tests.helpers.embeddings import write_glove
 
 CANARY = "Zebulonius"
 PRECIOUS = "precious output\n"
@@ -38,10 +38,7 @@ _WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "h
 
 
 def _glove(path: Path, words: list[str] = _WORDS, dim: int = 6) -> Path:
-    rng = np.random.default_rng(0)
-    path.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=dim)) + "\n"
-                            for w in words), encoding="utf-8")
-    return path
+    return write_glove(path, words, dim)
 
 
 @dataclass

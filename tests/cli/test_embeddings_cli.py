@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from embedanon import Anonymizer
 from embedanon.cli import app
 from embedanon.vectors import defaults
+from tests.helpers.embeddings import write_glove
 
 runner = CliRunner()
 
@@ -24,11 +24,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _glove(path: Path) -> Path:
-    rng = np.random.default_rng(0)
-    words = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart"]
-    lines = [w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=6)) for w in words]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_glove(path, ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart"])
 
 
 def test_list_info_import(home: Path) -> None:

@@ -12,13 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from embedanon.cli import app
 from embedanon.cli.options import word_lists
 from embedanon.errors import ConfigError
+from tests.helpers.embeddings import write_glove
 
 runner = CliRunner()
 CANARY = "Zorblat"
@@ -28,11 +28,7 @@ _WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "heart", "
 
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
-    rng = np.random.default_rng(0)
-    path = tmp_path / "tiny.glove.txt"
-    path.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=6)) + "\n"
-                            for w in _WORDS), encoding="utf-8")
-    return path
+    return write_glove(tmp_path / "tiny.glove.txt", _WORDS)
 
 
 def _anonymize(tiny: Path, tmp_path: Path, *args: str, text: str = f"we met {CANARY} today\n"):  # type: ignore[no-untyped-def]

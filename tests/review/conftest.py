@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from embedanon import Anonymizer
+from tests.helpers.embeddings import write_glove
 
 WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart", "chest", "river",
          "table", "window", "music", "green", "house", "garden", "paper", "stone", "was", "seen", "for",
@@ -18,11 +18,7 @@ WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "he
 @pytest.fixture(scope="session")
 def tiny_embedding(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A GloVe-format text file of 38 words with seeded random 8-d vectors."""
-    path = tmp_path_factory.mktemp("review-emb") / "tiny.glove.txt"
-    rng = np.random.default_rng(0)
-    path.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=8)) + "\n"
-                            for w in WORDS), encoding="utf-8")
-    return path
+    return write_glove(tmp_path_factory.mktemp("review-emb") / "tiny.glove.txt", WORDS, dim=8)
 
 
 @pytest.fixture(scope="session")
