@@ -273,3 +273,22 @@ def test_any_text_gives_valid_disjoint_spans(text):
     for s in spans:
         s.check(text)
     assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))
+
+
+def test_worst_case_shapes_keep_their_matches() -> None:
+    """The patterns made linear (possessive padding after a keyword, a 64-character cap on an
+    e-mail's local part, no intl phone in a run of 34+ digits) still find what they found."""
+    det = RegexDetector()
+
+    def found(text: str) -> list[tuple[str, str]]:
+        return [(s.label, text[s.start:s.end]) for s in det.detect(text)]
+
+    assert found("Fax" + " " * 300 + "617 555 0134") == [("PHONE", "617 555 0134")]
+    assert found("MRN" + " " * 300 + ": A12345") == [("ID", "A12345")]
+    assert ("PHONE", "5550134211") in found("call  #  :  5550134211")
+    assert found("a" * 64 + "@example.com") == [("EMAIL", "a" * 64 + "@example.com")]
+    assert found("x O'Brien@mail.com, 'quoted@x.com'") == [
+        ("EMAIL", "O'Brien@mail.com"), ("EMAIL", "quoted@x.com")]
+    assert found("a'" * 5000 + "@x.com") == []  # no local part ends in an apostrophe
+    assert found("+44 20 7946 0958") == [("PHONE", "+44 20 7946 0958")]
+    assert not any(label == "PHONE" for label, _ in found("+" + "1" * 40))

@@ -61,7 +61,11 @@ _TLDS: Final = (
 )
 _URL_END: Final = ".,;:!?'\")]}>"
 
-_EMAIL = re.compile(r"(?<![\w.%+-])\w(?:[\w.%+'-]*\w)?@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?![\w-])")
+#: A local part has at most 64 characters (RFC 5321): each start of a long run of local-part
+#: characters without an ``@`` (``a'a'a'…``: an apostrophe is no start boundary) then scans at most
+#: 64 characters, not the rest of the run, so the search stays linear.
+_EMAIL = re.compile(
+    r"(?<![\w.%+-])\w(?:[\w.%+'-]{0,62}\w)?@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?![\w-])")
 _URL_SCHEME = re.compile(r"(?<![\w@])(?:https?|ftp)://[^\s<>\"']+", re.IGNORECASE)
 _URL_WWW = re.compile(r"(?<![\w@./])www\.[^\s<>\"']+", re.IGNORECASE)
 _URL_BARE = re.compile(
@@ -74,7 +78,10 @@ _NO_AFTER: Final = r"(?!\w|[.\-/]\d)"
 _EXT: Final = r"(?:(?:x| ?ext\.? ?| extension )\d{1,5})?"
 _PHONE_PATTERNS: Final = [
     # international: +CC or 00CC then 2-6 groups, (0) trunk allowed
-    re.compile(_NO_BEFORE + r"(?:\+|\b00)\d{1,3}(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){2,6}" + _EXT + _NO_AFTER),
+    # (no match can hold a run of 34 digits or more, 3 + 6 x 5, nor end inside one: such a run is
+    # refused at once instead of being re-split 5^6 ways)
+    re.compile(_NO_BEFORE + r"(?:\+|\b00)(?!\d{34})\d{1,3}(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){2,6}" + _EXT
+               + _NO_AFTER),
     # US: (617) 555-0134, 617-555-0134, 617.555.0134, 1-617-555-0134, 617-555-0134x1234
     re.compile(_NO_BEFORE + r"(?:1[ .\-])?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .\-])\d{3}[ .\-]\d{4}" + _EXT
                + _NO_AFTER),
@@ -128,7 +135,7 @@ _ID_KEYWORDS: Final = (
 )
 _ID_PATTERNS: Final = [
     re.compile(r"(?<![\w\-])\d{3}-\d{2}-\d{4}(?![\w\-])"),
-    re.compile(r"\b(?i:" + _ID_KEYWORDS + r")\b\.?\s*(?:#|(?i:no)\.?|(?i:number))?\s*[:#]?\s*"
+    re.compile(r"\b(?i:" + _ID_KEYWORDS + r")\b\.?\s*+(?:#|(?i:no)\.?|(?i:number))?\s*+[:#]?\s*+"
                r"(?P<v>(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]{2,}[A-Za-z0-9])(?![\w\-])"),
     re.compile(r"(?<![\w\-])\d{4}([ \-])\d{4}\1\d{4}\1\d{1,7}(?![\w\-])"),
     re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![\w])"),
@@ -141,8 +148,11 @@ _PHONE_KEYWORDS: Final = (
     r"reach(?:ed)?(?:\s+\w+){0,2}?\s+(?:at|on)"
 )
 #: A number after a phone keyword: one optional separator between digits (7-15 digits, checked).
+#: Whitespace runs are possessive (here and in the ID keyword pattern): only the value can follow
+#: them, which never starts with a space, so giving spaces back only retried the same split, cubic
+#: in a run of padding after a keyword (``Fax`` + 2,000 spaces took 30 s).
 _PHONE_AFTER_KEYWORD = re.compile(
-    r"\b(?i:" + _PHONE_KEYWORDS + r")\b\.?\s*(?:(?i:no|number|#)\.?)?\s*[:#]?\s*"
+    r"\b(?i:" + _PHONE_KEYWORDS + r")\b\.?\s*+(?:(?i:no|number|#)\.?)?\s*+[:#]?\s*+"
     r"(?P<v>\+?\d(?:[ .\-]?\d){6,14})" + _NO_AFTER)
 
 #: A bare card number: 13-19 digits, checked by :func:`_card_number` (issuer digit and Luhn sum).
