@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import pickle
 import unicodedata
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +15,7 @@ from embedanon import Anonymizer, ConfigError
 from embedanon.leakguard import is_variant
 from embedanon.pipeline import anonymize_records, anonymize_text
 from embedanon.pipeline.plan import CLITICS
+from embedanon.surrogates import SurrogateConfig
 from embedanon.text import JOINERS, WORD_SPLIT_RE, split_joined, tokenize
 
 pytestmark = pytest.mark.default_embedding
@@ -218,3 +222,98 @@ def test_letters_written_as_symbols_never_survive(mechanism: str) -> None:
     for word in hidden:
         assert word not in out
     assert "🇫🇷" in out and "🙂" in out  # flags and emoji are still punctuation
+
+
+HYBRID = {"scope": "hybrid", "detectors": "regex", "allow": ["Boston"], "deny": {"Zorblat": "NAME"},
+          "strategies": {"DATE": "keep"}}
+
+
+@pytest.mark.parametrize("kwargs", [{}, HYBRID], ids=["all", "hybrid"])
+def test_pickle_round_trip_gives_the_same_output(kwargs: dict) -> None:
+    anon = Anonymizer(seed=1, **kwargs)
+    texts = [NOTE + " Zorblat", "second note about pain"]
+    copy = pickle.loads(pickle.dumps(anon))
+    assert (copy.config, copy.key) == (anon.config, anon.key)
+    assert [copy.anonymize(t) for t in texts] == [anon.anonymize(t) for t in texts]
+    assert copy.anonymize_document(texts[0]) == anon.anonymize_document(texts[0])
+    assert list(copy.anonymize_many(texts)) == list(anon.anonymize_many(texts))
+
+
+def test_spawned_workers_give_the_same_output() -> None:
+    """A fresh interpreter per worker (spawn): the runtime is rebuilt there from config and key."""
+    anon, hybrid = Anonymizer(seed=1), Anonymizer(seed=1, **HYBRID)
+    texts = [f"{NOTE} Zorblat number {i}" for i in range(4)]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        plain = list(pool.map(anon.anonymize, texts))
+        scoped = list(pool.map(hybrid.anonymize_document, texts))
+    assert plain == [anon.anonymize(t) for t in texts]
+    assert scoped == [hybrid.anonymize_document(t) for t in texts]
+
+
+def test_pickle_holds_only_config_and_key() -> None:
+    anon = Anonymizer(seed=1)
+    assert anon.__getstate__() == {"config": anon.config, "key": anon.key}
+    assert anon.key.secret.hex() not in repr(anon.key)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [(lambda a: list(a.anonymize_many("hello")), "texts must be a list/sequence of str, not one str"),
+     (lambda a: a.anonymize_many(b"hello"), "not one bytes"),
+     (lambda a: a.anonymize_many(5), "texts must be a list/sequence of str, got int"),
+     (lambda a: list(a.anonymize_many(["hi", None])), r"texts\[1\] must be str, got NoneType"),
+     (lambda a: a.anonymize_many(["hi"], field=None), "field must be str, got NoneType"),
+     (lambda a: a.anonymize("x", field=None), "field must be str, got NoneType"),
+     (lambda a: a.anonymize("x", field=5), "field must be str, got int"),
+     (lambda a: a.anonymize_document("x", field=5), "field must be str, got int"),
+     (lambda a: a.anonymize(None), "text must be str, got NoneType")],
+)
+def test_wrong_argument_types_are_named(anon: Anonymizer, call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(TypeError, match=message):
+        call(anon)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"scope": "hybrid", "allow": "Parkinson"}, "allow must be an iterable of strings .*not one str"),
+     ({"scope": "hybrid", "allow": ["ok", 5]}, r"allow\[1\] must be str, got int"),
+     ({"scope": "hybrid", "strategies": ["NAME=keep"]}, r"strategies must be a mapping .*'NAME': 'keep'.*got list"),
+     ({"scope": "hybrid", "deny": ["Zorblat"]}, r"deny must be a mapping .*got list"),
+     ({"scope": "hybrid", "deny": {"Zorblat": 5}}, "deny values must be str labels.*got int"),
+     ({"scope": "hybrid", "deny": {5: "NAME"}}, "deny keys must be str.*got int"),
+     ({"scope": "hybrid", "detector_options": ["x"]}, "detector_options must be a mapping"),
+     ({"scope": "hybrid", "detectors": ["regex"]}, "detectors must be a comma-separated str"),
+     ({"scope": "hybrid", "surrogates": "x"}, "surrogates must be a SurrogateConfig, got str"),
+     ({"scope": 1}, "scope must be 'all', 'detected', 'hybrid' or a ScopeConfig, got int"),
+     ({"key": b"0" * 32}, "key must be a ReleaseKey or a key file path, got bytes"),
+     ({"key": 5}, "key must be a ReleaseKey or a key file path, got int"),
+     ({"detector": "regex"}, "unexpected keyword 'detector' \\(did you mean 'detectors'\\?\\)"),
+     ({"zzqq": 1}, "unexpected keyword 'zzqq'$")],
+)
+def test_wrong_constructor_types_are_named(kwargs: dict, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        Anonymizer(**kwargs)
+
+
+def test_messages_never_quote_pii_strings() -> None:
+    with pytest.raises(TypeError) as err:
+        Anonymizer(scope="hybrid", deny={"Zorblat": 5})
+    assert "Zorblat" not in str(err.value)
+    with pytest.raises(TypeError) as err:
+        list(Anonymizer(seed=1).anonymize_many(["John Smith", None]))
+    assert "John" not in str(err.value)
+
+
+def test_parameter_of_another_mechanism_keeps_its_hint() -> None:
+    with pytest.raises(ConfigError, match="mechanism 'knn' does not take 'gamma'.*mechanisms that take it: tem"):
+        Anonymizer(gamma=1.0)
+
+
+def test_valid_surrogates_still_accepted() -> None:
+    anon = Anonymizer(seed=1, scope="hybrid", detectors="regex", surrogates=SurrogateConfig(phone_format="keep-shape"))
+    assert anon.config.scope.surrogates.phone_format == "keep-shape"
+
+
+def test_record_functions_check_field_names(anon: Anonymizer) -> None:
+    with pytest.raises(TypeError, match="field must be str, got NoneType"):
+        anonymize_records(["x"], anon.config, anon.key, fields=[None])  # type: ignore[list-item]

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import inspect
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .._validate import positive_int
 from ..backends.base import Backend, Task, build_backend, chunk_texts, run_task
 from ..config import DEFAULT_DETECTORS, AnonymizerConfig, ScopeConfig
 from ..errors import ConfigError
-from ..mechanisms import Mechanism
+from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .document import AnonymizedDocument, anonymize_document, anonymize_text
-from .runtime import get_runtime
+from .runtime import Runtime, get_runtime
 
 
 def resolve_key(key: ReleaseKey | str | os.PathLike[str] | None, seed: int | None) -> ReleaseKey:
@@ -25,11 +27,84 @@ def resolve_key(key: ReleaseKey | str | os.PathLike[str] | None, seed: int | Non
         raise ConfigError("give a key or a seed, not both")
     if isinstance(key, ReleaseKey):
         return key
+    if key is not None and not isinstance(key, (str, os.PathLike)):
+        raise TypeError(f"key must be a ReleaseKey or a key file path, got {type(key).__name__}")
     if key is not None:
         return ReleaseKey.from_file(key)
     if seed is not None:
         return ReleaseKey.from_seed(seed)
     return ReleaseKey.fresh()
+
+
+def _mapping(name: str, value: object, example: str) -> Mapping[Any, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a mapping (dict) such as {example}, got {type(value).__name__}")
+    return value
+
+
+def _strings(name: str, values: object) -> tuple[str, ...]:
+    """``values`` as a tuple of str; one str is refused (it would be iterated letter by letter)."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be an iterable of strings (a list), not one {type(values).__name__}")
+    if not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be an iterable of strings (a list), got {type(values).__name__}")
+    out = tuple(values)
+    for i, value in enumerate(out):
+        if not isinstance(value, str):
+            raise TypeError(f"{name}[{i}] must be str, got {type(value).__name__}")
+    return out
+
+
+def _deny_pairs(deny: object) -> tuple[tuple[str, str], ...]:
+    pairs = _mapping("deny", deny, "{'Zorblat': 'NAME'}").items()
+    for term, label in pairs:
+        # the term itself is not quoted: it is a PII string
+        if not isinstance(term, str):
+            raise TypeError(f"deny keys must be str (the string always treated as PII), "
+                            f"got {type(term).__name__}")
+        if not isinstance(label, str):
+            raise TypeError(f"deny values must be str labels such as 'NAME', got {type(label).__name__}")
+    return tuple(sorted(pairs))
+
+
+def _scope_config(scope: object, detectors: object, strategies: object, allow: object,
+                  deny: object, detector_options: object, surrogates: object,
+                  neutral_formats: bool) -> ScopeConfig:
+    """The :class:`ScopeConfig` of the constructor's scope arguments, their types checked."""
+    if isinstance(scope, ScopeConfig):
+        return scope
+    if not isinstance(scope, str):
+        raise TypeError(f"scope must be 'all', 'detected', 'hybrid' or a ScopeConfig, "
+                        f"got {type(scope).__name__}")
+    if detectors is not None and not isinstance(detectors, str):
+        raise TypeError(f"detectors must be a comma-separated str such as 'model,regex', "
+                        f"got {type(detectors).__name__}")
+    if surrogates is not None and not isinstance(surrogates, SurrogateConfig):
+        raise TypeError(f"surrogates must be a SurrogateConfig, got {type(surrogates).__name__}")
+    options = _mapping("detector_options", detector_options, "{'llm_url': ...}")
+    return ScopeConfig(
+        scope=scope, detectors=detectors or DEFAULT_DETECTORS,
+        detector_options=tuple(sorted((n, v) for n, v in options.items() if v is not None)),
+        strategies=tuple((str(lab).upper(), str(act).lower())
+                         for lab, act in _mapping("strategies", strategies, "{'NAME': 'keep'}").items()),
+        allow=_strings("allow", allow), deny=_deny_pairs(deny),
+        surrogates=surrogates or SurrogateConfig(), neutral_formats=neutral_formats)
+
+
+def _check_params(params: Mapping[str, Any]) -> None:
+    """Refuse a keyword that no registered mechanism takes, like Python does for a function.
+
+    A parameter of some other mechanism is left to :func:`~embedanon.mechanisms.build_mechanism`,
+    whose message names the mechanisms that take it.
+    """
+    known = {p for _, spec in MECHANISMS.items() for p in spec.params}
+    for name in sorted(set(params) - known):
+        own = [p for p in inspect.signature(Anonymizer.__init__).parameters if p not in ("self", "params")]
+        close = difflib.get_close_matches(name, [*own, *sorted(known)], n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise TypeError(f"Anonymizer got an unexpected keyword {name!r}{hint}")
 
 
 class Anonymizer:
@@ -56,6 +131,12 @@ class Anonymizer:
         detector_options: e.g. ``{"llm_url": ..., "llm_model": ...}``.
         surrogates: a :class:`~embedanon.surrogates.SurrogateConfig`.
         **params: other mechanism parameters (``epsilon`` ...).
+
+    An Anonymizer pickles (for ``multiprocessing`` or a ``ProcessPoolExecutor`` with any start
+    method) as its configuration and its release key; the embedding, index and detectors are
+    loaded again, once per process, on first use, and the output is the same. **A pickled
+    Anonymizer holds the release key's secret**: treat the pickle like the key file (no logs, no
+    shared caches, not next to the release). ``repr`` of the key never shows the secret.
     """
 
     def __init__(self, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "knn", *,
@@ -67,17 +148,12 @@ class Anonymizer:
                  detector_options: dict[str, Any] | None = None,
                  surrogates: SurrogateConfig | None = None, neutral_formats: bool = False,
                  **params: Any) -> None:
+        _check_params(params)
         if k is not None:
             params["k"] = k
-        if not isinstance(scope, ScopeConfig):
-            scope = ScopeConfig(
-                scope=str(scope), detectors=detectors or DEFAULT_DETECTORS,
-                detector_options=tuple(sorted((n, v) for n, v in (detector_options or {}).items()
-                                              if v is not None)),
-                strategies=tuple((str(lab).upper(), str(act).lower())
-                                 for lab, act in (strategies or {}).items()),
-                allow=tuple(allow), deny=tuple(sorted((deny or {}).items())),
-                surrogates=surrogates or SurrogateConfig(), neutral_formats=neutral_formats)
+        scope = _scope_config(scope, detectors, strategies, allow, deny, detector_options,
+                              surrogates, neutral_formats)
+        release_key = resolve_key(key, seed)
         clean = tuple(sorted((n, v) for n, v in params.items() if v is not None))
         if not isinstance(mechanism, str):
             raise TypeError(f"mechanism must be a name, got {type(mechanism).__name__}")
@@ -86,10 +162,29 @@ class Anonymizer:
             min_length=positive_int("min_length", min_length),
             allowlist=None if allowlist is None else str(allowlist), index=index, scope=scope,
         )
-        self.runtime = get_runtime(self.config)  # fail fast on bad configuration
+        self.key = release_key
+        self._runtime: Runtime | None = None
         if scope.scope != "all":
             self.runtime.detector  # noqa: B018 (builds and validates the detectors now)
-        self.key = resolve_key(key, seed)
+        else:
+            self.runtime  # noqa: B018 (fail fast on a bad configuration)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The defining state only: the runtime (embedding, index, locks) is per process.
+        # This carries the key's secret (see the class docstring).
+        return {"config": self.config, "key": self.key}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.config = state["config"]
+        self.key = state["key"]
+        self._runtime = None
+
+    @property
+    def runtime(self) -> Runtime:
+        """This process's resources of the config (loaded on first use)."""
+        if self._runtime is None:
+            self._runtime = get_runtime(self.config)
+        return self._runtime
 
     @property
     def mechanism(self) -> Mechanism:
@@ -97,24 +192,53 @@ class Anonymizer:
 
     def anonymize(self, text: str, *, field: str = "") -> str:
         """Anonymize one text (``field``: the name of its field in a record, part of its identity)."""
+        _check_text(text, field)
         return anonymize_text(text, self.config, self.key, field=field)
 
     def anonymize_document(self, text: str, *, field: str = "") -> AnonymizedDocument:
         """Anonymize one text and report every replaced span with its offsets."""
+        _check_text(text, field)
         return anonymize_document(text, self.config, self.key, field=field)
 
     def anonymize_many(self, texts: Iterable[str], *, jobs: int = 1, field: str = "",
                        backend: Backend | None = None) -> Iterator[str]:
         """Anonymize texts lazily, in order, in ``jobs`` worker processes or on ``backend``.
 
-        The output does not depend on ``jobs``, the backend or how texts are chunked.
+        The output does not depend on ``jobs``, the backend or how texts are chunked. The
+        arguments' types are checked at the call; each text's as it is reached.
         """
-        engine = backend or build_backend("processes", jobs=positive_int("jobs", jobs))
+        if isinstance(texts, (str, bytes)):
+            raise TypeError(f"texts must be a list/sequence of str, not one {type(texts).__name__}")
+        if not isinstance(texts, Iterable):
+            raise TypeError(f"texts must be a list/sequence of str, got {type(texts).__name__}")
+        _check_field(field)
+        return self._anonymize_many(texts, positive_int("jobs", jobs), field, backend)
+
+    def _anonymize_many(self, texts: Iterable[str], jobs: int, field: str,
+                        backend: Backend | None) -> Iterator[str]:
+        engine = backend or build_backend("processes", jobs=jobs)
         tasks = (Task(tuple(t for t, _ in chunk), tuple(f for _, f in chunk), self.config, self.key)
-                 for chunk in chunk_texts((text, field) for text in texts))
+                 for chunk in chunk_texts((_text_at(i, text), field) for i, text in enumerate(texts)))
         for outputs in engine.map(run_task, tasks):
             yield from outputs
 
     def digest(self) -> str:
         """Short hash of the configuration (not of the key), for provenance records."""
         return hashlib.sha256(repr(self.config).encode()).hexdigest()[:12]
+
+
+def _check_field(field: object) -> None:
+    if not isinstance(field, str):
+        raise TypeError(f"field must be str, got {type(field).__name__}")
+
+
+def _check_text(text: object, field: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, got {type(text).__name__}")
+    _check_field(field)
+
+
+def _text_at(i: int, text: object) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"texts[{i}] must be str, got {type(text).__name__}")
+    return text

@@ -48,6 +48,9 @@ def _check_texts(texts: Sequence[str], fields: Sequence[str] | None) -> list[str
         return [""] * len(texts)
     if len(fields) != len(texts):
         raise ValueError("one field name per text is needed")
+    for name in fields:
+        if not isinstance(name, str):
+            raise TypeError(f"field must be str, got {type(name).__name__}")
     return list(fields)
 
 
