@@ -131,3 +131,39 @@ def test_embedding_lever_is_per_entry_and_keeps_old_cell_keys() -> None:
     data["mechanisms"][2]["embedding"] = 3
     with pytest.raises(ConfigError, match=r"mechanisms\[2\]\.embedding must be a string"):
         parse_config(data)
+
+
+EXAMPLE_YAML = """name: t
+datasets:
+  - {name: notes, loader: csv, path: data/notes.csv, text_column: text, label_column: label}
+mechanisms:
+  - {name: knn, k: [5]}
+output: out
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "line"),
+    [
+        (EXAMPLE_YAML + "name: u\n", "name", 7),  # top level, last would win
+        (EXAMPLE_YAML.replace("k: [5]}", "k: [5], k: [6]}"), "k", 5),  # inside a flow mapping
+        (EXAMPLE_YAML + "privacy:\n  draws: 5\n  draws: 6\n", "draws", 9),  # nested block mapping
+    ],
+)
+def test_duplicate_yaml_keys_are_refused(tmp_path: Path, text: str, key: str, line: int) -> None:
+    path = tmp_path / "dup.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert message == f"{path}: key {key!r} appears twice in one mapping (line {line})"
+    assert "\n" not in message
+
+
+def test_yaml_merge_keys_may_still_override(tmp_path: Path) -> None:
+    path = tmp_path / "merge.yaml"
+    path.write_text(EXAMPLE_YAML.replace("mechanisms:\n  - {name: knn, k: [5]}",
+                                         "mechanisms:\n  - &m {name: knn, k: [5]}\n  - {<<: *m, label: b, k: [6]}"),
+                    encoding="utf-8")
+    config = load_config(path)
+    assert [m.values for m in config.mechanisms] == [(5,), (6,)]

@@ -63,7 +63,7 @@ def test_jsonl_page_shows_the_release_of_anonymize(tiny_embedding: Path, tmp_pat
                 for k, v in json.loads(line).items() if k in ("text", "note")]
     page = out.read_text(encoding="utf-8")
     assert panes(page, "anon") == expected
-    assert 'field <code>note</code>' in page
+    assert 'field <code><bdi>note</bdi></code>' in page
 
 
 def test_sample_is_deterministic_under_the_seed(tiny_embedding: Path, tmp_path: Path) -> None:

@@ -211,12 +211,43 @@ def load_config(path: str | Path) -> ExperimentConfig:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read experiment config {file} ({type(exc).__name__})") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_unique_keys_loader())  # noqa: S506 - a SafeLoader subclass
+    except DuplicateKeyError as exc:
+        raise ConfigError(f"{file}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         raise ConfigError(f"{file} is not valid YAML{where}") from None
     return parse_config(data)
+
+
+class DuplicateKeyError(Exception):
+    """A mapping of the YAML file repeats a key (its message names the key and the line)."""
+
+
+def _unique_keys_loader() -> type:
+    """A ``SafeLoader`` that refuses a repeated mapping key instead of keeping the last value
+    (JSON configs are refused the same way)."""
+    import yaml
+
+    class UniqueKeyLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no type stubs
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *base`: overriding is its point
+                    continue
+                key = self.construct_object(key_node, deep=deep)
+                try:
+                    repeated = key in seen
+                    seen.add(key)
+                except TypeError:  # an unhashable key: let SafeLoader refuse it as before
+                    continue
+                if repeated:
+                    raise DuplicateKeyError(
+                        f"key {key!r} appears twice in one mapping (line {key_node.start_mark.line + 1})")
+            return super().construct_mapping(node, deep=deep)
+
+    return UniqueKeyLoader
 
 
 def _need(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:

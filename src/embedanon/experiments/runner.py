@@ -37,6 +37,7 @@ import io
 import json
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
@@ -76,6 +77,27 @@ def load_spec(spec: DatasetSpec, where: str) -> Dataset:
         where=where,
         **dict(spec.options),
     )
+
+
+def check_folds(labels: Sequence[str], folds: int, where: str) -> None:
+    """Refuse a corpus that stratified ``folds``-fold cross-validation cannot split.
+
+    Every class needs at least ``folds`` documents (else a test fold misses it and a training
+    fold may hold a single class), and there must be two classes. Checked before any work; the
+    message gives counts, never a label (labels are data).
+
+    Raises:
+        ConfigError: fewer than 2 classes, or a class smaller than ``folds``.
+    """
+    sizes = Counter(labels)
+    if len(sizes) < 2:
+        raise ConfigError(f"{where}: needs at least 2 classes, got {len(sizes)}")
+    smallest = min(sizes.values())
+    if smallest < folds:
+        raise ConfigError(
+            f"{where}: folds {folds} needs at least {folds} documents in every class, "
+            f"the smallest class has {smallest} (lower folds or add documents)"
+        )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -407,8 +429,10 @@ def run_experiment(
         raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
     output = Path(config.output)
     cells = output / "cells"
-    cells.mkdir(parents=True, exist_ok=True)
     datasets = [(spec, load_spec(spec, f"datasets[{i}]")) for i, spec in enumerate(config.datasets)]
+    for i, (spec, data) in enumerate(datasets):
+        check_folds(data.labels, config.folds, f"datasets[{i}] ({spec.name})")
+    cells.mkdir(parents=True, exist_ok=True)
     per_data = len(config.seeds) * (1 + sum(len(m.values) for m in config.mechanisms))
     total, step = len(datasets) * per_data * len(config.classifiers), 0
     rows: list[dict[str, Any]] = []

@@ -41,6 +41,22 @@ def _e(value: Any) -> str:
     return escape(str(value), quote=True)
 
 
+#: Characters that reorder or hide text without being seen: bidirectional embeddings, overrides,
+#: isolates and marks, and zero-width characters. Shown as ``\u202e`` escapes in names.
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+
+
+def _spelled(value: Any) -> str:
+    """``value`` with each invisible control written as its ``\\uXXXX`` escape."""
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", str(value))
+
+
+def _name(value: Any) -> str:
+    """A file or field name, escaped, invisible controls spelled out, isolated from its
+    neighbors (``<bdi>``) so it cannot reorder the text around it."""
+    return f"<bdi>{_e(_spelled(value))}</bdi>"
+
+
 def _pct(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
 
@@ -137,7 +153,8 @@ def _marked(text: str, marks: list[tuple[int, int, str, str]]) -> str:
         out.append(open_tag + escape(text[start:end]) + close_tag)
         pos = end
     out.append(escape(text[pos:]))
-    return '<div class="text">' + "".join(out) + "</div>"
+    # <bdi>: bidirectional controls in the text (evidence, shown as it is) reorder only the text.
+    return '<div class="text"><bdi>' + "".join(out) + "</bdi></div>"
 
 
 def _record(rec: ReviewRecord, groups: _Groups, named_fields: bool) -> str:
@@ -155,7 +172,7 @@ def _record(rec: ReviewRecord, groups: _Groups, named_fields: bool) -> str:
         chips.append(f'<span class="chip alert">{stats.kept:,} tokens kept verbatim</span>')
     body = []
     for i, text in enumerate(rec.texts):
-        fname = (f'<div class="fname">field <code>{_e(text.field)}</code> \u00b7 change rate '
+        fname = (f'<div class="fname">field <code>{_name(text.field)}</code> \u00b7 change rate '
                  f'{_pct(text.stats.change_rate)}</div>' if named_fields else "")
         body.append(f'<div class="field">{fname}{_panes(rec, i, text, groups)}</div>')
     return (f'<article class="record" id="record-{rec.number}" data-number="{rec.number}" '
@@ -204,11 +221,11 @@ def _settings(review: Review) -> str:
                  "is made with the same --key.",
     }.get(s.key_origin, "The same key and input give the same release and the same sample.")
     rows = [
-        ("Input", f"<code>{_e(review.input_name)}</code> ({_e(review.format)})"),
-        ("Fields", ", ".join(f"<code>{_e(f)}</code>" for f in review.fields) or "every line"),
+        ("Input", f"<code>{_name(review.input_name)}</code> ({_e(review.format)})"),
+        ("Fields", ", ".join(f"<code>{_name(f)}</code>" for f in review.fields) or "every line"),
         ("Mechanism", f"<code>{_e(s.mechanism)}</code>"),
         ("Parameters", ", ".join(f"{_e(n)} = <code>{_e(v)}</code>" for n, v in s.params) or "none"),
-        ("Embedding", f"<code>{_e(s.embedding)}</code>"),
+        ("Embedding", f"<code>{_name(s.embedding)}</code>"),
         ("Key", f"{_e(key)}, fingerprint <code>{_e(s.key_fingerprint)}</code>"
                 f'<div class="note{" warn" if s.key_origin != "file" else ""}">{_e(key_note)}</div>'),
         ("Configuration digest", f"<code>{_e(s.digest)}</code>"),
@@ -299,12 +316,12 @@ def render_html(review: Review) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{_e(csp)}">'
         '<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>ORIGINAL TEXT \u2014 embedanon review of {_e(review.input_name)}</title>"
+        f"<title>ORIGINAL TEXT \u2014 embedanon review of {_e(_spelled(review.input_name))}</title>"
         f"<style>{css}</style></head><body>"
         '<div class="banner" id="banner" role="alert"><span class="sign">ORIGINAL TEXT</span>'
         f"<p><strong>Confidential: not anonymized.</strong> {_e(BANNER)}</p></div>"
         '<div class="wrap"><div class="top"><div><h1>Release review</h1>'
-        f'<div class="sub"><code>{_e(review.input_name)}</code> \u00b7 {len(review.records):,} of '
+        f'<div class="sub"><code>{_name(review.input_name)}</code> \u00b7 {len(review.records):,} of '
         f"{review.records_total:,} records \u00b7 mechanism <code>{_e(review.settings.mechanism)}</code>"
         f"</div></div><div class=\"sub\">generated {_e(review.generated)}</div></div>"
         f"{_cards(review)}<div class=\"grid2\">{_settings(review)}{_legend(groups)}</div>"

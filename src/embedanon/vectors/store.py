@@ -400,6 +400,52 @@ def _check_header(path: Path, fmt: str, limit: int | None) -> None:
             f"{memory_limit_bytes() / 2**30:.1f} GiB allowed (use --limit)")
 
 
+def _scan_text(path: Path, fmt: str, limit: int | None) -> None:
+    """Check a text file line by line before gensim reads it, which would silently drop lines
+    past the header's count and replace bytes that are not UTF-8.
+
+    Decodes every line that will be read (the first ``limit`` under a limit) strictly. A word2vec
+    header must announce exactly the lines that follow (blank lines at the end aside); under a
+    ``limit`` smaller than or equal to the count, lines past the limit are not read, so not checked.
+    Errors name line numbers only.
+    """
+    import gzip
+
+    if fmt not in ("word2vec", "glove"):
+        return
+    count = None
+    if fmt == "word2vec":
+        header = _header(path)
+        if header is None:  # refused by _check_header already
+            return
+        count = header[0]
+    rows = count if limit is None else limit if count is None else min(count, limit)
+    check_tail = count is not None and (limit is None or limit > count)
+    first = 2 if fmt == "word2vec" else 1
+    read = 0
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    with opener(path, "rb") as fh:  # type: ignore[operator]
+        for line_no, line in enumerate(fh, start=1):
+            if line_no < first:
+                continue
+            if rows is not None and read >= rows:
+                if not check_tail:
+                    return
+                if line.strip():
+                    raise EmbeddingError(
+                        f"{path}: line {line_no} is past the {count} words its header announces "
+                        "(a wrong header or appended lines)")
+                continue
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError:
+                raise EmbeddingError(f"{path}: line {line_no} is not valid UTF-8") from None
+            read += 1
+    if count is not None and rows is not None and read < rows:
+        raise EmbeddingError(
+            f"{path}: its header announces {count} words but {read} lines follow it")
+
+
 def memory_limit_bytes() -> int:
     """Largest array embedanon allocates for an embedding or a table: half the physical memory
     (4 GiB where it cannot be read)."""
@@ -428,8 +474,10 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
     Words are keyed by ``lookup_key`` (lower case, accents stripped); when two words collide
     (``Apple``/``apple``) the first one in the file, usually the more frequent, is kept. A word
     listed twice exactly, a NaN, infinite or all-zero vector, a dimension below 2, an empty file or
-    a header that lies about its size is refused with an :class:`EmbeddingError` that names line
-    numbers only: the file may not be an embedding at all but someone's notes.
+    a header that lies about its size or its word count (lines past the count are not dropped
+    silently), or a word that is not valid UTF-8 (never replaced) is refused with an
+    :class:`EmbeddingError` that names line numbers only: the file may not be an embedding at all
+    but someone's notes.
     """
     path = Path(path)
     if limit is not None:
@@ -443,6 +491,7 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
         if fmt not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
         _check_header(path, fmt, limit)
+        _scan_text(path, fmt, limit)
     except OSError as exc:
         raise EmbeddingError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
     try:
@@ -455,10 +504,12 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
             else:
                 kv = KeyedVectors.load_word2vec_format(
                     str(path), binary=fmt == "word2vec-binary", no_header=fmt == "glove",
-                    limit=limit, unicode_errors="replace",
+                    limit=limit, unicode_errors="strict",
                 )
     except MemoryError:
         raise EmbeddingError(f"cannot read {path} as {fmt}: it does not fit in memory") from None
+    except UnicodeDecodeError:  # text files were checked with line numbers; binary rows have none
+        raise EmbeddingError(f"cannot read {path} as {fmt}: a word is not valid UTF-8") from None
     except Exception as exc:  # noqa: BLE001 - gensim's messages quote the file's text; never show them
         raise EmbeddingError(
             f"cannot read {path} as {fmt}: damaged, or not in this format ({type(exc).__name__})"

@@ -1,0 +1,42 @@
+"""Bidirectional and invisible controls cannot spoof the review page: record text is isolated
+(``<bdi>``, shown as it is), file and field names are isolated and show each control as an escape."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from embedanon import Anonymizer
+from embedanon.review import build_review, render_html
+
+RLO, LRI, PDI = "\u202e", "\u2066", "\u2069"
+CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _outside_bdi(page: str) -> str:
+    """The page with every ``<bdi>...</bdi>`` removed (they do not nest in this page)."""
+    assert page.count("<bdi>") == page.count("</bdi>")
+    return re.sub(r"<bdi>.*?</bdi>", "", page, flags=re.S)
+
+
+def test_controls_are_isolated_and_names_spelled_out(tmp_path: Path, anonymizer: Anonymizer) -> None:
+    path = tmp_path / f"notes{RLO}lmth.jsonl"
+    field = f"te{LRI}xt{PDI}"
+    records = [{field: f"The doctor saw {RLO}the patient at night."}, {field: "Mother had fever today."}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    review = build_review(str(path), anonymizer, fmt="jsonl", fields=[field], sources=(),
+                          generated="2026-01-01 00:00 UTC")
+    page = render_html(review)
+    assert not CONTROLS.search(_outside_bdi(page))
+    # Names: no raw control anywhere, the escape shown instead.
+    names = re.findall(r"<code><bdi>(.*?)</bdi></code>", page)
+    assert "notes\\u202elmth.jsonl" in page and "te\\u2066xt\\u2069" in page
+    assert any("notes\\u202elmth.jsonl" in n for n in names)
+    assert sum("te\\u2066xt\\u2069" in n for n in names) >= 2  # settings row and each record's field
+    assert not any(CONTROLS.search(n) for n in names)
+    title = re.search(r"<title>(.*?)</title>", page, flags=re.S)
+    assert title and not CONTROLS.search(title.group(1))
+    # Every raw control left is inside a record's text (kept: the reviewer's evidence), isolated.
+    texts = re.findall(r'<div class="text"><bdi>(.*?)</bdi></div>', page, flags=re.S)
+    assert page.count(RLO) == sum(t.count(RLO) for t in texts) >= 1

@@ -1,0 +1,86 @@
+"""A text embedding file is read whole or refused: no line past the header's count is dropped,
+no byte that is not UTF-8 is replaced. Errors name line numbers, never a word (QA reproductions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from embedanon.errors import EmbeddingError
+from embedanon.vectors.store import read_vectors
+
+CANARY = "zqsecretword"
+
+
+def _lines(n: int, dim: int = 5, start: int = 0) -> list[bytes]:
+    rng = np.random.default_rng(start)
+    return [f"w{start + i} ".encode() + " ".join(f"{x:.4f}" for x in rng.normal(size=dim)).encode()
+            for i in range(n)]
+
+
+def _write(path: Path, lines: list[bytes]) -> Path:
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def test_header_announcing_fewer_words_than_lines_is_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path / "v.txt", [b"15 5", *_lines(20)])
+    with pytest.raises(EmbeddingError, match=r"line 17 is past the 15 words its header announces"):
+        read_vectors(path)
+
+
+def test_malformed_extra_line_is_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path / "v.txt", [b"3 5", *_lines(3), CANARY.encode() + b" not numbers"])
+    with pytest.raises(EmbeddingError, match="line 5 is past the 3 words") as info:
+        read_vectors(path)
+    assert CANARY not in str(info.value)
+
+
+def test_header_announcing_more_words_than_lines_is_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path / "v.txt", [b"25 5", *_lines(20)])
+    with pytest.raises(EmbeddingError, match="announces 25 words but 20 lines follow it"):
+        read_vectors(path)
+
+
+@pytest.mark.parametrize("fmt", ["word2vec", "glove"])
+def test_word_that_is_not_utf8_is_refused(tmp_path: Path, fmt: str) -> None:
+    bad = CANARY.encode() + b"caf\xe9 " + _lines(1)[0].split(b" ", 1)[1]
+    header = [b"3 5"] if fmt == "word2vec" else []
+    path = _write(tmp_path / "v.txt", [*header, *_lines(1), bad, *_lines(1, start=5)])
+    with pytest.raises(EmbeddingError, match=f"line {len(header) + 2} is not valid UTF-8") as info:
+        read_vectors(path, fmt=fmt)
+    assert CANARY not in str(info.value)
+
+
+def test_trailing_blank_lines_and_exact_count_are_fine(tmp_path: Path) -> None:
+    path = _write(tmp_path / "v.txt", [b"4 5", *_lines(4), b"", b"  "])
+    assert len(read_vectors(path)) == 4
+
+
+def test_limit_reads_a_prefix_without_checking_the_rest(tmp_path: Path) -> None:
+    # Header larger than what --limit reads; bad bytes and extra lines beyond the limit are not read.
+    path = _write(tmp_path / "v.txt", [b"6 5", *_lines(6), b"\xff\xfe junk"])
+    assert len(read_vectors(path, limit=3)) == 3
+    exact = _write(tmp_path / "exact.txt", [b"3 5", *_lines(3)])
+    assert len(read_vectors(exact, limit=3)) == 3  # exactly `limit` lines: no "extra lines" error
+    # A limit above the header's count still reads the whole file, so an extra line is refused.
+    with pytest.raises(EmbeddingError, match="line 8 is past the 6 words"):
+        read_vectors(path, limit=10)
+
+
+def test_import_cli_refuses_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("EMBEDANON_HOME", str(home))
+    path = _write(tmp_path / "v.txt", [b"15 5", *_lines(20)])
+    result = CliRunner().invoke(app, ["embeddings", "import", str(path), "--name", "x", "--no-table"])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "line 17 is past the 15 words" in result.output
+    assert not (home / "embeddings" / "x").exists()
+    result = CliRunner().invoke(app, ["embeddings", "import", str(path), "--name", "x", "--no-table",
+                                      "--limit", "15"])
+    assert result.exit_code == 0, result.output
+    assert "15 words x 5" in result.output
