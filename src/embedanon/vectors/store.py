@@ -475,7 +475,8 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
     (``Apple``/``apple``) the first one in the file, usually the more frequent, is kept. A word
     listed twice exactly, a NaN, infinite or all-zero vector, a dimension below 2, an empty file or
     a header that lies about its size or its word count (lines past the count are not dropped
-    silently), or a word that is not valid UTF-8 (never replaced) is refused with an
+    silently), or a word of a text file that is not valid UTF-8 (never replaced; in a binary file,
+    where published vectors hold words cut inside a character, it is replaced) is refused with an
     :class:`EmbeddingError` that names line numbers only: the file may not be an embedding at all
     but someone's notes.
     """
@@ -504,11 +505,13 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
             else:
                 kv = KeyedVectors.load_word2vec_format(
                     str(path), binary=fmt == "word2vec-binary", no_header=fmt == "glove",
-                    limit=limit, unicode_errors="strict",
+                    # text: every line was checked to be UTF-8; binary: published files (the
+                    # GoogleNews vectors) hold words cut inside a character, replaced as before
+                    limit=limit, unicode_errors="replace" if fmt == "word2vec-binary" else "strict",
                 )
     except MemoryError:
         raise EmbeddingError(f"cannot read {path} as {fmt}: it does not fit in memory") from None
-    except UnicodeDecodeError:  # text files were checked with line numbers; binary rows have none
+    except UnicodeDecodeError:  # text files were checked first, with line numbers
         raise EmbeddingError(f"cannot read {path} as {fmt}: a word is not valid UTF-8") from None
     except Exception as exc:  # noqa: BLE001 - gensim's messages quote the file's text; never show them
         raise EmbeddingError(
