@@ -9,7 +9,10 @@ hyphens and spaces (:func:`pieces_of`).
 or :meth:`AvoidNames.for_record` for a surrogate of each of the record's own names. A record
 with :data:`INDEX_FROM` name keys or more gets a :class:`~embedanon.leakguard.VariantIndex`
 instead, shared by every span of the record, so a candidate is tested by lookups instead of a scan
-of every other name; the answers are the same (``tests/surrogates/test_avoid.py``).
+of every other name. Likewise the pieces a span adds (:meth:`AvoidNames.plus`: the other parts of
+the name being replaced) are indexed, once per span, when there are :data:`INDEX_FROM` or more of
+them, so a name of thousands of parts costs lookups per part, not a scan of every other part. The
+answers are the same in every form (``tests/surrogates/test_avoid.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from dataclasses import dataclass
 from ..leakguard import VariantIndex, keys_are_variants
 from .base import entity_key
 
-#: name keys in a record from which the pieces to avoid are looked up in a shared index
+#: name keys in a record (or pieces added at once by :meth:`AvoidNames.plus`) from which they are
+#: looked up in an index instead of scanned
 INDEX_FROM = 64
 
 _LETTER_RUNS = re.compile(r"[^\W\d_]{2,}")
@@ -50,18 +54,22 @@ class AvoidNames:
 
     Either the pieces themselves (tested one by one), or, for a record with many names, a
     :class:`~embedanon.leakguard.VariantIndex` shared by the record's spans plus further
-    ``pieces``, less the index's ``removed`` pieces (looked up). :meth:`blocks` gives the same
-    answer in both forms: whether a piece is a variant of one of ``pieces | (index.keys - removed)``.
+    ``pieces``, less the index's ``removed`` pieces (looked up); and, for a span of many parts,
+    the index ``added`` of its own pieces (looked up). :meth:`blocks` gives the same answer in
+    every form: whether a piece is a variant of one of
+    ``pieces | (index.keys - removed) | added.keys``.
 
     Attributes:
         pieces: pieces tested one by one.
         index: the record's shared index, or None.
         removed: pieces of ``index`` that are not to be avoided here (only with an index).
+        added: an index of the many pieces one :meth:`plus` added (a span's own), or None.
     """
 
     pieces: frozenset[str] = frozenset()
     index: VariantIndex | None = None
     removed: frozenset[str] = frozenset()
+    added: VariantIndex | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.pieces, frozenset) or not isinstance(self.removed, frozenset):
@@ -113,12 +121,29 @@ class AvoidNames:
         return others
 
     def plus(self, more: Iterable[str]) -> AvoidNames:
-        """These pieces and ``more`` (the other parts of the name being replaced)."""
-        return AvoidNames(self.pieces.union(more), self.index, self.removed)
+        """These pieces and ``more`` (the other parts of the name being replaced).
+
+        :data:`INDEX_FROM` or more new pieces are indexed (once, here: a span calls this once
+        and each of its parts adds its own few pieces to the result), fewer are scanned. Of
+        many, those the record's index already holds are only taken out of ``removed`` (the
+        name's own pieces, usually), so the record's index is not built a second time."""
+        new = frozenset(more)
+        if len(new) < INDEX_FROM:  # a part's own pieces: a small copy, not one of ``removed``
+            return AvoidNames(self.pieces | new, self.index, self.removed, self.added)
+        removed = self.removed
+        if self.index is not None:
+            removed, new = removed - new, new - self.index.keys
+        if len(new) < INDEX_FROM:
+            return AvoidNames(self.pieces | new, self.index, removed, self.added)
+        if self.added is not None:
+            new |= self.added.keys
+        return AvoidNames(self.pieces, self.index, removed, VariantIndex(new))
 
     def blocks(self, piece: str) -> bool:
         """Whether ``piece`` is a variant of a piece to avoid."""
         if any(keys_are_variants(piece, other) for other in self.pieces):
+            return True
+        if self.added is not None and self.added.variants(piece):
             return True
         return self.index is not None and any(v not in self.removed for v in self.index.variants(piece))
 
