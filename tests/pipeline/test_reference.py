@@ -18,6 +18,7 @@ PIECES = st.sampled_from([
     "o'neil", "don't", "patient's", "e-mail", "covid19", "A12B", "MRN-88213", "2024-01-15", "7",
     "555-0134", "naïve", "Zyxqv", "qwrtpz", "日本", "x", "I", "émile", "Müller", "½", "ǅ",
     "jo.smith@gmail.com", "www.example.org", "https://bbc.co.uk/path", "mail.net", "ORG", "A@B.CO",
+    "Ⓙⓞⓗⓝ", "🅙3", "\U000e004a\U000e006f", "㈱",  # letters written as symbols (text.HIDDEN_LETTERS)
 ])
 SEPARATORS = st.sampled_from([" ", ", ", "\n", " - ", "'", "", "\t(", ") "])
 
