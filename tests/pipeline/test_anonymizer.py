@@ -319,3 +319,14 @@ def test_valid_surrogates_still_accepted() -> None:
 def test_record_functions_check_field_names(anon: Anonymizer) -> None:
     with pytest.raises(TypeError, match="field must be str, got NoneType"):
         anonymize_records(["x"], anon.config, anon.key, fields=[None])  # type: ignore[list-item]
+
+
+def test_scope_settings_beside_a_scope_config_are_refused_not_ignored() -> None:
+    from embedanon.config import ScopeConfig
+
+    scope = ScopeConfig(scope="hybrid", detectors="regex")
+    assert Anonymizer(seed=1, scope=scope).config.scope == scope
+    for extra in ({"detectors": "model"}, {"strategies": {"NAME": "keep"}}, {"allow": ["Parkinson"]},
+                  {"deny": {"Zorblat": "NAME"}}, {"neutral_formats": True}):
+        with pytest.raises(TypeError, match="inside the ScopeConfig"):
+            Anonymizer(seed=1, scope=scope, **extra)

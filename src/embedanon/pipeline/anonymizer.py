@@ -74,6 +74,14 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
                   neutral_formats: bool) -> ScopeConfig:
     """The :class:`ScopeConfig` of the constructor's scope arguments, their types checked."""
     if isinstance(scope, ScopeConfig):
+        given = [name for name, value in (
+            ("detectors", detectors), ("strategies", strategies), ("detector_options", detector_options),
+            ("surrogates", surrogates)) if value is not None]
+        given += [name for name, value in (("allow", allow), ("deny", deny)) if value]
+        given += ["neutral_formats"] if neutral_formats else []
+        if given:  # they would be ignored: the ScopeConfig already says all of it
+            raise TypeError(f"give {given[0]!r} inside the ScopeConfig, not beside it "
+                            "(scope=ScopeConfig(...) holds every scope setting)")
         return scope
     if not isinstance(scope, str):
         raise TypeError(f"scope must be 'all', 'detected', 'hybrid' or a ScopeConfig, "
