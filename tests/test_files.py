@@ -51,6 +51,9 @@ def test_check_paths_names_both_options(tmp_path: Path) -> None:
         files.check_paths(reads, [("output", None), ("--report", "-")])
     files.check_paths(reads, [("output", None), ("--report", str(tmp_path / "r.json"))])
     files.check_paths(reads, [("output", "/dev/null"), ("--report", "/dev/null")])  # streams
+    if os.path.exists("/dev/stdout"):  # standard output's own file is standard output
+        with pytest.raises(ConfigError, match="--report /dev/stdout and output - both write to standard output"):
+            files.check_paths(reads, [("output", None), ("--report", "/dev/stdout")])
 
 
 def test_release_files_are_every_file_option(tmp_path: Path, glove: Path) -> None:

@@ -161,6 +161,22 @@ def _stat(path: str) -> os.stat_result | None:
         return None
 
 
+def _stream_identity(path: str) -> object:
+    """What a stream output writes to: ``"stdout"`` for ``-`` and for a path that is standard
+    output's file (``/dev/stdout``), the device or FIFO otherwise; None for the null device, which
+    any number of outputs may share."""
+    try:
+        if os.path.realpath(path) == os.path.realpath(os.devnull) and path != "-":
+            return None
+        st = os.stat(path) if path != "-" else None
+        out = os.fstat(1)
+    except (OSError, ValueError):
+        return "stdout" if path == "-" else path
+    if path == "-" or (st is not None and (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)):
+        return "stdout"
+    return (st.st_dev, st.st_ino) if st is not None else path
+
+
 def same_file(a: str, b: str) -> bool:
     """Whether paths ``a`` and ``b`` name one file: the same inode when both exist (hard links,
     symbolic links), else the same resolved path (an output not created yet). ``-`` as an input
@@ -201,13 +217,17 @@ def check_paths(inputs: Sequence[PathArg], outputs: Sequence[PathArg]) -> None:
     """
     given_in = [(w, p) for w, p in inputs if p is not None and p != ""]
     given_out = [(w, "-" if p is None else p) for w, p in outputs]
+    streams: dict[object, tuple[str, str]] = {}
     for i, (what, path) in enumerate(given_out):
         if path == "-" or is_stream(path):
-            if path == "-" and any(p == "-" for _, p in given_out[:i]):
-                first = next(w for w, p in given_out if p == "-")
-                raise ConfigError(f"{_shown(what, path)} and {_shown(first, path)} both write to "
-                                  "standard output; "
+            ident = _stream_identity(path)
+            if ident is not None and ident in streams:  # two outputs mixed in one stream
+                first_what, first = streams[ident]
+                raise ConfigError(f"{_shown(what, path)} and {_shown(first_what, first)} both write to "
+                                  f"{'standard output' if ident == 'stdout' else 'one stream'}; "
                                   f"choose another {_choose(what)}")
+            if ident is not None:
+                streams[ident] = (what, path)
             continue
         for in_what, in_path in given_in:
             # a data input that is a directory is refused by its reader, with a better message
