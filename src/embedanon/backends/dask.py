@@ -38,8 +38,7 @@ def _client(scheduler: str | None) -> Any:
     try:
         return Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
     except ValueError:  # an address distributed cannot parse (checked in DaskBackend too)
-        raise ConfigError(f"dask scheduler must be an address like tcp://HOST:PORT, "
-                          f"got {scheduler!r}") from None
+        raise _bad_address(scheduler) from None
     except OSError as exc:
         raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 
@@ -59,8 +58,12 @@ def check_scheduler(scheduler: str) -> str:
     except ValueError:
         host, port = "", 0
     if not host or not 0 < port < 65536:
-        raise ConfigError(f"dask scheduler must be an address like tcp://HOST:PORT, got {scheduler!r}")
+        raise _bad_address(scheduler)
     return scheduler
+
+
+def _bad_address(scheduler: str) -> ConfigError:
+    return ConfigError(f"dask scheduler must be an address like tcp://HOST:PORT, got {scheduler!r}")
 
 
 class DaskBackend:

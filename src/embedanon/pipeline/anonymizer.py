@@ -17,7 +17,7 @@ from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
-from .document import AnonymizedDocument, anonymize_document, anonymize_text
+from .document import AnonymizedDocument, anonymize_document, anonymize_text, check_field
 from .runtime import Runtime, get_runtime
 
 
@@ -200,12 +200,10 @@ class Anonymizer:
 
     def anonymize(self, text: str, *, field: str = "") -> str:
         """Anonymize one text (``field``: the name of its field in a record, part of its identity)."""
-        _check_text(text, field)
         return anonymize_text(text, self.config, self.key, field=field)
 
     def anonymize_document(self, text: str, *, field: str = "") -> AnonymizedDocument:
         """Anonymize one text and report every replaced span with its offsets."""
-        _check_text(text, field)
         return anonymize_document(text, self.config, self.key, field=field)
 
     def anonymize_many(self, texts: Iterable[str], *, jobs: int = 1, field: str = "",
@@ -219,7 +217,7 @@ class Anonymizer:
             raise TypeError(f"texts must be a list/sequence of str, not one {type(texts).__name__}")
         if not isinstance(texts, Iterable):
             raise TypeError(f"texts must be a list/sequence of str, got {type(texts).__name__}")
-        _check_field(field)
+        check_field(field)
         return self._anonymize_many(texts, positive_int("jobs", jobs), field, backend)
 
     def _anonymize_many(self, texts: Iterable[str], jobs: int, field: str,
@@ -233,17 +231,6 @@ class Anonymizer:
     def digest(self) -> str:
         """Short hash of the configuration (not of the key), for provenance records."""
         return hashlib.sha256(repr(self.config).encode()).hexdigest()[:12]
-
-
-def _check_field(field: object) -> None:
-    if not isinstance(field, str):
-        raise TypeError(f"field must be str, got {type(field).__name__}")
-
-
-def _check_text(text: object, field: object) -> None:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, got {type(text).__name__}")
-    _check_field(field)
 
 
 def _text_at(i: int, text: object) -> str:

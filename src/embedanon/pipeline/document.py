@@ -40,6 +40,12 @@ def record_identity(text: str, field: str = "") -> bytes:
     return b"%s\x00%s" % (field.encode("utf-8", "surrogatepass"), text.encode("utf-8", "surrogatepass"))
 
 
+def check_field(name: object) -> None:
+    """Refuse a field name that is not a str (it is part of the record's identity)."""
+    if not isinstance(name, str):
+        raise TypeError(f"field must be str, got {type(name).__name__}")
+
+
 def _check_texts(texts: Sequence[str], fields: Sequence[str] | None) -> list[str]:
     for text in texts:
         if not isinstance(text, str):
@@ -49,8 +55,7 @@ def _check_texts(texts: Sequence[str], fields: Sequence[str] | None) -> list[str
     if len(fields) != len(texts):
         raise ValueError("one field name per text is needed")
     for name in fields:
-        if not isinstance(name, str):
-            raise TypeError(f"field must be str, got {type(name).__name__}")
+        check_field(name)
     return list(fields)
 
 
