@@ -201,3 +201,20 @@ def test_a_record_with_many_names_gets_the_same_surrogates_through_the_shared_in
         outs.append(Anonymizer(seed=3, scope="hybrid").anonymize(text))
     assert outs[0] == outs[1]
     assert built and set(built) == {1}  # the index path was taken, and only where it should be
+
+
+@pytest.mark.parametrize(("mechanism", "params"), [
+    ("knn", {}), ("exponential", {"epsilon": 40.0}), ("laplace", {"epsilon": 500.0})])
+def test_a_date_or_age_span_that_took_in_a_name_keeps_no_part_of_it(mechanism: str, params: dict) -> None:
+    """The merge labels a cluster by its longest member, so a DATE or AGE span can hold a name. Its
+    surrogate kept the words after a time and around an age as they were (and the letters of any
+    DATE span it could not parse): the name survived in every mechanism."""
+    deny = {"Zqxwv Plomb": "NAME", "03/07/2024 10:30 Zqxwv Plomb": "DATE",
+            "the 42-year-old Zqxwv Plomb": "AGE", "spring of 2019 with Zqxwv Plomb": "DATE"}
+    anon = Anonymizer(mechanism=mechanism, key=fast_key(6), scope="hybrid", detectors="regex",
+                      deny=deny, **params)
+    for record in ["Seen 03/07/2024 10:30 Zqxwv Plomb came back.", "We met the 42-year-old Zqxwv Plomb.",
+                   "It was spring of 2019 with Zqxwv Plomb."]:
+        doc = anon.anonymize_document(record)
+        assert {i.label for i in doc.items if i.kind == "surrogate"} & {"DATE", "AGE"}
+        assert not re.search("zqxwv|plomb", doc.text, re.IGNORECASE), "a name inside a DATE or AGE span survived"

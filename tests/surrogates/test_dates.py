@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
-from embedanon.surrogates.dates import shift_date
+from embedanon.surrogates.dates import DATE_WORDS, MONTHS, WEEKDAYS, shift_date
 
 # (input, offset in days, expected output), each worked out by hand with a calendar.
 TABLE = [
@@ -42,6 +42,13 @@ TABLE = [
     ("2024", -200, "2023"),
     ("Mon", 3, "Thu"),
     ("(2024-03-07)", 1, "(2024-03-08)"),
+    # a time of day after a full date is kept as written
+    ("03/07/2024 10:30", 1, "03/08/2024 10:30"),
+    ("12/25/08 at 10am", 7, "01/01/09 at 10am"),
+    ("March 7, 2024, 9:05 p.m.", 1, "March 8, 2024, 9:05 p.m."),
+    ("2024-03-07 @ 14:00", -7, "2024-02-29 @ 14:00"),
+    ("2024-03-07T10:30:00.123+05:30", 1, "2024-03-08T10:30:00.123+05:30"),
+    ("7 March 2024 at 6 PM", 1, "8 March 2024 at 6 PM"),
 ]
 
 
@@ -131,6 +138,35 @@ def test_intervals_inside_a_record_survive_and_records_shift_differently():
     assert len(offsets) >= 45  # 50 records, 730 possible offsets: few collisions
 
 
-def test_unparseable_date_keeps_letters_and_shape():
+def test_unparseable_date_keeps_date_words_and_shape():
     (out,) = _record(Surrogates(SurrogateConfig()), b"r", ["Q3 FY2024"])
     assert re.fullmatch(r"Q\d FY\d{4}", out) and out != "Q3 FY2024"
+    (out,) = _record(Surrogates(SurrogateConfig()), b"r", ["early spring of 2019"])
+    assert re.fullmatch(r"early spring of \d{4}", out) and out != "early spring of 2019"
+
+
+def test_text_after_a_time_is_no_date_unless_rewritten():
+    assert shift_date("03/07/2024 10:30 John Smith", 1) is None
+    assert shift_date("03/07/2024 10:30 John", 1, rest=str.upper) == "03/08/2024 10:30 JOHN"
+    assert shift_date("03/07/2024 10", 1) is None  # a bare number is no time of day
+
+
+@pytest.mark.parametrize("span", [
+    "03/07/2024 10:30 Zqxwv Plomb",  # a name after the time (a merged DATE + NAME cluster)
+    "March 7, 2024 10:30 pm by Dr Zqxwv",
+    "spring of 2019 with Zqxwv",  # no date the surrogate parses
+    "12/25/08 at 10am MRN 55512345",
+    "Zqxwv's birthday",
+])
+def test_a_date_surrogate_keeps_no_other_word_or_number(span):
+    """A DATE span keeps only date words, separators and (shifted) dates; the old surrogate kept
+    everything after a time, and every letter of a span it could not parse."""
+    for r in range(20):
+        (out,) = _record(Surrogates(SurrogateConfig()), str(r).encode(), [span])
+        words = set(re.findall(r"[^\W\d_]+", out.casefold()))
+        assert not words & {"zqxwv", "plomb", "dr", "mrn", "birthday"}
+        assert "zqxwv" not in out.casefold() and "plomb" not in out.casefold()
+        assert "55512345" not in out and "2019" not in out
+        calendar = {*MONTHS, *WEEKDAYS, *(w[:3] for w in (*MONTHS, *WEEKDAYS))}  # shifted
+        kept = [w for w in re.findall(r"[^\W\d_]+", span) if w.casefold() in DATE_WORDS - calendar]
+        assert all(w in out for w in kept)  # the other date words stay as written

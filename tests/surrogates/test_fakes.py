@@ -11,6 +11,7 @@ from embedanon.leakguard import is_variant
 from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
 from embedanon.surrogates.base import entity_key
 from embedanon.surrogates.config import PUBLIC_EMAIL_DOMAINS, PUBLIC_URL_DOMAINS, RESERVED_DOMAINS
+from embedanon.surrogates.fakes import _NUMBER_IN_WORDS, AGE_WORDS, _number_value, in_words
 
 SURROGATES = Surrogates(SurrogateConfig())
 
@@ -127,3 +128,35 @@ def test_age_jitter_zero_keeps_ages_below_the_bucket():
     surrogates = Surrogates(SurrogateConfig(age_jitter=0, age_top=80))
     assert replace("AGE", "54", surrogates=surrogates) == "54"
     assert replace("AGE", "85", surrogates=surrogates) == "80"
+
+
+@pytest.mark.parametrize(("original", "pattern"), [
+    ("ninety-three years old", r"ninety years old"),  # >= age_top: the bucket, in words
+    ("Forty one years of age", r"(Thirty|Forty)(-| )?(eight|nine|one|two|three|four)? years of age"),
+    ("SEVENTY-FIVE", r"SEVENTY(-THREE|-FOUR|-SIX|-SEVEN)?"),
+    ("one hundred and two", r"ninety"),
+])
+def test_age_in_words_is_an_age_written_back_in_words(original, pattern):
+    for r in range(20):
+        out = replace("AGE", original, record=str(r).encode())
+        assert re.fullmatch(pattern, out), out
+        assert out != original
+
+
+@pytest.mark.parametrize("original", ["the 42-year-old Zqxwv", "Zqxwv, aged 7", "Zqxwv's age",
+                                      "42 yo MRN 5551234"])
+def test_age_surrogate_keeps_no_other_word_or_number(original):
+    """The old surrogate kept everything around the first number, and a span without digits whole."""
+    for r in range(20):
+        out = replace("AGE", original, record=str(r).encode())
+        assert "zqxwv" not in out.casefold() and "mrn" not in out.casefold() and "5551234" not in out
+        kept = [w for w in re.findall(r"[^\W\d_]+", original) if w.casefold() in AGE_WORDS]
+        assert all(w in out for w in kept), out  # year, old, aged, age, yo stay
+
+
+def test_number_words_round_trip():
+    for value in range(1000):
+        for like in ("ninety-three", "Forty one", "ONE HUNDRED AND TWO"):
+            words = in_words(value, like)
+            match = next(m for m in _NUMBER_IN_WORDS.finditer(words) if m.group())
+            assert match.group() == words and _number_value(match) == value

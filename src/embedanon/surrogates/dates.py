@@ -6,7 +6,7 @@ so intervals inside a record survive exactly, while the same date in two records
 differently.
 
 Formats (English month and weekday names, any case, full or abbreviated, optional ordinal):
-``2024-03-07`` (also ``/`` or ``.``, with a time after ``T`` or a space), ``20240307``,
+``2024-03-07`` (also ``/`` or ``.``), ``20240307``,
 ``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
 date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
 ``March 2024``, ``03/2024``, ``2024``, each optionally after a weekday (``Thursday, March 7``).
@@ -15,19 +15,28 @@ next to a month name is not padded unless it starts with 0), a month name keeps 
 case (a bare ``May`` counts as a full name), and a weekday is recomputed for the new date
 (shifted by ``offset mod 7`` when there is no year). Partial dates are shifted from an
 anchor: the 15th for month and year, July 2 for a bare year; they keep their value when the
-offset is smaller than their resolution. Anything else gets random digits in the same shape,
-its letters kept (:func:`~.shape.shaped`).
+offset is smaller than their resolution.
+
+A time of day may follow a full date, after ``T``, a space, a comma or ``at`` / ``@``
+(``2024-03-07T10:15:00Z``, ``03/07/2024 10:30``, ``12/25/08 at 10am``, ``March 7, 2024, 9:05 p.m.``):
+it is kept as written (a time of day alone names no one, and intervals within a day survive).
+Whatever follows the time, and any span that is no date in these formats, is scrubbed
+(:func:`~.shape.scrub`): digits become random digits and every word that is not a date word
+(:data:`DATE_WORDS`: month and weekday names, ordinal suffixes, ``at``, ``of``, ``am``, ``noon``,
+``early`` ...) becomes random letters. A DATE span that took in a name or a number by mistake
+(``03/07/2024 10:30 John Smith``, after a merge) therefore keeps neither.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 
 from ..text import LOWER, UPPER, case_code
 from .base import MAKERS, Context, entity_key
 from .config import SurrogateConfig
-from .shape import shaped
+from .shape import scrubbed
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")  # fmt: skip
@@ -38,7 +47,11 @@ _WDN = (r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)
         r"|sat(?:urday)?|sun(?:day)?)")  # fmt: skip
 _WD = rf"(?:{_WDN}\.?,?\s+)?"
 _ORD = r"(?P<ord>st|nd|rd|th)?"
-_TIME = r"(?P<time>(?:T|,?\s+)\d{1,2}:\d{2}.*)?"
+#: a time of day after a date: ``T10:15:00Z``, `` 10:30``, ``, 9:05 p.m.``, `` at 10am``, ``@ 14:00``;
+#: then ``rest``, anything else in the span, which the surrogate scrubs
+_CLOCK = (r"\d{1,2}(?::\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[ap]\.?m\.?(?![^\W\d_]))?"
+          r"|\s*[ap]\.?m\.?(?![^\W\d_]))(?:\s*(?:z|[+-]\d{2}(?::?\d{2})?)(?![^\W\d_]))?")
+_TIME = rf"(?:(?P<time>(?:T|,?\s+(?:(?:at|@)\s+)?){_CLOCK})(?P<rest>.*))?"
 _PATTERNS = tuple(
     re.compile(pattern, re.IGNORECASE | re.DOTALL)
     for pattern in (
@@ -55,6 +68,25 @@ _PATTERNS = tuple(
     )
 )
 _STRIP = " \t\r\n()[]{},;:"
+
+#: the words a DATE surrogate keeps where it scrubs (:func:`~.shape.scrub`), case-folded: month
+#: and weekday names and their abbreviations, ordinal suffixes, the words that introduce, join or
+#: refine a date or a time, and time-zone abbreviations. None of them names a person or a place
+DATE_WORDS = frozenset({
+    *MONTHS, *(m[:3] for m in MONTHS), "sept", *WEEKDAYS, *(d[:3] for d in WEEKDAYS),
+    "tues", "thur", "thurs", "st", "nd", "rd", "th",
+    "about", "after", "and", "approx", "approximately", "around", "at", "before", "between", "by",
+    "ca", "circa", "during", "for", "from", "in", "of", "on", "or", "since", "the", "thru",
+    "through", "til", "till", "to", "until", "with",
+    "a", "am", "p", "pm", "m", "h", "hr", "hrs", "hour", "hours", "min", "mins", "minute",
+    "minutes", "o", "clock", "noon", "midnight", "morning", "afternoon", "evening", "night",
+    "overnight", "tonight", "today", "yesterday", "tomorrow", "t", "z", "utc", "gmt", "est", "edt",
+    "cst", "cdt", "mst", "mdt", "pst", "pdt", "bst", "cet", "cest",
+    "early", "mid", "late", "end", "beginning", "start", "middle", "week", "weeks", "weekend",
+    "month", "months", "year", "years", "day", "days", "ago", "last", "next", "this", "past",
+    "previous", "prior", "spring", "summer", "autumn", "fall", "winter", "quarter", "half",
+    "first", "second", "third", "fourth", "q", "fy",
+})
 
 
 def month_number(name: str) -> int:
@@ -108,8 +140,13 @@ def _year(text: str) -> int:
     return value
 
 
-def shift_date(text: str, offset: int, *, order: str = "mdy") -> str | None:
-    """``text`` shifted by ``offset`` days in its own format, or None when it is not a date."""
+def shift_date(text: str, offset: int, *, order: str = "mdy",
+               rest: Callable[[str], str] | None = None) -> str | None:
+    """``text`` shifted by ``offset`` days in its own format, or None when it is not a date.
+
+    ``rest`` rewrites what follows a date's time of day (``03/07/2024 10:30 John``); without it,
+    such text is no date (None), so nothing after a time is ever kept as it was.
+    """
     core = text.strip(_STRIP)
     if not core:
         return None
@@ -117,14 +154,17 @@ def shift_date(text: str, offset: int, *, order: str = "mdy") -> str | None:
         for pattern in _PATTERNS:
             match = pattern.fullmatch(candidate)
             if match:
-                new = _shift_match(match, offset, order)
+                if match.groupdict().get("rest") and rest is None:
+                    continue
+                new = _shift_match(match, offset, order, rest)
                 if new is not None:
                     start = text.index(candidate)
                     return text[:start] + new + text[start + len(candidate) :]
     return None
 
 
-def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
+def _shift_match(match: re.Match[str], offset: int, order: str,
+                 rest: Callable[[str], str] | None) -> str | None:
     g = match.groupdict()
     fields: dict[str, str] = {}  # group name -> its role ("y", "m", "d", "mon", "wd")
     for name in ("y", "m", "d", "mon", "wd"):
@@ -163,6 +203,8 @@ def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
             replacements[name] = _weekday_name(shifted, old_text)
     if g.get("ord"):
         replacements["ord"] = _ordinal(new.day, g["ord"])
+    if g.get("rest") and rest is not None:
+        replacements["rest"] = rest(g["rest"])
     return _rebuild(match, replacements)
 
 
@@ -192,10 +234,12 @@ class DateMaker:
         return context.record("DATE\x00shift").signed_offset(self._maximum)
 
     def make(self, text: str, context: Context) -> str:
-        shifted = shift_date(text, self.offset(context), order=self._order)
+        stream = context.entity(f"DATE\x00{entity_key(text)}")
+        shifted = shift_date(text, self.offset(context), order=self._order,
+                             rest=lambda tail: scrubbed(tail, stream, DATE_WORDS))
         if shifted is not None:
             return shifted
-        return shaped(text, context.entity(f"DATE\x00{entity_key(text)}"), letters=False)
+        return scrubbed(text, stream, DATE_WORDS)
 
 
 MAKERS.add("date", DateMaker)

@@ -15,9 +15,14 @@
 * ADDRESS: Faker (``address_locales``, instances cached per locale, seeded from the PRF): the
   first comma/line part becomes a street address (a street name when it has no number), later
   parts a secondary address, city, state or postcode by what they contain.
-* AGE: ages >= ``age_top`` become ``str(age_top)`` (HIPAA safe harbor); other ages move by a
+* AGE: ages >= ``age_top`` become ``age_top`` (HIPAA safe harbor); other ages move by a
   per-record offset ``record_prf("AGE\\x00<age>")`` of at most ``age_jitter`` years (never 0,
-  reflected at 1). Only the first number of the span is an age; the rest of the span is kept.
+  reflected at 1). The age is the span's first number, in digits or in English words
+  (``ninety-three``, ``Forty one``, ``one hundred and two``), written back the same way. The
+  rest of the span is scrubbed (:func:`~.shape.scrub`): the words of :data:`AGE_WORDS` (``year``,
+  ``old``, ``aged`` ...) and the separators stay, other words and digits become random ones, so
+  a name the span took in (``the 42-year-old Zqxwv``) does not survive. A span without a number
+  is scrubbed whole.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from .avoid import pieces_of
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig
 from .names import NameMaker
-from .shape import shaped
+from .shape import scrubbed, shaped
 
 ROLE_ACCOUNTS = frozenset((
     "info", "admin", "administrator", "contact", "support", "noreply", "no-reply", "office", "hello",
@@ -253,6 +258,62 @@ class AddressMaker:
         return "".join(out)
 
 
+#: the words an AGE surrogate keeps around the age, case-folded (:func:`~.shape.scrub`)
+AGE_WORDS = frozenset({
+    "a", "an", "the", "of", "is", "was", "at", "and", "or", "to", "about", "around", "approx",
+    "approximately", "nearly", "almost", "over", "under", "above", "below", "less", "more", "than",
+    "age", "aged", "ages", "old", "year", "years", "yr", "yrs", "y", "yo", "o", "month", "months",
+    "mo", "mos", "week", "weeks", "wk", "wks", "day", "days", "d", "m", "w", "f", "male", "female",
+    "man", "woman", "men", "women", "boy", "girl", "child", "infant", "baby", "patient", "pt",
+    "gentleman", "lady", "person", "who", "birthday", "th", "st", "nd", "rd",
+})
+_UNIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+               "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+               "eighteen", "nineteen")
+_TEN_WORDS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_UNIT = "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
+_TENS = "|".join(_TEN_WORDS[2:])
+#: an English number below 1,000 in words (``ninety-three``, ``one hundred and two``)
+_NUMBER_IN_WORDS = re.compile(
+    rf"(?<![^\W\d_])(?:(?P<h>{_UNIT})[\s-]+hundred(?:(?P<and>[\s-]+and)?[\s-]+(?=(?:{_TENS}|{_UNIT})\b))?)?"
+    rf"(?:(?P<t>{_TENS})(?:(?P<j>[\s-]+)(?P<u>{_UNIT}))?|(?P<u2>{_UNIT}))?(?![^\W\d_])",
+    re.IGNORECASE)
+
+
+def _number_value(match: re.Match[str]) -> int | None:
+    """The value of a :data:`_NUMBER_IN_WORDS` match, None when it matched nothing."""
+    g = match.groupdict()
+    if not match.group():
+        return None
+    value = 100 * _UNIT_WORDS.index(g["h"].lower()) if g["h"] else 0
+    if g["t"]:
+        value += 10 * _TEN_WORDS.index(g["t"].lower())
+        if g["u"] and _UNIT_WORDS.index(g["u"].lower()) < 10:
+            value += _UNIT_WORDS.index(g["u"].lower())
+    elif g["u2"]:
+        value += _UNIT_WORDS.index(g["u2"].lower())
+    return value
+
+
+def in_words(value: int, like: str) -> str:
+    """``value`` (0-999) in English words, joined and cased like the words ``like``."""
+    joiner = "-" if "-" in like else " "
+    parts: list[str] = []
+    hundreds, rest = divmod(value, 100)
+    if hundreds:
+        parts.append(f"{_UNIT_WORDS[hundreds]}{joiner}hundred")
+        if rest and re.search(r"\band\b", like, re.IGNORECASE):
+            parts.append("and")
+    if rest >= 20:
+        tens, unit = divmod(rest, 10)
+        parts.append(_TEN_WORDS[tens] + (f"{joiner}{_UNIT_WORDS[unit]}" if unit else ""))
+    elif rest or not hundreds:
+        parts.append(_UNIT_WORDS[rest])
+    words = joiner.join(parts)
+    code = case_code(like)
+    return words.upper() if code == UPPER else words if code == LOWER else words.capitalize()
+
+
 class AgeMaker:
     """AGE surrogates (see the module docstring)."""
 
@@ -273,11 +334,19 @@ class AgeMaker:
         return min(new, self._top)
 
     def make(self, text: str, context: Context) -> str:
+        stream = context.entity(f"AGE\x00{entity_key(text)}")
         match = re.search(r"\d+", text)
-        if match is None:
-            return text
-        new = self.age(int(match.group()), context)
-        return f"{text[: match.start()]}{new}{text[match.end() :]}"
+        if match is not None:
+            new = str(self.age(int(match.group()), context))
+        else:
+            match = next((m for m in _NUMBER_IN_WORDS.finditer(text) if m.group()), None)
+            if match is None:
+                return scrubbed(text, stream, AGE_WORDS)
+            value = _number_value(match)
+            assert value is not None
+            new = in_words(min(self.age(value, context), 999), match.group())
+        before, after = text[: match.start()], text[match.end() :]
+        return f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}"
 
 
 MAKERS.add("email", EmailMaker)

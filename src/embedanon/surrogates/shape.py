@@ -47,7 +47,11 @@ def _symbols(stream: Stream, alphabet: str, count: int) -> list[str]:
 def _fill(template: str, stream: Stream, classes: dict[str, str]) -> str:
     """Replace each character whose class (``classes[char]``: an alphabet) is known by a random
     symbol of that alphabet; keep the rest."""
-    alphabets = [classes.get(ch) for ch in template]
+    return _fill_at(template, [classes.get(ch) for ch in template], stream)
+
+
+def _fill_at(template: str, alphabets: list[str | None], stream: Stream) -> str:
+    """Replace the character at each position whose alphabet is given by a random symbol of it."""
     # alphabets in order of first use: the stream is consumed in the same order in every process
     # (iterating a set of strings follows PYTHONHASHSEED, which made IDs differ between runs)
     used = [a for a in dict.fromkeys(alphabets) if a is not None]
@@ -65,6 +69,38 @@ def randomize_shape(text: str, stream: Stream, *, letters: bool = True) -> str:
         elif letters and ch.isalpha():
             classes[ch] = _LOWER if ch.islower() else _UPPER
     return _fill(text, stream, classes)
+
+
+_WORD_OR_DIGIT = re.compile(r"[^\W\d_]+|\d")
+
+
+def scrub(text: str, stream: Stream, keep: frozenset[str]) -> str:
+    """``text`` with every digit replaced by a random digit and every run of letters whose
+    case-folded form is not in ``keep`` by random letters of its case; separators and the words of
+    ``keep`` stay.
+
+    What a surrogate keeps of an original it cannot rebuild in full (a DATE span that is no date it
+    can parse, the words around an age): the label's public words (month names, ``years old``) and
+    the layout, never another word or digit, so a name or a number the span took in by mistake
+    does not survive.
+    """
+    alphabets: list[str | None] = [None] * len(text)
+    for m in _WORD_OR_DIGIT.finditer(text):
+        word = m.group()
+        if word.isdigit():
+            alphabets[m.start()] = _DIGITS
+        elif word.casefold() not in keep:
+            for i, ch in enumerate(word, m.start()):
+                alphabets[i] = _LOWER if ch.islower() else _UPPER
+    return _fill_at(text, alphabets, stream)
+
+
+def scrubbed(text: str, stream: Stream, keep: frozenset[str]) -> str:
+    """:func:`scrub`, redrawn until it is not a variant of ``text``; ``text`` itself when nothing
+    in it is replaced (only separators and words of ``keep``)."""
+    if all(not m.group().isdigit() and m.group().casefold() in keep for m in _WORD_OR_DIGIT.finditer(text)):
+        return text
+    return redraw(lambda: scrub(text, stream, keep), text)
 
 
 def fill_pattern(pattern: str, stream: Stream) -> str:
