@@ -3,7 +3,9 @@
 For the code on the import path (run once with the base's ``src`` and once with the branch's),
 per corpus: the model's DATE spans and how many overlap two ``regex`` dates or more; the
 ``model,regex`` DATE spans, widened as hybrid scope widens them, and how many of those the DATE
-surrogate can parse and shift (the rest get random digits in their shape) or still hold two dates.
+surrogate can parse and shift as one date, or still hold two dates; of the others, how many hold
+a date the surrogate shifts inside them (``union_shape_dates_inside``: since the scrub, the rest
+of such a span is scrubbed; before it, the whole span got random digits in its shape).
 Then the spans the ``--off`` decode rules change: each detector's spans with those manifest flags
 off that are not among its spans with them on, DATE and other labels apart (zero where the code
 knows no such flag). Corpora: span files (``{"id", "text", ...}`` per line), the MTSamples notes,
@@ -34,6 +36,11 @@ from embedanon.detectors.regex import RegexDetector
 from embedanon.pipeline.scope import widen
 from embedanon.surrogates.dates import shift_date
 
+try:  # this stop's surrogate shifts the dates inside a span that is not one date
+    from embedanon.surrogates.dates import shift_dates_in
+except ImportError:  # older code: such a span got random digits in its shape
+    shift_dates_in = None
+
 FORMATS = ("%m/%d/%Y", "%Y-%m-%d", "{d} %B %Y", "%B {d}, %Y", "%b {d}, %Y", "%d.%m.%Y", "%m/%d/%y", "%B %Y")
 SEPARATORS = ("{a}, {b} and {c}", "{a}, {b}, and {c}", "{a}; {b}; {c}", "{a}, {b} or {c}",
               "{a} and {b} and {c}")
@@ -42,15 +49,6 @@ JOINERS = ("{a} to {b}", "from {a} to {b}", "from {a} through {b}", "{a} - {b}",
 TEMPLATES = ("Visits on {L}.", "The patient was seen {L} in clinic.", "MRI dates: {L}.",
              "Follow-up appointments were {L}; no changes.", "She was admitted {L} for chest pain.")
 
-
-
-def _parses(text: str) -> bool:
-    """Whether the DATE surrogate shifts ``text`` (the words after a time of day, which it scrubs
-    since this stop, allowed; older code has no ``rest`` and kept them)."""
-    try:
-        return shift_date(text, 17, rest=lambda tail: tail) is not None
-    except TypeError:
-        return shift_date(text, 17) is not None
 
 def synthetic_lists(n: int, seed: int) -> Iterator[str]:
     """``n`` sentences, each with a list of 2-4 dates in one format (seeded)."""
@@ -116,6 +114,7 @@ def main() -> None:
     union_without = UnionDetector([without, RegexDetector()])
     counts: dict[str, dict[str, int]] = {}
     keys = ("docs", "model_date", "model_date_several", "union_date", "union_shifted", "union_shape",
+            "union_shape_dates_inside",
             "union_date_several", "model_date_changed", "model_other_changed", "union_date_changed",
             "union_other_changed")
     for corpus, text in texts(args):
@@ -127,8 +126,11 @@ def main() -> None:
             c["model_date_several"] += _dates_in(span, dates) >= 2
         for span in (s for s in widen(text, union.detect(text)) if s.label == "DATE"):
             c["union_date"] += 1
-            shifted = _parses(text[span.start : span.end])
+            shifted = shift_date(text[span.start : span.end], 17) is not None
             c["union_shifted" if shifted else "union_shape"] += 1
+            if not shifted and shift_dates_in is not None:
+                inside = shift_dates_in(text[span.start : span.end], 17, lambda gap: "\x00" * len(gap))
+                c["union_shape_dates_inside"] += inside.strip("\x00") != ""
             c["union_date_several"] += _dates_in(span, dates) >= 2
         for name, on, off in (("model", model, without), ("union", union, union_without)):
             after = set(on.detect(text))

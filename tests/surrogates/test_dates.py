@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
-from embedanon.surrogates.dates import DATE_WORDS, MONTHS, WEEKDAYS, shift_date
+from embedanon.surrogates.dates import DATE_WORDS, MONTHS, WEEKDAYS, shift_date, shift_dates_in
 
 # (input, offset in days, expected output), each worked out by hand with a calendar.
 TABLE = [
@@ -145,10 +145,27 @@ def test_unparseable_date_keeps_date_words_and_shape():
     assert re.fullmatch(r"early spring of \d{4}", out) and out != "early spring of 2019"
 
 
-def test_text_after_a_time_is_no_date_unless_rewritten():
+def test_text_after_a_time_is_no_date():
     assert shift_date("03/07/2024 10:30 John Smith", 1) is None
-    assert shift_date("03/07/2024 10:30 John", 1, rest=str.upper) == "03/08/2024 10:30 JOHN"
     assert shift_date("03/07/2024 10", 1) is None  # a bare number is no time of day
+
+
+@pytest.mark.parametrize(("span", "expected"), [
+    ("Admitted 03/01/2024, discharged 03/15/2024", "<Admitted >03/08/2024<, discharged >03/22/2024"),
+    ("DOB 02/29/1960", "<DOB >03/07/1960"),
+    ("03/07/2024 10:30 John Smith", "03/14/2024 10:30< John Smith>"),
+    ("spring of 2019 with Zqxwv", "<spring of >2019< with Zqxwv>"),
+    ("the 3rd of Blorftang", "<the 3rd of Blorftang>"),  # no date: all of it is a gap
+    ("03/07/2024x", "<03/07/2024x>"),  # a date must end a word (and start one)
+    ("Thu 7 Mar 2024.", "Thu 14 Mar 2024."),
+])
+def test_dates_inside_a_span_are_shifted_and_the_gaps_rewritten(span, expected):
+    assert shift_dates_in(span, 7, lambda gap: f"<{gap}>") == expected
+
+
+def test_a_long_span_is_not_searched():
+    span = "03/07/2024 " * 400
+    assert shift_dates_in(span, 7, lambda gap: "") == ""
 
 
 @pytest.mark.parametrize("span", [
@@ -166,7 +183,7 @@ def test_a_date_surrogate_keeps_no_other_word_or_number(span):
         words = set(re.findall(r"[^\W\d_]+", out.casefold()))
         assert not words & {"zqxwv", "plomb", "dr", "mrn", "birthday"}
         assert "zqxwv" not in out.casefold() and "plomb" not in out.casefold()
-        assert "55512345" not in out and "2019" not in out
+        assert "55512345" not in out  # (a year inside the span is shifted like a year-only date)
         calendar = {*MONTHS, *WEEKDAYS, *(w[:3] for w in (*MONTHS, *WEEKDAYS))}  # shifted
         kept = [w for w in re.findall(r"[^\W\d_]+", span) if w.casefold() in DATE_WORDS - calendar]
         assert all(w in out for w in kept)  # the other date words stay as written

@@ -20,11 +20,13 @@ offset is smaller than their resolution.
 A time of day may follow a full date, after ``T``, a space, a comma or ``at`` / ``@``
 (``2024-03-07T10:15:00Z``, ``03/07/2024 10:30``, ``12/25/08 at 10am``, ``March 7, 2024, 9:05 p.m.``):
 it is kept as written (a time of day alone names no one, and intervals within a day survive).
-Whatever follows the time, and any span that is no date in these formats, is scrubbed
-(:func:`~.shape.scrub`): digits become random digits and every word that is not a date word
-(:data:`DATE_WORDS`: month and weekday names, ordinal suffixes, ``at``, ``of``, ``am``, ``noon``,
-``early`` ...) becomes random letters. A DATE span that took in a name or a number by mistake
-(``03/07/2024 10:30 John Smith``, after a merge) therefore keeps neither.
+
+A span that is not one date (``03/01/2024, discharged``, ``DOB 02/29/1960``, ``03/07/2024 10:30
+John Smith`` after a merge) has every date inside it shifted by the same offset
+(:func:`shift_dates_in`), and the text between them scrubbed (:func:`~.shape.scrub`): digits
+become random digits and every word that is not a date word (:data:`DATE_WORDS`: month and weekday
+names, ordinal suffixes, ``at``, ``of``, ``am``, ``noon``, ``early`` ...) random letters. So a name
+or a number a DATE span took in by mistake is never kept, and its dates keep their intervals.
 """
 
 from __future__ import annotations
@@ -47,11 +49,10 @@ _WDN = (r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)
         r"|sat(?:urday)?|sun(?:day)?)")  # fmt: skip
 _WD = rf"(?:{_WDN}\.?,?\s+)?"
 _ORD = r"(?P<ord>st|nd|rd|th)?"
-#: a time of day after a date: ``T10:15:00Z``, `` 10:30``, ``, 9:05 p.m.``, `` at 10am``, ``@ 14:00``;
-#: then ``rest``, anything else in the span, which the surrogate scrubs
+#: a time of day after a date: ``T10:15:00Z``, `` 10:30``, ``, 9:05 p.m.``, `` at 10am``, ``@ 14:00``
 _CLOCK = (r"\d{1,2}(?::\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[ap]\.?m\.?(?![^\W\d_]))?"
           r"|\s*[ap]\.?m\.?(?![^\W\d_]))(?:\s*(?:z|[+-]\d{2}(?::?\d{2})?)(?![^\W\d_]))?")
-_TIME = rf"(?:(?P<time>(?:T|,?\s+(?:(?:at|@)\s+)?){_CLOCK})(?P<rest>.*))?"
+_TIME = rf"(?P<time>(?:T|,?\s+(?:(?:at|@)\s+)?){_CLOCK})?"
 _PATTERNS = tuple(
     re.compile(pattern, re.IGNORECASE | re.DOTALL)
     for pattern in (
@@ -140,13 +141,9 @@ def _year(text: str) -> int:
     return value
 
 
-def shift_date(text: str, offset: int, *, order: str = "mdy",
-               rest: Callable[[str], str] | None = None) -> str | None:
-    """``text`` shifted by ``offset`` days in its own format, or None when it is not a date.
-
-    ``rest`` rewrites what follows a date's time of day (``03/07/2024 10:30 John``); without it,
-    such text is no date (None), so nothing after a time is ever kept as it was.
-    """
+def shift_date(text: str, offset: int, *, order: str = "mdy") -> str | None:
+    """``text`` shifted by ``offset`` days in its own format, or None when it is not one date
+    (with its time of day) in the formats of the module docstring."""
     core = text.strip(_STRIP)
     if not core:
         return None
@@ -154,17 +151,53 @@ def shift_date(text: str, offset: int, *, order: str = "mdy",
         for pattern in _PATTERNS:
             match = pattern.fullmatch(candidate)
             if match:
-                if match.groupdict().get("rest") and rest is None:
-                    continue
-                new = _shift_match(match, offset, order, rest)
+                new = _shift_match(match, offset, order)
                 if new is not None:
                     start = text.index(candidate)
                     return text[:start] + new + text[start + len(candidate) :]
     return None
 
 
-def _shift_match(match: re.Match[str], offset: int, order: str,
-                 rest: Callable[[str], str] | None) -> str | None:
+#: the longest text :func:`shift_dates_in` tries as one date (a weekday, a month name, an ordinal,
+#: a year and a time with seconds and a zone fit in 64 characters), and the longest span it searches
+_LONGEST_DATE = 64
+_LONGEST_SEARCH = 4096
+
+
+def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: str = "mdy") -> str:
+    """Every date inside ``text`` shifted by ``offset`` (leftmost, then longest, as
+    :func:`shift_date` reads one), and the text between them rewritten by ``gap``.
+
+    A DATE span that holds more than a date (``03/01/2024, discharged``, ``DOB 02/29/1960``,
+    ``spring of 2019 with Zqxwv``) keeps its dates and their intervals; the surrogate scrubs the
+    rest. A span longer than 4,096 characters is not searched (``gap`` gets all of it).
+    """
+    out: list[str] = []
+    done = pos = 0
+    n = len(text) if len(text) <= _LONGEST_SEARCH else 0
+    while pos < n:
+        if not text[pos].isalnum() or (pos and text[pos - 1].isalnum()):
+            pos += 1
+            continue
+        best: tuple[int, str] | None = None
+        for end in range(min(n, pos + _LONGEST_DATE), pos, -1):  # longest first
+            if end < n and text[end].isalnum() or not text[end - 1].isalnum() and text[end - 1] != ".":
+                continue
+            new = shift_date(text[pos:end], offset, order=order)
+            if new is not None:
+                best = (end, new)
+                break
+        if best is None:
+            pos += 1
+            continue
+        out += [gap(text[done:pos]) if pos > done else "", best[1]]
+        done = pos = best[0]
+    if done < len(text):
+        out.append(gap(text[done:]))
+    return "".join(out)
+
+
+def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
     g = match.groupdict()
     fields: dict[str, str] = {}  # group name -> its role ("y", "m", "d", "mon", "wd")
     for name in ("y", "m", "d", "mon", "wd"):
@@ -203,8 +236,6 @@ def _shift_match(match: re.Match[str], offset: int, order: str,
             replacements[name] = _weekday_name(shifted, old_text)
     if g.get("ord"):
         replacements["ord"] = _ordinal(new.day, g["ord"])
-    if g.get("rest") and rest is not None:
-        replacements["rest"] = rest(g["rest"])
     return _rebuild(match, replacements)
 
 
@@ -234,12 +265,13 @@ class DateMaker:
         return context.record("DATE\x00shift").signed_offset(self._maximum)
 
     def make(self, text: str, context: Context) -> str:
-        stream = context.entity(f"DATE\x00{entity_key(text)}")
-        shifted = shift_date(text, self.offset(context), order=self._order,
-                             rest=lambda tail: scrubbed(tail, stream, DATE_WORDS))
+        offset = self.offset(context)
+        shifted = shift_date(text, offset, order=self._order)
         if shifted is not None:
             return shifted
-        return scrubbed(text, stream, DATE_WORDS)
+        stream = context.entity(f"DATE\x00{entity_key(text)}")
+        return shift_dates_in(text, offset, lambda gap: scrubbed(gap, stream, DATE_WORDS),
+                              order=self._order)
 
 
 MAKERS.add("date", DateMaker)
