@@ -216,3 +216,28 @@ def test_chunk_kinds_in_one_pass_match_the_plain_definition():
     for _ in range(3000):
         chunks = [rng.choice(pool) for _ in range(rng.randint(0, 9))]
         assert _kinds(chunks) == _kinds_plain(chunks)
+
+
+@pytest.mark.parametrize("unlisted", ["Featherstonehaugh", "Zqxwvplomb", "Blorftang"])
+def test_an_unlisted_lone_part_is_a_surname(unlisted):
+    """A detector's span leaves a title out, so ``Dr. Featherstonehaugh`` reaches the surrogates as
+    a lone part; it was taken for a given name and disagreed with ``Anna Featherstonehaugh``."""
+    surrogates = Surrogates(SurrogateConfig())
+    prf = prf_from_key(b"k")
+
+    def name(text: str) -> str:
+        return surrogates.replace("NAME", text, prf=prf, record_prf=prf_from_key(b"kr"))
+
+    assert name(unlisted) == name(f"Anna {unlisted}").split()[-1]
+    assert name("Anna") == name(f"Anna {unlisted}").split()[0]  # a listed given name stays one
+
+
+@pytest.mark.parametrize("spelling", ["Ｂｌｏｒｆｔａｎｇ", "Blor\u200bftang", "Blorf\u00adtang", "BLORFTANG"])
+def test_every_spelling_of_a_name_gets_one_surrogate(spelling):
+    """Full-width letters and format characters inside a name gave it another surrogate."""
+    surrogates = Surrogates(SurrogateConfig())
+
+    def name(text: str) -> str:
+        return surrogates.replace("NAME", text, prf=prf_from_key(b"k"), record_prf=prf_from_key(b"kr"))
+
+    assert entity_key(name(spelling)) == entity_key(name("Blorftang"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -54,7 +55,12 @@ def prf_from_key(key: bytes) -> PRF:
 
 
 def entity_key(text: str) -> str:
-    """Normalized entity text for a context: :func:`~embedanon.text.lookup_key`, spaces collapsed."""
+    """Normalized entity text for a context: compatibility forms folded (NFKC: full-width
+    ``Ｓｍｉｔｈ``, ligatures), format characters dropped (zero-width spaces and joiners, soft
+    hyphens), then :func:`~embedanon.text.lookup_key` (accents stripped, case folded) and spaces
+    collapsed; so every spelling of one entity gets one surrogate."""
+    if not text.isascii():
+        text = "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch) != "Cf")
     return " ".join(lookup_key(text).replace("\x00", "").split())
 
 

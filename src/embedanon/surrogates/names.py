@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -173,9 +174,13 @@ class NameMaker:
         return allowed or self.units
 
     def role_of(self, key: str) -> str:
-        """``"given"`` or ``"surname"`` for a lone part: the role more locales list it in."""
+        """``"given"`` or ``"surname"`` for a lone part: the role more locales list it in; a part
+        no locale lists is a surname (surnames are far more varied than given names, so a name the
+        lists lack is most often one, and a detector's span leaves the title out: ``Dr.
+        Featherstonehaugh`` must agree with ``Anna Featherstonehaugh``)."""
         lex = self._lexicon
-        return "surname" if lex.surname_count.get(key, 0) > lex.given_count.get(key, 0) else "given"
+        surname, given = lex.surname_count.get(key, 0), lex.given_count.get(key, 0)
+        return "surname" if surname > given or surname == given == 0 else "given"
 
     def _pool(self, locale: str, role: str, key: str) -> tuple[str, ...]:
         pool = self._lexicon.pools[locale]
@@ -227,6 +232,8 @@ class NameMaker:
 
     # -- a span --------------------------------------------------------------------------------
     def make(self, text: str, context: Context) -> str:
+        if not text.isascii():  # format characters (soft hyphens, zero-width joiners) are not parts
+            text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
         chunks = _CHUNK.findall(text)
         kinds = _kinds(chunks)
         parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]
