@@ -193,3 +193,15 @@ def test_nltk_zips_are_read_directly(tmp_path: Path) -> None:
         load_dataset("trec", _write_csv(tmp_path / "bad.zip", ["a"], [["b"]]))
     with pytest.raises(ConfigError, match="needs at least 2 classes"):
         load_dataset("trec", qc, split="test")
+
+
+@pytest.mark.parametrize(("n", "floor"), [(10, 3), (12, 3), (20, 2), (34, 4), (8, 3)])
+def test_stratified_sample_floor_keeps_every_class_for_cross_validation(n: int, floor: int) -> None:
+    """A quick run (limit 150) left TREC's rarest class with 2 documents, under its 3 folds."""
+    labels = ["a"] * 60 + ["b"] * 30 + ["c"] * 3 + ["d"] * 2
+    counts = Counter(labels[i] for i in stratified_sample(labels, n, seed=1, floor=floor))
+    sizes = Counter(labels)
+    assert all(counts[c] >= min(floor, sizes[c]) for c in sizes)
+    assert sum(counts.values()) == max(n, sum(min(floor, sizes[c]) for c in sizes))
+    plain = Counter(labels[i] for i in stratified_sample(labels, n, seed=1))
+    assert counts == plain or any(plain[c] < min(floor, sizes[c]) for c in sizes)  # only when needed

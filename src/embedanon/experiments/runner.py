@@ -66,7 +66,8 @@ def _quiet(_: str) -> None:
     pass
 
 
-def load_spec(spec: DatasetSpec, where: str) -> Dataset:
+def load_spec(spec: DatasetSpec, where: str, per_class: int = 0) -> Dataset:
+    """The dataset of ``spec``; a limited sample keeps ``per_class`` documents of every class."""
     return load_dataset(
         spec.loader,
         spec.path,
@@ -75,6 +76,7 @@ def load_spec(spec: DatasetSpec, where: str) -> Dataset:
         seed=spec.seed,
         part=spec.part,
         where=where,
+        per_class=per_class,
         **dict(spec.options),
     )
 
@@ -429,7 +431,7 @@ def run_experiment(
         raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
     output = Path(config.output)
     cells = output / "cells"
-    datasets = [(spec, load_spec(spec, f"datasets[{i}]")) for i, spec in enumerate(config.datasets)]
+    datasets = [(spec, load_spec(spec, f"datasets[{i}]", config.folds)) for i, spec in enumerate(config.datasets)]
     for i, (spec, data) in enumerate(datasets):
         check_folds(data.labels, config.folds, f"datasets[{i}] ({spec.name})")
     cells.mkdir(parents=True, exist_ok=True)

@@ -159,6 +159,7 @@ def load_dataset(
     seed: int = 0,
     part: str = "all",
     where: str = "dataset",
+    per_class: int = 0,
     **options: Any,
 ) -> Dataset:
     """Load a corpus with a registered loader (see the module docstring).
@@ -168,6 +169,8 @@ def load_dataset(
         path: the file.
         name: the dataset's name (default: the loader's).
         limit: at most this many documents (stratified sample), or None for all.
+        per_class: the sample keeps at least this many documents of each class (fewer where the
+            class has fewer), so that cross-validation with this many folds can split it.
         seed: seed of the sample.
         part: ``all``, ``dev`` or ``heldout`` (stratified halves, fixed split seed).
         where: how messages name this dataset (``datasets[0]``).
@@ -196,7 +199,7 @@ def load_dataset(
         raise ConfigError(f"{where}.path: cannot read {file} ({type(exc).__name__})") from None
     texts, labels = _clean(pairs)
     if limit is not None and limit < len(texts):
-        keep = stratified_sample(labels, limit, seed)
+        keep = stratified_sample(labels, limit, seed, floor=per_class)
         texts, labels = [texts[i] for i in keep], [labels[i] for i in keep]
     if part != "all":
         dev = set(stratified_sample(labels, len(labels) // 2, SPLIT_SEED))
@@ -221,11 +224,14 @@ def _clean(pairs: Iterable[tuple[str, str]]) -> tuple[list[str], list[str]]:
     return [t for t, _ in kept], [lab for _, lab in kept]
 
 
-def stratified_sample(labels: list[str], n: int, seed: int) -> list[int]:
+def stratified_sample(labels: list[str], n: int, seed: int, *, floor: int = 0) -> list[int]:
     """Indices of a stratified sample of size ``n`` (sorted; classes keep their shares).
 
     Each class c of size n_c gets floor(n * n_c / N) places, the remaining places go to the
     largest remainders (ties: class name); within a class the documents are drawn uniformly.
+    ``floor``: every class then gets at least min(``floor``, n_c) places, taken from the classes
+    with the most places (ties: class name); the sample exceeds ``n`` only when ``n`` is smaller
+    than the places the floor needs. With ``floor=0`` the sample is the plain stratified one.
     """
     total = len(labels)
     n = min(n, total)
@@ -238,6 +244,16 @@ def stratified_sample(labels: list[str], n: int, seed: int) -> list[int]:
     rest = n - sum(quota.values())
     for c in sorted(names, key=lambda c: (-(exact[c] - quota[c]), c))[:rest]:
         quota[c] += 1
+    if floor > 0:
+        least = {c: min(floor, len(by_class[c])) for c in names}
+        excess = sum(max(0, least[c] - quota[c]) for c in names)
+        quota = {c: max(quota[c], least[c]) for c in names}
+        while excess > 0:
+            spare = [c for c in names if quota[c] > least[c]]
+            if not spare:
+                break
+            quota[max(spare, key=lambda c: (quota[c], c))] -= 1
+            excess -= 1
     rng = np.random.default_rng(seed)
     out: list[int] = []
     for c in names:
