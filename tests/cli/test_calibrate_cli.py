@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from typer.testing import CliRunner
 
 from embedanon.cli import app
@@ -133,3 +135,54 @@ def test_subprocess_bad_epsilon(tmp_path: Path) -> None:
     assert proc.stderr.strip().splitlines() == [
         "error: epsilon must be a comma-separated list of finite numbers > 0, got '0' in '5,0'"
     ]
+
+
+def _scoped_report(tiny_name: str, tmp_path: Path, *args: str) -> Result:
+    """privacy-report on 12 word tokens of which one name (2 tokens) is detected (a deny entry)."""
+    path = tmp_path / "in.txt"
+    path.write_text("alpha bravo charlie delta echo foxtrot golf hotel\nalpha bravo charlie delta\n",
+                    encoding="utf-8")
+    deny = tmp_path / "deny.txt"
+    deny.write_text("NAME\tcharlie\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "-m", "knn", "--k", "2", "--embedding", tiny_name,
+                                 "--seed", "1", "--draws", "5", "--no-contextual", str(path), *args])
+    assert result.exit_code == 0, result.output
+    for word in TINY_WORDS:  # counts only: neither the input nor any replacement
+        assert word not in result.stdout.lower()
+    return result
+
+
+def test_privacy_report_detected_scope_describes_the_release(tiny_name: str, tmp_path: Path) -> None:
+    """QA: in scope detected the report said 12 of 12 words changed (the full-scope release) while
+    the release keeps every word outside the detected spans; now it counts the release."""
+    args = ("--scope", "detected", "--detector", "regex", "--deny", str(tmp_path / "deny.txt"))
+    out = _scoped_report(tiny_name, tmp_path, *args).stdout
+    assert "change rate:          0.167  (2 of 12 word tokens changed)" in out
+    assert "released by:          mechanism 2, unchanged (verbatim) 10, surrogate or redaction 0" in out
+    assert "10 of 12 word tokens are released unchanged (outside the detected spans)" in out
+    assert "measure only the 2 of 12 word tokens the mechanism released" in out
+    data = json.loads(_scoped_report(tiny_name, tmp_path, *args, "--json").stdout)
+    assert data["report"]["change"]["change_rate"] == pytest.approx(2 / 12)
+    assert data["release"] == {"scope": "detected", "word_tokens": 12, "changed_words": 2,
+                               "change_rate": pytest.approx(2 / 12), "verbatim_words": 10,
+                               "mechanism_words": 2, "surrogate_or_redacted_words": 0}
+    # N_w, S_w and the attacks read only the mechanism's two tokens (one word type)
+    assert data["report"]["stats_words"] == 1
+    assert data["attacks"]["invocab_tokens"] == 2
+
+
+def test_privacy_report_hybrid_and_all_keep_their_figures(tiny_name: str, tmp_path: Path) -> None:
+    """Hybrid changes every word (surrogates in the span, the mechanism elsewhere); the attacks
+    read the 10 words the mechanism released, not the surrogates. Full scope: all 12."""
+    data = json.loads(_scoped_report(tiny_name, tmp_path, "--scope", "hybrid", "--detector", "regex",
+                                     "--deny", str(tmp_path / "deny.txt"), "--json").stdout)
+    assert data["release"] == {"scope": "hybrid", "word_tokens": 12, "changed_words": 12, "change_rate": 1.0,
+                               "verbatim_words": 0, "mechanism_words": 10, "surrogate_or_redacted_words": 2}
+    assert data["attacks"]["invocab_tokens"] == 10
+    assert "2 of 12 word tokens are surrogates or redactions" in data["warnings"][-1]
+    assert "unchanged" not in data["warnings"][-1]
+    data = json.loads(_scoped_report(tiny_name, tmp_path, "--json").stdout)
+    assert data["release"] == {"scope": "all", "word_tokens": 12, "changed_words": 12, "change_rate": 1.0,
+                               "verbatim_words": 0, "mechanism_words": 12, "surrogate_or_redacted_words": 0}
+    assert data["attacks"]["invocab_tokens"] == 12 and data["report"]["stats_words"] == 8
+    assert not [w for w in data["warnings"] if "scope" in w]

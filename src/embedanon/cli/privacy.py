@@ -17,8 +17,10 @@ from ..errors import ConfigError, InputError
 from ..files import read_texts
 from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
+from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.metrics import PrivacyReport, privacy_report
+from ..privacy.scoped import ReleaseCounts, mechanism_view, release_counts
 from .common import handle_errors, setup_logging
 from .options import (
     EncodingErrorsOpt,
@@ -88,28 +90,45 @@ def privacy_report_command(
     keys = [anonymizer.key] + [anonymizer.key if anonymizer.key.origin != "fresh" else ReleaseKey.fresh()
                                for _ in range(releases - 1)]
     outs: list[list[str]] = []
+    docs: list[list[AnonymizedDocument]] = []  # the scoped releases, when not plain
 
     def work(progress: Callable[[int], None] | None) -> None:
         for k in keys:  # in slices, for the progress display (the output is the same)
             out: list[str] = []
+            scoped: list[AnonymizedDocument] = []
             for i in range(0, len(texts), _SLICE):
-                out += anonymize_records(texts[i : i + _SLICE], full, k, fields=names[i : i + _SLICE])
+                chunk, chunk_names = texts[i : i + _SLICE], names[i : i + _SLICE]
+                out += anonymize_records(chunk, full, k, fields=chunk_names)
+                if not plain:
+                    scoped += anonymize_documents(chunk, config, k, fields=chunk_names)
                 if progress is not None:
-                    progress(sum(len(t) for t in texts[i : i + _SLICE]))
+                    progress(sum(len(t) for t in chunk))
             outs.append(out)
+            docs.append(scoped)
 
     run_with_progress(choose(progress, quiet or as_json, input_path == "-"),
                       releases * sum(len(t) for t in texts), work)
+    # The change rate describes the release as published; the word attacks model the mechanism, so
+    # outside plain full scope they read only the tokens it released (see embedanon.privacy.scoped).
+    originals, released = texts, outs
+    name_spans = _name_spans(spans, texts) if spans else None
+    if not plain:
+        view = mechanism_view(texts, docs, outs)
+        originals, released = list(view.originals), [list(r) for r in view.releases]
+        name_spans = view.map_spans(name_spans) if name_spans is not None else None
     say("measuring N_w, S_w and the Bayes attack")
-    report = privacy_report(texts, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
-                            mc_draws=mc_draws, outputs=outs[0])
+    report = privacy_report(originals, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
+                            mc_draws=mc_draws, outputs=released[0])
+    counts = ReleaseCounts.full_scope(report.change) if plain else release_counts(texts, docs[0])
+    # From here on ``report.change`` is the release's; N_w, S_w and the attacks stay the mechanism's.
+    report = replace(report, change=counts.change)
     figures = None
     exact = hasattr(anonymizer.mechanism, "distribution")
     if exact or empirical_draws:
         say("running the public-prior, out-of-vocabulary, contextual and multi-release attacks"
             + ("" if exact else f" (law estimated from {empirical_draws} runs per input: lower bounds)"))
-        figures = run_attacks(texts, outs, mechanism=anonymizer.mechanism, index=anonymizer.runtime.index,
-                              name_spans=_name_spans(spans, texts) if spans else None,
+        figures = run_attacks(originals, released, mechanism=anonymizer.mechanism,
+                              index=anonymizer.runtime.index, name_spans=name_spans,
                               release_counts=sorted({1, releases}), contextual=contextual,
                               empirical_draws=0 if exact else empirical_draws)
     warnings = []
@@ -118,16 +137,17 @@ def privacy_report_command(
                         "note they also hold) replays the noise; release with --key")
     if config.scope.neutral_formats:
         warnings.append("neutral formats: phones and IDs are surrogates in the release; the word attacks "
-                        "measure every word as the mechanism released it")
+                        "measure the words the mechanism released")
     if config.scope.scope != "all":
-        warnings.append(f"scope {config.scope.scope}: the word attacks measure the words outside the "
-                        "detected spans (released exactly as in full scope under the same key)")
+        warnings.append(scope_warning(config.scope.scope, counts))
     if as_json:
-        payload: dict[str, Any] = {"report": _report_dict(report), "warnings": warnings,
+        payload: dict[str, Any] = {"report": _report_dict(report),
+                                   "release": _release_dict(config.scope.scope, counts),
+                                   "warnings": warnings,
                                    "attacks": None if figures is None else figures.as_dict()}
         typer.echo(json.dumps(payload, indent=2, default=_json_default))
         return
-    for line in format_report(report) + (format_figures(figures) if figures else []):
+    for line in format_report(report, counts) + (format_figures(figures) if figures else []):
         typer.echo(line)
     for warning in warnings:
         typer.echo(f"warning:              {warning}")
@@ -146,6 +166,32 @@ def _report_dict(report: PrivacyReport) -> dict[str, Any]:
         out[key] = {"tokens": result.tokens, "success": result.success, "method": result.method}
     out["change"]["change_rate"] = report.change.change_rate
     return out
+
+
+def scope_warning(scope: str, counts: ReleaseCounts) -> str:
+    """What the figures of a release that is not plain full scope describe (counts only)."""
+    n = counts.change.word_tokens
+    parts = []
+    if counts.verbatim_words:
+        where = " (outside the detected spans)" if scope == "detected" else ""
+        parts.append(f"{counts.verbatim_words} of {n} word tokens are released unchanged{where}, "
+                     "with no protection; no figure but the change rate covers them")
+    if counts.other_words:
+        parts.append(f"{counts.other_words} of {n} word tokens are surrogates or redactions, "
+                     "outside the word attacks")
+    parts.append(f"N_w, S_w and the word attacks measure only the {counts.mechanism_words} of {n} word "
+                 "tokens the mechanism released (exactly as in full scope under the same key)")
+    if counts.verbatim_words:
+        parts.append("the contextual attack sees those words without the unchanged text around them, "
+                     "which a real attacker also reads")
+    return f"scope {scope}: " + "; ".join(parts)
+
+
+def _release_dict(scope: str, counts: ReleaseCounts) -> dict[str, Any]:
+    return {"scope": scope, "word_tokens": counts.change.word_tokens,
+            "changed_words": counts.change.changed_words, "change_rate": counts.change.change_rate,
+            "verbatim_words": counts.verbatim_words, "mechanism_words": counts.mechanism_words,
+            "surrogate_or_redacted_words": counts.other_words}
 
 
 def _name_spans(path: str, texts: list[str]) -> list[list[tuple[int, int, str]]]:
@@ -192,18 +238,32 @@ def _rate(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.3f}"
 
 
-def format_report(report: PrivacyReport) -> list[str]:
-    """Lines of the report (counts and rates only)."""
+def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) -> list[str]:
+    """Lines of the report (counts and rates only).
+
+    Args:
+        report: the figures; ``report.change`` is the release's.
+        counts: what released each word token (default: plain full scope, every word through the
+            mechanism).
+    """
     c = report.change
+    counts = ReleaseCounts.full_scope(c) if counts is None else counts
     a, b = report.attack_uniform, report.attack_corpus
+    scoped = counts.mechanism_words != c.word_tokens
+    words = "words the mechanism released" if scoped else "words"
     if report.epsilon is None:
         spent = f"not applicable: {report.mechanism} is not differentially private (no epsilon)"
     else:
-        e = report.epsilon
-        spent = (f"n x epsilon for a document of n words (epsilon = {e:g} per word); "
+        e, m = report.epsilon, counts.mechanism_words
+        spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per word); "
                  f"longest document: {report.longest_document_words} x {e:g} = "
-                 f"{report.longest_document_words * e:g}; whole input: {c.word_tokens} x {e:g} = "
-                 f"{c.word_tokens * e:g}")
+                 f"{report.longest_document_words * e:g}; whole input: {m} x {e:g} = {m * e:g}")
+        if counts.verbatim_words or counts.other_words:
+            spent += "; the other words have no epsilon"
+    released = ([f"released by:          mechanism {counts.mechanism_words}, unchanged (verbatim) "
+                 f"{counts.verbatim_words}, surrogate or redaction {counts.other_words} "
+                 f"of {c.word_tokens} word tokens"] if scoped else [])
+    of = ", mechanism words only" if scoped else ""
     return [
         f"mechanism:            {report.mechanism}",
         f"documents:            {report.documents}",
@@ -211,8 +271,9 @@ def format_report(report: PrivacyReport) -> list[str]:
         f"word tokens:          {c.word_tokens}",
         f"change rate:          {_rate(c.change_rate)}  "
         f"({c.changed_words} of {c.word_tokens} word tokens changed)",
+        *released,
         f"N_w:                  {_rate(report.n_w_mean)}  "
-        f"(mean fraction unchanged; {report.stats_words} word types x {report.draws} draws)",
+        f"(mean fraction unchanged; {report.stats_words} word types x {report.draws} draws{of})",
         f"S_w:                  {'n/a' if math.isnan(report.s_w_mean) else f'{report.s_w_mean:.1f}'}"
         f"  (mean distinct outputs in {report.draws} draws)",
         f"attack top-1 success: {_rate(a.success)} uniform prior, {_rate(b.success)} corpus prior  "

@@ -1,0 +1,176 @@
+"""What a scoped release exposes: which word tokens the mechanism released, which it did not.
+
+Outside plain full scope (scope ``detected`` or ``hybrid``, or ``all`` with neutral formats) a
+release is assembled from the full-scope replacement (:mod:`embedanon.pipeline.scope`). Each
+alphanumeric token of the original is then
+
+* **verbatim**: no item touches it (in scope ``detected``, every word outside the detected spans);
+* **mechanism**: every item touching it is the full-scope replacement (item kind ``word`` or
+  ``code``), so it reads exactly as in full scope under the same key;
+* **other**: part of a surrogate or redacted span.
+
+The word attacks model the mechanism, so they measure a *view* of the release that holds only
+the mechanism's tokens (:func:`mechanism_view`); the change rate of the release as a whole comes
+from the items, counted as the review page counts them (:func:`embedanon.review.model.scan`).
+
+Nothing here logs or returns text beyond the views handed to the attacks.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..review.model import DocumentLike, scan
+from ..text import tokenize
+from .metrics import ChangeStats, align_tokens
+
+#: Item kinds copied from the full-scope replacement (``surrogate`` and ``redact`` are not).
+MECHANISM_KINDS = frozenset({"word", "code"})
+#: Put between two runs of mechanism tokens in a view: it ends a sentence, so the contextual
+#: attacker never chains words that were not adjacent in the release.
+SEPARATOR = " .\n"
+_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseCounts:
+    """Word tokens of a release by what released them (counts only).
+
+    Attributes:
+        change: token counts of the release as published (changed words from its items).
+        verbatim_words: word tokens no item touches: released unchanged, with no protection.
+        mechanism_words: word tokens released as the mechanism's full-scope replacement.
+    """
+
+    change: ChangeStats
+    verbatim_words: int
+    mechanism_words: int
+
+    def __post_init__(self) -> None:
+        if min(self.verbatim_words, self.mechanism_words) < 0 or self.verbatim_words + \
+                self.mechanism_words > self.change.word_tokens:
+            raise ValueError(f"need verbatim_words, mechanism_words >= 0 with a sum <= word_tokens, got "
+                             f"{self.verbatim_words}, {self.mechanism_words}, {self.change.word_tokens}")
+
+    @property
+    def other_words(self) -> int:
+        """Word tokens inside surrogate or redacted spans."""
+        return self.change.word_tokens - self.verbatim_words - self.mechanism_words
+
+    @classmethod
+    def full_scope(cls, change: ChangeStats) -> ReleaseCounts:
+        """Counts of a plain full-scope release: every word goes through the mechanism."""
+        return cls(change, 0, change.word_tokens)
+
+
+def mechanism_tokens(original: str, document: DocumentLike) -> set[int]:
+    """Start offsets of the alphanumeric tokens of ``original`` that ``document`` releases as the
+    mechanism's replacement: touched by at least one item, and only by items of
+    :data:`MECHANISM_KINDS`."""
+    items = list(document.items)
+    ends = [it.end for it in items]
+    out = set()
+    for token in tokenize(original):
+        if token.kind not in _ALNUM_KINDS:
+            continue
+        j = bisect_right(ends, token.start)  # items are ordered and do not overlap
+        kinds = set()
+        while j < len(items) and items[j].start < token.end:
+            kinds.add(str(items[j].kind))
+            j += 1
+        if kinds and kinds <= MECHANISM_KINDS:
+            out.add(token.start)
+    return out
+
+
+def release_counts(originals: Sequence[str], documents: Sequence[DocumentLike]) -> ReleaseCounts:
+    """Counts of the release ``documents`` of ``originals`` (one document each)."""
+    if len(originals) != len(documents):
+        raise ValueError(f"need one document per text, got {len(documents)} for {len(originals)}")
+    tokens = words = changed = verbatim = mechanism = 0
+    for original, document in zip(originals, documents, strict=True):
+        n, c, kept = scan(original, document)
+        words, changed = words + n, changed + c
+        kept_starts = {start for start, _ in kept}
+        by_mechanism = mechanism_tokens(original, document)
+        for token in tokenize(original):
+            tokens += token.kind != "space"
+            if token.kind == "word":
+                verbatim += token.start in kept_starts
+                mechanism += token.start in by_mechanism
+    return ReleaseCounts(ChangeStats(tokens, words, changed), verbatim, mechanism)
+
+
+@dataclass(frozen=True, slots=True)
+class MechanismView:
+    """The mechanism's tokens of a release, as texts the attacks can read.
+
+    Attributes:
+        originals: per document, its runs of mechanism tokens joined by :data:`SEPARATOR`.
+        releases: ``releases[r][d]``: the same runs in full-scope release r of document d
+            (token-aligned with ``originals[d]``).
+        runs: per document, ``(start, end, view_start)``: each run's offsets in the original and
+            where it starts in the view.
+    """
+
+    originals: tuple[str, ...]
+    releases: tuple[tuple[str, ...], ...]
+    runs: tuple[tuple[tuple[int, int, int], ...], ...]
+
+    def map_spans(self, spans: Sequence[Sequence[tuple[int, int, str]]]) -> list[list[tuple[int, int, str]]]:
+        """``(start, end, group)`` spans of the originals moved to the view (clipped to its runs)."""
+        out = []
+        for doc_spans, runs in zip(spans, self.runs, strict=True):
+            moved = []
+            for start, end, group in doc_spans:
+                for a, b, at in runs:
+                    if start < b and end > a:
+                        moved.append((max(start, a) - a + at, min(end, b) - a + at, group))
+            out.append(moved)
+        return out
+
+
+def mechanism_view(originals: Sequence[str], documents: Sequence[Sequence[DocumentLike]],
+                   full_releases: Sequence[Sequence[str]]) -> MechanismView:
+    """The tokens the mechanism released in every release, taken from the full-scope releases.
+
+    Args:
+        originals: the documents.
+        documents: ``documents[r][d]``: scoped release r of document d, with its items.
+        full_releases: ``full_releases[r][d]``: the full-scope release of document d under the
+            same key as ``documents[r][d]`` (there the mechanism's tokens read the same).
+    """
+    if len(documents) != len(full_releases) or not documents:
+        raise ValueError("need one full-scope release per scoped release, and at least one")
+    views: list[str] = []
+    released: list[list[str]] = [[] for _ in full_releases]
+    all_runs = []
+    for d, original in enumerate(originals):
+        keep = set.intersection(*(mechanism_tokens(original, docs[d]) for docs in documents))
+        pairs = [align_tokens(original, rel[d]) for rel in full_releases]
+        spans: list[tuple[int, int]] = []  # runs as token index ranges
+        first = last = -1
+        for i, (x, _) in enumerate(pairs[0]):
+            if x.kind not in _ALNUM_KINDS:
+                continue
+            if x.start in keep:
+                first = i if first < 0 else first
+                last = i
+            elif first >= 0:
+                spans.append((first, last))
+                first = -1
+        if first >= 0:
+            spans.append((first, last))
+        runs, at = [], 0
+        for i, j in spans:
+            start, end = pairs[0][i][0].start, pairs[0][j][0].end
+            runs.append((start, end, at))
+            at += end - start + len(SEPARATOR)
+        views.append(SEPARATOR.join(original[pairs[0][i][0].start : pairs[0][j][0].end] for i, j in spans))
+        for r, rel in enumerate(full_releases):
+            released[r].append(SEPARATOR.join(rel[d][pairs[r][i][1].start : pairs[r][j][1].end]
+                                              for i, j in spans))
+        all_runs.append(tuple(runs))
+    return MechanismView(tuple(views), tuple(tuple(r) for r in released), tuple(all_runs))
