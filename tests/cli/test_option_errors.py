@@ -92,6 +92,31 @@ def test_deny_line_with_an_extra_column_is_refused_not_released(tiny: Path, tmp_
     assert released.startswith("we met ") and released.endswith(" today\n") and CANARY.lower() not in released.lower()
 
 
+def test_deny_line_with_swapped_columns_is_refused_without_quoting_it(tiny: Path, tmp_path: Path) -> None:
+    """QA: ``string<TAB>LABEL`` put the string in the label's place, and the message quoted it."""
+    deny = _file(tmp_path, "swapped", f"NAME\tQuexley\n{CANARY} Fenn\tNAME\n".encode())
+    result, out = _anonymize(tiny, tmp_path, "--scope", "detected", "--detector", "regex", "--deny", deny)
+    _one_line_exit_2(result, "deny file line 2: the label must be one of")
+    assert CANARY.casefold() not in result.stderr.casefold() and not out.exists()
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"NAME\tZorblat\nNAME\tQuexley\n\nID\tZORBLAT\n", "deny file lines 1 and 4 give the same string"),
+    ("NAME\tZ\u00f3rblat\nADDRESS\tZo\u0301rblat\n".encode(), "deny file lines 1 and 2 give the same string"),
+])
+def test_deny_string_under_two_labels_is_refused_by_its_lines(tmp_path: Path, data: bytes, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as info:
+        word_lists(None, _file(tmp_path, "deny.txt", data))
+    assert "rblat" not in str(info.value).casefold()
+
+
+def test_deny_string_twice_under_one_label_is_fine(tiny: Path, tmp_path: Path) -> None:
+    deny = _file(tmp_path, "twice", b"NAME\tZorblat\nname\tZORBLAT\nNAME\tZorblat\n")
+    result, out = _anonymize(tiny, tmp_path, "--scope", "detected", "--detector", "regex", "--deny", deny)
+    assert result.exit_code == 0, result.output
+    assert CANARY.lower() not in out.read_text(encoding="utf-8").lower()
+
+
 # -- usage errors -------------------------------------------------------------------------------
 @pytest.mark.parametrize(("args", "message"), [
     (["anonymize", "in.txt", "--k", "1.5"], "error: invalid value for '--k'"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -127,6 +129,93 @@ def test_deny_list_overlapping_occurrences_all_found():
 def test_deny_term_with_regex_characters_is_literal():
     lists = WordLists.build(deny={"J.R.": "NAME"})
     assert lists.deny_spans("J.R. and JxRx") == [Span(0, 4, "NAME", 1.0, "deny")]
+
+
+def _old_deny_matcher(term: str, text: str) -> bool:
+    """The matcher before folding: the entry as a literal, case-insensitive, on the raw text."""
+    return re.search(r"(?<!\w)" + re.escape(term) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
+#: (entry, text, the span's text or None): written differently, the name is still the name
+DENY_VARIANTS = [
+    ("Zorblat", "Contact \uff3a\uff4f\uff52\uff42\uff4c\uff41\uff54 today.", "\uff3a\uff4f\uff52\uff42\uff4c\uff41\uff54"),  # full width
+    ("Stra\u00dfe", "Contact STRASSE today.", "STRASSE"),  # case folding
+    ("Z\u00f3rblat", "Contact Zo\u0301rblat today.", "Zo\u0301rblat"),  # NFC entry, NFD text
+    ("Zo\u0301rblat", "Contact Z\u00f3rblat today.", "Z\u00f3rblat"),  # NFD entry, NFC text
+    ("Zorblat", "Contact Z\u00f3rblat today.", "Z\u00f3rblat"),  # accents ignored
+    ("Zorblat", "Contact Zor\u200bblat today.", "Zor\u200bblat"),  # zero-width space
+    ("Zorblat", "Contact Zorb\u00adlat today.", "Zorb\u00adlat"),  # soft hyphen
+    ("van der Berg", "Contact van  der Berg today.", "van  der Berg"),
+    ("van der Berg", "Contact van der\nBerg today.", "van der\nBerg"),
+    ("van der Berg", "Contact van\u00a0der\tBerg today.", "van\u00a0der\tBerg"),
+    ("Zorblat", "Contact Zorblate\u0301 today.", None),  # a longer word, in NFD
+    ("Zorblate", "Contact Zorblate\u0301\u0301 today.", "Zorblate\u0301\u0301"),  # marks inside the span
+    ("Zorblat", "Contact Zorblatian today.", None),
+    ("Zorblat", "Contact Zorblat_Fenn today.", None),  # _ and digits are word characters
+    ("Zorblat", "Contact Zorblat2 today.", None),
+    ("van der Berg", "Contact van derBerg today.", None),
+    ("Zorblat", "Contact Zorbla today.", None),
+]
+
+
+@pytest.mark.parametrize(("term", "text", "found"), DENY_VARIANTS)
+def test_deny_list_matches_unicode_variants_whole_words(term: str, text: str, found: str | None) -> None:
+    spans = WordLists.build(deny={term: "NAME"}).deny_spans(text)
+    assert [text[s.start:s.end] for s in spans] == ([] if found is None else [found])
+
+
+def test_deny_variants_table_fails_the_old_matcher() -> None:
+    """Negative control: the raw-text matcher misses at least the width, folding, NFC / NFD,
+    zero-width and whitespace rows, so the table above can tell the two apart."""
+    missed = [text for term, text, found in DENY_VARIANTS if found is not None and not _old_deny_matcher(term, text)]
+    assert len(missed) >= 8
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Zorblat", "zorblat", "van", "der", "Berg", "Zorblatian", "x_1", ".", ","]),
+                max_size=12), st.lists(st.sampled_from([" ", "  ", "\n", "\t", ""]), min_size=12, max_size=12))
+def test_deny_on_ascii_text_agrees_with_the_old_matcher(words: list[str], gaps: list[str]) -> None:
+    """On ASCII text with single spaces in the entries, folding changes nothing."""
+    text = "".join(w + g for w, g in zip(words, gaps, strict=False))
+    for term in ("Zorblat", "der Berg"):
+        spans = WordLists.build(deny={term: "NAME"}).deny_spans(text)
+        old = [m.span() for m in re.finditer(r"(?<!\w)" + re.escape(term) + r"(?!\w)", text, re.IGNORECASE)]
+        if " " not in term:
+            assert [(s.start, s.end) for s in spans] == old
+        else:  # a whitespace run of any kind: a superset of the old matches
+            assert set(old) <= {(s.start, s.end) for s in spans}
+
+
+def test_allow_list_uses_the_same_folding() -> None:
+    text = "\uff30\uff41\uff52\uff4b\uff49\uff4e\uff53\uff4f\uff4e and Park\u200binson"
+    assert WordLists.build(allow=["parkinson"]).apply(text, [S(0, 9), S(14, 24)]) == []
+
+
+def test_allow_list_keeps_a_name_after_a_title() -> None:
+    """The model's NAME span after ``Dr.`` is the surname alone: the allow entry must not release
+    the doctor, only the eponym."""
+    text = "Seen by Dr. Parkinson for Parkinson's disease\nDr\nParkinson; Prof Parkinson, sir Parkinson"
+    spans = [S(12, 21), S(26, 35), S(26, 35, "DATE"), S(49, 58), S(65, 74), S(80, 89)]
+    assert [text[s.start:s.end] for s in spans] == ["Parkinson"] * 6
+    kept = WordLists.build(allow=["parkinson"]).apply(text, spans)
+    # kept: the NAME after Dr. / Prof / sir; dropped: the eponym, a non-NAME span, a title on another line
+    assert kept == [S(12, 21), S(65, 74), S(80, 89)]
+
+
+def test_deny_label_error_never_quotes_the_entry() -> None:
+    secret = "Zqxwvutsrpo Blorftang"
+    with pytest.raises(ConfigError, match="deny list entry 2: the label must be one of") as err:
+        WordLists.build(deny={"Quexley": "NAME", "NAME": secret})  # the mapping written backwards
+    assert secret.casefold() not in str(err.value).casefold()
+
+
+def test_deny_string_under_two_labels_is_refused_one_label_twice_is_fine() -> None:
+    with pytest.raises(ConfigError, match="entries 1 and 3 give the same string") as err:
+        WordLists.build(deny=[("Zorblat", "NAME"), ("Quexley", "NAME"), ("ZO\u0301RBLAT", "ID")])
+    assert "zorblat" not in str(err.value).casefold()
+    lists = WordLists.build(deny=[("Zorblat", "NAME"), ("zorblat", "name")])
+    assert lists.deny == (("Zorblat", "NAME"),)
+    assert len(lists.deny_spans("Zorblat")) == 1
 
 
 @pytest.mark.parametrize("kwargs, error, message", [

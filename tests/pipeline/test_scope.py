@@ -9,6 +9,7 @@ import re
 import pytest
 
 from embedanon import Anonymizer
+from embedanon.config import ScopeConfig
 from embedanon.detectors.base import DetectorUnavailable, Span
 from embedanon.detectors.registry import DETECTORS
 from embedanon.errors import ConfigError
@@ -127,6 +128,43 @@ def test_a_failing_detector_means_full_scope() -> None:
 def test_bad_scope_configuration(kwargs: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Anonymizer(key=fast_key(6), **kwargs)
+
+
+def test_deny_written_backwards_or_with_two_labels_is_refused_without_quoting_it() -> None:
+    """The mapping is {string: label}: a name in the label's place must not reach the message."""
+    secret = "Zqxwvutsrpo Blorftang"
+    for deny, message in [({"Quexley": "NAME", "NAME": secret}, "deny list entry 2: the label must be"),
+                          ({secret: "NAME", secret.upper(): "ID"}, "entries 1 and 2 give the same string")]:
+        with pytest.raises(ConfigError, match=message) as err:
+            Anonymizer(key=fast_key(6), scope="detected", detectors="regex", deny=deny)
+        assert "zqxwvutsrpo" not in str(err.value).casefold()
+
+
+def test_a_scope_config_with_a_string_under_two_labels_is_refused() -> None:
+    """The pairs reach the word lists as pairs: a dict would have kept the last label silently."""
+    scope = ScopeConfig(scope="detected", detectors="regex", deny=(("Zorblat", "NAME"), ("Zorblat", "ID")))
+    with pytest.raises(ConfigError, match="entries 1 and 2 give the same string"):
+        Anonymizer(key=fast_key(6), scope=scope).anonymize("Contact Zorblat today.")
+
+
+def test_a_deny_entry_replaces_its_unicode_variants() -> None:
+    anon = Anonymizer(key=fast_key(6), scope="detected", detectors="regex", deny={"Zorblat": "NAME"})
+    for variant in ("\uff3a\uff4f\uff52\uff42\uff4c\uff41\uff54", "Zo\u0301rblat", "Zor\u200bblat", "ZORBLAT"):
+        released = anon.anonymize(f"Contact {variant} today.")
+        assert released.startswith("Contact ") and released.endswith(" today.")
+        assert variant not in released and "rblat" not in released.casefold()
+
+
+def test_an_allow_entry_releases_the_eponym_not_the_doctor() -> None:
+    """The model's NAME span after ``Dr.`` is ``Parkinson`` alone, the allow entry's very text."""
+    anon = Anonymizer(key=fast_key(6), scope="detected", allow=["Parkinson"])
+    released = anon.anonymize("Seen by Dr. Parkinson for Parkinson's disease")
+    assert released.startswith("Seen by Dr. ") and released.endswith(" for Parkinson's disease")
+    assert released.count("Parkinson") == 1
+    doc = anon.anonymize_document("Parkinson disease, seen by Dr. Parkinson")  # both spans are detected
+    assert doc.text.startswith("Parkinson disease, seen by Dr. ") and doc.text.count("Parkinson") == 1
+    kept = Anonymizer(key=fast_key(6), scope="detected").anonymize("Parkinson disease, seen by Dr. Parkinson")
+    assert "Parkinson" not in kept  # without the allow entry the eponym is a name too
 
 
 def test_default_detectors_are_the_shipped_model_and_regex() -> None:

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Optional, TypeVar, get_args
 import typer
 
 from ..config import DEFAULT_DETECTORS, ScopeConfig, parse_strategies
+from ..detectors.base import LABELS
+from ..detectors.folding import fold_key
 from ..errors import ConfigError
 from ..pipeline import Anonymizer
 from ..surrogates import SurrogateConfig
@@ -155,15 +157,27 @@ def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], li
 
     Blank lines are skipped; line numbers in messages count them. A deny line must have exactly
     two TAB-separated columns: a third column would otherwise become part of the string, which
-    then never matches, and the name it was meant to cover would be released. An allow line must
+    then never matches, and the name it was meant to cover would be released. Its label must be
+    one of the labels (columns swapped put the string there: it is not quoted), and a string
+    given twice, compared as the deny list compares it, must have one label. An allow line must
     have no TAB (it is one string; a TAB means a deny-style line in the wrong file).
     """
     denied = []
+    seen: dict[str, tuple[str, int]] = {}  # folded string -> (label, line number)
     for n, line in _lines(deny, "deny"):
         columns = line.split("\t")
         if len(columns) != 2 or not columns[0].strip() or not columns[1].strip():
             raise ConfigError(f"deny file line {n} must be LABEL<TAB>string")
-        denied.append((columns[1].strip(), columns[0].strip().upper()))
+        term, label = columns[1].strip(), columns[0].strip().upper()
+        if label not in LABELS:
+            raise ConfigError(f"deny file line {n}: the label must be one of {', '.join(LABELS)} "
+                              "(a line is LABEL<TAB>string, the label first)")
+        key = fold_key(term)
+        if key in seen and seen[key][0] != label:
+            raise ConfigError(f"deny file lines {seen[key][1]} and {n} give the same string "
+                              "(ignoring case, width and accents) two different labels")
+        seen.setdefault(key, (label, n))
+        denied.append((term, label))
     allowed = []
     for n, line in _lines(allow, "allow"):
         if "\t" in line:

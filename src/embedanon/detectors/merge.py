@@ -21,10 +21,13 @@ The merge rule (:func:`merge_spans`):
 The result is sorted, non-overlapping, covers exactly the characters of the input spans and
 nothing else. :func:`merge_spans_reference` is the plain quadratic version the tests compare with.
 
-Allow and deny lists (:class:`WordLists`): a detected span whose text, stripped and case-folded,
-equals an allow entry is dropped (before merging, so a longer span around it survives); every
-whole-word, case-insensitive occurrence of a deny entry becomes a span of its label (score 1,
-source ``deny``). Deny wins over detectors in the merge only by the rule above.
+Allow and deny lists (:class:`WordLists`) compare text folded by :mod:`.folding` (case, width,
+accents and zero-width characters ignored; a whitespace run matches any whitespace run). A
+detected span whose folded text equals an allow entry is dropped (before merging, so a longer
+span around it survives), unless it is a NAME right after a title (``Dr. Parkinson``: the span
+is often the surname alone); every whole-word occurrence of a deny entry in the folded text
+becomes a span of its label over the original characters (score 1, source ``deny``). Deny wins
+over detectors in the merge only by the rule above.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from .base import LABELS, Detector, Span
+from .folding import fold_key, folded_pattern, folded_view, original_span
 
 #: Tie-break order between labels of equally long, equally scored overlapping spans.
 LABEL_PRIORITY: tuple[str, ...] = ("EMAIL", "URL", "IP", "DATE", "PHONE", "AGE", "ID", "ADDRESS", "NAME")
@@ -102,17 +106,20 @@ def merge_spans_reference(spans: Iterable[Span]) -> list[Span]:
                   key=lambda s: (s.start, s.end))
 
 
-def _norm(value: str) -> str:
-    return value.strip().casefold()
-
-
 @dataclass(frozen=True, slots=True)
 class WordLists:
     """Allow list (never PII) and deny list (always PII, with a label).
 
+    Entries and text are compared folded (:func:`~.folding.fold_key`: case, width, accents and
+    zero-width characters ignored, whitespace runs alike). A word character (letter, digit, ``_``)
+    next to an occurrence makes it part of a longer word: ``Zorblat`` matches neither
+    ``Zorblatian`` nor ``Zorblat_Fenn`` nor ``Zorblat2``.
+
     Attributes:
-        allow: strings that are never PII; compared stripped and case-folded with a span's text.
-        deny: ``(string, label)`` pairs; every whole-word, case-insensitive occurrence is a span.
+        allow: strings that are never PII, folded; a span whose folded text is one is dropped,
+            unless it is a NAME right after a title (``Dr. Parkinson``).
+        deny: ``(string, label)`` pairs; every whole-word occurrence is a span. A string given
+            twice (after folding) must have one label.
     """
 
     allow: frozenset[str] = frozenset()
@@ -120,44 +127,67 @@ class WordLists:
     _patterns: tuple[tuple[re.Pattern[str], str], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        allow = frozenset(_norm(a) for a in _strings("allow", self.allow))
+        allow = frozenset(fold_key(a) for a in _strings("allow", self.allow))
         if "" in allow:
             raise ConfigError("allow list entries must not be empty")
         deny: list[tuple[str, str]] = []
-        for entry in self.deny:
+        keys: dict[str, tuple[str, int]] = {}  # folded string -> (label, entry number)
+        for number, entry in enumerate(self.deny, start=1):
             if not (isinstance(entry, tuple) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
                 raise TypeError(f"deny entries must be (string, label) pairs, got {type(entry).__name__}")
-            term, label = entry[0].strip(), entry[1].upper()
-            if not term:
+            term, label = entry[0].strip(), entry[1].strip().upper()
+            key = fold_key(term)
+            if not key:
                 raise ConfigError("deny list entries must not be empty")
+            # neither the string nor the label is quoted: a label in the string's place is a name
             if label not in LABELS:
-                raise ConfigError(f"deny list label must be one of {', '.join(LABELS)}, got {entry[1]!r}")
-            if _norm(term) in allow:
+                raise ConfigError(f"deny list entry {number}: the label must be one of {', '.join(LABELS)} "
+                                  "(an entry is a string and its label, in that order: {string: label})")
+            if key in allow:
                 raise ConfigError("a string is in both the allow and the deny list")
+            if key in keys:
+                if keys[key][0] != label:
+                    raise ConfigError(f"deny list entries {keys[key][1]} and {number} give the same string "
+                                      "(ignoring case, width and accents) two different labels")
+                continue
+            keys[key] = (label, number)
             deny.append((term, label))
         object.__setattr__(self, "allow", allow)
         object.__setattr__(self, "deny", tuple(deny))
-        patterns = tuple((re.compile(r"(?<!\w)" + re.escape(t) + r"(?!\w)", re.IGNORECASE), label)
-                         for t, label in deny)
+        patterns = tuple((folded_pattern(key), label) for key, (label, _) in keys.items())
         object.__setattr__(self, "_patterns", patterns)
 
     @classmethod
-    def build(cls, *, allow: Iterable[str] = (), deny: Mapping[str, str] | None = None) -> WordLists:
-        """Lists from an iterable of allowed strings and a ``{string: label}`` mapping."""
-        return cls(frozenset(_strings("allow", allow)), tuple((deny or {}).items()))
+    def build(cls, *, allow: Iterable[str] = (),
+              deny: Mapping[str, str] | Iterable[tuple[str, str]] | None = None) -> WordLists:
+        """Lists from an iterable of allowed strings and a ``{string: label}`` mapping (or
+        ``(string, label)`` pairs, where one string may come twice)."""
+        pairs = deny.items() if isinstance(deny, Mapping) else (deny or ())
+        return cls(frozenset(_strings("allow", allow)), tuple(pairs))
 
     def allowed(self, text: str, span: Span) -> bool:
-        """Whether ``span``'s text is on the allow list."""
-        return bool(self.allow) and _norm(text[span.start:span.end]) in self.allow
+        """Whether ``span``'s text is on the allow list (a NAME after a title never is)."""
+        if not self.allow or fold_key(text[span.start:span.end]) not in self.allow:
+            return False
+        if span.label == "NAME":
+            # imported here: the rules import the regex detector, which imports this module
+            from .rules.common import after_title
+
+            return not after_title(text, span.start)
+        return True
 
     def deny_spans(self, text: str) -> list[Span]:
         """One span per occurrence of each deny entry (overlapping occurrences included)."""
+        if not self._patterns:
+            return []
+        view, origins = folded_view(text)
         out: list[Span] = []
         for pattern, label in self._patterns:
-            match = pattern.search(text)
+            match = pattern.search(view)
             while match is not None:
-                out.append(Span(match.start(), match.end(), label, 1.0, "deny"))
-                match = pattern.search(text, match.start() + 1)
+                start, end = original_span(text, origins, match.start(), match.end())
+                out.append(Span(start, end, label, 1.0, "deny"))
+                match = pattern.search(view, match.start() + 1)
         return out
 
     def apply(self, text: str, spans: Iterable[Span]) -> list[Span]:

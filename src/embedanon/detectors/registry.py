@@ -61,14 +61,15 @@ def build_detector(name: str, **options: Any) -> Detector:
     return factory(**options)
 
 
-def build_detectors(spec: str, *, allow: Iterable[str] = (), deny: Mapping[str, str] | None = None,
+def build_detectors(spec: str, *, allow: Iterable[str] = (),
+                    deny: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
                     **options: Any) -> UnionDetector:
     """A union detector over the named detectors.
 
     Args:
         spec: comma-separated detector names, e.g. ``"model,regex"``.
         allow: strings never treated as PII (see :class:`~.merge.WordLists`).
-        deny: ``{string: label}`` always treated as PII.
+        deny: ``{string: label}`` (or ``(string, label)`` pairs) always treated as PII.
         **options: ``<detector>_<option>=value``, e.g. ``llm_url="http://127.0.0.1:8000/v1"``.
 
     Returns:

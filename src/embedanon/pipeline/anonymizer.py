@@ -12,6 +12,7 @@ from typing import Any
 from .._validate import positive_int
 from ..backends.base import Backend, Task, build_backend, chunk_texts, run_task
 from ..config import DEFAULT_DETECTORS, AnonymizerConfig, ScopeConfig
+from ..detectors.merge import WordLists
 from ..errors import ConfigError
 from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
@@ -66,6 +67,7 @@ def _deny_pairs(deny: object) -> tuple[tuple[str, str], ...]:
                             f"got {type(term).__name__}")
         if not isinstance(label, str):
             raise TypeError(f"deny values must be str labels such as 'NAME', got {type(label).__name__}")
+    WordLists.build(deny=pairs)  # labels and conflicts checked now, entries numbered in dict order
     return tuple(sorted(pairs))
 
 

@@ -68,7 +68,7 @@ class Runtime:
 
             scope = self.config.scope
             self._detector = build_detectors(scope.detectors, allow=scope.allow,
-                                             deny=dict(scope.deny) or None,
+                                             deny=scope.deny,  # pairs: a dict would hide a conflict
                                              **dict(scope.detector_options))
         return self._detector
 

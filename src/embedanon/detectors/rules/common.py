@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
@@ -17,6 +18,20 @@ _NOT_NAMES_TEXT = (
 
 
 NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+
+
+#: honorifics the decode rules read a name after (``Dr. Okafor``), lower case, without the period
+HONORIFICS = ("mrs", "mr", "ms", "mx", "dr", "prof")
+#: every title that stands right before a name: the honorifics and the rarer or longer ones
+TITLES = (*HONORIFICS, "miss", "mister", "madam", "madame", "mme", "mlle", "sir", "dame", "lady", "lord",
+          "doctor", "professor", "rev", "revd", "reverend", "fr", "father", "sister", "capt", "sgt")
+#: a title ending where a name starts: a period, spaces, or both, on the same line
+_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{'|'.join(TITLES)})(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
+
+
+def after_title(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` comes right after a title (``Dr. ``, ``Mrs ``, ``Sir ``)."""
+    return _TITLE_BEFORE.search(text, max(0, start - 40), start) is not None
 
 
 def covered_tokens(starts: np.ndarray, ends: np.ndarray, spans: Iterable[Span]) -> np.ndarray:

@@ -15,6 +15,7 @@ import numpy as np
 from ..base import Span
 from .common import (
     AFTER_TITLE_LOWER_NOT_NAMES,
+    HONORIFICS,
     NO_PROPAGATION,
     QUANTIFIERS,
     WORD,
@@ -240,7 +241,7 @@ def join_inverted_names(text: str, spans: list[Span], *, case_aware: bool = Fals
 
 
 #: ``Mr. He``, ``mr. fu``, ``Dr Okafor``: an honorific, an optional period, one space or tab, a word
-_HONORIFIC = re.compile(rf"\b(mrs|mr|ms|mx|dr|prof)\.?[ \t]({WORD})", re.IGNORECASE)
+_HONORIFIC = re.compile(rf"\b({'|'.join(HONORIFICS)})\.?[ \t]({WORD})", re.IGNORECASE)
 
 
 #: words after an honorific that are not a name in any case (``Mr. and Mrs. Okafor``)
@@ -303,7 +304,7 @@ _TURN_WORDS = frozenset(_TURN_WORDS_TEXT.split())
 _NOT_SPEAKERS = _TURN_WORDS | NO_PROPAGATION
 #: a line opening like a chat turn: an optional honorific, one word, then ``:``, ``>`` or `` -``
 _TURN = re.compile(
-    rf"^[ \t]*(?:(?:mrs|mr|ms|mx|dr|prof)\.?[ \t]+)?({WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]",
+    rf"^[ \t]*(?:(?:{'|'.join(HONORIFICS)})\.?[ \t]+)?({WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]",
     re.MULTILINE | re.IGNORECASE,
 )
 #: the same with a two-word speaker (``Raakin Talha:``), which can only vouch for a transcript
