@@ -186,9 +186,13 @@ def test_deny_on_ascii_text_agrees_with_the_old_matcher(words: list[str], gaps: 
             assert set(old) <= {(s.start, s.end) for s in spans}
 
 
-def test_allow_list_uses_the_same_folding() -> None:
+def test_allow_list_folds_width_case_and_format_characters_but_not_accents() -> None:
     text = "\uff30\uff41\uff52\uff4b\uff49\uff4e\uff53\uff4f\uff4e and Park\u200binson"
     assert WordLists.build(allow=["parkinson"]).apply(text, [S(0, 9), S(14, 24)]) == []
+    text = "René and Rene\u0301 and RENE"  # NFC, NFD, no accent
+    kept = WordLists.build(allow=["rene"]).apply(text, [S(0, 4), S(9, 14), S(19, 23)])
+    assert [text[s.start:s.end] for s in kept] == ["René", "Rene\u0301"]  # accents released nothing
+    assert WordLists.build(allow=["René"]).apply(text, [S(0, 4), S(9, 14), S(19, 23)]) == [S(19, 23)]
 
 
 def test_allow_list_keeps_a_name_after_a_title() -> None:

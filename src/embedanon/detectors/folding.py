@@ -7,8 +7,9 @@ space and joiners, soft hyphen, byte-order mark, bidirectional controls) folds t
 is per character, so every character of the folded text comes from exactly one character of the
 original, and a match in the folded text maps back to whole original characters.
 
-Accents are ignored on purpose: for a deny list, matching too much is the safe direction. For
-the allow list it means an entry also drops the same word written with other accents.
+Accents are ignored on purpose: for a deny list, matching too much is the safe direction. The
+allow list, where matching too much releases a word, compares with :func:`strict_key` instead:
+width, case and format characters ignored, accents kept.
 """
 
 from __future__ import annotations
@@ -35,6 +36,16 @@ def fold_key(value: str) -> str:
     """How a list entry or a span's text is compared: folded character by character, whitespace
     runs made one space, stripped (``"  van\\u00a0 der BERG "`` -> ``"van der berg"``)."""
     return " ".join("".join(fold_char(ch) for ch in value).split())
+
+
+def strict_key(value: str) -> str:
+    """How an allow entry and a span's text are compared: NFKC (full-width ``Ｚ`` is ``Z``),
+    case-folded, format characters dropped, whitespace runs made one space, stripped; accents are
+    kept (``René`` is not ``Rene``), so an allow entry never drops a word it does not spell."""
+    if value.isascii():
+        return " ".join(value.lower().split())
+    text = "".join(ch for ch in unicodedata.normalize("NFKC", value) if unicodedata.category(ch) != "Cf")
+    return " ".join(unicodedata.normalize("NFC", text.casefold()).split())
 
 
 def folded_view(text: str) -> tuple[str, list[int] | None]:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from .base import LABELS, Detector, Span
-from .folding import fold_key, folded_pattern, folded_view, original_span
+from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
 
 #: Tie-break order between labels of equally long, equally scored overlapping spans.
 LABEL_PRIORITY: tuple[str, ...] = ("EMAIL", "URL", "IP", "DATE", "PHONE", "AGE", "ID", "ADDRESS", "NAME")
@@ -110,13 +110,15 @@ def merge_spans_reference(spans: Iterable[Span]) -> list[Span]:
 class WordLists:
     """Allow list (never PII) and deny list (always PII, with a label).
 
-    Entries and text are compared folded (:func:`~.folding.fold_key`: case, width, accents and
-    zero-width characters ignored, whitespace runs alike). A word character (letter, digit, ``_``)
+    Deny entries and text are compared folded (:func:`~.folding.fold_key`: case, width, accents
+    and zero-width characters ignored, whitespace runs alike); allow entries the same way but with
+    accents kept (:func:`~.folding.strict_key`), since an allow entry that matches too much
+    releases a word. A word character (letter, digit, ``_``)
     next to an occurrence makes it part of a longer word: ``Zorblat`` matches neither
     ``Zorblatian`` nor ``Zorblat_Fenn`` nor ``Zorblat2``.
 
     Attributes:
-        allow: strings that are never PII, folded; a span whose folded text is one is dropped,
+        allow: strings that are never PII (:func:`~.folding.strict_key`); a span whose text is one is dropped,
             unless it is a NAME right after a title (``Dr. Parkinson``).
         deny: ``(string, label)`` pairs; every whole-word occurrence is a span. A string given
             twice (after folding) must have one label.
@@ -127,7 +129,9 @@ class WordLists:
     _patterns: tuple[tuple[re.Pattern[str], str], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        allow = frozenset(fold_key(a) for a in _strings("allow", self.allow))
+        entries = _strings("allow", self.allow)
+        allow = frozenset(strict_key(a) for a in entries)
+        allow_folded = frozenset(fold_key(a) for a in entries)
         if "" in allow:
             raise ConfigError("allow list entries must not be empty")
         deny: list[tuple[str, str]] = []
@@ -143,7 +147,7 @@ class WordLists:
             if label not in LABELS:
                 raise ConfigError(f"deny list entry {number}: the label must be one of {', '.join(LABELS)} "
                                   "(an entry is a string and its label, in that order: {string: label})")
-            if key in allow:
+            if key in allow_folded:
                 raise ConfigError("a string is in both the allow and the deny list")
             if key in keys:
                 if keys[key][0] != label:
@@ -167,7 +171,7 @@ class WordLists:
 
     def allowed(self, text: str, span: Span) -> bool:
         """Whether ``span``'s text is on the allow list (a NAME after a title never is)."""
-        if not self.allow or fold_key(text[span.start:span.end]) not in self.allow:
+        if not self.allow or strict_key(text[span.start:span.end]) not in self.allow:
             return False
         if span.label == "NAME":
             # imported here: the rules import the regex detector, which imports this module

@@ -431,7 +431,8 @@ def run_experiment(
         raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
     output = Path(config.output)
     cells = output / "cells"
-    datasets = [(spec, load_spec(spec, f"datasets[{i}]", config.folds)) for i, spec in enumerate(config.datasets)]
+    datasets = [(spec, load_spec(spec, f"datasets[{i}]", config.folds))
+                for i, spec in enumerate(config.datasets)]
     for i, (spec, data) in enumerate(datasets):
         check_folds(data.labels, config.folds, f"datasets[{i}] ({spec.name})")
     cells.mkdir(parents=True, exist_ok=True)
