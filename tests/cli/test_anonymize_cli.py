@@ -384,3 +384,21 @@ def test_failed_detection_is_one_notice_and_a_report_count(tmp_path: Path, jobs:
     assert json.loads(report.read_text(encoding="utf-8"))["counts"]["full_scope_fallbacks"] == 2
     assert out.read_text(encoding="utf-8") == runner.invoke(
         app, ["anonymize", str(src), "--seed", "1"]).stdout  # full scope, byte for byte
+
+
+def test_report_epsilon_counts_the_word_tokens_privacy_report_counts(tmp_path: Path) -> None:
+    """QA pass 3: the report counted numbers and codes (redrawn uniformly, no epsilon) as words,
+    so its epsilon spent disagreed with privacy-report and review."""
+    from embedanon.privacy.metrics import change_stats
+
+    texts = ["Seen on 2024-03-15 at 10:30, BP 120/80, dose 5 mg x3.", "COVID19 test 42 negative"]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", "-m", "exponential",
+                 "--epsilon", "13", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    spent = json.loads(report.read_text(encoding="utf-8"))["epsilon"]
+    words = [change_stats(t, t).word_tokens for t in texts]  # privacy-report's count
+    assert words == [6, 2]  # Seen on at BP dose mg; test negative
+    assert spent["longest_text_words"] == max(words) and spent["whole_input"] == 13.0 * sum(words)
