@@ -330,3 +330,17 @@ def test_scope_settings_beside_a_scope_config_are_refused_not_ignored() -> None:
                   {"deny": {"Zorblat": "NAME"}}, {"neutral_formats": True}):
         with pytest.raises(TypeError, match="inside the ScopeConfig"):
             Anonymizer(seed=1, scope=scope, **extra)
+
+
+@pytest.mark.parametrize("kwargs", [{"detectors": "regex"}, {"strategies": {"NAME": "keep"}},
+                                    {"allow": ["Parkinson"]}, {"deny": {"Zorblat": "NAME"}},
+                                    {"detector_options": {"model_threshold": 0.5}}])
+def test_detection_settings_in_scope_all_are_refused_not_ignored(kwargs: dict) -> None:
+    """QA pass 3: the command line refused them, the API accepted and ignored them."""
+    with pytest.raises(ConfigError, match="needs scope 'detected' or 'hybrid'"):
+        Anonymizer(seed=1, **kwargs)
+    Anonymizer(seed=1, scope="detected", **kwargs)  # where they mean something
+
+
+def test_strategies_in_scope_all_with_neutral_formats_are_kept() -> None:
+    Anonymizer(seed=1, strategies={"PHONE": "redact"}, neutral_formats=True)

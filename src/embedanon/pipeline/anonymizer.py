@@ -94,6 +94,17 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
     if surrogates is not None and not isinstance(surrogates, SurrogateConfig):
         raise TypeError(f"surrogates must be a SurrogateConfig, got {type(surrogates).__name__}")
     options = _mapping("detector_options", detector_options, "{'llm_url': ...}")
+    if scope == "all":  # as on the command line: a setting scope 'all' would ignore is refused
+        unused = [name for name, value in (("detectors", detectors), ("detector_options", options),
+                                           ("allow", allow), ("deny", deny)) if value]
+        if not neutral_formats:
+            unused += [name for name, value in (("strategies", strategies), ("surrogates", surrogates))
+                       if value]
+        if unused:
+            raise ConfigError(f"{unused[0]} needs scope 'detected' or 'hybrid'"
+                              + ("" if unused[0] in ("detectors", "detector_options", "allow", "deny")
+                                 else " (or neutral_formats=True)")
+                              + "; scope 'all' would ignore it")
     return ScopeConfig(
         scope=scope, detectors=detectors or DEFAULT_DETECTORS,
         detector_options=tuple(sorted((n, v) for n, v in options.items() if v is not None)),
