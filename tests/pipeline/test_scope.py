@@ -122,8 +122,8 @@ def test_a_failing_detector_means_full_scope() -> None:
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"scope": "bogus"}, "scope must be one of"),
-    ({"strategies": {"NAME": "zap"}}, "strategy action must be"),
-    ({"strategies": {"PERSON": "keep"}}, "strategy label must be"),
+    ({"scope": "hybrid", "strategies": {"NAME": "zap"}}, "strategy action must be"),
+    ({"scope": "hybrid", "strategies": {"PERSON": "keep"}}, "strategy label must be"),
 ])
 def test_bad_scope_configuration(kwargs: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
