@@ -236,25 +236,36 @@ def _json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def _parse_json(body: str, path: str, line_no: int, fields: list[str]) -> Any:
+def parse_json_line(body: str, where: str, fields: tuple[str, ...] | list[str] = ()) -> Any:
+    """One line of JSONL, parsed strictly; :class:`InputError` naming ``where`` (never the text).
+
+    Strict: a repeated key in any object (``json.loads`` keeps the last one silently), NaN,
+    Infinity and numbers beyond the double range are refused. The one JSONL parser of inputs
+    (``anonymize`` and the span files of ``evaluate-detection`` and ``detector train``).
+
+    Args:
+        body: the line.
+        where: how errors name the line (``"spans.jsonl: line 3"``).
+        fields: names whose repetition gets its own message (the fields to anonymize).
+    """
     try:
         return _DECODER.decode(body)
     except _DuplicateKey as exc:
         if exc.key in fields:
             raise InputError(
-                f"{path}: line {line_no}: field {exc.key!r} appears twice in one object "
+                f"{where}: field {exc.key!r} appears twice in one object "
                 "(ambiguous; only one would be anonymized)") from None
-        raise InputError(f"{path}: line {line_no} has a JSON object with a repeated key "
+        raise InputError(f"{where} has a JSON object with a repeated key "
                          "(it would be collapsed)") from None
     except _NotFinite:
-        raise InputError(f"{path}: line {line_no}: a number is not finite JSON (NaN, Infinity, "
+        raise InputError(f"{where}: a number is not finite JSON (NaN, Infinity, "
                          "or beyond the double range)") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: line {line_no} is not valid JSON: {exc.msg}") from None
+        raise InputError(f"{where} is not valid JSON: {exc.msg}") from None
     except RecursionError:
-        raise InputError(f"{path}: line {line_no} is JSON nested too deeply") from None
+        raise InputError(f"{where} is JSON nested too deeply") from None
     except ValueError:  # e.g. an integer of more than 4300 digits
-        raise InputError(f"{path}: line {line_no} is not valid JSON: a number is too long") from None
+        raise InputError(f"{where} is not valid JSON: a number is too long") from None
 
 
 def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iterator[Record]:
@@ -278,7 +289,7 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
             bom = "\ufeff" if line_no == 1 and body.startswith("\ufeff") else ""
             if bom:  # a byte-order mark is kept in the output but is not JSON
                 body = body[1:]
-            obj = _parse_json(body, path, line_no, fields)
+            obj = parse_json_line(body, f"{path}: line {line_no}", fields)
             if not isinstance(obj, dict):
                 raise InputError(f"{path}: line {line_no} is a JSON {_json_type(obj)}, not an object")
             texts = []

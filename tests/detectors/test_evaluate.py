@@ -387,6 +387,12 @@ def test_cli_negative_controls(tmp_path):
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": true, "end": 3, "label": "NAME"}]}\n',
      "line 1: span 0 needs integer 'start' and 'end'"),
     ("\n\n", "no records"),
+    # json.loads keeps the last of repeated keys: 0 gold spans, or a span's label flipped
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME"}], '
+     '"spans": []}\n', "line 1 has a JSON object with a repeated key"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", '
+     '"label": "ID"}]}\n', "line 1 has a JSON object with a repeated key"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [], "x": NaN}\n', "line 1: a number is not finite"),
 ])
 def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"

@@ -102,10 +102,9 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
         where: how errors name the line (``"spans.jsonl: line 3"``).
         default_id: id of a record without one (None: an ``id`` is required).
     """
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError:
-        raise InputError(f"{where} is not valid JSON") from None
+    from ..io import parse_json_line  # strict: json.loads keeps the last of two "spans" silently
+
+    obj = parse_json_line(line, where)
     if not isinstance(obj, dict) or not isinstance(obj.get("text"), str) \
             or not isinstance(obj.get("spans"), list):
         raise InputError(f"{where} must be an object with a string 'text' and a list 'spans'")
