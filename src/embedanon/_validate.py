@@ -16,15 +16,32 @@ def positive_int(name: str, value: object, *, maximum: int | None = None) -> int
     if number < 1:
         raise ConfigError(f"{name} must be an integer >= 1, got {number}")
     if maximum is not None and number > maximum:
-        raise ConfigError(f"{name} must be at most {maximum}, got {number}")
+        shown = number if number < 10**20 else f"an integer of {len(str(number))} digits"
+        raise ConfigError(f"{name} must be at most {maximum}, got {shown}")
     return number
+
+
+def seed_int(value: object, *, name: str = "seed", maximum: int | None = None) -> int:
+    """Return ``value`` as an int >= 0 (and <= ``maximum``): a seed, refused before any work."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < 0:
+        raise ConfigError(f"{name} must be a non-negative integer, got {value!r}")
+    if maximum is not None and int(value) > maximum:
+        raise ConfigError(f"{name} must be at most {maximum}, got {value!r}")
+    return int(value)
+
+
+def _to_float(name: str, value: Real, valid: str) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # an int such as 10**400 (never quoted: it may be hundreds of digits)
+        raise ConfigError(f"{name} must be {valid}, got an integer too large for a float") from None
 
 
 def positive_float(name: str, value: object) -> float:
     """Return ``value`` as a finite float > 0; reject bools, strings, nan and inf."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a finite number > 0, got {type(value).__name__} {value!r}")
-    number = float(value)
+    number = _to_float(name, value, "a finite number > 0")
     if not math.isfinite(number) or number <= 0:
         raise ConfigError(f"{name} must be a finite number > 0, got {value!r}")
     return number
@@ -34,7 +51,7 @@ def fraction(name: str, value: object, *, low: float = 0.0, high: float = 1.0) -
     """Return ``value`` as a float in the closed interval [low, high]."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number in [{low}, {high}], got {value!r}")
-    number = float(value)
+    number = _to_float(name, value, f"a number in [{low}, {high}]")
     if not math.isfinite(number) or not low <= number <= high:
         raise ConfigError(f"{name} must be a number in [{low}, {high}], got {value!r}")
     return number

@@ -7,6 +7,7 @@ import pytest
 
 from embedanon import Anonymizer
 from embedanon.backends import build_backend, chunk_texts
+from embedanon.backends.dask import anonymize_dataframe
 from embedanon.errors import ConfigError
 from tests.helpers.noise import fast_key
 
@@ -93,3 +94,26 @@ def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ign
     assert "INFO distributed" not in outs[0]
     assert "INFO distributed" in outs[1]
     assert (tmp_path / "out0.txt").read_bytes() == (tmp_path / "out1.txt").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("columns", "error", "message"),
+    [("text", TypeError, r"columns must be a list of column names, not one str; use \['text'\]"),
+     (["id"], TypeError, "column 'id' has dtype int64, not text"),
+     (["nope"], ConfigError, "column 'nope' is not in the dataframe")],
+)
+def test_dask_dataframe_refuses_bad_columns_before_any_work(anon: Anonymizer, columns, error, message) -> None:  # type: ignore[no-untyped-def]
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    frame = dd.from_pandas(pd.DataFrame({"id": [1, 2], "text": ["a", "b"]}), npartitions=1)
+    with pytest.raises(error, match=message):
+        anonymize_dataframe(frame, columns, anon.config, anon.key)  # lazy: no .compute() needed
+
+
+def test_dask_apis_refuse_a_wrong_key_up_front(anon: Anonymizer) -> None:
+    db = pytest.importorskip("dask.bag")
+    from embedanon.backends.dask import anonymize_bag
+
+    with pytest.raises(TypeError, match="key must be a ReleaseKey"):
+        anonymize_bag(db.from_sequence(["a"]), anon.config, None)  # type: ignore[arg-type]

@@ -21,6 +21,12 @@ def test_build_union_with_lists():
     assert detector.detect(text) == [Span(0, 7, "NAME", 1.0, "deny"), Span(20, 29, "EMAIL", 1.0, "regex")]
 
 
+def test_deny_that_is_not_a_mapping_is_a_type_error():
+    with pytest.raises(TypeError, match=r"deny must be a mapping \{string: label\}.*got list") as info:
+        build_detectors("regex", deny=["Zorblat"])
+    assert "Zorblat'" not in str(info.value).split("such as")[0]
+
+
 def test_options_routed_by_prefix():
     detector = build_detectors("regex", regex_labels=["EMAIL"], llm_url=None)
     assert [s.label for s in detector.detect("a@b.com 617-555-0134")] == ["EMAIL"]

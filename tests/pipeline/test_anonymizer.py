@@ -344,3 +344,33 @@ def test_detection_settings_in_scope_all_are_refused_not_ignored(kwargs: dict) -
 
 def test_strategies_in_scope_all_with_neutral_formats_are_kept() -> None:
     Anonymizer(seed=1, strategies={"PHONE": "redact"}, neutral_formats=True)
+
+
+@pytest.mark.parametrize(
+    ("config", "key", "message"),
+    [("ok", None, "key must be a ReleaseKey .*got NoneType"),
+     ("ok", "release.key", "key must be a ReleaseKey .*got str"),
+     (None, "ok", "config must be an AnonymizerConfig, got NoneType"),
+     ({}, "ok", "config must be an AnonymizerConfig, got dict")],
+)
+def test_record_functions_name_a_wrong_config_or_key(anon: Anonymizer, config, key, message: str) -> None:  # type: ignore[no-untyped-def]
+    from embedanon import anonymize_document, anonymize_text
+
+    config = anon.config if config == "ok" else config
+    key = anon.key if key == "ok" else key
+    for call in (anonymize_document, anonymize_text):
+        with pytest.raises(TypeError, match=message):
+            call("John Smith", config, key)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [({"mechanism": "laplace", "epsilon": 10**400}, "epsilon"),
+     ({"mechanism": "exponential", "epsilon": 10**400}, "epsilon"),
+     ({"mechanism": "tem", "epsilon": 10, "gamma": 10**400}, "gamma"),
+     ({"mechanism": "mahalanobis", "epsilon": 10, "lam": 10**400}, "lam")],
+)
+def test_an_integer_beyond_the_float_range_is_a_config_error(kwargs: dict, name: str) -> None:
+    with pytest.raises(ConfigError, match=f"{name} must be .*got an integer too large for a float") as info:
+        Anonymizer(seed=1, **kwargs)
+    assert "0000" not in str(info.value)

@@ -109,12 +109,36 @@ def _partition(texts: list[str], config: AnonymizerConfig, key: ReleaseKey, fiel
 
 def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey, *, field: str = "") -> Any:
     """A ``dask.bag`` of anonymized texts, partition by partition (lazy)."""
+    from ..pipeline.document import check_config_key
+
+    check_config_key(config, key)  # here, not on a worker at compute time
     return bag.map_partitions(lambda part: _partition(list(part), config, key, field))
 
 
 def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig, key: ReleaseKey) -> Any:
     """A ``dask.dataframe`` with ``columns`` anonymized (field name = column name) and every
-    other column kept. Missing values stay missing."""
+    other column kept. Missing values stay missing.
+
+    Raises:
+        TypeError: ``columns`` is one string (pass ``[name]``), or a column is not text (its
+            dtype is neither a string nor ``object``): refused before any work.
+        ConfigError: a column is not in the frame.
+    """
+    from pandas.api.types import is_object_dtype, is_string_dtype
+
+    from ..pipeline.document import check_config_key
+
+    check_config_key(config, key)
+    if isinstance(columns, str):  # iterating it would name one column per character
+        raise TypeError(f"columns must be a list of column names, not one str; use [{columns!r}]")
+    columns = list(columns)
+    for column in columns:
+        if column not in frame.columns:
+            raise ConfigError(f"column {column!r} is not in the dataframe")
+        dtype = frame.dtypes[column]
+        if not (is_string_dtype(dtype) or is_object_dtype(dtype)):
+            raise TypeError(f"column {column!r} has dtype {dtype}, not text; only text columns "
+                            "can be anonymized")
 
     def part(df: Any) -> Any:
         df = df.copy()

@@ -75,6 +75,9 @@ def build_detectors(spec: str, *, allow: Iterable[str] = (),
     Returns:
         A detector whose spans are the merged union of the named detectors' spans.
     """
+    if deny is not None and not isinstance(deny, Mapping):  # a list would fail deep inside, on .items()
+        raise TypeError(f"deny must be a mapping {{string: label}} such as {{'Zorblat': 'NAME'}}, "
+                        f"got {type(deny).__name__}")
     names = parse_names(spec)
     routed: dict[str, dict[str, Any]] = {name: {} for name in names}
     registered = sorted(DETECTORS.names(), key=len, reverse=True)

@@ -46,6 +46,15 @@ def check_field(name: object) -> None:
         raise TypeError(f"field must be str, got {type(name).__name__}")
 
 
+def check_config_key(config: object, key: object) -> None:
+    """Refuse a wrong config or key up front (else an AttributeError from deep inside)."""
+    if not isinstance(config, AnonymizerConfig):
+        raise TypeError(f"config must be an AnonymizerConfig, got {type(config).__name__}")
+    if not isinstance(key, ReleaseKey):
+        raise TypeError("key must be a ReleaseKey (ReleaseKey.from_file(path), .from_seed(n) or "
+                        f".fresh()), got {type(key).__name__}")
+
+
 def _check_texts(texts: Sequence[str], fields: Sequence[str] | None) -> list[str]:
     for text in texts:
         if not isinstance(text, str):
@@ -65,6 +74,7 @@ def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: Relea
 
     The same output as :func:`anonymize_text` on each; batching only makes it faster.
     """
+    check_config_key(config, key)
     if config.scope.scope != "all" or config.scope.neutral_formats:
         return [doc.text for doc in anonymize_documents(texts, config, key, fields=fields)]
     names = _check_texts(texts, fields)
@@ -85,6 +95,7 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: Rel
     scope ``all`` with ``neutral_formats``, phones and IDs become neutral-format surrogates the
     same way (the document stays ``full_scope``: no detector chose what changes).
     """
+    check_config_key(config, key)
     names = _check_texts(texts, fields)
     rt = get_runtime(config)
     identities = [record_identity(t, f) for t, f in zip(texts, names, strict=True)]
