@@ -424,6 +424,11 @@ def test_cli_detector_train_adapts_the_shipped_model_and_info_reads_it(tmp_path)
         ('{"text": "Ana", "spans": []}\n{oops\n', [], "line 2 is not valid JSON"),
         ('{"text": "Ana", "spans": []}\n', ["--base", "/no/such/dir"], "base must be"),
         ('{"text": "Ana", "spans": []}\n', ["--epochs", "0"], "epochs must be >= 1"),
+        ('{"text": "Ana", "spans": []}\n', ["--seed", "-1"], "seed must be a non-negative integer, got -1"),
+        ('{"text": "Ana", "spans": []}\n', ["--seed", "-1", "--backend", "transformer"],
+         "seed must be a non-negative integer"),
+        ('{"text": "Ana", "spans": [], "spans": [{"start": 0, "end": 3, "label": "NAME"}]}\n', [],
+         "line 1 has a JSON object with a repeated key"),
         ("", [], "no records"),
     ],
 )
@@ -513,3 +518,17 @@ def test_sparse_sum_in_blocks_equals_one_gather():
     whole = np.take(table, ids.ravel(), axis=0).reshape(len(ids), 48, -1).sum(axis=1)
     assert np.array_equal(W.sparse_sum(table, ids), whole)
     assert np.array_equal(W.sparse_sum(table, ids[:5]), whole[:5])
+
+
+def test_help_names_the_detector_options_that_exist():
+    from typer.testing import CliRunner
+
+    from embedanon.cli import app
+
+    runner = CliRunner()
+    train = " ".join(runner.invoke(app, ["detector", "train", "--help"], terminal_width=200).output.split())
+    assert "model_path=DIR" in train and "transformer_path=DIR" in train and " path=DIR" not in train
+    assert "embedanon[train]" in train  # rich markup used to drop "[train]"
+    for command, listed in ((["evaluate-detection", "--help"], "presidio, model, transformer)"),
+                            (["anonymize", "--help"], "presidio, transformer (default")):
+        assert listed in " ".join(runner.invoke(app, command, terminal_width=200).output.replace("│", " ").split())

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from embedanon.cli import app
 from embedanon.detectors import weights as weights_module
 from embedanon.detectors.model import ModelDetector
+from embedanon.errors import ConfigError
 from tests.helpers.detector import name_records
 
 runner = CliRunner()
@@ -96,3 +97,15 @@ def test_out_that_is_not_a_model_directory_is_refused_before_training(
     result = _train(tmp_path / "missing.jsonl", out)  # refused before the data is even read
     assert result.exit_code == 2 and message in result.output and len(result.output.splitlines()) == 1
     assert _modes(out) == before
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"seed": -1}, "seed must be a non-negative integer, got -1"),
+    ({"seed": 1.5}, "seed must be a non-negative integer, got 1.5"),
+    ({"epochs": 0}, "epochs must be an integer >= 1, got 0"),
+])
+def test_train_refuses_bad_numbers_before_any_work(kwargs: dict, message: str) -> None:
+    from embedanon.detectors.training import train
+
+    with pytest.raises(ConfigError, match=message):
+        train([], **kwargs)  # no data read, no embedding loaded

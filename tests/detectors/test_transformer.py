@@ -111,7 +111,7 @@ def test_missing_torch_is_a_one_line_config_error(monkeypatch):
 
 
 def test_transformer_needs_a_path():
-    with pytest.raises(ConfigError, match="needs path=DIR"):
+    with pytest.raises(ConfigError, match="needs the detector option transformer_path=DIR"):
         build_detectors("transformer")
 
 

@@ -20,7 +20,8 @@ def evaluate_detection_command(
     data: Annotated[str, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, "
                                                      "label, group?}]} ('-' for stdin).")],
     detector: Annotated[str, typer.Option("--detector", "-d", help="Detector name(s), comma-separated "
-                                                                   "(regex, llm, presidio, model).")],
+                                                                   "(regex, llm, presidio, model, "
+                                                                   "transformer).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     min_coverage: Annotated[float, typer.Option(help="Fraction of a span's characters the other side must "
                                                      "cover for a match.")] = 0.5,

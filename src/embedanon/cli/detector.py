@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .._validate import seed_int
 from ..errors import ConfigError
 from .common import handle_errors
 
@@ -31,16 +32,19 @@ def train_command(
     ] = None,
     seed: Annotated[int, typer.Option(help="Shuffling seed.")] = 0,
     backend: Annotated[str, typer.Option(
-        help="'model' (numpy, shipped) or 'transformer' (MiniLM token classifier; needs embedanon[train]; "
-             "--base model/none: the packaged MiniLM).")] = "model",
+        # the backslash: rich markup would drop "[train]" as an unknown tag
+        help="'model' (numpy, shipped) or 'transformer' (MiniLM token classifier; needs "
+             "embedanon\\[train]; --base model/none: the packaged MiniLM).")] = "model",
 ) -> None:
-    """Train a detector on labelled documents; load it with the model detector option path=DIR."""
+    """Train a detector on labelled documents; load it with --detector-option model_path=DIR
+    (--backend transformer: transformer_path=DIR)."""
     from ..detectors.evaluate import read_span_records
     from ..detectors.model import ModelDetector
     from ..detectors.training import check_model_directory, save_model, train
 
     if epochs is not None and epochs < 1:
         raise ConfigError(f"epochs must be >= 1, got {epochs}")
+    seed_int(seed, maximum=2**64 - 1 if backend == "transformer" else None)  # before any work
     if base not in ("model", "none") and not Path(base).is_dir():
         raise ConfigError(f"base must be 'model', 'none' or a trained directory, got {base!r}")
     if backend not in ("model", "transformer"):
@@ -69,7 +73,7 @@ def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, 
     trained.manifest["train"]["data"] = data.name
     save_model(out, trained.save, lambda tmp: TransformerDetector(path=tmp))
     typer.echo(f"trained on {len(records)} documents ({len(trained.losses)} steps) -> {out}; "
-               "use it with the transformer detector option path=DIR")
+               "use it with --detector-option transformer_path=DIR")
 
 
 @app.command("info")

@@ -76,8 +76,8 @@ ScopeOpt = Annotated[str, typer.Option(
              "hybrid: detected spans get realistic surrogates, every other word the mechanism.",
         metavar="all|detected|hybrid")]
 DetectorOpt = Annotated[Optional[str], typer.Option(
-        help="Detectors for --scope detected/hybrid, comma-separated: model, regex, llm, presidio "
-             "(default model,regex).", metavar="NAMES")]
+        help="Detectors for --scope detected/hybrid, comma-separated: model, regex, llm, presidio, "
+             "transformer (default model,regex).", metavar="NAMES")]
 StrategyOpt = Annotated[Optional[list[str]], typer.Option(
         help="Per-label action LABEL=ACTION (repeatable; LABEL may be DEFAULT; ACTION: mechanism, "
              "surrogate, keep, redact).", metavar="LABEL=ACTION")]

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._atomic import OutputError, atomic_directory, writable_directory
+from .._validate import positive_int, seed_int
 from ..errors import ConfigError, InputError
 from .bio import B_CLASS, CLASSES
 from .features import OWN_SLOTS, Featurizer, fold, tokenize
@@ -326,6 +327,9 @@ def train(
     """
     from .features import spherical_kmeans
 
+    seed = seed_int(seed)  # numpy refuses a negative seed only after the embedding is loaded
+    if epochs is not None:
+        epochs = positive_int("epochs", epochs)
     if base is None:
         from ..vectors.defaults import load_embedding
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import positive_float, positive_int
+from .._validate import positive_float, positive_int, seed_int
 from ..errors import ConfigError, InputError
 from .base import Span
 from .bio import CLASSES, decode
@@ -232,6 +232,7 @@ def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | N
     Returns:
         The trained model (eval mode), its tokenizer, a manifest and the per-step losses.
     """
+    seed = seed_int(seed, maximum=2**64 - 1)  # torch.manual_seed's range
     epochs = positive_int("epochs", epochs)
     batch_size = positive_int("batch_size", batch_size)
     max_length = positive_int("max_length", max_length, maximum=4096)
@@ -323,8 +324,9 @@ class TransformerDetector:
     def __init__(self, *, path: str | Path | None = None, threshold: float | None = None,
                  batch_size: int = 16) -> None:
         if path is None:
-            raise ConfigError("the transformer detector needs path=DIR (no transformer model is shipped; "
-                              "train one with scripts/train_transformer_detector.py)")
+            raise ConfigError("the transformer detector needs the detector option transformer_path=DIR "
+                              "(no transformer model is shipped; train one with "
+                              "'embedanon detector train --backend transformer')")
         self.torch, _ = require_transformers()
         self.model, self.tokenizer, self.manifest = _load(Path(path), for_training=False)
         self.model.eval()
