@@ -134,3 +134,14 @@ def test_degenerate_and_exposed_key_files(tmp_path, caplog) -> None:  # type: ig
     assert shared.read_text().strip() not in caplog.text  # the warning never shows the key
     with pytest.raises(ConfigError, match="standard output"):
         write_key_file("-")
+
+
+def test_a_key_of_equal_bytes_is_refused_by_the_constructor_too() -> None:
+    for secret in (b"a" * 32, bytes(32)):
+        with pytest.raises(ConfigError, match="32 equal bytes, which is no secret"):
+            ReleaseKey(secret)
+
+
+def test_an_empty_key_file_path_is_named() -> None:
+    with pytest.raises(ConfigError, match="^key file path is empty; name a file$"):
+        write_key_file("")

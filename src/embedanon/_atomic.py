@@ -106,8 +106,12 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
     return not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)
 
 
-def regular_target(path: str | os.PathLike[str]) -> Path:
+def regular_target(path: str | os.PathLike[str], *, stream_ok: bool = True) -> Path:
     """The file that writing ``path`` replaces: ``path`` with symbolic links resolved.
+
+    Args:
+        path: the output path.
+        stream_ok: whether the command could write ``-`` instead (the empty-path message says so).
 
     Raises:
         OutputError: the path is empty, ends in a separator without being a directory, is a
@@ -115,7 +119,8 @@ def regular_target(path: str | os.PathLike[str]) -> Path:
     """
     text = os.fspath(path)
     if text == "":
-        raise OutputError("output path is empty; use '-' for standard output")
+        raise OutputError("output path is empty; use '-' for standard output" if stream_ok
+                          else "output path is empty; name a file")
     trailing = text.endswith(os.sep) or bool(os.altsep and text.endswith(os.altsep))
     if trailing and not os.path.isdir(text):
         raise OutputError(f"output {text} is not a directory (it ends in {os.sep!r})")

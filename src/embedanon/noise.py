@@ -82,6 +82,9 @@ class ReleaseKey:
     def __post_init__(self) -> None:
         if not isinstance(self.secret, bytes) or len(self.secret) != KEY_BYTES:
             raise ConfigError(f"a release key is {KEY_BYTES} bytes")
+        if len(set(self.secret)) == 1:  # as from_file refuses it: b"\0" * 32 is no secret
+            raise ConfigError(f"the release key holds {KEY_BYTES} equal bytes, which is no secret "
+                              "(write one with 'embedanon keygen')")
 
     @classmethod
     def fresh(cls) -> ReleaseKey:
@@ -157,6 +160,8 @@ def write_key_file(path: str | os.PathLike[str]) -> ReleaseKey:
     standard output (``-``), where a secret would end up in terminals and logs."""
     if os.fspath(path) == "-":
         raise ConfigError("a key is written to a file, never to standard output ('-')")
+    if os.fspath(path) == "":
+        raise ConfigError("key file path is empty; name a file")
     key = ReleaseKey.fresh()
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, stat.S_IRUSR | stat.S_IWUSR)

@@ -98,6 +98,7 @@ def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("negative sample", [str(txt), "-o", out, "--sample", "-1"], "sample must be between"),
         ("sample over the cap", [str(txt), "-o", out, "--sample", "1001"], "sample must be between"),
         ("stdout", [str(txt), "-o", "-"], "regular file only"),
+        ("empty output", [str(txt), "-o", ""], "output path is empty; name a file"),  # not '-'
         ("device", [str(txt), "-o", "/dev/null"], "regular file only"),
         ("directory", [str(txt), "-o", str(tmp)], "is a directory"),
         ("same as input", [str(txt), "-o", str(txt)], "same file as input"),
@@ -110,7 +111,8 @@ def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
     ]
 
 
-BAD_CASES = ["missing input", "negative sample", "sample over the cap", "stdout", "device", "directory",
+BAD_CASES = ["missing input", "negative sample", "sample over the cap", "stdout", "empty output", "device",
+             "directory",
              "same as input", "field on txt", "bad json", "missing field", "headerless csv",
              "epsilon on knn", "unknown mechanism"]
 

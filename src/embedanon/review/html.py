@@ -357,7 +357,7 @@ def check_target(path: str | os.PathLike[str]) -> None:
     if text == "-" or (text and is_stream(text)):
         raise OutputError("the review page contains original text and is written to a regular "
                           "file only, not to standard output or a special file")
-    regular_target(text)
+    regular_target(text, stream_ok=False)
 
 
 def summary_lines(review: Review) -> Sequence[str]:
