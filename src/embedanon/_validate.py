@@ -47,11 +47,13 @@ def positive_float(name: str, value: object) -> float:
     return number
 
 
-def fraction(name: str, value: object, *, low: float = 0.0, high: float = 1.0) -> float:
-    """Return ``value`` as a float in the closed interval [low, high]."""
+def fraction(name: str, value: object, *, low: float = 0.0, high: float = 1.0,
+             low_open: bool = False) -> float:
+    """Return ``value`` as a float in the closed interval [low, high] (``low_open``: (low, high])."""
+    valid = f"a number in {'(' if low_open else '['}{low}, {high}]"
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a number in [{low}, {high}], got {value!r}")
-    number = _to_float(name, value, f"a number in [{low}, {high}]")
-    if not math.isfinite(number) or not low <= number <= high:
-        raise ConfigError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+        raise TypeError(f"{name} must be {valid}, got {value!r}")
+    number = _to_float(name, value, valid)
+    if not math.isfinite(number) or not low <= number <= high or (low_open and number == low):
+        raise ConfigError(f"{name} must be {valid}, got {value!r}")
     return number

@@ -407,7 +407,8 @@ def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     (["--data", "missing.jsonl", "-d", "regex"], "input not found"),
     (["-d", "nosuch"], "unknown detector 'nosuch'"),
     (["-d", "regex", "--llm-url", "http://127.0.0.1:9"], "not selected"),
-    (["-d", "regex", "--min-coverage", "1.5"], "min_coverage must be a number in [0.0, 1.0]"),
+    (["-d", "regex", "--min-coverage", "1.5"], "min_coverage must be a number in (0.0, 1.0], got 1.5"),
+    (["-d", "regex", "--min-coverage", "0"], "min_coverage must be a number in (0.0, 1.0], got 0.0"),
     (["-d", "regex", "--margin", "0"], "margin must be in (0, 1)"),
     (["-d", "regex", "--margin", "1"], "margin must be in (0, 1)"),
 ])

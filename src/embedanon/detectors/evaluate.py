@@ -463,12 +463,8 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
              min_coverage: float = 0.5, margin: float = EQUIVALENCE_MARGIN) -> DetectionReport:
     """Run ``detector`` on every record and score it against the gold spans (``margin``: of the
     groups' equivalence test, :func:`equivalence_p`)."""
-    min_coverage = fraction("min_coverage", min_coverage)
-    if min_coverage == 0:
-        raise InputError("min_coverage must be > 0")
-    margin = fraction("margin", margin)
-    if margin == 0:
-        raise InputError("margin must be > 0")
+    min_coverage = fraction("min_coverage", min_coverage, low_open=True)  # 0: anything matches
+    margin = fraction("margin", margin, low_open=True)
     overlap = typed = exact = Counts()
     per_label: dict[str, Counts] = {}
     groups: dict[str, list[int]] = {}
