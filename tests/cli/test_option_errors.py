@@ -253,3 +253,9 @@ def test_closed_stderr_still_releases(tiny: Path, tmp_path: Path, extra: list[st
     bad = subprocess.run([*closed, str(tmp_path / "missing.txt"), "--embedding", str(tiny)],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr == ""
+
+
+def test_verbose_summary_counts_in_the_singular(tiny: Path, tmp_path: Path) -> None:
+    result, _ = _anonymize(tiny, tmp_path, "-v")
+    assert result.exit_code == 0, result.output
+    assert "anonymized 1 record (1 text, " in result.stderr and " from 1 input in " in result.stderr

@@ -162,10 +162,10 @@ def _w2v(path: Path, rows: list[str], header: str | None = "auto") -> Path:
 
 
 @pytest.mark.parametrize(("rows", "header", "message"), [
-    ([f"{CANARY} 1 2 3", "nan 1 nan 3"], "auto", "NaN or infinite values (first at line 3)"),
+    ([f"{CANARY} 1 2 3", "nan 1 nan 3"], "auto", "1 vector contains NaN or infinite values (first at line 3)"),
     ([f"{CANARY} 1 2 3", "big inf 1 1"], "auto", "NaN or infinite"),
-    ([f"{CANARY} 1 2 3", "zero 0 0 0"], "auto", "all zeros (first at line 3)"),
-    ([f"{CANARY} 1 2 3", f"{CANARY} 4 5 6", "other 1 1 1"], "auto", "listed twice"),
+    ([f"{CANARY} 1 2 3", "zero 0 0 0"], "auto", "1 vector is all zeros (first at line 3)"),
+    ([f"{CANARY} 1 2 3", f"{CANARY} 4 5 6", "other 1 1 1"], "auto", "1 word is listed twice"),
     ([f"{CANARY} 1", "other 2"], "auto", "dimension 1"),
     ([f"{CANARY} 1 2 3"], "1000000000000 3", "more than a file of"),
     ([f"{CANARY} 1 2 3"], "0 3", "announces 0 words"),

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from .._english import counted
 from ..backends.base import build_backend
 from ..files import RunStats, anonymize_files, check_outputs, fallback_notice, release_files, run_report
 from .common import handle_errors, setup_logging
@@ -77,8 +78,9 @@ def anonymize_command(
     stats = result[0]
     seconds = time.monotonic() - started
     if verbose:
-        typer.echo(f"anonymized {stats.records} records ({stats.texts} texts, {stats.bytes_in / 1e6:.2f} MB) "
-                   f"from {stats.inputs} inputs in {seconds:.1f} s", err=True)
+        typer.echo(f"anonymized {counted(stats.records, 'record')} ({counted(stats.texts, 'text')}, "
+                   f"{stats.bytes_in / 1e6:.2f} MB) from {counted(stats.inputs, 'input')} in {seconds:.1f} s",
+                   err=True)
     notice = fallback_notice(stats)
     if notice is not None and not quiet:  # the count is in the report too
         typer.echo(notice, err=True)

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .._english import counted
 from .._validate import seed_int
 from ..errors import ConfigError
 from .common import handle_errors
@@ -59,7 +60,8 @@ def train_command(
     weights.manifest["train"]["data"] = data.name
     # all or nothing, 0700/0600: the model reveals words of the training notes
     save_model(out, weights.save, lambda tmp: ModelDetector(path=tmp))
-    typer.echo(f"trained on {len(records)} documents ({weights.manifest['train']['tokens']} tokens) -> {out}")
+    typer.echo(f"trained on {counted(len(records), 'document')} "
+               f"({counted(weights.manifest['train']['tokens'], 'token')}) -> {out}")
 
 
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
@@ -72,7 +74,8 @@ def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, 
     trained = train_transformer(records, base=base, epochs=epochs, seed=seed)
     trained.manifest["train"]["data"] = data.name
     save_model(out, trained.save, lambda tmp: TransformerDetector(path=tmp))
-    typer.echo(f"trained on {len(records)} documents ({len(trained.losses)} steps) -> {out}; "
+    typer.echo(f"trained on {counted(len(records), 'document')} "
+               f"({counted(len(trained.losses), 'step')}) -> {out}; "
                "use it with --detector-option transformer_path=DIR")
 
 

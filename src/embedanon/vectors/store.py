@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .._atomic import atomic_directory
+from .._english import counted
 from .._validate import positive_int
 from ..errors import ConfigError, EmbeddingError
 from ..text import lookup_key
@@ -58,12 +59,14 @@ def check_vectors(name: str, vecs: np.ndarray, what: str = "row", first: int = 0
     bad = ~np.isfinite(vecs).all(axis=1)
     if bad.any():
         raise EmbeddingError(
-            f"embedding {name!r}: {int(bad.sum())} vectors contain NaN or infinite values "
+            f"embedding {name!r}: {counted(int(bad.sum()), 'vector')} "
+            f"{'contains' if bad.sum() == 1 else 'contain'} NaN or infinite values "
             f"(first at {what} {int(np.argmax(bad)) + first})")
     zero = ~np.any(vecs != 0, axis=1)
     if zero.any():
         raise EmbeddingError(
-            f"embedding {name!r}: {int(zero.sum())} vectors are all zeros "
+            f"embedding {name!r}: {counted(int(zero.sum()), 'vector')} "
+            f"{'is' if zero.sum() == 1 else 'are'} all zeros "
             f"(first at {what} {int(np.argmax(zero)) + first}); a zero vector has no direction")
 
 
@@ -521,8 +524,9 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
     if limit is not None:
         keys = keys[:limit]
     if any(key is None for key in keys):  # gensim leaves unnamed zero rows for repeated words
+        twice = sum(key is None for key in keys)
         raise EmbeddingError(
-            f"{path}: {sum(key is None for key in keys)} words are listed twice; "
+            f"{path}: {counted(twice, 'word')} {'is' if twice == 1 else 'are'} listed twice; "
             "an embedding needs one vector per word")
     raw = np.asarray(kv.vectors[: len(keys)])
     if len(keys) == 0:
