@@ -116,11 +116,13 @@ class AnonymizerConfig:
     def policy(self) -> CandidatePolicy:
         allow = None
         if self.allowlist is not None:
+            from .detectors.evaluate import jsonl_lines  # UTF-8 lines; an error names the line
+
             try:
-                with open(self.allowlist, encoding="utf-8") as fh:
-                    allow = frozenset(lookup_key(line.split()[0]) for line in fh if line.strip())
-            except UnicodeDecodeError:
-                raise ConfigError(f"allowlist {self.allowlist} is not valid UTF-8") from None
+                with open(self.allowlist, "rb") as fh:
+                    allow = frozenset(lookup_key(line.split()[0])
+                                      for line in jsonl_lines(fh, f"allowlist {self.allowlist}")
+                                      if line.strip())
             except OSError as exc:
                 raise ConfigError(f"cannot read allowlist {self.allowlist}: {exc.strerror}") from None
         return CandidatePolicy(min_length=self.min_length, allowlist=allow)

@@ -157,7 +157,7 @@ CASES: dict[str, Case] = {
     "allowlist of patient names": _case("has 0 candidate words")(
         lambda e, m: e.run(str(e.good), "--allowlist",
                            str(e.write("names.txt", f"{CANARY}\nMaryjane\nBostonia\n")))),
-    "allowlist not utf-8": _case("not valid UTF-8")(
+    "allowlist not utf-8": _case("al.txt: line 2 is not valid UTF-8")(
         lambda e, m: e.run(str(e.good), "--allowlist",
                            str(e.write("al.txt", f"doctor\n{CANARY} caf\xe9\n".encode("latin-1"))))),
     "k over the memory bound": _case("needs about")(
