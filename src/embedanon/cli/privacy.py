@@ -10,6 +10,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from .._english import counted
 from .._validate import positive_int
 from ..config import ScopeConfig
 from ..detectors.evaluate import read_span_records
@@ -219,7 +220,8 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
         f"public-prior attack:  {topk(f['public_prior'])}  ({f['invocab_tokens']} in-embedding word tokens; "
         f"{'exact' if f['exact'] else 'lower bound'})",
         f"uniform / oracle:     {topk(f['uniform_prior'])} / {topk(f['oracle_prior'])}",
-        f"out-of-vocabulary:    {topk(f['oov'])}  ({f['oov']['tokens']} tokens through their proxies)",
+        f"out-of-vocabulary:    {topk(f['oov'])}  "
+        f"({counted(f['oov']['tokens'], 'token')} through their proxies)",
     ]
     if f["contextual"]:
         c = f["contextual"]
