@@ -402,3 +402,33 @@ def test_report_epsilon_counts_the_word_tokens_privacy_report_counts(tmp_path: P
     words = [change_stats(t, t).word_tokens for t in texts]  # privacy-report's count
     assert words == [6, 2]  # Seen on at BP dose mg; test negative
     assert spent["longest_text_words"] == max(words) and spent["whole_input"] == 13.0 * sum(words)
+
+
+@pytest.mark.parametrize(("args", "notice"), [
+    (["--scope", "detected", "-m", "exponential", "--epsilon", "14"], True),
+    (["--scope", "hybrid", "-m", "laplace", "--epsilon", "50", "--strategy", "NAME=mechanism"], True),
+    (["--scope", "detected"], False),  # knn never returns its input
+    (["--scope", "hybrid", "-m", "exponential", "--epsilon", "14"], False),  # surrogates
+    (["--scope", "detected", "-m", "exponential", "--epsilon", "14", "--strategy", "DEFAULT=surrogate"], False),
+    (["-m", "exponential", "--epsilon", "14"], False),  # scope all: no span is special
+])
+def test_a_notice_when_an_epsilon_mechanism_may_keep_a_detected_span(tmp_path: Path, args: list[str],
+                                                                     notice: bool) -> None:
+    """QA pass 3: at epsilon 14, 'Dr. John Smith saw Sarah Davis' came back with both names in
+    scope detected; nothing said that a detected span can survive."""
+    src = tmp_path / "in.txt"
+    src.write_text("Dr. John Smith saw Sarah Davis today.\n", encoding="utf-8")
+    if args[0] == "--scope":
+        args = [*args, "--detector", "regex", "--deny", str(_deny(tmp_path))]
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", *args)
+    assert result.exit_code == 0, result.output
+    assert ("a detected span can come back unchanged" in result.stderr) == notice
+    assert "John" not in result.stderr and "Sarah" not in result.stderr
+    quiet = run(str(src), "-o", str(tmp_path / "q.txt"), "--seed", "1", "-q", *args)
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def _deny(tmp_path: Path) -> Path:
+    deny = tmp_path / "deny.tsv"
+    deny.write_text("NAME\tJohn Smith\nNAME\tSarah Davis\n", encoding="utf-8")
+    return deny

@@ -10,7 +10,15 @@ import typer
 
 from .._english import counted
 from ..backends.base import build_backend
-from ..files import RunStats, anonymize_files, check_outputs, fallback_notice, release_files, run_report
+from ..files import (
+    RunStats,
+    anonymize_files,
+    check_outputs,
+    fallback_notice,
+    kept_span_notice,
+    release_files,
+    run_report,
+)
 from .common import handle_errors, setup_logging
 from .options import (
     EncodingErrorsOpt,
@@ -63,6 +71,9 @@ def anonymize_command(
     # before reading the key or loading anything: no output may replace a file the run reads
     check_outputs(inputs, output, report=report, reads=release_files(**release))
     anonymizer = release_anonymizer(**release)
+    kept = kept_span_notice(anonymizer.config)
+    if kept is not None and not quiet:
+        typer.echo(kept, err=True)
     backend = build_backend(engine, jobs=jobs) if engine == "processes" else build_backend(
         engine, scheduler=scheduler)
     total = sum(os.path.getsize(p) for p in inputs if os.path.isfile(p))

@@ -75,9 +75,13 @@ def build_detectors(spec: str, *, allow: Iterable[str] = (),
     Returns:
         A detector whose spans are the merged union of the named detectors' spans.
     """
-    if deny is not None and not isinstance(deny, Mapping):  # a list would fail deep inside, on .items()
-        raise TypeError(f"deny must be a mapping {{string: label}} such as {{'Zorblat': 'NAME'}}, "
-                        f"got {type(deny).__name__}")
+    if deny is not None and not isinstance(deny, Mapping):  # (string, label) pairs, or refused here
+        given = type(deny).__name__
+        pairs = tuple(deny) if isinstance(deny, (list, tuple)) else None
+        if pairs is None or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+            raise TypeError(f"deny must be a mapping {{string: label}} such as {{'Zorblat': 'NAME'}} "
+                            f"(or (string, label) pairs), got {given}")
+        deny = pairs
     names = parse_names(spec)
     routed: dict[str, dict[str, Any]] = {name: {} for name in names}
     registered = sorted(DETECTORS.names(), key=len, reverse=True)
