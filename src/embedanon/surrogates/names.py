@@ -3,22 +3,25 @@
 A span is read as chunks: titles (``Dr.``), suffixes (``Jr.``) and connectors (``Mr. and Mrs.``)
 are kept, but only where a name part follows a title or connector (``Mike Judge`` is a name) and
 precedes a suffix; initials stay initials (``J.`` → ``K.``, a different letter keyed by the whole
-name, so initials do not form a corpus-wide letter cipher); every other name part is replaced
-by a given name or a surname: with a comma (``Smith, John``) the parts before it are surnames;
-otherwise the last of several parts is the surname, a lone part after a title is a surname, and
-a lone part is what the bundled lists say it more often is. Hyphenated parts are replaced piece
-by piece, a possessive ``'s`` is kept, and so is the case pattern of each part (``UPPER``,
-``Title``, ``lower``). Lowercase particles (``van der Berg``) are dropped with the space after
-them, as they name a culture.
+name, so initials do not form a corpus-wide letter cipher); every other name part is replaced by a
+given name or a surname: with a comma (``Smith, John``) the parts before it are surnames;
+otherwise the last of several parts is the surname, a lone part after a title is a surname, and a
+lone part is what the bundled lists say it more often is (a surname when no list has it).
+Hyphenated parts are replaced piece by piece, a possessive ``'s`` is kept, and so is the case
+pattern of each part (``UPPER``, ``Title``, ``lower``). Lowercase particles (``van der Berg``) are
+dropped with the space after them, as they name a culture.
 
 Each part is keyed on its own (``prf("NAME\\x00surname\\x00smith")``), so ``John Smith``, ``Mr.
 Smith`` and ``john`` in an e-mail address agree. The culture is drawn first: uniformly one of the
 configured units (culture groups by default), excluding every unit whose lists contain the
-original part, then a locale of the unit uniformly, then a name of that locale uniformly (of the
-original's gender when the lists give it one). Given names and surnames are therefore drawn
-independently and a full name can mix cultures. A candidate that equals or is a variant
-(:mod:`embedanon.leakguard`) of any original part of the span, or of the record's other names
-(``context.avoid``, :mod:`.avoid`), is drawn again from the same stream.
+original part, then a name of the unit uniformly over all its locales' lists (of the original's
+gender when the lists give it one; a name two locales list counts twice). A locale was drawn
+first, uniformly, until the lists of small locales dominated their units: the six Vietnamese
+surnames took 0.7 % of all surname draws each and half the chance that two different surnames got
+the same surrogate (3,000 made-up surnames: 1 pair in 1,930 collided; 1 in 4,470 now). Given names
+and surnames are therefore drawn independently and a full name can mix cultures. A candidate that
+equals or is a variant (:mod:`embedanon.leakguard`) of any original part of the span, or of the
+record's other names (``context.avoid``, :mod:`.avoid`), is drawn again from the same stream.
 """
 
 from __future__ import annotations
@@ -206,7 +209,13 @@ class NameMaker:
 
         for _ in range(MAX_ATTEMPTS):
             unit, locales = stream.choice(units)
-            name = stream.choice(self._pool(stream.choice(locales), role, key))
+            pools = [self._pool(locale, role, key) for locale in locales]
+            i = stream.below(sum(len(pool) for pool in pools))  # uniform over the unit's names
+            for pool in pools:
+                if i < len(pool):
+                    name = pool[i]
+                    break
+                i -= len(pool)
             if admissible(name):
                 return unit, name
         # Unlucky draws (a short name among many short ones): choose among the admissible names
