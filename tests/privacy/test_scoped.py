@@ -57,7 +57,7 @@ def test_mechanism_tokens_read_as_in_full_scope(tmp_path_factory: pytest.TempPat
     from embedanon import Anonymizer
     from embedanon.pipeline import anonymize_records
     from embedanon.pipeline.document import anonymize_documents
-    from embedanon.review.model import scan
+    from embedanon.privacy.metrics import scan
     from embedanon.vectors.defaults import home_dir
 
     from ..conftest import TINY_WORDS, make_store

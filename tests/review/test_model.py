@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedanon import Anonymizer
-from embedanon.privacy.metrics import change_stats
-from embedanon.review.model import TextStats, check_items, scan, text_stats
+from embedanon.privacy.metrics import change_stats, check_items, scan
+from embedanon.review.model import TextStats, text_stats
 from embedanon.text import lookup_key, tokenize
 
 

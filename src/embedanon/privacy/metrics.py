@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -83,6 +84,73 @@ def align_tokens(original: str, anonymized: str) -> list[tuple[Token, Token]]:
         if (kept and x.text != y.text) or (not kept and y.kind not in _ALNUM_KINDS):
             raise InputError(f"anonymized text does not align with the original at token {pos}")
     return list(zip(a, b, strict=True))
+
+
+# -- change counts from a document's items (the review page and privacy-report count alike) --
+_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
+
+
+class DocumentLike(Protocol):
+    """:class:`~embedanon.pipeline.document.AnonymizedDocument` or anything shaped like it."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def items(self) -> Sequence[Any]: ...
+
+
+def check_items(original: str, document: DocumentLike) -> None:
+    """Items lie inside both texts, in order, without overlapping.
+
+    Raises:
+        ValueError: an item breaks that (names the item's position, never any text).
+    """
+    prev_end = prev_new_end = 0
+    for pos, item in enumerate(document.items):
+        if not (prev_end <= item.start <= item.end <= len(original)):
+            raise ValueError(f"item {pos} has original offsets out of order or outside the text")
+        if not (prev_new_end <= item.new_start <= item.new_end <= len(document.text)):
+            raise ValueError(f"item {pos} has new offsets out of order or outside the text")
+        prev_end, prev_new_end = item.end, item.new_end
+
+
+def scan(original: str, document: DocumentLike) -> tuple[int, int, list[tuple[int, int]]]:
+    """Walk the original's tokens against the items (one pass, items in order).
+
+    Returns:
+        ``(words, changed, kept)``: word tokens; word tokens whose released form differs,
+        ignoring case; and the ``(start, end)`` offsets of alphanumeric tokens no item touches.
+    """
+    check_items(original, document)
+    items = list(document.items)
+    words = changed = 0
+    kept: list[tuple[int, int]] = []
+    i = 0
+    for token in tokenize(original):
+        if token.kind not in _ALNUM_KINDS:
+            continue
+        start, end = token.start, token.end
+        # Skip items that end before this token (a zero-length item at ``start`` touches it).
+        while i < len(items) and items[i].end <= start and items[i].start < start:
+            i += 1
+        j = i
+        old, new = [], []
+        last = start
+        while j < len(items) and items[j].start < end:
+            it = items[j]
+            gap = original[last:it.start] if it.start > last else ""
+            old += [gap, original[it.start:it.end]]
+            new += [gap, document.text[it.new_start:it.new_end]]
+            last = max(last, it.end)
+            j += 1
+        if j == i:
+            kept.append((start, end))
+        if token.kind == "word":
+            words += 1
+            if j > i:
+                tail = original[last:end]
+                changed += lookup_key("".join(old) + tail) != lookup_key("".join(new) + tail)
+    return words, changed, kept
 
 
 def change_stats(original: str, anonymized: str) -> ChangeStats:

@@ -11,7 +11,7 @@ alphanumeric token of the original is then
 
 The word attacks model the mechanism, so they measure a *view* of the release that holds only
 the mechanism's tokens (:func:`mechanism_view`); the change rate of the release as a whole comes
-from the items, counted as the review page counts them (:func:`embedanon.review.model.scan`).
+from the items, counted as the review page counts them (:func:`embedanon.privacy.metrics.scan`).
 
 Nothing here logs or returns text beyond the views handed to the attacks.
 """
@@ -22,9 +22,8 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..review.model import DocumentLike, scan
 from ..text import tokenize
-from .metrics import ChangeStats, align_tokens
+from .metrics import ChangeStats, DocumentLike, align_tokens, scan
 
 #: Item kinds copied from the full-scope replacement (``surrogate`` and ``redact`` are not).
 MECHANISM_KINDS = frozenset({"word", "code"})

@@ -9,6 +9,7 @@ private regular file (:func:`write_review`), never printed or logged.
 
 from __future__ import annotations
 
+from ..privacy.metrics import scan
 from .build import build_review, settings_of
 from .figures import (
     AttackFigures,
@@ -21,7 +22,7 @@ from .figures import (
     find_run_attacks,
 )
 from .html import BANNER, check_target, render_html, summary_lines, write_review
-from .model import Figure, Review, ReviewRecord, ReviewText, Settings, TextStats, scan, text_stats
+from .model import Figure, Review, ReviewRecord, ReviewText, Settings, TextStats, text_stats
 from .sample import DEFAULT_SAMPLE, MAX_SAMPLE, reservoir_sample, sample_rng, sample_size
 
 __all__ = [

@@ -21,9 +21,10 @@ from typing import Any
 
 from .. import __version__
 from .._atomic import OutputError, atomic_write, is_stream, regular_target
+from ..privacy.metrics import scan
 from ..text import lookup_key
 from .assets import CSS, JS, KIND_COLORS, LABEL_PALETTE, UNKNOWN_COLOR
-from .model import Review, ReviewRecord, ReviewText, label_of, scan
+from .model import Review, ReviewRecord, ReviewText, label_of
 from .svg import GROUP_COLORS, Bar, column_bars, rate_bars
 
 STAGE_HELP = {

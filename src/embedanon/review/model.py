@@ -7,13 +7,10 @@ page is built; nothing here logs or prints.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..text import lookup_key, tokenize
-
-_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
+from ..privacy.metrics import DocumentLike, scan
 
 
 class ItemLike(Protocol):
@@ -34,34 +31,10 @@ class ItemLike(Protocol):
     def stage(self) -> str: ...
 
 
-class DocumentLike(Protocol):
-    """:class:`~embedanon.pipeline.document.AnonymizedDocument` or anything shaped like it."""
-
-    @property
-    def text(self) -> str: ...
-    @property
-    def items(self) -> Sequence[Any]: ...
-
-
 def label_of(item: ItemLike) -> str | None:
     """An item's detector label (``PERSON`` ...), or None when it has none."""
     label = getattr(item, "label", None)
     return str(label) if label else None
-
-
-def check_items(original: str, document: DocumentLike) -> None:
-    """Items lie inside both texts, in order, without overlapping.
-
-    Raises:
-        ValueError: an item breaks that (names the item's position, never any text).
-    """
-    prev_end = prev_new_end = 0
-    for pos, item in enumerate(document.items):
-        if not (prev_end <= item.start <= item.end <= len(original)):
-            raise ValueError(f"item {pos} has original offsets out of order or outside the text")
-        if not (prev_new_end <= item.new_start <= item.new_end <= len(document.text)):
-            raise ValueError(f"item {pos} has new offsets out of order or outside the text")
-        prev_end, prev_new_end = item.end, item.new_end
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,45 +66,6 @@ class TextStats:
     def __add__(self, other: TextStats) -> TextStats:
         return TextStats(self.words + other.words, self.changed + other.changed,
                          self.kept + other.kept, self.items + other.items)
-
-
-def scan(original: str, document: DocumentLike) -> tuple[int, int, list[tuple[int, int]]]:
-    """Walk the original's tokens against the items (one pass, items in order).
-
-    Returns:
-        ``(words, changed, kept)``: word tokens; word tokens whose released form differs,
-        ignoring case; and the ``(start, end)`` offsets of alphanumeric tokens no item touches.
-    """
-    check_items(original, document)
-    items = list(document.items)
-    words = changed = 0
-    kept: list[tuple[int, int]] = []
-    i = 0
-    for token in tokenize(original):
-        if token.kind not in _ALNUM_KINDS:
-            continue
-        start, end = token.start, token.end
-        # Skip items that end before this token (a zero-length item at ``start`` touches it).
-        while i < len(items) and items[i].end <= start and items[i].start < start:
-            i += 1
-        j = i
-        old, new = [], []
-        last = start
-        while j < len(items) and items[j].start < end:
-            it = items[j]
-            gap = original[last:it.start] if it.start > last else ""
-            old += [gap, original[it.start:it.end]]
-            new += [gap, document.text[it.new_start:it.new_end]]
-            last = max(last, it.end)
-            j += 1
-        if j == i:
-            kept.append((start, end))
-        if token.kind == "word":
-            words += 1
-            if j > i:
-                tail = original[last:end]
-                changed += lookup_key("".join(old) + tail) != lookup_key("".join(new) + tail)
-    return words, changed, kept
 
 
 def text_stats(original: str, document: DocumentLike) -> TextStats:

@@ -211,11 +211,11 @@ class NameMaker:
             unit, locales = stream.choice(units)
             pools = [self._pool(locale, role, key) for locale in locales]
             i = stream.below(sum(len(pool) for pool in pools))  # uniform over the unit's names
-            for pool in pools:
-                if i < len(pool):
-                    name = pool[i]
+            for names in pools:
+                if i < len(names):
+                    name = names[i]
                     break
-                i -= len(pool)
+                i -= len(names)
             if admissible(name):
                 return unit, name
         # Unlucky draws (a short name among many short ones): choose among the admissible names
