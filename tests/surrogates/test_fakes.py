@@ -160,3 +160,14 @@ def test_number_words_round_trip():
             words = in_words(value, like)
             match = next(m for m in _NUMBER_IN_WORDS.finditer(words) if m.group())
             assert match.group() == words and _number_value(match) == value
+
+
+def test_ordinal_suffixes_agree_with_new_digits():
+    """A kept ``rd`` after a new number read ``2rd`` / ``7rd``."""
+    for r in range(30):
+        for label, text in (("AGE", "the 3rd of Zqxwv"), ("DATE", "THE 21ST OF ZQXWV"), ("AGE", "her 42nd year")):
+            out = replace(label, text, record=str(r).encode())
+            number, suffix = re.search(r"(\d+)(st|nd|rd|th)", out, re.IGNORECASE).groups()
+            n = int(number)
+            assert suffix.lower() == ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
+            assert suffix.isupper() == text.isupper()

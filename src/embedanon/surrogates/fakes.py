@@ -36,7 +36,7 @@ from .avoid import pieces_of
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig
 from .names import NameMaker
-from .shape import scrubbed, shaped
+from .shape import fix_ordinals, scrubbed, shaped
 
 ROLE_ACCOUNTS = frozenset((
     "info", "admin", "administrator", "contact", "support", "noreply", "no-reply", "office", "hello",
@@ -346,7 +346,7 @@ class AgeMaker:
             assert value is not None
             new = in_words(min(self.age(value, context), 999), match.group())
         before, after = text[: match.start()], text[match.end() :]
-        return f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}"
+        return fix_ordinals(f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}")
 
 
 MAKERS.add("email", EmailMaker)

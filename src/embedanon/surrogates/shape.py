@@ -92,7 +92,21 @@ def scrub(text: str, stream: Stream, keep: frozenset[str]) -> str:
         elif word.casefold() not in keep:
             for i, ch in enumerate(word, m.start()):
                 alphabets[i] = _LOWER if ch.islower() else _UPPER
-    return _fill_at(text, alphabets, stream)
+    return fix_ordinals(_fill_at(text, alphabets, stream))
+
+
+_ORDINAL = re.compile(r"(?<!\d)(\d+)(st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
+
+
+def fix_ordinals(text: str) -> str:
+    """Every ordinal suffix after digits made to agree with them, in its case (a kept ``rd`` after
+    random digits: ``7rd`` -> ``7th``)."""
+    def suffix(m: re.Match[str]) -> str:
+        number, like = int(m.group(1)), m.group(2)
+        new = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+        return m.group(1) + (new.upper() if like.isupper() else new)
+
+    return _ORDINAL.sub(suffix, text)
 
 
 def scrubbed(text: str, stream: Stream, keep: frozenset[str]) -> str:
