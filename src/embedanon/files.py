@@ -26,7 +26,7 @@ from .config import AnonymizerConfig
 from .errors import ConfigError, InputError
 from .mechanisms import MECHANISMS
 from .pipeline import Anonymizer
-from .text import split_words, token_kind
+from .text import drawn_parts, split_words, token_kind
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,11 @@ class RunStats:
     texts: int = 0
     bytes_in: int = 0
     outputs: list[str] = field(default_factory=list)
-    #: word tokens per text, when counted (for the epsilon spent): total and the longest text's
+    #: when counted (for the epsilon spent): word tokens, and the word parts the mechanism draws
+    #: (:func:`~embedanon.text.mechanism_draws`), in all and in the longest text
     words: int = 0
-    longest_words: int = 0
+    draws: int = 0
+    longest_draws: int = 0
     #: records of a scope other than ``all`` released in full scope (every word perturbed)
     #: because a detector failed on one of their texts (see :func:`run_counted`)
     full_scope_fallbacks: int = 0
@@ -98,13 +100,16 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
         "config_digest": anonymizer.digest(),
         "key": {"origin": anonymizer.key.origin, "fingerprint": anonymizer.key.fingerprint()},
         "counts": {"inputs": stats.inputs, "records": stats.records, "texts": stats.texts,
-                   "bytes": stats.bytes_in, "word_tokens": stats.words,
+                   "bytes": stats.bytes_in, "word_tokens": stats.words, "drawn_parts": stats.draws,
                    "full_scope_fallbacks": (None if config.scope.scope == "all"
                                             else stats.full_scope_fallbacks)},
         "epsilon": None if epsilon is None else {
-            "per_word": epsilon, "longest_text_words": stats.longest_words,
-            "longest_text": stats.longest_words * epsilon, "whole_input": stats.words * epsilon,
-            "note": "basic composition: a text of n words spends n x epsilon per release"},
+            "per_word": epsilon, "longest_text_draws": stats.longest_draws,
+            "longest_text": stats.longest_draws * epsilon, "whole_input": stats.draws * epsilon,
+            "note": "basic composition: each word part the mechanism replaces (well-known: 2) spends "
+                    "epsilon, so a text of n such parts spends n x epsilon per release"
+                    + (" (an upper bound in scope detected: only the detected spans are drawn)"
+                       if config.scope.scope == "detected" else "")},
         "change_rate": 1.0 if config.scope.scope == "all" and config.mechanism == "knn" else None,
         "seconds": round(seconds, 3),
         "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,
@@ -393,11 +398,13 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
             pending.append(record)
             if count_words:
                 for text in record.texts:
-                    # the word tokens, as privacy-report and review count them: numbers and
-                    # codes are redrawn uniformly and spend no epsilon
-                    n = sum(token_kind(t) == "word" for t in split_words(text)[1::2])
-                    stats.words += n
-                    stats.longest_words = max(stats.longest_words, n)
+                    # word tokens as privacy-report and review count them; epsilon is spent per
+                    # word part drawn (well-known: 2), and codes are redrawn uniformly (none)
+                    tokens = split_words(text)[1::2]
+                    stats.words += sum(token_kind(t) == "word" for t in tokens)
+                    n = sum(map(drawn_parts, tokens))
+                    stats.draws += n
+                    stats.longest_draws = max(stats.longest_draws, n)
             yield from zip(record.texts, names[: len(record.texts)], strict=True)
 
     def tasks() -> Iterator[Task]:

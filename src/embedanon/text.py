@@ -175,6 +175,35 @@ def split_joined(token: str) -> list[str]:
     return _JOINER_SPLIT_RE.split(token)
 
 
+#: Pieces after an apostrophe that are kept as they are (``John's``, ``don't``, ``we'll``).
+CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
+
+
+def is_clitic(pieces: list[str], i: int) -> bool:
+    """Whether ``pieces[i]`` (of :func:`split_joined`, empty pieces left out) is a clitic: one of
+    :data:`CLITICS` after an apostrophe that follows a word part."""
+    return (i >= 2 and pieces[i - 1] in "'’" and pieces[i].lower() in CLITICS
+            and is_word_part(pieces[i - 2]))
+
+
+def drawn_parts(token: str) -> int:
+    """How many parts of an alphanumeric token the mechanism replaces, each a use of epsilon: its
+    word pieces between joiners, clitics left out (``well-known`` 2, ``John's`` 1, ``x-ray2`` 1,
+    ``COVID19`` 0: codes get uniform random characters)."""
+    if token.isalpha() and token.isascii():
+        return 1
+    pieces = [p for p in split_joined(token) if p]
+    return sum(1 for i, piece in enumerate(pieces)
+               if not (len(piece) == 1 and piece in JOINERS) and is_word_part(piece)
+               and not is_clitic(pieces, i))
+
+
+def mechanism_draws(text: str) -> int:
+    """The word parts of ``text`` the mechanism replaces (:func:`drawn_parts`): a release of the
+    text in full scope spends this many times epsilon."""
+    return sum(map(drawn_parts, split_words(text)[1::2]))
+
+
 @lru_cache(maxsize=1 << 16)
 def lookup_key(word: str) -> str:
     """Key used to look a word up in an uncased embedding: accents stripped, case folded."""

@@ -390,18 +390,22 @@ def test_report_epsilon_counts_the_word_tokens_privacy_report_counts(tmp_path: P
     """QA pass 3: the report counted numbers and codes (redrawn uniformly, no epsilon) as words,
     so its epsilon spent disagreed with privacy-report and review."""
     from embedanon.privacy.metrics import change_stats
+    from embedanon.text import mechanism_draws
 
-    texts = ["Seen on 2024-03-15 at 10:30, BP 120/80, dose 5 mg x3.", "COVID19 test 42 negative"]
+    texts = ["Seen on 2024-03-15 at 10:30, BP 120/80, dose 5 mg x3 follow-up.", "COVID19 test 42 negative"]
     src = tmp_path / "in.txt"
     src.write_text("\n".join(texts) + "\n", encoding="utf-8")
     report = tmp_path / "r.json"
     result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", "-m", "exponential",
                  "--epsilon", "13", "--report", str(report))
     assert result.exit_code == 0, result.output
-    spent = json.loads(report.read_text(encoding="utf-8"))["epsilon"]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    spent = data["epsilon"]
     words = [change_stats(t, t).word_tokens for t in texts]  # privacy-report's count
-    assert words == [6, 2]  # Seen on at BP dose mg; test negative
-    assert spent["longest_text_words"] == max(words) and spent["whole_input"] == 13.0 * sum(words)
+    assert words == [7, 2] and data["counts"]["word_tokens"] == 9  # Seen on at BP dose mg follow-up
+    draws = [mechanism_draws(t) for t in texts]
+    assert draws == [8, 2]  # x3 is a code; the mechanism draws each part of follow-up
+    assert spent["longest_text_draws"] == 8 and spent["whole_input"] == 13.0 * 10
 
 
 @pytest.mark.parametrize(("args", "notice"), [

@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 from embedanon import Anonymizer, ConfigError
 from embedanon.leakguard import is_variant
 from embedanon.pipeline import anonymize_records, anonymize_text
-from embedanon.pipeline.plan import CLITICS
 from embedanon.surrogates import SurrogateConfig
-from embedanon.text import HIDDEN_LETTERS, JOINERS, WORD_SPLIT_RE, split_joined, tokenize
+from embedanon.text import CLITICS, HIDDEN_LETTERS, JOINERS, WORD_SPLIT_RE, split_joined, tokenize
 
 pytestmark = pytest.mark.default_embedding
 
@@ -374,3 +373,15 @@ def test_an_integer_beyond_the_float_range_is_a_config_error(kwargs: dict, name:
     with pytest.raises(ConfigError, match=f"{name} must be .*got an integer too large for a float") as info:
         Anonymizer(seed=1, **kwargs)
     assert "0000" not in str(info.value)
+
+
+@pytest.mark.parametrize("text", [
+    "The well-known follow-up of a left-sided non-small-cell mass was re-evaluated in the x-ray.",
+    "John's dog didn't bark; we'll see O'Neil at 10:30, COVID19 x-ray2 e-mail.",
+    "Visit https://www.example.org/a-b today", "Ⓙⓞⓗⓝ café naïve résumé", "", "42 17:30 A1B2"])
+def test_mechanism_draws_count_the_word_parts_the_mechanism_replaces(anon: Anonymizer, text: str) -> None:
+    """Epsilon spent counted word tokens: 'non-small-cell' was one word, for three draws (QA 4)."""
+    from embedanon.text import mechanism_draws
+
+    doc = anon.anonymize_document(text)
+    assert mechanism_draws(text) == sum(1 for item in doc.items if item.kind == "word")

@@ -21,13 +21,12 @@ from typing import Union
 
 import numpy as np
 
-from ..text import JOINERS, case_code, is_word_part, lookup_key, split_joined
+from ..text import JOINERS, case_code, is_clitic, is_word_part, lookup_key, split_joined
 from ..vectors.compose import ComposedSearch
 from ..vectors.placements import PublicPlacements, load_public_placements
 from ..vectors.store import EmbeddingStore
 from .codes import code_chars
 
-CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
 #: Guarded candidates kept per out-of-vocabulary word for the leak-guard redraw.
 SAFE_K = 10
 _CACHE_LIMIT = 500_000
@@ -176,9 +175,7 @@ class Lexicon:
             if len(piece) == 1 and piece in JOINERS:
                 parts.append(piece)
             elif is_word_part(piece):
-                clitic = (i >= 2 and pieces[i - 1] in "'’" and piece.lower() in CLITICS
-                          and is_word_part(pieces[i - 2]))
-                parts.append(piece if clitic else self._word(piece))
+                parts.append(piece if is_clitic(pieces, i) else self._word(piece))
             else:
                 parts.append(Code(code_chars(piece)))
         return tuple(parts)

@@ -24,11 +24,10 @@ import numpy as np
 from ..config import AnonymizerConfig
 from ..errors import ConfigError
 from ..noise import NoiseSource, ReleaseKey, Stage, integers, uniform
-from ..text import JOINERS, apply_case, case_code, is_word_part, lookup_key, split_joined, tokenize
+from ..text import JOINERS, apply_case, case_code, is_clitic, is_word_part, lookup_key, split_joined, tokenize
 from .codes import code_chars, replace_code
 from .document import AnonymizedDocument, record_identity
 from .domains import tld_starts
-from .plan import CLITICS
 from .replace import STAGE_NAMES, Item
 from .runtime import Runtime, get_runtime
 
@@ -54,7 +53,7 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
         for i, piece in enumerate(pieces):
             if len(piece) == 1 and piece in JOINERS:
                 new = piece
-            elif is_word_part(piece) and not _is_clitic(pieces, i):
+            elif is_word_part(piece) and not is_clitic(pieces, i):
                 domain = token.start in domains and len(pieces) == 1
                 new, stage = (_replace_domain(rt, source, tag, word_no, piece) if domain
                               else _replace_word(rt, source, tag, word_no, piece))
@@ -75,9 +74,6 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
     return AnonymizedDocument("".join(out), tuple(items))
 
 
-def _is_clitic(pieces: list[str], i: int) -> bool:
-    return (i >= 2 and pieces[i - 1] in "'’" and pieces[i].lower() in CLITICS
-            and is_word_part(pieces[i - 2]))
 
 
 def _replace_domain(rt: Runtime, source: NoiseSource, tag: np.ndarray, n: int,

@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..mechanisms.base import Mechanism, first_occurrence_unique
 from ..noise import GeneratorNoise
 from ..pipeline import Anonymizer
-from ..text import Token, lookup_key, tokenize
+from ..text import Token, lookup_key, mechanism_draws, tokenize
 from .attack import AttackResult, BayesAttack, frequency_prior
 
 #: Words sampled per chunk in :func:`word_statistics` (bounds memory: chunk * draws * d floats).
@@ -271,6 +271,10 @@ class PrivacyReport:
         documents: documents (lines of a text file) anonymized.
         change: token counts over all documents.
         longest_document_words: word tokens of the longest document.
+        longest_document_parts: word parts the mechanism replaces in the longest document
+            (:func:`~embedanon.text.mechanism_draws`; ``well-known`` is 2): its epsilon spent is
+            this many times epsilon.
+        input_parts: the same over all documents.
         stats_words: distinct in-embedding word types N_w and S_w were computed over.
         draws: draws per word type for N_w and S_w.
         n_w_mean: mean N_w over those types.
@@ -290,6 +294,8 @@ class PrivacyReport:
     s_w_mean: float
     attack_uniform: AttackResult
     attack_corpus: AttackResult
+    longest_document_parts: int = 0
+    input_parts: int = 0
 
 
 def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int = 100,
@@ -313,13 +319,15 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
     store = anonymizer.runtime.store
     mechanism = anonymizer.mechanism
     change = ChangeStats(0, 0, 0)
-    longest = 0
+    longest = longest_parts = input_parts = 0
     xs_all, ys_all = [], []
     for doc, out in zip(docs, outs, strict=True):
         pairs = align_tokens(doc, out)
         stats = _pair_stats(pairs)
         change = change + stats
         longest = max(longest, stats.word_tokens)
+        parts = mechanism_draws(doc)
+        longest_parts, input_parts = max(longest_parts, parts), input_parts + parts
         xs, ys = word_id_pairs(pairs, store.id_of)
         xs_all.append(xs)
         ys_all.append(ys)
@@ -346,4 +354,5 @@ def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int =
         mechanism=mechanism.name, epsilon=None if epsilon is None else float(epsilon),
         documents=len(docs), change=change, longest_document_words=longest, stats_words=len(types),
         draws=draws, n_w_mean=n_w_mean, s_w_mean=s_w_mean, attack_uniform=uniform, attack_corpus=corpus,
+        longest_document_parts=longest_parts, input_parts=input_parts,
     )
