@@ -273,19 +273,26 @@ def _dead_pid() -> int:
 
 
 def test_stale_temps_of_dead_processes_are_cleaned(tmp_path: Path) -> None:
+    from embedanon._atomic import _HOST
+
     dead = _dead_pid()
-    stale = tmp_path / f".out.txt.embedanon-{dead}-abc123.tmp"
-    fresh = tmp_path / f".new.txt.embedanon-{dead}-def456.tmp"
-    mine = tmp_path / f".mine.txt.embedanon-{os.getpid()}-ghi789.tmp"
+    other_host = "0" * 8 if _HOST != "0" * 8 else "1" * 8
+    stale = tmp_path / f".out.txt.embedanon-{_HOST}-{dead}-abc123.tmp"
+    fresh = tmp_path / f".new.txt.embedanon-{_HOST}-{dead}-def456.tmp"
+    mine = tmp_path / f".mine.txt.embedanon-{_HOST}-{os.getpid()}-ghi789.tmp"
+    # QA pass 4: a live run in another container or on another host sharing the directory has a
+    # pid this process cannot see; its temp files were deleted and that run failed at the end
+    elsewhere = tmp_path / f".out.txt.embedanon-{other_host}-{dead}-jkl012.tmp"
     foreign = tmp_path / ".out.txt.other-tool.tmp"
-    for path in (stale, fresh, mine, foreign):
+    for path in (stale, fresh, mine, elsewhere, foreign):
         path.write_text("anonymized text", encoding="utf-8")
-    for path in (stale, mine, foreign):
+    for path in (stale, mine, elsewhere, foreign):
         os.utime(path, (1_000_000, 1_000_000))  # long before this process started
     os.utime(fresh, None)  # touched now: may belong to a run on another machine
     with atomic_write(tmp_path / "result.txt", private=True) as fh:
         fh.write("ok")
     assert not stale.exists() and fresh.exists() and mine.exists() and foreign.exists()
+    assert elsewhere.exists()
     assert clean_stale_temps(tmp_path) == 0
 
 

@@ -20,10 +20,13 @@ Mode rule (one for everything):
   survives a rerun.
 
 Symbolic links are followed: the file they point to is replaced, in its own directory, and the
-link stays. Temporary files are named ``.<target name>.embedanon-<pid>-<random>.tmp``; they are
-removed when writing fails, on SIGINT/SIGTERM (see :func:`install_signal_handlers`) and at
-interpreter exit, and leftovers of a process that no longer runs (``kill -9``, power loss) are
-removed by the next successful write into the same directory.
+link stays. Temporary files are named ``.<target name>.embedanon-<host>-<pid>-<random>.tmp``;
+they are removed when writing fails, on SIGINT/SIGTERM (see :func:`install_signal_handlers`) and
+at interpreter exit, and leftovers of a process that no longer runs (``kill -9``, power loss) are
+removed by the next successful write into the same directory. ``<host>`` names the machine and
+process namespace (:func:`_host_token`): a pid means something only there, so a run on another
+host or in another container that shares the directory (NFS, a mounted volume) never has its
+live temp files taken for leftovers.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ from .errors import EmbedanonError
 #: A spooled stream output stays in memory up to this size, then spills to an unlinked temp file.
 SPOOL_MEMORY_BYTES = 16 * 1024 * 1024
 _TAG = "embedanon"
-_TEMP_RE = re.compile(r"^\..*\." + _TAG + r"-(\d+)-[A-Za-z0-9_]+\.tmp$")
+_TEMP_RE = re.compile(r"^\..*\." + _TAG + r"-([0-9a-f]{8})-(\d+)-[A-Za-z0-9_]+\.tmp$")
 #: Our temp files and directories not yet renamed or removed (removed at exit and on signals).
 _LIVE: set[Path] = set()
 _PROCESS_START = time.time()
@@ -161,8 +164,23 @@ def writable_directory(path: str | os.PathLike[str]) -> Path:
 
 
 # -- temp files --------------------------------------------------------------------------------
+def _host_token() -> str:
+    """8 hex digits naming this host and process namespace: the host name and, where there is one,
+    the pid namespace (two containers on one host may share a host name)."""
+    import hashlib
+    import socket
+
+    parts = [socket.gethostname()]
+    with contextlib.suppress(OSError):
+        parts.append(str(os.stat("/proc/self/ns/pid").st_ino))
+    return hashlib.blake2b("\x00".join(parts).encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+
+
+_HOST = _host_token()
+
+
 def _make_temp(target: Path, *, directory: bool = False) -> Path:
-    prefix = f".{target.name}.{_TAG}-{os.getpid()}-"
+    prefix = f".{target.name}.{_TAG}-{_HOST}-{os.getpid()}-"
     try:
         if directory:
             made = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=target.parent))
@@ -208,9 +226,9 @@ def _pid_alive(pid: int) -> bool:
 
 
 def clean_stale_temps(directory: str | os.PathLike[str]) -> int:
-    """Remove our own leftover temp files in ``directory``: named by :func:`_make_temp`, made by a
-    process that no longer runs, and last modified before this process started. Returns how
-    many were removed; never raises."""
+    """Remove our own leftover temp files in ``directory``: named by :func:`_make_temp` on this
+    host and process namespace, made by a process that no longer runs, and last modified before
+    this process started. Returns how many were removed; never raises."""
     removed = 0
     try:
         entries = list(os.scandir(directory))
@@ -224,7 +242,7 @@ def clean_stale_temps(directory: str | os.PathLike[str]) -> int:
             old = entry.stat(follow_symlinks=False).st_mtime < _PROCESS_START
         except OSError:
             continue
-        if old and not _pid_alive(int(match.group(1))):
+        if old and match.group(1) == _HOST and not _pid_alive(int(match.group(2))):
             _remove(Path(entry.path))
             removed += 1
     return removed
