@@ -132,3 +132,52 @@ def test_report_has_the_fallback_count(tmp_path: Path, glove: Path, failing_dete
         str(report), lambda stats: files.run_report(anonymizer, stats, 1.0, engine="processes", jobs=1)))
     assert json.loads(report.read_text(encoding="utf-8"))["counts"]["full_scope_fallbacks"] == 1
     assert oct(report.stat().st_mode & 0o777) == "0o600"
+
+
+# -- inputs that are not plain text files (QA pass 4) --------------------------------------------
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_read_once(tmp_path: Path, glove: Path) -> None:
+    """The input check opened and closed every input before the run: for a FIFO that took the
+    writer, whose data was lost, and the run's own open waited forever."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "w", encoding="utf-8") as fh:
+            fh.write("chest pain in the garden\n")
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    out = tmp_path / "out.txt"
+    done: list[files.RunStats] = []
+    runner = threading.Thread(target=lambda: done.append(files.anonymize_files(
+        [str(fifo)], str(out), Anonymizer(str(glove), "knn", seed=1))), daemon=True)
+    runner.start()
+    runner.join(timeout=60)
+    assert done, "the run waited forever on the pipe"
+    assert done[0].records == 1 and len(out.read_text(encoding="utf-8").split()) == 5
+
+
+@pytest.mark.parametrize(("magic", "name"), [(b"\x1f\x8b\x08\x00", "gzip"), (b"\xfd7zXZ\x00", "xz"),
+                                             (b"BZh91AY", "bzip2"), (b"PK\x03\x04", "zip")])
+def test_compressed_input_is_refused(tmp_path: Path, glove: Path, magic: bytes, name: str) -> None:
+    """Read as text, a .gz failed as invalid UTF-8 and the message suggested --encoding-errors
+    replace, which anonymized the compressed bytes."""
+    src = tmp_path / "in.txt"
+    src.write_bytes(magic + b"\x00rest of the archive")
+    with pytest.raises(files.InputError, match=f"is {name}-compressed; decompress it first"):
+        files.anonymize_files([str(src)], str(tmp_path / "o.txt"), Anonymizer(str(glove), "knn", seed=1),
+                              encoding_errors="replace")
+    assert not (tmp_path / "o.txt").exists()
+    src.write_bytes(b"BZh is how a note may start\n")  # text that only looks like a magic number
+    files.anonymize_files([str(src)], str(tmp_path / "o.txt"), Anonymizer(str(glove), "knn", seed=1))
+
+
+def test_several_inputs_to_standard_output_name_the_fix(tmp_path: Path) -> None:
+    """QA: 'output - and output - both write to standard output' for two inputs and no -o."""
+    for output in (None, "-"):
+        with pytest.raises(ConfigError, match="^2 inputs need -o DIR, an existing directory"):
+            files.plan_outputs(["a.txt", "b.txt"], output)
+    assert files.plan_outputs(["a.txt"], None) == [None]

@@ -529,6 +529,21 @@ def _copy_spool(p: _Pending) -> None:
         raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
 
 
+class _Flag:
+    """A process-wide flag (set once, read by the command's error handler)."""
+
+    def __init__(self) -> None:
+        self.value = False
+
+    def set(self) -> None:
+        self.value = True
+
+
+#: Set when a spooled output began to be copied to its stream (standard output, a FIFO ...):
+#: an interruption after that has written part of the output, which cannot be taken back.
+STREAMED = _Flag()
+
+
 def _pump(src: IO[bytes], write: Callable[[memoryview], int | None]) -> None:
     """Copy ``src`` to ``write`` until every byte is written.
 
@@ -540,6 +555,7 @@ def _pump(src: IO[bytes], write: Callable[[memoryview], int | None]) -> None:
     while chunk := src.read(1 << 20):
         view = memoryview(chunk)
         while view:
+            STREAMED.set()  # from here on an interruption leaves a stream cut short
             written = write(view)
             if not written:  # None: a non-blocking stream that would block; 0: no progress
                 code = errno.EAGAIN if written is None else errno.EIO

@@ -133,6 +133,9 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
         raise ConfigError("standard input ('-') is given more than once")
     eio.check_output(output)
     if output is None or output == "-":
+        if len(inputs) > 1:
+            raise ConfigError(f"{len(inputs)} inputs need -o DIR, an existing directory (standard "
+                              "output takes one input)")
         return [None] * len(inputs)
     out_is_dir = Path(output).is_dir() or (len(inputs) > 1)
     if not out_is_dir:
@@ -323,13 +326,13 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
         if f == "txt" and fields:
             raise ConfigError("--field applies to jsonl and csv input, not txt")
     for p in inputs:  # fail before writing anything when an input is missing
-        if p != "-":
-            eio.open_input(p).close()
+        eio.check_input(p)
     stats = RunStats()
     with eio.output_batch() as batch:  # every output appears only when every input succeeded
         for path, target, form in zip(inputs, targets, formats, strict=True):
             names = list(fields or ["text"])
             with eio.open_input(path) as fh:
+                eio.refuse_compressed(fh, path)
                 _run_one(fh, batch.open(target), path, form, names, anonymizer, engine,
                          encoding_errors, stats, progress, sniff=fmt is None, count_words=count_words)
             stats.inputs += 1

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -81,6 +82,40 @@ def open_input(path: str) -> IO[bytes]:
         raise InputError(f"input is a directory: {path}") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def check_input(path: str) -> None:
+    """Fail now, as :func:`open_input` would, when ``path`` cannot be read; without opening a
+    FIFO or a device, since opening a named pipe takes its writer (whose data would be lost when
+    the check closes it) and the run's own open would then wait forever."""
+    if path == "-":
+        return
+    try:
+        st = os.stat(path)
+    except OSError:
+        open_input(path).close()  # raises the one-line error
+        return
+    if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
+        open_input(path).close()
+    elif not os.access(path, os.R_OK):
+        raise InputError(f"cannot read {path}: Permission denied")
+
+
+#: the first bytes of compressed or archived files, and the format each names
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"),
+               (b"PK\x03\x04", "zip"), (b"\x28\xb5\x2f\xfd", "zstd"))
+
+
+def refuse_compressed(fh: IO[bytes], path: str) -> None:
+    """Refuse an input that starts like a compressed file (gzip, xz, bzip2, zip, zstd): read as text
+    it fails as invalid UTF-8, and ``--encoding-errors replace`` would anonymize its bytes."""
+    peek = getattr(fh, "peek", None)
+    if peek is None:  # standard input: not looked at in advance
+        return
+    head = peek(6)[:6]
+    for magic, name in _COMPRESSED:
+        if head.startswith(magic) and (name != "bzip2" or head[3:4] in b"123456789"):
+            raise InputError(f"input {path} is {name}-compressed; decompress it first")
 
 
 class _Unclosed(io.BufferedIOBase):

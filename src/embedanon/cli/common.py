@@ -24,7 +24,7 @@ except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
     from click.globals import get_current_context  # type: ignore[no-redef]
 
-from .._atomic import Terminated, install_signal_handlers
+from .._atomic import STREAMED, Terminated, install_signal_handlers
 from ..errors import EmbedanonError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -114,10 +114,10 @@ def handle_errors(func: F) -> F:
                 raise
             raise fail(_one_line(str(exc))) from None
         except KeyboardInterrupt:
-            raise fail("interrupted; no output was written", EXIT_SIGINT) from None
+            raise fail(f"interrupted; {_what_was_written()}", EXIT_SIGINT) from None
         except Terminated as exc:
             name = signal.Signals(exc.signum).name
-            raise fail(f"terminated by {name}; no output was written", 128 + exc.signum) from None
+            raise fail(f"terminated by {name}; {_what_was_written()}", 128 + exc.signum) from None
         except BrokenPipeError:
             _silence_stdout()
             raise typer.Exit(EXIT_BROKEN_PIPE) from None
@@ -128,6 +128,14 @@ def handle_errors(func: F) -> F:
             raise fail(_one_line(f"{exc.strerror or type(exc).__name__}{where}")) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _what_was_written() -> str:
+    """The end of an interruption's message: files are all or nothing, but a stream (standard
+    output, a pipe) that had begun to receive the spooled output keeps what it got."""
+    if STREAMED.value:
+        return "the output on standard output (or a pipe) is incomplete; no file was written"
+    return "no output was written"
 
 
 def _one_line(message: str) -> str:
