@@ -14,6 +14,7 @@ with TLS between them.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -29,11 +30,14 @@ def _client(scheduler: str | None) -> Any:
         from distributed import Client, LocalCluster
     except ImportError:
         raise ConfigError("the dask engine needs the optional extra: pip install 'embedanon[dask]'") from None
-    if logging.getLogger().getEffectiveLevel() > logging.INFO:  # not --verbose
-        logging.getLogger("distributed").setLevel(logging.WARNING)  # the scheduler's INFO chatter
+    quiet = logging.getLogger().getEffectiveLevel() > logging.INFO  # not --verbose
+    if quiet:  # one line on stderr per problem: distributed's INFO and WARNING chatter stays out
+        logging.getLogger("distributed").setLevel(logging.ERROR)
+        warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
     if scheduler is None:
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
-                               host="127.0.0.1", dashboard_address=":0")  # None still serves :8787
+                               host="127.0.0.1", dashboard_address=":0",  # None still serves :8787
+                               silence_logs=logging.ERROR if quiet else logging.WARNING)
         return Client(cluster)  # type: ignore[no-untyped-call]
     try:
         return Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
