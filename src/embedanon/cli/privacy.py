@@ -12,7 +12,6 @@ import typer
 
 from .._english import counted
 from .._validate import positive_int
-from ..config import ScopeConfig
 from ..detectors.evaluate import read_span_records
 from ..errors import ConfigError, InputError
 from ..files import read_texts
@@ -21,7 +20,7 @@ from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.metrics import PrivacyReport, privacy_report
-from ..privacy.scoped import ReleaseCounts, mechanism_view, release_counts
+from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
 from .common import handle_errors, setup_logging
 from .options import (
     EncodingErrorsOpt,
@@ -85,8 +84,8 @@ def privacy_report_command(
 
     say(f"anonymizing {len(texts)} texts ({releases} release{'s' * (releases > 1)})")
     config = anonymizer.config
-    plain = config.scope.scope == "all" and not config.scope.neutral_formats
-    full = config if plain else replace(config, scope=ScopeConfig())
+    plain = is_plain(config.scope)
+    full = config if plain else full_scope_config(config)
     # Release 1 under the configured key; a careless holder's further releases draw fresh keys.
     keys = [anonymizer.key] + [anonymizer.key if anonymizer.key.origin != "fresh" else ReleaseKey.fresh()
                                for _ in range(releases - 1)]
@@ -113,14 +112,16 @@ def privacy_report_command(
     # outside plain full scope they read only the tokens it released (see embedanon.privacy.scoped).
     originals, released = texts, outs
     name_spans = _name_spans(spans, texts) if spans else None
+    scoped: ScopedRelease | None = None
     if not plain:
-        view = mechanism_view(texts, docs, outs)
+        scoped = scoped_release(config.scope, texts, docs, outs)
+        view = scoped.view
         originals, released = list(view.originals), [list(r) for r in view.releases]
         name_spans = view.map_spans(name_spans) if name_spans is not None else None
     say("measuring N_w, S_w and the Bayes attack")
     report = privacy_report(originals, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
                             mc_draws=mc_draws, outputs=released[0])
-    counts = ReleaseCounts.full_scope(report.change) if plain else release_counts(texts, docs[0])
+    counts = ReleaseCounts.full_scope(report.change) if scoped is None else scoped.counts
     # From here on ``report.change`` is the release's; N_w, S_w and the attacks stay the mechanism's.
     report = replace(report, change=counts.change)
     figures = None
@@ -136,11 +137,8 @@ def privacy_report_command(
     if anonymizer.key.origin == "seed":
         warnings.append("this release used --seed: anyone who guesses the seed (e.g. by replaying one "
                         "note they also hold) replays the noise; release with --key")
-    if config.scope.neutral_formats:
-        warnings.append("neutral formats: phones and IDs are surrogates in the release; the word attacks "
-                        "measure the words the mechanism released")
-    if config.scope.scope != "all":
-        warnings.append(scope_warning(config.scope.scope, counts))
+    if scoped is not None:  # the same lines the review page shows
+        warnings.extend(scoped.warnings)
     if as_json:
         payload: dict[str, Any] = {"report": _report_dict(report),
                                    "release": _release_dict(config.scope.scope, counts),
@@ -167,25 +165,6 @@ def _report_dict(report: PrivacyReport) -> dict[str, Any]:
         out[key] = {"tokens": result.tokens, "success": result.success, "method": result.method}
     out["change"]["change_rate"] = report.change.change_rate
     return out
-
-
-def scope_warning(scope: str, counts: ReleaseCounts) -> str:
-    """What the figures of a release that is not plain full scope describe (counts only)."""
-    n = counts.change.word_tokens
-    parts = []
-    if counts.verbatim_words:
-        where = " (outside the detected spans)" if scope == "detected" else ""
-        parts.append(f"{counts.verbatim_words} of {n} word tokens are released unchanged{where}, "
-                     "with no protection; no figure but the change rate covers them")
-    if counts.other_words:
-        parts.append(f"{counts.other_words} of {n} word tokens are surrogates or redactions, "
-                     "outside the word attacks")
-    parts.append(f"N_w, S_w and the word attacks measure only the {counts.mechanism_words} of {n} word "
-                 "tokens the mechanism released (exactly as in full scope under the same key)")
-    if counts.verbatim_words:
-        parts.append("the contextual attack sees those words without the unchanged text around them, "
-                     "which a real attacker also reads")
-    return f"scope {scope}: " + "; ".join(parts)
 
 
 def _release_dict(scope: str, counts: ReleaseCounts) -> dict[str, Any]:

@@ -12,6 +12,8 @@ alphanumeric token of the original is then
 The word attacks model the mechanism, so they measure a *view* of the release that holds only
 the mechanism's tokens (:func:`mechanism_view`); the change rate of the release as a whole comes
 from the items, counted as the review page counts them (:func:`embedanon.privacy.metrics.scan`).
+``privacy-report`` and the review page both take their figures' input from
+:func:`scoped_release`, and their warnings from :func:`release_warnings`.
 
 Nothing here logs or returns text beyond the views handed to the attacks.
 """
@@ -20,8 +22,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..config import AnonymizerConfig, ScopeConfig
 from ..text import tokenize
 from .metrics import ChangeStats, DocumentLike, align_tokens, scan
 
@@ -173,3 +176,79 @@ def mechanism_view(originals: Sequence[str], documents: Sequence[Sequence[Docume
                                               for i, j in spans))
         all_runs.append(tuple(runs))
     return MechanismView(tuple(views), tuple(tuple(r) for r in released), tuple(all_runs))
+
+
+def is_plain(scope: ScopeConfig) -> bool:
+    """Plain full scope: every word goes through the mechanism and no span becomes a surrogate,
+    so the release is the full-scope release and its figures need no view."""
+    return scope.scope == "all" and not scope.neutral_formats
+
+
+def full_scope_config(config: AnonymizerConfig) -> AnonymizerConfig:
+    """``config`` in plain full scope: under the same key, its release holds the mechanism's
+    tokens of the scoped release exactly as they read there."""
+    return replace(config, scope=ScopeConfig())
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedRelease:
+    """What the figures of a release outside plain full scope read, and how to qualify them.
+
+    Attributes:
+        scope: the scope (``all``, ``detected``, ``hybrid``).
+        view: the mechanism's tokens, for N_w, S_w and the word attacks.
+        counts: word tokens of the first release by what released them.
+        warnings: one line each (counts only), as :func:`release_warnings` gives them.
+    """
+
+    scope: str
+    view: MechanismView
+    counts: ReleaseCounts
+    warnings: tuple[str, ...]
+
+
+def scoped_release(scope: ScopeConfig, originals: Sequence[str], documents: Sequence[Sequence[DocumentLike]],
+                   full_releases: Sequence[Sequence[str]]) -> ScopedRelease:
+    """The view and the counts of a release made in ``scope`` (not plain full scope).
+
+    Args:
+        scope: the scope the releases were made in.
+        originals: the documents.
+        documents: ``documents[r][d]``: release r of document d in ``scope``, with its items.
+        full_releases: ``full_releases[r][d]``: the release of document d under the same key in
+            plain full scope (:func:`full_scope_config`).
+    """
+    view = mechanism_view(originals, documents, full_releases)
+    counts = release_counts(originals, documents[0])
+    return ScopedRelease(scope.scope, view, counts, tuple(release_warnings(scope, counts)))
+
+
+def release_warnings(scope: ScopeConfig, counts: ReleaseCounts) -> list[str]:
+    """What the figures of a release in ``scope`` describe, one line each (none in plain full
+    scope; counts only, never text)."""
+    warnings = []
+    if scope.neutral_formats:
+        warnings.append("neutral formats: phones and IDs are surrogates in the release; the word attacks "
+                        "measure the words the mechanism released")
+    if scope.scope != "all":
+        warnings.append(scope_warning(scope.scope, counts))
+    return warnings
+
+
+def scope_warning(scope: str, counts: ReleaseCounts) -> str:
+    """What the figures of a release that is not plain full scope describe (counts only)."""
+    n = counts.change.word_tokens
+    parts = []
+    if counts.verbatim_words:
+        where = " (outside the detected spans)" if scope == "detected" else ""
+        parts.append(f"{counts.verbatim_words} of {n} word tokens are released unchanged{where}, "
+                     "with no protection; no figure but the change rate covers them")
+    if counts.other_words:
+        parts.append(f"{counts.other_words} of {n} word tokens are surrogates or redactions, "
+                     "outside the word attacks")
+    parts.append(f"N_w, S_w and the word attacks measure only the {counts.mechanism_words} of {n} word "
+                 "tokens the mechanism released (exactly as in full scope under the same key)")
+    if counts.verbatim_words:
+        parts.append("the contextual attack sees those words without the unchanged text around them, "
+                     "which a real attacker also reads")
+    return f"scope {scope}: " + "; ".join(parts)

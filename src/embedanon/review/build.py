@@ -15,7 +15,8 @@ from .. import io as eio
 from ..errors import ConfigError
 from ..mechanisms import available
 from ..pipeline import Anonymizer
-from ..pipeline.document import anonymize_documents
+from ..pipeline.document import anonymize_documents, anonymize_records
+from ..privacy.scoped import ScopedRelease, full_scope_config, is_plain, scoped_release
 from ..text import tokenize
 from .figures import FigureSource, collect_figures, default_sources
 from .model import Review, ReviewRecord, ReviewText, Settings
@@ -113,12 +114,32 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
             review_texts.append(ReviewText.build(names[j], text, docs[pos]))
             pos += 1
         records.append(ReviewRecord(number, tuple(review_texts)))
+    originals, released = [t for t, _ in flat], [d.text for d in docs]
+    config = anonymizer.config
+    scoped: ScopedRelease | None = None
+    if flat and not is_plain(config.scope):
+        # As privacy-report measures it: the figures read only the tokens the mechanism released,
+        # taken from the full-scope release under the same key (embedanon.privacy.scoped).
+        full = anonymize_records(originals, full_scope_config(config), anonymizer.key,
+                                 fields=[f for _, f in flat])
+        scoped = scoped_release(config.scope, originals, [docs], [full])
+        originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
     figures, notes = collect_figures(default_sources() if sources is None else sources,
-                                     [t for t, _ in flat], [d.text for d in docs], anonymizer)
+                                     originals, released, anonymizer)
     return Review(
         input_name="<stdin>" if path == "-" else Path(path).name, format=form,
         fields=tuple(names) if form != "txt" else (), settings=settings_of(anonymizer),
         records_total=total, empty_records=empty, longest_record_words=longest, requested=sample,
         records=tuple(records), figures=figures, notes=notes,
         generated=generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        scope=scope_label(config.scope.scope, config.scope.neutral_formats),
+        release=None if scoped is None else scoped.counts,
+        warnings=() if scoped is None else scoped.warnings,
     )
+
+
+def scope_label(scope: str, neutral_formats: bool) -> str:
+    """How the page names a scope: ``""`` for plain full scope (the page then names none)."""
+    if scope == "all" and not neutral_formats:
+        return ""
+    return scope + (" with neutral formats" if neutral_formats else "")

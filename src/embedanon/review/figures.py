@@ -10,6 +10,11 @@ A :class:`FigureSource` turns the sampled originals and their release into
 
 A source that fails or is unavailable gives a one-line note instead of figures, so a page is
 always written; the note never quotes text.
+
+Outside plain full scope the page hands the sources the mechanism's view of the release
+(:func:`embedanon.privacy.scoped.scoped_release`, as privacy-report does): ``originals`` and
+``released`` then hold only the tokens the mechanism released, and a figure over none of them
+is n/a rather than missing.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any, Protocol
 
 from ..errors import EmbedanonError
 from ..pipeline import Anonymizer
+from ..privacy.scoped import is_plain
 from .model import Figure
 
 
@@ -64,11 +70,18 @@ class MechanismFigures:
                 anonymizer: Anonymizer) -> tuple[Figure, ...]:
         from ..privacy.metrics import privacy_report
 
-        if not any(originals):
+        plain = is_plain(anonymizer.config.scope)
+        if plain and not any(originals):
             raise FigureUnavailable("no text in the sample")
-        report = privacy_report(originals, anonymizer, draws=self.draws, max_words=self.max_words)
+        # Plain full scope: privacy_report makes the release itself, as it always has. Otherwise
+        # ``released`` is the mechanism's view, which the anonymizer's scope would not reproduce.
+        report = privacy_report(originals, anonymizer, draws=self.draws, max_words=self.max_words,
+                                outputs=None if plain else list(released))
         if report.stats_words == 0:
-            raise FigureUnavailable("no sampled word is in the embedding")
+            if plain:
+                raise FigureUnavailable("no sampled word is in the embedding")
+            return (Figure("mechanism", "N_w: draws returning the word itself", float("nan"), 0,
+                           "no word the mechanism released in the sample is in the embedding"),)
         return (Figure(
             "mechanism", "N_w: draws returning the word itself", _rate(report.n_w_mean), report.stats_words,
             f"mean over {report.stats_words} word types, {report.draws} draws each (1: no privacy); "
@@ -100,7 +113,7 @@ class AttackFigures:
         run = find_run_attacks()
         if run is None:
             raise FigureUnavailable("this embedanon has no run_attacks")
-        if not any(originals):
+        if is_plain(anonymizer.config.scope) and not any(originals):
             raise FigureUnavailable("no text in the sample")
         figs = run(list(originals), [list(released)], mechanism=anonymizer.mechanism,
                    index=anonymizer.runtime.index, release_counts=(1,), contextual=self.contextual)

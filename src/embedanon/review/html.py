@@ -201,6 +201,11 @@ def _cards(review: Review) -> str:
         _card("Replaced spans", f"{stats.items:,}", f"{stats.kept:,} tokens kept verbatim"),
         _card("Mechanism", s.mechanism, params or "no parameters"),
     ]
+    if review.scope:
+        r = review.release
+        cards.append(_card("Scope", review.scope, "no records" if r is None else
+                           f"word tokens: {r.mechanism_words:,} by the mechanism, {r.verbatim_words:,} "
+                           f"unchanged (verbatim), {r.other_words:,} surrogate or redaction"))
     if s.epsilon is not None:
         spent = review.epsilon_spent or 0.0
         cards.append(_card("Differential privacy", f"\u03b5 = {s.epsilon:g} per word",
@@ -225,6 +230,7 @@ def _settings(review: Review) -> str:
         ("Input", f"<code>{_name(review.input_name)}</code> ({_e(review.format)})"),
         ("Fields", ", ".join(f"<code>{_name(f)}</code>" for f in review.fields) or "every line"),
         ("Mechanism", f"<code>{_e(s.mechanism)}</code>"),
+        *([("Scope", f"<code>{_e(review.scope)}</code>")] if review.scope else []),
         ("Parameters", ", ".join(f"{_e(n)} = <code>{_e(v)}</code>" for n, v in s.params) or "none"),
         ("Embedding", f"<code>{_name(s.embedding)}</code>"),
         ("Key", f"{_e(key)}, fingerprint <code>{_e(s.key_fingerprint)}</code>"
@@ -283,7 +289,22 @@ def _figures(review: Review) -> str:
     return ('<div class="panel"><h2>Privacy figures</h2>' + chart + table +
             f'<p class="note">Measured on the {len(review.records):,} records shown. Attack rates '
             "are the share of word tokens whose original an attacker recovers (lower is better); "
-            "N_w is the share of draws returning the word itself.</p>" + notes + "</div>")
+            "N_w is the share of draws returning the word itself.</p>" + _released_by(review) + notes
+            + "</div>")
+
+
+def _released_by(review: Review) -> str:
+    """Outside plain full scope: who released the sample's words, and privacy-report's warnings."""
+    if not review.scope:
+        return ""
+    r = review.release
+    counts = "" if r is None else (
+        f" Released by: mechanism {r.mechanism_words:,}, unchanged (verbatim) {r.verbatim_words:,}, "
+        f"surrogate or redaction {r.other_words:,} of {r.change.word_tokens:,} word tokens. N_w and the "
+        f"attack rates cover only the {r.mechanism_words:,} word tokens the mechanism released (n/a "
+        "when it released none); the change rate covers them all.")
+    warnings = "".join(f'<p class="note warn">warning: {_e(w)}</p>' for w in review.warnings)
+    return f'<p class="note">Scope <code>{_e(review.scope)}</code>.{_e(counts)}</p>' + warnings
 
 
 def _per_record(review: Review) -> str:
@@ -364,5 +385,11 @@ def check_target(path: str | os.PathLike[str]) -> None:
 def summary_lines(review: Review) -> Sequence[str]:
     """Counts only (for ``-v`` on stderr): never text."""
     stats = review.stats
-    return [f"review: {len(review.records)} of {review.records_total} records, "
-            f"{stats.words} words, change rate {_pct(stats.change_rate)}, {stats.items} spans"]
+    lines = [f"review: {len(review.records)} of {review.records_total} records, "
+             f"{stats.words} words, change rate {_pct(stats.change_rate)}, {stats.items} spans"]
+    if review.release is not None:
+        r = review.release
+        lines.append(f"review: scope {review.scope}, released by: mechanism {r.mechanism_words}, unchanged "
+                     f"(verbatim) {r.verbatim_words}, surrogate or redaction {r.other_words} of "
+                     f"{r.change.word_tokens} word tokens")
+    return lines

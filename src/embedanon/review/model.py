@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..privacy.metrics import DocumentLike, scan
+from ..privacy.scoped import ReleaseCounts
 
 
 class ItemLike(Protocol):
@@ -177,6 +178,11 @@ class Review:
         figures: privacy figures measured on the sample.
         notes: one-line notes about figures that could not be measured.
         generated: when the page was made (ISO 8601, UTC).
+        scope: ``""`` for plain full scope; else the scope the release was made in (``detected``,
+            ``hybrid``, ``all with neutral formats``): the figures then measure only the words the
+            mechanism released (:mod:`embedanon.privacy.scoped`).
+        release: outside plain full scope, the sample's word tokens by what released them.
+        warnings: outside plain full scope, what the figures describe (privacy-report's lines).
     """
 
     input_name: str
@@ -191,6 +197,9 @@ class Review:
     notes: tuple[str, ...] = ()
     generated: str = ""
     empty_records: int = 0
+    scope: str = ""
+    release: ReleaseCounts | None = None
+    warnings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 <= self.empty_records <= self.records_total or len(self.records) > self.records_total:

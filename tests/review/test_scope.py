@@ -1,0 +1,139 @@
+"""Outside plain full scope the page measures what privacy-report measures: N_w, S_w and the
+attacks over the words the mechanism released only, with the same release counts and warning.
+
+QA pass 4: in scope ``detected`` the page ran the full-scope attacks on a release that kept
+99 % of the words verbatim (knn never returns its input, so every kept word scored as never
+recovered: 0.0 %), named no scope and gave no warning; in ``hybrid`` a phone surrogate that
+changed the token count left every figure "not measured".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon import Anonymizer
+from embedanon.cli import app
+from embedanon.cli.options import release_anonymizer
+from embedanon.review import AttackFigures, Figure, MechanismFigures, Review, build_review, render_html
+from embedanon.text import tokenize
+
+runner = CliRunner()
+OUTSIDER = "Zebulonius"  # not in the tiny embedding
+TEXTS = {
+    # scope detected, a denied name outside the embedding: the mechanism releases 2 tokens, none
+    # of them in the embedding; the other 22 words are released verbatim
+    "detected-oov": (f"the patient {OUTSIDER} had fever and cough\nthe doctor saw {OUTSIDER} today "
+                     "for chest pain\nmother and father visit the clinic in the morning\n"),
+    # scope detected, a denied word inside the embedding: the attacks measure its 3 tokens
+    "detected": ("the patient had fever and cough\nthe doctor saw the patient today for chest pain\n"
+                 "mother and the patient visit the clinic in the morning\n"),
+    # scope hybrid: the phone's neutral-format surrogate has more tokens than the phone
+    "hybrid": ("the patient had fever and cough, call 555-123-4567 today\nthe doctor saw the patient "
+               "for chest pain\nmother had high blood pressure at night\n"),
+}
+DENY = {"detected-oov": f"NAME\t{OUTSIDER}\n", "detected": "NAME\tpatient\n", "hybrid": ""}
+
+
+def _setup(case: str, tmp_path: Path, emb: Path) -> tuple[list[str], dict[str, Any]]:
+    src = tmp_path / "notes.txt"
+    src.write_text(TEXTS[case], encoding="utf-8")
+    deny = tmp_path / "deny.txt"
+    deny.write_text(DENY[case], encoding="utf-8")
+    scope = case.split("-")[0]
+    cli = ["-m", "knn", "--k", "3", "--embedding", str(emb), "--seed", "1", "--scope", scope,
+           "--detector", "regex", "--deny", str(deny), str(src)]
+    options = {"embedding": str(emb), "mechanism": "knn", "k": 3, "seed": 1, "scope": scope,
+               "detector": "regex", "deny": str(deny)}
+    return cli, options
+
+
+def _report(cli: list[str]) -> dict[str, Any]:
+    result = runner.invoke(app, ["privacy-report", "--draws", "20", "--json", *cli])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def _review(tmp_path: Path, options: dict[str, Any]) -> Review:
+    anonymizer: Anonymizer = release_anonymizer(**options)
+    return build_review(str(tmp_path / "notes.txt"), anonymizer, sample=0, generated="now",
+                        sources=(MechanismFigures(draws=20), AttackFigures()))
+
+
+def _same(a: float, b: float | None) -> bool:
+    return (b is None or math.isnan(b)) if math.isnan(a) else a == b
+
+
+def test_detected_scope_reports_no_attack_rate_over_verbatim_words(tiny_embedding: Path,
+                                                                   tmp_path: Path) -> None:
+    cli, options = _setup("detected-oov", tmp_path, tiny_embedding)
+    review = _review(tmp_path, options)
+    figs = {f.name: f for f in review.figures}
+    # The old page measured these over the 22 verbatim words, which knn "never recovers": 0.0 %.
+    for name in ("public-prior attack, top-1", "public-prior attack, top-5", "uniform-prior attack, top-1",
+                 "oracle-prior attack, top-1", "contextual attack (Viterbi), top-1",
+                 "N_w: draws returning the word itself"):
+        assert math.isnan(figs[name].value) and figs[name].tokens == 0, name
+    assert figs["out-of-vocabulary attack, top-1"].tokens == 2  # the two released name tokens
+    assert review.scope == "detected" and review.notes == ()
+    r = review.release
+    assert r is not None and (r.mechanism_words, r.verbatim_words, r.other_words) == (2, 22, 0)
+    report = _report(cli)
+    assert review.warnings == tuple(report["warnings"][1:])  # [0]: the --seed warning
+    assert "22 of 24 word tokens are released unchanged (outside the detected spans)" in review.warnings[-1]
+    page = render_html(review)
+    assert "Scope <code>detected</code>" in page
+    assert "unchanged (verbatim) 22, surrogate or redaction 0 of 24 word tokens" in page
+    assert "22 of 24 word tokens are released unchanged (outside the detected spans)" in page
+    assert page.count("<td>public-prior attack, top-1</td><td class=\"n\">n/a</td><td class=\"n\">0</td>") == 1
+    for word in ("fever", "cough", "clinic", OUTSIDER):  # the figures panel quotes no text
+        panel = page[page.index("<h2>Privacy figures</h2>"):page.index("Change rate per record")]
+        assert word not in panel
+
+
+@pytest.mark.parametrize("case", ["detected", "hybrid"])
+def test_scoped_figures_equal_privacy_report(case: str, tiny_embedding: Path, tmp_path: Path) -> None:
+    cli, options = _setup(case, tmp_path, tiny_embedding)
+    review = _review(tmp_path, options)
+    if case == "hybrid":  # the case the old page could not measure
+        released = "".join(t.document.text for rec in review.records for t in rec.texts)
+        count = sum(1 for rec in review.records for t in rec.texts for tok in tokenize(t.original)
+                    if tok.kind != "space")
+        assert sum(1 for tok in tokenize(released) if tok.kind != "space") != count
+    assert review.notes == ()
+    report = _report(cli)
+    r, release = review.release, report["release"]
+    assert r is not None and release["scope"] == review.scope == case
+    assert (r.change.word_tokens, r.change.changed_words, r.verbatim_words, r.mechanism_words, r.other_words) \
+        == (release["word_tokens"], release["changed_words"], release["verbatim_words"],
+            release["mechanism_words"], release["surrogate_or_redacted_words"])
+    assert review.warnings == tuple(report["warnings"][1:])
+    assert r.mechanism_words > 0
+    figs: dict[str, Figure] = {f.name: f for f in review.figures}
+    n_w = figs["N_w: draws returning the word itself"]
+    assert _same(n_w.value, report["report"]["n_w_mean"]) and n_w.tokens == report["report"]["stats_words"]
+    assert f"S_w = {report['report']['s_w_mean']:.1f}" in n_w.note
+    attacks = report["attacks"]
+    expected = {"public-prior attack, top-1": ("public_prior", "top1"),
+                "public-prior attack, top-5": ("public_prior", "top5"),
+                "uniform-prior attack, top-1": ("uniform_prior", "top1"),
+                "oracle-prior attack, top-1": ("oracle_prior", "top1"),
+                "out-of-vocabulary attack, top-1": ("oov", "top1")}
+    for name, (key, k) in expected.items():
+        assert _same(figs[name].value, attacks[key][k]) and figs[name].tokens == attacks[key]["tokens"], name
+    ctx = figs["contextual attack (Viterbi), top-1"]
+    assert _same(ctx.value, attacks["contextual"]["contextual_top1"])
+    assert figs["public-prior attack, top-1"].tokens == attacks["invocab_tokens"] <= r.mechanism_words
+
+
+def test_plain_full_scope_page_names_no_scope(anonymizer: Anonymizer, tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text(TEXTS["detected"], encoding="utf-8")
+    review = build_review(str(src), anonymizer, sample=0, generated="now", sources=())
+    assert (review.scope, review.release, review.warnings) == ("", None, ())
+    assert "Scope" not in render_html(review)
