@@ -95,3 +95,19 @@ def test_laplace_gets_the_attacks_through_an_estimated_law(tmp_path: Path) -> No
     out = _report(str(path), "-m", "laplace", "--epsilon", "80", "--key", str(_key(tmp_path)),
                   "--empirical-draws", "3")
     assert out["attacks"] is not None and out["attacks"]["documents"] == 3
+
+
+def test_epsilon_spent_counts_every_word_part_the_mechanism_replaces(tmp_path: Path) -> None:
+    """QA pass 4: 'non-small-cell' is three draws of the mechanism and was counted as one word, so
+    the report said 13 x 14 for a sentence that spent 20 x 14."""
+    src = tmp_path / "hy.txt"
+    src.write_text("The well-known follow-up of a left-sided non-small-cell mass was re-evaluated in the "
+                   "x-ray.\nShort one.\n", encoding="utf-8")
+    args = (str(src), "-m", "exponential", "--epsilon", "14", "--key", str(_key(tmp_path)),
+            "--draws", "5", "--max-words", "5")
+    result = runner.invoke(app, ["privacy-report", "--no-contextual", *args])
+    assert result.exit_code == 0, result.output
+    assert "longest document: 20 x 14 = 280; whole input: 22 x 14 = 308" in result.stdout
+    data = _report(*args)
+    assert data["report"]["longest_document_parts"] == 20 and data["report"]["input_parts"] == 22
+    assert data["report"]["longest_document_words"] == 13  # word tokens, for the change rate

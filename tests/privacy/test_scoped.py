@@ -26,7 +26,8 @@ SCOPED = AnonymizedDocument("xy cd, Qq ij", (
 def test_tokens_are_sorted_by_what_released_them() -> None:
     assert mechanism_tokens(ORIGINAL, SCOPED) == {0, 10}
     counts = release_counts([ORIGINAL], [SCOPED])
-    assert counts == ReleaseCounts(ChangeStats(5, 4, 3), verbatim_words=1, mechanism_words=2)
+    assert counts == ReleaseCounts(ChangeStats(5, 4, 3), verbatim_words=1, mechanism_words=2,
+                                  mechanism_parts=2, longest_parts=2)
     assert counts.other_words == 1
     assert ReleaseCounts.full_scope(ChangeStats(5, 4, 4)).mechanism_words == 4
 

@@ -148,3 +148,16 @@ def test_real_process(tiny_embedding: Path, tmp_path: Path) -> None:
     assert CANARY not in proc.stdout + proc.stderr and proc.stdout == ""
     page = out.read_text(encoding="utf-8")
     assert CANARY in page and "public-prior attack, top-1" in page  # the attacks ran
+
+
+def test_epsilon_spent_counts_word_parts(tiny_embedding: Path, tmp_path: Path) -> None:
+    """QA pass 4: the page said 13 words for a record whose release drew the mechanism 20 times."""
+    src = tmp_path / "hy.txt"
+    src.write_text("The well-known follow-up of a left-sided non-small-cell mass was re-evaluated in the "
+                   "x-ray.\n", encoding="utf-8")
+    out = tmp_path / "review.html"
+    result = runner.invoke(app, ["review", str(src), "-o", str(out), "--embedding", str(tiny_embedding),
+                                 "-m", "exponential", "--epsilon", "14", "--seed", "1", "--no-attacks"])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "longest record 20 word parts drawn" in page and "n\u00b7\u03b5 = 280 spent" in page

@@ -207,7 +207,7 @@ def test_labels_get_their_own_color_and_tooltip(review) -> None:  # type: ignore
 def test_epsilon_shown_only_for_dp_mechanisms(review) -> None:  # type: ignore[no-untyped-def]
     assert "n\u00b7\u03b5 =" not in render_html(review)
     dp = dataclasses.replace(review, settings=dataclasses.replace(review.settings, epsilon=13.0),
-                             longest_record_words=11)
+                             longest_record_draws=11)
     assert dp.epsilon_spent == 143.0
     assert "n\u00b7\u03b5 = 143 spent" in render_html(dp)
 

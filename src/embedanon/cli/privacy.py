@@ -121,7 +121,9 @@ def privacy_report_command(
     say("measuring N_w, S_w and the Bayes attack")
     report = privacy_report(originals, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
                             mc_draws=mc_draws, outputs=released[0])
-    counts = ReleaseCounts.full_scope(report.change) if scoped is None else scoped.counts
+    counts = (ReleaseCounts.full_scope(report.change, parts=report.input_parts,
+                                       longest_parts=report.longest_document_parts)
+              if scoped is None else scoped.counts)
     # From here on ``report.change`` is the release's; N_w, S_w and the attacks stay the mechanism's.
     report = replace(report, change=counts.change)
     figures = None
@@ -171,7 +173,8 @@ def _release_dict(scope: str, counts: ReleaseCounts) -> dict[str, Any]:
     return {"scope": scope, "word_tokens": counts.change.word_tokens,
             "changed_words": counts.change.changed_words, "change_rate": counts.change.change_rate,
             "verbatim_words": counts.verbatim_words, "mechanism_words": counts.mechanism_words,
-            "surrogate_or_redacted_words": counts.other_words}
+            "surrogate_or_redacted_words": counts.other_words, "mechanism_parts": counts.mechanism_parts,
+            "longest_document_mechanism_parts": counts.longest_parts}
 
 
 def _name_spans(path: str, texts: list[str]) -> list[list[tuple[int, int, str]]]:
@@ -228,17 +231,19 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) ->
             mechanism).
     """
     c = report.change
-    counts = ReleaseCounts.full_scope(c) if counts is None else counts
+    counts = (ReleaseCounts.full_scope(c, parts=report.input_parts,
+                                       longest_parts=report.longest_document_parts)
+              if counts is None else counts)
     a, b = report.attack_uniform, report.attack_corpus
     scoped = counts.mechanism_words != c.word_tokens
-    words = "words the mechanism released" if scoped else "words"
+    words = "word parts the mechanism replaced" if scoped else "word parts the mechanism replaces"
     if report.epsilon is None:
         spent = f"not applicable: {report.mechanism} is not differentially private (no epsilon)"
     else:
-        e, m = report.epsilon, counts.mechanism_words
-        spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per word); "
-                 f"longest document: {report.longest_document_words} x {e:g} = "
-                 f"{report.longest_document_words * e:g}; whole input: {m} x {e:g} = {m * e:g}")
+        e, m, longest = report.epsilon, counts.mechanism_parts, counts.longest_parts
+        spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per part; well-known "
+                 f"is 2); longest document: {longest} x {e:g} = {longest * e:g}; whole input: "
+                 f"{m} x {e:g} = {m * e:g}")
         if counts.verbatim_words or counts.other_words:
             spent += "; the other words have no epsilon"
     released = ([f"released by:          mechanism {counts.mechanism_words}, unchanged (verbatim) "

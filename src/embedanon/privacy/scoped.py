@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..config import AnonymizerConfig, ScopeConfig
-from ..text import tokenize
+from ..text import drawn_parts, tokenize
 from .metrics import ChangeStats, DocumentLike, align_tokens, scan
 
 #: Item kinds copied from the full-scope replacement (``surrogate`` and ``redact`` are not).
@@ -44,11 +44,16 @@ class ReleaseCounts:
         change: token counts of the release as published (changed words from its items).
         verbatim_words: word tokens no item touches: released unchanged, with no protection.
         mechanism_words: word tokens released as the mechanism's full-scope replacement.
+        mechanism_parts: the word parts of those tokens the mechanism replaced, each a use of
+            epsilon (:func:`~embedanon.text.drawn_parts`: ``well-known`` is 2).
+        longest_parts: the most of them in one document (its epsilon spent is this times epsilon).
     """
 
     change: ChangeStats
     verbatim_words: int
     mechanism_words: int
+    mechanism_parts: int = 0
+    longest_parts: int = 0
 
     def __post_init__(self) -> None:
         if min(self.verbatim_words, self.mechanism_words) < 0 or self.verbatim_words + \
@@ -62,9 +67,11 @@ class ReleaseCounts:
         return self.change.word_tokens - self.verbatim_words - self.mechanism_words
 
     @classmethod
-    def full_scope(cls, change: ChangeStats) -> ReleaseCounts:
-        """Counts of a plain full-scope release: every word goes through the mechanism."""
-        return cls(change, 0, change.word_tokens)
+    def full_scope(cls, change: ChangeStats, *, parts: int = 0, longest_parts: int = 0) -> ReleaseCounts:
+        """Counts of a plain full-scope release: every word goes through the mechanism (``parts``
+        and ``longest_parts``: :func:`~embedanon.text.mechanism_draws` of the input and of its
+        longest document)."""
+        return cls(change, 0, change.word_tokens, parts, longest_parts)
 
 
 def mechanism_tokens(original: str, document: DocumentLike) -> set[int]:
@@ -91,18 +98,22 @@ def release_counts(originals: Sequence[str], documents: Sequence[DocumentLike]) 
     """Counts of the release ``documents`` of ``originals`` (one document each)."""
     if len(originals) != len(documents):
         raise ValueError(f"need one document per text, got {len(documents)} for {len(originals)}")
-    tokens = words = changed = verbatim = mechanism = 0
+    tokens = words = changed = verbatim = mechanism = parts = longest = 0
     for original, document in zip(originals, documents, strict=True):
         n, c, kept = scan(original, document)
         words, changed = words + n, changed + c
         kept_starts = {start for start, _ in kept}
         by_mechanism = mechanism_tokens(original, document)
+        drawn = 0
         for token in tokenize(original):
             tokens += token.kind != "space"
             if token.kind == "word":
                 verbatim += token.start in kept_starts
                 mechanism += token.start in by_mechanism
-    return ReleaseCounts(ChangeStats(tokens, words, changed), verbatim, mechanism)
+            if token.start in by_mechanism:
+                drawn += drawn_parts(token.text)
+        parts, longest = parts + drawn, max(longest, drawn)
+    return ReleaseCounts(ChangeStats(tokens, words, changed), verbatim, mechanism, parts, longest)
 
 
 @dataclass(frozen=True, slots=True)

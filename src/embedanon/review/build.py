@@ -17,7 +17,7 @@ from ..mechanisms import available
 from ..pipeline import Anonymizer
 from ..pipeline.document import anonymize_documents, anonymize_records
 from ..privacy.scoped import ScopedRelease, full_scope_config, is_plain, scoped_release
-from ..text import tokenize
+from ..text import mechanism_draws
 from .figures import FigureSource, collect_figures, default_sources
 from .model import Review, ReviewRecord, ReviewText, Settings
 from .sample import reservoir_sample, sample_rng, sample_size
@@ -57,8 +57,8 @@ def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[ei
                     yield record
 
 
-def _word_count(texts: Sequence[str]) -> int:
-    return sum(1 for text in texts for tok in tokenize(text) if tok.kind == "word")
+def _draw_count(texts: Sequence[str]) -> int:
+    return sum(map(mechanism_draws, texts))
 
 
 def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
@@ -99,7 +99,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
             if not any(t.strip() for t in record.texts):
                 empty += 1
             else:
-                longest = max(longest, _word_count(record.texts))
+                longest = max(longest, _draw_count(record.texts))
                 yield total, record.texts
 
     chosen = [pair for _, pair in reservoir_sample(counted(), size, sample_rng(anonymizer.key))[0]]
@@ -129,7 +129,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     return Review(
         input_name="<stdin>" if path == "-" else Path(path).name, format=form,
         fields=tuple(names) if form != "txt" else (), settings=settings_of(anonymizer),
-        records_total=total, empty_records=empty, longest_record_words=longest, requested=sample,
+        records_total=total, empty_records=empty, longest_record_draws=longest, requested=sample,
         records=tuple(records), figures=figures, notes=notes,
         generated=generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         scope=scope_label(config.scope.scope, config.scope.neutral_formats),

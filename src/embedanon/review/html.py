@@ -209,8 +209,9 @@ def _cards(review: Review) -> str:
     if s.epsilon is not None:
         spent = review.epsilon_spent or 0.0
         cards.append(_card("Differential privacy", f"\u03b5 = {s.epsilon:g} per word",
-                           f"longest record {review.longest_record_words:,} words: "
-                           f"n\u00b7\u03b5 = {spent:g} spent"))
+                           f"longest record {review.longest_record_draws:,} word parts drawn: "
+                           f"n\u00b7\u03b5 = {spent:g} spent" + ("" if review.release is None else
+                                                             " at most")))
     else:
         cards.append(_card("Differential privacy", "no \u03b5",
                            f"{s.mechanism} has no differential-privacy guarantee"))
@@ -244,8 +245,11 @@ def _settings(review: Review) -> str:
     ]
     if s.epsilon is not None:
         rows.append(("\u03b5 spent", _e(
-            f"{s.epsilon:g} per word; a record of n words spends n\u00b7\u03b5; the longest record "
-            f"of the input has {review.longest_record_words:,} words: {review.epsilon_spent or 0.0:g}")))
+            f"{s.epsilon:g} per word part the mechanism replaces (well-known: 2); a record of n "
+            f"such parts spends n\u00b7\u03b5; the longest record of the input has "
+            f"{review.longest_record_draws:,}: {review.epsilon_spent or 0.0:g}"
+            + ("" if review.release is None else " at most (outside full scope only some parts are "
+               "drawn by the mechanism)"))))
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     return f'<div class="panel"><h2>Settings</h2><table>{body}</table></div>'
 

@@ -172,7 +172,9 @@ class Review:
         records_total: records in the input.
         empty_records: of them, records with no text to review (blank lines, empty fields): never
             sampled.
-        longest_record_words: word tokens of the input's longest record (all its fields).
+        longest_record_draws: word parts the mechanism replaces in the input's longest record (all
+            its fields; :func:`~embedanon.text.mechanism_draws`, ``well-known`` is 2); outside
+            plain full scope an upper bound, since some words get surrogates or stay.
         requested: records asked for (0: all, up to the cap).
         records: the sampled records, in input order.
         figures: privacy figures measured on the sample.
@@ -190,7 +192,7 @@ class Review:
     fields: tuple[str, ...]
     settings: Settings
     records_total: int
-    longest_record_words: int
+    longest_record_draws: int
     requested: int
     records: tuple[ReviewRecord, ...]
     figures: tuple[Figure, ...] = ()
@@ -214,7 +216,7 @@ class Review:
     def epsilon_spent(self) -> float | None:
         """n * epsilon for the longest record (None without epsilon)."""
         eps = self.settings.epsilon
-        return None if eps is None else self.longest_record_words * eps
+        return None if eps is None else self.longest_record_draws * eps
 
     def item_counts(self) -> Counter[tuple[str, str, str | None]]:
         """Items of the sample by (kind, stage, label)."""
