@@ -202,6 +202,8 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
         f"public-prior attack:  {topk(f['public_prior'])}  ({f['invocab_tokens']} in-embedding word tokens; "
         f"{'exact' if f['exact'] else 'lower bound'})",
         f"uniform / oracle:     {topk(f['uniform_prior'])} / {topk(f['oracle_prior'])}",
+        *([f"release-fitted prior: {topk(f['release_prior'])}  (EM on the released words alone)"]
+          if f.get("release_prior") else []),
         f"out-of-vocabulary:    {topk(f['oov'])}  "
         f"({counted(f['oov']['tokens'], 'token')} through their proxies)",
     ]

@@ -128,6 +128,8 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
         ("public_prior", "top1", "public-prior attack, top-1", "attacker knows public word frequencies"),
         ("public_prior", "top5", "public-prior attack, top-5", "the original is among 5 guesses"),
         ("uniform_prior", "top1", "uniform-prior attack, top-1", "attacker knows only the embedding"),
+        ("release_prior", "top1", "release-fitted-prior attack, top-1",
+         "attacker learns the word frequencies from the released words (EM)"),
         ("oracle_prior", "top1", "oracle-prior attack, top-1",
          "worst case: attacker knows the sample's own word frequencies"),
         ("oov", "top1", "out-of-vocabulary attack, top-1", "words outside the embedding, through proxies"),

@@ -172,3 +172,51 @@ class PosteriorAttack:
             order = np.lexsort((rows, -score))[:m]
             out.append((rows[order], score[order]))
         return out
+
+
+#: EM steps of :func:`release_prior` (the top-1 rate moves by < 0.002 after about 20 on notes)
+EM_STEPS = 30
+#: weight of the public prior in each EM step, as pseudo-tokens (keeps words the release never
+#: suggests possible, so the prior is a MAP estimate, not a maximum-likelihood one)
+EM_PRIOR_TOKENS = 1.0
+
+
+def release_prior(likelihoods: PosteriorAttack, ys: np.ndarray, start: np.ndarray, *,
+                  steps: int = EM_STEPS, prior_tokens: float = EM_PRIOR_TOKENS) -> np.ndarray:
+    """A prior over the embedding's words fitted to the release itself by expectation-maximisation.
+
+    An attacker who knows the mechanism need not take a public frequency list as the prior: the
+    released words themselves tell which inputs were frequent in *this* corpus. Each step
+    distributes every released token over its pre-images in proportion to prior x likelihood
+    (the posterior) and makes the new prior the sum of those posteriors, plus ``prior_tokens``
+    tokens spread as ``start`` (the public prior). Only the release and the public tool are used:
+    no original word.
+
+    Args:
+        likelihoods: a :class:`PosteriorAttack` with a uniform prior (its scores are the
+            likelihoods P(y | x), up to a constant per y).
+        ys: the released word ids attacked.
+        start: the starting prior over the embedding's words (the public prior), float (V,).
+
+    Returns:
+        The fitted prior, float64 (V,), summing to 1.
+    """
+    start = np.asarray(start, dtype=np.float64)
+    start = start / start.sum()
+    ys = np.asarray(ys, dtype=np.int64)
+    distinct, counts = np.unique(ys, return_counts=True)
+    scored = likelihoods.scores(distinct)
+    rows = np.concatenate([r for r, _ in scored]) if scored else np.zeros(0, dtype=np.int64)
+    like = np.concatenate([s for _, s in scored]) if scored else np.zeros(0)
+    words = likelihoods.vocabulary.inputs[rows] if len(rows) else rows  # vocabulary row -> word id
+    seg = np.repeat(np.arange(len(distinct)), [len(r) for r, _ in scored])
+    weight = counts[seg].astype(np.float64)
+    prior = start.copy()
+    for _ in range(steps):
+        post = like * prior[words]
+        norm = np.bincount(seg, weights=post, minlength=len(distinct))
+        post = np.divide(post, norm[seg], out=np.zeros_like(post), where=norm[seg] > 0)
+        mass = np.bincount(words, weights=post * weight, minlength=len(prior))
+        prior = mass + prior_tokens * start
+        prior /= prior.sum()
+    return prior

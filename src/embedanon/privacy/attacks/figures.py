@@ -15,7 +15,7 @@ import numpy as np
 
 from ...text import tokenize
 from ..prior import NameEntry, ProxyFn, embedding_vocabulary, name_dictionary, public_prior
-from .bayes import PosteriorAttack, TopK
+from .bayes import PosteriorAttack, TopK, release_prior
 from .documents import Slot, corpus_slots
 from .empirical import EmpiricalLaw
 from .likelihood import likelihood_for
@@ -70,6 +70,9 @@ class PrivacyFigures:
         invocab_tokens: those whose original is an embedding word.
         exact: whether the likelihood inverts every pre-image (else figures are lower bounds).
         public_prior, uniform_prior, oracle_prior: in-vocabulary Bayes attack, top-1 and top-5.
+        release_prior: the same with a prior fitted to the release itself by EM, starting from the
+            public prior (:func:`~.bayes.release_prior`): what an attacker learns of the corpus's
+            word frequencies from the released words alone.
         oov: out-of-vocabulary tokens attacked through proxies over the embedding's words plus the
             most frequent public words it lacks (top-1, top-5); ``oov_in_dictionary`` of them have
             their word in that vocabulary.
@@ -93,6 +96,7 @@ class PrivacyFigures:
     names: tuple[NameFigure, ...] = ()
     contextual: ContextualFigure | None = None
     releases: tuple[ReleaseFigure, ...] = field(default=())
+    release_prior: TopK | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -100,6 +104,7 @@ class PrivacyFigures:
             "invocab_tokens": self.invocab_tokens, "exact": self.exact,
             "public_prior": self.public_prior.as_dict(), "uniform_prior": self.uniform_prior.as_dict(),
             "oracle_prior": self.oracle_prior.as_dict(), "oov": self.oov.as_dict(),
+            "release_prior": None if self.release_prior is None else self.release_prior.as_dict(),
             "oov_in_dictionary": self.oov_in_dictionary, "name_cue_tokens": self.name_cue_tokens,
             "names": [n.as_dict() for n in self.names],
             "contextual": None if self.contextual is None else self.contextual.as_dict(),
@@ -189,6 +194,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     oracle = prior_attack(np.bincount(xs, minlength=len(store)).astype(np.float64) if len(xs)
                           else np.ones(len(store)))
     results = [a.run(xs.tolist(), ys) for a in (public, uniform, oracle)]
+    fitted = prior_attack(release_prior(uniform, ys, public_prior(store))) if len(ys) else None
+    fitted_result = None if fitted is None else fitted.run(xs.tolist(), ys)
 
     proxies = composed_proxies(index) if proxies is None and store.pieces else proxies
     oov_slots = [s for s in flat if s.original_id < 0]
@@ -222,4 +229,5 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         invocab_tokens=len(inv), exact=likelihood.exact, public_prior=results[0], uniform_prior=results[1],
         oracle_prior=results[2], oov=oov, oov_in_dictionary=sum(t >= 0 for t in oov_truths),
         name_cue_tokens=sum(s.name_cue for s in flat), names=name_figs, contextual=ctx, releases=multi,
+        release_prior=fitted_result,
     )
