@@ -14,6 +14,8 @@ with TLS between them.
 from __future__ import annotations
 
 import logging
+import shutil
+import tempfile
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -88,7 +90,15 @@ class DaskBackend:
 
     def map(self, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         own = self._client is None
-        client = _client(self.scheduler) if own else self._client
+        scratch = None
+        if own and self.scheduler is None:  # a local cluster's scratch space, removed at the end
+            import dask
+
+            scratch = tempfile.mkdtemp(prefix="embedanon-dask-")
+            with dask.config.set({"temporary-directory": scratch}):
+                client = _client(None)
+        else:
+            client = _client(self.scheduler) if own else self._client
         try:
             futures: deque[Any] = deque()
             for item in items:
@@ -103,6 +113,8 @@ class DaskBackend:
                 client.close()
                 if cluster is not None:
                     cluster.close()
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _partition(texts: list[str], config: AnonymizerConfig, key: ReleaseKey, field: str) -> list[str]:
