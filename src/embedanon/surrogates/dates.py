@@ -35,10 +35,10 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-from ..text import LOWER, UPPER, case_code
+from ..text import apply_case, case_code
 from .base import MAKERS, Context, entity_key
 from .config import SurrogateConfig
-from .shape import scrubbed
+from .shape import ordinal_suffix, scrubbed
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")  # fmt: skip
@@ -100,11 +100,6 @@ def _weekday_index(name: str) -> int:
     return next(i for i, day in enumerate(WEEKDAYS) if day.startswith(name.lower()[:3]))
 
 
-def _cased(word: str, original: str) -> str:
-    code = case_code(original)
-    return word.upper() if code == UPPER else word if code == LOWER else word.capitalize()
-
-
 def _month_name(month: int, original: str) -> str:
     full = MONTHS[month - 1]
     lowered = original.lower()
@@ -114,17 +109,12 @@ def _month_name(month: int, original: str) -> str:
         word = "sept"
     else:
         word = full[:3]
-    return _cased(word, original)
+    return apply_case(word, case_code(original))
 
 
 def _weekday_name(day: int, original: str) -> str:
     word = WEEKDAYS[day] if original.lower() in WEEKDAYS else WEEKDAYS[day][:3]
-    return _cased(word, original)
-
-
-def _ordinal(day: int, original: str) -> str:
-    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
-    return suffix.upper() if original.isupper() else suffix
+    return apply_case(word, case_code(original))
 
 
 def _width(value: int, original: str, *, numeric: bool) -> str:
@@ -235,7 +225,7 @@ def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
             shifted = new.weekday() if "y" in value else (_weekday_index(old_text) + offset) % 7
             replacements[name] = _weekday_name(shifted, old_text)
     if g.get("ord"):
-        replacements["ord"] = _ordinal(new.day, g["ord"])
+        replacements["ord"] = ordinal_suffix(new.day, g["ord"])
     return _rebuild(match, replacements)
 
 

@@ -31,7 +31,7 @@ import re
 from typing import Any
 
 from ..leakguard import keys_are_variants
-from ..text import LOWER, UPPER, case_code
+from ..text import LOWER, UPPER, apply_case, case_code
 from .avoid import pieces_of
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig
@@ -280,11 +280,9 @@ _NUMBER_IN_WORDS = re.compile(
     re.IGNORECASE)
 
 
-def _number_value(match: re.Match[str]) -> int | None:
-    """The value of a :data:`_NUMBER_IN_WORDS` match, None when it matched nothing."""
+def _number_value(match: re.Match[str]) -> int:
+    """The value of a non-empty :data:`_NUMBER_IN_WORDS` match."""
     g = match.groupdict()
-    if not match.group():
-        return None
     value = 100 * _UNIT_WORDS.index(g["h"].lower()) if g["h"] else 0
     if g["t"]:
         value += 10 * _TEN_WORDS.index(g["t"].lower())
@@ -309,9 +307,7 @@ def in_words(value: int, like: str) -> str:
         parts.append(_TEN_WORDS[tens] + (f"{joiner}{_UNIT_WORDS[unit]}" if unit else ""))
     elif rest or not hundreds:
         parts.append(_UNIT_WORDS[rest])
-    words = joiner.join(parts)
-    code = case_code(like)
-    return words.upper() if code == UPPER else words if code == LOWER else words.capitalize()
+    return apply_case(joiner.join(parts), case_code(like))
 
 
 class AgeMaker:
@@ -342,9 +338,7 @@ class AgeMaker:
             match = next((m for m in _NUMBER_IN_WORDS.finditer(text) if m.group()), None)
             if match is None:
                 return scrubbed(text, stream, AGE_WORDS)
-            value = _number_value(match)
-            assert value is not None
-            new = in_words(min(self.age(value, context), 999), match.group())
+            new = in_words(min(self.age(_number_value(match), context), 999), match.group())
         before, after = text[: match.start()], text[match.end() :]
         return fix_ordinals(f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}")
 

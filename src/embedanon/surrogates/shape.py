@@ -98,15 +98,17 @@ def scrub(text: str, stream: Stream, keep: frozenset[str]) -> str:
 _ORDINAL = re.compile(r"(?<!\d)(\d+)(st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 
 
+def ordinal_suffix(number: int, like: str) -> str:
+    """The English ordinal suffix of ``number`` (``st``, ``nd``, ``rd``, ``th``), upper case when
+    the suffix ``like`` is."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return suffix.upper() if like.isupper() else suffix
+
+
 def fix_ordinals(text: str) -> str:
     """Every ordinal suffix after digits made to agree with them, in its case (a kept ``rd`` after
     random digits: ``7rd`` -> ``7th``)."""
-    def suffix(m: re.Match[str]) -> str:
-        number, like = int(m.group(1)), m.group(2)
-        new = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-        return m.group(1) + (new.upper() if like.isupper() else new)
-
-    return _ORDINAL.sub(suffix, text)
+    return _ORDINAL.sub(lambda m: m.group(1) + ordinal_suffix(int(m.group(1)), m.group(2)), text)
 
 
 def scrubbed(text: str, stream: Stream, keep: frozenset[str]) -> str:
