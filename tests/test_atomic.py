@@ -489,7 +489,7 @@ def test_atomic_directory_private_modes_nested_and_nothing_left_on_failure(
 
 
 @pytest.mark.parametrize("streamed", [False, True])
-def test_an_interruption_says_whether_a_stream_got_part_of_the_output(monkeypatch, capsys, streamed) -> None:
+def test_an_interruption_says_whether_a_stream_got_part_of_the_output(capsys, streamed) -> None:
     """QA pass 4: SIGTERM during the copy of a spooled output to a pipe left the reader with the
     first 64 KiB, and the message said no output was written."""
     import typer
@@ -501,20 +501,28 @@ def test_an_interruption_says_whether_a_stream_got_part_of_the_output(monkeypatc
     def command() -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(STREAMED, "value", streamed)
-    with pytest.raises(typer.Exit):
-        command()
+    was = STREAMED.is_set()
+    STREAMED.set() if streamed else STREAMED.clear()
+    try:
+        with pytest.raises(typer.Exit):
+            command()
+    finally:
+        STREAMED.set() if was else STREAMED.clear()
     err = capsys.readouterr().err
     assert ("is incomplete" in err) == streamed and ("no output was written" in err) != streamed
 
 
-def test_pumping_to_a_stream_sets_the_flag(monkeypatch) -> None:
+def test_pumping_to_a_stream_sets_the_flag() -> None:
     import io
 
     from embedanon._atomic import STREAMED, _pump
 
-    monkeypatch.setattr(STREAMED, "value", False)
-    _pump(io.BytesIO(b""), lambda view: len(view))
-    assert not STREAMED.value  # nothing to copy: nothing went out
-    _pump(io.BytesIO(b"abc"), lambda view: len(view))
-    assert STREAMED.value
+    was = STREAMED.is_set()
+    STREAMED.clear()
+    try:
+        _pump(io.BytesIO(b""), lambda view: len(view))
+        assert not STREAMED.is_set()  # nothing to copy: nothing went out
+        _pump(io.BytesIO(b"abc"), lambda view: len(view))
+        assert STREAMED.is_set()
+    finally:
+        STREAMED.set() if was else STREAMED.clear()

@@ -41,6 +41,7 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -529,19 +530,9 @@ def _copy_spool(p: _Pending) -> None:
         raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
 
 
-class _Flag:
-    """A process-wide flag (set once, read by the command's error handler)."""
-
-    def __init__(self) -> None:
-        self.value = False
-
-    def set(self) -> None:
-        self.value = True
-
-
 #: Set when a spooled output began to be copied to its stream (standard output, a FIFO ...):
 #: an interruption after that has written part of the output, which cannot be taken back.
-STREAMED = _Flag()
+STREAMED = threading.Event()
 
 
 def _pump(src: IO[bytes], write: Callable[[memoryview], int | None]) -> None:

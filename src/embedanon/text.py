@@ -24,6 +24,8 @@ from functools import lru_cache
 from typing import Literal
 
 TokenKind = Literal["word", "number", "mixed", "space", "punct"]
+#: the kinds of alphanumeric tokens (everything but whitespace and punctuation)
+ALNUM_KINDS = frozenset({"word", "number", "mixed"})
 CaseCode = int  # 0 lower, 1 Title, 2 UPPER
 LOWER, TITLE, UPPER = 0, 1, 2
 
@@ -168,6 +170,12 @@ def is_word_part(part: str) -> bool:
     :data:`HIDDEN_LETTERS` allowed)."""
     return all(ch.isalpha() or ch in HIDDEN_LETTERS or unicodedata.category(ch).startswith("M")
                for ch in part)
+
+
+def without_format(text: str) -> str:
+    """``text`` less its format characters (Unicode category ``Cf``: zero-width spaces and
+    joiners, soft hyphens, bidirectional controls), which change no letter of a word."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
 def split_joined(token: str) -> list[str]:

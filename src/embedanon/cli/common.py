@@ -133,7 +133,7 @@ def handle_errors(func: F) -> F:
 def _what_was_written() -> str:
     """The end of an interruption's message: files are all or nothing, but a stream (standard
     output, a pipe) that had begun to receive the spooled output keeps what it got."""
-    if STREAMED.value:
+    if STREAMED.is_set():
         return "the output on standard output (or a pipe) is incomplete; no file was written"
     return "no output was written"
 

@@ -18,6 +18,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ..text import without_format
+
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
@@ -44,7 +46,7 @@ def strict_key(value: str) -> str:
     kept (``René`` is not ``Rene``), so an allow entry never drops a word it does not spell."""
     if value.isascii():
         return " ".join(value.lower().split())
-    text = "".join(ch for ch in unicodedata.normalize("NFKC", value) if unicodedata.category(ch) != "Cf")
+    text = without_format(unicodedata.normalize("NFKC", value))
     return " ".join(unicodedata.normalize("NFC", text.casefold()).split())
 
 

@@ -23,12 +23,11 @@ from ..errors import InputError
 from ..mechanisms.base import Mechanism, first_occurrence_unique
 from ..noise import GeneratorNoise
 from ..pipeline import Anonymizer
-from ..text import Token, lookup_key, mechanism_draws, tokenize
+from ..text import ALNUM_KINDS, Token, lookup_key, mechanism_draws, tokenize
 from .attack import AttackResult, BayesAttack, frequency_prior
 
 #: Words sampled per chunk in :func:`word_statistics` (bounds memory: chunk * draws * d floats).
 _CHUNK_WORDS = 64
-_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
 
 
 # ------------------------------------------------------------------------------------------------
@@ -80,15 +79,13 @@ def align_tokens(original: str, anonymized: str) -> list[tuple[Token, Token]]:
             f"anonymized text does not align with the original: {len(b)} tokens, expected {len(a)}"
         )
     for pos, (x, y) in enumerate(zip(a, b, strict=True)):
-        kept = x.kind not in _ALNUM_KINDS
-        if (kept and x.text != y.text) or (not kept and y.kind not in _ALNUM_KINDS):
+        kept = x.kind not in ALNUM_KINDS
+        if (kept and x.text != y.text) or (not kept and y.kind not in ALNUM_KINDS):
             raise InputError(f"anonymized text does not align with the original at token {pos}")
     return list(zip(a, b, strict=True))
 
 
 # -- change counts from a document's items (the review page and privacy-report count alike) --
-_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
-
 
 class DocumentLike(Protocol):
     """:class:`~embedanon.pipeline.document.AnonymizedDocument` or anything shaped like it."""
@@ -127,7 +124,7 @@ def scan(original: str, document: DocumentLike) -> tuple[int, int, list[tuple[in
     kept: list[tuple[int, int]] = []
     i = 0
     for token in tokenize(original):
-        if token.kind not in _ALNUM_KINDS:
+        if token.kind not in ALNUM_KINDS:
             continue
         start, end = token.start, token.end
         # Skip items that end before this token (a zero-length item at ``start`` touches it).

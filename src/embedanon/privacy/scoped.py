@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..config import AnonymizerConfig, ScopeConfig
-from ..text import drawn_parts, tokenize
+from ..text import ALNUM_KINDS, drawn_parts, tokenize
 from .metrics import ChangeStats, DocumentLike, align_tokens, scan
 
 #: Item kinds copied from the full-scope replacement (``surrogate`` and ``redact`` are not).
@@ -33,7 +33,6 @@ MECHANISM_KINDS = frozenset({"word", "code"})
 #: Put between two runs of mechanism tokens in a view: it ends a sentence, so the contextual
 #: attacker never chains words that were not adjacent in the release.
 SEPARATOR = " .\n"
-_ALNUM_KINDS = frozenset({"word", "number", "mixed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +81,7 @@ def mechanism_tokens(original: str, document: DocumentLike) -> set[int]:
     ends = [it.end for it in items]
     out = set()
     for token in tokenize(original):
-        if token.kind not in _ALNUM_KINDS:
+        if token.kind not in ALNUM_KINDS:
             continue
         j = bisect_right(ends, token.start)  # items are ordered and do not overlap
         kinds = set()
@@ -166,7 +165,7 @@ def mechanism_view(originals: Sequence[str], documents: Sequence[Sequence[Docume
         spans: list[tuple[int, int]] = []  # runs as token index ranges
         first = last = -1
         for i, (x, _) in enumerate(pairs[0]):
-            if x.kind not in _ALNUM_KINDS:
+            if x.kind not in ALNUM_KINDS:
                 continue
             if x.start in keep:
                 first = i if first < 0 else first

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from .._registry import Registry
 from ..detectors.base import LABELS
-from ..text import lookup_key
+from ..text import lookup_key, without_format
 
 if TYPE_CHECKING:  # avoid imports entity_key from here
     from .avoid import AvoidNames
@@ -60,7 +60,7 @@ def entity_key(text: str) -> str:
     hyphens), then :func:`~embedanon.text.lookup_key` (accents stripped, case folded) and spaces
     collapsed; so every spelling of one entity gets one surrogate."""
     if not text.isascii():
-        text = "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch) != "Cf")
+        text = without_format(unicodedata.normalize("NFKC", text))
     return " ".join(lookup_key(text).replace("\x00", "").split())
 
 

@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import re
 import string
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from ..text import LOWER, TITLE, UPPER, case_code
+from ..text import LOWER, TITLE, UPPER, case_code, without_format
 from .avoid import AvoidNames, key_pieces, pieces_of
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig, name_data
@@ -242,7 +241,7 @@ class NameMaker:
     # -- a span --------------------------------------------------------------------------------
     def make(self, text: str, context: Context) -> str:
         if not text.isascii():  # format characters (soft hyphens, zero-width joiners) are not parts
-            text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+            text = without_format(text)
         chunks = _CHUNK.findall(text)
         kinds = _kinds(chunks)
         parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]

@@ -189,12 +189,13 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     def prior_attack(prior: np.ndarray) -> PosteriorAttack:
         return PosteriorAttack(likelihood, embedding_vocabulary(store, prior), store.words, guarded=guarded)
 
-    public = prior_attack(public_prior(store))
+    public_weights = public_prior(store)
+    public = prior_attack(public_weights)
     uniform = prior_attack(np.full(len(store), 1.0 / len(store)))
     oracle = prior_attack(np.bincount(xs, minlength=len(store)).astype(np.float64) if len(xs)
                           else np.ones(len(store)))
     results = [a.run(xs.tolist(), ys) for a in (public, uniform, oracle)]
-    fitted = prior_attack(release_prior(uniform, ys, public_prior(store))) if len(ys) else None
+    fitted = prior_attack(release_prior(uniform, ys, public_weights)) if len(ys) else None
     fitted_result = None if fitted is None else fitted.run(xs.tolist(), ys)
 
     proxies = composed_proxies(index) if proxies is None and store.pieces else proxies
