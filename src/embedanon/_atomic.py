@@ -554,15 +554,26 @@ def _pump(src: IO[bytes], write: Callable[[memoryview], int | None]) -> None:
             view = view[written:]
 
 
+def stdin_file_stat() -> os.stat_result | None:
+    """The ``stat`` of the regular file standard input reads; None for a pipe, a terminal, or a
+    closed standard input."""
+    try:
+        st = os.fstat(sys.stdin.fileno()) if sys.stdin is not None else None
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None
+    return st if st is not None and stat.S_ISREG(st.st_mode) else None
+
+
 def _refuse_stdin(target: Path, shown: str) -> None:
     """Refuse a target that is the file standard input reads (``anonymize - -o a.txt < a.txt``)."""
-    try:
-        st_in = os.fstat(sys.stdin.fileno()) if sys.stdin is not None else None
-        st_out = os.stat(target)
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+    st_in = stdin_file_stat()
+    if st_in is None:
         return
-    if st_in is not None and stat.S_ISREG(st_in.st_mode) and \
-            (st_in.st_dev, st_in.st_ino) == (st_out.st_dev, st_out.st_ino):
+    try:
+        st_out = os.stat(target)
+    except (OSError, ValueError):
+        return
+    if (st_in.st_dev, st_in.st_ino) == (st_out.st_dev, st_out.st_ino):
         raise OutputError(f"output {shown} is the file standard input reads; choose another -o")
 
 

@@ -7,11 +7,8 @@ output depends on the key and the data only, never on the engine, ``jobs`` or ch
 
 from __future__ import annotations
 
-import io
 import logging
 import os
-import stat
-import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import io as eio
-from ._atomic import OutputError, is_stream, regular_target
+from ._atomic import OutputError, is_stream, regular_target, stdin_file_stat
 from ._validate import positive_int
 from .backends.base import Backend, Task, build_backend, chunk_texts, run_task
 from .config import AnonymizerConfig
@@ -172,18 +169,9 @@ def check_outputs(inputs: list[str], output: str | None, *, report: str | None =
 PathArg = tuple[str, "str | None"]
 
 
-def _stdin_stat() -> os.stat_result | None:
-    """The regular file standard input reads, if it reads one."""
-    try:
-        st = os.fstat(sys.stdin.fileno()) if sys.stdin is not None else None
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        return None
-    return st if st is not None and stat.S_ISREG(st.st_mode) else None
-
-
 def _stat(path: str) -> os.stat_result | None:
     if path == "-":
-        return _stdin_stat()
+        return stdin_file_stat()
     try:
         return os.stat(path)
     except (OSError, ValueError):

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, cast
 
 from ._atomic import AtomicBatch, OutputError, is_stream, regular_target
+from ._english import counted
 from .errors import ConfigError, InputError
 
 Format = Literal["txt", "jsonl", "csv"]
@@ -427,7 +428,7 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
 def _width_message(path: str, row_no: int, start: int, cells: int, width: int, delimiter: str) -> str:
     name = {",": "comma", "\t": "tab", ";": "semicolon"}.get(delimiter, "delimiter")
     hint = f"an unquoted {name}?" if cells > width else f"a missing {name} or a cut row?"
-    return (f"{path}: row {row_no} (line {start}) has {cells} cell{'s' if cells != 1 else ''} "
+    return (f"{path}: row {row_no} (line {start}) has {counted(cells, 'cell')} "
             f"but the header has {width} ({hint})")
 
 

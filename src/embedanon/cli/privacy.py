@@ -121,9 +121,7 @@ def privacy_report_command(
     say("measuring N_w, S_w and the Bayes attack")
     report = privacy_report(originals, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
                             mc_draws=mc_draws, outputs=released[0])
-    counts = (ReleaseCounts.full_scope(report.change, parts=report.input_parts,
-                                       longest_parts=report.longest_document_parts)
-              if scoped is None else scoped.counts)
+    counts = _full_scope_counts(report) if scoped is None else scoped.counts
     # From here on ``report.change`` is the release's; N_w, S_w and the attacks stay the mechanism's.
     report = replace(report, change=counts.change)
     figures = None
@@ -167,6 +165,12 @@ def _report_dict(report: PrivacyReport) -> dict[str, Any]:
         out[key] = {"tokens": result.tokens, "success": result.success, "method": result.method}
     out["change"]["change_rate"] = report.change.change_rate
     return out
+
+
+def _full_scope_counts(report: PrivacyReport) -> ReleaseCounts:
+    """The counts of a plain full-scope release, from its report."""
+    return ReleaseCounts.full_scope(report.change, parts=report.input_parts,
+                                    longest_parts=report.longest_document_parts)
 
 
 def _release_dict(scope: str, counts: ReleaseCounts) -> dict[str, Any]:
@@ -233,9 +237,7 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) ->
             mechanism).
     """
     c = report.change
-    counts = (ReleaseCounts.full_scope(c, parts=report.input_parts,
-                                       longest_parts=report.longest_document_parts)
-              if counts is None else counts)
+    counts = _full_scope_counts(report) if counts is None else counts
     a, b = report.attack_uniform, report.attack_corpus
     scoped = counts.mechanism_words != c.word_tokens
     words = "word parts the mechanism replaced" if scoped else "word parts the mechanism replaces"

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import io as eio
+from ..config import ScopeConfig
 from ..errors import ConfigError
 from ..mechanisms import available
 from ..pipeline import Anonymizer
@@ -132,14 +133,14 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         records_total=total, empty_records=empty, longest_record_draws=longest, requested=sample,
         records=tuple(records), figures=figures, notes=notes,
         generated=generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        scope=scope_label(config.scope.scope, config.scope.neutral_formats),
+        scope=scope_label(config.scope),
         release=None if scoped is None else scoped.counts,
         warnings=() if scoped is None else scoped.warnings,
     )
 
 
-def scope_label(scope: str, neutral_formats: bool) -> str:
+def scope_label(scope: ScopeConfig) -> str:
     """How the page names a scope: ``""`` for plain full scope (the page then names none)."""
-    if scope == "all" and not neutral_formats:
+    if is_plain(scope):
         return ""
-    return scope + (" with neutral formats" if neutral_formats else "")
+    return scope.scope + (" with neutral formats" if scope.neutral_formats else "")
