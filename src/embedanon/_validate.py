@@ -23,7 +23,7 @@ def positive_int(name: str, value: object, *, maximum: int | None = None) -> int
 
 def seed_int(value: object, *, name: str = "seed", maximum: int | None = None) -> int:
     """Return ``value`` as an int >= 0 (and <= ``maximum``): a seed, refused before any work."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ConfigError(f"{name} must be a non-negative integer, got {value!r}")
     if maximum is not None and int(value) > maximum:
         raise ConfigError(f"{name} must be at most {maximum}, got {value!r}")

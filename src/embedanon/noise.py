@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
+from ._validate import seed_int
 from .errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -94,8 +95,7 @@ class ReleaseKey:
     @classmethod
     def from_seed(cls, seed: int) -> ReleaseKey:
         """Key derived from an integer seed with scrypt: reproducible experiments, not releases."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+        seed = seed_int(seed)
         secret = hashlib.scrypt(str(seed).encode(), salt=_SEED_SALT, dklen=KEY_BYTES, **_SCRYPT)
         return cls(secret, "seed")
 

@@ -30,7 +30,7 @@ from typing import IO, Any
 import numpy as np
 
 from .._atomic import AtomicBatch
-from .._validate import positive_int
+from .._validate import positive_int, seed_int
 from ..errors import ConfigError
 from ..mechanisms import Mechanism, available, build_mechanism
 from ..vectors.defaults import DEFAULT_EMBEDDING, load_embedding
@@ -178,8 +178,7 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
         draws: replacements drawn per word and value.
         seed: seed of the word sample and of every draw.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = seed_int(seed)
     draws = positive_int("draws", draws)
     if not values:
         raise ConfigError(f"{parameter} grid is empty")
