@@ -111,3 +111,45 @@ def test_epsilon_spent_counts_every_word_part_the_mechanism_replaces(tmp_path: P
     data = _report(*args)
     assert data["report"]["longest_document_parts"] == 20 and data["report"]["input_parts"] == 22
     assert data["report"]["longest_document_words"] == 13  # word tokens, for the change rate
+
+
+def test_an_attacker_text_of_the_same_kind_adds_domain_prior_figures(tmp_path: Path) -> None:
+    """QA pass 4: with a domain corpus an attacker recovered 0.28 of out-of-vocabulary words where the
+    report said 0.000 (public list only); --attacker-text measures that attacker."""
+    src = _csv(tmp_path)
+    attacker = tmp_path / "public-notes.txt"
+    attacker.write_text("The patient Zorblaxine was seen for chest pain.\n" * 5
+                        + "Shortness of breath and a cough at night.\n", encoding="utf-8")
+    out = _report(str(src), "--field", "note", "--key", str(_key(tmp_path)),
+                  "--attacker-text", str(attacker))["attacks"]
+    assert out["domain_prior"]["tokens"] == out["public_prior"]["tokens"] > 0
+    assert out["oov_domain"]["tokens"] == out["oov"]["tokens"]
+    assert out["oov_domain_in_dictionary"] >= out["oov_in_dictionary"]
+    without = _report(str(src), "--field", "note", "--key", str(_key(tmp_path)))["attacks"]
+    assert without["domain_prior"] is None and without["oov_domain"] is None
+    text = runner.invoke(app, ["privacy-report", "--no-contextual", str(src), "--field", "note", "--key",
+                               str(_key(tmp_path)), "--attacker-text", str(attacker)])
+    assert text.exit_code == 0, text.output
+    assert "domain prior:" in text.stdout and "out-of-vocab, domain:" in text.stdout
+    assert "--attacker-text holds" not in text.stdout and "Zorblaxine" not in text.output
+
+
+def test_an_attacker_text_that_is_the_input_is_flagged_as_an_oracle(tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "--no-contextual", str(src), "--attacker-text", str(src)])
+    assert result.exit_code == 0, result.output
+    assert "warning:" in result.stdout and "oracle" in result.stdout
+    assert CANARY not in result.output
+
+
+@pytest.mark.parametrize("content", ["", "42 17 -- ...\n"])
+def test_an_attacker_text_without_words_is_a_one_line_error(tmp_path: Path, content: str) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    attacker = tmp_path / "attacker.txt"
+    attacker.write_text(content, encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "--no-contextual", str(src), "--attacker-text", str(attacker)])
+    assert result.exit_code == 2
+    assert "attacker.txt" in result.output and "no words" in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -242,3 +242,35 @@ def test_a_prior_fitted_to_the_release_beats_the_public_prior(index: NeighborInd
     out0 = run_attacks(docs, [rel], mechanism=law, index=index, contextual=False, release_counts=(1,),
                        proxies=lambda k: np.zeros(len(k), int), oov_words=10).as_dict()
     assert out0["release_prior"]["top1"] == pytest.approx(out0["public_prior"]["top1"])
+
+
+def test_an_attacker_with_text_of_the_corpus_kind_recovers_out_of_vocabulary_words(index: NeighborIndex) -> None:
+    """Every out-of-vocabulary word runs the mechanism on its proxy (here all on "apple"), so an
+    attacker whose vocabulary holds the word ranks it among few candidates; the public list alone
+    does not hold "zorblax" and recovers none."""
+    matrix = knn_like(3, 0)
+    rng = np.random.default_rng(3)
+    docs, rel = [], []
+    for _ in range(20):
+        xs = rng.integers(0, 12, size=6)
+        docs.append(" ".join(WORDS[x] for x in xs) + " zorblax.")
+        rel.append(" ".join(WORDS[rng.choice(12, p=matrix[x])] for x in xs) + " "
+                   + WORDS[rng.choice(12, p=matrix[0])] + ".")
+    law = MatrixLaw(matrix, may_return_input=False)
+
+    def attack(text: list[str] | None) -> dict:
+        return run_attacks(docs, [rel], mechanism=law, index=index, contextual=False, release_counts=(1,),
+                           proxies=lambda k: np.zeros(len(k), int), oov_words=10,
+                           attacker_text=text).as_dict()
+
+    public_only = attack(None)
+    assert public_only["oov_in_dictionary"] == 0 and public_only["oov"]["top1"] == 0.0
+    assert public_only["domain_prior"] is None
+    domain = attack(["The zorblax was seen. A zorblax again.", "apple bread"])
+    assert domain["oov_domain_in_dictionary"] == domain["oov_domain"]["tokens"] == 20
+    assert domain["oov_domain"]["top1"] > 0.5
+    assert domain["oov"] == public_only["oov"]  # the public figures do not move
+    assert domain["domain_prior"]["tokens"] == domain["public_prior"]["tokens"]
+    # negative control: text of another kind holds no "zorblax", and recovers none of it
+    other = attack(["The harbor was seen. An island again."])
+    assert other["oov_domain_in_dictionary"] == 0 and other["oov_domain"]["top1"] == 0.0

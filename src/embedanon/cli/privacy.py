@@ -20,6 +20,7 @@ from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.metrics import PrivacyReport, privacy_report
+from ..privacy.prior import text_frequencies
 from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
 from .common import handle_errors, setup_logging
 from .options import (
@@ -49,6 +50,11 @@ def privacy_report_command(
     spans: Annotated[Optional[str], typer.Option(
         help="spans.jsonl marking person names (with 'group') of the input's texts, in order: "
              "name figures per culture group.", metavar="FILE")] = None,
+    attacker_text: Annotated[Optional[str], typer.Option(
+        help="Text of the input's kind that an attacker could hold (published notes of the same "
+             "specialty, never the input itself), read as anonymize reads a file: its word "
+             "frequencies, mixed half and half with the public list, give the in-embedding and "
+             "out-of-vocabulary attacks a domain prior.", metavar="FILE")] = None,
     contextual: Annotated[bool, typer.Option(help="Run the contextual (bigram Viterbi) attacker.")] = True,
     draws: Annotated[int, typer.Option(help="Draws per word type for N_w and S_w.")] = 100,
     max_words: Annotated[int, typer.Option(help="Word types N_w and S_w are computed over.")] = 200,
@@ -77,6 +83,7 @@ def privacy_report_command(
         raise ConfigError(f"empirical draws must be an integer >= 0, got {empirical_draws}")
     pairs = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     texts, names = [t for t, _ in pairs], [f for _, f in pairs]
+    attacker = _attacker_text(attacker_text) if attacker_text is not None else None
     anonymizer = release_anonymizer(**release)
     def say(message: str) -> None:
         if not (quiet or as_json):
@@ -132,8 +139,11 @@ def privacy_report_command(
         figures = run_attacks(originals, released, mechanism=anonymizer.mechanism,
                               index=anonymizer.runtime.index, name_spans=name_spans,
                               release_counts=sorted({1, releases}), contextual=contextual,
-                              empirical_draws=0 if exact else empirical_draws)
+                              empirical_draws=0 if exact else empirical_draws, attacker_text=attacker)
     warnings = []
+    if attacker is not None and sorted(attacker) == sorted(texts):
+        warnings.append("--attacker-text holds the input's own texts: the domain-prior figures are an "
+                        "oracle's, not what an attacker without the input recovers")
     if anonymizer.key.origin == "seed":
         warnings.append("this release used --seed: anyone who guesses the seed (e.g. by replaying one "
                         "note they also hold) replays the noise; release with --key")
@@ -181,6 +191,14 @@ def _release_dict(scope: str, counts: ReleaseCounts) -> dict[str, Any]:
             "longest_document_mechanism_parts": counts.longest_parts}
 
 
+def _attacker_text(path: str) -> list[str]:
+    """The attacker's texts (any format anonymize reads; the field ``text`` of jsonl/csv)."""
+    texts = [t for t, _ in read_texts(path)]
+    if not text_frequencies(texts):
+        raise InputError(f"{path} has no words for the attacker's prior")
+    return texts
+
+
 def _name_spans(path: str, texts: list[str]) -> list[list[tuple[int, int, str]]]:
     """Name spans per text from a spans.jsonl file whose records are the input's texts in order."""
     records = read_span_records(path)
@@ -209,8 +227,15 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
         *([f"release-fitted prior: {topk(f['release_prior'])}  (EM on the released words alone)"]
           if f.get("release_prior") else []),
         f"out-of-vocabulary:    {topk(f['oov'])}  "
-        f"({counted(f['oov']['tokens'], 'token')} through their proxies)",
+        f"({counted(f['oov']['tokens'], 'token')} through their proxies; {f['oov_in_dictionary']} "
+        f"in the attacker's vocabulary)",
     ]
+    if f.get("domain_prior"):
+        lines += [
+            f"domain prior:         {topk(f['domain_prior'])}  (public list and --attacker-text, half each)",
+            f"out-of-vocab, domain: {topk(f['oov_domain'])}  ({f['oov_domain_in_dictionary']} of "
+            f"{counted(f['oov_domain']['tokens'], 'token')} in the attacker's vocabulary)",
+        ]
     if f["contextual"]:
         c = f["contextual"]
         lines.append(f"contextual attack:    top-1 {_rate(c['contextual_top1'])} (context-free "

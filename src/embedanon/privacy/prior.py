@@ -8,6 +8,11 @@ Both come from public sources and are bundled with the package (see ``data/SOURC
 * :func:`name_dictionary`: first names and surnames of Faker's person providers, by culture group,
   with Faker's weights where it has them.
 
+A stronger attacker also holds text of the corpus's kind (published notes of the same specialty,
+other essays of the same course): :func:`text_frequencies` counts its words and
+:func:`domain_frequencies` mixes them with the public list (``privacy-report --attacker-text``).
+That text is the attacker's, passed in by the caller; nothing here reads the corpus attacked.
+
 An :class:`AttackerVocabulary` is what an attack ranks: words (strings), the embedding id the
 mechanism runs on for each (the word's own row, or its proxy when the embedding lacks it, see
 :mod:`embedanon.runtime`) and a prior weight.
@@ -16,7 +21,8 @@ mechanism runs on for each (the word's own row, or its proxy when the embedding 
 from __future__ import annotations
 
 import gzip
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -24,10 +30,14 @@ from importlib import resources
 import numpy as np
 
 from ..errors import ConfigError
+from ..text import lookup_key, tokenize
 from ..vectors.store import EmbeddingStore
 
 #: Weight of an embedding word absent from the frequency list, relative to the rarest listed word.
 UNLISTED_WEIGHT = 0.5
+#: Share of the attacker's own text in a domain prior (:func:`domain_frequencies`); the rest is the
+#: public list. Fixed a priori at half and half, not fitted to any corpus the figures are measured on.
+DOMAIN_SHARE = 0.5
 
 
 def _data_lines(name: str) -> list[str]:
@@ -43,6 +53,38 @@ def word_frequencies() -> dict[str, float]:
     for line in _data_lines("wordfreq_en.tsv.gz"):
         word, freq = line.split("\t")
         out[word] = float(freq)
+    return out
+
+
+def text_frequencies(texts: Iterable[str]) -> dict[str, float]:
+    """{lookup key: relative frequency} of the alphabetic word tokens of ``texts``, the words the
+    attacks align (hyphenated and mixed tokens are not counted); empty when there are none."""
+    counts = Counter(lookup_key(t.text) for text in texts for t in tokenize(text)
+                     if t.kind == "word" and t.text.isalpha())
+    total = sum(counts.values())
+    return {w: c / total for w, c in counts.items()} if total else {}
+
+
+def domain_frequencies(own: dict[str, float], public: dict[str, float] | None = None, *,
+                       share: float = DOMAIN_SHARE) -> dict[str, float]:
+    """A domain prior: ``share`` of the mass from the attacker's own word frequencies ``own`` (e.g.
+    :func:`text_frequencies`), the rest from the public list; each side is normalized first, so
+    the result sums to 1.
+
+    Args:
+        own: {word: frequency} of the attacker's text, not empty.
+        public: {word: frequency}; default :func:`word_frequencies`.
+        share: in (0, 1].
+    """
+    if not own:
+        raise ConfigError("the attacker's text has no words")
+    if not 0.0 < share <= 1.0:
+        raise ConfigError(f"share must be in (0, 1], got {share}")
+    public = word_frequencies() if public is None else public
+    p_total, o_total = sum(public.values()), sum(own.values())
+    out = {w: (1.0 - share) * f / p_total for w, f in public.items()} if p_total > 0 else {}
+    for w, f in own.items():
+        out[w] = out.get(w, 0.0) + share * f / o_total
     return out
 
 

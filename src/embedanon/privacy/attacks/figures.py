@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...text import tokenize
-from ..prior import NameEntry, ProxyFn, embedding_vocabulary, name_dictionary, public_prior
+from ..prior import (
+    NameEntry,
+    ProxyFn,
+    domain_frequencies,
+    embedding_vocabulary,
+    name_dictionary,
+    public_prior,
+    text_frequencies,
+)
 from .bayes import PosteriorAttack, TopK, release_prior
 from .documents import Slot, corpus_slots
 from .empirical import EmpiricalLaw
@@ -76,6 +84,11 @@ class PrivacyFigures:
         oov: out-of-vocabulary tokens attacked through proxies over the embedding's words plus the
             most frequent public words it lacks (top-1, top-5); ``oov_in_dictionary`` of them have
             their word in that vocabulary.
+        domain_prior, oov_domain: the in-vocabulary and out-of-vocabulary attacks again with a
+            domain prior: the public list mixed half and half with the word frequencies of text the
+            attacker holds (:func:`~embedanon.privacy.prior.domain_frequencies`); the
+            out-of-vocabulary vocabulary also takes every word of that text. ``None`` without it;
+            ``oov_domain_in_dictionary`` tokens have their word in that vocabulary.
         names: the name-dictionary attack per culture group and ``all`` (needs name spans).
         name_cue_tokens: tokens the capitalization cue marks in the release.
         contextual: the Viterbi attacker against the context-free one.
@@ -97,6 +110,9 @@ class PrivacyFigures:
     contextual: ContextualFigure | None = None
     releases: tuple[ReleaseFigure, ...] = field(default=())
     release_prior: TopK | None = None
+    domain_prior: TopK | None = None
+    oov_domain: TopK | None = None
+    oov_domain_in_dictionary: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -109,6 +125,9 @@ class PrivacyFigures:
             "names": [n.as_dict() for n in self.names],
             "contextual": None if self.contextual is None else self.contextual.as_dict(),
             "releases": [r.as_dict() for r in self.releases],
+            "domain_prior": None if self.domain_prior is None else self.domain_prior.as_dict(),
+            "oov_domain": None if self.oov_domain is None else self.oov_domain.as_dict(),
+            "oov_domain_in_dictionary": self.oov_domain_in_dictionary,
         }
         return out
 
@@ -140,7 +159,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
                 bigrams: BigramModel | None = None, proxies: ProxyFn | None = None,
                 release_counts: Sequence[int] = (1, 2, 5), lattice: int = 10, oov_words: int = 20_000,
                 contextual: bool = True, empirical_draws: int = 0,
-                empirical_smoothing: float = EMPIRICAL_SMOOTHING) -> PrivacyFigures:
+                empirical_smoothing: float = EMPIRICAL_SMOOTHING,
+                attacker_text: Sequence[str] | None = None) -> PrivacyFigures:
     """Run every attack on ``releases[0]`` (and the multi-release attack on all of them).
 
     Args:
@@ -162,6 +182,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
             (:class:`~.empirical.EmpiricalLaw`, pseudo-count :data:`EMPIRICAL_SMOOTHING`; figures
             are lower bounds); 0 (default): refuse such a mechanism (ConfigError).
         empirical_smoothing: the empirical law's pseudo-count per (input, candidate) pair.
+        attacker_text: text of the corpus's kind the attacker holds (never the documents attacked,
+            or the domain figures are an oracle's): adds the domain-prior attacks.
     """
     from ..contextual import bundled_bigrams, contextual_attack  # these import this package
     from ..multirelease import multi_release
@@ -204,7 +226,20 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     ext_position = extended.position()
     oov_truths = [ext_position.get(s.key, -1) for s in oov_slots]
     oov_attack = PosteriorAttack(likelihood, extended, store.words, guarded=guarded)
-    oov = oov_attack.run(oov_truths, np.array([s.released_id for s in oov_slots], dtype=np.int64))
+    oov_ys = np.array([s.released_id for s in oov_slots], dtype=np.int64)
+    oov = oov_attack.run(oov_truths, oov_ys)
+
+    domain = oov_domain = None
+    oov_domain_in_dictionary = None
+    if attacker_text is not None:
+        own = text_frequencies(attacker_text)
+        freqs = domain_frequencies(own)
+        domain = prior_attack(public_prior(store, freqs)).run(xs.tolist(), ys)
+        vocab = extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own)
+        position = vocab.position()
+        truths = [position.get(s.key, -1) for s in oov_slots]
+        oov_domain = PosteriorAttack(likelihood, vocab, store.words, guarded=guarded).run(truths, oov_ys)
+        oov_domain_in_dictionary = sum(t >= 0 for t in truths)
 
     name_figs: tuple[NameFigure, ...] = ()
     if name_spans is not None:
@@ -230,5 +265,6 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         invocab_tokens=len(inv), exact=likelihood.exact, public_prior=results[0], uniform_prior=results[1],
         oracle_prior=results[2], oov=oov, oov_in_dictionary=sum(t >= 0 for t in oov_truths),
         name_cue_tokens=sum(s.name_cue for s in flat), names=name_figs, contextual=ctx, releases=multi,
-        release_prior=fitted_result,
+        release_prior=fitted_result, domain_prior=domain, oov_domain=oov_domain,
+        oov_domain_in_dictionary=oov_domain_in_dictionary,
     )

@@ -15,7 +15,7 @@ once). This module builds the vocabularies that attack ranks:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
@@ -42,13 +42,18 @@ def composed_proxies(index: NeighborIndex) -> ProxyFn:
 
 
 def extended_vocabulary(store: EmbeddingStore, proxies: ProxyFn | None, *, extra_words: int = 20_000,
-                        frequencies: dict[str, float] | None = None) -> AttackerVocabulary:
-    """The embedding's words (public prior) and the ``extra_words`` most frequent listed words it lacks."""
+                        frequencies: dict[str, float] | None = None,
+                        include: Collection[str] = ()) -> AttackerVocabulary:
+    """The embedding's words (prior from ``frequencies``) and the ``extra_words`` most frequent
+    listed words it lacks, plus every word of ``include`` it lacks (an attacker's own words; each
+    needs a frequency)."""
     extra_words = positive_int("extra_words", extra_words)
     freqs = word_frequencies() if frequencies is None else frequencies
     prior = public_prior(store, freqs)
     scale = sum(freqs.get(w, 0.0) for w in store.words) / max(float(prior.sum()), 1e-300)
     missing = sorted((w for w in freqs if store.id_of(w) < 0), key=lambda w: (-freqs[w], w))[:extra_words]
+    chosen = set(missing)
+    missing += sorted(w for w in include if w not in chosen and store.id_of(w) < 0)
     words = [*store.words, *missing]
     weights = np.concatenate([prior * scale, [freqs[w] for w in missing]])
     return build_vocabulary(words, weights, store, proxies)
