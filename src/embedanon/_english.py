@@ -1,6 +1,16 @@
-"""Counts in messages: "1 word", "2 words" (never "1 words")."""
+"""English words the package needs in more than one place: counts in messages ("1 word", "2 words",
+never "1 words") and the titles that stand before a person's name."""
 
 from __future__ import annotations
+
+#: titles written before a name (``Dr.``, ``Mrs``, ``Sister``, ``Capt.``), lower case without a
+#: period: the detection rules read a NAME after one as a person's (``detectors.rules.common``),
+#: and a name surrogate keeps one inside a NAME span as a title (``surrogates.names``)
+TITLES = frozenset((
+    "mr", "mrs", "ms", "mx", "dr", "prof", "miss", "mister", "madam", "madame", "mme", "mlle", "sir",
+    "dame", "lady", "lord", "doctor", "professor", "rev", "revd", "reverend", "fr", "father", "sister",
+    "capt", "col", "gen", "lt", "sgt", "hon", "judge",
+))  # fmt: skip
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -206,6 +206,16 @@ def test_allow_list_keeps_a_name_after_a_title() -> None:
     assert kept == [S(12, 21), S(65, 74), S(80, 89)]
 
 
+@pytest.mark.parametrize("title", ["Judge", "Capt.", "Col", "Lt.", "Hon.", "Sister", "Father", "Reverend"])
+def test_allow_list_keeps_a_name_after_any_title_the_surrogates_know(title: str) -> None:
+    """One title list serves the detection rules and the name surrogates (there were two, and a
+    NAME after ``Judge`` or ``Capt.`` was released by an allow entry)."""
+    text = f"{title} Parkinson signed."
+    start = len(title) + 1
+    span = S(start, start + 9)
+    assert WordLists.build(allow=["parkinson"]).apply(text, [span]) == [span]
+
+
 def test_deny_label_error_never_quotes_the_entry() -> None:
     secret = "Zqxwvutsrpo Blorftang"
     with pytest.raises(ConfigError, match="deny list entry 2: the label must be one of") as err:

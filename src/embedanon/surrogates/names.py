@@ -32,16 +32,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from .._english import TITLES
 from ..text import LOWER, TITLE, UPPER, case_code, without_format
 from .avoid import AvoidNames, key_pieces, pieces_of
 from .base import MAKERS, Context, Stream, entity_key
 from .config import SurrogateConfig, name_data
 from .shape import MAX_ATTEMPTS, shaped
 
-TITLES = frozenset((
-    "dr", "mr", "mrs", "ms", "miss", "mx", "prof", "professor", "sir", "dame", "madam", "rev", "fr",
-    "capt", "col", "gen", "lt", "sgt", "hon", "judge",
-))  # fmt: skip
 SUFFIXES = frozenset(
     ("jr", "sr", "ii", "iii", "iv", "md", "phd", "dds", "dmd", "rn", "np", "pa", "esq", "mba")
 )

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..._english import TITLES
 from ..base import Span
 
 #: capitalized words that are not names when they stand next to a coordination
@@ -22,11 +23,10 @@ NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 
 #: honorifics the decode rules read a name after (``Dr. Okafor``), lower case, without the period
 HONORIFICS = ("mrs", "mr", "ms", "mx", "dr", "prof")
-#: every title that stands right before a name: the honorifics and the rarer or longer ones
-TITLES = (*HONORIFICS, "miss", "mister", "madam", "madame", "mme", "mlle", "sir", "dame", "lady", "lord",
-          "doctor", "professor", "rev", "revd", "reverend", "fr", "father", "sister", "capt", "sgt")
-#: a title ending where a name starts: a period, spaces, or both, on the same line
-_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{'|'.join(TITLES)})(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
+#: a title (:data:`embedanon._english.TITLES`, which holds the honorifics) ending where a name
+#: starts: a period, spaces, or both, on the same line
+_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(TITLES, key=lambda t: (-len(t), t)))})"
+                           r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 
 
 def after_title(text: str, start: int) -> bool:
