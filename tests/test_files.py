@@ -117,10 +117,34 @@ def test_counting_leaves_the_output_unchanged(tmp_path: Path, glove: Path, faili
     for scope in ("all", "hybrid", "detected"):
         anonymizer = Anonymizer(str(glove), "knn", seed=3, scope=scope,
                                 detectors=None if scope == "all" else "regex")
-        task = Task(texts, ("", "", "", "x"), anonymizer.config, anonymizer.key)
+        task = Task(texts, anonymizer.config, anonymizer.key)
         out, flags = files.run_counted(task)
         assert out == run_task(task)
         assert flags == ([False] * 4 if scope == "all" else [True, False, False, False])
+
+
+@pytest.mark.parametrize("scope", ["all", "hybrid"])
+def test_one_corpus_exported_as_txt_and_as_jsonl_or_csv_is_one_release(tmp_path: Path, glove: Path,
+                                                                       scope: str) -> None:
+    """QA pass 4: the field name was part of a record's identity, so the same notes released from
+    a .txt file and from a JSONL field (or a renamed CSV column) got fresh noise: a second release
+    (two-release intersection top-1 0.325 -> 0.670). Under one key they are now the same text."""
+    notes = ["chest pain in the garden", "the doctor saw the river house", "nurse 555-0134 stone"]
+    (tmp_path / "n.txt").write_text("\n".join(notes) + "\n", encoding="utf-8")
+    (tmp_path / "n.jsonl").write_text("".join(json.dumps({"note": n}) + "\n" for n in notes),
+                                      encoding="utf-8")
+    (tmp_path / "n.csv").write_text("id,body\n" + "".join(f"{i},{n}\n" for i, n in enumerate(notes)),
+                                    encoding="utf-8")
+    anonymizer = Anonymizer(str(glove), "knn", seed=4, scope=scope,
+                            detectors=None if scope == "all" else "regex")
+    files.anonymize_files([str(tmp_path / "n.txt")], str(tmp_path / "o.txt"), anonymizer)
+    files.anonymize_files([str(tmp_path / "n.jsonl")], str(tmp_path / "o.jsonl"), anonymizer, fields=["note"])
+    files.anonymize_files([str(tmp_path / "n.csv")], str(tmp_path / "o.csv"), anonymizer, fields=["body"])
+    txt = (tmp_path / "o.txt").read_text(encoding="utf-8").splitlines()
+    jsonl = [json.loads(line)["note"] for line in (tmp_path / "o.jsonl").read_text(encoding="utf-8").splitlines()]
+    csv_rows = [line.split(",", 1)[1] for line in (tmp_path / "o.csv").read_text(encoding="utf-8").splitlines()[1:]]
+    assert txt == jsonl == csv_rows
+    assert all(a != b for a, b in zip(txt, notes, strict=True))
 
 
 def test_report_has_the_fallback_count(tmp_path: Path, glove: Path, failing_detection: None) -> None:

@@ -1,7 +1,7 @@
 """Anonymize files: the plain function behind the ``anonymize`` command.
 
 Every text of a record (a text line, or a named field of a JSONL/CSV record) is anonymized as a
-pure function of (text, field name, config, key) (:mod:`embedanon.pipeline.document`), so the
+pure function of (text, config, key) (:mod:`embedanon.pipeline.document`), so the
 output depends on the key and the data only, never on the engine, ``jobs`` or chunking.
 """
 
@@ -343,48 +343,45 @@ def run_counted(task: Task) -> tuple[list[str], list[bool]]:
         return run_task(task), [False] * len(task.texts)
     from .pipeline.document import anonymize_documents
 
-    docs = anonymize_documents(task.texts, task.config, task.key, fields=task.fields)
+    docs = anonymize_documents(task.texts, task.config, task.key)
     return [d.text for d in docs], [d.full_scope for d in docs]
 
 
 def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
-            sniff: bool) -> tuple[Iterator[eio.Record], Writer, list[str]]:
-    """Records of one input, the writer that puts results back, and the field name of each text."""
+            sniff: bool) -> tuple[Iterator[eio.Record], Writer]:
+    """Records of one input (the ``fields`` of JSONL/CSV) and the writer that puts results back."""
     shown = "<stdin>" if path == "-" else path
     if form == "txt":
-        return eio.read_txt(fh, shown, errors, sniff=sniff), eio.write_txt, [""]
+        return eio.read_txt(fh, shown, errors, sniff=sniff), eio.write_txt
     if form == "jsonl":
-        return eio.read_jsonl(fh, shown, errors, fields), eio.write_jsonl, fields
+        return eio.read_jsonl(fh, shown, errors, fields), eio.write_jsonl
     delimiter = "\t" if shown.lower().endswith(".tsv") else ","
     return (eio.read_csv(fh, shown, errors, fields, delimiter),
-            eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)), fields)
+            eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)))
 
 
 def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = None,
-               encoding_errors: str = "strict") -> list[tuple[str, str]]:
-    """Every text to anonymize in ``path`` with its field name, as ``anonymize`` reads them
-    (the named fields of JSONL/CSV records, each line of a text file; headers and blank lines
-    skipped)."""
+               encoding_errors: str = "strict") -> list[str]:
+    """Every text to anonymize in ``path``, as ``anonymize`` reads them (the named fields of
+    JSONL/CSV records, each line of a text file; headers and blank lines skipped)."""
     form = eio.detect_format(path, fmt)
     if form == "txt" and fields:
         raise ConfigError("--field applies to jsonl and csv input, not txt")
     with eio.open_input(path) as fh:
-        records, _, names = _reader(fh, path, form, list(fields or ["text"]), encoding_errors,
-                                    fmt is None)
-        return [pair for record in records
-                for pair in zip(record.texts, names[: len(record.texts)], strict=True)]
+        records, _ = _reader(fh, path, form, list(fields or ["text"]), encoding_errors, fmt is None)
+        return [text for record in records for text in record.texts]
 
 
 def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str],
              anonymizer: Anonymizer, engine: Backend, errors: str, stats: RunStats,
              progress: Callable[[int], None] | None, *, sniff: bool = True,
              count_words: bool = False) -> None:
-    records, write, names = _reader(fh, path, form, fields, errors, sniff)
+    records, write = _reader(fh, path, form, fields, errors, sniff)
 
     pending: deque[eio.Record] = deque()
     config, key = anonymizer.config, anonymizer.key
 
-    def pairs() -> Iterator[tuple[str, str]]:
+    def texts() -> Iterator[str]:
         for record in records:
             pending.append(record)
             if count_words:
@@ -396,11 +393,11 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
                     n = sum(map(drawn_parts, tokens))
                     stats.draws += n
                     stats.longest_draws = max(stats.longest_draws, n)
-            yield from zip(record.texts, names[: len(record.texts)], strict=True)
+            yield from record.texts
 
     def tasks() -> Iterator[Task]:
-        for chunk in chunk_texts(pairs()):
-            yield Task(tuple(t for t, _ in chunk), tuple(f for _, f in chunk), config, key)
+        for chunk in chunk_texts(texts()):
+            yield Task(tuple(chunk), config, key)
 
     results: deque[str] = deque()
     fell_back: deque[bool] = deque()

@@ -23,11 +23,11 @@ def anon() -> Anonymizer:
 
 
 def test_chunking_respects_limits() -> None:
-    pairs = [("x" * 10, "f")] * 25
-    chunks = list(chunk_texts(pairs, max_bytes=35, max_texts=100))
+    texts = ["x" * 10] * 25
+    chunks = list(chunk_texts(texts, max_bytes=35, max_texts=100))
     assert [len(c) for c in chunks] == [4] * 6 + [1]
-    assert sum(chunks, []) == pairs
-    assert [len(c) for c in chunk_texts(pairs, max_bytes=10**6, max_texts=7)] == [7, 7, 7, 4]
+    assert sum(chunks, []) == texts
+    assert [len(c) for c in chunk_texts(texts, max_bytes=10**6, max_texts=7)] == [7, 7, 7, 4]
 
 
 def test_processes_engine_matches_in_process(anon: Anonymizer) -> None:
@@ -51,9 +51,9 @@ def client():  # type: ignore[no-untyped-def]
 
 
 def test_dask_engine_is_byte_identical(anon: Anonymizer, client) -> None:  # type: ignore[no-untyped-def]
-    local = list(anon.anonymize_many(DOCS, field="text"))
+    local = list(anon.anonymize_many(DOCS))
     engine = build_backend("dask", client=client)
-    assert list(anon.anonymize_many(DOCS, field="text", backend=engine)) == local
+    assert list(anon.anonymize_many(DOCS, backend=engine)) == local
 
 
 def test_dask_bag_and_dataframe_apis(anon: Anonymizer, client) -> None:  # type: ignore[no-untyped-def]
@@ -64,15 +64,14 @@ def test_dask_bag_and_dataframe_apis(anon: Anonymizer, client) -> None:  # type:
     from embedanon.backends.dask import anonymize_bag, anonymize_dataframe
 
     bag = db.from_sequence(DOCS, npartitions=5)
-    assert anonymize_bag(bag, anon.config, anon.key, field="text").compute() == list(
-        anon.anonymize_many(DOCS, field="text"))
+    assert anonymize_bag(bag, anon.config, anon.key).compute() == list(anon.anonymize_many(DOCS))
     frame = pd.DataFrame({"id": range(len(DOCS)), "text": DOCS, "note": [None] + DOCS[1:]})
     out = anonymize_dataframe(dd.from_pandas(frame, npartitions=3), ["text", "note"], anon.config,
                               anon.key).compute()
     assert out["id"].tolist() == list(range(len(DOCS)))
-    assert out["text"].tolist() == list(anon.anonymize_many(DOCS, field="text"))
+    assert out["text"].tolist() == list(anon.anonymize_many(DOCS))
     assert out["note"].isna().tolist() == [True] + [False] * (len(DOCS) - 1)
-    assert out["note"].tolist()[1:] == list(anon.anonymize_many(DOCS[1:], field="note"))
+    assert out["note"].tolist()[1:] == list(anon.anonymize_many(DOCS[1:]))
 
 
 def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -119,7 +119,7 @@ def test_same_seed_same_output_different_seed_different_output() -> None:
     assert out1 == list(a2.anonymize_many(docs))
     assert out1 != [b.anonymize(d) for d in docs]
     assert out1[0] == out1[2], "the same record under the same key is released the same"
-    assert a1.anonymize(NOTE, field="summary") != out1[0], "the field name is part of the identity"
+    assert a1.anonymize(NOTE + " ") != out1[0], "another text is another record: fresh noise"
 
 
 def test_output_independent_of_jobs_and_chunking() -> None:
@@ -151,7 +151,7 @@ def test_out_of_vocabulary_words_get_related_replacements() -> None:
     anon = Anonymizer(seed=0, k=5)
     store = anon.runtime.store
     assert store.id_of("hypertension") < 0, "test premise: word outside the vocabulary"
-    outs = {anon.anonymize("hypertension", field=str(i)) for i in range(40)}  # 40 records
+    outs = {anon.anonymize(f"hypertension {i}").split()[0] for i in range(40)}  # 40 records
     assert len(outs) > 1
     # replacements come from the neighbourhood of the composed vector, not uniformly at random
     near = set(anon.runtime.index.search(store.compose("hypertension"), 60)[1][0].tolist())
@@ -263,10 +263,6 @@ def test_pickle_holds_only_config_and_key() -> None:
      (lambda a: a.anonymize_many(b"hello"), "not one bytes"),
      (lambda a: a.anonymize_many(5), "texts must be a list/sequence of str, got int"),
      (lambda a: list(a.anonymize_many(["hi", None])), r"texts\[1\] must be str, got NoneType"),
-     (lambda a: a.anonymize_many(["hi"], field=None), "field must be str, got NoneType"),
-     (lambda a: a.anonymize("x", field=None), "field must be str, got NoneType"),
-     (lambda a: a.anonymize("x", field=5), "field must be str, got int"),
-     (lambda a: a.anonymize_document("x", field=5), "field must be str, got int"),
      (lambda a: a.anonymize(None), "text must be str, got NoneType")],
 )
 def test_wrong_argument_types_are_named(anon: Anonymizer, call, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -315,9 +311,15 @@ def test_valid_surrogates_still_accepted() -> None:
     assert anon.config.scope.surrogates.phone_format == "keep-shape"
 
 
-def test_record_functions_check_field_names(anon: Anonymizer) -> None:
-    with pytest.raises(TypeError, match="field must be str, got NoneType"):
-        anonymize_records(["x"], anon.config, anon.key, fields=[None])  # type: ignore[list-item]
+def test_the_texts_content_alone_is_its_identity(anon: Anonymizer) -> None:
+    """The identity of a record is its text, as a ``.txt`` line's always was: the identity of older
+    versions for field ``""`` (so every ``.txt`` release is unchanged), and no field name in it."""
+    texts = ["Patient reports chest pain.", "Seen by the nurse at night."]
+    tags = anon.runtime.source(anon.key).tags([b"\x00" + t.encode() for t in texts])
+    from embedanon.pipeline.replace import replace_texts
+
+    expected, _ = replace_texts(anon.runtime, anon.runtime.source(anon.key), texts, tags)
+    assert anonymize_records(texts, anon.config, anon.key) == expected
 
 
 def test_scope_settings_beside_a_scope_config_are_refused_not_ignored() -> None:

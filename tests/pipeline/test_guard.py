@@ -27,11 +27,11 @@ OOV = ("johnsons hypertensives echocardiograms laparoscopically okonkwo zyxqv sm
 def test_chunk_of_guard_redraws_equals_reference() -> None:
     anon = Anonymizer(key=fast_key(7))
     texts = [" ".join(OOV * 8), " ".join(reversed(OOV * 5)) + " and " + " ".join(OOV)]
-    docs = [anon.anonymize_document(t, field="note") for t in texts]
-    together = anonymize_documents(texts, anon.config, anon.key, fields=["note", "note"])  # one chunk
+    docs = [anon.anonymize_document(t) for t in texts]
+    together = anonymize_documents(texts, anon.config, anon.key)  # one chunk
     redrawn = 0
     for text, doc, joint in zip(texts, docs, together, strict=True):
-        ref = reference_document(text, anon.config, anon.key, field="note")
+        ref = reference_document(text, anon.config, anon.key)
         assert doc.text == joint.text == ref.text
         assert doc.items == joint.items == ref.items
         redrawn += sum(item.stage == "guard" for item in doc.items)

@@ -37,10 +37,10 @@ def anon(request: pytest.FixtureRequest) -> Anonymizer:
 
 
 def _check(anon: Anonymizer, batch: list[str]) -> None:
-    fast = anonymize_documents(batch, anon.config, anon.key, fields=["f"] * len(batch))
-    plain = anonymize_records(batch, anon.config, anon.key, fields=["f"] * len(batch))
+    fast = anonymize_documents(batch, anon.config, anon.key)
+    plain = anonymize_records(batch, anon.config, anon.key)
     for text, doc, out in zip(batch, fast, plain):
-        ref = reference_document(text, anon.config, anon.key, field="f")
+        ref = reference_document(text, anon.config, anon.key)
         assert doc.text == ref.text == out
         assert doc.items == ref.items
 

@@ -1,7 +1,7 @@
 """The :class:`Backend` protocol (an ordered, lazy, bounded map of tasks), the one chunking path
 and the task function every engine runs.
 
-A :class:`Task` carries texts with their field names, the config and the release key; its
+A :class:`Task` carries texts, the config and the release key; its
 result is a pure function of those (see :mod:`embedanon.pipeline.document`), so every engine
 gives byte-identical output.
 """
@@ -26,10 +26,9 @@ CHUNK_TEXTS = 8192
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """Texts to anonymize, with their field names (record identity), config and key."""
+    """Texts to anonymize, with the config and key."""
 
     texts: tuple[str, ...]
-    fields: tuple[str, ...]
     config: AnonymizerConfig
     key: ReleaseKey
 
@@ -38,18 +37,18 @@ def run_task(task: Task) -> list[str]:
     """Anonymize a task's texts (what every worker runs)."""
     from ..pipeline.document import anonymize_records
 
-    return anonymize_records(task.texts, task.config, task.key, fields=task.fields)
+    return anonymize_records(task.texts, task.config, task.key)
 
 
-def chunk_texts(pairs: Iterable[tuple[str, str]], *, max_bytes: int = CHUNK_BYTES,
-                max_texts: int = CHUNK_TEXTS) -> Iterator[list[tuple[str, str]]]:
-    """Group (text, field) pairs into chunks of at most ``max_texts`` texts and about
-    ``max_bytes`` characters (a longer text is a chunk of its own)."""
-    chunk: list[tuple[str, str]] = []
+def chunk_texts(texts: Iterable[str], *, max_bytes: int = CHUNK_BYTES,
+                max_texts: int = CHUNK_TEXTS) -> Iterator[list[str]]:
+    """Group texts into chunks of at most ``max_texts`` texts and about ``max_bytes`` characters
+    (a longer text is a chunk of its own)."""
+    chunk: list[str] = []
     size = 0
-    for pair in pairs:
-        chunk.append(pair)
-        size += len(pair[0])
+    for text in texts:
+        chunk.append(text)
+        size += len(text)
         if size >= max_bytes or len(chunk) >= max_texts:
             yield chunk
             chunk, size = [], 0

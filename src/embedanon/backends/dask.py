@@ -4,7 +4,7 @@
 without ``--scheduler`` a local cluster is started. :func:`anonymize_bag` and
 :func:`anonymize_dataframe` map over a ``dask.bag`` of texts or a ``dask.dataframe`` of records
 (e.g. read from JSONL, CSV or Parquet with pyarrow), for corpora larger than one machine.
-Record identity is (field name, content), so no global counter crosses partitions, and every
+A record's identity is its content, so no global counter crosses partitions, and every
 partition's output is byte-identical to a local run under the same key.
 
 The release key travels to the workers with each task: run the cluster on machines you trust,
@@ -117,23 +117,23 @@ class DaskBackend:
                 shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _partition(texts: list[str], config: AnonymizerConfig, key: ReleaseKey, field: str) -> list[str]:
+def _partition(texts: list[str], config: AnonymizerConfig, key: ReleaseKey) -> list[str]:
     from ..pipeline.document import anonymize_records
 
-    return anonymize_records(texts, config, key, fields=[field] * len(texts))
+    return anonymize_records(texts, config, key)
 
 
-def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey, *, field: str = "") -> Any:
+def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey) -> Any:
     """A ``dask.bag`` of anonymized texts, partition by partition (lazy)."""
     from ..pipeline.document import check_config_key
 
     check_config_key(config, key)  # here, not on a worker at compute time
-    return bag.map_partitions(lambda part: _partition(list(part), config, key, field))
+    return bag.map_partitions(lambda part: _partition(list(part), config, key))
 
 
 def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig, key: ReleaseKey) -> Any:
-    """A ``dask.dataframe`` with ``columns`` anonymized (field name = column name) and every
-    other column kept. Missing values stay missing.
+    """A ``dask.dataframe`` with ``columns`` anonymized and every other column kept. Missing
+    values stay missing.
 
     Raises:
         TypeError: ``columns`` is one string (pass ``[name]``), or a column is not text (its
@@ -162,7 +162,7 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
             values = df[column]
             mask = values.notna()
             texts = [str(v) for v in values[mask].tolist()]
-            df.loc[mask, column] = _partition(texts, config, key, column)
+            df.loc[mask, column] = _partition(texts, config, key)
         return df
 
     return frame.map_partitions(part, meta=frame._meta)

@@ -81,8 +81,7 @@ def privacy_report_command(
     positive_int("releases", releases)
     if empirical_draws < 0:
         raise ConfigError(f"empirical draws must be an integer >= 0, got {empirical_draws}")
-    pairs = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
-    texts, names = [t for t, _ in pairs], [f for _, f in pairs]
+    texts = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     attacker = _attacker_text(attacker_text) if attacker_text is not None else None
     anonymizer = release_anonymizer(**release)
     def say(message: str) -> None:
@@ -104,10 +103,10 @@ def privacy_report_command(
             out: list[str] = []
             scoped: list[AnonymizedDocument] = []
             for i in range(0, len(texts), _SLICE):
-                chunk, chunk_names = texts[i : i + _SLICE], names[i : i + _SLICE]
-                out += anonymize_records(chunk, full, k, fields=chunk_names)
+                chunk = texts[i : i + _SLICE]
+                out += anonymize_records(chunk, full, k)
                 if not plain:
-                    scoped += anonymize_documents(chunk, config, k, fields=chunk_names)
+                    scoped += anonymize_documents(chunk, config, k)
                 if progress is not None:
                     progress(sum(len(t) for t in chunk))
             outs.append(out)
@@ -193,7 +192,7 @@ def _release_dict(scope: str, counts: ReleaseCounts) -> dict[str, Any]:
 
 def _attacker_text(path: str) -> list[str]:
     """The attacker's texts (any format anonymize reads; the field ``text`` of jsonl/csv)."""
-    texts = [t for t, _ in read_texts(path)]
+    texts = read_texts(path)
     if not text_frequencies(texts):
         raise InputError(f"{path} has no words for the attacker's prior")
     return texts

@@ -18,7 +18,7 @@ from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
-from .document import AnonymizedDocument, anonymize_document, anonymize_text, check_field
+from .document import AnonymizedDocument, anonymize_document, anonymize_text
 from .runtime import Runtime, get_runtime
 
 
@@ -211,15 +211,15 @@ class Anonymizer:
     def mechanism(self) -> Mechanism:
         return self.runtime.mechanism
 
-    def anonymize(self, text: str, *, field: str = "") -> str:
-        """Anonymize one text (``field``: the name of its field in a record, part of its identity)."""
-        return anonymize_text(text, self.config, self.key, field=field)
+    def anonymize(self, text: str) -> str:
+        """Anonymize one text (its content is its identity: the same text, the same output)."""
+        return anonymize_text(text, self.config, self.key)
 
-    def anonymize_document(self, text: str, *, field: str = "") -> AnonymizedDocument:
+    def anonymize_document(self, text: str) -> AnonymizedDocument:
         """Anonymize one text and report every replaced span with its offsets."""
-        return anonymize_document(text, self.config, self.key, field=field)
+        return anonymize_document(text, self.config, self.key)
 
-    def anonymize_many(self, texts: Iterable[str], *, jobs: int = 1, field: str = "",
+    def anonymize_many(self, texts: Iterable[str], *, jobs: int = 1,
                        backend: Backend | None = None) -> Iterator[str]:
         """Anonymize texts lazily, in order, in ``jobs`` worker processes or on ``backend``.
 
@@ -230,14 +230,12 @@ class Anonymizer:
             raise TypeError(f"texts must be a list/sequence of str, not one {type(texts).__name__}")
         if not isinstance(texts, Iterable):
             raise TypeError(f"texts must be a list/sequence of str, got {type(texts).__name__}")
-        check_field(field)
-        return self._anonymize_many(texts, positive_int("jobs", jobs), field, backend)
+        return self._anonymize_many(texts, positive_int("jobs", jobs), backend)
 
-    def _anonymize_many(self, texts: Iterable[str], jobs: int, field: str,
-                        backend: Backend | None) -> Iterator[str]:
+    def _anonymize_many(self, texts: Iterable[str], jobs: int, backend: Backend | None) -> Iterator[str]:
         engine = backend or build_backend("processes", jobs=jobs)
-        tasks = (Task(tuple(t for t, _ in chunk), tuple(f for _, f in chunk), self.config, self.key)
-                 for chunk in chunk_texts((_text_at(i, text), field) for i, text in enumerate(texts)))
+        tasks = (Task(tuple(chunk), self.config, self.key)
+                 for chunk in chunk_texts(_text_at(i, text) for i, text in enumerate(texts)))
         for outputs in engine.map(run_task, tasks):
             yield from outputs
 

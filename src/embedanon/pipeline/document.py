@@ -1,8 +1,8 @@
 """One record in, one :class:`AnonymizedDocument` out: the pure per-record functions.
 
-A record's output is a pure function of (text, config, key, identity): the identity is the field
-name and the text itself (its content), so no global counter is needed and the same data under
-the same key gives the same release, in any process, chunking or engine.
+A record's output is a pure function of (text, config, key): the text itself is the record's
+identity, so no global counter is needed and the same data under the same key gives the same
+release, in any process, chunking, engine, file format or field.
 """
 
 from __future__ import annotations
@@ -35,15 +35,12 @@ class AnonymizedDocument:
     full_scope: bool = True
 
 
-def record_identity(text: str, field: str = "") -> bytes:
-    """What makes a record a record for the noise: its field name and its content."""
-    return b"%s\x00%s" % (field.encode("utf-8", "surrogatepass"), text.encode("utf-8", "surrogatepass"))
-
-
-def check_field(name: object) -> None:
-    """Refuse a field name that is not a str (it is part of the record's identity)."""
-    if not isinstance(name, str):
-        raise TypeError(f"field must be str, got {type(name).__name__}")
+def record_identity(text: str) -> bytes:
+    """What makes a record a record for the noise: its content alone, not where it was read from
+    (a field or column name, a file format), so the same text released from a ``.txt`` line and
+    from a JSONL field is one release, not two. The leading zero byte keeps the bytes of the
+    identity older versions gave a ``.txt`` line (field name ``""``)."""
+    return b"\x00" + text.encode("utf-8", "surrogatepass")
 
 
 def check_config_key(config: object, key: object) -> None:
@@ -55,39 +52,31 @@ def check_config_key(config: object, key: object) -> None:
                         f".fresh()), got {type(key).__name__}")
 
 
-def _check_texts(texts: Sequence[str], fields: Sequence[str] | None) -> list[str]:
+def _check_texts(texts: Sequence[str]) -> None:
     for text in texts:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, got {type(text).__name__}")
-    if fields is None:
-        return [""] * len(texts)
-    if len(fields) != len(texts):
-        raise ValueError("one field name per text is needed")
-    for name in fields:
-        check_field(name)
-    return list(fields)
 
 
-def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: ReleaseKey, *,
-                      fields: Sequence[str] | None = None) -> list[str]:
-    """Anonymize several texts (field ``fields[i]`` of their records, default ``""``).
+def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: ReleaseKey) -> list[str]:
+    """Anonymize several texts.
 
     The same output as :func:`anonymize_text` on each; batching only makes it faster.
     """
     check_config_key(config, key)
     if config.scope.scope != "all" or config.scope.neutral_formats:
-        return [doc.text for doc in anonymize_documents(texts, config, key, fields=fields)]
-    names = _check_texts(texts, fields)
+        return [doc.text for doc in anonymize_documents(texts, config, key)]
+    _check_texts(texts)
     rt = get_runtime(config)
     with rt.lock:
         source = rt.source(key)
-        tags = source.tags([record_identity(t, f) for t, f in zip(texts, names, strict=True)])
+        tags = source.tags([record_identity(t) for t in texts])
         out, _ = replace_texts(rt, source, list(texts), tags)
     return out
 
 
-def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: ReleaseKey, *,
-                        fields: Sequence[str] | None = None) -> list[AnonymizedDocument]:
+def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig,
+                        key: ReleaseKey) -> list[AnonymizedDocument]:
     """Like :func:`anonymize_records`, with the items of every text.
 
     In a scope other than ``all``, each text is run through the detectors and assembled from its
@@ -96,9 +85,9 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: Rel
     same way (the document stays ``full_scope``: no detector chose what changes).
     """
     check_config_key(config, key)
-    names = _check_texts(texts, fields)
+    _check_texts(texts)
     rt = get_runtime(config)
-    identities = [record_identity(t, f) for t, f in zip(texts, names, strict=True)]
+    identities = [record_identity(t) for t in texts]
     scoped = config.scope.scope != "all"
     formats = not scoped and config.scope.neutral_formats
     spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
@@ -121,12 +110,11 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: Rel
     return docs
 
 
-def anonymize_text(text: str, config: AnonymizerConfig, key: ReleaseKey, *, field: str = "") -> str:
-    """Anonymize one text. Pure: same (text, config, key, field) -> same output, in any process."""
-    return anonymize_records([text], config, key, fields=[field])[0]
+def anonymize_text(text: str, config: AnonymizerConfig, key: ReleaseKey) -> str:
+    """Anonymize one text. Pure: same (text, config, key) -> same output, in any process."""
+    return anonymize_records([text], config, key)[0]
 
 
-def anonymize_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
-                       field: str = "") -> AnonymizedDocument:
+def anonymize_document(text: str, config: AnonymizerConfig, key: ReleaseKey) -> AnonymizedDocument:
     """Anonymize one text and report every replaced span."""
-    return anonymize_documents([text], config, key, fields=[field])[0]
+    return anonymize_documents([text], config, key)[0]

@@ -1,7 +1,7 @@
 """The plain reference: one record, one token at a time, written for clarity, not speed.
 
 :func:`reference_document` must give exactly what the fast path (:mod:`.replace`) gives for the
-same (text, config, key, field); a property test holds the two equal. It shares with the fast
+same (text, config, key); a property test holds the two equal. It shares with the fast
 path only what has tests of its own: the tokenizer, the mechanism, the out-of-vocabulary
 placement (:meth:`.plan.Lexicon.place`, tested against exact search), the leak guard and the
 noise. The order of operations is spelled out here:
@@ -32,12 +32,11 @@ from .replace import STAGE_NAMES, Item
 from .runtime import Runtime, get_runtime
 
 
-def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey, *,
-                       field: str = "") -> AnonymizedDocument:
+def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey) -> AnonymizedDocument:
     """Anonymize ``text`` token by token (see the module docstring)."""
     rt = get_runtime(config)
     source = rt.source(key)
-    tag = source.tags([record_identity(text, field)])
+    tag = source.tags([record_identity(text)])
     out: list[str] = []
     items: list[Item] = []
     word_no = char_no = 0

@@ -104,9 +104,8 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
                 yield total, record.texts
 
     chosen = [pair for _, pair in reservoir_sample(counted(), size, sample_rng(anonymizer.key))[0]]
-    flat = [(t, names[j]) for _, texts in chosen for j, t in enumerate(texts)]
-    docs = anonymize_documents([t for t, _ in flat], anonymizer.config, anonymizer.key,
-                               fields=[f for _, f in flat]) if flat else []
+    flat = [t for _, texts in chosen for t in texts]
+    docs = anonymize_documents(flat, anonymizer.config, anonymizer.key) if flat else []
     records = []
     pos = 0
     for number, texts in chosen:
@@ -115,14 +114,13 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
             review_texts.append(ReviewText.build(names[j], text, docs[pos]))
             pos += 1
         records.append(ReviewRecord(number, tuple(review_texts)))
-    originals, released = [t for t, _ in flat], [d.text for d in docs]
+    originals, released = flat, [d.text for d in docs]
     config = anonymizer.config
     scoped: ScopedRelease | None = None
     if flat and not is_plain(config.scope):
         # As privacy-report measures it: the figures read only the tokens the mechanism released,
         # taken from the full-scope release under the same key (embedanon.privacy.scoped).
-        full = anonymize_records(originals, full_scope_config(config), anonymizer.key,
-                                 fields=[f for _, f in flat])
+        full = anonymize_records(originals, full_scope_config(config), anonymizer.key)
         scoped = scoped_release(config.scope, originals, [docs], [full])
         originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
     figures, notes = collect_figures(default_sources() if sources is None else sources,
