@@ -256,3 +256,59 @@ def test_a_date_or_age_span_that_took_in_a_name_keeps_no_part_of_it(mechanism: s
         doc = anon.anonymize_document(record)
         assert {i.label for i in doc.items if i.kind == "surrogate"} & {"DATE", "AGE"}
         assert not re.search("zqxwv|plomb", doc.text, re.IGNORECASE), "a name inside a DATE or AGE span survived"
+
+
+class _FirstOnly:
+    """A detector that labels only the first occurrence of each entity (as an LLM that marked a
+    name once, or a model whose propagation kept the case shape, does)."""
+
+    name = "first-only"
+    ENTITIES = (("John Smith", "NAME"), ("Okafor", "NAME"), ("+1 617 555 0134", "PHONE"),
+                ("wei.zhang@example.com", "EMAIL"))
+
+    def __init__(self) -> None:
+        pass
+
+    def detect(self, text: str) -> list[Span]:
+        spans = [Span(i, i + len(s), label, 0.9, self.name)
+                 for s, label in self.ENTITIES if (i := text.find(s)) >= 0]
+        return sorted(spans, key=lambda s: s.start)
+
+
+FIRST_ONLY = ("Patient John Smith was seen today; Smith's wife, Mrs SMITH, and the smith family "
+              "called Dr. Okafor-Reyes (OKAFOR) about John at +1 617 555 0134, again +1 617 555 0134, "
+              "and wrote from wei.zhang@example.com and WEI.ZHANG@EXAMPLE.COM.")
+
+
+@pytest.mark.parametrize(("mechanism", "params"), [
+    ("knn", {}), ("exponential", {"epsilon": 14.0}), ("laplace", {"epsilon": 81.0}),
+    ("laplace", {"epsilon": 500.0})])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_occurrence_of_a_labelled_string_is_treated_like_the_labelled_one(
+        mechanism: str, params: dict, seed: int) -> None:
+    """QA pass 5: a name labelled once survived elsewhere in another case (``the smith family``)
+    in 7 of 10 hybrid releases at exponential epsilon 14: the mechanism returned it unchanged."""
+    if "first-only" not in DETECTORS:
+        DETECTORS.add("first-only", _FirstOnly)
+    anon = Anonymizer(mechanism=mechanism, key=fast_key(seed), scope="hybrid", detectors="first-only",
+                      **params)
+    out = anon.anonymize(FIRST_ONLY)
+    for gone in ("john", "smith", "okafor", "617", "555", "0134", "wei", "zhang"):
+        assert not re.search(rf"(?<![^\W_]){gone}(?![^\W_])", out, re.IGNORECASE), gone
+    detected = Anonymizer(mechanism=mechanism, key=fast_key(seed), scope="detected",
+                          detectors="first-only", strategies={"DEFAULT": "surrogate"}, **params)
+    out = detected.anonymize(FIRST_ONLY)
+    assert not re.search(r"smith|okafor|zhang|0134", out, re.IGNORECASE)
+    assert "the" in out and "called" in out  # the other words stay in scope detected
+
+
+def test_propagation_skips_function_words_titles_and_particles() -> None:
+    from embedanon.pipeline.scope import propagate
+
+    text = "Mrs May van Dyke saw may and Van and dyke, and DYKE's sister."
+    spans = [Span(0, 16, "NAME", 0.8, "model")]
+    added = [(text[s.start:s.end], s.label, s.source) for s in propagate(text, spans)[1:]]
+    assert added == [("dyke", "NAME", "propagation"), ("DYKE", "NAME", "propagation")]  # 's stays out
+    assert propagate(text, []) == []
+    dates = [Span(0, 3, "DATE", 0.9, "regex")]  # dates and ages recur with other meanings
+    assert propagate("May 3 and may 3", dates) == dates

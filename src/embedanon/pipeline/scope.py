@@ -15,6 +15,11 @@ The full-scope replacement of every token is computed first (its noise positions
 on the scope), then the output is assembled from the items: a scope only chooses, per span,
 between the original, the mechanism's replacement, a surrogate and a redaction.
 
+Recurring strings: a detector may label one occurrence of a name and miss the next (another case,
+a possessive, a model that did not propagate, an LLM that marked it once), and the mechanism
+returns a word unchanged often enough at readable ε. So before assembly every other whole-word
+occurrence, in any case, of what a span labels gets that span's label (:func:`propagate`).
+
 Cross-name collisions: a word of a detected name whose action is ``mechanism`` and whose
 replacement is a word of *another* detected name of the record (``John Smith`` -> ``Smith``) gets
 a name surrogate instead, so no name of a record appears where another stood. The rule looks only
@@ -24,15 +29,23 @@ is post-processing of the mechanism's output: its metric-DP statement is unchang
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
+from .._english import TITLES
 from ..config import ScopeConfig
 from ..detectors.base import DetectorUnavailable, Span
+from ..detectors.merge import WordLists
 from ..detectors.regex import RegexDetector
+from ..detectors.rules.common import NO_PROPAGATION
 from ..noise import Prf, ReleaseKey
 from ..surrogates import AvoidNames, surrogates_for
-from ..text import lookup_key, split_words
+from ..surrogates.names import CONNECTORS, PARTICLES
+from ..text import JOINERS, lookup_key, split_words
 from .replace import Item
 
 
@@ -53,6 +66,87 @@ def format_spans(text: str) -> list[Span]:
     if not any(ch.isdigit() for ch in text):
         return []
     return [s for s in _FORMATS.detect(text) if s.label != "DATE"]
+
+
+#: labels whose whole string is the same PII wherever it recurs in a record (DATE and AGE are
+#: numbers and dates that recur with other meanings: not propagated)
+RECURRING = frozenset({"EMAIL", "URL", "PHONE", "ID", "IP", "ADDRESS"})
+#: words of a NAME span that never mark other occurrences: function words, months, titles,
+#: particles and connectors (an unlabelled ``may`` or ``van`` says nothing about the name)
+_NOT_PROPAGATED = NO_PROPAGATION | TITLES | PARTICLES | CONNECTORS
+
+
+def _name_keys(word: str) -> list[str]:
+    """Lookup keys of the letter pieces of one word (``O'Brien's`` -> ``o``, ``brien``, ``s``)."""
+    pieces = word
+    for joiner in JOINERS:
+        pieces = pieces.replace(joiner, " ")
+    return [lookup_key(p) for p in pieces.split()]
+
+
+def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | None = None) -> list[Span]:
+    """The spans plus every other whole-word occurrence, in any case, of what they label.
+
+    * NAME: each word piece of the span (letters only, 2+ letters, not in the stop list of
+      function words, months, titles, particles and connectors) marks every word of the text
+      holding that piece (``smith`` of ``John Smith`` marks ``the smith family``, ``SMITH``,
+      ``Smith's``, ``Smith-Jones``) as a NAME.
+    * :data:`RECURRING` labels: the span's whole string, in any case, between non-word
+      characters, gets the span's label.
+
+    A trailing possessive ``'s`` stays outside an added NAME span. An added span takes its source
+    span's score (a NAME: the highest NAME score of the record), its source is ``propagation``, it
+    never overlaps a span given, and ``allowed`` (the allow list) may drop it; the result is
+    sorted and disjoint.
+    """
+    names: set[str] = set()
+    strings: dict[str, Span] = {}
+    for span in spans:
+        piece = text[span.start : span.end]
+        if span.label == "NAME":
+            names.update(k for w in split_words(piece)[1::2] for k in _name_keys(w)
+                         if len(k) > 1 and k.isalpha() and k not in _NOT_PROPAGATED)
+        elif span.label in RECURRING and piece.strip():
+            strings.setdefault(piece.strip().casefold(), span)
+    if not names and not strings:
+        return spans
+    taken = sorted((s.start, s.end) for s in spans)
+    starts = [a for a, _ in taken]
+
+    def free(a: int, b: int) -> bool:
+        j = bisect_right(starts, a) - 1
+        if j >= 0 and taken[j][1] > a:
+            return False
+        return not (j + 1 < len(taken) and taken[j + 1][0] < b)
+
+    added: list[Span] = []
+    name_score = max((s.score for s in spans if s.label == "NAME"), default=1.0)
+    at = 0
+    for i, word in enumerate(split_words(text)):
+        if i % 2 and names and any(k in names for k in _name_keys(word)) and free(at, at + len(word)):
+            end = at + len(word) - 2 * (len(word) > 2 and word[-2] in "'\u2019" and word[-1] in "sS")
+            added.append(Span(at, end, "NAME", name_score, "propagation"))
+        at += len(word)
+    for folded, source in strings.items():
+        pattern = re.compile(rf"(?<!\w){re.escape(text[source.start : source.end].strip())}(?!\w)",
+                             re.IGNORECASE)
+        for m in pattern.finditer(text):
+            if m.group().casefold() == folded and free(*m.span()):
+                added.append(Span(m.start(), m.end(), source.label, source.score, "propagation"))
+    if allowed is not None:
+        added = [s for s in added if not allowed(s)]
+    if not added:
+        return spans
+    merged: list[Span] = []
+    for span in sorted(spans + added, key=lambda s: (s.start, s.end)):
+        if not merged or span.start >= merged[-1].end:
+            merged.append(span)
+    return merged
+
+
+@lru_cache(maxsize=8)
+def _allow_list(allow: tuple[str, ...]) -> WordLists:
+    return WordLists.build(allow=allow)
 
 
 def widen(text: str, spans: list[Span]) -> list[Span]:
@@ -85,7 +179,8 @@ def widen(text: str, spans: list[Span]) -> list[Span]:
 def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
              key: ReleaseKey, record_prf: Prf) -> tuple[str, tuple[Item, ...]]:
     """The scoped output of one record from its full-scope replacement (see module docstring)."""
-    spans = widen(text, spans)
+    lists = _allow_list(scope.allow)
+    spans = widen(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
     surrogates = surrogates_for(scope.surrogates)
     names = [text[s.start : s.end] for s in spans if s.label == "NAME"]
     name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
