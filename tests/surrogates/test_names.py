@@ -260,3 +260,16 @@ def test_a_surname_is_drawn_uniformly_over_its_group_not_its_locale():
     outs = Counter(surrogates.replace("NAME", f"Dr. {k.capitalize()}", prf=prf_from_key(b"k"),
                                       record_prf=prf_from_key(b"kr")).split()[-1] for k in keys)
     assert max(outs.values()) <= 0.005 * len(keys)
+
+
+@pytest.mark.parametrize(("ascii_form", "typographic"), [
+    ("O'Brien", "O\u2019Brien"), ("O'Brien's", "O\u2019Brien\u2019s"), ("N'Dour", "N\u02bcDour"),
+    ("Mary-Jane Watson", "Mary\u2010Jane Watson"), ("Jean-Luc", "Jean\u2011Luc")])
+def test_typographic_apostrophes_and_hyphens_name_the_same_entity(ascii_form: str, typographic: str) -> None:
+    """QA pass 5: ``O'Brien`` and ``O’Brien`` got two different surrogates in one record, and
+    ``Mary‐Jane`` (U+2010) random letters; the joiner written stays as it was."""
+    plain, fancy = name(ascii_form), name(typographic)
+    folded = fancy.translate(str.maketrans({"\u2019": "'", "\u02bc": "'", "\u2010": "-", "\u2011": "-"}))
+    assert folded == plain
+    for joiner in ("\u2010", "\u2011", "\u2019s"):  # hyphens and a possessive keep their form
+        assert (joiner in fancy) == (joiner in typographic)

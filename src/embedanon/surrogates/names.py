@@ -50,8 +50,11 @@ CONNECTORS = frozenset(("and", "or", "und", "et", "y"))
 _CHUNK = re.compile(r"\s+|,|[^\s,]+")
 _EDGES = re.compile(r"^(\W*)(.*?)(\W*)$", re.DOTALL)
 _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*\.?")
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*(?:-[^\W\d_]+(?:['’][^\W\d_]+)*)*")
-_POSSESSIVE = re.compile(r"^(.{2,}?)(['’]s?)$", re.DOTALL)
+#: the hyphens that join the pieces of a compound name (``Mary-Jane``, ``Mary‐Jane``)
+_HYPHENS = "-\u2010\u2011"
+_HYPHEN_SPLIT = re.compile(f"([{_HYPHENS}])")
+_WORD = re.compile(rf"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*(?:[{_HYPHENS}][^\W\d_]+(?:['’ʼ][^\W\d_]+)*)*")
+_POSSESSIVE = re.compile(r"^(.{2,}?)(['’ʼ]s?)$", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,8 +262,9 @@ class NameMaker:
             elif kind == "word":
                 out[i] = _replace_core(
                     chunks[i],
-                    lambda core, i=i: "-".join(
-                        self.part(roles[i], piece, context, avoid) for piece in core.split("-")
+                    lambda core, i=i: "".join(
+                        piece if k % 2 else self.part(roles[i], piece, context, avoid)
+                        for k, piece in enumerate(_HYPHEN_SPLIT.split(core))
                     ),
                 )
             elif kind == "particle":
@@ -280,7 +284,7 @@ class NameMaker:
             return {i: "surname" if i < comma else "given" for i in words}
         if len(parts) == 1 and words:
             has_title = "title" in kinds[: words[0]]
-            key = entity_key(_core(chunks[words[0]]).split("-")[0])
+            key = entity_key(_HYPHEN_SPLIT.split(_core(chunks[words[0]]))[0])
             return {words[0]: "surname" if has_title else self.role_of(key)}
         for i in words:
             roles[i] = "surname" if i == parts[-1] else "given"
@@ -297,7 +301,7 @@ def _core(chunk: str) -> str:
 
 
 def _pieces(core: str) -> list[str]:
-    return [piece for piece in core.split("-") if piece]
+    return [piece for piece in _HYPHEN_SPLIT.split(core)[::2] if piece]
 
 
 def _replace_core(chunk: str, replace) -> str:  # type: ignore[no-untyped-def]
