@@ -21,12 +21,24 @@ def positive_int(name: str, value: object, *, maximum: int | None = None) -> int
     return number
 
 
+def _int_text(value: int) -> str:
+    """An int for a message: its digits, or its size when it is long (a 5,000-digit int has no repr
+    under Python's digit limit, and would flood the line)."""
+    if value.bit_length() <= 64:
+        return str(value)
+    if (value + 1).bit_count() == 1:
+        return f"2**{value.bit_length()} - 1"
+    return f"an integer of {value.bit_length()} bits"
+
+
 def seed_int(value: object, *, name: str = "seed", maximum: int | None = None) -> int:
     """Return ``value`` as an int >= 0 (and <= ``maximum``): a seed, refused before any work."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ConfigError(f"{name} must be a non-negative integer, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name} must be a non-negative integer, got {type(value).__name__}")
+    if value < 0:
+        raise ConfigError(f"{name} must be a non-negative integer, got {_int_text(value)}")
     if maximum is not None and int(value) > maximum:
-        raise ConfigError(f"{name} must be at most {maximum}, got {value!r}")
+        raise ConfigError(f"{name} must be at most {_int_text(maximum)}, got {_int_text(value)}")
     return int(value)
 
 

@@ -4,6 +4,7 @@ picklable, small). Heavy resources are derived from it once per process
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -17,6 +18,20 @@ from .vectors.store import CandidatePolicy
 DEFAULT_DETECTORS = "model,regex"
 SCOPES = ("all", "detected", "hybrid")
 ACTIONS = ("mechanism", "surrogate", "keep", "redact")
+#: what an option value of a config may be: it is part of a frozen, hashable config
+_OPTION_VALUE = (str, numbers.Number, type(None))
+
+
+def _check_pairs(what: str, pairs: object) -> None:
+    """``pairs`` must be a tuple of (name, value) pairs with str names and scalar values."""
+    if not isinstance(pairs, tuple):
+        raise TypeError(f"{what} must be a tuple of (name, value) pairs, got {type(pairs).__name__}")
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise TypeError(f"{what} must be (name, value) pairs with str names")
+        if not isinstance(pair[1], _OPTION_VALUE):
+            raise TypeError(f"{what}: {pair[0]} must be a number, a string, true/false or None, "
+                            f"got {type(pair[1]).__name__}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +63,7 @@ class ScopeConfig:
     neutral_formats: bool = False
 
     def __post_init__(self) -> None:
+        _check_pairs("detector_options", self.detector_options)
         if not isinstance(self.neutral_formats, bool):
             raise ConfigError(f"neutral_formats must be true or false, got {self.neutral_formats!r}")
         if self.neutral_formats and (self.surrogates.phone_format, self.surrogates.id_format) != ("neutral",
@@ -112,6 +128,20 @@ class AnonymizerConfig:
     allowlist: str | None = None
     index: str | None = None
     scope: ScopeConfig = field(default_factory=ScopeConfig)
+
+    def __post_init__(self) -> None:
+        for name in ("embedding", "mechanism"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be str, got {type(getattr(self, name)).__name__}")
+        for name in ("allowlist", "index"):
+            if not isinstance(getattr(self, name), (str, type(None))):
+                raise TypeError(f"{name} must be str or None, got {type(getattr(self, name)).__name__}")
+        if not isinstance(self.min_length, int) or isinstance(self.min_length, bool):
+            raise TypeError(f"min_length must be int, got {type(self.min_length).__name__}")
+        _check_pairs("params", self.params)
+        if not isinstance(self.scope, ScopeConfig):
+            raise TypeError("scope must be a ScopeConfig (e.g. ScopeConfig(scope='hybrid')), got "
+                            f"{type(self.scope).__name__}")
 
     def policy(self) -> CandidatePolicy:
         allow = None

@@ -95,7 +95,7 @@ class ReleaseKey:
     @classmethod
     def from_seed(cls, seed: int) -> ReleaseKey:
         """Key derived from an integer seed with scrypt: reproducible experiments, not releases."""
-        seed = seed_int(seed)
+        seed = seed_int(seed, maximum=2**256 - 1)  # no larger than a key (and str() can write it)
         secret = hashlib.scrypt(str(seed).encode(), salt=_SEED_SALT, dklen=KEY_BYTES, **_SCRYPT)
         return cls(secret, "seed")
 

@@ -101,7 +101,7 @@ def test_out_that_is_not_a_model_directory_is_refused_before_training(
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"seed": -1}, "seed must be a non-negative integer, got -1"),
-    ({"seed": 1.5}, "seed must be a non-negative integer, got 1.5"),
+    ({"seed": 1.5}, "seed must be a non-negative integer, got float"),
     ({"epochs": 0}, "epochs must be an integer >= 1, got 0"),
 ])
 def test_train_refuses_bad_numbers_before_any_work(kwargs: dict, message: str) -> None:

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from embedanon import Anonymizer, ConfigError
+from embedanon.config import AnonymizerConfig
 from embedanon.leakguard import is_variant
 from embedanon.pipeline import anonymize_records, anonymize_text
 from embedanon.surrogates import SurrogateConfig
@@ -387,3 +388,22 @@ def test_mechanism_draws_count_the_word_parts_the_mechanism_replaces(anon: Anony
 
     doc = anon.anonymize_document(text)
     assert mechanism_draws(text) == sum(1 for item in doc.items if item.kind == "word")
+
+
+@pytest.mark.parametrize(("make", "error", "message"), [
+    (lambda: Anonymizer(mechanism="exponential", epsilon=[5]), TypeError, "params: epsilon must be a number"),
+    (lambda: Anonymizer(seed=1, scope="hybrid", detectors="regex", detector_options={"llm_url": ["x"]}),
+     TypeError, "detector_options: llm_url must be a number"),
+    (lambda: AnonymizerConfig(params=[("k", 5)]), TypeError, "params must be a tuple of"),
+    (lambda: AnonymizerConfig(params={"k": 5}), TypeError, "params must be a tuple of"),
+    (lambda: AnonymizerConfig(scope="hybrid"), TypeError, "scope must be a ScopeConfig"),
+    (lambda: AnonymizerConfig(mechanism=None), TypeError, "mechanism must be str"),
+    (lambda: AnonymizerConfig(min_length=True), TypeError, "min_length must be int"),
+    (lambda: Anonymizer(seed=10**5000), ConfigError, r"seed must be at most 2\*\*256 - 1, got an integer of"),
+    (lambda: Anonymizer(seed=-(10**5000)), ConfigError, "got an integer of 16610 bits"),
+])
+def test_config_values_are_checked_where_they_are_given(make, error, message: str) -> None:  # type: ignore[no-untyped-def]
+    """QA pass 5: these raised ``unhashable type: 'list'``, an AttributeError from deep inside, or
+    Python's own digit-limit ValueError."""
+    with pytest.raises(error, match=message):
+        make()
