@@ -145,3 +145,10 @@ def test_a_key_of_equal_bytes_is_refused_by_the_constructor_too() -> None:
 def test_an_empty_key_file_path_is_named() -> None:
     with pytest.raises(ConfigError, match="^key file path is empty; name a file$"):
         write_key_file("")
+
+
+@pytest.mark.parametrize("origin", [5, "bogus", None])
+def test_a_key_origin_outside_the_three_is_refused(origin: object) -> None:
+    """The origin decides the --seed warning; QA pass 5 built a key of origin 5."""
+    with pytest.raises(ConfigError, match="origin must be file, fresh or seed"):
+        ReleaseKey(bytes(range(32)), origin)  # type: ignore[arg-type]

@@ -83,6 +83,8 @@ class ReleaseKey:
     def __post_init__(self) -> None:
         if not isinstance(self.secret, bytes) or len(self.secret) != KEY_BYTES:
             raise ConfigError(f"a release key is {KEY_BYTES} bytes")
+        if self.origin not in ("file", "fresh", "seed"):  # it decides the --seed warning
+            raise ConfigError("a release key's origin must be file, fresh or seed")
         if len(set(self.secret)) == 1:  # as from_file refuses it: b"\0" * 32 is no secret
             raise ConfigError(f"the release key holds {KEY_BYTES} equal bytes, which is no secret "
                               "(write one with 'embedanon keygen')")
