@@ -49,6 +49,8 @@ def words(text: str) -> list[str]:
         ("(Jones)", r"\([A-Z][^\s()]+\)"),
         ("Mr. and Mrs. Smith", r"Mr\. and Mrs\. [A-Z]\S+"),
         ("Mike Judge", r"[A-Z]\S+ (?!Judge)[A-Z]\S+"),  # a title-like surname is still a name
+        ("Zoe Ruiz and", r"[A-Z]\S+ [A-Z]\S+ and"),  # a span that took in the next word keeps it
+        ("Ruiz or", r"[A-Z]\S+ or"),
         ("Sister Mary Okafor", r"Sister [A-Z]\S+ [A-Z]\S+"),  # the detection rules' titles are titles here too
         ("Reverend Okafor", r"Reverend [A-Z]\S+"),
         ("Doctor Okafor", r"Doctor [A-Z]\S+"),
@@ -203,7 +205,7 @@ def _kinds_plain(chunks: list[str]) -> list[str]:
     for i, kind in enumerate(kinds):
         later = any(k in ("word", "initial", "particle", "title") for k in kinds[i + 1 :])
         earlier = any(k in ("word", "initial") for k in kinds[:i])
-        if (kind in ("title", "connector", "particle") and not later) or (kind == "suffix" and not earlier):
+        if (kind in ("title", "particle") and not later) or (kind == "suffix" and not earlier):
             kinds[i] = "word"
     return kinds
 

@@ -345,7 +345,9 @@ def _kinds(chunks: list[str]) -> list[str]:
         seen = seen or kinds[i] in ("word", "initial", "particle", "title")
     earlier = False  # a name part before i (as decided)
     for i, kind in enumerate(kinds):
-        dangling = kind in ("title", "connector", "particle") and not later[i]
+        # a title or particle with no name part after it is one (``Mike Judge``, ``Anna van``); a
+        # connector never is (``Zoë Ruiz and``: the span took in the next word, which stays)
+        dangling = kind in ("title", "particle") and not later[i]
         if dangling or (kind == "suffix" and not earlier):
             kinds[i] = "word"
         earlier = earlier or kinds[i] in ("word", "initial")
