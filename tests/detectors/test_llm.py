@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from embedanon.detectors import DetectorUnavailable, Span, build_detectors
 from embedanon.detectors.llm import MARKERS, LLMDetector, align_entities, parse_reply
+from embedanon.detectors.llm_verifier import parse_verdicts
 from embedanon.errors import ConfigError
 from tests.helpers.llm_stub import Reply, StubLLM
 
@@ -219,3 +222,57 @@ def test_alignment_recovers_exact_spans_of_a_faithful_copy(items):
     clean, entities = parse_reply(reply)
     assert clean == original
     assert align_entities(original, clean, entities, min_copy_ratio=1.0) == expected
+
+
+# -- the verifier: an echo is no answer (QA 5b D2) ----------------------------------------------
+ALARM = "False alarm: Ana Ruiz called again, and 617-555-0134 too."
+ALARM_MARKED = "False alarm: @@@Ana Ruiz### called again, and %%%617-555-0134~~~ too."
+
+
+def verifying(answer: Callable[[str], str]) -> Callable[[dict[str, Any]], Reply]:
+    """A stub that marks ALARM's name and phone, and answers the verifier with ``answer(request)``."""
+    def script(request: dict[str, Any]) -> Reply:
+        if request["messages"][0]["content"].startswith("Each numbered"):
+            return Reply(answer(request["messages"][1]["content"]))
+        return Reply(ALARM_MARKED)
+    return script
+
+
+@pytest.mark.parametrize("answer", [
+    lambda sent: sent,
+    lambda sent: sent.replace("<mark>", "").replace("</mark>", ""),
+    lambda sent: "1. False alarm: Ana Ruiz\n2. False alarm: Ana Ruiz called",
+    lambda sent: "1: F (False alarm: Ana Ruiz called again)\n2: F (called again, and 617-555-0134 too.)",
+], ids=["echo", "echo-without-tags", "echo-cut-short", "verdicts-carrying-context"])
+def test_verifier_echoing_the_candidates_keeps_every_candidate(answer):
+    """QA 5b D2: "1. False alarm: ..." read as the verdict F, so an echoing verifier dropped both."""
+    with StubLLM(verifying(answer)) as stub:
+        detector = make(stub, verify=True)
+        assert texts(ALARM, detector.detect(ALARM)) == [("Ana Ruiz", "NAME"), ("617-555-0134", "PHONE")]
+        assert detector.stats["verifier_failed"] == 1 and detector.stats["verifier_dropped"] == 0
+
+
+@pytest.mark.parametrize("answer", ["1) False\n2) True", "1 - **F**\n2 - **T**", "1: FALSE\n2: true", "1. F\n2. T"])
+def test_verifier_spellings_still_read_when_the_context_starts_with_false(answer):
+    with StubLLM(verifying(lambda sent: answer)) as stub:
+        detector = make(stub, verify=True)
+        assert texts(ALARM, detector.detect(ALARM)) == [("617-555-0134", "PHONE")]
+        assert detector.stats["verifier_dropped"] == 1 and detector.stats["verifier_failed"] == 0
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("1: F\n2: T", {1: "F", 2: "T"}),
+    ("1) False\n2 - **true**\n7: F", {1: "F", 2: "T", 7: "F"}),
+    ("1: F - a name in a false alarm\n2: T", {1: "F", 2: "T"}),  # an explanation is no echo
+    ("Sure.\n\n1: F", {1: "F"}),
+    ("I cannot tell.", {}),
+    ("1. False alarm: Ana Ruiz called again\n2: T", None),  # the candidate's line, echoed
+    ("1: F\n2. T Bo", None),  # "T Bo" is all of candidate 2's line
+    ("1: F <mark>Ana Ruiz</mark>", None),
+    ("1: T, called again\n2: F", None),  # candidate 1's line carries its right context
+    ("1: T\n2: F, called again", {1: "T", 2: "F"}),  # candidate 1's context, on candidate 2's line
+])
+def test_parse_verdicts(reply, expected):
+    candidates = [("False alarm: ", "Ana Ruiz", " called again"), ("T ", "Bo", "")]
+    assert parse_verdicts(reply, candidates) == expected
+

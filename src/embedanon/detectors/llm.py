@@ -17,8 +17,9 @@ missing part would be lost), and when the text itself contains an opening marker
 The caller then falls back to full scope for that record.
 
 The optional verifier (``verify=True``) sends one more request listing the candidates, each in
-its context, and drops those answered ``F``. A verifier that fails or answers nothing parseable
-keeps every candidate (it can only buy precision, never cost recall).
+its context, and drops those answered ``F``. A verifier that fails, answers nothing parseable or
+echoes the request (see :func:`parse_verdicts`) keeps every candidate (it can only buy precision,
+never cost recall).
 
 Long texts are sent in chunks of at most ``max_chars`` characters, cut at whitespace.
 """
@@ -38,6 +39,7 @@ from typing import Any, Final
 from .._validate import fraction, positive_float, positive_int
 from ..errors import ConfigError
 from .base import DetectorUnavailable, Span
+from .llm_verifier import VERIFIER_PROMPT, candidates, parse_verdicts, request
 from .registry import DETECTORS
 
 #: label -> (opening marker, closing marker)
@@ -49,7 +51,6 @@ MARKERS: Final[dict[str, tuple[str, str]]] = {
 _PAIRED = re.compile("|".join(f"{re.escape(o)}(?P<{label}>[^\\n]+?){re.escape(c)}"
                               for label, (o, c) in MARKERS.items()))
 _OPENERS = re.compile("|".join(re.escape(o) for o, _ in MARKERS.values()))
-_VERDICT = re.compile(r"^\s*(\d+)\s*[:.)\-]\s*\**\s*(T|F|TRUE|FALSE)\b", re.IGNORECASE | re.MULTILINE)
 DEFAULT_KEY_ENV: Final = "EMBEDANON_LLM_API_KEY"
 
 SYSTEM_PROMPT: Final = (
@@ -63,12 +64,6 @@ SYSTEM_PROMPT: Final = (
     "Example input: Seen by Dr. Ana Ruiz on 3 May 2021, call 617-555-0134 or ana@x.org.\n"
     "Example output: Seen by Dr. @@@Ana Ruiz### on [[[3 May 2021]]], call %%%617-555-0134~~~ "
     "or QQQana@x.org^^^."
-)
-VERIFIER_PROMPT: Final = (
-    "Each numbered candidate below was marked as personal information; the candidate is shown "
-    "between <mark> and </mark> inside its context. Answer one line per candidate, 'N: T' if it is "
-    "personal information about a real private person (a name, contact, ID, date, address, age) "
-    "and 'N: F' if it is not (a famous person, an eponym, a drug, an institution, a common word)."
 )
 
 
@@ -278,17 +273,15 @@ class LLMDetector:
         return aligned
 
     def _verified(self, text: str, spans: list[Span]) -> list[Span]:
-        lines = [f"{i}. " + " ".join(f"{text[max(0, s.start - 60):s.start]}<mark>{text[s.start:s.end]}</mark>"
-                                     f"{text[s.end:s.end + 60]}".split())
-                 for i, s in enumerate(spans, 1)]
+        listed = candidates(text, spans)
         try:
             reply = self._complete([{"role": "system", "content": VERIFIER_PROMPT},
-                                    {"role": "user", "content": "\n".join(lines)}])
+                                    {"role": "user", "content": request(listed)}])
         except DetectorUnavailable:
             self.stats["verifier_failed"] += 1
             return spans
-        verdicts = {int(n): v[0].upper() for n, v in _VERDICT.findall(reply)}
-        if not verdicts:
+        verdicts = parse_verdicts(reply, listed)
+        if not verdicts:  # an echo (None) or nothing parseable
             self.stats["verifier_failed"] += 1
             return spans
         kept = [s for i, s in enumerate(spans, 1) if verdicts.get(i, "T") != "F"]
