@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedanon.detectors import DetectorUnavailable, Span, build_detectors
-from embedanon.detectors.llm import MARKERS, LLMDetector, align_entities, parse_reply
+from embedanon.detectors.llm import MARKERS, SYSTEM_PROMPT, LLMDetector, align_entities, parse_reply
 from embedanon.detectors.llm_verifier import parse_verdicts
 from embedanon.errors import ConfigError
 from tests.helpers.llm_stub import Reply, StubLLM
@@ -275,4 +275,32 @@ def test_verifier_spellings_still_read_when_the_context_starts_with_false(answer
 def test_parse_verdicts(reply, expected):
     candidates = [("False alarm: ", "Ana Ruiz", " called again"), ("T ", "Bo", "")]
     assert parse_verdicts(reply, candidates) == expected
+
+
+# -- a reply longer than any copy (QA 5b D3) ----------------------------------------------------
+@pytest.mark.parametrize("reply, message", [
+    (Reply(TEXT * 20), "much longer than the text sent"),
+    (Reply(TEXT + " " + "x" * 5000), "much longer than the text sent"),
+], ids=["text-repeated", "text-and-filler"])
+def test_reply_much_longer_than_the_text_is_unavailable(reply, message):
+    """QA 5b D3: such a reply covers all of the text, so it passed min_copy_ratio with 0 entities."""
+    with StubLLM([reply]) as stub, pytest.raises(DetectorUnavailable, match=message):
+        make(stub).detect(TEXT)
+
+
+def test_reply_repeating_the_instructions_is_unavailable():
+    """The prompt echoed before a long text stays under the length bound; the echo is refused."""
+    original = " ".join([TEXT] * 40)
+    with StubLLM([Reply(SYSTEM_PROMPT + "\n" + original)]) as stub, \
+            pytest.raises(DetectorUnavailable, match="repeats the instructions"):
+        make(stub).detect(original)
+
+
+def test_preamble_and_a_text_quoting_the_prompts_example_are_accepted():
+    original = "Example input: Seen by Dr. Ana Ruiz on 3 May 2021, call 617-555-0134 or ana@x.org."
+    reply = ("Here is the text with the markers added:\n\nExample input: Seen by Dr. @@@Ana Ruiz### on "
+             "[[[3 May 2021]]], call %%%617-555-0134~~~ or QQQana@x.org^^^.")
+    with StubLLM([Reply(reply)]) as stub:
+        assert texts(original, make(stub).detect(original)) == [
+            ("Ana Ruiz", "NAME"), ("3 May 2021", "DATE"), ("617-555-0134", "PHONE"), ("ana@x.org", "EMAIL")]
 

@@ -12,9 +12,10 @@ string that is not in the text at all is dropped (nothing there to protect).
 A document is **never silently unprotected**: :class:`~.base.DetectorUnavailable` is raised when
 the endpoint fails after bounded retries (HTTP 429/5xx, network errors and timeouts are retried
 with exponential backoff; other HTTP errors are not), when the reply is not chat-completions JSON,
-has an unclosed marker, or copies less than ``min_copy_ratio`` of the text (entities in the
-missing part would be lost), and when the text itself contains an opening marker (ambiguous).
-The caller then falls back to full scope for that record.
+has an unclosed marker, copies less than ``min_copy_ratio`` of the text (entities in the missing
+part would be lost), is much longer than the text (1.5 times plus 200 characters once markers are
+removed: no copy is) or repeats the instructions, and when the text itself contains an opening
+marker (ambiguous). The caller then falls back to full scope for that record.
 
 The optional verifier (``verify=True``) sends one more request listing the candidates, each in
 its context, and drops those answered ``F``. A verifier that fails, answers nothing parseable or
@@ -39,7 +40,7 @@ from typing import Any, Final
 from .._validate import fraction, positive_float, positive_int
 from ..errors import ConfigError
 from .base import DetectorUnavailable, Span
-from .llm_verifier import VERIFIER_PROMPT, candidates, parse_verdicts, request
+from .llm_verifier import VERIFIER_PROMPT, candidates, normalized, parse_verdicts, request
 from .registry import DETECTORS
 
 #: label -> (opening marker, closing marker)
@@ -65,6 +66,13 @@ SYSTEM_PROMPT: Final = (
     "Example output: Seen by Dr. @@@Ana Ruiz### on [[[3 May 2021]]], call %%%617-555-0134~~~ "
     "or QQQana@x.org^^^."
 )
+
+# A faithful copy is as long as the text, give or take fixed typos and whitespace; a short preamble
+# ("Here is the text:") adds a few dozen characters. A cleaned reply over 1.5 times the text plus
+# 200 characters is no copy: the text repeated, the prompt echoed, a runaway generation. Any text
+# past the copy aligns nowhere, so it would pass the copy check while hiding that nothing was marked.
+_MAX_GROWTH: Final = 1.5
+_MAX_EXTRA_CHARS: Final = 200
 
 
 def _chunks(text: str, max_chars: int) -> list[tuple[int, str]]:
@@ -102,6 +110,18 @@ def parse_reply(reply: str) -> tuple[str, list[tuple[int, int, str]]]:
     if _OPENERS.search(text):
         raise DetectorUnavailable("llm: reply has an unclosed or nested marker")
     return text, entities
+
+
+# the instruction sentences, markers removed (a reply is compared once its markers are removed)
+_INSTRUCTIONS: Final = tuple(s for s in map(normalized, re.split(r"(?<=[.:])\s+|\n",
+                                                                  parse_reply(SYSTEM_PROMPT)[0]))
+                             if len(s) >= 30)
+
+
+def _repeats_instructions(clean: str, chunk: str) -> bool:
+    """Whether the cleaned reply contains a sentence of the system prompt that the text does not."""
+    reply, text = normalized(clean), normalized(chunk)
+    return any(s in reply and s not in text for s in _INSTRUCTIONS)
 
 
 def _fold(text: str) -> str:
@@ -268,6 +288,11 @@ class LLMDetector:
         reply = self._complete([{"role": "system", "content": SYSTEM_PROMPT},
                                 {"role": "user", "content": chunk}])
         clean, entities = parse_reply(reply)
+        if len(clean) > _MAX_GROWTH * len(chunk) + _MAX_EXTRA_CHARS:
+            raise DetectorUnavailable(f"llm: reply is much longer than the text sent "
+                                      f"({len(clean)} characters for {len(chunk)})")
+        if _repeats_instructions(clean, chunk):
+            raise DetectorUnavailable("llm: reply repeats the instructions")
         aligned = align_entities(chunk, clean, entities, min_copy_ratio=self.min_copy_ratio)
         self.stats["unaligned"] += len(entities) - len(aligned)
         return aligned
