@@ -304,3 +304,12 @@ def test_preamble_and_a_text_quoting_the_prompts_example_are_accepted():
         assert texts(original, make(stub).detect(original)) == [
             ("Ana Ruiz", "NAME"), ("3 May 2021", "DATE"), ("617-555-0134", "PHONE"), ("ana@x.org", "EMAIL")]
 
+
+# -- a key pasted as the variable name (QA 5b D5) ------------------------------------------------
+def test_api_key_env_that_is_no_name_is_not_quoted():
+    """QA 5b D5: a key pasted into --llm-api-key-env was printed back."""
+    with pytest.raises(ConfigError, match="EMBEDANON_LLM_API_KEY") as info:
+        LLMDetector(url="http://127.0.0.1:1", model="m", api_key_env="sk-SECRETKEY123")
+    assert "SECRETKEY123" not in str(info.value)
+    with pytest.raises(TypeError, match="api_key_env must be a str"):
+        LLMDetector(url="http://127.0.0.1:1", model="m", api_key_env=123)

@@ -52,6 +52,7 @@ MARKERS: Final[dict[str, tuple[str, str]]] = {
 _PAIRED = re.compile("|".join(f"{re.escape(o)}(?P<{label}>[^\\n]+?){re.escape(c)}"
                               for label, (o, c) in MARKERS.items()))
 _OPENERS = re.compile("|".join(re.escape(o) for o, _ in MARKERS.values()))
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DEFAULT_KEY_ENV: Final = "EMBEDANON_LLM_API_KEY"
 
 SYSTEM_PROMPT: Final = (
@@ -231,8 +232,13 @@ class LLMDetector:
             raise ConfigError("llm url must be an http:// or https:// URL")
         if not isinstance(model, str) or not model.strip():
             raise ConfigError("llm model must be a non-empty string")
-        if not isinstance(api_key_env, str) or not api_key_env.isidentifier():
-            raise ConfigError(f"llm api_key_env must be an environment variable name, got {api_key_env!r}")
+        if not isinstance(api_key_env, str):
+            raise TypeError(f"llm api_key_env must be a str, got {type(api_key_env).__name__}")
+        if not _ENV_NAME.fullmatch(api_key_env):
+            # never quoted: an API key pasted here by mistake must not reach a log
+            raise ConfigError("llm api_key_env must be the name of an environment variable (ASCII letters, "
+                              "digits and _, not starting with a digit, e.g. EMBEDANON_LLM_API_KEY); "
+                              "the value given is not one (not shown, in case it is the key itself)")
         if not isinstance(verify, bool):
             raise TypeError(f"verify must be a bool, got {type(verify).__name__}")
         base = url.rstrip("/")
