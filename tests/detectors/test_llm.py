@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from embedanon.detectors import DetectorUnavailable, Span, build_detectors
 from embedanon.detectors.llm import MARKERS, SYSTEM_PROMPT, LLMDetector, align_entities, parse_reply
 from embedanon.detectors.llm_verifier import parse_verdicts
 from embedanon.errors import ConfigError
-from tests.helpers.llm_stub import Reply, StubLLM
+from tests.helpers.llm_stub import Reply, StubLLM, completion
 
 
 def make(stub: StubLLM, **kwargs) -> LLMDetector:
@@ -313,3 +314,95 @@ def test_api_key_env_that_is_no_name_is_not_quoted():
     assert "SECRETKEY123" not in str(info.value)
     with pytest.raises(TypeError, match="api_key_env must be a str"):
         LLMDetector(url="http://127.0.0.1:1", model="m", api_key_env=123)
+
+
+# -- broken HTTP, URLs, keys (QA 5b D4) ----------------------------------------------------------
+@pytest.mark.parametrize("raw, kind", [
+    (b"GARBAGE sk-LEAK\r\n\r\n", "BadStatusLine"),
+    (b'HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{"LEAK": ', "IncompleteRead"),
+    (b"HTTP/1.1 200 OK\r\nX-LEAK: " + b"a" * 70000 + b"\r\n\r\n", "LineTooLong"),
+])
+def test_broken_http_is_retried_then_unavailable_without_server_bytes(raw, kind):
+    """QA 5b D4: http.client's errors escaped as tracebacks quoting the server's bytes."""
+    with StubLLM([Reply(raw=raw)]) as stub:
+        with pytest.raises(DetectorUnavailable) as info:
+            make(stub).detect(TEXT)
+        assert str(info.value) == f"llm: gave up after 3 attempts (last: network error ({kind}))"
+        assert len(stub.requests) == 3
+
+
+def test_redirect_is_not_followed():
+    """urllib followed a 302 (as a GET, Authorization kept) to any address, even one http.client
+    cannot parse (InvalidURL, quoting the port)."""
+    moved = Reply("moved", status=302, headers=(("Location", "http://127.0.0.1:sk-LEAK/v1"),))
+    with StubLLM([moved]) as stub:
+        with pytest.raises(DetectorUnavailable) as info:
+            make(stub).detect(TEXT)
+        assert str(info.value) == "llm: request failed (HTTP 302)"
+        assert len(stub.requests) == 1
+
+
+def test_invalid_url_at_request_time_is_a_network_error():
+    with StubLLM([Reply("x")]) as stub:
+        detector = make(stub, retries=1)
+        detector.url = "http://127.0.0.1:sk-LEAK/v1/chat/completions"  # past the constructor's check
+        with pytest.raises(DetectorUnavailable) as info:
+            detector.detect(TEXT)
+        assert str(info.value) == "llm: gave up after 2 attempts (last: network error (InvalidURL))"
+
+
+@pytest.mark.parametrize("url", [
+    "http://127.0.0.1:sk-SECRET/v1", "http://127.0.0.1:99999/v1", "http://127.0.0.1:0/v1",
+    "http://user:sk-SECRET@127.0.0.1:8000/v1", "http://[::1/v1", "http://127.0.0.1:8000/v1 sk-SECRET",
+    "http://127.0.0.1:8000/v\u00e9", "http://:8000/v1",
+])
+def test_url_refused_at_configuration_without_quoting_it(url):
+    """QA 5b D4: a port that is no number passed, then failed on every record (InvalidURL)."""
+    with pytest.raises(ConfigError, match="llm url") as info:
+        LLMDetector(url=url, model="m")
+    assert "SECRET" not in str(info.value) and len(str(info.value).splitlines()) == 1
+
+
+def test_api_key_no_header_can_carry_is_refused_unquoted(monkeypatch):
+    """A non-ASCII key made http.client raise UnicodeEncodeError (a traceback) on every request."""
+    monkeypatch.setenv("MY_LLM_KEY", "sk-SECRET\u2019")
+    with StubLLM([Reply("Ann came")]) as stub:
+        with pytest.raises(ConfigError, match=r"\$MY_LLM_KEY must be printable ASCII") as info:
+            make(stub, api_key_env="MY_LLM_KEY")
+        assert "SECRET" not in str(info.value)
+        monkeypatch.setenv("MY_LLM_KEY", "fine")
+        detector = make(stub, api_key_env="MY_LLM_KEY")
+        monkeypatch.setenv("MY_LLM_KEY", "sk-SECRET\u2019")
+        with pytest.raises(DetectorUnavailable, match="printable ASCII"):
+            detector.detect(TEXT)
+        assert stub.requests == []
+
+
+# -- a deadline for the whole exchange, a cap on the reply (QA 5b D6) ---------------------------
+@pytest.mark.parametrize("reply", [
+    Reply(TEXT, drip=0.05),
+    Reply(raw=b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + completion(TEXT), drip=0.05),
+], ids=["body", "status-line-and-headers"])
+def test_a_dripping_server_is_cut_at_the_deadline(reply):
+    """QA 5b D6: the timeout bounded each socket read, so one byte every 50 ms never tripped it
+    (here the whole reply would take about 10 s)."""
+    with StubLLM([reply]) as stub:
+        detector = make(stub, timeout=0.5, retries=0)
+        began = time.monotonic()
+        with pytest.raises(DetectorUnavailable, match=r"gave up after 1 attempts \(last: timeout\)"):
+            detector.detect(TEXT)
+        assert time.monotonic() - began < 1.5
+
+
+BIG = json.dumps({"choices": [{"message": {"content": TEXT}}], "padding": "x" * 2_000_000}).encode()
+
+
+@pytest.mark.parametrize("reply", [
+    Reply(body=BIG), Reply(raw=b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + BIG),
+], ids=["content-length", "read-until-close"])
+def test_oversized_reply_is_refused_without_retry(reply):
+    """A 2 MB reply to a 72-character text (the cap here is about 290 KB) is not read to the end."""
+    with StubLLM([reply]) as stub:
+        with pytest.raises(DetectorUnavailable, match=r"request failed \(reply larger than \d+ bytes\)"):
+            make(stub).detect(TEXT)
+        assert len(stub.requests) == 1

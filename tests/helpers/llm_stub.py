@@ -2,7 +2,8 @@
 
 Each request is answered by the next :class:`Reply` of the script (the last one repeats), or by a
 function of the request body. The server records every request body it received, so tests can
-check what was sent (e.g. the Authorization header, the verifier's prompt).
+check what was sent (e.g. the Authorization header, the verifier's prompt). A reply may also be
+raw bytes instead of an HTTP response (a broken server), and may be sent one byte at a time.
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted answer: chat ``content`` (wrapped in a completions object) or a raw ``body``."""
+    """One scripted answer: chat ``content`` (wrapped in a completions object) or a raw ``body``.
+
+    ``headers`` are added to the response; ``raw`` replaces the whole response (status line and
+    headers included); ``drip`` sends the body (or ``raw``) one byte every ``drip`` seconds.
+    """
 
     content: str | None = None
     status: int = 200
     delay: float = 0.0
     body: bytes | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    raw: bytes | None = None
+    drip: float = 0.0
 
 
 def completion(content: str) -> bytes:
@@ -51,11 +59,21 @@ class StubLLM:
                     time.sleep(reply.delay)
                 payload = reply.body if reply.body is not None else completion(reply.content or "")
                 try:
-                    self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
+                    if reply.raw is None:
+                        self.send_response(reply.status)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(payload)))
+                        for name, value in reply.headers:
+                            self.send_header(name, value)
+                        self.end_headers()
+                    else:
+                        payload = reply.raw
+                    if reply.drip:
+                        for i in range(len(payload)):
+                            self.wfile.write(payload[i:i + 1])
+                            time.sleep(reply.drip)
+                    else:
+                        self.wfile.write(payload)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client timed out and went away
 

@@ -10,12 +10,14 @@ searched verbatim (case-insensitive; the occurrence nearest the expected place w
 string that is not in the text at all is dropped (nothing there to protect).
 
 A document is **never silently unprotected**: :class:`~.base.DetectorUnavailable` is raised when
-the endpoint fails after bounded retries (HTTP 429/5xx, network errors and timeouts are retried
-with exponential backoff; other HTTP errors are not), when the reply is not chat-completions JSON,
-has an unclosed marker, copies less than ``min_copy_ratio`` of the text (entities in the missing
-part would be lost), is much longer than the text (1.5 times plus 200 characters once markers are
-removed: no copy is) or repeats the instructions, and when the text itself contains an opening
-marker (ambiguous). The caller then falls back to full scope for that record.
+the endpoint fails after bounded retries (HTTP 429/5xx, network and protocol errors and timeouts
+are retried with exponential backoff; other HTTP errors, redirects and oversized replies are not;
+see :mod:`.endpoint` for the whole-exchange deadline and the size cap), when the reply is not
+chat-completions JSON, has an unclosed marker, copies less than ``min_copy_ratio`` of the text
+(entities in the missing part would be lost), is much longer than the text (1.5 times plus 200
+characters once markers are removed: no copy is) or repeats the instructions, and when the text
+itself contains an opening marker (ambiguous). The caller then falls back to full scope for that
+record. Messages give counts and reasons, never the text, the reply, the URL or the key.
 
 The optional verifier (``verify=True``) sends one more request listing the candidates, each in
 its context, and drops those answered ``F``. A verifier that fails, answers nothing parseable or
@@ -32,14 +34,13 @@ import json
 import os
 import re
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from typing import Any, Final
 
 from .._validate import fraction, positive_float, positive_int
 from ..errors import ConfigError
 from .base import DetectorUnavailable, Span
+from .endpoint import RequestFailed, check_url, post
 from .llm_verifier import VERIFIER_PROMPT, candidates, normalized, parse_verdicts, request
 from .registry import DETECTORS
 
@@ -74,6 +75,10 @@ SYSTEM_PROMPT: Final = (
 # past the copy aligns nowhere, so it would pass the copy check while hiding that nothing was marked.
 _MAX_GROWTH: Final = 1.5
 _MAX_EXTRA_CHARS: Final = 200
+# Bytes of reply accepted per character sent (JSON escapes a non-BMP character in 12 bytes), plus
+# room for the completion envelope and any reasoning text a server adds beside the content.
+_REPLY_BYTES_PER_CHAR: Final = 32
+_REPLY_BYTES_EXTRA: Final = 256 * 1024
 
 
 def _chunks(text: str, max_chars: int) -> list[tuple[int, str]]:
@@ -208,7 +213,7 @@ class LLMDetector:
             missing). Required (None: a ConfigError naming ``--llm-url``).
         model: model name sent in the request. Required (None: a ConfigError naming ``--llm-model``).
         api_key_env: environment variable holding the API key (unset: no Authorization header).
-        timeout: seconds per HTTP request.
+        timeout: seconds for one whole HTTP exchange (connect, send, wait, read the reply), per attempt.
         retries: extra attempts after a retryable failure (429, 5xx, network error, timeout).
         backoff: seconds before the first retry; doubled each time, at most 30 s.
         verify: run the verifier pass and drop the candidates it answers ``F``.
@@ -228,8 +233,7 @@ class LLMDetector:
         if missing:
             raise ConfigError(f"the llm detector needs {' and '.join(missing)} "
                               "(llm_url / llm_model in the Python API)")
-        if not isinstance(url, str) or not re.match(r"https?://[^\s/]+", url):
-            raise ConfigError("llm url must be an http:// or https:// URL")
+        url = check_url("llm url", url)
         if not isinstance(model, str) or not model.strip():
             raise ConfigError("llm model must be a non-empty string")
         if not isinstance(api_key_env, str):
@@ -239,6 +243,7 @@ class LLMDetector:
             raise ConfigError("llm api_key_env must be the name of an environment variable (ASCII letters, "
                               "digits and _, not starting with a digit, e.g. EMBEDANON_LLM_API_KEY); "
                               "the value given is not one (not shown, in case it is the key itself)")
+        _api_key(api_key_env, ConfigError)
         if not isinstance(verify, bool):
             raise TypeError(f"verify must be a bool, got {type(verify).__name__}")
         base = url.rstrip("/")
@@ -262,27 +267,25 @@ class LLMDetector:
     def _complete(self, messages: list[dict[str, str]]) -> str:
         body = json.dumps({"model": self.model, "messages": messages, "temperature": 0}).encode()
         headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.api_key_env)
+        key = _api_key(self.api_key_env, DetectorUnavailable)
         if key:
             headers["Authorization"] = f"Bearer {key}"
+        max_bytes = _REPLY_BYTES_EXTRA + _REPLY_BYTES_PER_CHAR * sum(len(m["content"]) for m in messages)
         reason = "no attempt"
         for attempt in range(self.retries + 1):
             if attempt:
                 self.stats["retries"] += 1
                 self._sleep(min(30.0, self.backoff * 2 ** (attempt - 1)))
             self.stats["requests"] += 1
-            request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    payload = json.loads(response.read().decode("utf-8"))
-            except urllib.error.HTTPError as exc:
-                reason = f"HTTP {exc.code}"
-                if exc.code != 429 and not 500 <= exc.code < 600:
-                    raise DetectorUnavailable(f"llm: endpoint answered {reason}") from None
+                raw = post(self.url, body, headers, timeout=self.timeout, max_bytes=max_bytes)
+            except RequestFailed as exc:
+                reason = exc.reason
+                if not exc.retry:
+                    raise DetectorUnavailable(f"llm: request failed ({reason})") from None
                 continue
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
-                reason = "timeout" if "timed out" in str(exc) else f"network error ({type(exc).__name__})"
-                continue
+            try:
+                payload = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError):
                 raise DetectorUnavailable("llm: reply is not JSON") from None
             return _content(payload)
@@ -331,6 +334,15 @@ class LLMDetector:
         if self.verify and spans:
             spans = self._verified(text, spans)
         return spans
+
+
+def _api_key(name: str, error: type[Exception]) -> str | None:
+    """The key in environment variable ``name`` (None when unset or empty), checked: an HTTP header
+    carries printable ASCII only."""
+    key = os.environ.get(name) or None
+    if key is not None and not (key.isascii() and key.isprintable()):
+        raise error(f"llm: the API key in ${name} must be printable ASCII (it is not shown)")
+    return key
 
 
 def _content(payload: Any) -> str:
