@@ -109,3 +109,42 @@ def test_train_refuses_bad_numbers_before_any_work(kwargs: dict, message: str) -
 
     with pytest.raises(ConfigError, match=message):
         train([], **kwargs)  # no data read, no embedding loaded
+
+
+@pytest.mark.parametrize("texts", [[""], ["", "  \t ", "\n"]])
+def test_data_without_tokens_is_refused_and_writes_nothing(tmp_path: Path, texts: list[str]) -> None:
+    """QA 5B: records whose texts are all empty or blank "trained" a model that learned nothing."""
+    data = tmp_path / "blank.jsonl"
+    data.write_text("".join(json.dumps({"text": t, "spans": []}) + "\n" for t in texts), encoding="utf-8")
+    out = tmp_path / "adapted"
+    for backend in ("model", "transformer"):
+        result = runner.invoke(app, ["detector", "train", "--data", str(data), "--out", str(out),
+                                     "--backend", backend])
+        assert result.exit_code == 2 and len(result.output.splitlines()) == 1
+        if backend == "model":  # the transformer backend first asks for torch where it is missing
+            assert result.output == f"error: {data}: no tokens to train on (every text is empty or blank)\n"
+    assert not out.exists()
+
+
+def test_the_training_functions_refuse_data_without_tokens_before_any_work() -> None:
+    from embedanon.detectors.training import train
+    from embedanon.detectors.transformer import train_transformer
+    from embedanon.errors import InputError
+
+    for trainer in (train, train_transformer):
+        for records in ([], [{"text": " \n", "spans": []}]):
+            with pytest.raises(InputError, match="^training records: no tokens to train on"):
+                trainer(records)  # type: ignore[operator]
+
+
+def test_the_manifest_records_the_epochs_actually_run(tmp_path: Path, data: Path) -> None:
+    """QA 5B: without --epochs the manifest said ``"epochs": null``; the default (20 with a
+    base) is what ran."""
+    from embedanon.detectors.training import ADAPT_EPOCHS
+
+    out = tmp_path / "adapted"
+    result = runner.invoke(app, ["detector", "train", "--data", str(data), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "manifest.json").read_text())["train"]["epochs"] == ADAPT_EPOCHS == 20
+    assert _train(data, out).exit_code == 0  # --epochs 1
+    assert json.loads((out / "manifest.json").read_text())["train"]["epochs"] == 1

@@ -41,7 +41,7 @@ def train_command(
     (--backend transformer: transformer_path=DIR)."""
     from ..detectors.evaluate import read_span_records
     from ..detectors.model import ModelDetector
-    from ..detectors.training import check_model_directory, save_model, train
+    from ..detectors.training import check_model_directory, require_tokens, save_model, train
 
     if epochs is not None and epochs < 1:
         raise ConfigError(f"epochs must be >= 1, got {epochs}")
@@ -56,6 +56,7 @@ def train_command(
                            seed=seed)
         return
     records = read_span_records(data)
+    require_tokens(records, str(data))
     weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
     weights.manifest["train"]["data"] = data.name
     # all or nothing, 0700/0600: the model reveals words of the training notes
@@ -66,11 +67,12 @@ def train_command(
 
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
     from ..detectors.evaluate import read_span_records
-    from ..detectors.training import save_model
+    from ..detectors.training import require_tokens, save_model
     from ..detectors.transformer import TransformerDetector, require_transformers, train_transformer
 
     require_transformers()  # the one-line error before reading any data
     records = read_span_records(data)
+    require_tokens(records, str(data))
     trained = train_transformer(records, base=base, epochs=epochs, seed=seed)
     trained.manifest["train"]["data"] = data.name
     save_model(out, trained.save, lambda tmp: TransformerDetector(path=tmp))
@@ -88,10 +90,11 @@ def info_command(
 ) -> None:
     """Print a trained detector's manifest (data, seeds, held-out metrics)."""
     from ..detectors.transformer import MANIFEST
-    from ..detectors.weights import Weights, shipped_path
+    from ..detectors.weights import Weights, read_manifest, shipped_path
 
     if path is not None and (path / MANIFEST).is_file():  # a transformer detector
-        typer.echo(json.dumps(json.loads((path / MANIFEST).read_text(encoding="utf-8")), indent=2))
+        manifest = read_manifest(path / MANIFEST, f"transformer model at {str(path)!r}")
+        typer.echo(json.dumps(manifest, indent=2))
         return
     weights = Weights.load(path or shipped_path())
     typer.echo(json.dumps(weights.manifest, indent=2))

@@ -21,7 +21,7 @@ from .._atomic import OutputError, atomic_directory, writable_directory
 from .._validate import positive_int, seed_int
 from ..errors import ConfigError, InputError
 from .bio import B_CLASS, CLASSES
-from .features import OWN_SLOTS, Featurizer, fold, tokenize
+from .features import OWN_SLOTS, TOKEN_RE, Featurizer, fold, tokenize
 from .rules import DECODE_RULES
 from .weights import (
     EMBEDDING,
@@ -295,6 +295,18 @@ def _fit(
     return Weights(w.value, dw.value, b.value, clusters, hidden=tmp.hidden)
 
 
+def require_tokens(records: Iterable[dict[str, Any]], source: str) -> None:
+    """Refuse training data without a single token (no records, or every text empty or blank):
+    training on it would only pull the base weights toward themselves and write a model that
+    learned nothing, under the name of the data.
+
+    Raises:
+        InputError: one line naming ``source``.
+    """
+    if not any(TOKEN_RE.search(r["text"]) for r in records):  # the tokenizer's own pattern
+        raise InputError(f"{source}: no tokens to train on (every text is empty or blank)")
+
+
 #: Domain adaptation defaults, chosen on presidio-research's generated_large.json (10 documents
 #: adapted, the rest scored; experiments/detection/adapt_tuning.json), not on the evaluation set.
 ADAPT_EPOCHS = 20
@@ -328,8 +340,9 @@ def train(
     from .features import spherical_kmeans
 
     seed = seed_int(seed)  # numpy refuses a negative seed only after the embedding is loaded
-    if epochs is not None:
-        epochs = positive_int("epochs", epochs)
+    epochs = positive_int("epochs", epochs) if epochs is not None \
+        else (4 if base is None else ADAPT_EPOCHS)  # the manifest records the passes made
+    require_tokens(records, "training records")
     if base is None:
         from ..vectors.defaults import load_embedding
 
@@ -351,7 +364,7 @@ def train(
             featurizer.dense_table,
             buckets=buckets,
             clusters=clusters,
-            epochs=epochs or 4,
+            epochs=epochs,
             seed=seed,
         )
     else:
@@ -361,7 +374,7 @@ def train(
             featurizer.dense_table,
             buckets=buckets,
             clusters=clusters,
-            epochs=epochs or ADAPT_EPOCHS,
+            epochs=epochs,
             lr=0.05,
             l2=ADAPT_L2 if l2 is None else l2,
             batch=512,

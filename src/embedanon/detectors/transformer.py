@@ -41,7 +41,8 @@ from ..errors import ConfigError, InputError
 from .base import Span
 from .bio import CLASSES, decode
 from .registry import DETECTORS
-from .training import token_labels
+from .training import require_tokens, token_labels
+from .weights import read_manifest
 
 #: file next to the transformers weights: classes, threshold, windowing, training facts
 MANIFEST = "embedanon-detector.json"
@@ -188,7 +189,8 @@ class TrainedTransformer:
 def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict[str, Any]]:
     torch, transformers = require_transformers()
     manifest_file = path / MANIFEST
-    manifest = json.loads(manifest_file.read_text(encoding="utf-8")) if manifest_file.is_file() else {}
+    manifest = (read_manifest(manifest_file, f"transformer model at {str(path)!r}")
+                if manifest_file.is_file() else {})
     if manifest and manifest.get("classes") != list(CLASSES):
         raise ConfigError(f"transformer model at {str(path)!r} was trained for other labels")
     if not manifest and not for_training:
@@ -246,6 +248,7 @@ def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | N
         raise ConfigError(f"warmup must be a fraction in [0, 1), got {warmup!r}")
     if max_seconds is not None:
         max_seconds = positive_float("max_seconds", max_seconds)
+    require_tokens(records, "training records")
     torch, _ = require_transformers()
     torch.manual_seed(seed)
     source = minilm_path() if base is None else Path(base)

@@ -10,6 +10,8 @@ feature flags the model was trained with and the decode rules it runs).
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -112,29 +114,93 @@ class Weights:
 
     @classmethod
     def load(cls, directory: str | Path) -> Weights:
+        """Weights saved by :meth:`save`.
+
+        Raises:
+            ConfigError: one line naming ``directory`` and what is wrong: a file missing, a
+                manifest that is not a JSON object, weights for other labels, a ``weights.npz``
+                that is damaged or not an array archive, or arrays of the wrong shapes.
+        """
         directory = Path(directory)
         weights, manifest = directory / "weights.npz", directory / "manifest.json"
+        where = f"model at {str(directory)!r}"
         if not weights.is_file() or not manifest.is_file():
             raise ConfigError(f"model path {str(directory)!r} has no weights.npz and manifest.json")
-        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        meta = read_manifest(manifest, where)
         if meta.get("classes") != list(CLASSES):
-            raise ConfigError(f"model at {str(directory)!r} was trained for other labels")
-        with np.load(weights) as data:
-            clusters = [data[f"clusters{i}"].astype(np.float32) for i in range(len(meta["clusters"]))]
-            hidden = None
-            if "hidden" in meta:
-                if "hidden_sparse" not in data.files:
-                    raise ConfigError(f"model at {str(directory)!r} lacks its hidden-layer weights")
-                parts = ("sparse", "dense", "bias", "out")
-                hidden = Hidden(*(data[f"hidden_{k}"].astype(np.float32) for k in parts))
-            return cls(
-                data["sparse"].astype(np.float32),
-                data["dense"].astype(np.float32),
-                data["bias"].astype(np.float32),
-                clusters,
-                meta,
-                hidden,
-            )
+            raise ConfigError(f"{where} was trained for other labels")
+        levels = meta.get("clusters")
+        if not isinstance(levels, list) or not all(type(k) is int and k > 0 for k in levels):
+            raise ConfigError(f"{where}: manifest.json lacks its list of cluster sizes")
+        try:
+            data = np.load(weights, allow_pickle=False)
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile):  # ValueError: "pickled data"
+            raise ConfigError(f"{where}: weights.npz is damaged or not a saved model") from None
+        if not isinstance(data, np.lib.npyio.NpzFile):  # a single .npy array
+            raise ConfigError(f"{where}: weights.npz is a single array, not a saved model")
+        with data:
+            names = ["sparse", "dense", "bias", *(f"clusters{i}" for i in range(len(levels)))]
+            missing = [k for k in names if k not in data.files]
+            if missing:
+                raise ConfigError(f"{where}: weights.npz has no array {missing[0]!r}")
+            try:
+                sparse, dense, bias, *clusters = (data[k].astype(np.float32) for k in names)
+                loaded = cls(sparse, dense, bias, clusters, meta, cls._hidden(meta, data, where))
+            except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error):
+                raise ConfigError(f"{where}: weights.npz is damaged (an array does not read)") from None
+        loaded._check_shapes(where)
+        return loaded
+
+    @staticmethod
+    def _hidden(meta: dict[str, Any], data: Any, where: str) -> Hidden | None:
+        if "hidden" not in meta:
+            return None
+        names = [f"hidden_{k}" for k in ("sparse", "dense", "bias", "out")]
+        if not all(k in data.files for k in names):
+            raise ConfigError(f"{where} lacks its hidden-layer weights")
+        return Hidden(*(data[k].astype(np.float32) for k in names))
+
+    def _check_shapes(self, where: str) -> None:
+        """Refuse arrays that would fail only at the first text (a damaged or foreign archive)."""
+        c = len(CLASSES)
+        ok = (self.sparse.ndim == 2 and self.sparse.shape[1] == c and self.bias.shape == (c,)
+              and self.dense.ndim == 2 and self.dense.shape[1] == c
+              and all(k.ndim == 2 for k in self.clusters))
+        if ok and self.hidden is not None:
+            h = self.hidden
+            units = h.bias.shape
+            ok = (len(units) == 1 and h.sparse.ndim == 2 and h.sparse.shape[1:] == units
+                  and h.dense.shape == (self.dense.shape[0], *units) and h.out.shape == (*units, c))
+        if not ok:
+            raise ConfigError(f"{where}: weights.npz holds arrays of the wrong shapes")
+
+
+def read_manifest(path: Path, where: str) -> dict[str, Any]:
+    """The JSON object in a trained detector's manifest file.
+
+    Args:
+        path: the manifest file.
+        where: how errors name the model (``"model at 'DIR'"``).
+
+    Raises:
+        ConfigError: one line naming ``where`` and the file (never its content): unreadable, not
+            UTF-8, not JSON, or JSON that is not an object.
+    """
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read {path.name}: {exc.strerror or type(exc).__name__}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: {path.name} is not valid UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{where}: {path.name} is not valid JSON ({exc.msg}, line {exc.lineno}); "
+                          "damaged or cut short?") from None
+    except (RecursionError, ValueError):
+        raise ConfigError(f"{where}: {path.name} is not valid JSON") from None
+    if not isinstance(meta, dict):
+        kind = "an array" if isinstance(meta, list) else "a string" if isinstance(meta, str) else "a scalar"
+        raise ConfigError(f"{where}: {path.name} is {kind}, not a JSON object")
+    return meta
 
 
 def shipped_path() -> Path:
