@@ -21,6 +21,7 @@ from embedanon.detectors.evaluate import (
     label_confusion,
     parse_record,
     read_span_file,
+    read_span_records,
     score_document,
     two_proportion_z,
 )
@@ -174,9 +175,15 @@ def test_ignored_regions_drop_only_unmatched_predictions():
 def test_ignore_field_is_read_and_validated():
     rec = parse_record(json.dumps({"id": 1, "text": "abc def", "spans": [], "ignore": [[4, 7]]}), "x")
     assert rec.ignore == ((4, 7),) and rec.to_dict()["ignore"] == [[4, 7]]
-    for bad in ([[4, 9]], [[5, 4]], [4, 7], "x", [[1, 2, 3]]):
-        with pytest.raises(InputError, match="'ignore' must be"):
+    for bad in ([4, 7], "x", [[1, 2, 3]], [[1, True]]):
+        with pytest.raises(InputError, match="'ignore' must be a list of"):
             parse_record(json.dumps({"id": 1, "text": "abc def", "spans": [], "ignore": bad}), "x")
+    for bad, message in (([[4, 9]], "ignore region 0 [4, 9) is not inside the text (7 characters)"),
+                         ([[0, 1], [5, 4]], "ignore region 1 [5, 4) is reversed (start > end)"),
+                         ([[4, 4]], "ignore region 0 [4, 4) is empty (start = end)")):
+        with pytest.raises(InputError) as info:
+            parse_record(json.dumps({"id": 1, "text": "abc def", "spans": [], "ignore": bad}), "x")
+        assert str(info.value) == f"x: {message}"
 
 
 def test_a_gold_span_listed_twice_is_refused():
@@ -209,6 +216,33 @@ def test_counts_rates_and_f_beta():
     assert c.f_beta(1) == pytest.approx(2 * (5 / 6) * (5 / 8) / (5 / 6 + 5 / 8))
     assert c.f_beta(5) == pytest.approx(26 * (5 / 6) * (5 / 8) / (25 * (5 / 6) + 5 / 8))
     assert math.isnan(Counts(1, 0, 0, 0).precision) and Counts(1, 0, 2, 0).f_beta(1) == 0.0
+
+
+@pytest.mark.parametrize(("counts", "f"), [
+    (Counts(gold=3, found=0, predicted=0, correct=0), 0.0),  # no predictions at all: recall 0
+    (Counts(gold=0, found=0, predicted=2, correct=0), 0.0),  # no gold, every prediction wrong
+    (Counts(gold=3, found=0, predicted=2, correct=0), 0.0),
+    (Counts(gold=0, found=0, predicted=0, correct=0), math.nan),  # nothing either side
+    (Counts(gold=0, found=0, predicted=2, correct=1), math.nan),  # per label: right, of no gold label
+])
+def test_f_beta_is_zero_when_either_rate_is_zero_and_undefined_only_otherwise(counts, f):
+    """F-beta is a weighted harmonic mean (1/F = (beta^2/R + 1/P) / (1 + beta^2)): a rate of 0
+    makes it 0, whatever the other rate is, defined or not (QA 5B: no predictions printed n/a)."""
+    for beta in (1, 5):
+        assert counts.f_beta(beta) == f or (math.isnan(f) and math.isnan(counts.f_beta(beta)))
+
+
+def test_no_predictions_give_f_zero_in_table_and_json(tmp_path):
+    data = tmp_path / "spans.jsonl"
+    data.write_text(json.dumps({"id": 1, "text": "met Ann Leeds", "spans": [
+        {"start": 4, "end": 13, "label": "NAME"}]}) + "\n", encoding="utf-8")
+    table = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "regex"])
+    assert table.exit_code == 0, table.output
+    row = next(x for x in table.output.splitlines() if x.startswith("overlap")).split()
+    assert row == ["overlap", "1", "0", "0", "0", "n/a", "0.000", "0.000", "0.000"]
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "regex", "--json"])
+    overlap = json.loads(result.output)["overlap"]
+    assert overlap["precision"] is None and overlap["recall"] == overlap["f1"] == overlap["f5"] == 0.0
 
 
 def test_two_proportion_z_by_hand_and_against_scipy_chi_square():
@@ -286,9 +320,10 @@ def test_cli_table_hand_computed(spans_file):
     lines = result.output.splitlines()
     # gold 8; found: both phones, email, age, date; predicted: those 5 + the ID 1234567
     assert "overlap         8      5      6      5  0.833  0.625  0.714  0.631" in lines
-    assert "NAME            3      0      0      0    n/a  0.000  n/a    n/a".split() == \
+    # recall 0 (gold, no predictions) or precision 0 (predictions, no gold): F is 0, not n/a
+    assert "NAME            3      0      0      0    n/a  0.000  0.000  0.000".split() == \
         next(x for x in lines if x.startswith("NAME")).split()
-    assert next(x for x in lines if x.startswith("ID")).split() == "ID 0 0 1 0 0.000 n/a n/a n/a".split()
+    assert next(x for x in lines if x.startswith("ID")).split() == "ID 0 0 1 0 0.000 n/a 0.000 0.000".split()
     assert next(x for x in lines if x.startswith("g1 ")).split() == ["g1", "2", "0", "0.000"]
     assert next(x for x in lines if x.startswith("g2 ")).split() == ["g2", "2", "1", "0.500"]
     assert any(x.startswith("gap g2 - g1 = 0.500") for x in lines)
@@ -382,6 +417,17 @@ def test_cli_negative_controls(tmp_path):
     ('{"text": "SECRETNAME", "spans": []}\n', "line 1 needs an 'id'"),
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 3, "end": 99, "label": "NAME"}]}\n',
      "line 1: span 0 [3, 99) is not inside the text (10 characters)"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": -1, "end": 3, "label": "NAME"}]}\n',
+     "line 1: span 0 [-1, 3) is not inside the text (10 characters)"),
+    # QA 5B: an empty or reversed span was "not inside the text"
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 8, "end": 8, "label": "NAME"}]}\n',
+     "line 1: span 0 [8, 8) is empty (start = end)"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 3, "label": "NAME"}, '
+     '{"start": 9, "end": 2, "label": "NAME"}]}\n', "line 1: span 1 [9, 2) is reversed (start > end)"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 99, "end": 20, "label": "NAME"}]}\n',
+     "line 1: span 0 [99, 20) is reversed (start > end)"),
+    ('\ufeff{"id": "a", "text": "SECRETNAME", "spans": []}\n\ufeff{"id": "b", "text": "x", "spans": []}\n',
+     "line 2 is not valid JSON"),  # a byte-order mark only at the start of the file
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 3, "label": "PERSON"}]}\n',
      "line 1: span 0 label must be one of"),
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": true, "end": 3, "label": "NAME"}]}\n',
@@ -401,6 +447,42 @@ def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     assert result.exit_code == 2
     assert message in result.output and len(result.output.strip().splitlines()) == 1
     assert "SECRETNAME" not in result.output
+
+
+def test_a_span_file_starting_with_a_byte_order_mark_is_read(tmp_path):
+    """QA 5B: a spans.jsonl saved with a UTF-8 BOM was refused as "not valid JSON"."""
+    record = {"id": "a", "text": "met Ann Leeds", "spans": [{"start": 4, "end": 13, "label": "NAME"}]}
+    plain, marked = tmp_path / "plain.jsonl", tmp_path / "bom.jsonl"
+    plain.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    assert read_span_file(marked) == read_span_file(plain)
+    assert read_span_records(marked) == read_span_records(plain) == [record]
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(marked), "-d", "regex", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["overlap"]["gold"] == 1
+
+
+@pytest.mark.parametrize(("p", "q"), [(14, 100), (28, 100), (56, 100), (57, 100), (7, 10), (99, 100),
+                                      (333, 1000), (1, 8)])
+def test_coverage_is_compared_exactly_at_the_decimal_given(p, q):
+    """QA 5B: ``7 >= 0.14 * 50`` is False in floating point, so 7 of 50 covered characters did not
+    reach a coverage of 0.14. A span of ``n`` characters with exactly ``ceil(n p / q)`` covered
+    is found and one fewer is not, checked against integer arithmetic for every length to 200."""
+    value = p / q  # the double nearest to the decimal, as --min-coverage 0.14 gives
+    for n in range(1, 201):
+        need = -(-n * p // q)  # ceil(n p / q): the least count with count / n >= p / q
+        text = "x" * n
+        gold = [GoldSpan(0, n, "NAME")]
+        for count, hit in ((need, True), (need - 1, False)):
+            if count < 1:
+                continue
+            counts = score_document(text, gold, [Span(0, count, "NAME")], min_coverage=value)[0]
+            assert counts.found == hit, (value, n, count)
+
+
+def test_float_coverage_was_wrong_at_0_14():  # the failure the exact comparison removes
+    assert not 7 >= 0.14 * 50 and score_document("x" * 50, [GoldSpan(0, 50, "NAME")], [Span(0, 7, "NAME")],
+                                                 min_coverage=0.14)[0].found == 1
 
 
 @pytest.mark.parametrize("args, message", [

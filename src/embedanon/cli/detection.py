@@ -69,7 +69,8 @@ def format_report(report: DetectionReport) -> list[str]:
            f"{'F1':>5}  {'F5':>5}"
     lines = [f"detector: {report.detector}   documents: {report.documents}   "
              f"failed (DetectorUnavailable): {report.failed_documents}",
-             f"matching: a span is matched when >= {report.min_coverage:.0%} of its characters are covered",
+             f"matching: a span is matched when >= {report.min_coverage * 100:.4g}% of its characters "
+             "are covered",
              head, _row("overlap", report.overlap), _row("typed", report.typed), _row("exact", report.exact),
              "", "per label (overlap; recall by gold label, precision by predicted label)", head]
     lines += [_row(label, counts) for label, counts in report.per_label.items()]

@@ -6,7 +6,8 @@ end-exclusive code-point offsets and labels from :data:`~.base.LABELS`. Gold spa
 twice in one record (whatever the labels) is refused, since it would count one entity twice.
 
 Matching. The *coverage* of a span by a set of spans is the fraction of its characters that lie
-inside their union.
+inside their union. It is compared exactly, in integers, with ``min_coverage`` read as the decimal
+it is written as (:func:`exact_fraction`: at 0.14, 7 of 50 characters are enough).
 
 * **overlap** (the headline figure, label-blind): a gold span is *found* when the predicted spans
   cover at least ``min_coverage`` (default 50 %) of its characters; a predicted span is *correct*
@@ -27,7 +28,11 @@ inside their union.
   gold and ignored characters together is left out of every count; gold spans are unaffected.
 
 F-beta = (1 + beta^2) P R / (beta^2 P + R); F1 (beta = 1) and F5 (beta = 5, recall weighted 25
-times precision as in Kaggle's "PII Data Detection"; span-level here, not token-level).
+times precision as in Kaggle's "PII Data Detection"; span-level here, not token-level). A rate
+over nothing is undefined (nan; ``n/a`` in the tables, ``null`` in JSON): precision without
+predictions, recall without gold spans. F-beta is a weighted harmonic mean, so it is 0 whenever
+precision or recall is 0, even when the other is undefined (gold spans and no predictions at all:
+recall 0, F 0), and undefined only when a rate is undefined and the other is not 0.
 
 Groups: gold spans carrying a ``group`` (e.g. the culture of an injected name) give overlap recall
 per group with counts; the groups with the highest and lowest recall are compared by a pooled
@@ -59,6 +64,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
@@ -118,7 +124,10 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
         if not isinstance(item, dict) or not _int(item.get("start")) or not _int(item.get("end")):
             raise InputError(f"{where}: span {i} needs integer 'start' and 'end'")
         start, end, label, group = item["start"], item["end"], item.get("label"), item.get("group")
-        if not 0 <= start < end <= len(text):
+        if start >= end:
+            raise InputError(f"{where}: span {i} [{start}, {end}) is "
+                             + ("empty (start = end)" if start == end else "reversed (start > end)"))
+        if start < 0 or end > len(text):
             raise InputError(f"{where}: span {i} [{start}, {end}) is not inside the text "
                              f"({len(text)} characters)")
         if label not in LABELS:
@@ -131,9 +140,15 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
         spans.append(GoldSpan(start, end, label, group))
     ignore = obj.get("ignore", [])
     if not isinstance(ignore, list) or not all(
-            isinstance(r, list) and len(r) == 2 and _int(r[0]) and _int(r[1])
-            and 0 <= r[0] < r[1] <= len(text) for r in ignore):
-        raise InputError(f"{where}: 'ignore' must be a list of [start, end] pairs inside the text")
+            isinstance(r, list) and len(r) == 2 and _int(r[0]) and _int(r[1]) for r in ignore):
+        raise InputError(f"{where}: 'ignore' must be a list of [start, end] integer pairs")
+    for j, (a, b) in enumerate(ignore):
+        if a >= b:
+            raise InputError(f"{where}: ignore region {j} [{a}, {b}) is "
+                             + ("empty (start = end)" if a == b else "reversed (start > end)"))
+        if a < 0 or b > len(text):
+            raise InputError(f"{where}: ignore region {j} [{a}, {b}) is not inside the text "
+                             f"({len(text)} characters)")
     return GoldRecord(str(obj["id"]), text, tuple(spans), tuple((a, b) for a, b in ignore))
 
 
@@ -158,14 +173,18 @@ def jsonl_lines(stream: IO[bytes], source: str) -> Iterator[str]:
     Not ``str.splitlines``: it also breaks at U+2028, U+2029, U+0085 and other characters that
     JSON allows unescaped inside strings, which would cut valid records in two.
 
+    A UTF-8 byte-order mark at the start of the stream is dropped (it is not JSON; ``anonymize``'s
+    JSONL and CSV readers skip it too).
+
     Raises:
         InputError: naming the first line that is not valid UTF-8 (never its content).
     """
     for n, raw in enumerate(stream, 1):
         try:
-            yield raw.decode("utf-8")
+            line = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(f"{source}: line {n} is not valid UTF-8") from None
+        yield line.removeprefix("\ufeff") if n == 1 else line
 
 
 def read_span_file(path: str | Path, *, require_id: bool = True) -> list[GoldRecord]:
@@ -216,10 +235,16 @@ class Counts:
         return self.correct / self.predicted if self.predicted else math.nan
 
     def f_beta(self, beta: float) -> float:
+        """The weighted harmonic mean of precision and recall (module docstring): 0 when either
+        is 0, even if the other is undefined (no predictions at all, or no gold spans), since
+        the harmonic mean of 0 and any rate is 0; nan when a rate is undefined and the other is
+        not 0."""
         p, r = self.precision, self.recall
+        if p == 0 or r == 0:
+            return 0.0
         if math.isnan(p) or math.isnan(r):
             return math.nan
-        return 0.0 if p + r == 0 else (1 + beta**2) * p * r / (beta**2 * p + r)
+        return (1 + beta**2) * p * r / (beta**2 * p + r)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,8 +326,19 @@ def _mask(length: int, spans: Iterable[tuple[int, int]]) -> bytearray:
     return mask
 
 
-def _covered(mask: bytearray, start: int, end: int, min_coverage: float) -> bool:
-    return mask.count(1, start, end) >= min_coverage * (end - start)
+def exact_fraction(value: float) -> Fraction:
+    """``value`` as the decimal it is written as (its shortest repr): ``0.14`` is 14/100.
+
+    The double nearest to 0.14 is slightly above it, so ``7 >= 0.14 * 50`` is False in floating
+    point and 7 of 50 characters would not reach a coverage of 0.14 (QA 5B; also 0.28 and 0.56
+    of 25). Coverage is compared in integers against this fraction instead."""
+    return Fraction(repr(float(value)))
+
+
+def _covered(mask: bytearray, start: int, end: int, need: Fraction) -> bool:
+    """At least ``need`` of the characters ``[start, end)`` are set in ``mask``, exactly:
+    ``count / length >= p / q`` as ``count * q >= p * length``."""
+    return mask.count(1, start, end) * need.denominator >= need.numerator * (end - start)
 
 
 def score_document(text: str, gold: Sequence[GoldSpan], predicted: Sequence[Span], *,
@@ -313,16 +349,16 @@ def score_document(text: str, gold: Sequence[GoldSpan], predicted: Sequence[Span
     ``ignore``: regions whose unmatched predictions are not counted (see the module docstring);
     every prediction still counts toward finding gold spans.
     """
-    n = len(text)
+    n, need = len(text), exact_fraction(min_coverage)
     gold_mask = _mask(n, ((g.start, g.end) for g in gold))
     counted = list(predicted)
     if ignore:
         either = _mask(n, [*((g.start, g.end) for g in gold), *ignore])
-        counted = [p for p in predicted if _covered(gold_mask, p.start, p.end, min_coverage)
-                   or not _covered(either, p.start, p.end, min_coverage)]
+        counted = [p for p in predicted if _covered(gold_mask, p.start, p.end, need)
+                   or not _covered(either, p.start, p.end, need)]
     pred_mask = _mask(n, ((p.start, p.end) for p in predicted))
-    found = [_covered(pred_mask, g.start, g.end, min_coverage) for g in gold]
-    correct = [_covered(gold_mask, p.start, p.end, min_coverage) for p in counted]
+    found = [_covered(pred_mask, g.start, g.end, need) for g in gold]
+    correct = [_covered(gold_mask, p.start, p.end, need) for p in counted]
     overlap = Counts(len(gold), sum(found), len(counted), sum(correct))
     per_label: dict[str, Counts] = {}
     typed = Counts()
@@ -331,8 +367,8 @@ def score_document(text: str, gold: Sequence[GoldSpan], predicted: Sequence[Span
         p_l = [p for p in counted if p.label == label]
         gm = _mask(n, ((g.start, g.end) for g in g_l))
         pm = _mask(n, ((p.start, p.end) for p in predicted if p.label == label))
-        typed += Counts(len(g_l), sum(_covered(pm, g.start, g.end, min_coverage) for g in g_l),
-                        len(p_l), sum(_covered(gm, p.start, p.end, min_coverage) for p in p_l))
+        typed += Counts(len(g_l), sum(_covered(pm, g.start, g.end, need) for g in g_l),
+                        len(p_l), sum(_covered(gm, p.start, p.end, need) for p in p_l))
         per_label[label] = Counts(
             len(g_l), sum(f for f, g in zip(found, gold, strict=True) if g.label == label),
             len(p_l), sum(c for c, p in zip(correct, counted, strict=True) if p.label == label))
