@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -197,6 +198,47 @@ def test_compressed_input_is_refused(tmp_path: Path, glove: Path, magic: bytes, 
     assert not (tmp_path / "o.txt").exists()
     src.write_bytes(b"BZh is how a note may start\n")  # text that only looks like a magic number
     files.anonymize_files([str(src)], str(tmp_path / "o.txt"), Anonymizer(str(glove), "knn", seed=1))
+
+
+PARQUET_HEAD = bytes.fromhex("5041523115041500150c4c15041500")  # PAR1 and a thrift page header
+
+
+@pytest.mark.parametrize(("head", "what"), [
+    (PARQUET_HEAD, "a Parquet file"),
+    (b"ARROW1\x00\x00\xff\xff\xff\xff", "an Arrow IPC (Feather) file"),
+    (b"Obj\x01\x04\x14avro.codec", "an Avro file"),
+    (b"SQLite format 3\x00\x10\x00", "an SQLite database"),
+    (b"\x89HDF\r\n\x1a\n\x00\x00", "an HDF5 file"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00", "an OLE2 document"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document"),
+    (b"\x93NUMPY\x01\x00v\x00", "a NumPy array file"),
+])
+@pytest.mark.parametrize("fmt", [None, "csv"])
+def test_binary_containers_are_refused_up_front(tmp_path: Path, glove: Path, head: bytes, what: str,
+                                                fmt: str | None) -> None:
+    """QA 5A: a .parquet input was 'line 1 is not valid UTF-8 ...; use --encoding-errors replace',
+    and following the hint anonymized the binary file as text."""
+    src = tmp_path / "in.parquet"
+    src.write_bytes(head + b"\x00Zebulonius" * 20)
+    anonymizer = Anonymizer(str(glove), "knn", seed=1)
+    with pytest.raises(files.InputError) as info:
+        files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, fmt=fmt,
+                              encoding_errors="replace")
+    message = str(info.value)
+    assert message.startswith(f"input {src} is {what}") and "Zebulonius" not in message
+    assert "convert it to JSONL or CSV" in message or "export its text" in message
+    assert not (tmp_path / "o.txt").exists()
+    with pytest.raises(files.InputError, match=re.escape(f"is {what}")):  # privacy-report's reader too
+        files.read_texts(str(src), fmt=fmt, encoding_errors="replace")
+
+
+@pytest.mark.parametrize("line", [b"PAR1 is the ward we moved to\n", b"%PDF-export of the notes follows\n",
+                                  b"ARROW1 delivered\n"])
+def test_text_that_starts_with_a_container_signature_is_read(tmp_path: Path, glove: Path, line: bytes) -> None:
+    src = tmp_path / "in.txt"
+    src.write_bytes(line + b"and a second line\n")
+    stats = files.anonymize_files([str(src)], str(tmp_path / "o.txt"), Anonymizer(str(glove), "knn", seed=1))
+    assert stats.records == 2
 
 
 def test_several_inputs_to_standard_output_name_the_fix(tmp_path: Path) -> None:

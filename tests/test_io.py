@@ -48,6 +48,22 @@ def test_txt_keeps_line_endings() -> None:
     assert "".join(eio.write_txt(r, r.texts) for r in records) == "a\r\nb\n\nc"
 
 
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n"])
+def test_txt_byte_order_mark_is_no_part_of_the_text_and_is_kept_in_the_output(ending: bytes) -> None:
+    """QA 5A: the BOM of a .txt file was part of record 1's text, so that record was released
+    unlike the same line without it (and unlike its JSONL or CSV export). Only the first line's
+    is a byte-order mark; the output keeps it at its start, like the JSONL and CSV writers."""
+    data = b"\xef\xbb\xbfJohn Smith" + ending + b"\xef\xbb\xbfsecond" + ending
+    records = list(eio.read_txt(io.BytesIO(data), "x", "strict"))
+    plain = list(eio.read_txt(io.BytesIO(data[3:]), "x", "strict"))
+    assert [r.texts for r in records] == [r.texts for r in plain] == [("John Smith",), ("\ufeffsecond",)]
+    assert "".join(eio.write_txt(r, r.texts) for r in records).encode() == data
+    assert "".join(eio.write_txt(r, r.texts) for r in plain).encode() == data[3:]
+    for last in (ending, b""):  # a file of a BOM alone, with or without a line ending
+        alone = list(eio.read_txt(io.BytesIO(b"\xef\xbb\xbf" + last), "x", "strict"))
+        assert [r.texts for r in alone] == [("",)] and eio.write_txt(alone[0], ("",)) == "\ufeff" + last.decode()
+
+
 def test_txt_that_is_really_jsonl_is_refused_unless_asked_for() -> None:
     data = f'{{"text": "{CANARY}"}}\n\n{{"id": 2}}\n'.encode()
     _refused(lambda: list(eio.read_txt(io.BytesIO(data), "<stdin>", "strict")), "looks like JSON Lines")

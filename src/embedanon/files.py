@@ -320,7 +320,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
         for path, target, form in zip(inputs, targets, formats, strict=True):
             names = list(fields or ["text"])
             with eio.open_input(path) as fh:
-                eio.refuse_compressed(fh, path)
+                eio.refuse_binary(fh, path)
                 _run_one(fh, batch.open(target), path, form, names, anonymizer, engine,
                          encoding_errors, stats, progress, sniff=fmt is None, count_words=count_words)
             stats.inputs += 1
@@ -368,6 +368,7 @@ def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = 
     if form == "txt" and fields:
         raise ConfigError("--field applies to jsonl and csv input, not txt")
     with eio.open_input(path) as fh:
+        eio.refuse_binary(fh, path)
         records, _ = _reader(fh, path, form, list(fields or ["text"]), encoding_errors, fmt is None)
         return [text for record in records for text in record.texts]
 

@@ -11,6 +11,7 @@ states the rules for temp files, special files, symbolic links and modes.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -105,18 +106,54 @@ def check_input(path: str) -> None:
 #: the first bytes of compressed or archived files, and the format each names
 _COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"),
                (b"PK\x03\x04", "zip"), (b"\x28\xb5\x2f\xfd", "zstd"))
+_EXPORT = "export its text to JSONL, CSV or plain text first"
+#: the first bytes of binary data containers, what each is, and what to do instead
+_CONTAINERS = (
+    (b"PAR1", "a Parquet file", "convert it to JSONL or CSV first, or anonymize its text column "
+     "with the Python API (embedanon.backends.dask.anonymize_dataframe, see the README)"),
+    (b"ARROW1", "an Arrow IPC (Feather) file", "convert it to JSONL or CSV first"),
+    (b"Obj\x01", "an Avro file", "convert it to JSONL or CSV first"),
+    (b"SQLite format 3\x00", "an SQLite database", _EXPORT),
+    (b"\x89HDF\r\n\x1a\n", "an HDF5 file", _EXPORT),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an OLE2 document (legacy Excel or Word)", _EXPORT),
+    (b"%PDF-", "a PDF document", _EXPORT),
+    (b"\x93NUMPY", "a NumPy array file", _EXPORT),
+)
+#: how much of an input's start is inspected for the signs of a binary container
+_BINARY_PEEK = 4096
+#: C0 controls (and DEL) that text does not hold; tab, line breaks, form feed and escape excepted
+_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
 
 
-def refuse_compressed(fh: IO[bytes], path: str) -> None:
-    """Refuse an input that starts like a compressed file (gzip, xz, bzip2, zip, zstd): read as text
-    it fails as invalid UTF-8, and ``--encoding-errors replace`` would anonymize its bytes."""
+def refuse_binary(fh: IO[bytes], path: str) -> None:
+    """Refuse an input that starts like a compressed file (gzip, xz, bzip2, zip, zstd) or a binary
+    data container (Parquet, Arrow, Avro, SQLite, HDF5, legacy Office, PDF, NumPy): read as text
+    it fails as invalid UTF-8, and ``--encoding-errors replace`` would anonymize its bytes.
+
+    A container's signature alone is not enough (a note may start with ``PAR1``): its first
+    bytes (up to 4 KiB) must also not be text, holding a control character or invalid UTF-8.
+    """
     peek = getattr(fh, "peek", None)
     if peek is None:  # standard input: not looked at in advance
         return
-    head = peek(6)[:6]
+    head = peek(_BINARY_PEEK)[:_BINARY_PEEK]
     for magic, name in _COMPRESSED:
         if head.startswith(magic) and (name != "bzip2" or head[3:4] in b"123456789"):
             raise InputError(f"input {path} is {name}-compressed; decompress it first")
+    for magic, what, advice in _CONTAINERS:
+        if head.startswith(magic) and not _looks_like_text(head):
+            raise InputError(f"input {path} is {what}, not text; {advice}")
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """No control character and valid UTF-8 (a character cut by the end of ``head`` is fine)."""
+    if _CONTROL.search(head):
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class _Unclosed(io.BufferedIOBase):
@@ -166,6 +203,10 @@ def _decode(raw: bytes, path: str, line_no: int, errors: str) -> str:
 def read_txt(fh: IO[bytes], path: str, errors: str, *, sniff: bool = True) -> Iterator[Record]:
     """One record per line; the line ending stays outside the anonymized text.
 
+    A UTF-8 byte-order mark at the start of the file is no part of record 1's text (it would
+    change that record's output, which is a function of its text); :func:`write_txt` puts it back
+    at the start of the output, as the JSONL and CSV writers keep theirs.
+
     Args:
         sniff: refuse input that looks like JSON Lines (its first lines, up to 64 KiB, are all
             JSON objects): read as text, keys and all would be anonymized. Pass ``False`` when the
@@ -182,8 +223,9 @@ def read_txt(fh: IO[bytes], path: str, errors: str, *, sniff: bool = True) -> It
             lines = _chain(head, lines)
         for line_no, raw in enumerate(lines, 1):
             line = _decode(raw, path, line_no, errors)
-            body = line.rstrip("\r\n")
-            yield Record((body,), len(raw), line[len(body):])
+            bom = "\ufeff" if line_no == 1 and line.startswith("\ufeff") else ""
+            body = line[len(bom):].rstrip("\r\n")
+            yield Record((body,), len(raw), (bom, line[len(bom) + len(body):]))
     except OSError as exc:
         raise _read_error(path, exc) from None
 
@@ -220,7 +262,8 @@ def _looks_like_jsonl(head: list[bytes]) -> bool:
 
 
 def write_txt(record: Record, results: tuple[str, ...]) -> str:
-    return results[0] + record.payload
+    bom, ending = record.payload
+    return bom + results[0] + ending
 
 
 class _DuplicateKey(ValueError):

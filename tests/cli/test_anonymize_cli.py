@@ -332,6 +332,21 @@ def test_byte_order_marks_are_kept(tmp_path: Path) -> None:
     assert rows[0] == "\ufefftext,id" and rows[1].endswith(",1") and not rows[1].startswith("John")
 
 
+def test_a_txt_byte_order_mark_changes_no_output(tmp_path: Path) -> None:
+    """QA 5A (bom_repro.sh): with a BOM, record 1 of a .txt was released unlike the same line
+    without one, and unlike the same text in JSONL. Now only the kept BOM differs."""
+    line = "John Smith was seen today\n"
+    outputs = {}
+    for name, data in (("plain.txt", line), ("bom.txt", "\ufeff" + line),
+                       ("bom.jsonl", "\ufeff" + json.dumps({"text": line[:-1]}) + "\n")):
+        (tmp_path / name).write_bytes(data.encode())
+        result = run(str(tmp_path / name), "-o", str(tmp_path / f"out-{name}"), "--seed", "3")
+        assert result.exit_code == 0, result.output
+        outputs[name] = (tmp_path / f"out-{name}").read_text(encoding="utf-8")
+    assert outputs["bom.txt"] == "\ufeff" + outputs["plain.txt"] and "Smith" not in outputs["plain.txt"]
+    assert json.loads(outputs["bom.jsonl"].removeprefix("\ufeff"))["text"] + "\n" == outputs["plain.txt"]
+
+
 def test_csv_field_longer_than_the_csv_module_default(tmp_path: Path) -> None:
     src = tmp_path / "long.csv"
     src.write_text("id,text\n1," + "pain " * 40_000 + "\n", encoding="utf-8")  # 200 KB field

@@ -47,6 +47,7 @@ def settings_of(anonymizer: Anonymizer) -> Settings:
 def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[eio.Record]:
     shown = "<stdin>" if path == "-" else path
     with eio.open_input(path) as fh:
+        eio.refuse_binary(fh, path)
         if fmt == "txt":
             yield from eio.read_txt(fh, shown, errors)
         elif fmt == "jsonl":
