@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from embedanon._registry import Registry
@@ -85,3 +87,35 @@ def test_a_failing_loader_fails_every_lookup() -> None:
         reg.names()
     with pytest.raises(ImportError):
         reg.names()
+
+
+def test_a_lookup_from_another_thread_waits_for_the_loader() -> None:
+    """QA pass 5: the first concurrent use of a hybrid Anonymizer failed with ``unknown
+    surrogate 'name'``: a second thread looked names up while the first was still loading."""
+    entered, finish = threading.Event(), threading.Event()
+
+    def loader() -> None:
+        entered.set()
+        assert reg.names() == []  # the loader's own lookups see what is registered so far
+        finish.wait(10)
+        reg.add("builtin", 7)
+
+    reg: Registry[int] = Registry("widget", loader=loader)
+    results: dict[str, object] = {}
+
+    def lookup(name: str) -> None:
+        try:
+            results[name] = reg.get("builtin")
+        except ConfigError as exc:
+            results[name] = exc
+
+    first = threading.Thread(target=lookup, args=("first",))
+    first.start()
+    assert entered.wait(10)
+    second = threading.Thread(target=lookup, args=("second",))
+    second.start()  # arrives while the loader runs
+    second.join(0.2)
+    finish.set()
+    first.join(10)
+    second.join(10)
+    assert results == {"first": 7, "second": 7}

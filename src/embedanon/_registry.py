@@ -8,6 +8,7 @@ modules on first use, so a protocol module never imports its plug-ins.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
@@ -30,6 +31,7 @@ class Registry(Generic[T]):
         self._loader = loader
         self._loaded = loader is None
         self._loading = False
+        self._load_lock = threading.RLock()
 
     def add(self, name: str, entry: T) -> T:
         if not isinstance(name, str) or name != name.lower() or not name.replace("-", "_").isidentifier():
@@ -46,15 +48,21 @@ class Registry(Generic[T]):
     def _load(self) -> None:
         # Marked loaded only once the loader succeeded, so a failing plug-in import fails every
         # lookup loudly instead of leaving a registry silently without its built-ins; a lookup
-        # made by the loader itself (re-entrant) sees what is registered so far.
-        if not self._loaded and not self._loading:
-            assert self._loader is not None
-            self._loading = True
-            try:
-                self._loader()
-                self._loaded = True
-            finally:
-                self._loading = False
+        # made by the loader itself (re-entrant, same thread) sees what is registered so far.
+        # Another thread waits on the lock until the loader is done: it used to see the flag
+        # ``_loading`` and look names up in a half-filled registry (unknown surrogate 'name' on
+        # the first concurrent use of a hybrid Anonymizer).
+        if self._loaded:
+            return
+        with self._load_lock:
+            if not self._loaded and not self._loading:
+                assert self._loader is not None
+                self._loading = True
+                try:
+                    self._loader()
+                    self._loaded = True
+                finally:
+                    self._loading = False
 
     def get(self, name: object) -> T:
         self._load()
