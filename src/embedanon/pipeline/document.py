@@ -90,11 +90,11 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig,
     identities = [record_identity(t) for t in texts]
     scoped = config.scope.scope != "all"
     formats = not scoped and config.scope.neutral_formats
-    spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
-                                      else [format_spans(t) for t in texts] if formats else [])
     # neutral formats in scope all: the format spans are assembled as hybrid spans (surrogates)
     span_scope = config.scope if scoped else replace(config.scope, scope="hybrid") if formats else None
-    with rt.lock:
+    with rt.lock:  # detection too: the model detector's caches are the runtime's (thread-safety rule)
+        spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
+                                          else [format_spans(t) for t in texts] if formats else [])
         source = rt.source(key)
         out, items = replace_texts(rt, source, list(texts), source.tags(identities), with_items=True)
     assert items is not None

@@ -4,11 +4,14 @@ mechanism, lexicon and replacement surface forms, loaded once per process.
 Thread-safety rule: a :class:`Runtime` is shared by every thread of a process and its caches
 (lexicon plans, the exponential samplers' type tables) are not safe to mutate concurrently, so
 work on a runtime runs under its ``lock`` (one chunk at a time per process and config; threads of
-a Dask worker serialize there). Runtimes themselves are created under a module lock.
+a Dask worker serialize there), detection included. Runtimes themselves are created under a
+module lock. A fork waits for every one of these locks (see :func:`_before_fork`), so a forked
+worker never inherits a lock that a thread of its parent held.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,14 +65,17 @@ class Runtime:
 
     @property
     def detector(self) -> Any:
-        """The union of the configured detectors (built on first use)."""
+        """The union of the configured detectors (built on first use, under :attr:`lock`; use it
+        under the lock too: the model detector's caches are not thread-safe)."""
         if self._detector is None:
             from ..detectors.registry import build_detectors
 
             scope = self.config.scope
-            self._detector = build_detectors(scope.detectors, allow=scope.allow,
-                                             deny=scope.deny,  # pairs: a dict would hide a conflict
-                                             **dict(scope.detector_options))
+            with self.lock:
+                if self._detector is None:
+                    self._detector = build_detectors(scope.detectors, allow=scope.allow,
+                                                     deny=scope.deny,  # pairs: a dict would hide a conflict
+                                                     **dict(scope.detector_options))
         return self._detector
 
     def source(self, key: ReleaseKey) -> NoiseSource:
@@ -93,7 +99,42 @@ class Runtime:
 
 
 _RUNTIMES: dict[AnonymizerConfig, Runtime] = {}
-_LOCK = threading.Lock()
+#: Held while a runtime is created and around a fork; re-entrant, so a thread that forks while it
+#: creates a runtime does not wait for itself.
+_LOCK = threading.RLock()
+#: The locks :func:`_before_fork` took, released by :func:`_after_fork` (newest first).
+_FORK_HELD: list[threading.RLock] = []
+
+
+def _before_fork() -> None:
+    """Take the module lock, then every runtime's lock, before this process forks.
+
+    A forked child has only the forking thread: a lock another thread held at the fork stays
+    held in the child for ever, so a pool worker forked while a thread of the parent anonymized
+    (``anonymize_many(jobs=2)`` beside a thread calling ``anonymize``) waited on it and the call
+    hung. Waiting here for the other threads' current chunks (each lock is held for one chunk)
+    also means the child inherits caches that no thread was halfway through changing, which
+    re-creating the locks in the child (what :mod:`logging` does for its handlers) would not
+    give. Order: module lock first, then runtimes; no code takes the module lock while holding a
+    runtime's lock (runtimes are created before their lock is taken), so the order cannot
+    deadlock. Holding the module lock, no runtime appears while the locks are taken.
+    """
+    _LOCK.acquire()
+    _FORK_HELD.append(_LOCK)
+    for runtime in list(_RUNTIMES.values()):
+        runtime.lock.acquire()
+        _FORK_HELD.append(runtime.lock)
+
+
+def _after_fork() -> None:
+    """Release what :func:`_before_fork` took, in the parent and in the child (the child's only
+    thread is the one that forked, which owns them)."""
+    while _FORK_HELD:
+        _FORK_HELD.pop().release()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
 
 
 def get_runtime(config: AnonymizerConfig) -> Runtime:
