@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from embedanon import Anonymizer
@@ -74,6 +76,42 @@ def test_dask_bag_and_dataframe_apis(anon: Anonymizer, client) -> None:  # type:
     assert out["note"].tolist()[1:] == list(anon.anonymize_many(DOCS[1:]))
 
 
+def test_local_dask_cluster_lets_in_only_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA pass 5: the local cluster of ``--engine dask`` took any client on 127.0.0.1, which could
+    run code on the workers and read the queued tasks (texts and the release key). Now every
+    member listens on TLS only and a client needs this run's certificate: a plain TCP client and
+    a client with other (self-made) certificates are both refused."""
+    distributed = pytest.importorskip("distributed")
+    from distributed.security import Security
+
+    from embedanon.backends import dask as dask_engine
+
+    made: list[object] = []
+    start = dask_engine._client
+
+    def keep(scheduler: str | None) -> object:  # the engine's own client, to look at its cluster
+        made.append(start(scheduler))
+        return made[-1]
+
+    monkeypatch.setattr(dask_engine, "_client", keep)
+    results = dask_engine.DaskBackend().map(abs, [-1, -2])
+    try:
+        assert next(results) == 1  # the cluster is up until the map ends
+        ours: Any = made[0]
+        address = ours.scheduler.address
+        workers = ours.scheduler_info()["workers"]
+        assert address.startswith("tls://127.0.0.1:")
+        assert len(workers) == 2
+        assert all(a.startswith("tls://") for w, info in workers.items() for a in (w, info["nanny"]))
+        for attempt in ({"address": address.replace("tls://", "tcp://", 1)},
+                        {"address": address, "security": Security.temporary()}):
+            with pytest.raises(OSError):  # CommClosedError: the connection is dropped at the handshake
+                distributed.Client(timeout=5, **attempt).close()
+        assert list(results) == [2]
+    finally:
+        results.close()  # closes the cluster if an assertion failed first
+
+
 def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """distributed logs each scheduler step at INFO on stderr (about 30 lines a run); the CLI shows
     them only with --verbose."""
@@ -97,6 +135,9 @@ def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ign
     assert "INFO distributed" in outs[1]
     assert list(scratch.iterdir()) == []  # the local cluster's scratch space is removed (QA pass 4)
     assert (tmp_path / "out0.txt").read_bytes() == (tmp_path / "out1.txt").read_bytes()
+    local = Anonymizer(seed=1)  # the local cluster (TLS since QA pass 5) changes no byte
+    expected = "".join(local.anonymize(line) + "\n" for line in src.read_text(encoding="utf-8").splitlines())
+    assert (tmp_path / "out0.txt").read_text(encoding="utf-8") == expected
 
 
 @pytest.mark.parametrize(

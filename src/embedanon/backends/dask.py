@@ -8,7 +8,8 @@ A record's identity is its content, so no global counter crosses partitions, and
 partition's output is byte-identical to a local run under the same key.
 
 The release key travels to the workers with each task: run the cluster on machines you trust,
-with TLS between them.
+with TLS between them. The local cluster does (mutual TLS, a certificate made for the run); a
+cluster given with ``--scheduler`` or a client is the user's to secure.
 """
 
 from __future__ import annotations
@@ -37,10 +38,19 @@ def _client(scheduler: str | None) -> Any:
         logging.getLogger("distributed").setLevel(logging.ERROR)
         warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
     if scheduler is None:
+        # The scheduler and workers of a local cluster listen on 127.0.0.1, where any process of
+        # any user of the machine could connect, run code on the workers and read the queued
+        # tasks (texts and the release key). Mutual TLS with a certificate made for this run,
+        # held in memory (distributed writes it for a moment to a private temporary directory to
+        # load it) lets in only this process and the cluster's own workers.
+        from distributed.security import Security
+
+        security = Security.temporary()  # type: ignore[no-untyped-call]
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
                                host="127.0.0.1", dashboard_address=":0",  # None still serves :8787
+                               protocol="tls", security=security,
                                silence_logs=logging.ERROR if quiet else logging.WARNING)
-        return Client(cluster)  # type: ignore[no-untyped-call]
+        return Client(cluster, security=security)  # type: ignore[no-untyped-call]
     try:
         return Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
     except ValueError:  # an address distributed cannot parse (checked in DaskBackend too)
