@@ -100,6 +100,15 @@ def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+
+def _check_range(what: str, start: int, end: int, length: int) -> None:
+    """``[start, end)`` must be a non-empty range inside a text of ``length`` characters."""
+    if start >= end:
+        raise InputError(f"{what} [{start}, {end}) is "
+                         + ("empty (start = end)" if start == end else "reversed (start > end)"))
+    if start < 0 or end > length:
+        raise InputError(f"{what} [{start}, {end}) is not inside the text ({length} characters)")
+
 def parse_record(line: str, where: str, *, default_id: str | None = None) -> GoldRecord:
     """One JSON line as a record; :class:`InputError` naming ``where`` (never the text).
 
@@ -124,12 +133,7 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
         if not isinstance(item, dict) or not _int(item.get("start")) or not _int(item.get("end")):
             raise InputError(f"{where}: span {i} needs integer 'start' and 'end'")
         start, end, label, group = item["start"], item["end"], item.get("label"), item.get("group")
-        if start >= end:
-            raise InputError(f"{where}: span {i} [{start}, {end}) is "
-                             + ("empty (start = end)" if start == end else "reversed (start > end)"))
-        if start < 0 or end > len(text):
-            raise InputError(f"{where}: span {i} [{start}, {end}) is not inside the text "
-                             f"({len(text)} characters)")
+        _check_range(f"{where}: span {i}", start, end, len(text))
         if label not in LABELS:
             raise InputError(f"{where}: span {i} label must be one of {', '.join(LABELS)}")
         if (start, end) in seen:  # one entity listed twice would count twice in every recall
@@ -143,12 +147,7 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
             isinstance(r, list) and len(r) == 2 and _int(r[0]) and _int(r[1]) for r in ignore):
         raise InputError(f"{where}: 'ignore' must be a list of [start, end] integer pairs")
     for j, (a, b) in enumerate(ignore):
-        if a >= b:
-            raise InputError(f"{where}: ignore region {j} [{a}, {b}) is "
-                             + ("empty (start = end)" if a == b else "reversed (start > end)"))
-        if a < 0 or b > len(text):
-            raise InputError(f"{where}: ignore region {j} [{a}, {b}) is not inside the text "
-                             f"({len(text)} characters)")
+        _check_range(f"{where}: ignore region {j}", a, b, len(text))
     return GoldRecord(str(obj["id"]), text, tuple(spans), tuple((a, b) for a, b in ignore))
 
 
