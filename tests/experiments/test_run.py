@@ -132,6 +132,23 @@ def test_quick_run_end_to_end_and_resume(tmp_path: Path) -> None:
     assert 0 <= float(upgraded[("exponential", "14", "perturbed-both")]["attack_public_top1"]) <= 1
 
 
+@pytest.mark.default_embedding
+def test_a_replaced_corpus_is_never_answered_from_the_old_cells(tmp_path: Path) -> None:
+    """QA pass 6: cells were keyed by the configuration alone, so a corpus edited or replaced at
+    the same path was answered 'done before' with the old corpus's figures."""
+    corpus = write_corpus(tmp_path / "topics.csv")
+    config = write_config(tmp_path, corpus, mechanisms="  - {name: knn, k: [5]}", seeds="[0]")
+    runner = CliRunner()
+    assert runner.invoke(app, ["experiment", "run", str(config), "--quick"]).exit_code == 0
+    again = runner.invoke(app, ["experiment", "run", str(config), "--quick"])
+    assert again.output.count("done before") == 2  # the same data: nothing to redo
+    write_corpus(corpus, n=90, seed=5)  # other documents at the same path
+    third = runner.invoke(app, ["experiment", "run", str(config), "--quick"])
+    assert third.exit_code == 0, third.output
+    assert "done before" not in third.output
+    assert {r["documents"] for r in _rows(tmp_path / "out-quick" / "results.csv")} == {"90"}
+
+
 def test_bad_config_is_one_line_and_exit_2(tmp_path: Path) -> None:
     config = tmp_path / "bad.yaml"
     config.write_text("name: x\ndatasets: []\nmechanisms: []\noutput: o\n", encoding="utf-8")

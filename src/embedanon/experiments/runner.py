@@ -33,9 +33,12 @@ and ``tem``, the attack) columns; a run adds them without redoing the cell's uti
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
+import os
+import stat
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -339,14 +342,37 @@ def upgrade_figures(
 # ------------------------------------------------------------------------------------------------
 # Cells
 # ------------------------------------------------------------------------------------------------
-def _base_payload(config: ExperimentConfig, spec: DatasetSpec, seed: int, classifier: str) -> dict[str, Any]:
+def data_digest(data: Dataset) -> str:
+    """A digest of the documents and labels a dataset spec loaded: a cell computed on other data
+    (the file at the path replaced or edited) is never taken for this one."""
+    h = hashlib.sha256()
+    for text, label in zip(data.texts, data.labels, strict=True):
+        h.update(text.encode("utf-8", "surrogatepass") + b"\x00")
+        h.update(label.encode("utf-8", "surrogatepass") + b"\x01")
+    return h.hexdigest()[:16]
+
+
+def _file_stamp(path: str) -> list[int] | None:
+    """Size and modification time of a file given by path (None for a name): a replaced embedding
+    file makes new cells."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns] if stat.S_ISREG(st.st_mode) else None
+
+
+def _base_payload(config: ExperimentConfig, spec: DatasetSpec, seed: int, classifier: str,
+                  digest: str) -> dict[str, Any]:
     return {
         "version": SCHEMA_VERSION,
         "dataset": spec.as_dict(),
+        "data": digest,
         "seed": seed,
         "classifier": classifier,
         "folds": config.folds,
         "embedding": config.embedding,
+        "embedding_file": _file_stamp(config.embedding),
     }
 
 
@@ -447,12 +473,13 @@ def run_experiment(
     for spec, data in datasets:
         texts, labels = list(data.texts), list(data.labels)
         say(f"{spec.name}: {len(texts)} documents, {len(data.classes)} classes")
+        digest = data_digest(data)
         attack_docs = stratified_sample(labels, min(config.privacy.attack_docs, len(labels)), spec.seed)
         info = {"dataset": spec.name, "documents": len(texts), "classes": len(data.classes)}
         for seed in config.seeds:
             for classifier in config.classifiers:
                 step += 1
-                key = cell_key({**_base_payload(config, spec, seed, classifier), "mechanism": "none"})
+                key = cell_key({**_base_payload(config, spec, seed, classifier, digest), "mechanism": "none"})
                 done = _read_cell(cells, key)
                 if done is None:
                     start = time.perf_counter()
@@ -488,7 +515,7 @@ def run_experiment(
                 for value in mech.values:
                     base = _mech_payload(config, mech, value)
                     keys = {
-                        c: cell_key({**_base_payload(config, spec, seed, c), **base})
+                        c: cell_key({**_base_payload(config, spec, seed, c, digest), **base})
                         for c in config.classifiers
                     }
                     ready = {c: _read_cell(cells, k) for c, k in keys.items()}
