@@ -9,7 +9,8 @@ Every loader is ``loader(path, *, limit=None, seed=0, **options) -> Dataset`` an
 * ``limit`` draws a stratified sample (each class keeps its share, largest remainder first) with
   ``numpy.random.default_rng(seed)``; the sample keeps file order;
 * ``part`` (``all``, ``dev``, ``heldout``) cuts the (limited) corpus into two stratified halves
-  with a fixed split seed, so a lever can be chosen on ``dev`` and reported on ``heldout``.
+  with a fixed split seed, so a lever can be chosen on ``dev`` and reported on ``heldout``; keep
+  ``limit`` and ``seed`` equal between the two (the halves are cut from the sample).
 
 Built-in loaders (files as laid out in ``../shared/data``, see its ``SOURCE.md`` files):
 
@@ -64,7 +65,8 @@ MTSAMPLES_SPECIALTIES = (
 )
 AG_NEWS_LABELS = {"1": "World", "2": "Sports", "3": "Business", "4": "Sci/Tech"}
 PARTS = ("all", "dev", "heldout")
-#: Seed of the dev/heldout split: fixed, so no experiment seed can move a document across it.
+#: Seed of the dev/heldout split. The halves are cut from the ``limit`` sample, so they are disjoint
+#: only between specs with the same ``limit`` and ``seed`` (no experiment seed moves a document).
 SPLIT_SEED = 20240917
 _SPACE = re.compile(r"\s+")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
