@@ -40,3 +40,18 @@ def test_validation() -> None:
         evaluate_utility(["a", "b"], ["a"], [0, 1])
     with pytest.raises(ConfigError, match="folds must be at least 2"):
         evaluate_utility(["a", "b"], None, [0, 1], folds=1)
+
+
+@pytest.mark.parametrize(("texts", "labels", "error", "message"), [
+    ([], [], ConfigError, "needs at least 2 classes, got 0"),
+    (["a b", "c d", "e f"], ["p", "p", "p"], ConfigError, "needs at least 2 classes, got 1"),
+    (["a b", "c d", "e f", "g h"], ["p", "p", "p", "q"], ConfigError, "the smallest class has 1"),
+    (["a b", "c d"], ["p", None], TypeError, r"labels\[1\] must be a str or int, got NoneType"),
+    (["a b", None], ["p", "q"], TypeError, r"original\[1\] must be str, got NoneType"),
+    (["", " ", "", " "], ["p", "p", "q", "q"], ConfigError, "every original text is empty"),
+])
+def test_corpora_cross_validation_cannot_use_are_refused_in_one_line(texts, labels, error, message) -> None:  # type: ignore[no-untyped-def]
+    """QA pass 6: these reached scikit-learn's own errors (one quoted a label) or a TypeError."""
+    with pytest.raises(error, match=message) as err:
+        evaluate_utility(texts, None, labels, folds=2)
+    assert "\n" not in str(err.value) and "'p'" not in str(err.value)

@@ -40,7 +40,6 @@ import math
 import os
 import stat
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
@@ -51,7 +50,7 @@ import numpy as np
 
 from .._atomic import atomic_write
 from ..errors import ConfigError
-from ..utility.classify import evaluate_utility
+from ..utility.classify import check_folds, evaluate_utility
 from ..utility.datasets import Dataset, load_dataset, stratified_sample
 from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
@@ -82,27 +81,6 @@ def load_spec(spec: DatasetSpec, where: str, per_class: int = 0) -> Dataset:
         per_class=per_class,
         **dict(spec.options),
     )
-
-
-def check_folds(labels: Sequence[str], folds: int, where: str) -> None:
-    """Refuse a corpus that stratified ``folds``-fold cross-validation cannot split.
-
-    Every class needs at least ``folds`` documents (else a test fold misses it and a training
-    fold may hold a single class), and there must be two classes. Checked before any work; the
-    message gives counts, never a label (labels are data).
-
-    Raises:
-        ConfigError: fewer than 2 classes, or a class smaller than ``folds``.
-    """
-    sizes = Counter(labels)
-    if len(sizes) < 2:
-        raise ConfigError(f"{where}: needs at least 2 classes, got {len(sizes)}")
-    smallest = min(sizes.values())
-    if smallest < folds:
-        raise ConfigError(
-            f"{where}: folds {folds} needs at least {folds} documents in every class, "
-            f"the smallest class has {smallest} (lower folds or add documents)"
-        )
 
 
 # ------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ accuracy, the same folds for every setting). Two settings:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,27 @@ import numpy as np
 from .._validate import positive_int
 from ..errors import ConfigError
 from .classifiers import CLASSIFIERS, build_classifier
+
+
+def check_folds(labels: Sequence[object], folds: int, where: str) -> None:
+    """Refuse a corpus that stratified ``folds``-fold cross-validation cannot split.
+
+    Every class needs at least ``folds`` documents (else a test fold misses it and a training
+    fold may hold a single class), and there must be two classes. Checked before any work; the
+    message gives counts, never a label (labels are data).
+
+    Raises:
+        ConfigError: fewer than 2 classes, or a class smaller than ``folds``.
+    """
+    sizes = Counter(labels)
+    if len(sizes) < 2:
+        raise ConfigError(f"{where}: needs at least 2 classes, got {len(sizes)}")
+    smallest = min(sizes.values())
+    if smallest < folds:
+        raise ConfigError(
+            f"{where}: folds {folds} needs at least {folds} documents in every class, "
+            f"the smallest class has {smallest} (lower folds or add documents)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +85,17 @@ def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, 
             f"original, anonymized and labels must have the same length, got {n}, "
             f"{None if anonymized is None else len(anonymized)}, {len(labels)}"
         )
+    for what, values in (("original", original), ("anonymized", anonymized or ())):
+        bad = next((i for i, t in enumerate(values) if not isinstance(t, str)), None)
+        if bad is not None:
+            raise TypeError(f"{what}[{bad}] must be str, got {type(values[bad]).__name__}")
+    bad = next((i for i, label in enumerate(labels) if not isinstance(label, (str, int))
+                or isinstance(label, bool)), None)
+    if bad is not None:
+        raise TypeError(f"labels[{bad}] must be a str or int, got {type(labels[bad]).__name__}")
+    check_folds(labels, folds, "labels")
+    if not any(t.strip() for t in original):
+        raise ConfigError("every original text is empty: nothing to classify")
     y = np.asarray(labels)
     orig = np.asarray(original, dtype=object)
     anon = None if anonymized is None else np.asarray(anonymized, dtype=object)
