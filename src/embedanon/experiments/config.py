@@ -358,6 +358,8 @@ def _mechanism(entry: Any, where: str) -> MechanismSpec:
     if not values:
         raise ConfigError(f"{where}.{param} must not be empty")
     nums = tuple(_number(v, f"{where}.{param}", param) for v in values)
+    if len(set(nums)) != len(nums):  # a repeated value would repeat its rows and fake a spread
+        raise ConfigError(f"{where}.{param} values must be distinct")
     fixed = tuple(sorted((k, entry[k]) for k in params if k in entry and k != param))
     oov = entry.get("oov", "composed")
     if oov not in OOV_MODES:
@@ -438,6 +440,8 @@ def parse_config(data: Any) -> ExperimentConfig:
             )
     if not classifiers:
         raise ConfigError("classifiers must not be empty")
+    if len(set(classifiers)) != len(classifiers):
+        raise ConfigError("classifiers must be distinct")
     seeds = _need(data.get("seeds", [0]), list, "seeds", "a list")
     if not seeds:
         raise ConfigError("seeds must not be empty")
