@@ -103,10 +103,10 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
         "epsilon": None if epsilon is None else {
             "per_word": epsilon, "longest_text_draws": stats.longest_draws,
             "longest_text": stats.longest_draws * epsilon, "whole_input": stats.draws * epsilon,
-            "note": "basic composition: each word part the mechanism replaces (well-known: 2) spends "
+            "note": "basic composition: each word part the mechanism releases (well-known: 2) spends "
                     "epsilon, so a text of n such parts spends n x epsilon per release"
-                    + (" (an upper bound in scope detected: only the detected spans are drawn)"
-                       if config.scope.scope == "detected" else "")},
+                    + ("; words released verbatim or as surrogates spend none"
+                       if config.scope.scope != "all" else "")},
         "change_rate": 1.0 if config.scope.scope == "all" and config.mechanism == "knn" else None,
         "seconds": round(seconds, 3),
         "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,
@@ -335,16 +335,19 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
 Writer = Callable[[eio.Record, tuple[str, ...]], str]
 
 
-def run_counted(task: Task) -> tuple[list[str], list[bool]]:
+def run_counted(task: Task) -> tuple[list[str], list[bool], list[int] | None]:
     """:func:`~embedanon.backends.base.run_task` that also says which texts fell back to full
-    scope because a detector failed on them (all False in scope ``all``); the texts are the
-    same."""
+    scope because a detector failed on them (all False in scope ``all``) and, outside scope
+    ``all``, how many word parts of each text the mechanism released (its word items: the epsilon
+    spent; None in scope ``all``, where every word part is one and the reader counts them); the
+    texts are the same."""
     if task.config.scope.scope == "all":
-        return run_task(task), [False] * len(task.texts)
+        return run_task(task), [False] * len(task.texts), None
     from .pipeline.document import anonymize_documents
 
     docs = anonymize_documents(task.texts, task.config, task.key)
-    return [d.text for d in docs], [d.full_scope for d in docs]
+    return ([d.text for d in docs], [d.full_scope for d in docs],
+            [sum(item.kind == "word" for item in d.items) for d in docs])
 
 
 def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
@@ -382,6 +385,10 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
     pending: deque[eio.Record] = deque()
     config, key = anonymizer.config, anonymizer.key
 
+    def count_draws(n: int) -> None:
+        stats.draws += n
+        stats.longest_draws = max(stats.longest_draws, n)
+
     def texts() -> Iterator[str]:
         for record in records:
             pending.append(record)
@@ -391,9 +398,8 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
                     # word part drawn (well-known: 2), and codes are redrawn uniformly (none)
                     tokens = split_words(text)[1::2]
                     stats.words += sum(token_kind(t) == "word" for t in tokens)
-                    n = sum(map(drawn_parts, tokens))
-                    stats.draws += n
-                    stats.longest_draws = max(stats.longest_draws, n)
+                    if config.scope.scope == "all":  # else the workers count what was released
+                        count_draws(sum(map(drawn_parts, tokens)))
             yield from record.texts
 
     def tasks() -> Iterator[Task]:
@@ -402,9 +408,12 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
 
     results: deque[str] = deque()
     fell_back: deque[bool] = deque()
-    for outputs, flags in engine.map(run_counted, tasks()):
+    for outputs, flags, draws in engine.map(run_counted, tasks()):
         results.extend(outputs)
         fell_back.extend(flags)
+        if count_words and draws is not None:
+            for n in draws:
+                count_draws(n)
         # Write every record whose texts are all back (records read ahead wait in ``pending``).
         while pending and len(pending[0].texts) <= len(results):
             record = pending.popleft()

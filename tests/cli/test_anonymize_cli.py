@@ -423,6 +423,26 @@ def test_report_epsilon_counts_the_word_tokens_privacy_report_counts(tmp_path: P
     assert spent["longest_text_draws"] == 8 and spent["whole_input"] == 13.0 * 10
 
 
+@pytest.mark.parametrize(("scope", "draws"), [("detected", 2), ("hybrid", 7)])
+def test_report_epsilon_counts_only_what_the_mechanism_released_outside_scope_all(
+        tmp_path: Path, scope: str, draws: int) -> None:
+    """QA pass 6: in scope detected every word token was counted as drawn (12 of 12) although only
+    the detected spans go through the mechanism; in hybrid the surrogates were counted too."""
+    src = tmp_path / "in.txt"
+    src.write_text("Write to ana.ruiz@example.org or call Zorblat Quexley today.\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    deny = tmp_path / "deny.txt"
+    deny.write_text("NAME\tZorblat Quexley\n", encoding="utf-8")
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", "-m", "exponential", "--epsilon",
+                 "13", "--scope", scope, "--detector", "regex", "--deny", str(deny), "--strategy",
+                 "NAME=mechanism", "--strategy", "EMAIL=surrogate", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text(encoding="utf-8"))
+    # detected: Zorblat, Quexley; hybrid: those and the 5 words outside the spans (the e-mail is a surrogate)
+    assert data["counts"]["drawn_parts"] == draws and data["epsilon"]["whole_input"] == 13.0 * draws
+    assert "spend none" in data["epsilon"]["note"]
+
+
 @pytest.mark.parametrize(("args", "notice"), [
     (["--scope", "detected", "-m", "exponential", "--epsilon", "14"], True),
     (["--scope", "hybrid", "-m", "laplace", "--epsilon", "50", "--strategy", "NAME=mechanism"], True),
