@@ -153,3 +153,38 @@ def test_an_attacker_text_without_words_is_a_one_line_error(tmp_path: Path, cont
     assert result.exit_code == 2
     assert "attacker.txt" in result.output and "no words" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_attack_options_without_an_exact_law_are_flagged_not_dropped(tmp_path: Path) -> None:
+    """QA pass 6: for laplace without --empirical-draws the attacks do not run, and --attacker-text,
+    --releases and --spans were dropped without a word."""
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    attacker = tmp_path / "public.txt"
+    attacker.write_text("The patient was seen for chest pain.\n", encoding="utf-8")
+    out = _report(str(src), "-m", "laplace", "--epsilon", "80", "--releases", "2",
+                  "--attacker-text", str(attacker), "--key", str(_key(tmp_path)))
+    assert out["attacks"] is None
+    assert any("--attacker-text, --releases had no effect" in w and "--empirical-draws" in w
+               for w in out["warnings"])
+    plain = _report(str(src), "-m", "laplace", "--epsilon", "80", "--key", str(_key(tmp_path)))
+    assert not any("no effect" in w for w in plain["warnings"])
+
+
+def test_an_attacker_text_holding_the_input_among_other_text_is_an_oracle_too(tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    superset = tmp_path / "more.txt"
+    superset.write_text("\n".join(["Another note about a cough.", *NOTES, ""]) + "\n", encoding="utf-8")
+    out = _report(str(src), "--attacker-text", str(superset), "--key", str(_key(tmp_path)))
+    assert any("oracle" in w for w in out["warnings"])
+
+
+@pytest.mark.parametrize(("given", "message"), [("-", "cannot be standard input"),
+                                                ("missing.txt", "--attacker-text file not found")])
+def test_attacker_text_from_stdin_or_a_missing_file_is_named(tmp_path: Path, given: str, message: str) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", str(src), "--attacker-text", given])
+    assert result.exit_code == 2 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Annotated, Any, Optional
@@ -133,16 +134,25 @@ def privacy_report_command(
     figures = None
     exact = hasattr(anonymizer.mechanism, "distribution")
     if exact or empirical_draws:
-        say("running the public-prior, out-of-vocabulary, contextual and multi-release attacks"
+        say("running the public-prior, out-of-vocabulary"
+            + (", contextual" if contextual else "") + " and multi-release attacks"
             + ("" if exact else f" (law estimated from {empirical_draws} runs per input: lower bounds)"))
         figures = run_attacks(originals, released, mechanism=anonymizer.mechanism,
                               index=anonymizer.runtime.index, name_spans=name_spans,
                               release_counts=sorted({1, releases}), contextual=contextual,
                               empirical_draws=0 if exact else empirical_draws, attacker_text=attacker)
     warnings = []
-    if attacker is not None and sorted(attacker) == sorted(texts):
-        warnings.append("--attacker-text holds the input's own texts: the domain-prior figures are an "
+    if attacker is not None and {t.strip() for t in texts if t.strip()} <= {t.strip() for t in attacker}:
+        warnings.append("--attacker-text holds every text of the input: the domain-prior figures are an "
                         "oracle's, not what an attacker without the input recovers")
+    if figures is None:
+        given = (("--attacker-text", attacker is not None), ("--releases", releases > 1),
+                 ("--spans", spans is not None))
+        unused = [name for name, on in given if on]
+        if unused:
+            warnings.append(f"{anonymizer.config.mechanism} has no exact law, so the attacks did not run "
+                            f"and {', '.join(unused)} had no effect; add --empirical-draws N (lower "
+                            "bounds, slow)")
     if anonymizer.key.origin == "seed":
         warnings.append("this release used --seed: anyone who guesses the seed (e.g. by replaying one "
                         "note they also hold) replays the noise; release with --key")
@@ -192,6 +202,11 @@ def _release_dict(scope: str, counts: ReleaseCounts) -> dict[str, Any]:
 
 def _attacker_text(path: str) -> list[str]:
     """The attacker's texts (any format anonymize reads; the field ``text`` of jsonl/csv)."""
+    if path == "-":
+        raise ConfigError("--attacker-text cannot be standard input (the input may be read from it); "
+                          "give a file")
+    if not os.path.exists(path):
+        raise InputError(f"--attacker-text file not found: {path}")
     texts = read_texts(path)
     if not text_frequencies(texts):
         raise InputError(f"{path} has no words for the attacker's prior")
