@@ -61,11 +61,11 @@ def build_sets(folder: Path) -> dict[str, int]:
 
 def report(folder: Path, attacker: str, mechanism: list[str]) -> dict:
     cmd = [sys.executable, "-m", "embedanon", "privacy-report", str(folder / "release.jsonl"), "--seed", "7",
-           "--no-contextual", "--json", "--attacker-text", str(folder / f"{attacker}.jsonl"), *mechanism]
+           "--json", "--attacker-text", str(folder / f"{attacker}.jsonl"), *mechanism]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     attacks = json.loads(out)["attacks"]
     keep = ("invocab_tokens", "public_prior", "release_prior", "oracle_prior", "oov", "oov_in_dictionary",
-            "domain_prior", "oov_domain", "oov_domain_in_dictionary")
+            "domain_prior", "oov_domain", "oov_domain_in_dictionary", "contextual", "contextual_domain")
     return {k: attacks[k] for k in keep}
 
 

@@ -274,3 +274,27 @@ def test_an_attacker_with_text_of_the_corpus_kind_recovers_out_of_vocabulary_wor
     # negative control: text of another kind holds no "zorblax", and recovers none of it
     other = attack(["The harbor was seen. An island again."])
     assert other["oov_domain_in_dictionary"] == 0 and other["oov_domain"]["top1"] == 0.0
+
+
+def test_the_attackers_text_also_serves_as_its_context_model(index: NeighborIndex) -> None:
+    """QA pass 6: with text of the corpus's kind an attacker also learns which words follow which;
+    the report's contextual attacker used the public bigrams only (0.45 top-1 where a domain
+    Viterbi reached 0.64)."""
+    matrix = knn_like(3, 0)
+    rng = np.random.default_rng(5)
+    phrases = [[0, 5, 9], [2, 7, 11], [4, 1, 6]]  # fixed word sequences, as in boilerplate notes
+    docs, rel = [], []
+    for _ in range(40):
+        xs = phrases[int(rng.integers(3))]
+        docs.append(" ".join(WORDS[x] for x in xs) + ".")
+        rel.append(" ".join(WORDS[rng.choice(12, p=matrix[x])] for x in xs) + ".")
+    attacker = [" ".join(WORDS[x] for x in p) + "." for p in phrases for _ in range(5)]
+    out = run_attacks(docs, [rel], mechanism=MatrixLaw(matrix, may_return_input=False), index=index,
+                      bigrams=train_bigrams([WORDS[:6], WORDS[6:]]), release_counts=(1,), oov_words=10,
+                      proxies=lambda k: np.zeros(len(k), int), attacker_text=attacker).as_dict()
+    assert out["contextual_domain"]["contextual_top1"] > out["domain_prior"]["top1"] + 0.1
+    assert out["contextual_domain"]["contextual_top1"] > out["contextual"]["contextual_top1"]
+    without = run_attacks(docs, [rel], mechanism=MatrixLaw(matrix, may_return_input=False), index=index,
+                          contextual=False, release_counts=(1,), oov_words=10,
+                          proxies=lambda k: np.zeros(len(k), int), attacker_text=attacker).as_dict()
+    assert without["contextual_domain"] is None

@@ -250,6 +250,9 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
             f"out-of-vocab, domain: {topk(f['oov_domain'])}  ({f['oov_domain_in_dictionary']} of "
             f"{counted(f['oov_domain']['tokens'], 'token')} in the attacker's vocabulary)",
         ]
+    if f.get("contextual_domain"):
+        lines.append(f"contextual, domain:   top-1 {_rate(f['contextual_domain']['contextual_top1'])} "
+                     "(the domain prior and bigrams of --attacker-text, Viterbi)")
     if f["contextual"]:
         c = f["contextual"]
         lines.append(f"contextual attack:    top-1 {_rate(c['contextual_top1'])} (context-free "

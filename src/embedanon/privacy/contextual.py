@@ -18,8 +18,9 @@ and Webtext corpora and a public biomedical sentence corpus, never over text tha
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -30,6 +31,7 @@ import numpy as np
 
 from .._validate import positive_int
 from ..errors import ConfigError
+from ..text import lookup_key
 
 if TYPE_CHECKING:
     from .attacks.bayes import PosteriorAttack
@@ -123,6 +125,20 @@ def bundled_bigrams() -> BigramModel:
     """The bundled public bigram model (see the module docstring)."""
     with resources.as_file(resources.files(__package__).joinpath("data", "bigrams_en.npz")) as path:
         return BigramModel.load(path)
+
+
+_SENTENCE_END = re.compile(r"[.?!\n]+")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def text_sentences(texts: Iterable[str]) -> Iterator[list[str]]:
+    """Sentences of lookup keys of ``texts`` (split at ``.``, ``?``, ``!`` and line breaks), for
+    :func:`train_bigrams` on text an attacker holds."""
+    for text in texts:
+        for sentence in _SENTENCE_END.split(text):
+            words = [lookup_key(w) for w in _WORD.findall(sentence)]
+            if words:
+                yield words
 
 
 def train_bigrams(sentences: Iterable[Sequence[str]], *, min_count: int = 1,

@@ -129,9 +129,12 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
         ("public_prior", "top5", "public-prior attack, top-5", "the original is among 5 guesses"),
         ("uniform_prior", "top1", "uniform-prior attack, top-1", "attacker knows only the embedding"),
         ("release_prior", "top1", "release-fitted-prior attack, top-1",
-         "attacker learns the word frequencies from the released words (EM)"),
+         "attacker learns the word frequencies from the released words (EM), here the sample's only: "
+         "an attacker holding the whole release fits them better (a lower bound)"),
         ("oracle_prior", "top1", "oracle-prior attack, top-1",
-         "worst case: attacker knows the sample's own word frequencies"),
+         "attacker knows the sample's own word frequencies: the best guess without context (an "
+         "attacker with text of this kind and its word pairs goes further, see privacy-report "
+         "--attacker-text)"),
         ("oov", "top1", "out-of-vocabulary attack, top-1", "words outside the embedding, through proxies"),
     )
     for key, k, name, note in rows:

@@ -84,6 +84,8 @@ class PrivacyFigures:
         oov: out-of-vocabulary tokens attacked through proxies over the embedding's words plus the
             most frequent public words it lacks (top-1, top-5); ``oov_in_dictionary`` of them have
             their word in that vocabulary.
+        contextual_domain: the contextual attacker with the domain prior and a bigram model counted
+            on the attacker's text (``None`` without it, or without ``contextual``).
         domain_prior, oov_domain: the in-vocabulary and out-of-vocabulary attacks again with a
             domain prior: the public list mixed half and half with the word frequencies of text the
             attacker holds (:func:`~embedanon.privacy.prior.domain_frequencies`); the
@@ -113,6 +115,7 @@ class PrivacyFigures:
     domain_prior: TopK | None = None
     oov_domain: TopK | None = None
     oov_domain_in_dictionary: int | None = None
+    contextual_domain: ContextualFigure | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -128,6 +131,7 @@ class PrivacyFigures:
             "domain_prior": None if self.domain_prior is None else self.domain_prior.as_dict(),
             "oov_domain": None if self.oov_domain is None else self.oov_domain.as_dict(),
             "oov_domain_in_dictionary": self.oov_domain_in_dictionary,
+            "contextual_domain": None if self.contextual_domain is None else self.contextual_domain.as_dict(),
         }
         return out
 
@@ -185,7 +189,7 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         attacker_text: text of the corpus's kind the attacker holds (never the documents attacked,
             or the domain figures are an oracle's): adds the domain-prior attacks.
     """
-    from ..contextual import bundled_bigrams, contextual_attack  # these import this package
+    from ..contextual import bundled_bigrams, contextual_attack, text_sentences, train_bigrams
     from ..multirelease import multi_release
 
     if not releases:
@@ -229,12 +233,16 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     oov_ys = np.array([s.released_id for s in oov_slots], dtype=np.int64)
     oov = oov_attack.run(oov_truths, oov_ys)
 
-    domain = oov_domain = None
+    domain = oov_domain = ctx_domain = None
     oov_domain_in_dictionary = None
     if attacker_text is not None:
         own = text_frequencies(attacker_text)
         freqs = domain_frequencies(own)
-        domain = prior_attack(public_prior(store, freqs)).run(xs.tolist(), ys)
+        domain_attack = prior_attack(public_prior(store, freqs))
+        domain = domain_attack.run(xs.tolist(), ys)
+        if contextual:  # the attacker's own text as the context model too
+            ctx_domain = contextual_attack(docs, domain_attack, train_bigrams(text_sentences(attacker_text)),
+                                           candidates=lattice)
         vocab = extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own)
         position = vocab.position()
         truths = [position.get(s.key, -1) for s in oov_slots]
@@ -266,5 +274,5 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         oracle_prior=results[2], oov=oov, oov_in_dictionary=sum(t >= 0 for t in oov_truths),
         name_cue_tokens=sum(s.name_cue for s in flat), names=name_figs, contextual=ctx, releases=multi,
         release_prior=fitted_result, domain_prior=domain, oov_domain=oov_domain,
-        oov_domain_in_dictionary=oov_domain_in_dictionary,
+        oov_domain_in_dictionary=oov_domain_in_dictionary, contextual_domain=ctx_domain,
     )
