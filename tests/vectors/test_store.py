@@ -104,6 +104,8 @@ def test_import_list_and_load_by_name(w2v_files: dict[str, Path], monkeypatch, t
         defaults.import_embedding(w2v_files["word2vec"], name="clinic-w2v")
     with pytest.raises(ConfigError, match="embedding name"):
         defaults.import_embedding(w2v_files["word2vec"], name="Bad Name")
+    with pytest.raises(ConfigError, match="embedding name"):  # QA pass 6: took the file's stem
+        defaults.import_embedding(w2v_files["word2vec"], name="")
     with pytest.raises(EmbeddingError, match="unknown embedding"):
         defaults.load_embedding("nope")
     defaults._load_named.cache_clear()

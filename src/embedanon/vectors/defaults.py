@@ -68,7 +68,8 @@ def import_embedding(path: str | Path, *, name: str | None = None, fmt: str | No
                      limit: int | None = None, overwrite: bool = False) -> EmbeddingStore:
     """Convert an embedding file once into the fast-loading form; return the store."""
     path = Path(path)
-    name = name or re.sub(r"[^a-z0-9._-]", "-", path.stem.lower()).strip("-.") or "embedding"
+    if name is None:  # an empty name given is refused below, not replaced by the file's stem
+        name = re.sub(r"[^a-z0-9._-]", "-", path.stem.lower()).strip("-.") or "embedding"
     if not _NAME_RE.match(name) or name == DEFAULT_EMBEDDING:
         raise ConfigError(
             f"embedding name must be 1-64 of a-z 0-9 . _ - and not {DEFAULT_EMBEDDING!r}, got {name!r}"
