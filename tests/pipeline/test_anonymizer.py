@@ -407,3 +407,11 @@ def test_config_values_are_checked_where_they_are_given(make, error, message: st
     Python's own digit-limit ValueError."""
     with pytest.raises(error, match=message):
         make()
+
+
+def test_a_k_beyond_a_small_embedding_says_how_many_candidates_it_has(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """QA pass 6: a two-word embedding gave 'k must be at most 1, got 10' without saying why."""
+    vectors = tmp_path / "two.txt"
+    vectors.write_text("2 3\napple 1 0 0\nbread 0 1 0\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="at most 1: the embedding has only 2 candidate words"):
+        Anonymizer(str(vectors), "knn", seed=1).anonymize("apple")
