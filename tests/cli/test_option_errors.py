@@ -259,3 +259,13 @@ def test_verbose_summary_counts_in_the_singular(tiny: Path, tmp_path: Path) -> N
     result, _ = _anonymize(tiny, tmp_path, "-v")
     assert result.exit_code == 0, result.output
     assert "anonymized 1 record (1 text, " in result.stderr and " from 1 input in " in result.stderr
+
+
+def test_an_error_line_shows_unprintable_characters_of_a_file_name_as_escapes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """QA pass 6: a missing-field error printed the file name raw, bidi override (U+202E) included,
+    which reorders the terminal line."""
+    name = tmp_path / "notes\u202etxt.jsonl"
+    name.write_text('{"other": "x"}\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["anonymize", str(name), "--seed", "1"])
+    assert result.exit_code == 2
+    assert "\u202e" not in result.output and "\\u202e" in result.output

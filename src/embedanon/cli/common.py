@@ -139,8 +139,13 @@ def _what_was_written() -> str:
 
 
 def _one_line(message: str) -> str:
+    """The first line of ``message``, its unprintable characters written as escapes: a file name
+    holding a bidi override (U+202E) or a control character cannot reorder or hide the line."""
     lines = message.splitlines()
-    return lines[0] if lines else "unknown error"
+    line = lines[0] if lines else "unknown error"
+    if line.isprintable():
+        return line
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line)
 
 
 def _silence_stdout() -> None:
