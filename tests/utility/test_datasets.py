@@ -191,8 +191,8 @@ def test_nltk_zips_are_read_directly(tmp_path: Path) -> None:
         load_dataset("trec", qc, split="dev")
     with pytest.raises(ConfigError, match=r"dataset\.path: cannot read .*bad\.zip \(BadZipFile\)"):
         load_dataset("trec", _write_csv(tmp_path / "bad.zip", ["a"], [["b"]]))
-    with pytest.raises(ConfigError, match="needs at least 2 classes"):
-        load_dataset("trec", qc, split="test")
+    with pytest.raises(ConfigError, match=r"dataset \(trec\): needs at least 2 classes, got 1"):
+        load_dataset("trec", qc, split="test")  # named like the other errors (QA pass 6)
 
 
 @pytest.mark.parametrize(("n", "floor"), [(10, 3), (12, 3), (20, 2), (34, 4), (8, 3)])

@@ -209,6 +209,9 @@ def load_dataset(
         texts, labels = [texts[i] for i in chosen], [labels[i] for i in chosen]
     if not texts:
         raise ConfigError(f"{where}: loader {loader_name!r} found no labelled texts in {file}")
+    if len(set(labels)) < 2:  # before Dataset's own check, to name the spec as the other errors do
+        classes = len(set(labels))
+        raise ConfigError(f"{where} ({name or loader_name}): needs at least 2 classes, got {classes}")
     return Dataset(name or loader_name, tuple(texts), tuple(labels))
 
 
