@@ -49,6 +49,35 @@ def test_workers_forked_while_another_thread_holds_the_lock_do_not_hang() -> Non
     assert out.get("texts") == expected, "anonymize_many hung: a forked worker inherited a held lock"
 
 
+@pytest.mark.skipif(not hasattr(os, "register_at_fork") or "fork" not in multiprocessing.get_all_start_methods(),
+                    reason="workers are forked only where the platform can fork")
+def test_a_lock_held_for_good_delays_a_fork_but_never_hangs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread that never lets go of a runtime's lock (stuck, or waiting for the fork itself) made
+    every later fork of the process wait for ever; the full suite hung here once. The fork now
+    waits a bounded time and the workers forget that runtime and build their own."""
+    from embedanon.pipeline import runtime as runtime_module
+
+    monkeypatch.setattr(runtime_module, "_FORK_WAIT", 0.2)
+    anon = Anonymizer(key=fast_key(7))
+    expected = [anon.anonymize(t) for t in TEXTS]
+    held, done = threading.Event(), threading.Event()
+
+    def hold_for_good() -> None:
+        with anon.runtime.lock:
+            held.set()
+            done.wait(120)
+
+    threading.Thread(target=hold_for_good, daemon=True).start()
+    assert held.wait(10)
+    out: dict[str, list[str]] = {}
+    runner = threading.Thread(target=lambda: out.setdefault("texts", list(anon.anonymize_many(TEXTS, jobs=2))),
+                              daemon=True)
+    runner.start()
+    runner.join(90)
+    done.set()
+    assert out.get("texts") == expected
+
+
 class _LockProbe:
     """A detector that finds nothing and notes, at each call, whether the runtime's lock was free
     (another thread could take it)."""

@@ -102,39 +102,62 @@ _RUNTIMES: dict[AnonymizerConfig, Runtime] = {}
 #: Held while a runtime is created and around a fork; re-entrant, so a thread that forks while it
 #: creates a runtime does not wait for itself.
 _LOCK = threading.RLock()
-#: The locks :func:`_before_fork` took, released by :func:`_after_fork` (newest first).
-_FORK_HELD: list[threading.RLock] = []
+#: How long a fork waits for each lock another thread holds (a chunk's work is well under this)
+_FORK_WAIT = 2.0
+#: What :func:`_before_fork` took: the module lock (or not) and, per runtime, whether its lock was
+#: taken; read by the after-fork hooks of the same fork
+_FORK_STATE: list[tuple[Runtime | None, bool]] = []
 
 
 def _before_fork() -> None:
-    """Take the module lock, then every runtime's lock, before this process forks.
+    """Take the module lock, then every runtime's lock, before this process forks, waiting up to
+    :data:`_FORK_WAIT` for each.
 
     A forked child has only the forking thread: a lock another thread held at the fork stays
     held in the child for ever, so a pool worker forked while a thread of the parent anonymized
     (``anonymize_many(jobs=2)`` beside a thread calling ``anonymize``) waited on it and the call
     hung. Waiting here for the other threads' current chunks (each lock is held for one chunk)
-    also means the child inherits caches that no thread was halfway through changing, which
-    re-creating the locks in the child (what :mod:`logging` does for its handlers) would not
-    give. Order: module lock first, then runtimes; no code takes the module lock while holding a
-    runtime's lock (runtimes are created before their lock is taken), so the order cannot
-    deadlock. Holding the module lock, no runtime appears while the locks are taken.
+    also means the child inherits caches no thread was halfway through changing. A lock still
+    held after the wait (a thread stuck inside a runtime, or holding one while it waits for this
+    fork) is not waited for any longer, which could deadlock the parent: the child forgets that
+    runtime instead (:func:`_after_fork_in_child`), so it never uses half-changed caches or a held
+    lock.
     """
-    _LOCK.acquire()
-    _FORK_HELD.append(_LOCK)
+    _FORK_STATE.append((None, _LOCK.acquire(timeout=_FORK_WAIT)))
     for runtime in list(_RUNTIMES.values()):
-        runtime.lock.acquire()
-        _FORK_HELD.append(runtime.lock)
+        _FORK_STATE.append((runtime, runtime.lock.acquire(timeout=_FORK_WAIT)))
 
 
-def _after_fork() -> None:
-    """Release what :func:`_before_fork` took, in the parent and in the child (the child's only
-    thread is the one that forked, which owns them)."""
-    while _FORK_HELD:
-        _FORK_HELD.pop().release()
+def _after_fork_in_parent() -> None:
+    """Release what :func:`_before_fork` took."""
+    while _FORK_STATE:
+        runtime, taken = _FORK_STATE.pop()
+        if taken:
+            (_LOCK if runtime is None else runtime.lock).release()
+
+
+def _after_fork_in_child() -> None:
+    """Release what :func:`_before_fork` took (the child's only thread owns it); a runtime whose
+    lock another thread of the parent still held is forgotten and given a fresh lock (a reference
+    kept elsewhere then cannot hang), and so is a held module lock."""
+    global _LOCK
+    while _FORK_STATE:
+        runtime, taken = _FORK_STATE.pop()
+        if runtime is None:
+            if taken:
+                _LOCK.release()
+            else:
+                _LOCK = threading.RLock()
+        elif taken:
+            runtime.lock.release()
+        else:
+            _RUNTIMES.pop(runtime.config, None)
+            runtime.lock = threading.RLock()
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
-    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                        after_in_child=_after_fork_in_child)
 
 
 def get_runtime(config: AnonymizerConfig) -> Runtime:
