@@ -19,6 +19,16 @@ pytestmark = pytest.mark.default_embedding
 TEXTS = [f"Record {i}: Mary Jones called about chest pain." for i in range(20)]
 
 
+def _many_in_a_thread(anon: Anonymizer, timeout: float) -> list[str] | None:
+    """``anon.anonymize_many(TEXTS, jobs=2)`` in a daemon thread; None if it is not back in time."""
+    out: dict[str, list[str]] = {}
+    runner = threading.Thread(target=lambda: out.setdefault("texts", list(anon.anonymize_many(TEXTS, jobs=2))),
+                              daemon=True)
+    runner.start()
+    runner.join(timeout)
+    return out.get("texts")
+
+
 @pytest.mark.skipif(not hasattr(os, "register_at_fork") or "fork" not in multiprocessing.get_all_start_methods(),
                     reason="workers are forked only where the platform can fork")
 def test_workers_forked_while_another_thread_holds_the_lock_do_not_hang() -> None:
@@ -41,12 +51,7 @@ def test_workers_forked_while_another_thread_holds_the_lock_do_not_hang() -> Non
     holder = threading.Thread(target=hold, daemon=True)
     holder.start()
     assert held.wait(10)
-    out: dict[str, list[str]] = {}
-    runner = threading.Thread(target=lambda: out.setdefault("texts", list(anon.anonymize_many(TEXTS, jobs=2))),
-                              daemon=True)
-    runner.start()
-    runner.join(60)
-    assert out.get("texts") == expected, "anonymize_many hung: a forked worker inherited a held lock"
+    assert _many_in_a_thread(anon, 60) == expected, "anonymize_many hung: a forked worker inherited a held lock"
 
 
 @pytest.mark.skipif(not hasattr(os, "register_at_fork") or "fork" not in multiprocessing.get_all_start_methods(),
@@ -69,13 +74,9 @@ def test_a_lock_held_for_good_delays_a_fork_but_never_hangs_it(monkeypatch: pyte
 
     threading.Thread(target=hold_for_good, daemon=True).start()
     assert held.wait(10)
-    out: dict[str, list[str]] = {}
-    runner = threading.Thread(target=lambda: out.setdefault("texts", list(anon.anonymize_many(TEXTS, jobs=2))),
-                              daemon=True)
-    runner.start()
-    runner.join(90)
+    texts = _many_in_a_thread(anon, 90)
     done.set()
-    assert out.get("texts") == expected
+    assert texts == expected
 
 
 class _LockProbe:
