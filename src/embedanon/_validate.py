@@ -8,19 +8,6 @@ from numbers import Integral, Real
 from .errors import ConfigError
 
 
-def positive_int(name: str, value: object, *, maximum: int | None = None) -> int:
-    """Return ``value`` as an int >= 1 (and <= ``maximum``) or raise with a message naming it."""
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    number = int(value)
-    if number < 1:
-        raise ConfigError(f"{name} must be an integer >= 1, got {number}")
-    if maximum is not None and number > maximum:
-        shown = number if number < 10**20 else f"an integer of {len(str(number))} digits"
-        raise ConfigError(f"{name} must be at most {maximum}, got {shown}")
-    return number
-
-
 def _int_text(value: int) -> str:
     """An int for a message: its digits, or its size when it is long (a 5,000-digit int has no repr
     under Python's digit limit, and would flood the line)."""
@@ -29,6 +16,20 @@ def _int_text(value: int) -> str:
     if (value + 1).bit_count() == 1:
         return f"2**{value.bit_length()} - 1"
     return f"an integer of {value.bit_length()} bits"
+
+
+def positive_int(name: str, value: object, *, maximum: int | None = None, why: str = "") -> int:
+    """Return ``value`` as an int >= 1 (and <= ``maximum``; ``why`` says why, in the message) or
+    raise with a message naming it."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    number = int(value)
+    if number < 1:
+        raise ConfigError(f"{name} must be an integer >= 1, got {_int_text(number)}")
+    if maximum is not None and number > maximum:
+        raise ConfigError(f"{name} must be at most {maximum}{': ' + why if why else ''}, "
+                          f"got {_int_text(number)}")
+    return number
 
 
 def seed_int(value: object, *, name: str = "seed", maximum: int | None = None) -> int:

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._validate import positive_int
-from ..errors import ConfigError
 from ..noise import Noise, integers
 from .base import check_ids
 from .registry import register
@@ -40,10 +39,8 @@ class KnnMechanism:
     may_return_input = False
 
     def __init__(self, *, index: NeighborIndex, k: int = DEFAULT_K) -> None:
-        if isinstance(k, int) and not isinstance(k, bool) and k > index.n_candidates - 1 >= 1:
-            raise ConfigError(f"k must be at most {index.n_candidates - 1}: the embedding has only "
-                              f"{index.n_candidates} candidate words")
-        self.k = positive_int("k", k, maximum=index.n_candidates - 1)
+        self.k = positive_int("k", k, maximum=index.n_candidates - 1,
+                              why=f"the embedding has only {index.n_candidates} candidate words")
         self.index = index
         self.table = index.table(self.k)
 
