@@ -183,6 +183,11 @@ def split_joined(token: str) -> list[str]:
     return _JOINER_SPLIT_RE.split(token)
 
 
+def without_possessive(word: str) -> str:
+    """``word`` less a trailing possessive ``'s`` / ``’s``."""
+    return word[:-2] if word[-2:-1] in ("'", "\u2019") and word[-1:] in ("s", "S") else word
+
+
 #: Pieces after an apostrophe that are kept as they are (``John's``, ``don't``, ``we'll``).
 CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
 

@@ -5,8 +5,8 @@ Thread-safety rule: a :class:`Runtime` is shared by every thread of a process an
 (lexicon plans, the exponential samplers' type tables) are not safe to mutate concurrently, so
 work on a runtime runs under its ``lock`` (one chunk at a time per process and config; threads of
 a Dask worker serialize there), detection included. Runtimes themselves are created under a
-module lock. A fork waits for every one of these locks (see :func:`_before_fork`), so a forked
-worker never inherits a lock that a thread of its parent held.
+module lock. A fork waits a bounded time for each of these locks (see :func:`_before_fork`); a
+forked worker forgets a runtime whose lock a thread of its parent still held.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ from ..detectors.rules.common import NO_PROPAGATION
 from ..noise import Prf, ReleaseKey
 from ..surrogates import AvoidNames, surrogates_for
 from ..surrogates.names import CONNECTORS, PARTICLES
-from ..text import JOINERS, lookup_key, split_words
+from ..text import JOINERS, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item
 
 
@@ -77,11 +77,9 @@ _NOT_PROPAGATED = NO_PROPAGATION | TITLES | PARTICLES | CONNECTORS
 
 
 def _name_keys(word: str) -> list[str]:
-    """Lookup keys of the letter pieces of one word (``O'Brien's`` -> ``o``, ``brien``, ``s``)."""
-    pieces = word
-    for joiner in JOINERS:
-        pieces = pieces.replace(joiner, " ")
-    return [lookup_key(p) for p in pieces.split()]
+    """Lookup keys of the pieces of one word between its joiners (``O'Brien's`` -> ``o``,
+    ``brien``, ``s``)."""
+    return [lookup_key(p) for p in split_joined(word) if p and p not in JOINERS]
 
 
 def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | None = None) -> list[Span]:
@@ -124,8 +122,7 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     at = 0
     for i, word in enumerate(split_words(text)):
         if i % 2 and names and any(k in names for k in _name_keys(word)) and free(at, at + len(word)):
-            end = at + len(word) - 2 * (len(word) > 2 and word[-2] in "'\u2019" and word[-1] in "sS")
-            added.append(Span(at, end, "NAME", name_score, "propagation"))
+            added.append(Span(at, at + len(without_possessive(word)), "NAME", name_score, "propagation"))
         at += len(word)
     for folded, source in strings.items():
         pattern = re.compile(rf"(?<!\w){re.escape(text[source.start : source.end].strip())}(?!\w)",

@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 
+from ...text import without_possessive
 from ..base import Span
 from ..bio import B_CLASS
 from ..features import common_words, fold
@@ -32,11 +33,6 @@ def _word_goes_on(text: str, i: int) -> bool:
 #: what joins the letter pieces of one name word (``Okafor-Adeyemi``, ``S'fiso``, ``O’Neil``)
 _NAME_JOINERS = _JOINERS + "\u2019"
 _JOINED_PARTS = re.compile(r"(['\u2019-])")
-
-
-def _without_possessive(word: str) -> str:
-    """``word`` less a trailing possessive ``'s`` / ``’s``."""
-    return word[:-2] if word[-2:-1] in ("'", "\u2019") and word[-1:] in ("s", "S") else word
 
 
 def _joined_name_case(word: str) -> bool:
@@ -99,7 +95,7 @@ def name_joined_words(
         a, b = m.span()
         if _word_goes_on(text, a - 1) or _word_goes_on(text, b):
             continue
-        word = _without_possessive(m.group())
+        word = without_possessive(m.group())
         b = a + len(word)
         if not any(j in word for j in _NAME_JOINERS) or lookup(a, b):
             continue
@@ -171,7 +167,7 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
         a, b = sp.start, sp.end
         after = _PAIR_WORD.match(text, b + 1) if text[b : b + 1] == " " else None
         if after and after.end() <= hi and not _word_goes_on(text, after.end()):
-            word = _without_possessive(after.group())
+            word = without_possessive(after.group())
             if fits(word, name):
                 b = after.start() + len(word)
         if text[a - 1 : a] == " ":
