@@ -21,7 +21,7 @@ from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.metrics import PrivacyReport, privacy_report
-from ..privacy.prior import text_frequencies
+from ..privacy.prior import has_aligned_words
 from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
 from .common import handle_errors, setup_logging
 from .options import (
@@ -208,7 +208,7 @@ def _attacker_text(path: str) -> list[str]:
     if not os.path.exists(path):
         raise InputError(f"--attacker-text file not found: {path}")
     texts = read_texts(path)
-    if not text_frequencies(texts):
+    if not has_aligned_words(texts):  # counted once, by the attack
         raise InputError(f"{path} has no words for the attacker's prior")
     return texts
 

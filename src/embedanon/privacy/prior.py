@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -56,13 +56,24 @@ def word_frequencies() -> dict[str, float]:
     return out
 
 
+def _aligned_words(texts: Iterable[str]) -> Iterator[str]:
+    """Lookup keys of the alphabetic word tokens of ``texts``, the words the attacks align
+    (hyphenated and mixed tokens are not counted)."""
+    return (lookup_key(t.text) for text in texts for t in tokenize(text)
+            if t.kind == "word" and t.text.isalpha())
+
+
 def text_frequencies(texts: Iterable[str]) -> dict[str, float]:
-    """{lookup key: relative frequency} of the alphabetic word tokens of ``texts``, the words the
-    attacks align (hyphenated and mixed tokens are not counted); empty when there are none."""
-    counts = Counter(lookup_key(t.text) for text in texts for t in tokenize(text)
-                     if t.kind == "word" and t.text.isalpha())
+    """{lookup key: relative frequency} of the words of ``texts`` the attacks align; empty when
+    there are none."""
+    counts = Counter(_aligned_words(texts))
     total = sum(counts.values())
     return {w: c / total for w, c in counts.items()} if total else {}
+
+
+def has_aligned_words(texts: Iterable[str]) -> bool:
+    """Whether :func:`text_frequencies` of ``texts`` would be non-empty (stops at the first word)."""
+    return next(_aligned_words(texts), None) is not None
 
 
 def domain_frequencies(own: dict[str, float], public: dict[str, float] | None = None, *,
