@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from embedanon.cli import app
 from embedanon.errors import ConfigError
-from embedanon.utility.classify import check_folds
+from embedanon.utility.datasets import check_folds
 
 # Labels chosen so that a message quoting one is easy to spot.
 POS, NEG = "zqpositive", "zqnegative"

@@ -50,8 +50,8 @@ import numpy as np
 
 from .._atomic import atomic_write
 from ..errors import ConfigError
-from ..utility.classify import check_folds, evaluate_utility
-from ..utility.datasets import Dataset, load_dataset, stratified_sample
+from ..utility.classify import evaluate_utility
+from ..utility.datasets import Dataset, check_folds, load_dataset, stratified_sample
 from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
 from .levers import Released, apply_levers, keep_list, word_counts

@@ -12,7 +12,6 @@ accuracy, the same folds for every setting). Two settings:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,27 +20,7 @@ import numpy as np
 from .._validate import positive_int
 from ..errors import ConfigError
 from .classifiers import CLASSIFIERS, build_classifier
-
-
-def check_folds(labels: Sequence[object], folds: int, where: str) -> None:
-    """Refuse a corpus that stratified ``folds``-fold cross-validation cannot split.
-
-    Every class needs at least ``folds`` documents (else a test fold misses it and a training
-    fold may hold a single class), and there must be two classes. Checked before any work; the
-    message gives counts, never a label (labels are data).
-
-    Raises:
-        ConfigError: fewer than 2 classes, or a class smaller than ``folds``.
-    """
-    sizes = Counter(labels)
-    if len(sizes) < 2:
-        raise ConfigError(f"{where}: needs at least 2 classes, got {len(sizes)}")
-    smallest = min(sizes.values())
-    if smallest < folds:
-        raise ConfigError(
-            f"{where}: folds {folds} needs at least {folds} documents in every class, "
-            f"the smallest class has {smallest} (lower folds or add documents)"
-        )
+from .datasets import check_folds
 
 
 @dataclass(frozen=True, slots=True)

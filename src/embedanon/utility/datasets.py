@@ -152,6 +152,27 @@ def loader(
     return decorator
 
 
+def check_folds(labels: Iterable[object], folds: int, where: str) -> None:
+    """Refuse a corpus that stratified ``folds``-fold cross-validation cannot split.
+
+    Every class needs at least ``folds`` documents (else a test fold misses it and a training
+    fold may hold a single class), and there must be two classes. Checked before any work; the
+    message gives counts, never a label (labels are data).
+
+    Raises:
+        ConfigError: fewer than 2 classes, or a class smaller than ``folds``.
+    """
+    sizes = Counter(labels)
+    if len(sizes) < 2:
+        raise ConfigError(f"{where}: needs at least 2 classes, got {len(sizes)}")
+    smallest = min(sizes.values())
+    if smallest < folds:
+        raise ConfigError(
+            f"{where}: folds {folds} needs at least {folds} documents in every class, "
+            f"the smallest class has {smallest} (lower folds or add documents)"
+        )
+
+
 def load_dataset(
     loader_name: str,
     path: str | Path,
@@ -209,9 +230,7 @@ def load_dataset(
         texts, labels = [texts[i] for i in chosen], [labels[i] for i in chosen]
     if not texts:
         raise ConfigError(f"{where}: loader {loader_name!r} found no labelled texts in {file}")
-    if len(set(labels)) < 2:  # before Dataset's own check, to name the spec as the other errors do
-        classes = len(set(labels))
-        raise ConfigError(f"{where} ({name or loader_name}): needs at least 2 classes, got {classes}")
+    check_folds(labels, 1, f"{where} ({name or loader_name})")  # 2 classes; named as the other errors
     return Dataset(name or loader_name, tuple(texts), tuple(labels))
 
 
