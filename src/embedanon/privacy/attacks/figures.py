@@ -15,6 +15,7 @@ import numpy as np
 
 from ...text import tokenize
 from ..prior import (
+    AttackerVocabulary,
     NameEntry,
     ProxyFn,
     domain_frequencies,
@@ -189,7 +190,12 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         attacker_text: text of the corpus's kind the attacker holds (never the documents attacked,
             or the domain figures are an oracle's): adds the domain-prior attacks.
     """
-    from ..contextual import bundled_bigrams, contextual_attack, text_sentences, train_bigrams
+    from ..contextual import (  # these import this package
+        bundled_bigrams,
+        contextual_attack,
+        text_sentences,
+        train_bigrams,
+    )
     from ..multirelease import multi_release
 
     if not releases:
@@ -226,12 +232,16 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
 
     proxies = composed_proxies(index) if proxies is None and store.pieces else proxies
     oov_slots = [s for s in flat if s.original_id < 0]
-    extended = extended_vocabulary(store, proxies, extra_words=oov_words)
-    ext_position = extended.position()
-    oov_truths = [ext_position.get(s.key, -1) for s in oov_slots]
-    oov_attack = PosteriorAttack(likelihood, extended, store.words, guarded=guarded)
     oov_ys = np.array([s.released_id for s in oov_slots], dtype=np.int64)
-    oov = oov_attack.run(oov_truths, oov_ys)
+
+    def oov_attack(vocab: AttackerVocabulary) -> tuple[TopK, int]:
+        """The out-of-vocabulary tokens attacked over ``vocab``, and how many have their word in it."""
+        position = vocab.position()
+        truths = [position.get(s.key, -1) for s in oov_slots]
+        result = PosteriorAttack(likelihood, vocab, store.words, guarded=guarded).run(truths, oov_ys)
+        return result, sum(t >= 0 for t in truths)
+
+    oov, oov_in_dictionary = oov_attack(extended_vocabulary(store, proxies, extra_words=oov_words))
 
     domain = oov_domain = ctx_domain = None
     oov_domain_in_dictionary = None
@@ -243,11 +253,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         if contextual:  # the attacker's own text as the context model too
             ctx_domain = contextual_attack(docs, domain_attack, train_bigrams(text_sentences(attacker_text)),
                                            candidates=lattice)
-        vocab = extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own)
-        position = vocab.position()
-        truths = [position.get(s.key, -1) for s in oov_slots]
-        oov_domain = PosteriorAttack(likelihood, vocab, store.words, guarded=guarded).run(truths, oov_ys)
-        oov_domain_in_dictionary = sum(t >= 0 for t in truths)
+        oov_domain, oov_domain_in_dictionary = oov_attack(
+            extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own))
 
     name_figs: tuple[NameFigure, ...] = ()
     if name_spans is not None:
@@ -271,7 +278,7 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     return PrivacyFigures(
         mechanism=str(getattr(mechanism, "name", "?")), documents=len(originals), word_tokens=len(flat),
         invocab_tokens=len(inv), exact=likelihood.exact, public_prior=results[0], uniform_prior=results[1],
-        oracle_prior=results[2], oov=oov, oov_in_dictionary=sum(t >= 0 for t in oov_truths),
+        oracle_prior=results[2], oov=oov, oov_in_dictionary=oov_in_dictionary,
         name_cue_tokens=sum(s.name_cue for s in flat), names=name_figs, contextual=ctx, releases=multi,
         release_prior=fitted_result, domain_prior=domain, oov_domain=oov_domain,
         oov_domain_in_dictionary=oov_domain_in_dictionary, contextual_domain=ctx_domain,
