@@ -22,6 +22,7 @@ from embedanon.detectors.rules import (
     name_before_own_email,
     name_joined_words,
     name_list_items,
+    name_orphan_tokens,
     name_speaker_turns,
     propagate_names,
     widen_to_whole_words,
@@ -448,7 +449,8 @@ def test_round15_rules_run_only_when_the_manifest_asks():
              "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
              "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n",
              "GROUP MEMBERS: SONIA FRUKACZ, WAYAN SIREGAR AND ALBERTO MORENO.",
-             "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n"]
+             "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n",
+             "h depends on de novo protein synthesis. I-Chun moved to 18813 Maureen Lodge."]
     changed = set()
     for text in texts:
         detector.weights.manifest = base
@@ -465,13 +467,14 @@ def test_round15_rules_run_only_when_the_manifest_asks():
             ({"email_names": True}, name_before_own_email(text, plain, score=detector.threshold, source="model")),
             ({"name_pairs": True}, complete_name_pairs(text, plain)),
             ({"joined_names": True}, name_joined_words(text, toks.starts, toks.ends, proba, plain)),
+            ({"orphan_names": True}, name_orphan_tokens(text, toks.starts, toks.ends, proba, plain)),
         ):
             detector.weights.manifest = {**base, **flags}
             assert detector.detect(text) == expect
             if expect != plain:
                 changed.add(next(iter(flags)))
     assert changed == {"whole_words", "speaker_turns", "propagation", "lists", "particles",
-                       "email_names", "name_pairs", "joined_names"}  # each rule fired on some text
+                       "email_names", "name_pairs", "joined_names", "orphan_names"}  # each rule fired
 
 
 _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor", "OKAFOR", "He", ", ",
@@ -517,7 +520,7 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     assert any(changed)  # the rules did fire on some of the texts
 
 
-def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] = ()) -> list[str]:
+def _name_proba(text: str, probs: dict[str, tuple[float, float]]):
     toks = tokenize(text)
     proba = np.zeros((len(toks.words), len(CLASSES)), np.float32)
     proba[:, 0] = 1.0
@@ -525,8 +528,41 @@ def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] =
         if w in probs:  # (B-NAME, I-NAME)
             proba[i, B_CLASS["NAME"]], proba[i, B_CLASS["NAME"] + 1] = probs[w]
             proba[i, 0] = 1.0 - sum(probs[w])
+    return toks, proba
+
+
+def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] = ()) -> list[str]:
+    toks, proba = _name_proba(text, probs)
     out = name_joined_words(text, toks.starts, toks.ends, proba, _spans(text, list(spans)))
     return [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "probs", "spans", "expected"),
+    [
+        # a name continuation after a piece scored O (the constrained decode drops it)
+        ("seen a I-Chun show", {"Chun": (0.0, 0.96)}, [], ["Chun"]),
+        ("thanks, An. Bye", {"An": (0.1, 0.45)}, [], ["An"]),  # B + I counts
+        ("dear i an chou,", {"an": (0.0, 0.6), "chou": (0.2, 0.5)}, [], ["an chou"]),  # one run
+        ("Tell Wu and Lin", {"Wu": (0.0, 0.7), "Lin": (0.0, 0.8)}, ["Wu"], ["Wu", "Lin"]),
+        # negative controls: under the gate, no letter (punctuation, digits), already in a span
+        ("seen a I-Chun show", {"Chun": (0.0, 0.49)}, [], []),
+        ("a - b", {"-": (0.0, 0.9)}, [], []),
+        ("call 555 0199 now", {"555": (0.0, 0.9)}, [], []),
+        ("Tell Wu now", {"Wu": (0.0, 0.9)}, ["Wu"], ["Wu"]),
+        # in mixed-case text the token needs a name's case
+        ("Oh C'mon, Sam", {"mon": (0.0, 0.65)}, [], []),
+        ("He took BACTRIM today", {"BACTRIM": (0.0, 0.6)}, [], []),
+        ("oh c'mon sam", {"mon": (0.0, 0.65)}, [], ["mon"]),  # one case: says nothing
+    ],
+)
+def test_orphan_tokens_on_name_become_names(text, probs, spans, expected):
+    toks, proba = _name_proba(text, probs)
+    given = _spans(text, list(spans))
+    out = name_orphan_tokens(text, toks.starts, toks.ends, proba, given)
+    assert [text[s.start : s.end] for s in out] == expected
+    assert set(given) <= set(out) and all(s.label == "NAME" for s in out)
+    assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))
 
 
 @pytest.mark.parametrize(

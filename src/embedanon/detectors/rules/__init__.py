@@ -27,17 +27,17 @@ from .context import (
 )
 from .dates import clean_date_spans, split_date_lists, split_date_ranges, trim_date_edges
 from .layout import join_name_particles, name_before_own_email, name_list_items
-from .words import complete_name_pairs, name_joined_words, widen_to_whole_words
+from .words import complete_name_pairs, name_joined_words, name_orphan_tokens, widen_to_whole_words
 
 #: manifest flags of the decode rules run after Viterbi, in the order :func:`apply_rules` runs them
-#: (coordination, speaker_turns, propagation, inverted_names, honorifics, lists, particles,
+#: (orphan_names, coordination, speaker_turns, propagation, inverted_names, honorifics, lists, particles,
 #: email_names, joined_names, name_pairs, whole_words, then :data:`DATE_RULES`); ``line_lists``
 #: widens lists and speaker_turns (round 17); ``case_aware`` is not a rule of its own but widens
 #: coordination, propagation and inverted_names to lower-case, upper-case and irregularly cased
 #: text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
                 "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
-                "name_pairs", "date_lists", "date_ranges", "date_edges")
+                "name_pairs", "orphan_names", "date_lists", "date_ranges", "date_edges")
 
 #: the manifest flags of the DATE rules (:func:`~.dates.clean_date_spans`), in the order they run
 DATE_RULES = ("date_lists", "date_ranges", "date_edges")
@@ -55,6 +55,7 @@ __all__ = [
     "name_before_own_email",
     "name_joined_words",
     "name_list_items",
+    "name_orphan_tokens",
     "name_speaker_turns",
     "propagate_names",
     "split_date_lists",
@@ -87,6 +88,8 @@ def apply_rules(
         source: the detector name of added spans.
     """
     case_aware = bool(rules.get("case_aware"))
+    if rules.get("orphan_names"):
+        spans = name_orphan_tokens(text, starts, ends, proba, spans, source=source)
     if rules.get("coordination"):
         spans = extend_coordinations(text, starts, ends, spans, case_aware=case_aware)
     if rules.get("speaker_turns"):

@@ -49,6 +49,67 @@ def _joined_name_case(word: str) -> bool:
     return True
 
 
+def name_orphan_tokens(
+    text: str,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    proba: np.ndarray,
+    spans: list[Span],
+    *,
+    source: str = "model",
+) -> list[Span]:
+    """Tokens the model puts on NAME but the constrained decode left out become NAME spans.
+
+    The BIO decode opens a span only on ``B-``; a token scored as a name *continuation*
+    (``I-NAME``) after a token scored ``O`` is dropped when no path through ``B-`` is worth it:
+    ``Chun`` of ``I-Chun`` (``I-NAME`` 0.96 after ``I`` at 0.00). Here each token holding a letter,
+    in no span, with NAME probability (``B-NAME`` + ``I-NAME``) at least 0.5 (the gate of
+    :func:`complete_name_pairs`) joins a NAME span; in text with both cases the token must also
+    be capitalized like a name (``Chun``, not ``mon`` of ``C'mon`` or ``BACTRIM``). A run of such
+    tokens (consecutive tokens) is one span, scored by the mean of that probability. Runs first
+    among the rules (round 31): the decode's own spans are unchanged, and later rules
+    (``whole_words``) see the added ones.
+
+    Args:
+        text: the text.
+        starts, ends: token offsets (int (T,)) of :func:`~embedanon.detectors.features.tokenize`.
+        proba: float (T, C) class probabilities of those tokens.
+        spans: the decoded spans, sorted and disjoint.
+        source: the detector name of an added span.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    if len(starts) == 0:
+        return spans
+    b_name = B_CLASS["NAME"]
+    name_p = proba[:, b_name] + proba[:, b_name + 1]
+    lookup = SpanLookup(spans)
+    keep: list[int] = []
+    mixed: bool | None = None
+    for t in np.flatnonzero(name_p >= _PAIR_SCORE).tolist():
+        a, b = int(starts[t]), int(ends[t])
+        token = text[a:b]
+        if not any(c.isalpha() for c in token) or lookup(a, b):
+            continue
+        if mixed is None:
+            mixed = text_case(text) == "mixed"
+        if not mixed or capitalized(token):
+            keep.append(t)
+    if not keep:
+        return spans
+    added: list[Span] = []
+    first = last = keep[0]
+    for t in [*keep[1:], -1]:
+        if t == last + 1:
+            last = t
+            continue
+        score = float(np.clip(name_p[first : last + 1].mean(), 0.0, 1.0))
+        added.append(Span(int(starts[first]), int(ends[last]), "NAME", score, source))
+        first = last = t
+    return sorted([*spans, *added], key=lambda sp: sp.start)
+
+
 def name_joined_words(
     text: str,
     starts: np.ndarray,
