@@ -467,7 +467,8 @@ def test_round15_rules_run_only_when_the_manifest_asks():
             ({"email_names": True}, name_before_own_email(text, plain, score=detector.threshold, source="model")),
             ({"name_pairs": True}, complete_name_pairs(text, plain)),
             ({"joined_names": True}, name_joined_words(text, toks.starts, toks.ends, proba, plain)),
-            ({"orphan_names": True}, name_orphan_tokens(text, toks.starts, toks.ends, proba, plain)),
+            ({"orphan_names": True}, name_orphan_tokens(text, toks.starts, toks.ends, proba, plain,
+                                                         threshold=detector.threshold)),
         ):
             detector.weights.manifest = {**base, **flags}
             assert detector.detect(text) == expect
@@ -563,6 +564,13 @@ def test_orphan_tokens_on_name_become_names(text, probs, spans, expected):
     assert [text[s.start : s.end] for s in out] == expected
     assert set(given) <= set(out) and all(s.label == "NAME" for s in out)
     assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))
+
+
+def test_orphan_tokens_wait_for_a_threshold_above_the_gate():
+    toks, proba = _name_proba("seen a I-Chun show", {"Chun": (0.0, 0.96)})
+    text = "seen a I-Chun show"
+    assert len(name_orphan_tokens(text, toks.starts, toks.ends, proba, [], threshold=0.9)) == 1
+    assert name_orphan_tokens(text, toks.starts, toks.ends, proba, [], threshold=0.99) == []
 
 
 @pytest.mark.parametrize(

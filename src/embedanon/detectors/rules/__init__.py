@@ -89,7 +89,7 @@ def apply_rules(
     """
     case_aware = bool(rules.get("case_aware"))
     if rules.get("orphan_names"):
-        spans = name_orphan_tokens(text, starts, ends, proba, spans, source=source)
+        spans = name_orphan_tokens(text, starts, ends, proba, spans, source=source, threshold=score)
     if rules.get("coordination"):
         spans = extend_coordinations(text, starts, ends, spans, case_aware=case_aware)
     if rules.get("speaker_turns"):

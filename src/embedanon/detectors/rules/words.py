@@ -57,6 +57,7 @@ def name_orphan_tokens(
     spans: list[Span],
     *,
     source: str = "model",
+    threshold: float = 0.0,
 ) -> list[Span]:
     """Tokens the model puts on NAME but the constrained decode left out become NAME spans.
 
@@ -76,6 +77,8 @@ def name_orphan_tokens(
         proba: float (T, C) class probabilities of those tokens.
         spans: the decoded spans, sorted and disjoint.
         source: the detector name of an added span.
+        threshold: the detector's threshold: the gate is the higher of it and 0.5, so a detector
+            asked for more certainty than 0.5 (``model_threshold=0.99``) gets it here too.
 
     Returns:
         The spans with the added names, sorted.
@@ -87,7 +90,7 @@ def name_orphan_tokens(
     lookup = SpanLookup(spans)
     keep: list[int] = []
     mixed: bool | None = None
-    for t in np.flatnonzero(name_p >= _PAIR_SCORE).tolist():
+    for t in np.flatnonzero(name_p >= max(_PAIR_SCORE, threshold)).tolist():
         a, b = int(starts[t]), int(ends[t])
         token = text[a:b]
         if not any(c.isalpha() for c in token) or lookup(a, b):
