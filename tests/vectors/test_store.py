@@ -394,3 +394,29 @@ def test_wordpieces_match_the_plain_greedy_segmentation_in_linear_lookups(defaul
     _CountingDict.lookups = 0
     assert store.wordpieces(word) == [(False, 1)] + [(True, 0), (True, 1), (True, 2)] * 1999
     assert _CountingDict.lookups <= len(word) * 3  # at most the longest entry's length per piece
+
+
+def test_row_norms_equal_numpy_bit_for_bit() -> None:
+    """The blocked norms (no table-sized temporaries) are the whole-table call's, bit for bit:
+    an embedding's unit rows, and so its fingerprint and neighbour tables, do not move."""
+    from embedanon.vectors.store import _NORM_BLOCK, row_norms
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, _NORM_BLOCK - 1, _NORM_BLOCK, 2 * _NORM_BLOCK + 5):
+        for dtype in (np.float32, np.float64):
+            vecs = (rng.normal(size=(n, 37)) * rng.pareto(1.0, size=(n, 1))).astype(dtype)
+            assert np.array_equal(row_norms(vecs), np.linalg.norm(vecs, axis=1, keepdims=True))
+            assert row_norms(vecs).dtype == np.linalg.norm(vecs, axis=1, keepdims=True).dtype
+
+
+def test_check_vectors_fast_path_keeps_every_verdict() -> None:
+    """Rows whose sum overflows are finite and accepted; one NaN or inf anywhere is still found."""
+    from embedanon.vectors.store import check_vectors
+
+    big = np.full((4, 8), 3e38, dtype=np.float32)  # every row sums to inf in float32
+    check_vectors("e", big)
+    for bad in (np.nan, np.inf, -np.inf):
+        vecs = big.copy()
+        vecs[2, 5] = bad
+        with pytest.raises(EmbeddingError, match="1 vector contains NaN or infinite values"):
+            check_vectors("e", vecs)
