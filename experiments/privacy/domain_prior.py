@@ -65,7 +65,9 @@ def report(folder: Path, attacker: str, mechanism: list[str]) -> dict:
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     attacks = json.loads(out)["attacks"]
     keep = ("invocab_tokens", "public_prior", "release_prior", "oracle_prior", "oov", "oov_in_dictionary",
-            "domain_prior", "oov_domain", "oov_domain_in_dictionary", "contextual", "contextual_domain")
+            "domain_prior", "oov_domain", "oov_domain_in_dictionary", "contextual", "contextual_domain",
+            "record_pooled", "release_record_pooled", "oov_record_pooled", "domain_record_pooled",
+            "oov_domain_record_pooled")
     return {k: attacks[k] for k in keep}
 
 
@@ -81,6 +83,9 @@ def main() -> int:
             for attacker in ("attacker-mtsamples", "attacker-imdb"):
                 results[f"{label} / {attacker}"] = report(folder, attacker, mech)
                 print(label, attacker, file=sys.stderr)
+        for k in (20, 50):  # how far a larger k goes against the strongest attacker (no control)
+            results[f"knn-{k} / attacker-mtsamples"] = report(folder, "attacker-mtsamples", ["--k", str(k)])
+            print(f"knn-{k}", file=sys.stderr)
     Path(args.out).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0
 

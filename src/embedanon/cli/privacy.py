@@ -244,12 +244,20 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
         f"({counted(f['oov']['tokens'], 'token')} through their proxies; {f['oov_in_dictionary']} "
         f"in the attacker's vocabulary)",
     ]
+    if f.get("record_pooled") and f.get("oov_record_pooled"):
+        fitted = (f" / release-fitted {topk(f['release_record_pooled'])}"
+                  if f.get("release_record_pooled") else "")
+        lines.append(f"record-pooled:        {topk(f['record_pooled'])}{fitted} / out-of-vocabulary "
+                     f"{topk(f['oov_record_pooled'])}  (each record's released words read together)")
     if f.get("domain_prior"):
         lines += [
             f"domain prior:         {topk(f['domain_prior'])}  (public list and --attacker-text, half each)",
             f"out-of-vocab, domain: {topk(f['oov_domain'])}  ({f['oov_domain_in_dictionary']} of "
             f"{counted(f['oov_domain']['tokens'], 'token')} in the attacker's vocabulary)",
         ]
+        if f.get("domain_record_pooled") and f.get("oov_domain_record_pooled"):
+            lines.append(f"record-pooled, domain: {topk(f['domain_record_pooled'])} / out-of-vocabulary "
+                         f"{topk(f['oov_domain_record_pooled'])}")
     if f.get("contextual_domain"):
         lines.append(f"contextual, domain:   top-1 {_rate(f['contextual_domain']['contextual_top1'])} "
                      "(the domain prior and bigrams of --attacker-text, Viterbi)")

@@ -136,6 +136,13 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
          "attacker with text of this kind and its word pairs goes further, see privacy-report "
          "--attacker-text)"),
         ("oov", "top1", "out-of-vocabulary attack, top-1", "words outside the embedding, through proxies"),
+        ("record_pooled", "top1", "record-pooled attack, top-1",
+         "the public-prior attack with each record's released words read together: a word repeated "
+         "in a record releases independent draws"),
+        ("release_record_pooled", "top1", "record-pooled release-fitted attack, top-1",
+         "the release-fitted-prior attack with each record's released words read together"),
+        ("oov_record_pooled", "top1", "record-pooled out-of-vocabulary attack, top-1",
+         "the out-of-vocabulary attack with each record's released words read together"),
     )
     for key, k, name, note in rows:
         entry = data.get(key)

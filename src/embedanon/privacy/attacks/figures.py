@@ -29,6 +29,7 @@ from .documents import Slot, corpus_slots
 from .empirical import EmpiricalLaw
 from .likelihood import likelihood_for
 from .oov import composed_proxies, extended_vocabulary, names_vocabulary
+from .pooled import record_pooled_run
 
 if TYPE_CHECKING:
     from ..contextual import BigramModel, ContextualFigure
@@ -85,6 +86,13 @@ class PrivacyFigures:
         oov: out-of-vocabulary tokens attacked through proxies over the embedding's words plus the
             most frequent public words it lacks (top-1, top-5); ``oov_in_dictionary`` of them have
             their word in that vocabulary.
+        record_pooled, release_record_pooled, oov_record_pooled: the in-embedding attack with the
+            public and with the release-fitted prior (``None`` when there is none), and the
+            out-of-vocabulary attack, each with every record's released words pooled
+            (:func:`~.pooled.record_pooled_run`): a word repeated in a record releases independent
+            draws, which the attacker reads together. ``domain_record_pooled`` and
+            ``oov_domain_record_pooled``: the same over the domain prior and vocabulary (``None``
+            without attacker text).
         contextual_domain: the contextual attacker with the domain prior and a bigram model counted
             on the attacker's text (``None`` without it, or without ``contextual``).
         domain_prior, oov_domain: the in-vocabulary and out-of-vocabulary attacks again with a
@@ -117,6 +125,11 @@ class PrivacyFigures:
     oov_domain: TopK | None = None
     oov_domain_in_dictionary: int | None = None
     contextual_domain: ContextualFigure | None = None
+    record_pooled: TopK | None = None
+    release_record_pooled: TopK | None = None
+    oov_record_pooled: TopK | None = None
+    domain_record_pooled: TopK | None = None
+    oov_domain_record_pooled: TopK | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -134,6 +147,10 @@ class PrivacyFigures:
             "oov_domain_in_dictionary": self.oov_domain_in_dictionary,
             "contextual_domain": None if self.contextual_domain is None else self.contextual_domain.as_dict(),
         }
+        for key in ("record_pooled", "release_record_pooled", "oov_record_pooled", "domain_record_pooled",
+                    "oov_domain_record_pooled"):
+            value = getattr(self, key)
+            out[key] = None if value is None else value.as_dict()
         return out
 
 
@@ -234,27 +251,49 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     oov_slots = [s for s in flat if s.original_id < 0]
     oov_ys = np.array([s.released_id for s in oov_slots], dtype=np.int64)
 
-    def oov_attack(vocab: AttackerVocabulary) -> tuple[TopK, int]:
-        """The out-of-vocabulary tokens attacked over ``vocab``, and how many have their word in it."""
+    def oov_attack(vocab: AttackerVocabulary) -> tuple[TopK, int, PosteriorAttack]:
+        """The out-of-vocabulary tokens attacked over ``vocab``, how many have their word in it,
+        and the attack (its scores cached for the pooled attack)."""
         position = vocab.position()
         truths = [position.get(s.key, -1) for s in oov_slots]
-        result = PosteriorAttack(likelihood, vocab, store.words, guarded=guarded).run(truths, oov_ys)
-        return result, sum(t >= 0 for t in truths)
+        attack = PosteriorAttack(likelihood, vocab, store.words, guarded=guarded)
+        return attack.run(truths, oov_ys), sum(t >= 0 for t in truths), attack
 
-    oov, oov_in_dictionary = oov_attack(extended_vocabulary(store, proxies, extra_words=oov_words))
+    oov_vocabulary = extended_vocabulary(store, proxies, extra_words=oov_words)
+    oov, oov_in_dictionary, oov_public = oov_attack(oov_vocabulary)
 
-    domain = oov_domain = ctx_domain = None
+    def pooled(attack: PosteriorAttack, oov_targets: bool) -> TopK:
+        """``attack`` with each record's released words pooled (:mod:`.pooled`): the targets are
+        the in-embedding words, or with ``oov_targets`` the others; every aligned word is evidence."""
+        position = attack.vocabulary.position() if oov_targets else {}
+        records = []
+        for doc in docs:
+            slots = [s for sent in doc for s in sent if s.released_id >= 0]
+            truths = [(position.get(s.key, -1) if s.original_id < 0 else -2) if oov_targets
+                      else (s.original_id if s.original_id >= 0 else -2) for s in slots]
+            records.append((np.array([s.released_id for s in slots], dtype=np.int64),
+                            np.array(truths, dtype=np.int64)))
+        return record_pooled_run(attack, records)
+
+    public_pooled = pooled(public, False)
+    fitted_pooled = None if fitted is None else pooled(fitted, False)
+    oov_pooled = pooled(oov_public, True)
+
+    domain = oov_domain = ctx_domain = domain_pooled = oov_domain_pooled = None
     oov_domain_in_dictionary = None
     if attacker_text is not None:
         own = text_frequencies(attacker_text)
         freqs = domain_frequencies(own)
         domain_attack = prior_attack(public_prior(store, freqs))
         domain = domain_attack.run(xs.tolist(), ys)
+        domain_pooled = pooled(domain_attack, False)
         if contextual:  # the attacker's own text as the context model too
             ctx_domain = contextual_attack(docs, domain_attack, train_bigrams(text_sentences(attacker_text)),
                                            candidates=lattice)
-        oov_domain, oov_domain_in_dictionary = oov_attack(
-            extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own))
+        oov_domain_vocabulary = extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs,
+                                                    include=own)
+        oov_domain, oov_domain_in_dictionary, oov_domain_attack = oov_attack(oov_domain_vocabulary)
+        oov_domain_pooled = pooled(oov_domain_attack, True)
 
     name_figs: tuple[NameFigure, ...] = ()
     if name_spans is not None:
@@ -282,4 +321,7 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         name_cue_tokens=sum(s.name_cue for s in flat), names=name_figs, contextual=ctx, releases=multi,
         release_prior=fitted_result, domain_prior=domain, oov_domain=oov_domain,
         oov_domain_in_dictionary=oov_domain_in_dictionary, contextual_domain=ctx_domain,
+        record_pooled=public_pooled, release_record_pooled=fitted_pooled, oov_record_pooled=oov_pooled,
+        domain_record_pooled=domain_pooled,
+        oov_domain_record_pooled=oov_domain_pooled,
     )
