@@ -75,10 +75,8 @@ def check_vectors(name: str, vecs: np.ndarray, what: str = "row", first: int = 0
         return
     with np.errstate(over="ignore", invalid="ignore"):  # inf + -inf, or finite rows that overflow
         sums = vecs.sum(axis=1)
-    if np.isfinite(sums).all():  # a non-finite value makes its row's sum non-finite
-        bad = np.zeros(len(vecs), dtype=bool)
-    else:
-        bad = ~np.isfinite(vecs).all(axis=1)
+    # a non-finite value makes its row's sum non-finite: only then is every value looked at
+    bad = np.zeros(len(vecs), dtype=bool) if np.isfinite(sums).all() else ~np.isfinite(vecs).all(axis=1)
     if bad.any():
         raise EmbeddingError(
             f"embedding {name!r}: {counted(int(bad.sum()), 'vector')} "

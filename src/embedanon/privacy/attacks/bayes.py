@@ -71,6 +71,17 @@ def topk_credit(scores: np.ndarray, truth: float, ks: Sequence[int]) -> list[flo
     return [min(max((k - higher) / tied, 0.0), 1.0) for k in ks]
 
 
+def row_credit(rows: np.ndarray, scores: np.ndarray, truth: int, ks: Sequence[int]) -> list[float]:
+    """:func:`topk_credit` of vocabulary row ``truth`` among ``rows`` (ascending) scored ``scores``;
+    a truth that is -1 or not among the rows scores 0 (a miss)."""
+    value = 0.0
+    if truth >= 0:
+        at = np.searchsorted(rows, truth)
+        if at < len(rows) and rows[at] == truth:
+            value = float(scores[at])
+    return topk_credit(scores, value, ks)
+
+
 class PosteriorAttack:
     """Scores of every vocabulary word given a replacement (cached per distinct y).
 
@@ -156,12 +167,7 @@ class PosteriorAttack:
         sizes = 0
         for truth, (rows, score) in zip(truths, self.scores(ys), strict=True):
             sizes += len(rows)
-            value = 0.0
-            if truth >= 0:
-                at = np.searchsorted(rows, truth)
-                if at < len(rows) and rows[at] == truth:
-                    value = float(score[at])
-            hits += topk_credit(score, value, ks)
+            hits += row_credit(rows, score, truth, ks)
         n = len(ys)
         return TopK(n, ks, tuple(float(h) for h in hits), sizes / n if n else float("nan"))
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .bayes import PosteriorAttack, TopK, topk_credit
+from .bayes import PosteriorAttack, TopK, row_credit
 
 #: the record's share of its pooled prior (the attack's prior has the rest); chosen among 0.1,
 #: 0.25 and 0.5 on 200 MTSamples cardiology notes (knn and exponential ε=14, release-fitted and
@@ -67,16 +67,10 @@ def record_pooled_run(attack: PosteriorAttack, records: Sequence[tuple[np.ndarra
         post = _pooled_posteriors(rows, score, seg, prior, len(ys), steps, share)
         bounds = np.searchsorted(seg, np.arange(len(ys) + 1))
         for i in np.flatnonzero(truths != -2).tolist():
-            r_i, s_i = rows[bounds[i]:bounds[i + 1]], post[bounds[i]:bounds[i + 1]]
+            a, b = bounds[i], bounds[i + 1]
             tokens += 1
-            sizes += len(r_i)
-            truth = int(truths[i])
-            value = 0.0
-            if truth >= 0:
-                at = np.searchsorted(r_i, truth)
-                if at < len(r_i) and r_i[at] == truth:
-                    value = float(s_i[at])
-            hits += topk_credit(s_i, value, ks)
+            sizes += b - a
+            hits += row_credit(rows[a:b], post[a:b], int(truths[i]), ks)
     return TopK(tokens, ks, tuple(float(h) for h in hits), sizes / tokens if tokens else float("nan"))
 
 
