@@ -432,6 +432,37 @@ def test_unmarked_line_lists_where_they_should(text, names, expected):
     assert name_list_items(text, spans) == spans  # off by default: round 16's behaviour
 
 
+def test_an_item_of_a_numbered_line_list_is_added_once():
+    """A numbered list of short lines is a numbered list and a line list: its free item was added
+    by both passes, and the detector returned the span twice."""
+    text = "Group members:\n1. Yung-Chang G. Tsao\n2. Lungile\n3. Mthokozisi Dlamini"
+    out = name_list_items(text, _spans(text, ["Yung-Chang G. Tsao", "Mthokozisi Dlamini"]), line_lists=True)
+    assert [text[s.start : s.end] for s in out] == ["Yung-Chang G. Tsao", "Lungile", "Mthokozisi Dlamini"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("CONTACTS: KAJJI BASHAARAT, LI, AURORA W. NIEMINEN AND YAWAR.\n",
+         ["KAJJI BASHAARAT", "AURORA W. NIEMINEN", "YAWAR"], ["KAJJI BASHAARAT", "LI", "AURORA W. NIEMINEN", "YAWAR"]),
+        ("FOUNDERS WERE MRS. HASTUTI, HARYANTI AND TENG.", ["HASTUTI", "HARYANTI"], ["HASTUTI", "HARYANTI", "TENG"]),
+        ("TEAM:\n1. YUNG-CHANG G. TSAO\n2. THEMBEKILE\n3. MTHOKOZISI DLAMINI\n",
+         ["YUNG-CHANG G. TSAO", "MTHOKOZISI DLAMINI"], ["YUNG-CHANG G. TSAO", "THEMBEKILE", "MTHOKOZISI DLAMINI"]),
+        # the first item is its last word only; function words and title-context words are no items
+        ("I SPOKE TO OKAFOR, ADU AND THE NURSE.", ["OKAFOR", "ADU"], ["OKAFOR", "ADU"]),
+        ("SEEN WITH JORGE, KYLLÖNEN AND SAID.", ["JORGE", "KYLLÖNEN"], ["JORGE", "KYLLÖNEN"]),
+        # negative controls: one named item, a drug line
+        ("NAUSEA, OKAFOR AND VOMITING.", ["OKAFOR"], ["OKAFOR"]),
+        ("MEDICATIONS: ASPIRIN, LISINOPRIL AND METFORMIN 500 MG.", ["ASPIRIN", "LISINOPRIL"], ["ASPIRIN", "LISINOPRIL"]),
+    ],
+)
+def test_upper_case_lists_where_they_should(text, names, expected):
+    spans = _spans(text, names)
+    out = name_list_items(text, spans, line_lists=True, upper=True)
+    assert [text[s.start : s.end] for s in out] == expected
+    assert name_list_items(text, spans, line_lists=True) == spans  # off without the flag: round 16-31
+
+
 def test_two_word_speakers_vouch_for_a_transcript():
     text = "RAAKIN TALHA: HI\nTHEMBILE: IT IS\nRAAKIN TALHA: GOOD\nTHEMBILE> SKIP IT.\n"
     spans = _spans(text, ["RAAKIN TALHA"])

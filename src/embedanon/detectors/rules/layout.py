@@ -47,19 +47,23 @@ def _item_words(words: list[str], case: str) -> bool:
             return False
         if case == "lower" and (not w.islower() or w in AFTER_TITLE_LOWER_NOT_NAMES):
             return False
+        if case == "upper" and (not w.isupper() or w.lower() in AFTER_TITLE_LOWER_NOT_NAMES):
+            return False
         if case == "mixed" and not capitalized(w):
             return False
     return True
 
 
-def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -> list[Span]:
+def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, upper: bool = False
+                    ) -> list[Span]:
     """The items of a list of names are names: in an inline list ``A, B, C and D`` (three items or
     more, the last one after ``and`` / ``or`` / ``&``) or in a numbered / bulleted list (three lines
-    or more), where at least two items and more than half of them hold a NAME span, every other item of one
-    to three capitalized words or initials (lower-case words in a text without capitals; nothing in
-    upper-case text) that no span touches becomes a NAME span with the score of a named item. An
-    inline list on a line that speaks of drugs (``medications``, ``mg``, ``doses`` ...) is left
-    alone: the model takes some drug names for names. In a text without capitals the first item
+    or more), where at least two items and more than half of them hold a NAME span, every other
+    item of one to three capitalized words or initials (lower-case words in a text without
+    capitals; in upper-case text nothing, or see ``upper``) that no span touches becomes a NAME
+    span with the score of a named item. An inline list on a line that speaks of drugs
+    (``medications``, ``mg``, ``doses`` ...) is left alone: the model takes some drug names for
+    names. In a text without capitals the first item
     is one word (nothing tells where a name starts); a first item that opens a sentence and is a
     common English word (``Then, Kirk and McCoy``; ``wordfreq``'s list) is no item.
 
@@ -70,10 +74,16 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
     line list that a NAME span only partly covers (``thembile ndlandla`` with ``ndlandla`` found)
     becomes one name when its words fit.
 
+    With ``upper`` (round 32) it runs on upper-case text too, as on text without capitals (the
+    other case that says nothing): an item is one to three upper-case words or initials, none a
+    function word or one of :data:`AFTER_TITLE_LOWER_NOT_NAMES`, and an inline list's first item
+    is one word (``CONTACTS: KAJJI BASHAARAT, LI, AURORA W. NIEMINEN AND YAWAR``).
+
     Args:
         text: the text.
         spans: spans, sorted and disjoint.
         line_lists: also unmarked line lists, and complete partly found line items.
+        upper: also upper-case text.
 
     Returns:
         The spans with the added names, sorted.
@@ -81,7 +91,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
     if sum(sp.label == "NAME" for sp in spans) < 2:
         return spans
     case = text_case(text)
-    if case == "upper":
+    if case == "upper" and not upper:
         return spans
     added: list[Span] = []
     lookup = SpanLookup(spans)
@@ -127,7 +137,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
             while k > 0 and len(ws) - k < 3 and _item_words([line[chunks[i][0] + a : chunks[i][0] + b]
                                                              for a, b in ws[k - 1 :]], case):
                 k -= 1
-            if case == "lower" and k > 0:  # no capitals to tell where the name starts: one word
+            if case in ("lower", "upper") and k > 0:  # case cannot tell where the name starts: one word
                 k = len(ws) - 1
             if k == len(ws):
                 i += 1
@@ -175,7 +185,11 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False) -
         return spans
     kept = [widened.get(sp, sp) for sp in spans]
     taken = [(sp.start, sp.end) for sp in kept]
-    extra = [sp for sp in added if not any(a < sp.end and sp.start < b for a, b in taken)]
+    extra: list[Span] = []
+    for sp in added:  # an item of a numbered list that is also a line list is added twice
+        if not any(a < sp.end and sp.start < b for a, b in taken):
+            extra.append(sp)
+            taken.append((sp.start, sp.end))
     return sorted(kept + extra, key=lambda s: s.start)
 
 
