@@ -687,3 +687,25 @@ def test_span_lookup_answers_as_the_plain_scan():
         for a in range(0, 61, 3):
             for b in range(a + 1, 62, 4):
                 assert lookup(a, b) == overlapping(spans, a, b)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("send the file to thuthukile, mrs. suomalainen, and kaysan.", ["suomalainen", "kaysan"],
+         ["thuthukile", "suomalainen", "kaysan"]),
+        ("SEND THE FILE TO HUNG, MRS. PIEJKO, AND FIDVI.", ["PIEJKO", "FIDVI"], ["HUNG", "PIEJKO", "FIDVI"]),
+        ("nqobizitha d. mthethwa, man and mrs. timonen started", ["nqobizitha d. mthethwa", "timonen"],
+         ["nqobizitha d. mthethwa", "man", "timonen"]),
+        ("We thank Okafor, Mrs. Adu and Dr. Chen.", ["Adu", "Chen"], ["Okafor", "Adu", "Chen"]),
+        # negative controls: an honorific in the wrong case, a lone honorific, too few named items
+        ("We thank Okafor, mrs. Adu and Dr. Chen.", ["Adu", "Chen"], ["Adu", "Chen"]),
+        ("We thank Okafor, Mrs. and Dr. Chen.", ["Chen"], ["Chen"]),
+        ("We saw Paris, Mrs. Adu and the sea.", ["Adu"], ["Adu"]),
+    ],
+)
+def test_list_items_may_start_with_an_honorific(text, names, expected):
+    spans = _spans(text, names)
+    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True)
+    assert [text[s.start : s.end] for s in out] == expected
+    assert name_list_items(text, spans, line_lists=True, upper=True) == spans  # off without the flag

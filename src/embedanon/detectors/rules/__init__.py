@@ -33,12 +33,14 @@ from .words import complete_name_pairs, name_joined_words, name_orphan_tokens, w
 #: (orphan_names, coordination, speaker_turns, propagation, inverted_names, honorifics, lists,
 #: particles, email_names, joined_names, name_pairs, whole_words, then :data:`DATE_RULES`);
 #: ``line_lists`` widens lists and speaker_turns (round 17), ``upper_lists`` runs lists on
-#: upper-case text too (round 32); ``case_aware`` is not a rule of its own but widens
+#: upper-case text too (round 32), ``titled_items`` lets a list item start with an honorific
+#: (round 33); ``case_aware`` is not a rule of its own but widens
 #: coordination, propagation and inverted_names to lower-case, upper-case and irregularly cased
 #: text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
                 "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
-                "name_pairs", "orphan_names", "upper_lists", "date_lists", "date_ranges", "date_edges")
+                "name_pairs", "orphan_names", "upper_lists", "titled_items", "date_lists", "date_ranges",
+                "date_edges")
 
 #: the manifest flags of the DATE rules (:func:`~.dates.clean_date_spans`), in the order they run
 DATE_RULES = ("date_lists", "date_ranges", "date_edges")
@@ -104,7 +106,8 @@ def apply_rules(
         spans = name_after_honorifics(text, spans, score=score, source=source)
     if rules.get("lists"):
         spans = name_list_items(text, spans, line_lists=bool(rules.get("line_lists")),
-                                upper=bool(rules.get("upper_lists")))
+                                upper=bool(rules.get("upper_lists")),
+                                titled=bool(rules.get("titled_items")))
     if rules.get("particles"):
         spans = join_name_particles(text, spans)
     if rules.get("email_names"):

@@ -9,6 +9,7 @@ import re
 from ..base import Span
 from .common import (
     AFTER_TITLE_LOWER_NOT_NAMES,
+    HONORIFICS,
     NO_PROPAGATION,
     QUANTIFIERS,
     WORD,
@@ -36,8 +37,18 @@ def _sentence_opener(line: str, a: int, b: int) -> bool:
     return (not before or before[-1] in ".!?:") and line[a:b].lower() in word_frequencies()
 
 
-def _item_words(words: list[str], case: str) -> bool:
-    """Words that can make up a name in a list: 1-3 of them, each a fitting word or an initial."""
+def _titled(word: str, case: str) -> bool:
+    """Whether ``word`` is an honorific (``Mrs``, ``Dr.``) written in the text's case."""
+    if word.rstrip(".").lower() not in HONORIFICS:
+        return False
+    return word.islower() if case == "lower" else word.isupper() if case == "upper" else word[0].isupper()
+
+
+def _item_words(words: list[str], case: str, *, titled: bool = False) -> bool:
+    """Words that can make up a name in a list: 1-3 of them, each a fitting word or an initial;
+    with ``titled`` (round 33) an honorific may come first (``mrs. suomalainen``)."""
+    if titled and len(words) > 1 and _titled(words[0], case):
+        words = words[1:]
     if not 1 <= len(words) <= 3:
         return False
     for k, w in enumerate(words):
@@ -54,8 +65,8 @@ def _item_words(words: list[str], case: str) -> bool:
     return True
 
 
-def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, upper: bool = False
-                    ) -> list[Span]:
+def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, upper: bool = False,
+                    titled: bool = False) -> list[Span]:
     """The items of a list of names are names: in an inline list ``A, B, C and D`` (three items or
     more, the last one after ``and`` / ``or`` / ``&``) or in a numbered / bulleted list (three lines
     or more), where at least two items and more than half of them hold a NAME span, every other
@@ -84,6 +95,8 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
         spans: spans, sorted and disjoint.
         line_lists: also unmarked line lists, and complete partly found line items.
         upper: also upper-case text.
+        titled: an item may start with an honorific (round 33: ``thuthukile, mrs. suomalainen,
+            and kaysan`` is a list of three).
 
     Returns:
         The spans with the added names, sorted.
@@ -96,6 +109,9 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
     added: list[Span] = []
     lookup = SpanLookup(spans)
 
+    def fits(words: list[str]) -> bool:
+        return _item_words(words, case, titled=titled)
+
     def settle(items: list[tuple[int, int]]) -> bool:
         """Add the free fitting items of a list of names; whether it is one (at least two and more
         than half of its items hold a NAME span)."""
@@ -104,7 +120,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
         if n_named < 2 or 2 * n_named <= len(items):
             return False
         for a, b in items:
-            if not lookup(a, b) and _item_words(text[a:b].split(), case):
+            if not lookup(a, b) and fits(text[a:b].split()):
                 added.append(Span(a, b, "NAME", named[0].score, named[0].source))
         return True
 
@@ -134,8 +150,8 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
             # first item: the trailing fitting words of chunk i
             ws = words_at(line, *chunks[i])
             k = len(ws)
-            while k > 0 and len(ws) - k < 3 and _item_words([line[chunks[i][0] + a : chunks[i][0] + b]
-                                                             for a, b in ws[k - 1 :]], case):
+            while k > 0 and len(ws) - k < 3 and fits([line[chunks[i][0] + a : chunks[i][0] + b]
+                                                      for a, b in ws[k - 1 :]]):
                 k -= 1
             if case in ("lower", "upper") and k > 0:  # case cannot tell where the name starts: one word
                 k = len(ws) - 1
@@ -149,16 +165,16 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
             while j < len(chunks):
                 a, b = chunks[j]
                 cw = words_at(line, a, b)
-                whole = _item_words([line[a + x : a + y] for x, y in cw], case)
+                whole = fits([line[a + x : a + y] for x, y in cw])
                 if whole and j < len(seps):  # a middle item: the list goes on after it
                     items.append((a + cw[0][0], a + cw[-1][1]))
                     j += 1
                     continue
-                m = 0  # the last item: the leading fitting words of chunk j
-                while m < min(3, len(cw)) and _item_words([line[a + x : a + y] for x, y in cw[: m + 1]],
-                                                            case):
+                # the last item: the leading fitting words of chunk j (after an honorific, if allowed)
+                m0 = m = int(titled and len(cw) > 1 and _titled(line[a + cw[0][0] : a + cw[0][1]], case))
+                while m < min(m0 + 3, len(cw)) and fits([line[a + x : a + y] for x, y in cw[: m + 1]]):
                     m += 1
-                if m:
+                if m > m0:
                     items.append((a + cw[0][0], a + cw[m - 1][1]))
                 break
             last_sep = seps[min(j, len(seps)) - 1].group(0).strip(", \t").lower()
@@ -179,7 +195,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
                 hit = [sp for sp in over if sp.label == "NAME"]
                 inside = len(hit) == 1 and a <= hit[0].start and hit[0].end <= b
                 if (inside and (hit[0].start, hit[0].end) != (a, b) and len(over) == 1
-                        and _item_words(text[a:b].split(), case)):
+                        and fits(text[a:b].split())):
                     widened[hit[0]] = Span(a, b, "NAME", hit[0].score, hit[0].source)
     if not added and not widened:
         return spans
