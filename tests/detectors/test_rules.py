@@ -526,12 +526,12 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     detector = ModelDetector(path=shipped_path())
     plain = ModelDetector(path=shipped_path())
 
-    # every rule on (the round-15 ones too), and all but coordination; the DATE rules on in both:
-    # they remove characters from DATE spans (tests/detectors/test_rules_dates.py), so the
-    # containment below is about the NAME rules
+    # every rule on (the round-15 ones too), and all but coordination; the DATE rules and
+    # name_edges on in both: they only remove characters (tests/detectors/test_rules_dates.py, the
+    # name-edge table above), so the containment below is about the rules that add or widen
     for det in (detector, plain):
-        det.weights.manifest = {**det.weights.manifest, **{k: det is detector or k in ("coordination", *DATE_RULES)
-                                                           for k in DECODE_RULES}}
+        det.weights.manifest = {**det.weights.manifest, **{
+            k: det is detector or k in ("coordination", "name_edges", *DATE_RULES) for k in DECODE_RULES}}
 
     changed = []
 
@@ -709,3 +709,33 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
     out = name_list_items(text, spans, line_lists=True, upper=True, titled=True)
     assert [text[s.start : s.end] for s in out] == expected
     assert name_list_items(text, spans, line_lists=True, upper=True) == spans  # off without the flag
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        ("Thanks to Okafor, Mrs. Adu", [("Okafor,", "NAME")], ["Okafor"]),
+        ("Hi: Ana; and", [(": Ana;", "NAME")], ["Ana"]),
+        ("Hey Bo!", [("Bo!", "NAME")], ["Bo"]),
+        # kept: a period (an initial, a suffix), a quote, another label, a span of punctuation only is dropped
+        ("John Q. came", [("John Q.", "NAME")], ["John Q."]),
+        ("Smith, Jr. came", [("Smith, Jr.", "NAME")], ["Smith, Jr."]),
+        ("the 'Ana' show", [("'Ana'", "NAME")], ["'Ana'"]),
+        ("On 3 May, then", [("3 May,", "DATE")], ["3 May,"]),
+        ("a , b", [(",", "NAME")], []),
+    ],
+)
+def test_name_spans_lose_list_punctuation_at_their_edges(text, spans, expected):
+    from embedanon.detectors.rules import trim_name_edges
+
+    given = sorted((Span(text.index(s), text.index(s) + len(s), label, 0.9, "model") for s, label in spans),
+                   key=lambda s: s.start)
+    assert [text[s.start : s.end] for s in trim_name_edges(text, given)] == expected
+
+
+def test_a_redacted_name_keeps_the_comma_after_it():
+    from embedanon import Anonymizer
+
+    anon = Anonymizer(seed=1, scope="detected", detectors="model", strategies={"NAME": "redact"})
+    out = anon.anonymize("Thanks to Okafor, Mrs. Adu and Dr. Chen for coming.")
+    assert out.startswith("Thanks to [NAME], Mrs.") and "Okafor" not in out

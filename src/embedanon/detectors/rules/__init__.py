@@ -27,20 +27,27 @@ from .context import (
 )
 from .dates import clean_date_spans, split_date_lists, split_date_ranges, trim_date_edges
 from .layout import join_name_particles, name_before_own_email, name_list_items
-from .words import complete_name_pairs, name_joined_words, name_orphan_tokens, widen_to_whole_words
+from .words import (
+    complete_name_pairs,
+    name_joined_words,
+    name_orphan_tokens,
+    trim_name_edges,
+    widen_to_whole_words,
+)
 
 #: manifest flags of the decode rules run after Viterbi, in the order :func:`apply_rules` runs them
 #: (orphan_names, coordination, speaker_turns, propagation, inverted_names, honorifics, lists,
 #: particles, email_names, joined_names, name_pairs, whole_words, then :data:`DATE_RULES`);
 #: ``line_lists`` widens lists and speaker_turns (round 17), ``upper_lists`` runs lists on
 #: upper-case text too (round 32), ``titled_items`` lets a list item start with an honorific
-#: (round 33); ``case_aware`` is not a rule of its own but widens
+#: (round 33), ``name_edges`` trims ``,;:!?`` from NAME span edges (after whole_words; no round:
+#: it removes punctuation only); ``case_aware`` is not a rule of its own but widens
 #: coordination, propagation and inverted_names to lower-case, upper-case and irregularly cased
 #: text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
                 "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
-                "name_pairs", "orphan_names", "upper_lists", "titled_items", "date_lists", "date_ranges",
-                "date_edges")
+                "name_pairs", "orphan_names", "upper_lists", "titled_items", "name_edges", "date_lists",
+                "date_ranges", "date_edges")
 
 #: the manifest flags of the DATE rules (:func:`~.dates.clean_date_spans`), in the order they run
 DATE_RULES = ("date_lists", "date_ranges", "date_edges")
@@ -64,6 +71,7 @@ __all__ = [
     "split_date_lists",
     "split_date_ranges",
     "trim_date_edges",
+    "trim_name_edges",
     "widen_to_whole_words",
 ]
 
@@ -118,6 +126,8 @@ def apply_rules(
         spans = complete_name_pairs(text, spans)
     if rules.get("whole_words"):
         spans = widen_to_whole_words(text, spans)
+    if rules.get("name_edges"):
+        spans = trim_name_edges(text, spans)
     # last, so the NAME rules see the DATE spans they always saw
     spans = clean_date_spans(text, spans, lists=bool(rules.get("date_lists")),
                              ranges=bool(rules.get("date_ranges")), edges=bool(rules.get("date_edges")))

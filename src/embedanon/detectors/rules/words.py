@@ -245,6 +245,41 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: what a NAME span never starts or ends with (``Okafor,``: the model scored the comma a name
+#: continuation at the threshold)
+_NAME_EDGE_PUNCT = ",;:!?"
+
+
+def trim_name_edges(text: str, spans: list[Span]) -> list[Span]:
+    """NAME spans lose the list and sentence punctuation at their edges (``Okafor,`` → ``Okafor``):
+    a redacted name otherwise took the comma after it with it (``Thanks to [NAME] Mrs. ...``).
+    Only ``,;:!?`` are removed, never a letter, a period (``J.``, ``Jr.``) or a quote; a span of
+    nothing else is dropped. Other labels are left as they are.
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, NAME spans trimmed.
+    """
+    out: list[Span] = []
+    for sp in spans:
+        if sp.label != "NAME":
+            out.append(sp)
+            continue
+        a, b = sp.start, sp.end
+        while a < b and (text[a] in _NAME_EDGE_PUNCT or text[a].isspace()):
+            a += 1
+        while b > a and (text[b - 1] in _NAME_EDGE_PUNCT or text[b - 1].isspace()):
+            b -= 1
+        if (a, b) == (sp.start, sp.end):
+            out.append(sp)
+        elif a < b:
+            out.append(Span(a, b, sp.label, sp.score, sp.source))
+    return out
+
+
 def widen_to_whole_words(text: str, spans: list[Span]) -> list[Span]:
     """A NAME span never cuts a word: a span that starts or ends inside letters joined by hyphens
     or apostrophes (``Bao-`` of ``Bao-Li-Hsiang``, ``fiso`` of ``S'fiso``) is widened to the whole
