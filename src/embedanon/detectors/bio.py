@@ -99,7 +99,7 @@ def absent_word_shifts(
     return o_shift if out is None else out
 
 
-def _runs(active: np.ndarray) -> list[tuple[int, int]]:
+def true_runs(active: np.ndarray) -> list[tuple[int, int]]:
     """``(start, end)`` of each maximal run of True in the bool (T,) array ``active``."""
     edges = np.flatnonzero(np.concatenate(([False], active)) != np.concatenate((active, [False])))
     return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
@@ -152,7 +152,7 @@ def decode(
         prev = np.concatenate(([0], path[:-1]))
         bad = inside & (_I_OF[prev] != path)
         if bad.any():
-            for a, b in _runs(active):
+            for a, b in true_runs(active):
                 if bad[a:b].any():
                     path[a:b] = viterbi(logp[a:b])
     return _path_spans(path, ent, starts, ends, source)
@@ -171,7 +171,7 @@ def decode_reference(
     if not active.any():
         return []
     path = np.zeros(len(proba), dtype=np.int64)
-    for a, b in _runs(active):
+    for a, b in true_runs(active):
         logp = np.log(np.maximum(proba[a:b], 1e-12)).astype(np.float64)
         logp[:, 0] += o_shift if isinstance(o_shift, float) else o_shift[a:b]
         path[a:b] = best_path(logp)

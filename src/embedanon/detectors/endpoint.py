@@ -120,22 +120,18 @@ class _Deadline:
         return Watched
 
 
-class _HTTP(urllib.request.HTTPHandler):
-    def __init__(self, deadline: _Deadline) -> None:
-        super().__init__()
-        self._deadline = deadline
+def _handlers(deadline: _Deadline) -> tuple[urllib.request.BaseHandler, urllib.request.BaseHandler]:
+    """urllib's HTTP and HTTPS handlers, opening their connections under ``deadline``."""
 
-    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-        return self.do_open(self._deadline.connection(http.client.HTTPConnection), req)
+    class HTTP(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(deadline.connection(http.client.HTTPConnection), req)
 
+    class HTTPS(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(deadline.connection(http.client.HTTPSConnection), req)
 
-class _HTTPS(urllib.request.HTTPSHandler):
-    def __init__(self, deadline: _Deadline) -> None:
-        super().__init__()
-        self._deadline = deadline
-
-    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-        return self.do_open(self._deadline.connection(http.client.HTTPSConnection), req)
+    return HTTP(), HTTPS()
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -174,7 +170,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float, max_
         RequestFailed: any failure; ``retry`` for HTTP 429 and 5xx, timeouts and network errors.
     """
     deadline = _Deadline(timeout)
-    opener = urllib.request.build_opener(_HTTP(deadline), _HTTPS(deadline), _NoRedirect())
+    opener = urllib.request.build_opener(*_handlers(deadline), _NoRedirect())
     try:
         request = urllib.request.Request(url, data=body, headers=headers, method="POST")
         with opener.open(request, timeout=deadline.left()) as response:

@@ -100,7 +100,6 @@ def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-
 def _check_range(what: str, start: int, end: int, length: int) -> None:
     """``[start, end)`` must be a non-empty range inside a text of ``length`` characters."""
     if start >= end:
@@ -108,6 +107,7 @@ def _check_range(what: str, start: int, end: int, length: int) -> None:
                          + ("empty (start = end)" if start == end else "reversed (start > end)"))
     if start < 0 or end > length:
         raise InputError(f"{what} [{start}, {end}) is not inside the text ({length} characters)")
+
 
 def parse_record(line: str, where: str, *, default_id: str | None = None) -> GoldRecord:
     """One JSON line as a record; :class:`InputError` naming ``where`` (never the text).

@@ -61,7 +61,8 @@ def parse_verdicts(reply: str, listed: list[tuple[str, str, str]]) -> dict[int, 
     candidate's context. An echoed line "1. False alarm: Ann Lee called" would otherwise read as
     the verdict F, and the verifier that cannot answer would drop a true candidate.
     """
-    if "<mark>" in reply.casefold() or "</mark>" in reply.casefold():
+    folded = reply.casefold()
+    if "<mark>" in folded or "</mark>" in folded:
         return None
     verdicts = {}
     for number, rest in _NUMBERED.findall(reply):

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...text import without_possessive
 from ..base import Span
-from ..bio import B_CLASS
+from ..bio import B_CLASS, true_runs
 from ..features import common_words, fold
 from .common import NO_PROPAGATION, SpanLookup, capitalized, text_case
 
@@ -88,7 +88,7 @@ def name_orphan_tokens(
     b_name = B_CLASS["NAME"]
     name_p = proba[:, b_name] + proba[:, b_name + 1]
     lookup = SpanLookup(spans)
-    keep: list[int] = []
+    keep = np.zeros(len(starts), dtype=bool)
     mixed: bool | None = None
     for t in np.flatnonzero(name_p >= max(_PAIR_SCORE, threshold)).tolist():
         a, b = int(starts[t]), int(ends[t])
@@ -97,20 +97,11 @@ def name_orphan_tokens(
             continue
         if mixed is None:
             mixed = text_case(text) == "mixed"
-        if not mixed or capitalized(token):
-            keep.append(t)
-    if not keep:
-        return spans
-    added: list[Span] = []
-    first = last = keep[0]
-    for t in [*keep[1:], -1]:
-        if t == last + 1:
-            last = t
-            continue
-        score = float(np.clip(name_p[first : last + 1].mean(), 0.0, 1.0))
-        added.append(Span(int(starts[first]), int(ends[last]), "NAME", score, source))
-        first = last = t
-    return sorted([*spans, *added], key=lambda sp: sp.start)
+        keep[t] = not mixed or capitalized(token)
+    added = [Span(int(starts[first]), int(ends[end - 1]), "NAME",
+                  float(np.clip(name_p[first:end].mean(), 0.0, 1.0)), source)
+             for first, end in true_runs(keep)]
+    return sorted([*spans, *added], key=lambda sp: sp.start) if added else spans
 
 
 def name_joined_words(
@@ -253,8 +244,8 @@ _NAME_EDGE_PUNCT = ",;:!?"
 def trim_name_edges(text: str, spans: list[Span]) -> list[Span]:
     """NAME spans lose the list and sentence punctuation at their edges (``Okafor,`` → ``Okafor``):
     a redacted name otherwise took the comma after it with it (``Thanks to [NAME] Mrs. ...``).
-    Only ``,;:!?`` are removed, never a letter, a period (``J.``, ``Jr.``) or a quote; a span of
-    nothing else is dropped. Other labels are left as they are.
+    Only ``,;:!?`` and whitespace are removed, never a letter, a period (``J.``, ``Jr.``) or a
+    quote; a span of nothing else is dropped. Other labels are left as they are.
 
     Args:
         text: the text.

@@ -251,33 +251,31 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
     oov_slots = [s for s in flat if s.original_id < 0]
     oov_ys = np.array([s.released_id for s in oov_slots], dtype=np.int64)
 
-    def oov_attack(vocab: AttackerVocabulary) -> tuple[TopK, int, PosteriorAttack]:
+    # each record's aligned words, all of them evidence for the record-pooled attacks (:mod:`.pooled`)
+    doc_slots = [[s for sent in doc for s in sent if s.released_id >= 0] for doc in docs]
+    doc_ys = [np.array([s.released_id for s in slots], dtype=np.int64) for slots in doc_slots]
+
+    def pooled(attack: PosteriorAttack, position: dict[str, int] | None = None) -> TopK:
+        """``attack`` with each record's released words pooled; the targets are the in-embedding
+        words, or, given the vocabulary's ``position``, the out-of-vocabulary ones (-2: evidence)."""
+        records = [(ys, np.array([(s.original_id if s.original_id >= 0 else -2) if position is None
+                                  else (-2 if s.original_id >= 0 else position.get(s.key, -1))
+                                  for s in slots], dtype=np.int64))
+                   for slots, ys in zip(doc_slots, doc_ys, strict=True)]
+        return record_pooled_run(attack, records)
+
+    def oov_attack(vocab: AttackerVocabulary) -> tuple[TopK, int, TopK]:
         """The out-of-vocabulary tokens attacked over ``vocab``, how many have their word in it,
-        and the attack (its scores cached for the pooled attack)."""
+        and the same attack record-pooled (sharing its cached scores)."""
         position = vocab.position()
         truths = [position.get(s.key, -1) for s in oov_slots]
         attack = PosteriorAttack(likelihood, vocab, store.words, guarded=guarded)
-        return attack.run(truths, oov_ys), sum(t >= 0 for t in truths), attack
+        return attack.run(truths, oov_ys), sum(t >= 0 for t in truths), pooled(attack, position)
 
-    oov_vocabulary = extended_vocabulary(store, proxies, extra_words=oov_words)
-    oov, oov_in_dictionary, oov_public = oov_attack(oov_vocabulary)
-
-    def pooled(attack: PosteriorAttack, oov_targets: bool) -> TopK:
-        """``attack`` with each record's released words pooled (:mod:`.pooled`): the targets are
-        the in-embedding words, or with ``oov_targets`` the others; every aligned word is evidence."""
-        position = attack.vocabulary.position() if oov_targets else {}
-        records = []
-        for doc in docs:
-            slots = [s for sent in doc for s in sent if s.released_id >= 0]
-            truths = [(position.get(s.key, -1) if s.original_id < 0 else -2) if oov_targets
-                      else (s.original_id if s.original_id >= 0 else -2) for s in slots]
-            records.append((np.array([s.released_id for s in slots], dtype=np.int64),
-                            np.array(truths, dtype=np.int64)))
-        return record_pooled_run(attack, records)
-
-    public_pooled = pooled(public, False)
-    fitted_pooled = None if fitted is None else pooled(fitted, False)
-    oov_pooled = pooled(oov_public, True)
+    oov, oov_in_dictionary, oov_pooled = oov_attack(
+        extended_vocabulary(store, proxies, extra_words=oov_words))
+    public_pooled = pooled(public)
+    fitted_pooled = None if fitted is None else pooled(fitted)
 
     domain = oov_domain = ctx_domain = domain_pooled = oov_domain_pooled = None
     oov_domain_in_dictionary = None
@@ -286,14 +284,12 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         freqs = domain_frequencies(own)
         domain_attack = prior_attack(public_prior(store, freqs))
         domain = domain_attack.run(xs.tolist(), ys)
-        domain_pooled = pooled(domain_attack, False)
+        domain_pooled = pooled(domain_attack)
         if contextual:  # the attacker's own text as the context model too
             ctx_domain = contextual_attack(docs, domain_attack, train_bigrams(text_sentences(attacker_text)),
                                            candidates=lattice)
-        oov_domain_vocabulary = extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs,
-                                                    include=own)
-        oov_domain, oov_domain_in_dictionary, oov_domain_attack = oov_attack(oov_domain_vocabulary)
-        oov_domain_pooled = pooled(oov_domain_attack, True)
+        oov_domain, oov_domain_in_dictionary, oov_domain_pooled = oov_attack(
+            extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own))
 
     name_figs: tuple[NameFigure, ...] = ()
     if name_spans is not None:

@@ -44,6 +44,7 @@ def record_pooled_run(attack: PosteriorAttack, records: Sequence[tuple[np.ndarra
             vocabulary, a miss) or -2 (not a target: evidence only).
         ks: top-k values.
         steps: EM steps per record.
+        share: the record's share of its pooled prior.
 
     Returns:
         Expected top-k hits over the target words (truth ≠ -2).
