@@ -513,7 +513,8 @@ _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor
            "Patience", "patience", " and ", "Blessing", ":", "\n", " ", "will", "Will", "-", "'", "Ana",
            "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. ",
            "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor",
-           " 's ", "d' ", "Wage (wage94@yahoo.com)"]
+           " 's ", "d' ", "Wage (wage94@yahoo.com)", "Hi ", "GOOD MORNING ", "thanks, ", "!", ". ",
+           "Thembile", "I-An"]
 
 
 def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
@@ -739,3 +740,86 @@ def test_a_redacted_name_keeps_the_comma_after_it():
     anon = Anonymizer(seed=1, scope="detected", detectors="model", strategies={"NAME": "redact"})
     out = anon.anonymize("Thanks to Okafor, Mrs. Adu and Dr. Chen for coming.")
     assert out.startswith("Thanks to [NAME], Mrs.") and "Okafor" not in out
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Patient - Hi I-An! But maybe", [], ["I-An"]),
+        ("Hello I-An,\n\nLeft ventricle", [], ["I-An"]),
+        ("DR. MAROOF - THANK YOU HSIN-I. THE FIRST", ["MAROOF"], ["MAROOF", "HSIN-I"]),
+        ("TUTOR: GOOD MORNING THEMBILE.", [], ["THEMBILE"]),
+        ("sure.\nthanks, thembile mdlumbi!", [], ["thembile mdlumbi"]),
+        ("Ignacia - Hi Bao Thembile! Apoptosis", ["Bao"], ["Bao Thembile"]),  # a found part is replaced
+        ("Dear Okafor-Adeyemi,\nThe results", [], ["Okafor-Adeyemi"]),
+        # negative controls: only common words, the wrong case, a function word or honorific, a
+        # sentence going on after the words, no clause start, a greeting inside a word, other labels
+        ("Hi everyone! Thank you all. Dear Sir,", [], []),
+        ("Good morning class. Hello World!", [], []),
+        ("Fine. Hi THEMBILE. Fine.", [], []),
+        ("Hi thembile. Fine.", [], []),
+        ("Hi Dr. Thembile.", [], []),
+        ("Hi Thembile and Chen.", [], []),
+        ("Hi Thembile how are you?", [], []),
+        ("We said hi Thembile.", [], []),
+        ("Chi Thembile.", [], []),
+        ("Hi Thembile.", [("Thembile", "ID")], ["Thembile"]),
+    ],
+)
+def test_words_after_a_greeting_are_a_name(text, names, expected):
+    from embedanon.detectors.rules import name_after_greetings
+
+    pairs = [(n, "NAME") if isinstance(n, str) else n for n in names]
+    spans = sorted((Span(text.index(n), text.index(n) + len(n), label, 0.8, "model") for n, label in pairs),
+                   key=lambda s: s.start)
+    out = name_after_greetings(text, spans, score=0.1, source="model")
+    assert [text[s.start : s.end] for s in out] == expected
+    assert {s.label for s in out} <= {"NAME", *(label for _, label in pairs)}
+    assert [s for s in out if s.label != "NAME"] == [s for s in spans if s.label != "NAME"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("I sat next to Maduma, Thembile. Topics", ["Maduma"], ["Maduma, Thembile"]),
+        ("My friend Ludonga, Thembisile, who agreed.", ["Ludonga"], ["Ludonga, Thembisile"]),
+        ("I sat next to Maduma, Thembile", ["Maduma,"], ["Maduma, Thembile"]),  # the span took the comma
+        ("I TALKED TO MATHEBULA, NOMAGUGU. IT", ["MATHEBULA"], ["MATHEBULA, NOMAGUGU"]),
+        ("thanks to foit, witold. exam", ["foit"], ["foit, witold"]),
+        # negative controls: common words, a function word, the wrong case, a possessive, a phrase
+        # going on, a span already there, a doubtful name
+        ("Seen by Okafor, MD. Then Okafor, again.", ["Okafor"], ["Okafor"]),
+        ("Seen by Okafor, and Chen.", ["Okafor"], ["Okafor"]),
+        ("Seen by Okafor, thembile.", ["Okafor"], ["Okafor"]),
+        ("Seen by Okafor, THEMBILE.", ["Okafor"], ["Okafor"]),
+        ("Seen by Maduma, Thembile's idea.", ["Maduma"], ["Maduma"]),
+        ("Seen by Maduma, Thembile and Chen.", ["Maduma"], ["Maduma"]),
+        ("Seen by Maduma, Thembile.", ["Maduma", "Thembile"], ["Maduma", "Thembile"]),
+    ],
+)
+def test_inverted_names_in_running_text_join(text, names, expected):
+    from embedanon.detectors.rules import join_running_inversions
+
+    spans = _spans(text, names)
+    out = join_running_inversions(text, spans)
+    assert [text[s.start : s.end] for s in out] == expected
+    doubtful = [Span(s.start, s.end, s.label, 0.4, s.source) for s in spans]
+    assert join_running_inversions(text, doubtful) == doubtful
+
+
+def test_round34_rules_run_only_when_the_manifest_asks():
+    from embedanon.detectors.rules import join_running_inversions, name_after_greetings
+
+    detector = ModelDetector(path=shipped_path())
+    base = {**detector.weights.manifest, "salutations": False, "inverted_pairs": False}
+    texts = ["Tutor: And so it is here.\nCustomer: Hi I-An, Point two is the cinematic side.",
+             "Electrocautery technique. I sat next to Maduma, Thembile. Topics: Design."]
+    for text, flag in zip(texts, ("salutations", "inverted_pairs"), strict=True):
+        detector.weights.manifest = base
+        plain = detector.detect(text)
+        detector.weights.manifest = {**base, flag: True}
+        found = detector.detect(text)
+        assert found != plain and ("I-An" if flag == "salutations" else "Maduma, Thembile") in [
+            text[s.start : s.end] for s in found]
+    assert name_after_greetings(texts[1], [], score=0.1, source="model") == []
+    assert join_running_inversions(texts[0], []) == []

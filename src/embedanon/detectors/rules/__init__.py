@@ -21,6 +21,7 @@ from ..base import Span
 from .context import (
     extend_coordinations,
     join_inverted_names,
+    name_after_greetings,
     name_after_honorifics,
     name_speaker_turns,
     propagate_names,
@@ -29,6 +30,7 @@ from .dates import clean_date_spans, split_date_lists, split_date_ranges, trim_d
 from .layout import join_name_particles, name_before_own_email, name_list_items
 from .words import (
     complete_name_pairs,
+    join_running_inversions,
     name_joined_words,
     name_orphan_tokens,
     trim_name_edges,
@@ -36,18 +38,20 @@ from .words import (
 )
 
 #: manifest flags of the decode rules run after Viterbi, in the order :func:`apply_rules` runs them
-#: (orphan_names, coordination, speaker_turns, propagation, inverted_names, honorifics, lists,
-#: particles, email_names, joined_names, name_pairs, whole_words, then :data:`DATE_RULES`);
+#: (orphan_names, coordination, speaker_turns, propagation, inverted_names, honorifics, salutations,
+#: lists, particles, inverted_pairs, email_names, joined_names, name_pairs, whole_words, name_edges,
+#: then :data:`DATE_RULES`);
 #: ``line_lists`` widens lists and speaker_turns (round 17), ``upper_lists`` runs lists on
 #: upper-case text too (round 32), ``titled_items`` lets a list item start with an honorific
-#: (round 33), ``name_edges`` trims ``,;:!?`` from NAME span edges (after whole_words; no round:
-#: it removes punctuation only); ``case_aware`` is not a rule of its own but widens
+#: (round 33), ``salutations`` names the words after a greeting and ``inverted_pairs`` joins
+#: ``Surname, Given`` in running text (round 34), ``name_edges`` trims ``,;:!?`` from NAME span
+#: edges (no round: it removes punctuation only); ``case_aware`` is not a rule of its own but widens
 #: coordination, propagation and inverted_names to lower-case, upper-case and irregularly cased
 #: text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
                 "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
-                "name_pairs", "orphan_names", "upper_lists", "titled_items", "name_edges", "date_lists",
-                "date_ranges", "date_edges")
+                "name_pairs", "orphan_names", "upper_lists", "titled_items", "name_edges", "salutations",
+                "inverted_pairs", "date_lists", "date_ranges", "date_edges")
 
 #: the manifest flags of the DATE rules (:func:`~.dates.clean_date_spans`), in the order they run
 DATE_RULES = ("date_lists", "date_ranges", "date_edges")
@@ -61,6 +65,8 @@ __all__ = [
     "extend_coordinations",
     "join_inverted_names",
     "join_name_particles",
+    "join_running_inversions",
+    "name_after_greetings",
     "name_after_honorifics",
     "name_before_own_email",
     "name_joined_words",
@@ -112,12 +118,16 @@ def apply_rules(
         spans = join_inverted_names(text, spans, case_aware=case_aware)
     if rules.get("honorifics"):
         spans = name_after_honorifics(text, spans, score=score, source=source)
+    if rules.get("salutations"):
+        spans = name_after_greetings(text, spans, score=score, source=source)
     if rules.get("lists"):
         spans = name_list_items(text, spans, line_lists=bool(rules.get("line_lists")),
                                 upper=bool(rules.get("upper_lists")),
                                 titled=bool(rules.get("titled_items")))
     if rules.get("particles"):
         spans = join_name_particles(text, spans)
+    if rules.get("inverted_pairs"):
+        spans = join_running_inversions(text, spans)
     if rules.get("email_names"):
         spans = name_before_own_email(text, spans, score=score, source=source)
     if rules.get("joined_names"):

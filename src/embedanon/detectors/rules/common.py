@@ -85,6 +85,25 @@ def capitalized(word: str) -> bool:
     return word[0].isupper() and not (word.isupper() and len(word) > 1)
 
 
+_JOINED_PARTS = re.compile(r"(['\u2019-])")
+
+
+def mixed_name_case(word: str) -> bool:
+    """A word, joined pieces included, written like a name in mixed-case text: the first letter
+    upper case, no piece of two letters or more all capitals, every piece after a hyphen
+    capitalized (``Okafor-Adeyemi``, ``I-An``, ``S'fiso``, ``O’Neil``; not ``OKAFOR``, ``Bao-li``)."""
+    parts = _JOINED_PARTS.split(word)  # piece, joiner, piece, ...
+    if not parts[0][:1].isupper():
+        return False
+    for k in range(0, len(parts), 2):
+        piece = parts[k]
+        if len(piece) > 1 and piece.isupper():
+            return False
+        if k and parts[k - 1] == "-" and not piece[:1].isupper():
+            return False
+    return True
+
+
 def title_word(word: str) -> bool:
     return len(word) > 1 and word[0].isupper() and word[1:].islower() and word.lower() not in NOT_NAMES
 

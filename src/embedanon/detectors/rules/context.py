@@ -1,5 +1,6 @@
 """Decode rules that read the words around a name: coordinations (``A and B``), other
-occurrences of a found name, ``Last, First`` header lines, honorifics and speaker turns.
+occurrences of a found name, ``Last, First`` header lines, honorifics, greetings and speaker
+turns.
 
 Each rule takes the decoded spans (sorted, disjoint) and returns them with NAME spans added or
 widened; see :mod:`embedanon.detectors.rules` for the order they run in.
@@ -13,6 +14,7 @@ from collections import Counter
 import numpy as np
 
 from ..base import Span
+from ..features import common_words, fold
 from .common import (
     AFTER_TITLE_LOWER_NOT_NAMES,
     HONORIFICS,
@@ -22,6 +24,7 @@ from .common import (
     SpanLookup,
     capitalized,
     covered_tokens,
+    mixed_name_case,
     text_case,
     title_word,
 )
@@ -287,6 +290,77 @@ def name_after_honorifics(text: str, spans: list[Span], *, score: float, source:
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+#: greetings, thanks and farewells a name follows (``Hi I-An!``, ``GOOD MORNING THEMBILE.``)
+_GREETINGS = ("hi", "hello", "hey", "dear", "thanks", "thank you", "good morning", "good afternoon",
+              "good evening", "sorry", "bye", "goodbye", "welcome")
+#: a greeting, one space or a comma and a space, then one to three words joined by single spaces
+#: and followed by ``,!.?;``, a line end or the text's end
+_GREETING = re.compile(
+    rf"(?<![^\W_])(?:{'|'.join(g.replace(' ', '[ ]') for g in _GREETINGS)}),?[ ]"
+    rf"({WORD}(?:[ ]{WORD}){{0,2}})(?=[,!.?;]|[ \t]*(?:\r?\n|\Z))",
+    re.IGNORECASE,
+)
+#: how many of the most frequent public English words a greeting's words may not all be
+_GREETING_COMMON = 20_000
+
+
+def _opens_clause(text: str, i: int) -> bool:
+    """Whether ``text[i]`` opens its line, a speaker's turn or a sentence: the line before it, less
+    spaces, is empty or ends in ``.``, ``!``, ``?``, ``:``, ``>`` or ``-``."""
+    before = text[text.rfind("\n", 0, i) + 1 : i].rstrip(" \t")
+    return not before or before[-1] in ".!?:>-"
+
+
+def name_after_greetings(text: str, spans: list[Span], *, score: float, source: str) -> list[Span]:
+    """``Hi I-An!``, ``TUTOR: GOOD MORNING THEMBILE.``: one to three words right after a greeting
+    (:data:`_GREETINGS`, any case, at the start of a line, a speaker's turn or a sentence; then
+    one space or ``, ``) and followed by ``,!.?;`` or a line end become one NAME span with
+    ``score`` when every word has the text's case (capitalized in mixed text, hyphen pieces
+    included; all capitals in upper-case text; lower case in text without capitals), none is a
+    function word or an honorific, at least one is not among the 20,000 most frequent public
+    English words (``Hi everyone!``, ``Dear Sir,``, ``Thank you all.`` never qualify), and the
+    words touch no span but NAME spans inside them, which the new span replaces
+    (``Hi [An] Su!`` → ``Hi [An Su]!``). Round 34.
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+        score: the score of an added span (the detector's threshold).
+        source: the detector name of an added span.
+
+    Returns:
+        The spans with the named greetings, sorted.
+    """
+    case = text_case(text)
+    lookup = SpanLookup(spans)
+    common: frozenset[str] | None = None
+    replaced: set[Span] = set()
+    added: list[Span] = []
+    for m in _GREETING.finditer(text):
+        a, b = m.span(1)
+        words = m.group(1).split(" ")
+        if not _opens_clause(text, m.start()):
+            continue
+        if case == "mixed":
+            shaped = all(mixed_name_case(w) for w in words)
+        else:
+            shaped = all(w.isupper() if case == "upper" else w.islower() for w in words)
+        folded = [fold(w) for w in words]
+        if not shaped or any(f in NO_PROPAGATION or f in HONORIFICS for f in folded):
+            continue
+        common = common if common is not None else common_words(_GREETING_COMMON)
+        if all(f in common for f in folded):
+            continue
+        touched = lookup(a, b)
+        if any(sp.label != "NAME" or sp.start < a or sp.end > b or sp in replaced for sp in touched):
+            continue
+        replaced.update(touched)
+        added.append(Span(a, b, "NAME", score, source))
+    if not added:
+        return spans
+    return sorted([sp for sp in spans if sp not in replaced] + added, key=lambda s: s.start)
 
 
 #: role and section words that open a line the way a chat speaker does (``Tutor:``, ``Plan:``)

@@ -12,7 +12,7 @@ from ...text import without_possessive
 from ..base import Span
 from ..bio import B_CLASS, true_runs
 from ..features import common_words, fold
-from .common import NO_PROPAGATION, SpanLookup, capitalized, text_case
+from .common import NO_PROPAGATION, SpanLookup, capitalized, mixed_name_case, text_case
 
 _JOINERS = "-'"
 #: how many of the most frequent public English words a name part next to a found name may not be
@@ -32,21 +32,6 @@ def _word_goes_on(text: str, i: int) -> bool:
 
 #: what joins the letter pieces of one name word (``Okafor-Adeyemi``, ``S'fiso``, ``O’Neil``)
 _NAME_JOINERS = _JOINERS + "\u2019"
-_JOINED_PARTS = re.compile(r"(['\u2019-])")
-
-
-def _joined_name_case(word: str) -> bool:
-    """A joined word written like a name in mixed-case text (see :func:`name_joined_words`)."""
-    parts = _JOINED_PARTS.split(word)  # piece, joiner, piece, ...
-    if not parts[0][:1].isupper():
-        return False
-    for k in range(0, len(parts), 2):
-        piece = parts[k]
-        if len(piece) > 1 and piece.isupper():
-            return False
-        if k and parts[k - 1] == "-" and not piece[:1].isupper():
-            return False
-    return True
 
 
 def name_orphan_tokens(
@@ -156,7 +141,7 @@ def name_joined_words(
             continue
         if mixed is None:
             mixed = text_case(text) == "mixed"
-        if mixed and not _joined_name_case(word):
+        if mixed and not mixed_name_case(word):
             continue
         lo, hi = int(np.searchsorted(starts, a)), int(np.searchsorted(ends, b, side="right"))
         best, best_p = -1, 0.0
@@ -171,6 +156,22 @@ def name_joined_words(
             continue
         added.append(Span(a, b, "NAME", min(best_p, 1.0), source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+def _pair_fits(word: str, name: str, case: str, common: frozenset[str]) -> bool:
+    """Whether ``word`` may be another part of the one-word name ``name`` in a text of letter case
+    ``case`` (:func:`~.common.text_case`): not among ``common`` nor a function word, and in the
+    name's case (see :func:`complete_name_pairs`)."""
+    key = fold(word)
+    if not word or key in common or key in NO_PROPAGATION:
+        return False
+    if case == "lower":
+        return word.islower()
+    if case == "upper":
+        return word.isupper()
+    if name.isupper() and len(name) > 1:
+        return word.isupper()
+    return capitalized(word) and not word.isupper()
 
 
 def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
@@ -200,16 +201,7 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
     case = text_case(text)
 
     def fits(word: str, name: str) -> bool:
-        key = fold(word)
-        if not word or key in common or key in NO_PROPAGATION:
-            return False
-        if case == "lower":
-            return word.islower()
-        if case == "upper":
-            return word.isupper()
-        if name.isupper() and len(name) > 1:
-            return word.isupper()
-        return capitalized(word) and not word.isupper()
+        return _pair_fits(word, name, case, common)
 
     out: list[Span] = []
     for k, sp in enumerate(spans):
@@ -233,6 +225,48 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
             if _PAIR_WORD.fullmatch(before) and not _word_goes_on(text, j - 1) and fits(before, name):
                 a = j
         out.append(sp if (a, b) == (sp.start, sp.end) else Span(a, b, sp.label, sp.score, sp.source))
+    return out
+
+
+#: what may follow the given name of an inverted name in running text (``Maduma, Thembile.``)
+_INVERSION_END = ",.!?;\r\n"
+
+
+def join_running_inversions(text: str, spans: list[Span]) -> list[Span]:
+    """``I sat next to [Maduma], Thembile.``: a confident one-word NAME span, ``, `` and one word
+    that touches no span and is followed by ``,.!?;``, a line end or the text's end become one
+    NAME span ``Maduma, Thembile`` with the name's score, when the word may be another part of the
+    name as in :func:`complete_name_pairs` (the span's score at least 0.5; the word not among the
+    20,000 most frequent public English words nor a function word, in the name's case:
+    ``Okafor, MD.``, ``Chen, Jr.``, ``Adu, again.`` never join). A span that took the comma
+    (``[Maduma,] Thembile``) counts as the word alone. :func:`join_inverted_names` does the same on
+    header lines only. Round 34.
+
+    Args:
+        text: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, NAME spans joined with the given name after them.
+    """
+    if ", " not in text or not any(sp.label == "NAME" and sp.score >= _PAIR_SCORE for sp in spans):
+        return spans
+    common = common_words(_PAIR_COMMON)
+    case = text_case(text)
+    out: list[Span] = []
+    for k, sp in enumerate(spans):
+        name = text[sp.start : sp.end].rstrip(",")
+        e = sp.start + len(name)
+        after = _PAIR_WORD.match(text, e + 2) if text[e : e + 2] == ", " and sp.end <= e + 1 else None
+        hi = spans[k + 1].start if k + 1 < len(spans) else len(text)
+        if (sp.label != "NAME" or sp.score < _PAIR_SCORE or not _PAIR_WORD.fullmatch(name)
+                or after is None or after.end() > hi
+                or not (after.end() == len(text) or text[after.end()] in _INVERSION_END)
+                or without_possessive(after.group()) != after.group()
+                or not _pair_fits(after.group(), name, case, common)):
+            out.append(sp)
+            continue
+        out.append(Span(sp.start, after.end(), "NAME", sp.score, sp.source))
     return out
 
 
