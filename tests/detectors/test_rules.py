@@ -823,3 +823,28 @@ def test_round34_rules_run_only_when_the_manifest_asks():
             text[s.start : s.end] for s in found]
     assert name_after_greetings(texts[1], [], score=0.1, source="model") == []
     assert join_running_inversions(texts[0], []) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Participants: 1. Ndumiso Dimba (nd@example.org)\n2. Thembisile\n3. Zuba (zuba@example.org)\n",
+         ["Ndumiso Dimba", "Zuba"], ["Ndumiso Dimba", "Thembisile", "Zuba"]),
+        ("Participants: 1. Thembile, +46 (0)8 748 392 09\n2. Thabani Mkhonza\n3. Ibraaheem L. Darain\n",
+         ["Thabani Mkhonza", "Ibraaheem L. Darain"], ["Thembile", "Thabani Mkhonza", "Ibraaheem L. Darain"]),
+        ("Attendees: - Dex\n- Gatot\n- Farouk, 0515 274 12\n", ["Gatot", "Farouk"], ["Dex", "Gatot", "Farouk"]),
+        ("Group members: Hana Sahli, +1-717-748-2648\nBlanka, 638-613-0111\nOkafor\n", ["Hana Sahli", "Okafor"],
+         ["Hana Sahli", "Blanka", "Okafor"]),
+        # negative controls: too few named items, too few lines, a header that is a sentence, a
+        # header line in the middle of a line list opens a new one
+        ("Diagnoses: 1. Hypertension\n2. Asthma\n3. Okafor syndrome\n", ["Okafor"], ["Okafor"]),
+        ("Attendees: 1. Dex\n2. Gatot\n", ["Gatot"], ["Gatot"]),
+        ("We met these people today: 1. Dex\n2. Gatot\n3. Farouk\n", ["Gatot", "Farouk"], ["Gatot", "Farouk"]),
+        ("Okafor\nChen\nTeam: Dex\nAdu\n", ["Okafor", "Chen", "Adu"], ["Okafor", "Chen", "Adu"]),
+    ],
+)
+def test_a_list_may_start_on_its_header_line(text, names, expected):
+    spans = _spans(text, names)
+    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True)
+    assert [text[s.start : s.end] for s in out] == expected
+    assert name_list_items(text, spans, line_lists=True, upper=True, titled=True) == spans  # off without it

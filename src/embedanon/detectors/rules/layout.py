@@ -23,6 +23,9 @@ _LIST_SEP = re.compile(r",[ \t]+(?:(?:and|or)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+",
 #: a parenthesis or a spaced dash
 _LIST_LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*\u2022])[ \t]+([^\n,(]*?)[ \t]*(?:$|[,(]|[ \t]-[ \t])",
                         re.MULTILINE)
+#: the same after a header on the line (``Attendees: 1. Dex``; round 35, ``header_items``)
+_HEADED_LIST_LINE = re.compile(rf"^[ \t]*{WORD}(?:[ \t]+{WORD}){{0,2}}:[ \t]+(?:\d{{1,2}}[.)]|[-*\u2022])[ \t]+"
+                               r"([^\n,(]*?)[ \t]*(?:$|[,(]|[ \t]-[ \t])", re.MULTILINE)
 _INITIAL = re.compile(r"[^\W\d_]\.")
 #: a line that lists drugs, not people (the model takes some drug names for names)
 _DRUG_LIST_CUE = re.compile(r"\b(?:medications?|meds|allerg\w*|drugs?|doses?|mg|tablets?|dressings?)\b",
@@ -66,7 +69,7 @@ def _item_words(words: list[str], case: str, *, titled: bool = False) -> bool:
 
 
 def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, upper: bool = False,
-                    titled: bool = False) -> list[Span]:
+                    titled: bool = False, headed: bool = False) -> list[Span]:
     """The items of a list of names are names: in an inline list ``A, B, C and D`` (three items or
     more, the last one after ``and`` / ``or`` / ``&``) or in a numbered / bulleted list (three lines
     or more), where at least two items and more than half of them hold a NAME span, every other
@@ -97,6 +100,8 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
         upper: also upper-case text.
         titled: an item may start with an honorific (round 33: ``thuthukile, mrs. suomalainen,
             and kaysan`` is a list of three).
+        headed: a list's first item may sit on its header's line (round 35: ``Attendees: 1. Dex``
+            opens a numbered list, ``Participants: Hana Sahli, +1 ...`` a line list).
 
     Returns:
         The spans with the added names, sorted.
@@ -183,11 +188,13 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
             i = max(j, i + 1)
     # numbered / bulleted lists
     lines = [m.span(1) for m in _LIST_LINE.finditer(text) if m.end(1) > m.start(1)]
+    if headed:
+        lines = sorted(lines + [m.span(1) for m in _HEADED_LIST_LINE.finditer(text) if m.end(1) > m.start(1)])
     if len(lines) >= 3:
         settle(lines)
     widened: dict[Span, Span] = {}
     if line_lists:
-        for block in _line_blocks(text):
+        for block in _line_blocks(text, headed=headed):
             if len(block) < 3 or not settle(block):
                 continue
             for a, b in block:  # an item the model found only part of
@@ -212,16 +219,24 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
 #: a short line that may be a list item: an optional marker, the item, then nothing, or a comma or
 #: a parenthesis and the rest (not a spaced dash: ``Customer - Hi`` is a chat turn)
 _ITEM_LINE = re.compile(r"[ \t]*(?:(?:\d{1,2}[.)]|[-*\u2022])[ \t]+)?([^\s,(:][^,(:]*?)[ \t]*(?:$|[,(])")
+#: the same after a header of one to three words (``Participants: Hana Sahli, +1 ...``; round 35)
+_HEADED_ITEM_LINE = re.compile(rf"[ \t]*{WORD}(?:[ \t]+{WORD}){{0,2}}:[ \t]+([^\s,(:][^,(:]*?)[ \t]*(?:$|[,(])")
 
 
-def _line_blocks(text: str) -> list[list[tuple[int, int]]]:
-    """Runs of consecutive lines whose item (``_ITEM_LINE``) has one to three words, as offsets."""
+def _line_blocks(text: str, *, headed: bool = False) -> list[list[tuple[int, int]]]:
+    """Runs of consecutive lines whose item (``_ITEM_LINE``) has one to three words, as offsets;
+    with ``headed`` a line ``Header: item`` (``_HEADED_ITEM_LINE``) opens a run."""
     blocks: list[list[tuple[int, int]]] = []
     run: list[tuple[int, int]] = []
     pos = 0
     for line in text.split("\n"):
         m = _ITEM_LINE.match(line)
-        if m and 1 <= len(m.group(1).split()) <= 3 and not line.rstrip().endswith(":"):
+        h = _HEADED_ITEM_LINE.match(line) if headed and ":" in line else None
+        if h and 1 <= len(h.group(1).split()) <= 3:
+            if run:
+                blocks.append(run)
+            run = [(pos + h.start(1), pos + h.end(1))]
+        elif m and 1 <= len(m.group(1).split()) <= 3 and not line.rstrip().endswith(":"):
             run.append((pos + m.start(1), pos + m.end(1)))
         else:
             if run:
