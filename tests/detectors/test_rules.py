@@ -514,7 +514,7 @@ _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor
            "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. ",
            "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor",
            " 's ", "d' ", "Wage (wage94@yahoo.com)", "Hi ", "GOOD MORNING ", "thanks, ", "!", ". ",
-           "Thembile", "I-An"]
+           "Thembile", "I-An", "Attendees: "]
 
 
 def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
@@ -807,20 +807,26 @@ def test_inverted_names_in_running_text_join(text, names, expected):
     assert join_running_inversions(text, doubtful) == doubtful
 
 
-def test_round34_rules_run_only_when_the_manifest_asks():
+def test_round34_and_35_rules_run_only_when_the_manifest_asks():
     from embedanon.detectors.rules import join_running_inversions, name_after_greetings
 
     detector = ModelDetector(path=shipped_path())
-    base = {**detector.weights.manifest, "salutations": False, "inverted_pairs": False}
-    texts = ["Tutor: And so it is here.\nCustomer: Hi I-An, Point two is the cinematic side.",
-             "Electrocautery technique. I sat next to Maduma, Thembile. Topics: Design."]
-    for text, flag in zip(texts, ("salutations", "inverted_pairs"), strict=True):
+    base = {**detector.weights.manifest, "salutations": False, "inverted_pairs": False, "header_items": False}
+    texts = {"salutations": ("Tutor: And so it is here.\nCustomer: Hi I-An, Point two is the cinematic side.",
+                             "I-An"),
+             "inverted_pairs": ("Electrocautery technique. I sat next to Maduma, Thembile. Topics: Design.",
+                                "Maduma, Thembile"),
+             "header_items": ("Serum creatinine fell.\nParticipants: 1. Thembile, +46 (0)8 748 392 09\n"
+                              "2. Thabani Mkhonza (thabani52@gmail.com)\n3. Ibraaheem L. Darain\n"
+                              "4. Thalente Sijadu\n", "Thembile")}
+    for flag, (text, name) in texts.items():
         detector.weights.manifest = base
         plain = detector.detect(text)
         detector.weights.manifest = {**base, flag: True}
         found = detector.detect(text)
-        assert found != plain and ("I-An" if flag == "salutations" else "Maduma, Thembile") in [
-            text[s.start : s.end] for s in found]
+        assert name not in [text[s.start : s.end] for s in plain]
+        assert name in [text[s.start : s.end] for s in found]
+    texts = [t for t, _ in texts.values()]
     assert name_after_greetings(texts[1], [], score=0.1, source="model") == []
     assert join_running_inversions(texts[0], []) == []
 
