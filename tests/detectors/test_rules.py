@@ -854,3 +854,4 @@ def test_a_list_may_start_on_its_header_line(text, names, expected):
     out = name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True)
     assert [text[s.start : s.end] for s in out] == expected
     assert name_list_items(text, spans, line_lists=True, upper=True, titled=True) == spans  # off without it
+

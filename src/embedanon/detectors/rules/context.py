@@ -322,7 +322,10 @@ def name_after_greetings(text: str, spans: list[Span], *, score: float, source: 
     function word or an honorific, at least one is not among the 20,000 most frequent public
     English words (``Hi everyone!``, ``Dear Sir,``, ``Thank you all.`` never qualify), and the
     words touch no span but NAME spans inside them, which the new span replaces
-    (``Hi [An] Su!`` → ``Hi [An Su]!``). Round 34.
+    (``Hi [An] Su!`` → ``Hi [An Su]!``). The new span has ``score`` even where it replaces a
+    confident span: after a greeting the comma ends the name, and *inverted_pairs*, which reads
+    the score, must not join the message's first word to it (``Hi Chashida, Immunosuppression.``;
+    round 34's check after its verdict). Round 34.
 
     Args:
         text: the text.
