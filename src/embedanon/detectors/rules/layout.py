@@ -19,13 +19,15 @@ from .common import (
 )
 
 _LIST_SEP = re.compile(r",[ \t]+(?:(?:and|or)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+", re.IGNORECASE)
-#: a line of a numbered or bulleted list: the marker, then the item up to the end of line, a comma,
-#: a parenthesis or a spaced dash
-_LIST_LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*\u2022])[ \t]+([^\n,(]*?)[ \t]*(?:$|[,(]|[ \t]-[ \t])",
-                        re.MULTILINE)
-#: the same after a header on the line (``Attendees: 1. Dex``; round 35, ``header_items``)
-_HEADED_LIST_LINE = re.compile(rf"^[ \t]*{WORD}(?:[ \t]+{WORD}){{0,2}}:[ \t]+(?:\d{{1,2}}[.)]|[-*\u2022])[ \t]+"
-                               r"([^\n,(]*?)[ \t]*(?:$|[,(]|[ \t]-[ \t])", re.MULTILINE)
+#: a header of one to three words and a colon, then spaces (``Attendees: ``; round 35)
+_HEADER = rf"[ \t]*{WORD}(?:[ \t]+{WORD}){{0,2}}:[ \t]+"
+#: a numbered or bulleted list item: the marker, then the item up to the end of line, a comma, a
+#: parenthesis or a spaced dash
+_LIST_ITEM = r"(?:\d{1,2}[.)]|[-*\u2022])[ \t]+([^\n,(]*?)[ \t]*(?:$|[,(]|[ \t]-[ \t])"
+#: a line of a numbered or bulleted list, and the same after a header on the line (``Attendees:
+#: 1. Dex``; round 35, ``header_items``)
+_LIST_LINE = re.compile(r"^[ \t]*" + _LIST_ITEM, re.MULTILINE)
+_HEADED_LIST_LINE = re.compile("^" + _HEADER + _LIST_ITEM, re.MULTILINE)
 _INITIAL = re.compile(r"[^\W\d_]\.")
 #: a line that lists drugs, not people (the model takes some drug names for names)
 _DRUG_LIST_CUE = re.compile(r"\b(?:medications?|meds|allerg\w*|drugs?|doses?|mg|tablets?|dressings?)\b",
@@ -217,10 +219,11 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
 
 
 #: a short line that may be a list item: an optional marker, the item, then nothing, or a comma or
-#: a parenthesis and the rest (not a spaced dash: ``Customer - Hi`` is a chat turn)
-_ITEM_LINE = re.compile(r"[ \t]*(?:(?:\d{1,2}[.)]|[-*\u2022])[ \t]+)?([^\s,(:][^,(:]*?)[ \t]*(?:$|[,(])")
-#: the same after a header of one to three words (``Participants: Hana Sahli, +1 ...``; round 35)
-_HEADED_ITEM_LINE = re.compile(rf"[ \t]*{WORD}(?:[ \t]+{WORD}){{0,2}}:[ \t]+([^\s,(:][^,(:]*?)[ \t]*(?:$|[,(])")
+#: a parenthesis and the rest (not a spaced dash: ``Customer - Hi`` is a chat turn); and the same
+#: after a header (``Participants: Hana Sahli, +1 ...``; round 35)
+_ITEM = r"([^\s,(:][^,(:]*?)[ \t]*(?:$|[,(])"
+_ITEM_LINE = re.compile(r"[ \t]*(?:(?:\d{1,2}[.)]|[-*\u2022])[ \t]+)?" + _ITEM)
+_HEADED_ITEM_LINE = re.compile(_HEADER + _ITEM)
 
 
 def _line_blocks(text: str, *, headed: bool = False) -> list[list[tuple[int, int]]]:
