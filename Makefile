@@ -32,6 +32,12 @@ demo: install
 	@cat examples/clinical_note.txt
 	@echo "--- anonymized (knn, k=10, embedding minilm-words) ---"
 	@$(VENV)/bin/anonymize examples/clinical_note.txt --seed 2020
+	@echo "--- detected personal information replaced by surrogates, the rest kept (--scope detected) ---"
+	@$(VENV)/bin/anonymize examples/clinical_note.txt --seed 2020 --scope detected --detector model,regex \
+		--strategy default=surrogate
+	@echo "--- hybrid: surrogates on detected spans, exponential noise (epsilon 14) on every other word ---"
+	@$(VENV)/bin/anonymize examples/clinical_note.txt --seed 2020 --scope hybrid --detector model,regex \
+		--mechanism exponential --epsilon 14
 
 test: install-dev
 	$(PY) -m pytest -q
