@@ -106,6 +106,10 @@ def parse_strategies(specs: list[str] | None) -> tuple[tuple[str, str], ...]:
 
 
 
+#: what addresses a release's noise (:attr:`AnonymizerConfig.noise_unit`)
+NOISE_UNITS = ("record", "sentence")
+
+
 @dataclass(frozen=True, slots=True)
 class AnonymizerConfig:
     """Everything that determines the output distribution except the key.
@@ -119,6 +123,10 @@ class AnonymizerConfig:
         index: neighbor search, ``None``/``"flat"`` (exact), ``"hnsw"`` or ``"auto"``
             (see :class:`~embedanon.vectors.index.NeighborIndex`).
         scope: what changes (:class:`~embedanon.pipeline.scope.ScopeConfig`; default: every word).
+        noise_unit: what addresses the noise: ``"record"`` (default: the record's text, so a
+            sentence copied into another record is drawn again) or ``"sentence"`` (each sentence's
+            text, so a sentence copied anywhere in the corpus is released the same way; see the
+            README, *Releasing more than once*).
     """
 
     embedding: str = DEFAULT_EMBEDDING
@@ -128,6 +136,7 @@ class AnonymizerConfig:
     allowlist: str | None = None
     index: str | None = None
     scope: ScopeConfig = field(default_factory=ScopeConfig)
+    noise_unit: str = "record"
 
     def __post_init__(self) -> None:
         for name in ("embedding", "mechanism"):
@@ -139,6 +148,8 @@ class AnonymizerConfig:
         if not isinstance(self.min_length, int) or isinstance(self.min_length, bool):
             raise TypeError(f"min_length must be int, got {type(self.min_length).__name__}")
         _check_pairs("params", self.params)
+        if self.noise_unit not in NOISE_UNITS:
+            raise ConfigError(f"noise unit must be one of {', '.join(NOISE_UNITS)}, got {self.noise_unit!r}")
         if not isinstance(self.scope, ScopeConfig):
             raise TypeError("scope must be a ScopeConfig (e.g. ScopeConfig(scope='hybrid')), got "
                             f"{type(self.scope).__name__}")

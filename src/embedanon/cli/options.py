@@ -96,6 +96,10 @@ DetectorOptionOpt = Annotated[Optional[list[str]], typer.Option(
 NeutralFormatsOpt = Annotated[bool, typer.Option(
         "--neutral-formats", help="Phones and IDs get one neutral format in every scope (in --scope all "
                                   "they become surrogates; their layout can tell the source country).")]
+NoiseUnitOpt = Annotated[str, typer.Option(
+        help="What addresses the noise: record (default; a sentence copied into another record is "
+             "drawn again) or sentence (a sentence copied anywhere is released the same way).",
+        metavar="record|sentence")]
 PhoneFormatOpt = Annotated[str, typer.Option(
         help="Phone surrogates: neutral (reveals no country) or keep-shape.", metavar="neutral|keep-shape")]
 
@@ -249,6 +253,7 @@ RELEASE_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("deny", DenyOpt, None), ("llm_url", LlmUrlOpt, None), ("llm_model", LlmModelOpt, None),
     ("llm_verify", LlmVerifyOpt, False), ("phone_format", PhoneFormatOpt, "neutral"),
     ("detector_option", DetectorOptionOpt, None), ("neutral_formats", NeutralFormatsOpt, False),
+    ("noise_unit", NoiseUnitOpt, "record"),
 )
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -299,11 +304,12 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        allow: str | None = None, deny: str | None = None, llm_url: str | None = None,
                        llm_model: str | None = None, llm_verify: bool = False,
                        phone_format: str = "neutral", detector_option: list[str] | None = None,
-                       neutral_formats: bool = False, **_: Any) -> Anonymizer:
+                       neutral_formats: bool = False, noise_unit: str = "record", **_: Any) -> Anonymizer:
     """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
     return Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam, key=key, seed=seed,
         min_length=min_length, allowlist=allowlist, index=index,
         scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
                            phone_format, detector_option, neutral_formats),
+        noise_unit=noise_unit,
     )

@@ -151,6 +151,9 @@ class Anonymizer:
         allow, deny: strings never / always treated as PII (deny: ``{string: label}``).
         detector_options: e.g. ``{"llm_url": ..., "llm_model": ...}``.
         surrogates: a :class:`~embedanon.surrogates.SurrogateConfig`.
+        noise_unit: ``"record"`` (default: a record's text addresses its noise) or ``"sentence"``
+            (each sentence's text does, so a sentence copied into other records is released the
+            same way everywhere; see :attr:`~embedanon.config.AnonymizerConfig.noise_unit`).
         **params: other mechanism parameters (``epsilon`` ...).
 
     An Anonymizer pickles (for ``multiprocessing`` or a ``ProcessPoolExecutor`` with any start
@@ -168,7 +171,7 @@ class Anonymizer:
                  allow: Iterable[str] = (), deny: dict[str, str] | None = None,
                  detector_options: dict[str, Any] | None = None,
                  surrogates: SurrogateConfig | None = None, neutral_formats: bool = False,
-                 **params: Any) -> None:
+                 noise_unit: str = "record", **params: Any) -> None:
         _check_params(params)
         if k is not None:
             params["k"] = k
@@ -182,6 +185,7 @@ class Anonymizer:
             embedding=str(embedding), mechanism=mechanism.lower(), params=clean,
             min_length=positive_int("min_length", min_length),
             allowlist=None if allowlist is None else str(allowlist), index=index, scope=scope,
+            noise_unit=noise_unit,
         )
         self.key = release_key
         self._runtime: Runtime | None = None

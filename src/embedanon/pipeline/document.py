@@ -7,14 +7,15 @@ release, in any process, chunking, engine, file format or field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..config import AnonymizerConfig
 from ..detectors.base import Span
-from ..noise import ReleaseKey
+from ..noise import NoiseSource, ReleaseKey
 from .replace import Item, replace_texts
-from .runtime import get_runtime
+from .runtime import Runtime, get_runtime
 from .scope import assemble, detect, format_spans
 
 
@@ -41,6 +42,63 @@ def record_identity(text: str) -> bytes:
     from a JSONL field is one release, not two. The leading zero byte keeps the bytes of the
     identity older versions gave a ``.txt`` line (field name ``""``)."""
     return b"\x00" + text.encode("utf-8", "surrogatepass")
+
+
+#: where a sentence ends: ``.``, ``!`` or ``?`` (closing quotes or brackets may follow) and
+#: whitespace, or a line break and the whitespace after it
+_SENTENCE_END = re.compile(r"[.!?]+[\"'\u2019\u201d)\]]*\s+|\n\s*")
+#: a unit of fewer words (``Dr.``, ``No.``) joins the next one, so short common pieces do not
+#: become fixed substitutions of their own
+_MIN_UNIT_WORDS = 3
+_WORDISH = re.compile(r"\w+")
+
+
+def sentence_units(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the noise units of ``text`` under ``noise_unit="sentence"``: they cover
+    the text in order, each sentence with the whitespace after it; a unit of fewer than three
+    words is joined to the next (``Dr.`` to ``Smith is here.``), the last to the one before.
+    A unit's identity is its text without the whitespace around it."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() == len(text):
+            break
+        if len(_WORDISH.findall(text, start, m.end())) >= _MIN_UNIT_WORDS:
+            bounds.append((start, m.end()))
+            start = m.end()
+    if bounds and len(_WORDISH.findall(text, start, len(text))) < _MIN_UNIT_WORDS:
+        start = bounds.pop()[0]
+    bounds.append((start, len(text)))
+    return bounds
+
+
+def _replace(rt: Runtime, source: NoiseSource, texts: list[str], identities: list[bytes], unit: str, *,
+             with_items: bool = False) -> tuple[list[str], list[list[Item]] | None]:
+    """:func:`~.replace.replace_texts` with the noise addressed by record or by sentence: under
+    ``"sentence"`` every unit of :func:`sentence_units` is replaced as a record of its own (its
+    identity: its stripped text) and the record is put back together, items moved to its
+    offsets. A one-sentence record without whitespace around it gets the same output either way."""
+    if unit == "record":
+        return replace_texts(rt, source, texts, source.tags(identities), with_items=with_items)
+    units = [sentence_units(t) for t in texts]
+    pieces = [t[a:b] for t, us in zip(texts, units, strict=True) for a, b in us]
+    tags = source.tags([record_identity(p.strip()) for p in pieces])
+    out, items = replace_texts(rt, source, pieces, tags, with_items=with_items)
+    new_texts: list[str] = []
+    new_items: list[list[Item]] = []
+    k = 0
+    for us in units:
+        joined, moved, shift = [], [], 0
+        for a, _ in us:
+            joined.append(out[k])
+            if items is not None:
+                moved += [replace(it, start=it.start + a, end=it.end + a, new_start=it.new_start + shift,
+                                  new_end=it.new_end + shift) for it in items[k]]
+            shift += len(out[k])
+            k += 1
+        new_texts.append("".join(joined))
+        new_items.append(moved)
+    return new_texts, new_items if items is not None else None
 
 
 def check_config_key(config: object, key: object) -> None:
@@ -70,8 +128,7 @@ def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: Relea
     rt = get_runtime(config)
     with rt.lock:
         source = rt.source(key)
-        tags = source.tags([record_identity(t) for t in texts])
-        out, _ = replace_texts(rt, source, list(texts), tags)
+        out, _ = _replace(rt, source, list(texts), [record_identity(t) for t in texts], config.noise_unit)
     return out
 
 
@@ -96,7 +153,7 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig,
         spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
                                           else [format_spans(t) for t in texts] if formats else [])
         source = rt.source(key)
-        out, items = replace_texts(rt, source, list(texts), source.tags(identities), with_items=True)
+        out, items = _replace(rt, source, list(texts), identities, config.noise_unit, with_items=True)
     assert items is not None
     docs = []
     for i, (text, new, its) in enumerate(zip(texts, out, items, strict=True)):
