@@ -28,7 +28,7 @@ def ctr_words(key: ReleaseKey, identity: bytes, stage: int, stream: int, n_words
     return [int.from_bytes(stream_bytes[8 * i : 8 * i + 8], "big") for i in range(n_words)]
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 8])
+@pytest.mark.parametrize("count", [1, 2, 3, 8, 385])
 def test_keyed_words_are_the_aes_ctr_keystream(count: int) -> None:
     key = fast_key(1)
     source = NoiseSource(key)
@@ -152,3 +152,17 @@ def test_a_key_origin_outside_the_three_is_refused(origin: object) -> None:
     """The origin decides the --seed warning; QA pass 5 built a key of origin 5."""
     with pytest.raises(ConfigError, match="origin must be file, fresh or seed"):
         ReleaseKey(bytes(range(32)), origin)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("count", [1, 3, 385])
+def test_words_of_scattered_ordinals_are_their_keystream_slices(count: int) -> None:
+    """Tokens at any ordinals (odd and even first halves, gaps, repeats) read the keystream words
+    [ordinal * count, (ordinal + 1) * count) of their record's stream."""
+    key = fast_key(3)
+    source = NoiseSource(key)
+    ordinals = np.array([7, 0, 3, 3, 12, 1])
+    tags = np.repeat(source.tags([b"record-b"]), len(ordinals), axis=0)
+    words = source.noise(tags, Stage.FALLBACK, ordinals).words(count, stream=2)
+    reference = ctr_words(key, b"record-b", int(Stage.FALLBACK), 2, 13 * count)
+    for row, o in zip(words, ordinals, strict=True):
+        assert row.tolist() == reference[o * count : (o + 1) * count]

@@ -250,20 +250,28 @@ class KeyedNoise:
             raise ValueError(f"stream must be in [0, {1 << _STREAM_BITS}), got {stream}")
         if n == 0 or count == 0:
             return np.zeros((n, count), dtype=np.uint64)
-        addr: npt.NDArray[np.uint64] = np.add(np.multiply(self._ordinals[:, None], np.uint64(count)),
-                                              np.arange(count, dtype=np.uint64), dtype=np.uint64)
-        block = np.right_shift(addr, np.uint64(1))
-        if int(block.max()) >> _BLOCK_INDEX_BITS:
+        # token i owns words [a_i, a_i + count), a_i = ordinal * count; word w is half w % 2 of
+        # block w // 2, so each block is encrypted once (not once per word) and the words are read
+        # off the keystream from a_i's half on
+        first = np.multiply(self._ordinals, np.uint64(count), dtype=np.uint64)
+        last_block = np.right_shift(first + np.uint64(count - 1), np.uint64(1))
+        if int(last_block.max()) >> _BLOCK_INDEX_BITS:
             raise ValueError("a record needs more than 2**41 random words in one stream")
+        width = count // 2 + 1  # blocks that cover count words from either half
+        block = np.minimum(np.right_shift(first, np.uint64(1))[:, None] + np.arange(width, dtype=np.uint64),
+                           last_block[:, None])  # a block past the last one is never read
         hi = np.frombuffer(self._tags[:, :8].tobytes(), dtype=">u8").astype(np.uint64)
         lo = ((self._tags[:, 8].astype(np.uint64) << np.uint64(56))
               | np.uint64((self._stage << 52) | (stream << _BLOCK_INDEX_BITS)))
-        plain = np.empty((n, count, 2), dtype=">u8")
+        plain = np.empty((n, width, 2), dtype=">u8")
         plain[:, :, 0] = hi[:, None]
         plain[:, :, 1] = lo[:, None] | block
-        cipher = np.frombuffer(self._source.encrypt(plain.tobytes()), dtype=">u8").reshape(n, count, 2)
-        half = np.bitwise_and(addr, np.uint64(1)).astype(np.intp)
-        return np.take_along_axis(cipher, half[:, :, None], axis=2)[:, :, 0].astype(np.uint64)
+        stream_words = np.frombuffer(self._source.encrypt(plain.tobytes()), dtype=">u8").reshape(n, 2 * width)
+        odd = (first & np.uint64(1)).astype(bool)
+        out = np.empty((n, count), dtype=np.uint64)
+        out[~odd] = stream_words[~odd, :count]
+        out[odd] = stream_words[odd, 1 : count + 1]
+        return out
 
 
 class GeneratorNoise:
