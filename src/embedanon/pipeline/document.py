@@ -8,6 +8,7 @@ release, in any process, chunking, engine, file format or field.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -60,13 +61,16 @@ def sentence_units(text: str) -> list[tuple[int, int]]:
     A unit's identity is its text without the whitespace around it."""
     bounds: list[tuple[int, int]] = []
     start = 0
+    words = [m.end() for m in _WORDISH.finditer(text)]  # where each word ends, ascending
+    taken = 0  # words before ``start``
     for m in _SENTENCE_END.finditer(text):
         if m.end() == len(text):
             break
-        if len(_WORDISH.findall(text, start, m.end())) >= _MIN_UNIT_WORDS:
+        upto = bisect_right(words, m.end())
+        if upto - taken >= _MIN_UNIT_WORDS:
             bounds.append((start, m.end()))
-            start = m.end()
-    if bounds and len(_WORDISH.findall(text, start, len(text))) < _MIN_UNIT_WORDS:
+            start, taken = m.end(), upto
+    if bounds and len(words) - taken < _MIN_UNIT_WORDS:
         start = bounds.pop()[0]
     bounds.append((start, len(text)))
     return bounds
