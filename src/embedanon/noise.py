@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
-import numpy.typing as npt
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from ._validate import seed_int
