@@ -14,6 +14,7 @@ from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.rules import (
     DATE_RULES,
     DECODE_RULES,
+    apply_rules,
     complete_name_pairs,
     extend_coordinations,
     join_inverted_names,
@@ -855,3 +856,76 @@ def test_a_list_may_start_on_its_header_line(text, names, expected):
     assert [text[s.start : s.end] for s in out] == expected
     assert name_list_items(text, spans, line_lists=True, upper=True, titled=True) == spans  # off without it
 
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # a middle item that is a month or function word in mixed-case text
+        ("Team: Kofi Mensah, Lee-Ann, May, Ruth B. Oduya and Tomas Vela.",
+         ["Kofi Mensah", "Lee-Ann", "Ruth B. Oduya", "Tomas Vela"],
+         ["Kofi Mensah", "Lee-Ann", "May", "Ruth B. Oduya", "Tomas Vela"]),
+        # the last item ends at its sentence's end; an initial's period ends no sentence
+        ("WEIGHT: 121 POUNDS. SEND IT TO KOFI, RUTH B. ODUYA, AND STONE. TEMPERATURE: 97.9 DEGREES.",
+         ["KOFI", "RUTH B. ODUYA"], ["KOFI", "RUTH B. ODUYA", "STONE"]),
+        ("SEND IT TO KOFI A. MENSAH, RUTH ODUYA, AND STONE. THE DRUG WAS STOPPED.",
+         ["KOFI A. MENSAH", "RUTH ODUYA"], ["KOFI A. MENSAH", "RUTH ODUYA", "STONE"]),
+        # a drug word elsewhere on the line no longer hides the list; in the list's sentence it does
+        ("He took 10 mg of aspirin. The founders were Kofi Mensah, Ruth Oduya and Stone.",
+         ["Kofi Mensah", "Ruth Oduya"], ["Kofi Mensah", "Ruth Oduya", "Stone"]),
+        ("Medications: Kofi Mensah, Ruth Oduya and Stone.", ["Kofi Mensah", "Ruth Oduya"],
+         ["Kofi Mensah", "Ruth Oduya"]),
+        # an item found in part becomes one name; never widened to an honorific
+        ("Participants: Kofi Mensah, Ruth Oduya and Wen Li.", ["Kofi Mensah", "Ruth Oduya", "Wen"],
+         ["Kofi Mensah", "Ruth Oduya", "Wen Li"]),
+        ("we met kofi mensah, ruth oduya, jo hill and tomas vela.", ["kofi mensah", "ruth oduya", "jo", "tomas vela"],
+         ["kofi mensah", "ruth oduya", "jo hill", "tomas vela"]),
+        ("thuthukile, mrs. suomalainen, and kaysan", ["thuthukile", "suomalainen"],
+         ["thuthukile", "suomalainen", "kaysan"]),
+        # negative controls: a lower-case middle item in mixed-case text, a sentence-opening
+        # common word as first item, a list split by a sentence end
+        ("Kofi Mensah, fever, Ruth Oduya and Tomas Vela.", ["Kofi Mensah", "Ruth Oduya", "Tomas Vela"],
+         ["Kofi Mensah", "Ruth Oduya", "Tomas Vela"]),
+        ("Then, Kofi and Ruth came.", ["Kofi", "Ruth"], ["Kofi", "Ruth"]),
+        ("Kofi Mensah, Stone. Ruth Oduya and Bell.", ["Kofi Mensah", "Ruth Oduya"], ["Kofi Mensah", "Ruth Oduya"]),
+    ],
+)
+def test_series_reads_inline_lists_by_sentence(text, names, expected):
+    spans = _spans(text, names)
+    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True, series=True)
+    assert [text[s.start : s.end] for s in out] == expected
+
+
+def test_series_changes_nothing_without_its_flag():
+    cases = [("Team: Kofi Mensah, Lee-Ann, May, Ruth B. Oduya and Tomas Vela.",
+              ["Kofi Mensah", "Lee-Ann", "Ruth B. Oduya", "Tomas Vela"]),
+             ("WEIGHT: 121 POUNDS. SEND IT TO KOFI, RUTH B. ODUYA, AND STONE. TEMPERATURE: 97.9 DEGREES.",
+              ["KOFI", "RUTH B. ODUYA"]),
+             ("Participants: Kofi Mensah, Ruth Oduya and Wen Li.", ["Kofi Mensah", "Ruth Oduya", "Wen"])]
+    for text, names in cases:
+        spans = _spans(text, names)
+        assert name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True) == spans
+        toks = tokenize(text)
+        proba = np.zeros((len(toks.starts), len(CLASSES)))
+        flags = {"lists": True, "line_lists": True, "upper_lists": True, "titled_items": True, "header_items": True}
+        assert apply_rules(text, toks.starts, toks.ends, proba, spans, flags, score=0.1, source="model") == spans
+        on = apply_rules(text, toks.starts, toks.ends, proba, spans, {**flags, "name_series": True},
+                         score=0.1, source="model")
+        assert len(on) == len(spans) + 1 or any(o != s for o, s in zip(on, spans, strict=False))
+
+
+def test_sentences_are_cut_after_sentence_ends_only():
+    from embedanon.detectors.rules.layout import _sentences
+
+    line = "SEND IT TO KOFI A. MENSAH, MRS. ODUYA AND STONE. THEN STOP! OK; DONE"
+    parts = _sentences(line)
+    assert "".join(p for _, p in parts) == line
+    assert [p for _, p in parts] == ["SEND IT TO KOFI A. MENSAH, MRS. ODUYA AND STONE. ", "THEN STOP! ", "OK; ", "DONE"]
+    assert all(line[o : o + len(p)] == p for o, p in parts)
+
+
+def test_series_never_widens_an_inline_lists_first_item():
+    text = "Set at the races. Meanwhile Danny, Rusty and Genius arrive."
+    spans = _spans(text, ["Danny", "Rusty", "Genius"])
+    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True, series=True)
+    assert [text[s.start : s.end] for s in out] == ["Danny", "Rusty", "Genius"]

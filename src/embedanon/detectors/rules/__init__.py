@@ -45,14 +45,15 @@ from .words import (
 #: upper-case text too (round 32), ``titled_items`` lets a list item start with an honorific
 #: (round 33), ``salutations`` names the words after a greeting and ``inverted_pairs`` joins
 #: ``Surname, Given`` in running text (round 34), ``header_items`` lets a list's first item sit on
-#: its header's line (round 35), ``name_edges`` trims ``,;:!?`` from NAME span
-#: edges (no round: it removes punctuation only); ``case_aware`` is not a rule of its own but widens
-#: coordination, propagation and inverted_names to lower-case, upper-case and irregularly cased
-#: text (round 15)
+#: its header's line (round 35), ``name_series`` reads inline lists of names sentence by sentence,
+#: with month-like middle items and partly found items (round 36), ``name_edges`` trims ``,;:!?``
+#: from NAME span edges (no round: it removes punctuation only); ``case_aware`` is not a rule of
+#: its own but widens coordination, propagation and inverted_names to lower-case, upper-case and
+#: irregularly cased text (round 15)
 DECODE_RULES = ("coordination", "propagation", "inverted_names", "honorifics", "case_aware", "whole_words",
                 "speaker_turns", "lists", "particles", "email_names", "line_lists", "joined_names",
                 "name_pairs", "orphan_names", "upper_lists", "titled_items", "name_edges", "salutations",
-                "inverted_pairs", "header_items", "date_lists", "date_ranges", "date_edges")
+                "inverted_pairs", "header_items", "name_series", "date_lists", "date_ranges", "date_edges")
 
 #: the manifest flags of the DATE rules (:func:`~.dates.clean_date_spans`), in the order they run
 DATE_RULES = ("date_lists", "date_ranges", "date_edges")
@@ -125,7 +126,8 @@ def apply_rules(
         spans = name_list_items(text, spans, line_lists=bool(rules.get("line_lists")),
                                 upper=bool(rules.get("upper_lists")),
                                 titled=bool(rules.get("titled_items")),
-                                headed=bool(rules.get("header_items")))
+                                headed=bool(rules.get("header_items")),
+                                series=bool(rules.get("name_series")))
     if rules.get("particles"):
         spans = join_name_particles(text, spans)
     if rules.get("inverted_pairs"):

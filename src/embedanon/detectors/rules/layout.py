@@ -15,6 +15,7 @@ from .common import (
     WORD,
     SpanLookup,
     capitalized,
+    mixed_name_case,
     text_case,
 )
 
@@ -34,12 +35,45 @@ _DRUG_LIST_CUE = re.compile(r"\b(?:medications?|meds|allerg\w*|drugs?|doses?|mg|
                             re.IGNORECASE)
 
 
-def _sentence_opener(line: str, a: int, b: int) -> bool:
-    """Whether line[a:b] opens a sentence and is a common English word (``Then``, ``Basically``)."""
+def _sentence_opener(line: str, a: int, b: int, *, sentence: bool = False) -> bool:
+    """Whether line[a:b] opens a sentence and is a common English word (``Then``, ``Basically``);
+    ``sentence``: ``line`` is one sentence (:func:`_sentences`), so a period inside it ends an
+    initial or an honorific, no sentence (``TO MICHELLE-CAPA H. HALIM, ...``)."""
     from embedanon.privacy.prior import word_frequencies
 
     before = line[:a].rstrip()
-    return (not before or before[-1] in ".!?:") and line[a:b].lower() in word_frequencies()
+    ends = ":" if sentence else ".!?:"
+    return (not before or before[-1] in ends) and line[a:b].lower() in word_frequencies()
+
+
+#: a sentence's end inside a line: ``.``, ``!``, ``?`` or ``;``, then spaces (round 36, ``name_series``)
+_SENTENCE_END = re.compile(r"[.!?;]+[ \t]+")
+
+
+def _sentences(line: str) -> list[tuple[int, str]]:
+    """The sentences of a line with their offsets, cut after ``.``, ``!``, ``?`` or ``;`` and
+    spaces; not after an initial (``H. Halim``) or an honorific (``mrs. suomalainen``)."""
+    out: list[tuple[int, str]] = []
+    a = 0
+    for m in _SENTENCE_END.finditer(line):
+        p = m.start()
+        if line[p] == ".":
+            w = p
+            while w > 0 and line[w - 1].isalpha():
+                w -= 1
+            if p - w == 1 or line[w:p].lower() in HONORIFICS:
+                continue
+        out.append((a, line[a : m.end()]))
+        a = m.end()
+    out.append((a, line[a:]))
+    return out
+
+
+def _lone_capitalized(words: list[str], case: str) -> bool:
+    """One word written like a name in mixed-case text, whatever it means (``April``, ``An``): a
+    middle item of an inline list with ``series`` (round 36)."""
+    return case == "mixed" and len(words) == 1 and re.fullmatch(WORD, words[0]) is not None \
+        and mixed_name_case(words[0])
 
 
 def _titled(word: str, case: str) -> bool:
@@ -71,7 +105,7 @@ def _item_words(words: list[str], case: str, *, titled: bool = False) -> bool:
 
 
 def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, upper: bool = False,
-                    titled: bool = False, headed: bool = False) -> list[Span]:
+                    titled: bool = False, headed: bool = False, series: bool = False) -> list[Span]:
     """The items of a list of names are names: in an inline list ``A, B, C and D`` (three items or
     more, the last one after ``and`` / ``or`` / ``&``) or in a numbered / bulleted list (three lines
     or more), where at least two items and more than half of them hold a NAME span, every other
@@ -104,6 +138,14 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
             and kaysan`` is a list of three).
         headed: a list's first item may sit on its header's line (round 35: ``Attendees: 1. Dex``
             opens a numbered list, ``Participants: Hana Sahli, +1 ...`` a line list).
+        series: inline lists are read sentence by sentence, not line by line (round 36: so the
+            last item ends at its sentence's end, ``..., AND PACE. TEMPERATURE: 97.9``, and a
+            drug word elsewhere on a long line no longer hides the list); a middle item may be
+            one capitalized word of any meaning in mixed-case text (``Li-Chen, April, Tiziana
+            R. Tuzzolino and ...``, ``..., An and Juan Pablo Nuñez``); and an inline item the
+            model found only part of (``Qi`` of ``and Qi Fan.``) becomes one name when its words
+            fit, as in line lists, unless it is the first item (whose words are guessed back from
+            the separator: ``Meanwhile [Danny], Rusty and ...``).
 
     Returns:
         The spans with the added names, sorted.
@@ -119,15 +161,19 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
     def fits(words: list[str]) -> bool:
         return _item_words(words, case, titled=titled)
 
-    def settle(items: list[tuple[int, int]]) -> bool:
-        """Add the free fitting items of a list of names; whether it is one (at least two and more
-        than half of its items hold a NAME span)."""
+    def plain(words: list[str]) -> bool:  # an inline item widens to its words, never to an honorific
+        return _item_words(words, case)
+
+    def settle(items: list[tuple[int, int]], loose: frozenset[tuple[int, int]] = frozenset()) -> bool:
+        """Add the free fitting items of a list of names (and those of ``loose``, middle items
+        ``series`` lets pass); whether it is one (at least two and more than half of its items
+        hold a NAME span)."""
         named = [sp for a, b in items for sp in lookup(a, b) if sp.label == "NAME"]
         n_named = sum(any(sp.label == "NAME" for sp in lookup(a, b)) for a, b in items)
         if n_named < 2 or 2 * n_named <= len(items):
             return False
         for a, b in items:
-            if not lookup(a, b) and fits(text[a:b].split()):
+            if not lookup(a, b) and ((a, b) in loose or fits(text[a:b].split())):
                 added.append(Span(a, b, "NAME", named[0].score, named[0].source))
         return True
 
@@ -141,53 +187,62 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
             out.append((x, y))
         return out
 
-    # inline lists, line by line
+    # inline lists, line by line (with ``series``, sentence by sentence)
+    inline: list[list[tuple[int, int]]] = []  # the inline lists of names, for ``series``
     pos = 0
-    for line in text.split("\n"):
-        base, pos = pos, pos + len(line) + 1
-        if "," not in line or _DRUG_LIST_CUE.search(line):
-            continue
-        seps = list(_LIST_SEP.finditer(line))
-        if len(seps) < 2:
-            continue
-        bounds = [0] + [x for m in seps for x in m.span()] + [len(line)]
-        chunks = [(bounds[2 * i], bounds[2 * i + 1]) for i in range(len(seps) + 1)]
-        i = 0
-        while i < len(seps):
-            # first item: the trailing fitting words of chunk i
-            ws = words_at(line, *chunks[i])
-            k = len(ws)
-            while k > 0 and len(ws) - k < 3 and fits([line[chunks[i][0] + a : chunks[i][0] + b]
-                                                      for a, b in ws[k - 1 :]]):
-                k -= 1
-            if case in ("lower", "upper") and k > 0:  # case cannot tell where the name starts: one word
-                k = len(ws) - 1
-            if k == len(ws):
-                i += 1
+    for full in text.split("\n"):
+        start, pos = pos, pos + len(full) + 1
+        for off, line in _sentences(full) if series else [(0, full)]:
+            base = start + off
+            if "," not in line or _DRUG_LIST_CUE.search(line):
                 continue
-            items = [(chunks[i][0] + ws[k][0], chunks[i][0] + ws[-1][1])]
-            if k == len(ws) - 1 and _sentence_opener(line, chunks[i][0] + ws[k][0], items[0][1]):
-                items[0] = (-1, -1)  # 'Then, Kirk and McCoy': an adverb opening a sentence is no item
-            j = i + 1
-            while j < len(chunks):
-                a, b = chunks[j]
-                cw = words_at(line, a, b)
-                whole = fits([line[a + x : a + y] for x, y in cw])
-                if whole and j < len(seps):  # a middle item: the list goes on after it
-                    items.append((a + cw[0][0], a + cw[-1][1]))
-                    j += 1
+            seps = list(_LIST_SEP.finditer(line))
+            if len(seps) < 2:
+                continue
+            bounds = [0] + [x for m in seps for x in m.span()] + [len(line)]
+            chunks = [(bounds[2 * i], bounds[2 * i + 1]) for i in range(len(seps) + 1)]
+            i = 0
+            while i < len(seps):
+                # first item: the trailing fitting words of chunk i
+                ws = words_at(line, *chunks[i])
+                k = len(ws)
+                while k > 0 and len(ws) - k < 3 and fits([line[chunks[i][0] + a : chunks[i][0] + b]
+                                                          for a, b in ws[k - 1 :]]):
+                    k -= 1
+                if case in ("lower", "upper") and k > 0:  # case cannot tell where the name starts: one word
+                    k = len(ws) - 1
+                if k == len(ws):
+                    i += 1
                     continue
-                # the last item: the leading fitting words of chunk j (after an honorific, if allowed)
-                m0 = m = int(titled and len(cw) > 1 and _titled(line[a + cw[0][0] : a + cw[0][1]], case))
-                while m < min(m0 + 3, len(cw)) and fits([line[a + x : a + y] for x, y in cw[: m + 1]]):
-                    m += 1
-                if m > m0:
-                    items.append((a + cw[0][0], a + cw[m - 1][1]))
-                break
-            last_sep = seps[min(j, len(seps)) - 1].group(0).strip(", \t").lower()
-            if len(items) >= 3 and last_sep in ("and", "or", "&") and len(items) == j - i + 1:
-                settle([(base + a, base + b) for a, b in items if a >= 0])
-            i = max(j, i + 1)
+                items = [(chunks[i][0] + ws[k][0], chunks[i][0] + ws[-1][1])]
+                if k == len(ws) - 1 and _sentence_opener(line, chunks[i][0] + ws[k][0], items[0][1],
+                                                                 sentence=series):
+                    items[0] = (-1, -1)  # 'Then, Kirk and McCoy': an adverb opening a sentence is no item
+                j = i + 1
+                while j < len(chunks):
+                    a, b = chunks[j]
+                    cw = words_at(line, a, b)
+                    words = [line[a + x : a + y] for x, y in cw]
+                    whole = fits(words) or series and _lone_capitalized(words, case)
+                    if whole and j < len(seps):  # a middle item: the list goes on after it
+                        items.append((a + cw[0][0], a + cw[-1][1]))
+                        j += 1
+                        continue
+                    # the last item: the leading fitting words of chunk j (after an honorific, if allowed)
+                    m0 = m = int(titled and len(cw) > 1 and _titled(words[0], case))
+                    while m < min(m0 + 3, len(cw)) and fits(words[: m + 1]):
+                        m += 1
+                    if m > m0:
+                        items.append((a + cw[0][0], a + cw[m - 1][1]))
+                    break
+                last_sep = seps[min(j, len(seps)) - 1].group(0).strip(", \t").lower()
+                loose = frozenset((base + a, base + b) for a, b in items[1:-1]
+                                  if series and not fits(line[a:b].split()))
+                if len(items) >= 3 and last_sep in ("and", "or", "&") and len(items) == j - i + 1:
+                    found = [(base + a, base + b) for a, b in items if a >= 0]
+                    if settle(found, loose=loose) and series:  # the first item never widens:
+                        inline.append([(base + a, base + b) for a, b in items[1:]])  # 'Meanwhile Danny'
+                i = max(j, i + 1)
     # numbered / bulleted lists
     lines = [m.span(1) for m in _LIST_LINE.finditer(text) if m.end(1) > m.start(1)]
     if headed:
@@ -195,16 +250,15 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
     if len(lines) >= 3:
         settle(lines)
     widened: dict[Span, Span] = {}
-    if line_lists:
-        for block in _line_blocks(text, headed=headed):
-            if len(block) < 3 or not settle(block):
-                continue
+    blocks = [b for b in _line_blocks(text, headed=headed) if len(b) >= 3 and settle(b)] if line_lists else []
+    if blocks or inline:
+        for block, item_fits in [(b, fits) for b in blocks] + [(b, plain) for b in inline]:
             for a, b in block:  # an item the model found only part of
                 over = lookup(a, b)
                 hit = [sp for sp in over if sp.label == "NAME"]
                 inside = len(hit) == 1 and a <= hit[0].start and hit[0].end <= b
                 if (inside and (hit[0].start, hit[0].end) != (a, b) and len(over) == 1
-                        and fits(text[a:b].split())):
+                        and item_fits(text[a:b].split())):
                     widened[hit[0]] = Span(a, b, "NAME", hit[0].score, hit[0].source)
     if not added and not widened:
         return spans
