@@ -164,7 +164,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
     def plain(words: list[str]) -> bool:  # an inline item widens to its words, never to an honorific
         return _item_words(words, case)
 
-    def settle(items: list[tuple[int, int]], loose: frozenset[tuple[int, int]] = frozenset()) -> bool:
+    def settle(items: list[tuple[int, int]], loose: set[tuple[int, int]] | None = None) -> bool:
         """Add the free fitting items of a list of names (and those of ``loose``, middle items
         ``series`` lets pass); whether it is one (at least two and more than half of its items
         hold a NAME span)."""
@@ -173,7 +173,7 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
         if n_named < 2 or 2 * n_named <= len(items):
             return False
         for a, b in items:
-            if not lookup(a, b) and ((a, b) in loose or fits(text[a:b].split())):
+            if not lookup(a, b) and (loose is not None and (a, b) in loose or fits(text[a:b].split())):
                 added.append(Span(a, b, "NAME", named[0].score, named[0].source))
         return True
 
@@ -215,17 +215,20 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
                     i += 1
                     continue
                 items = [(chunks[i][0] + ws[k][0], chunks[i][0] + ws[-1][1])]
-                if k == len(ws) - 1 and _sentence_opener(line, chunks[i][0] + ws[k][0], items[0][1],
-                                                                 sentence=series):
+                if k == len(ws) - 1 and _sentence_opener(line, *items[0], sentence=series):
                     items[0] = (-1, -1)  # 'Then, Kirk and McCoy': an adverb opening a sentence is no item
+                loose: set[tuple[int, int]] = set()  # middle items only ``series`` lets in
                 j = i + 1
                 while j < len(chunks):
                     a, b = chunks[j]
                     cw = words_at(line, a, b)
                     words = [line[a + x : a + y] for x, y in cw]
-                    whole = fits(words) or series and _lone_capitalized(words, case)
-                    if whole and j < len(seps):  # a middle item: the list goes on after it
+                    whole = fits(words)
+                    lone = not whole and series and _lone_capitalized(words, case)
+                    if (whole or lone) and j < len(seps):  # a middle item: the list goes on after it
                         items.append((a + cw[0][0], a + cw[-1][1]))
+                        if lone:
+                            loose.add((base + a + cw[0][0], base + a + cw[-1][1]))
                         j += 1
                         continue
                     # the last item: the leading fitting words of chunk j (after an honorific, if allowed)
@@ -236,11 +239,9 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
                         items.append((a + cw[0][0], a + cw[m - 1][1]))
                     break
                 last_sep = seps[min(j, len(seps)) - 1].group(0).strip(", \t").lower()
-                loose = frozenset((base + a, base + b) for a, b in items[1:-1]
-                                  if series and not fits(line[a:b].split()))
                 if len(items) >= 3 and last_sep in ("and", "or", "&") and len(items) == j - i + 1:
                     found = [(base + a, base + b) for a, b in items if a >= 0]
-                    if settle(found, loose=loose) and series:  # the first item never widens:
+                    if settle(found, loose) and series:  # the first item never widens:
                         inline.append([(base + a, base + b) for a, b in items[1:]])  # 'Meanwhile Danny'
                 i = max(j, i + 1)
     # numbered / bulleted lists
@@ -251,15 +252,14 @@ def name_list_items(text: str, spans: list[Span], *, line_lists: bool = False, u
         settle(lines)
     widened: dict[Span, Span] = {}
     blocks = [b for b in _line_blocks(text, headed=headed) if len(b) >= 3 and settle(b)] if line_lists else []
-    if blocks or inline:
-        for block, item_fits in [(b, fits) for b in blocks] + [(b, plain) for b in inline]:
-            for a, b in block:  # an item the model found only part of
-                over = lookup(a, b)
-                hit = [sp for sp in over if sp.label == "NAME"]
-                inside = len(hit) == 1 and a <= hit[0].start and hit[0].end <= b
-                if (inside and (hit[0].start, hit[0].end) != (a, b) and len(over) == 1
-                        and item_fits(text[a:b].split())):
-                    widened[hit[0]] = Span(a, b, "NAME", hit[0].score, hit[0].source)
+    for block, item_fits in [(b, fits) for b in blocks] + [(b, plain) for b in inline]:
+        for a, b in block:  # an item the model found only part of
+            over = lookup(a, b)
+            hit = [sp for sp in over if sp.label == "NAME"]
+            inside = len(hit) == 1 and a <= hit[0].start and hit[0].end <= b
+            if (inside and (hit[0].start, hit[0].end) != (a, b) and len(over) == 1
+                    and item_fits(text[a:b].split())):
+                widened[hit[0]] = Span(a, b, "NAME", hit[0].score, hit[0].source)
     if not added and not widened:
         return spans
     kept = [widened.get(sp, sp) for sp in spans]
