@@ -43,7 +43,7 @@ test: install-dev
 	$(PY) -m pytest -q
 
 lint: install-dev
-	$(VENV)/bin/ruff check src tests scripts experiments
+	$(VENV)/bin/ruff check src tests scripts research
 	$(VENV)/bin/mypy src
 
 bench: install-dev

@@ -15,7 +15,7 @@ Examples::
 
     .venv/bin/python scripts/bench.py                       # 20 MB, knn, jobs 1 and 2
     .venv/bin/python scripts/bench.py --mb 5 --mechanisms knn,laplace --epsilon laplace=10 \\
-        --json experiments/bench-latest.json
+        --json research/bench-latest.json
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from build_default_embedding import _find_model_dir  # noqa: E402
 from embedanon.vectors.defaults import home_dir, load_default  # noqa: E402
 from embedanon.vectors.store import EmbeddingStore  # noqa: E402
 
-PROVENANCE = Path(__file__).resolve().parents[1] / "experiments" / "embeddings" / "minilm-static.json"
+PROVENANCE = Path(__file__).resolve().parents[1] / "research" / "embeddings" / "minilm-static.json"
 
 
 def encode(words: list[str], model_dir: Path, batch: int = 512) -> np.ndarray:

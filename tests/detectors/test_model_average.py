@@ -3,8 +3,6 @@ mean of the logits, and only runs that read the same features can be averaged.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -72,19 +70,3 @@ def test_runs_that_read_other_features_are_refused(clusters):
     b.sparse = b.sparse[: 2**13]
     with pytest.raises(ConfigError, match="buckets"):
         average_weights([a, b])
-
-
-def test_the_script_averages_and_fails_with_one_line_on_a_mismatch(tmp_path, clusters):
-    a, b = _run(1, clusters), _run(2, clusters)
-    pa, pb = a.save(tmp_path / "a"), b.save(tmp_path / "b")
-    script = str(ROOT / "scripts" / "average_detectors.py")
-    done = subprocess.run([sys.executable, script, str(pa), str(pb), "--out", str(tmp_path / "avg")],
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    avg = Weights.load(tmp_path / "avg")
-    assert avg.manifest["averaged"] == 2 and [m["seed"] for m in avg.manifest["members"]] == [1, 2]
-    pc = _run(3, clusters, frequency_bands=True).save(tmp_path / "c")
-    done = subprocess.run([sys.executable, script, str(pa), str(pc), "--out", str(tmp_path / "bad")],
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "feature flags" in done.stderr
-    assert not (tmp_path / "bad").exists()

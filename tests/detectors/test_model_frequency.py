@@ -15,7 +15,7 @@ from embedanon.detectors.bio import CLASSES, absent_word_shifts, decode
 from embedanon.detectors.features import OWN_SLOTS, SLOTS, frequency_band, public_ranks, tokenize
 from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.training import featurize_records, fit, train
-from embedanon.detectors.weights import FEATURE_FLAGS, Weights, make_featurizer, shipped_path
+from embedanon.detectors.weights import Weights, make_featurizer, shipped_path
 from embedanon.errors import ConfigError
 from embedanon.privacy.prior import word_frequencies
 from tests.helpers.detector import fast_path_probabilities, name_records
@@ -312,14 +312,3 @@ def test_absent_affixes_flag_switches_the_features_and_spelling_dropout_reaches_
     assert (hit & copies).any()  # among them absent words with their six copies ...
     assert not dropped.ids[hit, 3 : featurizer.own_slots].any()  # ... which go too
     _flag_round_trip(tmp_path, "absent_affixes")
-
-
-def test_train_detector_offers_every_feature_flag():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "train_detector", Path(__file__).resolve().parents[2] / "scripts" / "train_detector.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert tuple(module.FEATURE_OPTIONS) == FEATURE_FLAGS

@@ -19,7 +19,7 @@ EXAMPLE = {
     "mechanisms": [{"name": "knn", "k": [5, 10, 20]}, {"name": "laplace", "epsilon": [50, 80, 110]}],
     "classifiers": ["tfidf-logreg"],
     "seeds": [0, 1, 2],
-    "output": "experiments/results/my-run",
+    "output": "research/results/my-run",
 }
 
 
@@ -46,11 +46,6 @@ def test_the_issue_example_parses() -> None:
         ("laplace", "epsilon", (50.0, 80.0, 110.0)),
     ]
     assert config.seeds == (0, 1, 2) and config.folds == 5
-
-
-def test_shipped_configs_parse() -> None:
-    for path in sorted((REPO / "experiments" / "configs").glob("*.yaml")):
-        assert load_config(path).name
 
 
 @pytest.mark.parametrize(
@@ -114,7 +109,7 @@ def test_yaml_errors(tmp_path: Path) -> None:
 def test_quick_shrinks_and_writes_elsewhere() -> None:
     config = parse_config({**EXAMPLE, "quick": {"limit": 50, "values": "ends"}})
     quick = config.quickened()
-    assert quick.output == "experiments/results/my-run-quick"
+    assert quick.output == "research/results/my-run-quick"
     assert quick.seeds == (0,) and quick.folds == 3 and quick.datasets[0].limit == 50
     assert [m.values for m in quick.mechanisms] == [(5, 20), (50.0, 110.0)]
 

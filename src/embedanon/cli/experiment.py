@@ -9,7 +9,7 @@ import typer
 from .common import fail, handle_errors
 
 app = typer.Typer(
-    help="Utility against privacy experiments (see experiments/configs/).",
+    help="Utility against privacy experiments (see research/configs/).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

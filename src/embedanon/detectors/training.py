@@ -3,7 +3,7 @@
 Training (:func:`fit`) is minibatch AdaGrad on the softmax loss with an L2 pull toward a prior
 (zero for the shipped model; the shipped weights for domain adaptation, so a handful of documents
 re-weights the model instead of replacing it). :func:`train` is what ``embedanon detector train``
-runs; ``scripts/train_detector.py`` trains the shipped model.
+runs; ``research/scripts/train_detector.py`` trains the shipped model.
 """
 
 from __future__ import annotations
@@ -308,7 +308,7 @@ def require_tokens(records: Iterable[dict[str, Any]], source: str) -> None:
 
 
 #: Domain adaptation defaults, chosen on presidio-research's generated_large.json (10 documents
-#: adapted, the rest scored; experiments/detection/adapt_tuning.json), not on the evaluation set.
+#: adapted, the rest scored; research/detection/adapt_tuning.json), not on the evaluation set.
 ADAPT_EPOCHS = 20
 ADAPT_L2 = 1e-3
 

@@ -195,7 +195,7 @@ def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict[str, Any]]:
         raise ConfigError(f"transformer model at {str(path)!r} was trained for other labels")
     if not manifest and not for_training:
         raise ConfigError(f"transformer path {str(path)!r} has no {MANIFEST}; train one with "
-                          "scripts/train_transformer_detector.py")
+                          "research/scripts/train_transformer_detector.py")
     if not (path / "config.json").is_file():
         raise ConfigError(f"transformer path {str(path)!r} has no config.json")
     tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
@@ -316,7 +316,7 @@ class TransformerDetector:
 
     Args:
         path: directory written by :meth:`TrainedTransformer.save`
-            (``scripts/train_transformer_detector.py --out DIR``).
+            (``research/scripts/train_transformer_detector.py --out DIR``).
         threshold: entity probability a word needs to leave ``O``, in (0, 1); default: the
             manifest's (chosen on a development set by the training script).
         batch_size: windows per forward pass for long texts.

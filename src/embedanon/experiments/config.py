@@ -10,7 +10,7 @@
       - {name: laplace, epsilon: [50, 80, 110]}
     classifiers: [tfidf-logreg]
     seeds: [0, 1, 2]
-    output: experiments/results/my-run
+    output: research/results/my-run
 
 Optional top-level keys: ``folds`` (CV folds, default 5), ``embedding`` (default
 ``minilm-words``), ``privacy`` (``attack_docs`` 50, ``draws`` 50, ``stats_words`` 200,
@@ -30,7 +30,7 @@ are, an upper bound that changes fewer than 100 % of words; ``uniform``: a unifo
 ``consistent`` (one replacement per word type within a record), ``keep`` (``english-stopwords``: the
 words of that public list released as they are) and ``embedding`` (this entry's
 embedding instead of the top-level one: a name or a vector file path, e.g. the public word2vec of
-``scripts/train_public_embedding.py``).
+``research/scripts/train_public_embedding.py``).
 
 Every error is one line naming the key (``mechanisms[1].epsilon``) and the valid values.
 """

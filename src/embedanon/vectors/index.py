@@ -5,7 +5,7 @@ a legal replacement. Ids are rows of the :class:`EmbeddingStore` (word ids), nev
 
 Search is exact (``IndexFlatIP``) by default. ``approximate="hnsw"`` (or ``"auto"`` for very large
 vocabularies) searches an HNSW graph instead, with efSearch calibrated to a target recall; recall
-against exact search is measured by :meth:`NeighborIndex.recall` (``experiments/ann_recall.py``).
+against exact search is measured by :meth:`NeighborIndex.recall` (``research/ann_recall.py``).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ SEARCH_MODES = ("flat", "hnsw", "auto")
 #: ``approximate="auto"`` searches exactly below this many candidate words, with HNSW from it on.
 #: On 2 cores, 199k candidates x 100 d, exact batch search (2.8k queries/s) still beat HNSW at
 #: recall@10 >= 0.95 (0.85k/s; single queries: 0.25k/s vs 0.5k/s); exact cost grows linearly, so
-#: the batch crossover is probably near a million words (extrapolated; experiments/ann_recall.json).
+#: the batch crossover is probably near a million words (extrapolated; research/ann_recall.json).
 AUTO_HNSW_MIN = 1_000_000
 #: Calibration of efSearch (see :class:`HNSWParams`): queries, k, seed and the largest efSearch.
 _CALIBRATION_SAMPLE, _CALIBRATION_K, _CALIBRATION_SEED, _MAX_EF_SEARCH = 500, 10, 0, 4096
@@ -76,7 +76,7 @@ class HNSWParams:
     How many search steps a given recall needs depends on the embedding: on clustered synthetic
     data efSearch = 128 gives recall@10 > 0.99; on a 317k-word word2vec embedding (min_count=1,
     199k candidates, d = 100) it gives 0.84 with these defaults, and 0.95 needs efSearch = 1024
-    (2048 with m = 32; never with m = 16, ef_construction = 64), see ``experiments/ann_recall.json``.
+    (2048 with m = 32; never with m = 16, ef_construction = 64), see ``research/ann_recall.json``.
     So by default efSearch is calibrated once, after building: starting at ``ef_search`` it is
     doubled (up to 4096) until recall@10 against exact search, measured on 500 candidate words
     with a fixed seed, reaches ``target_recall``.

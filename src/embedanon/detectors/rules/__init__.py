@@ -6,7 +6,7 @@ widened; the last three (:data:`DATE_RULES`, :mod:`.dates`) only remove characte
 ``regex`` date from DATE spans: list separators and range joiners between two dates, so a list or
 range becomes one span per date, and function words and punctuation at a span's edges. Which rules
 run is a property of the model (its manifest names them: each NAME rule was shipped by a
-development-data round, ``experiments/detection/roundN.md``; the DATE rules were added without
+development-data round, ``research/detection/roundN.md``; the DATE rules were added without
 one, their counts are in the README); :func:`apply_rules` runs them in one fixed order.
 """
 

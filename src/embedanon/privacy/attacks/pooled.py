@@ -26,7 +26,7 @@ from .bayes import PosteriorAttack, TopK, row_credit
 
 #: the record's share of its pooled prior (the attack's prior has the rest); chosen among 0.1,
 #: 0.25 and 0.5 on 200 MTSamples cardiology notes (knn and exponential ε=14, release-fitted and
-#: public priors: ``experiments/privacy/record_pooling.py``), never on the corpus it is reported on
+#: public priors: ``research/privacy/record_pooling.py``), never on the corpus it is reported on
 POOL_SHARE = 0.25
 #: EM steps per record
 POOL_STEPS = 10
