@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: demo test install install-dev install-train lint bench clean
+.PHONY: demo test install install-dev install-train lint bench docs clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,15 @@ test: install-dev
 lint: install-dev
 	$(VENV)/bin/ruff check src tests scripts research
 	$(VENV)/bin/mypy src
+
+$(VENV)/.installed-docs: $(VENV)/bin/python pyproject.toml
+	$(PIP) install --quiet -e ".[docs]"
+	touch $@
+
+# the documentation site (docs/, mkdocs.yml); --strict turns broken links and anchors into errors
+docs: $(VENV)/.installed-docs
+	$(PY) docs/decisions/index.py --check
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir build/site
 
 bench: install-dev
 	$(PY) scripts/bench.py
