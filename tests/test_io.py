@@ -225,6 +225,19 @@ def test_well_formed_quoting_still_reads() -> None:
                                                 ('un"quoted',)]
 
 
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])
+def test_csv_utf8_error_names_its_own_line(ending: bytes) -> None:
+    """Audit defect 17: a text wrapper decoded 8 KiB ahead of the reader and named a line far
+    before the bad byte. Line 5,003 of a file whose second row spans two lines holds it."""
+    rows = [b"id,text", b'1,"two' + ending + b'lines"'] + [b"%d,fine" % i for i in range(5000)]
+    data = ending.join([*rows, b"9,bad \xff byte", b"10,after"]) + ending
+    message = _refused(lambda: _csv(data), "CSV line 5004 is not valid UTF-8 (byte 7 of the line)")
+    assert "--encoding-errors replace" in message
+    records = list(eio.read_csv(io.BufferedReader(io.BytesIO(data)), "in.csv", "replace", ["text"]))  # type: ignore[arg-type]
+    assert records[1].texts == ("two" + ending.decode() + "lines",)
+    assert records[-2].texts == ("bad \ufffd byte",) and records[-1].texts == ("after",)
+
+
 def test_headerless_csv_never_shows_its_first_row() -> None:
     message = _refused(lambda: _csv(f"{CANARY} Smith,chest pain,54\n1,2,3\n".encode()),
                        "no column 'text' in the first row (3 columns)")

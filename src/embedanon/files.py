@@ -7,16 +7,25 @@ output depends on the key and the data only, never on the engine, ``jobs`` or ch
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from . import io as eio
-from ._atomic import OutputError, is_stream, regular_target, stdin_file_stat
+from ._atomic import (
+    OutputError,
+    is_stream,
+    new_dir_mode,
+    regular_target,
+    stdin_file_stat,
+    writable_directory,
+)
 from ._validate import positive_int
 from .backends.base import Backend, Task, build_backend, chunk_texts, run_task
 from .config import AnonymizerConfig
@@ -129,18 +138,23 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
         raise ConfigError("no input given")
     if inputs.count("-") > 1:
         raise ConfigError("standard input ('-') is given more than once")
-    eio.check_output(output)
     if output is None or output == "-":
         if len(inputs) > 1:
-            raise ConfigError(f"{len(inputs)} inputs need -o DIR, an existing directory (standard "
+            raise ConfigError(f"{len(inputs)} inputs need -o DIR, a directory (standard "
                               "output takes one input)")
         return [None] * len(inputs)
-    out_is_dir = Path(output).is_dir() or (len(inputs) > 1)
+    out_is_dir = output != "" and (Path(output).is_dir() or len(inputs) > 1 or _names_directory(output))
     if not out_is_dir:
+        eio.check_output(output)
         targets: list[str | None] = [output]
     else:
-        if not Path(output).is_dir():
-            raise InputError(f"with several inputs, -o must be an existing directory: {output}")
+        if not Path(output).is_dir() and not is_stream(output):
+            try:  # created when the run starts (output_directory), removed if it fails
+                writable_directory(output)
+            except OutputError as exc:
+                raise InputError(str(exc)) from None
+        elif not Path(output).is_dir():
+            raise InputError(f"with several inputs, -o must be a directory: {output}")
         if "-" in inputs:
             raise ConfigError("standard input ('-') cannot be combined with an output directory")
         names = [Path(p).name for p in inputs]
@@ -149,6 +163,40 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
             raise ConfigError(f"two inputs share the file name {sorted(dupes)[0]!r}")
         targets = [str(Path(output) / n) for n in names]
     return targets
+
+
+def _names_directory(path: str) -> bool:
+    """Whether ``path`` ends in a separator (``-o outdir/``): a directory, made when missing."""
+    return path.endswith(os.sep) or bool(os.altsep and path.endswith(os.altsep))
+
+
+@contextmanager
+def output_directory(inputs: list[str], output: str | None) -> Iterator[None]:
+    """Create the ``-o`` directory of a run that writes into one (:func:`plan_outputs`) when it
+    is missing, private (0700: it will hold anonymized text), and remove what was created when
+    the run fails and left it empty, so a failed run leaves nothing behind."""
+    wanted = (output is not None and output not in ("", "-")
+              and (len(inputs) > 1 or _names_directory(output)) and not os.path.isdir(output))
+    if not wanted:
+        yield
+        return
+    assert output is not None
+    top = Path(os.path.abspath(output))
+    while not top.parent.exists():  # the highest directory this run creates
+        top = top.parent
+    try:
+        os.makedirs(output, mode=new_dir_mode(private=True), exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the output directory {output}: {exc.strerror}") from None
+    try:
+        yield
+    except BaseException:
+        for directory in [Path(os.path.abspath(output)), *Path(os.path.abspath(output)).parents]:
+            with contextlib.suppress(OSError):
+                directory.rmdir()  # only when empty
+            if directory == top:
+                break
+        raise
 
 
 def check_outputs(inputs: list[str], output: str | None, *, report: str | None = None,
@@ -317,7 +365,8 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
     for p in inputs:  # fail before writing anything when an input is missing
         eio.check_input(p)
     stats = RunStats()
-    with eio.output_batch() as batch:  # every output appears only when every input succeeded
+    with output_directory(inputs, output), eio.output_batch() as batch:
+        # every output appears only when every input succeeded
         for path, target, form in zip(inputs, targets, formats, strict=True):
             names = list(fields or ["text"])
             with eio.open_input(path) as fh:

@@ -101,6 +101,26 @@ def test_several_inputs_into_directory(tmp_path: Path) -> None:
     assert sorted(p.name for p in outdir.iterdir()) == ["a.txt", "b.txt"]
 
 
+def test_missing_output_directory_is_created_private_and_removed_on_failure(tmp_path: Path) -> None:
+    """Issue 34: the README's ``-o outdir/`` failed on a fresh checkout. A directory named by
+    several inputs or a trailing separator is created (0700: it holds anonymized text); a run
+    that fails leaves no directory behind."""
+    (tmp_path / "a.txt").write_text("John\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("Mary\n", encoding="utf-8")
+    both = str(tmp_path / "a.txt"), str(tmp_path / "b.txt")
+    result = run(*both, "-o", str(tmp_path / "new" / "out"), "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "new" / "out").iterdir()) == ["a.txt", "b.txt"]
+    assert (tmp_path / "new" / "out").stat().st_mode & 0o777 == 0o700
+    result = run(both[0], "-o", str(tmp_path / "one") + "/", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["a.txt"]
+    (tmp_path / "bad.jsonl").write_text("{broken\n", encoding="utf-8")
+    result = run(both[0], str(tmp_path / "bad.jsonl"), "-o", str(tmp_path / "gone" / "deeper") + "/")
+    assert result.exit_code == 2 and "not valid JSON" in result.stderr
+    assert not (tmp_path / "gone").exists()
+
+
 def test_jobs_do_not_change_output(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("".join(f"Patient {i} John Smith has pain {i}\n" for i in range(300)), encoding="utf-8")
@@ -210,13 +230,19 @@ def test_real_subprocess(tmp_path: Path) -> None:
     ok = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1"],
                         capture_output=True, text=True, env=env, timeout=120)
     assert ok.returncode == 0, ok.stderr
-    assert "John" not in ok.stdout and ok.stdout.count("\n") == 1 and ok.stderr == ""
+    assert "John" not in ok.stdout and ok.stdout.count("\n") == 1
+    # every run ends with one summary line on stderr: counts and time, never text; -q: nothing
+    assert re.fullmatch(r"anonymized 1 record \(1 text, 0\.00 MB\) from 1 input in \d+\.\d s\n", ok.stderr)
+    quiet = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1", "-q"],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert quiet.returncode == 0 and quiet.stdout == ok.stdout and quiet.stderr == ""
     plain = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1",
                             "--progress", "plain"], capture_output=True, text=True, env=env, timeout=120)
     assert plain.returncode == 0 and plain.stdout == ok.stdout
-    assert "100 % done" in plain.stderr.splitlines()[-1] and "John" not in plain.stderr
-    # with progress, only notices (first-use table builds) and progress lines, never text
-    assert all(line.startswith(("building ", "anonymizing: ")) for line in plain.stderr.splitlines())
+    lines = plain.stderr.splitlines()
+    assert "100 % done" in lines[-2] and lines[-1].startswith("anonymized 1 record") and "John" not in plain.stderr
+    # with progress, only notices (first-use table builds), progress lines and the summary, never text
+    assert all(line.startswith(("building ", "anonymizing: ", "anonymized ")) for line in lines)
     bad = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(tmp_path / "x.txt")],
                          capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip() == f"error: input not found: {tmp_path / 'x.txt'}"
@@ -394,8 +420,9 @@ def test_failed_detection_is_one_notice_and_a_report_count(tmp_path: Path, jobs:
             "--llm-url", stub.url + "/chat/completions", "--llm-model", "m", "--report", str(report),
             "--jobs", jobs])
     assert result.exit_code == 0, result.output
-    assert result.stderr == ("notice: detection failed on 2 of 3 records; they were released in full "
-                             "scope (every word perturbed)\n")
+    assert result.stderr.splitlines()[:-1] == ["notice: detection failed on 2 of 3 records; they were "
+                                               "released in full scope (every word perturbed)"]
+    assert re.fullmatch(r"anonymized \d+ records? .* s", result.stderr.splitlines()[-1])
     assert json.loads(report.read_text(encoding="utf-8"))["counts"]["full_scope_fallbacks"] == 2
     assert out.read_text(encoding="utf-8") == runner.invoke(
         app, ["anonymize", str(src), "--seed", "1"]).stdout  # full scope, byte for byte

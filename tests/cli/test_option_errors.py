@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from embedanon import Anonymizer
 from embedanon.cli import app
 from embedanon.cli.options import word_lists
 from embedanon.errors import ConfigError
@@ -213,6 +214,18 @@ def test_llm_detector_without_endpoint(tiny: Path, tmp_path: Path, args: list[st
                     encoding="utf-8")
     result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "llm"])
     _one_line_exit_2(result, "the llm detector needs --llm-url and --llm-model")
+
+
+@pytest.mark.parametrize("names", ["", " ", ",", "model,"])
+def test_empty_detector_list_is_refused_not_the_default(tiny: Path, tmp_path: Path, names: str) -> None:
+    """Audit defect 13: ``--detector ""`` silently meant the default detectors."""
+    result, out = _anonymize(tiny, tmp_path, "--scope", "detected", "--detector", names)
+    _one_line_exit_2(result, "detector must be a comma-separated list of names")
+    assert not out.exists()
+    with pytest.raises(ConfigError, match="comma-separated list of names"):
+        Anonymizer(str(tiny), scope="detected", detectors=names, seed=1)
+    with pytest.raises(ConfigError, match="detectors needs scope"):
+        Anonymizer(str(tiny), detectors=names, seed=1)
 
 
 @pytest.mark.parametrize("address", ["bogus", "tcp://bogus", "tcp://127.0.0.1:0", "tcp://127.0.0.1:99999"])

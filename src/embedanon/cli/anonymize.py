@@ -55,10 +55,11 @@ def anonymize_command(
     report: Annotated[Optional[str], typer.Option(
         help="Write a run report (settings, counts, epsilon spent, timing; never text) as JSON.",
         metavar="FILE.json")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no notices.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress, no notices and no summary line.")] = False,
     version: VersionOpt = None,
     verbose: Annotated[bool, typer.Option(
-        "--verbose", "-v", help="A summary line (counts) at the end.")] = False,
+        "--verbose", "-v", help="Log each stage (counts, never text).")] = False,
     *,
     release: dict[str, Any],
 ) -> None:
@@ -88,10 +89,10 @@ def anonymize_command(
         report=None if report is None else (report, render))))
     stats = result[0]
     seconds = time.monotonic() - started
-    if verbose:
-        typer.echo(f"anonymized {counted(stats.records, 'record')} ({counted(stats.texts, 'text')}, "
-                   f"{stats.bytes_in / 1e6:.2f} MB) from {counted(stats.inputs, 'input')} in {seconds:.1f} s",
-                   err=True)
     notice = fallback_notice(stats)
     if notice is not None and not quiet:  # the count is in the report too
         typer.echo(notice, err=True)
+    if not quiet:  # the last line of every run: counts and time, never text
+        typer.echo(f"anonymized {counted(stats.records, 'record')} ({counted(stats.texts, 'text')}, "
+                   f"{stats.bytes_in / 1e6:.2f} MB) from {counted(stats.inputs, 'input')} in {seconds:.1f} s",
+                   err=True)

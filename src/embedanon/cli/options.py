@@ -206,7 +206,10 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
                           "(the spans of --neutral-formats)")
     options = detector_options({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None},
                                detector_option)
-    names = detector or (DEFAULT_DETECTORS if llm_url is None else DEFAULT_DETECTORS + ",llm")
+    # None: not given. An empty --detector "" is given and refused by the detector registry
+    # (it used to mean the default detectors, silently: audit defect 13).
+    names = detector if detector is not None else (
+        DEFAULT_DETECTORS if llm_url is None else DEFAULT_DETECTORS + ",llm")
     return ScopeConfig(
         scope=scope, detectors=names,
         detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),

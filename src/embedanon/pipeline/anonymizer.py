@@ -95,8 +95,9 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
         raise TypeError(f"surrogates must be a SurrogateConfig, got {type(surrogates).__name__}")
     options = _mapping("detector_options", detector_options, "{'llm_url': ...}")
     if scope == "all":  # as on the command line: a setting scope 'all' would ignore is refused
-        unused = [name for name, value in (("detectors", detectors), ("detector_options", options),
-                                           ("allow", allow), ("deny", deny)) if value]
+        unused = ["detectors"] if detectors is not None else []  # "" too: it is given
+        unused += [name for name, value in (("detector_options", options), ("allow", allow),
+                                            ("deny", deny)) if value]
         if not neutral_formats:
             unused += [name for name, value in (("strategies", strategies), ("surrogates", surrogates))
                        if value]
@@ -106,7 +107,7 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
                                  else " (or neutral_formats=True)")
                               + "; scope 'all' would ignore it")
     return ScopeConfig(
-        scope=scope, detectors=detectors or DEFAULT_DETECTORS,
+        scope=scope, detectors=DEFAULT_DETECTORS if detectors is None else detectors,
         detector_options=tuple(sorted((n, v) for n, v in options.items() if v is not None)),
         strategies=tuple((str(lab).upper(), str(act).lower())
                          for lab, act in _mapping("strategies", strategies, "{'NAME': 'keep'}").items()),
