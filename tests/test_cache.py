@@ -179,3 +179,100 @@ def test_warning_only_for_modified_caches(tmp_path: Path, monkeypatch: pytest.Mo
     with caplog.at_level("WARNING"):
         _load(path, build)
     assert build.calls == 4 and len(caplog.records) == 1 and "integrity" in caplog.text
+
+
+# -- things planted in a shared cache (audit defects 1, 2, 4) -----------------------------------
+def test_a_symbolic_link_in_the_cache_is_replaced_never_written_through(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Defect 1: ``ln -s victim C/tables/T`` made the next run overwrite the victim with a table."""
+    path = tmp_path / "cache" / "emb-k3.npz"
+    path.parent.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    path.symlink_to(victim)
+    build = Builder()
+    with caplog.at_level("WARNING"):
+        table = _load(path, build)
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert not path.is_symlink() and path.is_file() and "not a regular file" in caplog.text
+    assert build.calls == 1 and np.array_equal(table, Builder()()["table"])
+    assert np.array_equal(_load(path, build), table) and build.calls == 1  # the rebuilt one is used
+    dangling = tmp_path / "cache" / "emb-k4.npz"
+    dangling.symlink_to(tmp_path / "created-through-the-link")
+    _load(dangling, build)
+    assert not (tmp_path / "created-through-the-link").exists() and not dangling.is_symlink()
+
+
+def test_a_link_to_standard_output_in_the_cache_writes_nothing_there(tmp_path: Path) -> None:
+    """Defect 1: a link to /dev/stdout replaced the records with the npz."""
+    import subprocess
+    import sys
+
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "emb-k3.npz").symlink_to("/dev/stdout")
+    code = ("from pathlib import Path; import numpy as np; from embedanon._cache import load_or_build; "
+            f"load_or_build(Path({str(tmp_path / 'cache' / 'emb-k3.npz')!r}), "
+            "lambda: {'table': np.zeros((4, 3), np.int32)}, enabled=True, shapes={'table': (4, 3)})")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                          env={**os.environ, "EMBEDANON_HOME": str(tmp_path / "home")})
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout == b""
+
+
+def test_a_fifo_in_the_cache_does_not_hang_the_run(tmp_path: Path) -> None:
+    """Defect 4: ``mkfifo C/tables/T`` hung every run (the reader waited for a writer)."""
+    import threading
+
+    path = tmp_path / "cache" / "emb-k3.npz"
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    build, result = Builder(), []
+    worker = threading.Thread(target=lambda: result.append(_load(path, build)), daemon=True)
+    worker.start()
+    worker.join(30)
+    if worker.is_alive():  # unblock the reader so the test process can end, then fail
+        with open(path, "wb"):
+            pass
+        pytest.fail("a FIFO in the cache hung the run")
+    assert build.calls == 1 and stat.S_ISREG(os.lstat(path).st_mode)
+    (tmp_path / "home").mkdir(exist_ok=True)
+    os.remove(tmp_path / "home" / "cache.key")
+    os.mkfifo(tmp_path / "home" / "cache.key")  # a FIFO as the key: no key, never a hang
+    _cache._keys.clear()  # the fixture restores the module's state
+    assert cache_key() is None
+
+
+def _forge_vectors_cache(cached: Path) -> None:
+    """What defect 2 did: drop the fingerprint and shuffle the words (a public cache name)."""
+    import json
+
+    meta = json.loads((cached / "meta.json").read_text(encoding="utf-8"))
+    meta.pop("fingerprint")
+    (cached / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    words = (cached / "words.txt").read_text(encoding="utf-8").split("\n")
+    (cached / "words.txt").write_text("\n".join(words[1:] + words[:1]), encoding="utf-8")
+
+
+def test_a_forged_embedding_cache_is_never_used(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Defect 2: a forged fast form of an ``--embedding`` file changed the output, exit 0."""
+    from embedanon.vectors import defaults
+    from tests.helpers.embeddings import write_glove
+
+    source = write_glove(tmp_path / "e.glove.txt", ["alpha", "bravo", "charlie", "delta", "echo"])
+    defaults._load_named.cache_clear()
+    honest = defaults.load_embedding(str(source))
+    (cached,) = list((tmp_path / "cache" / "vectors").iterdir())
+    defaults._load_named.cache_clear()
+    assert defaults.load_embedding(str(source)).words == honest.words  # the cache is used ...
+    _forge_vectors_cache(cached)
+    defaults._load_named.cache_clear()
+    with caplog.at_level("WARNING"):
+        again = defaults.load_embedding(str(source))
+    assert again.words == honest.words and "integrity" in caplog.text
+    # ... and rewritten, signed, so a negative control: the same forgery of it is caught again
+    defaults._load_named.cache_clear()
+    assert defaults.load_embedding(str(source)).words == honest.words
+    _forge_vectors_cache(cached)
+    defaults._load_named.cache_clear()
+    assert defaults.load_embedding(str(source)).words == honest.words
+    defaults._load_named.cache_clear()

@@ -159,6 +159,28 @@ def test_report_has_the_fallback_count(tmp_path: Path, glove: Path, failing_dete
     assert oct(report.stat().st_mode & 0o777) == "0o600"
 
 
+def test_config_digest_is_keyed_and_cannot_confirm_a_guessed_deny_list(tmp_path: Path, glove: Path) -> None:
+    """Audit defect 3: the report's config_digest was sha256(repr(config)), and the config holds
+    the deny list, so a guessed list could be confirmed offline from a report."""
+    import hashlib
+
+    from embedanon.noise import ReleaseKey
+
+    deny = {"Zorblat Quexley": "NAME"}
+    one, two = ReleaseKey.from_seed(1), ReleaseKey.from_seed(2)
+    a = Anonymizer(str(glove), scope="detected", detectors="regex", deny=deny, key=one)
+    again = Anonymizer(str(glove), scope="detected", detectors="regex", deny=deny, key=one)
+    other_key = Anonymizer(str(glove), scope="detected", detectors="regex", deny=deny, key=two)
+    other_list = Anonymizer(str(glove), scope="detected", detectors="regex", deny={"Mary": "NAME"}, key=one)
+    assert a.digest() == again.digest()  # provenance: same config and key, same digest
+    assert a.digest() not in (other_key.digest(), other_list.digest())
+    guesser = hashlib.sha256(repr(a.config).encode()).hexdigest()[:12]  # what the attack computed
+    assert a.digest() != guesser
+    stats = files.RunStats()
+    report = json.loads(files.run_report(a, stats, 1.0, engine="processes", jobs=1))
+    assert report["config_digest"] == a.digest() and "Zorblat" not in json.dumps(report)
+
+
 # -- inputs that are not plain text files (QA pass 4) --------------------------------------------
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_named_pipe_is_read_once(tmp_path: Path, glove: Path) -> None:

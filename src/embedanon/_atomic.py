@@ -411,13 +411,16 @@ class AtomicBatch:
             self.abort()
 
     def open(self, path: str | os.PathLike[str] | None, *, private: bool = True,
-             binary: bool = False) -> IO[Any]:
+             binary: bool = False, follow_links: bool = True) -> IO[Any]:
         """A writable stream for ``path`` (``None`` or ``-``: standard output).
 
         Args:
             path: target file.
             private: mode rule for a new file (see the module docstring).
             binary: bytes instead of UTF-8 text.
+            follow_links: False for files in a directory others may write (caches): whatever
+                is at ``path`` (a symbolic link, a FIFO, a device) is replaced by the rename,
+                never followed or written through, and ``path`` is never a stream.
 
         Raises:
             OutputError: the target cannot be written (see :func:`regular_target`).
@@ -425,6 +428,8 @@ class AtomicBatch:
         if self._done:
             raise RuntimeError("this batch is already committed or aborted")
         text = "-" if path is None else os.fspath(path)
+        if not follow_links:
+            return self._open_in_place(text, private=private, binary=binary)
         if text == "-" or is_stream(text):
             # The spool lives until commit or abort, beyond this call: no context manager.
             spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES, mode="w+b")  # noqa: SIM115
@@ -437,6 +442,30 @@ class AtomicBatch:
         _refuse_stdin(target, text)
         mode = _existing_mode(target)
         temp = _make_temp(target)
+        try:
+            fh: IO[Any] = open(temp, "wb") if binary else open(  # noqa: SIM115
+                temp, "w", encoding="utf-8", newline="")
+        except OSError as exc:
+            _remove(temp)
+            raise OutputError(f"cannot write to {target.parent}: {_describe(exc)}") from None
+        self._pending.append(_Pending(text, fh, temp, target,
+                                      mode=new_file_mode(private=private) if mode is None else mode))
+        return fh if binary else _Guarded(fh, text)  # type: ignore[return-value]
+
+    def _open_in_place(self, text: str, *, private: bool, binary: bool) -> IO[Any]:
+        """:meth:`open` with ``follow_links=False``: a temp file beside ``text`` itself (its
+        directory not resolved past the last component), renamed over whatever is there."""
+        target = Path(os.path.abspath(text))
+        if not target.parent.is_dir():
+            raise OutputError(f"output directory does not exist: {target.parent}")
+        try:
+            st = os.lstat(target)
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise OutputError(f"output {text} is a directory")
+        mode = stat.S_IMODE(st.st_mode) if st is not None and stat.S_ISREG(st.st_mode) else None
+        temp = _make_temp(target)  # mkstemp: O_CREAT | O_EXCL | O_NOFOLLOW, mode 0600
         try:
             fh: IO[Any] = open(temp, "wb") if binary else open(  # noqa: SIM115
                 temp, "w", encoding="utf-8", newline="")
@@ -578,11 +607,46 @@ def _refuse_stdin(target: Path, shown: str) -> None:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike[str], *, private: bool,
-                 binary: bool = False) -> Iterator[IO[Any]]:
-    """One output file written atomically (a batch of one)."""
+def atomic_write(path: str | os.PathLike[str], *, private: bool, binary: bool = False,
+                 follow_links: bool = True) -> Iterator[IO[Any]]:
+    """One output file written atomically (a batch of one; ``follow_links``: see
+    :meth:`AtomicBatch.open`)."""
     with AtomicBatch() as batch:
-        yield batch.open(path, private=private, binary=binary)
+        yield batch.open(path, private=private, binary=binary, follow_links=follow_links)
+
+
+class NotRegularFile(OSError):
+    """A file expected to be regular is a symbolic link, FIFO, device, socket or directory."""
+
+
+def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open ``path`` for reading only if it is a regular file: a symbolic link as its last
+    component is not followed and a FIFO is not waited on (``O_NOFOLLOW | O_NONBLOCK``, then
+    ``fstat``), so a link or a named pipe planted in a cache can neither redirect a read nor hang
+    it.
+
+    Raises:
+        NotRegularFile: ``path`` is not a regular file.
+        OSError: it cannot be opened (missing: ``FileNotFoundError``).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(
+        os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the last component is a symbolic link
+            raise NotRegularFile(errno.ELOOP, "a symbolic link", os.fspath(path)) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", os.fspath(path))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 @contextlib.contextmanager

@@ -17,6 +17,16 @@ else) cannot make embedanon use a table of their choosing, e.g. one where every 
 neighbor, which would switch anonymization off. It does not protect against someone who can read
 your key file or run code as you (they could equally change the installed package).
 
+The fast form of an embedding file given by path (``$EMBEDANON_CACHE/vectors/<name>``) is bound
+the same way: its ``meta.json`` holds an HMAC of the directory's name and of the content
+fingerprint recomputed at load (:func:`directory_mac`), so words shuffled or a fingerprint
+dropped make it rebuilt, not used.
+
+Nothing in the cache is followed or waited on: files are read only when they are regular files
+(:func:`~embedanon._atomic.open_regular`; a symbolic link, FIFO or device there is a warning and a
+rebuild), and written into a temp file made with ``O_EXCL | O_NOFOLLOW`` that is renamed over
+whatever is there, so a link planted in a shared cache never redirects a write.
+
 Caching is optional: when the cache directory or the key cannot be written (read-only, full, under
 a regular file), one warning is logged and the process continues without disk caching.
 """
@@ -34,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._atomic import OutputError, atomic_write, new_dir_mode
+from ._atomic import NotRegularFile, OutputError, atomic_write, new_dir_mode, open_regular
 from ._paths import home_dir
 
 log = logging.getLogger(__name__)
@@ -53,6 +63,11 @@ def warn_disabled(reason: str) -> None:
     if _disabled is None:
         _disabled = reason
         log.warning("%s; continuing without the disk cache", reason)
+
+
+def caching_enabled() -> bool:
+    """False once disk caching failed in this process (:func:`warn_disabled`)."""
+    return _disabled is None
 
 
 def cache_key() -> bytes | None:
@@ -87,7 +102,7 @@ def cache_key() -> bytes | None:
 
 def _read_key(path: Path) -> bytes | None:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO or a link planted there: no key, one warning
             key = fh.read(_KEY_BYTES + 1)
     except OSError:
         return None
@@ -112,13 +127,29 @@ def array_mac(key: bytes, name: str, arrays: dict[str, np.ndarray]) -> str:
     return mac.hexdigest()
 
 
+def directory_mac(key: bytes, name: str, fingerprint: str) -> str:
+    """HMAC-SHA256 (hex) binding a cached directory named ``name`` (an embedding file's fast form,
+    named after the file's path, size and time) to the content fingerprint of what it holds."""
+    message = f"embedanon-cache-dir-v{_VERSION}\0{name}\0{fingerprint}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def directory_verifies(key: bytes, name: str, fingerprint: str, mac: object) -> bool:
+    """Whether ``mac`` (from the directory's metadata) is :func:`directory_mac` of its content."""
+    return isinstance(mac, str) and hmac.compare_digest(mac, directory_mac(key, name, fingerprint))
+
+
 def read_cache(path: Path, key: bytes, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray] | None:
     """The verified arrays of ``path``, or ``None`` when it is missing, damaged or not authentic."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with open_regular(path) as fh, np.load(fh, allow_pickle=False) as data:
             meta = json.loads(str(data[_META][()]))
             arrays = {name: data[name] for name in data.files if name != _META}
     except FileNotFoundError:
+        return None
+    except NotRegularFile as exc:  # a link, FIFO or device planted in the cache (audit 1, 4)
+        log.warning("cache %s is %s, not a regular file; rebuilding it (the rebuilt cache "
+                    "replaces it)", path.name, exc.strerror)
         return None
     except Exception as exc:  # noqa: BLE001 - any failure to read a cache means: rebuild it
         log.info("cache %s cannot be read (%s); rebuilding it", path.name, type(exc).__name__)
@@ -146,7 +177,9 @@ def write_cache(path: Path, key: bytes, arrays: dict[str, np.ndarray]) -> None:
                        "mac": array_mac(key, path.name, arrays)})
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=new_dir_mode(private=False))
-        with atomic_write(path, private=False, binary=True) as fh:
+        # never through a link, FIFO or device someone put at ``path`` (audit defect 1): the
+        # temp file is made with O_EXCL | O_NOFOLLOW and renamed over whatever is there
+        with atomic_write(path, private=False, binary=True, follow_links=False) as fh:
             np.savez(fh, **arrays, **{_META: np.array(meta)})  # type: ignore[arg-type]
     except (OSError, OutputError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else str(exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 from functools import lru_cache
 from importlib import resources
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .._atomic import OutputError
-from .._cache import warn_disabled
+from .._cache import cache_key, caching_enabled, directory_mac, directory_verifies, warn_disabled
 from .._paths import cache_dir, home_dir
 from ..errors import ConfigError, EmbeddingError
 from .store import EmbeddingStore, read_vectors
@@ -114,20 +115,35 @@ def _is_file(path: Path) -> bool:
 
 
 def _load_path(path: Path) -> EmbeddingStore:
-    """An embedding file given by path, through its fast-form cache (rebuilt when damaged;
-    skipped, with one warning, when the cache directory cannot be written)."""
+    """An embedding file given by path, through its fast-form cache.
+
+    The cache is used only when its HMAC (:func:`~embedanon._cache.directory_mac`, keyed by the
+    per-user cache key) verifies against its name and the fingerprint of what it holds: its name
+    ``sha1(path|size|mtime)`` is computable by anyone who can write the cache, and a copy with
+    its words shuffled and its fingerprint dropped was used silently (audit defect 2). A cache
+    that is damaged, forged or unsigned is rebuilt; without a cache key (one warning) or a
+    writable cache directory the file is read on every run.
+    """
     try:
         cached = cache_dir() / "vectors" / _path_cache_key(path)
     except OSError as exc:
         raise EmbeddingError(f"cannot read {path}: {exc.strerror}") from None
-    if _is_file(cached / "meta.json"):
+    key = cache_key() if caching_enabled() else None
+    if key is not None and os.path.lexists(cached / "meta.json"):
         try:
-            return EmbeddingStore.load_saved(cached)
+            store, meta = EmbeddingStore.load_saved_with_meta(cached)
         except EmbeddingError:
             log.info("cached fast form of %s is damaged; reading the file again", path)
+        else:
+            if directory_verifies(key, cached.name, store.fingerprint, meta.get("cache_mac")):
+                return store
+            log.warning("cached fast form of %s fails its integrity check (damaged, modified or "
+                        "made by an older version); reading the file again", path)
     store = read_vectors(path, name=str(path))
+    if key is None:
+        return store
     try:
-        store.save(cached)
+        store.save(cached, extra={"cache_mac": directory_mac(key, cached.name, store.fingerprint)})
     except (OSError, OutputError) as exc:
         warn_disabled(f"cannot write the cache directory {cached.parent} ({exc})")
     return store

@@ -8,16 +8,18 @@ similarity and ``2 - 2 * cos`` is the squared Euclidean distance.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from .._atomic import atomic_directory
+from .._atomic import atomic_directory, open_regular
 from .._english import counted
 from .._validate import positive_int
 from ..errors import ConfigError, EmbeddingError
@@ -295,9 +297,10 @@ class EmbeddingStore:
         return None if norm == 0 else total / norm
 
     # -- persistence -------------------------------------------------------------------------
-    def save(self, directory: Path) -> None:
+    def save(self, directory: Path, *, extra: dict[str, str] | None = None) -> None:
         """Write the fast-loading form (``vectors.npy``, ``words.txt``, ``meta.json``) atomically
-        (a public artefact: modes follow the umask, see :mod:`embedanon._atomic`)."""
+        (a public artefact: modes follow the umask, see :mod:`embedanon._atomic`); ``extra``
+        entries go into ``meta.json`` too (a cache's HMAC)."""
         with atomic_directory(directory, private=False) as tmp:
             np.save(tmp / "vectors.npy", self.vectors)
             (tmp / "words.txt").write_text("\n".join(self.words), encoding="utf-8")
@@ -306,7 +309,7 @@ class EmbeddingStore:
                 np.save(tmp / "pieces.npy", self.piece_vectors)
                 (tmp / "pieces.txt").write_text("\n".join(self.pieces), encoding="utf-8")
             meta = {"name": self.name, "source": self.source, "words": len(self), "dim": self.dim,
-                    "fingerprint": self.fingerprint}
+                    "fingerprint": self.fingerprint, **(extra or {})}
             (tmp / "meta.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
 
     @classmethod
@@ -317,16 +320,27 @@ class EmbeddingStore:
             EmbeddingError: a file is missing or damaged, or the content is not a valid
                 embedding (the message never quotes its words).
         """
+        return cls.load_saved_with_meta(directory)[0]
+
+    @classmethod
+    def load_saved_with_meta(cls, directory: Path) -> tuple[EmbeddingStore, dict[str, Any]]:
+        """:meth:`load_saved`, and the directory's ``meta.json`` (e.g. a cache's HMAC). Only
+        regular files are read (a link, FIFO or device there is damage, never waited on)."""
         directory = Path(directory)
+
+        def read(name: str) -> bytes:
+            with open_regular(directory / name) as fh:
+                return fh.read()
+
         try:
-            meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
-            words = (directory / "words.txt").read_text(encoding="utf-8").split("\n")
-            vectors = np.load(directory / "vectors.npy", allow_pickle=False)
+            meta = json.loads(read("meta.json").decode("utf-8"))
+            words = read("words.txt").decode("utf-8").split("\n")
+            vectors = np.load(io.BytesIO(read("vectors.npy")), allow_pickle=False)
             pieces: list[str] = []
             piece_vectors = None
             if (directory / "pieces.txt").exists():
-                pieces = (directory / "pieces.txt").read_text(encoding="utf-8").split("\n")
-                piece_vectors = np.load(directory / "pieces.npy", allow_pickle=False)
+                pieces = read("pieces.txt").decode("utf-8").split("\n")
+                piece_vectors = np.load(io.BytesIO(read("pieces.npy")), allow_pickle=False)
             name, source = str(meta["name"]), str(meta.get("source", ""))
         except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
             raise EmbeddingError(
@@ -336,7 +350,7 @@ class EmbeddingStore:
         expected = meta.get("fingerprint")
         if expected is not None and expected != store.fingerprint:
             raise EmbeddingError(f"saved embedding {directory} does not match its fingerprint (modified?)")
-        return store
+        return store, meta
 
 
 def read_allowlist(path: str | Path) -> frozenset[str]:
