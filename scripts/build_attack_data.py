@@ -1,4 +1,5 @@
-"""Build the public attacker data shipped in ``src/embedanon/privacy/data/`` (run once, offline).
+"""Build the public attacker data shipped in ``src/embedanon/privacy/data/`` and the word list of
+``src/embedanon/data/`` (run once, offline).
 
 Three files, all from public sources and none from any corpus the attacks are evaluated on:
 
@@ -35,6 +36,8 @@ from embedanon.privacy.contextual import train_bigrams
 from embedanon.text import lookup_key
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "privacy" / "data"
+#: the word list is read by the detectors too, so it lives below both (``embedanon.lexicon``)
+LEXICON = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "data"
 TOP_WORDS = 100_000
 #: Faker locales per culture group (only providers whose names are in Latin letters).
 GROUPS = {
@@ -53,7 +56,7 @@ def build_wordfreq() -> None:
 
     freqs = wordfreq.get_frequency_dict("en", "large")
     rows = sorted(((w, f) for w, f in freqs.items() if w.isalpha()), key=lambda kv: (-kv[1], kv[0]))
-    with gzip.open(OUT / "wordfreq_en.tsv.gz", "wt", encoding="utf-8", compresslevel=9) as fh:
+    with gzip.open(LEXICON / "wordfreq_en.tsv.gz", "wt", encoding="utf-8", compresslevel=9) as fh:
         for word, freq in rows[:TOP_WORDS]:
             fh.write(f"{word}\t{freq:.4g}\n")
 

@@ -109,8 +109,8 @@ def main() -> None:
     model, regex = ModelDetector(), RegexDetector(labels=("DATE",))
     union = UnionDetector([model, RegexDetector()])
     without = ModelDetector()
-    off = dict.fromkeys(filter(None, args.off.split(",")), False)
-    without.weights.manifest = {**without.weights.manifest, **off}
+    off = set(filter(None, args.off.split(",")))
+    without.rules = tuple(rule for rule in without.rules if rule.name not in off)
     union_without = UnionDetector([without, RegexDetector()])
     counts: dict[str, dict[str, int]] = {}
     keys = ("docs", "model_date", "model_date_several", "union_date", "union_shifted", "union_shape",

@@ -1,6 +1,6 @@
 """Decode rules of the ``model`` detector: each adds or widens NAME spans where it should and
-nowhere else (tables with negative controls), runs only when the model's manifest names it, and
-keeps spans sorted, disjoint and inside the text."""
+nowhere else (tables with negative controls), the detector runs the declared list of rules in its
+order, and the rules keep spans sorted, disjoint and inside the text."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from embedanon.detectors.bio import B_CLASS, CLASSES
 from embedanon.detectors.features import tokenize
 from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.rules import (
-    DATE_RULES,
-    DECODE_RULES,
+    RULE_NAMES,
+    RULES,
+    RuleContext,
     apply_rules,
     complete_name_pairs,
     extend_coordinations,
@@ -21,7 +22,6 @@ from embedanon.detectors.rules import (
     join_name_particles,
     name_after_honorifics,
     name_before_own_email,
-    name_joined_words,
     name_list_items,
     name_orphan_tokens,
     name_speaker_turns,
@@ -45,9 +45,8 @@ def _spans(text: str, names, *, label: str = "NAME", score: float = 0.8) -> list
 
 
 def _coord(text: str, names: list[str]) -> list[str]:
-    toks = tokenize(text)
     spans = _spans(text, names, score=0.9)
-    return [text[s.start : s.end] for s in extend_coordinations(text, toks.starts, toks.ends, spans)]
+    return [text[s.start : s.end] for s in extend_coordinations(RuleContext(text), spans)]
 
 
 @pytest.mark.parametrize(
@@ -61,7 +60,6 @@ def _coord(text: str, names: list[str]) -> list[str]:
         # negative controls: a bare comma, lower case, longer capitalized phrases, function words
         ("Yesterday, Amina came.", ["Amina"], ["Amina"]),
         ("Amina, Thanks for that.", ["Amina"], ["Amina"]),
-        ("usamov and bowers were engineers.", ["usamov"], ["usamov"]),
         ("Okafor and Reed Elsevier Group agreed.", ["Okafor"], ["Okafor"]),
         ("Okafor and The Beatles played.", ["Okafor"], ["Okafor"]),
         ("Okafor and her sister came.", ["Okafor"], ["Okafor"]),
@@ -71,23 +69,12 @@ def test_coordinations_extend_names_only_where_they_should(text, names, expected
     assert _coord(text, names) == expected
 
 
-def test_coordination_rule_runs_only_when_the_manifest_asks():
-    detector = ModelDetector(path=shipped_path())
-    text = "Thanks to Amina Okafor and Bowers, the report was done."
-    detector.weights.manifest = {**detector.weights.manifest, "coordination": False, "propagation": False}
-    plain = detector.detect(text)
-    detector.weights.manifest = {**detector.weights.manifest, "coordination": True}
-    toks = tokenize(text)
-    assert detector.detect(text) == extend_coordinations(text, toks.starts, toks.ends, plain)
-
-
 def _prop(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ()) -> list[tuple[str, int]]:
-    toks = tokenize(text)
     spans = _spans(text, names)
     for value, label in others:
         spans += _spans(text, [value], label=label, score=0.9)
     spans.sort(key=lambda s: s.start)
-    out = propagate_names(text, toks.starts, toks.ends, spans)
+    out = propagate_names(RuleContext(text), spans)
     assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))  # sorted, disjoint
     return [(text[s.start : s.end], s.start) for s in out if s.label == "NAME"]
 
@@ -118,20 +105,8 @@ def test_propagation_leaves_words_inside_other_spans_alone():
     assert got == [("Amina", 0), ("Amina", text.rindex("Amina"))]
 
 
-def test_propagation_rule_runs_only_when_the_manifest_asks():
-    detector = ModelDetector(path=shipped_path())
-    assert detector.weights.manifest.get("propagation") is True  # the shipped rule (round 11)
-    text = "Blessing: I finished.\nTutor: Good.\nBlessing: Thanks!\nTutor: Bye Blessing."
-    detector.weights.manifest = {**detector.weights.manifest, "propagation": False}
-    plain = detector.detect(text)
-    detector.weights.manifest = {**detector.weights.manifest, "propagation": True}
-    toks = tokenize(text)
-    full = detector.detect(text)
-    assert full == propagate_names(text, toks.starts, toks.ends, plain) and len(full) > len(plain)
-
-
 def _inv(text: str, names: list[str]) -> list[str]:
-    out = join_inverted_names(text, _spans(text, names))
+    out = join_inverted_names(RuleContext(text), _spans(text, names))
     return [text[s.start : s.end] for s in out]
 
 
@@ -160,20 +135,9 @@ def test_inverted_header_names_join_only_where_they_should(text, names, expected
     assert _inv(text, names) == expected
 
 
-def test_inverted_names_rule_runs_only_when_the_manifest_asks():
-    detector = ModelDetector(path=shipped_path())
-    assert detector.weights.manifest.get("inverted_names") is True  # the shipped rule (round 12)
-    text = "PATIENT NAME: Nnamani, Patience\nNEEDLE EMG: normal study."
-    joined = [s for s in detector.detect(text) if s.label == "NAME"]
-    detector.weights.manifest = {**detector.weights.manifest, "inverted_names": False}
-    plain = [s for s in detector.detect(text) if s.label == "NAME"]
-    assert [text[s.start : s.end] for s in joined] == ["Nnamani, Patience"]
-    assert [text[s.start : s.end].rstrip(",") for s in plain] == ["Nnamani"]
-
-
 def _hon(text: str, names: list[str] = ()) -> list[str]:
     spans = _spans(text, names)
-    out = name_after_honorifics(text, spans, score=0.1, source="model")
+    out = name_after_honorifics(RuleContext(text, score=0.1), spans)
     assert all(s.score == 0.1 for s in out if s not in spans)
     return [text[s.start : s.end] for s in out]
 
@@ -202,21 +166,14 @@ def test_word_after_an_honorific_is_a_name_where_it_should_be(text, expected):
     assert _hon(text) == expected
 
 
-def test_honorific_rule_keeps_existing_spans_and_runs_only_when_the_manifest_asks():
+def test_honorific_rule_keeps_existing_spans():
     assert _hon("Mrs. He came", ["Mrs. He"]) == ["Mrs. He"]
-    detector = ModelDetector(path=shipped_path())
-    assert detector.weights.manifest.get("honorifics") is True  # the shipped rule (round 13)
-    text = "Everyone calls me Mrs. He. Login from IP 10.0.0.1 failed."
-    with_rule = [text[s.start : s.end] for s in detector.detect(text) if s.label == "NAME"]
-    detector.weights.manifest = {**detector.weights.manifest, "honorifics": False}
-    without = [text[s.start : s.end] for s in detector.detect(text) if s.label == "NAME"]
-    assert "He" not in without and "He" in with_rule
 
 
 def _widen(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ()) -> list[str]:
     spans = sorted(_spans(text, names) + [Span(text.index(w), text.index(w) + len(w), lab, 0.9, "regex")
                                           for w, lab in others], key=lambda s: s.start)
-    return [text[s.start : s.end] for s in widen_to_whole_words(text, spans)]
+    return [text[s.start : s.end] for s in widen_to_whole_words(RuleContext(text), spans)]
 
 
 @pytest.mark.parametrize(
@@ -247,7 +204,7 @@ def test_widening_stops_at_neighbouring_spans_and_leaves_other_labels():
 
 def _turns(text: str, names: list[str] = ()) -> list[str]:
     spans = _spans(text, names)
-    out = name_speaker_turns(text, spans, score=0.1, source="model")
+    out = name_speaker_turns(RuleContext(text, score=0.1), spans)
     assert all(s.score == 0.1 and s.label == "NAME" for s in out if s not in spans)
     return [text[s.start : s.end] for s in out]
 
@@ -275,15 +232,13 @@ def test_speaker_turns_become_names_where_they_should(text, names, expected):
 
 
 def test_case_aware_coordination_takes_lower_case_list_ends_only():
-    def coord(text: str, names: list[str], case_aware: bool = True) -> list[str]:
-        toks = tokenize(text)
-        out = extend_coordinations(text, toks.starts, toks.ends, _spans(text, names), case_aware=case_aware)
+    def coord(text: str, names: list[str]) -> list[str]:
+        out = extend_coordinations(RuleContext(text), _spans(text, names))
         return [text[s.start : s.end] for s in out]
 
     assert coord("tymoteusz czermak and nomthandazo.", ["tymoteusz czermak"]) == [
         "tymoteusz czermak", "nomthandazo"]
     assert coord("sent to jaremko, and nowanqa. then", ["jaremko"]) == ["jaremko", "nowanqa"]
-    assert coord("tymoteusz czermak and nomthandazo.", ["tymoteusz czermak"], False) == ["tymoteusz czermak"]
     # negative controls: the list goes on, a stop word, a quantifier, upper-case text, mixed case
     assert coord("kimura and shibase started it", ["kimura"]) == ["kimura"]
     assert coord("ana and the rest.", ["ana"]) == ["ana"]
@@ -294,24 +249,20 @@ def test_case_aware_coordination_takes_lower_case_list_ends_only():
 
 def test_case_aware_propagation_and_inverted_names():
     text = "Good morning COmfort!\nCOmfort: thanks. Comfort is key."
-    toks = tokenize(text)
     spans = _spans(text, ["COmfort"])
-    plain = propagate_names(text, toks.starts, toks.ends, spans)
-    aware = propagate_names(text, toks.starts, toks.ends, spans, case_aware=True)
-    assert [text[s.start : s.end] for s in plain] == ["COmfort"]
+    aware = propagate_names(RuleContext(text), spans)
     assert [(s.start, text[s.start : s.end]) for s in aware] == [(13, "COmfort"), (22, "COmfort")]
     text = "PATIENT NAME: Adu, COmfort\nDOB: 1970"
     spans = _spans(text, ["Adu,"])
-    assert [text[s.start : s.end] for s in join_inverted_names(text, spans)] == ["Adu,"]
-    assert [text[s.start : s.end] for s in join_inverted_names(text, spans, case_aware=True)] == ["Adu, COmfort"]
+    assert [text[s.start : s.end] for s in join_inverted_names(RuleContext(text), spans)] == ["Adu, COmfort"]
     text = "Name: Adu, comfort\n"
     spans = _spans(text, ["Adu,"])
-    assert [text[s.start : s.end] for s in join_inverted_names(text, spans, case_aware=True)] == ["Adu,"]
+    assert [text[s.start : s.end] for s in join_inverted_names(RuleContext(text), spans)] == ["Adu,"]
 
 
 def _list(text: str, names: list[str]) -> list[str]:
     spans = _spans(text, names)
-    return [text[s.start : s.end] for s in name_list_items(text, spans)]
+    return [text[s.start : s.end] for s in name_list_items(RuleContext(text), spans)]
 
 
 @pytest.mark.parametrize(
@@ -338,7 +289,6 @@ def _list(text: str, names: list[str]) -> list[str]:
         ("MEDICATIONS: Lisinopril, Aspirin, Zocor, and Prilosec.", ["Lisinopril", "Zocor", "Prilosec"],
          ["Lisinopril", "Zocor", "Prilosec"]),
         ("Yesterday, Ana, Bo and the rest went.", ["Ana", "Bo"], ["Ana", "Bo"]),
-        ("SEEN: ANA, BO, CY AND DI.", ["ANA", "BO", "DI"], ["ANA", "BO", "DI"]),
         ("Plan:\n1. Borys Tarasek\n2. Aspirin\n3. Rest\n4. Linnea Eriksson\n",
          ["Borys Tarasek", "Linnea Eriksson"], ["Borys Tarasek", "Linnea Eriksson"]),
     ],
@@ -348,7 +298,7 @@ def test_list_items_become_names_where_they_should(text, names, expected):
 
 
 def _particles(text: str, names: list[str]) -> list[str]:
-    return [text[s.start : s.end] for s in join_name_particles(text, _spans(text, names))]
+    return [text[s.start : s.end] for s in join_name_particles(RuleContext(text), _spans(text, names))]
 
 
 @pytest.mark.parametrize(
@@ -393,7 +343,7 @@ def test_a_confident_one_word_name_takes_in_its_other_part(text, names, expected
     spans = sorted((Span(text.index(n), text.index(n) + len(n), "NAME", p, "model")
                     for n, p in ((x, 0.8) if isinstance(x, str) else x for x in names)),
                    key=lambda s: s.start)
-    assert [text[s.start : s.end] for s in complete_name_pairs(text, spans)] == expected
+    assert [text[s.start : s.end] for s in complete_name_pairs(RuleContext(text), spans)] == expected
 
 
 @pytest.mark.parametrize(
@@ -409,7 +359,7 @@ def test_a_confident_one_word_name_takes_in_its_other_part(text, names, expected
     ],
 )
 def test_a_word_before_its_own_email_is_a_name(text, expected):
-    out = name_before_own_email(text, [], score=0.1, source="model")
+    out = name_before_own_email(RuleContext(text, score=0.1), [])
     assert [text[s.start : s.end] for s in out] == expected and all(s.score == 0.1 for s in out)
 
 
@@ -422,22 +372,21 @@ def test_a_word_before_its_own_email_is_a_name(text, expected):
          ["ana maria", "thembile ndlandla", "majd umar"]),
         ("Wei Kuo, +91 80454 05036\nThandiwe, +1 089 349 6100\nDan Li, +1 555 0100\n", ["Wei Kuo", "Dan Li"],
          ["Wei Kuo", "Thandiwe", "Dan Li"]),
-        # negative controls: half the lines named, chat turns, the option off
+        # negative controls: half the lines named, chat turns
         ("Findings:\nNormal heart\nClear lungs\nAna Ruiz\nBo Chen\n", ["Ana Ruiz", "Bo Chen"], ["Ana Ruiz", "Bo Chen"]),
         ("Ana Ruiz - hi\nCustomer - hello\nBo Chen - bye\n", ["Ana Ruiz", "Bo Chen"], ["Ana Ruiz", "Bo Chen"]),
     ],
 )
 def test_unmarked_line_lists_where_they_should(text, names, expected):
     spans = _spans(text, names)
-    assert [text[s.start : s.end] for s in name_list_items(text, spans, line_lists=True)] == expected
-    assert name_list_items(text, spans) == spans  # off by default: round 16's behaviour
+    assert [text[s.start : s.end] for s in name_list_items(RuleContext(text), spans)] == expected
 
 
 def test_an_item_of_a_numbered_line_list_is_added_once():
     """A numbered list of short lines is a numbered list and a line list: its free item was added
     by both passes, and the detector returned the span twice."""
     text = "Group members:\n1. Yung-Chang G. Tsao\n2. Lungile\n3. Mthokozisi Dlamini"
-    out = name_list_items(text, _spans(text, ["Yung-Chang G. Tsao", "Mthokozisi Dlamini"]), line_lists=True)
+    out = name_list_items(RuleContext(text), _spans(text, ["Yung-Chang G. Tsao", "Mthokozisi Dlamini"]))
     assert [text[s.start : s.end] for s in out] == ["Yung-Chang G. Tsao", "Lungile", "Mthokozisi Dlamini"]
 
 
@@ -459,55 +408,67 @@ def test_an_item_of_a_numbered_line_list_is_added_once():
 )
 def test_upper_case_lists_where_they_should(text, names, expected):
     spans = _spans(text, names)
-    out = name_list_items(text, spans, line_lists=True, upper=True)
+    out = name_list_items(RuleContext(text), spans)
     assert [text[s.start : s.end] for s in out] == expected
-    assert name_list_items(text, spans, line_lists=True) == spans  # off without the flag: round 16-31
 
 
 def test_two_word_speakers_vouch_for_a_transcript():
     text = "RAAKIN TALHA: HI\nTHEMBILE: IT IS\nRAAKIN TALHA: GOOD\nTHEMBILE> SKIP IT.\n"
     spans = _spans(text, ["RAAKIN TALHA"])
-    out = name_speaker_turns(text, spans, score=0.1, source="model", two_word_speakers=True)
+    out = name_speaker_turns(RuleContext(text, score=0.1), spans)
     assert [text[s.start : s.end] for s in out] == ["RAAKIN TALHA", "THEMBILE", "THEMBILE"]
-    assert name_speaker_turns(text, spans, score=0.1, source="model") == spans
 
 
-def test_round15_rules_run_only_when_the_manifest_asks():
+#: texts on which the shipped model's decode leaves work for the rules
+_WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nCOmfort: Thanks a lot.\n",
+         "Good morning COmfort!\nCOmfort: thanks, Mr. Adu.\nTutor: Bao-Li-Hsiang, come in.\n",
+         "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
+         "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
+         "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n",
+         "GROUP MEMBERS: SONIA FRUKACZ, WAYAN SIREGAR AND ALBERTO MORENO.",
+         "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n",
+         "h depends on de novo protein synthesis. I-Chun moved to 18813 Maureen Lodge.",
+         "Thanks to Amina Okafor and Bowers, the report was done.",
+         "Blessing: I finished.\nTutor: Good.\nBlessing: Thanks!\nTutor: Bye Blessing.",
+         "PATIENT NAME: Nnamani, Patience\nNEEDLE EMG: normal study.",
+         "Everyone calls me Mrs. He. Login from IP 10.0.0.1 failed.",
+         "Tutor: And so it is here.\nCustomer: Hi I-An, Point two is the cinematic side.",
+         "Electrocautery technique. I sat next to Maduma, Thembile. Topics: Design.",
+         "Serum creatinine fell.\nParticipants: 1. Thembile, +46 (0)8 748 392 09\n"
+         "2. Thabani Mkhonza (thabani52@gmail.com)\n3. Ibraaheem L. Darain\n4. Thalente Sijadu\n",
+         "Visits: 01/02/2020, 03/04/2020, 05/06/2021 and 07/08/2021.",
+         "He was admitted from 01/02/2020 to 03/04/2020 for pneumonia.",
+         "She was seen on 12/25/08 at noon.",
+         "Stay 01/02/2020 \u2013 03/04/2020 only.",
+         "ask hsiu-hsia or younes taibi before noon."]
+
+
+def test_the_detector_runs_the_declared_rules_in_order(shipped):
+    """The detector's spans are the decode's spans through :data:`RULES`, in order; the rule
+    names are unique."""
+    from embedanon.detectors.bio import decode
+
+    assert len(set(RULE_NAMES)) == len(RULES) and shipped.rules == RULES
+    for text in _WORK:
+        starts, ends, proba = shipped.probabilities(text)
+        spans = decode(starts, ends, proba, o_shift=shipped._o_shift, source="model")
+        context = RuleContext(text, starts, ends, proba, score=shipped.threshold, source="model")
+        out = spans
+        for rule in RULES:
+            out = rule.apply(context, out)
+        assert shipped.detect(text) == out == apply_rules(context, spans)
+
+
+def test_every_declared_rule_changes_the_output_somewhere():
+    """Each rule of the list is wired in: without it, the detector's output differs on some text."""
     detector = ModelDetector(path=shipped_path())
-    base = {**detector.weights.manifest, **{k: False for k in DECODE_RULES}}
-    texts = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nCOmfort: Thanks a lot.\n",
-             "Good morning COmfort!\nCOmfort: thanks, Mr. Adu.\nTutor: Bao-Li-Hsiang, come in.\n",
-             "Please thank Mrs. Chin-Lung Wu and Dr. S'fiso Ntanzi.",
-             "Attendees: Qiang Peng, Oba, Noor, Myriam P. Derouiche and Jeff Okafor.",
-             "Good morning Ella-Yfke 's Gravensande.\nDaniel Bahri\nWage (wage94@yahoo.com)\n",
-             "GROUP MEMBERS: SONIA FRUKACZ, WAYAN SIREGAR AND ALBERTO MORENO.",
-             "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n",
-             "h depends on de novo protein synthesis. I-Chun moved to 18813 Maureen Lodge."]
-    changed = set()
-    for text in texts:
-        detector.weights.manifest = base
-        plain = detector.detect(text)
-        toks = tokenize(text)
-        proba = detector.probabilities(text)[2]
-        for flags, expect in (
-            ({"whole_words": True}, widen_to_whole_words(text, plain)),
-            ({"speaker_turns": True}, name_speaker_turns(text, plain, score=detector.threshold, source="model")),
-            ({"propagation": True, "case_aware": True},
-             propagate_names(text, toks.starts, toks.ends, plain, case_aware=True)),
-            ({"lists": True}, name_list_items(text, plain)),
-            ({"particles": True}, join_name_particles(text, plain)),
-            ({"email_names": True}, name_before_own_email(text, plain, score=detector.threshold, source="model")),
-            ({"name_pairs": True}, complete_name_pairs(text, plain)),
-            ({"joined_names": True}, name_joined_words(text, toks.starts, toks.ends, proba, plain)),
-            ({"orphan_names": True}, name_orphan_tokens(text, toks.starts, toks.ends, proba, plain,
-                                                         threshold=detector.threshold)),
-        ):
-            detector.weights.manifest = {**base, **flags}
-            assert detector.detect(text) == expect
-            if expect != plain:
-                changed.add(next(iter(flags)))
-    assert changed == {"whole_words", "speaker_turns", "propagation", "lists", "particles",
-                       "email_names", "name_pairs", "joined_names", "orphan_names"}  # each rule fired
+    full = {text: detector.detect(text) for text in _WORK}
+    idle = []
+    for rule in RULES:
+        detector.rules = tuple(r for r in RULES if r is not rule)
+        if all(detector.detect(text) == full[text] for text in _WORK):
+            idle.append(rule.name)
+    assert idle == []
 
 
 _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor", "OKAFOR", "He", ", ",
@@ -528,12 +489,11 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     detector = ModelDetector(path=shipped_path())
     plain = ModelDetector(path=shipped_path())
 
-    # every rule on (the round-15 ones too), and all but coordination; the DATE rules and
-    # name_edges on in both: they only remove characters (tests/detectors/test_rules_dates.py, the
-    # name-edge table above), so the containment below is about the rules that add or widen
-    for det in (detector, plain):
-        det.weights.manifest = {**det.weights.manifest, **{
-            k: det is detector or k in ("coordination", "name_edges", *DATE_RULES) for k in DECODE_RULES}}
+    # every rule, and only coordination, name_edges and the DATE rules: those three only remove
+    # characters (tests/detectors/test_rules_dates.py, the name-edge table above), so the
+    # containment below is about the rules that add or widen
+    kept = ("coordination", "name_edges", "date_lists", "date_ranges", "date_edges")
+    plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []
 
@@ -565,12 +525,6 @@ def _name_proba(text: str, probs: dict[str, tuple[float, float]]):
     return toks, proba
 
 
-def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] = ()) -> list[str]:
-    toks, proba = _name_proba(text, probs)
-    out = name_joined_words(text, toks.starts, toks.ends, proba, _spans(text, list(spans)))
-    return [text[s.start : s.end] for s in out]
-
-
 @pytest.mark.parametrize(
     ("text", "probs", "spans", "expected"),
     [
@@ -593,7 +547,7 @@ def _joined(text: str, probs: dict[str, tuple[float, float]], spans: list[str] =
 def test_orphan_tokens_on_name_become_names(text, probs, spans, expected):
     toks, proba = _name_proba(text, probs)
     given = _spans(text, list(spans))
-    out = name_orphan_tokens(text, toks.starts, toks.ends, proba, given)
+    out = name_orphan_tokens(RuleContext(text, toks.starts, toks.ends, proba, score=0.0), given)
     assert [text[s.start : s.end] for s in out] == expected
     assert set(given) <= set(out) and all(s.label == "NAME" for s in out)
     assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))
@@ -602,35 +556,8 @@ def test_orphan_tokens_on_name_become_names(text, probs, spans, expected):
 def test_orphan_tokens_wait_for_a_threshold_above_the_gate():
     toks, proba = _name_proba("seen a I-Chun show", {"Chun": (0.0, 0.96)})
     text = "seen a I-Chun show"
-    assert len(name_orphan_tokens(text, toks.starts, toks.ends, proba, [], threshold=0.9)) == 1
-    assert name_orphan_tokens(text, toks.starts, toks.ends, proba, [], threshold=0.99) == []
-
-
-@pytest.mark.parametrize(
-    ("text", "probs", "spans", "expected"),
-    [
-        ("hi s'fiso,\nthanks", {"fiso": (0.02, 0.6)}, [], ["s'fiso"]),
-        ("cheers, i-hsuan\n", {"hsuan": (0.0, 0.95)}, [], ["i-hsuan"]),
-        ("said Siciarz to I\u2019Fei.", {"Fei": (0.1, 0.8)}, ["Siciarz"], ["Siciarz", "I\u2019Fei"]),
-        ("We met S'fiso's mother.", {"fiso": (0.0, 0.7)}, [], ["S'fiso"]),  # possessive outside
-        # negative controls: a doubtful piece, a common piece, no joiner, a word already in a
-        # span, a word that goes on into digits
-        ("hi s'fiso,", {"fiso": (0.0, 0.3)}, [], []),
-        ("a follow-up visit", {"up": (0.0, 0.9)}, [], []),
-        ("ask Siregar's family", {"Siregar": (0.0, 0.9)}, [], []),
-        ("to s'fiso today", {"fiso": (0.0, 0.9)}, ["s'fiso"], ["s'fiso"]),
-        ("code ab-cd9 here", {"cd9": (0.0, 0.9), "cd": (0.0, 0.9)}, [], []),
-        # in mixed-case text the word needs a name's case (round 22's real-text check)
-        ("Then elevated D-dimer.", {"dimer": (0.0, 0.9)}, [], []),
-        ("He resumed G-CSF today.", {"CSF": (0.0, 0.9)}, [], []),
-        ("A real tear-jerker!", {"jerker": (0.0, 0.9)}, [], []),
-        ("A real Tear-jerker!", {"jerker": (0.0, 0.9)}, [], []),
-        ("scenes with Una O'Conner", {"Conner": (0.0, 0.9)}, [], ["O'Conner"]),
-        ("THE V-ABL ONCOGENE", {"ABL": (0.0, 0.9)}, [], ["V-ABL"]),  # upper text: case says nothing
-    ],
-)
-def test_joined_words_whose_rare_piece_is_a_name_continuation(text, probs, spans, expected):
-    assert _joined(text, probs, spans) == expected
+    assert len(name_orphan_tokens(RuleContext(text, toks.starts, toks.ends, proba, score=0.9), [])) == 1
+    assert name_orphan_tokens(RuleContext(text, toks.starts, toks.ends, proba, score=0.99), []) == []
 
 
 _SCAN_PIECES = ["Ana", "bao", "-", "'", "\u2019", "li", " ", "9", "_", "x", "é", "ÉTÉ", "s", ",", "--", "''", "-'",
@@ -638,19 +565,16 @@ _SCAN_PIECES = ["Ana", "bao", "-", "'", "\u2019", "li", " ", "9", "_", "x", "é"
 
 
 def test_fast_scans_agree_with_their_plain_definitions():
-    """The joined-word scan finds exactly the words of the pair pattern that hold a joiner, and the
-    connector gate fires whenever a token is a connector (random texts from tricky pieces)."""
+    """The connector gate fires whenever a token is a connector (random texts from tricky pieces)."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from embedanon.detectors.rules import context, words
+    from embedanon.detectors.rules import context
 
     @settings(max_examples=400, deadline=None, derandomize=True)
     @given(st.lists(st.sampled_from(_SCAN_PIECES), max_size=25))
     def check(parts):
         text = "".join(parts)
-        plain = [m.span() for m in words._PAIR_WORD.finditer(text) if any(j in m.group() for j in "-'\u2019")]
-        assert [m.span() for m in words._JOINED_WORD.finditer(text)] == plain
         has_connector = any(w.lower() in context._CONNECTORS for w in tokenize(text).words)
         assert bool(context._CONNECTOR_WORD.search(text)) == has_connector
 
@@ -708,9 +632,8 @@ def test_span_lookup_answers_as_the_plain_scan():
 )
 def test_list_items_may_start_with_an_honorific(text, names, expected):
     spans = _spans(text, names)
-    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True)
+    out = name_list_items(RuleContext(text), spans)
     assert [text[s.start : s.end] for s in out] == expected
-    assert name_list_items(text, spans, line_lists=True, upper=True) == spans  # off without the flag
 
 
 @pytest.mark.parametrize(
@@ -732,7 +655,7 @@ def test_name_spans_lose_list_punctuation_at_their_edges(text, spans, expected):
 
     given = sorted((Span(text.index(s), text.index(s) + len(s), label, 0.9, "model") for s, label in spans),
                    key=lambda s: s.start)
-    assert [text[s.start : s.end] for s in trim_name_edges(text, given)] == expected
+    assert [text[s.start : s.end] for s in trim_name_edges(RuleContext(text), given)] == expected
 
 
 def test_a_redacted_name_keeps_the_comma_after_it():
@@ -773,7 +696,7 @@ def test_words_after_a_greeting_are_a_name(text, names, expected):
     pairs = [(n, "NAME") if isinstance(n, str) else n for n in names]
     spans = sorted((Span(text.index(n), text.index(n) + len(n), label, 0.8, "model") for n, label in pairs),
                    key=lambda s: s.start)
-    out = name_after_greetings(text, spans, score=0.1, source="model")
+    out = name_after_greetings(RuleContext(text, score=0.1), spans)
     assert [text[s.start : s.end] for s in out] == expected
     assert {s.label for s in out} <= {"NAME", *(label for _, label in pairs)}
     assert [s for s in out if s.label != "NAME"] == [s for s in spans if s.label != "NAME"]
@@ -802,34 +725,10 @@ def test_inverted_names_in_running_text_join(text, names, expected):
     from embedanon.detectors.rules import join_running_inversions
 
     spans = _spans(text, names)
-    out = join_running_inversions(text, spans)
+    out = join_running_inversions(RuleContext(text), spans)
     assert [text[s.start : s.end] for s in out] == expected
     doubtful = [Span(s.start, s.end, s.label, 0.4, s.source) for s in spans]
-    assert join_running_inversions(text, doubtful) == doubtful
-
-
-def test_round34_and_35_rules_run_only_when_the_manifest_asks():
-    from embedanon.detectors.rules import join_running_inversions, name_after_greetings
-
-    detector = ModelDetector(path=shipped_path())
-    base = {**detector.weights.manifest, "salutations": False, "inverted_pairs": False, "header_items": False}
-    texts = {"salutations": ("Tutor: And so it is here.\nCustomer: Hi I-An, Point two is the cinematic side.",
-                             "I-An"),
-             "inverted_pairs": ("Electrocautery technique. I sat next to Maduma, Thembile. Topics: Design.",
-                                "Maduma, Thembile"),
-             "header_items": ("Serum creatinine fell.\nParticipants: 1. Thembile, +46 (0)8 748 392 09\n"
-                              "2. Thabani Mkhonza (thabani52@gmail.com)\n3. Ibraaheem L. Darain\n"
-                              "4. Thalente Sijadu\n", "Thembile")}
-    for flag, (text, name) in texts.items():
-        detector.weights.manifest = base
-        plain = detector.detect(text)
-        detector.weights.manifest = {**base, flag: True}
-        found = detector.detect(text)
-        assert name not in [text[s.start : s.end] for s in plain]
-        assert name in [text[s.start : s.end] for s in found]
-    texts = [t for t, _ in texts.values()]
-    assert name_after_greetings(texts[1], [], score=0.1, source="model") == []
-    assert join_running_inversions(texts[0], []) == []
+    assert join_running_inversions(RuleContext(text), doubtful) == doubtful
 
 
 @pytest.mark.parametrize(
@@ -852,9 +751,8 @@ def test_round34_and_35_rules_run_only_when_the_manifest_asks():
 )
 def test_a_list_may_start_on_its_header_line(text, names, expected):
     spans = _spans(text, names)
-    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True)
+    out = name_list_items(RuleContext(text), spans)
     assert [text[s.start : s.end] for s in out] == expected
-    assert name_list_items(text, spans, line_lists=True, upper=True, titled=True) == spans  # off without it
 
 
 
@@ -892,30 +790,12 @@ def test_a_list_may_start_on_its_header_line(text, names, expected):
 )
 def test_series_reads_inline_lists_by_sentence(text, names, expected):
     spans = _spans(text, names)
-    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True, series=True)
+    out = name_list_items(RuleContext(text), spans)
     assert [text[s.start : s.end] for s in out] == expected
 
 
-def test_series_changes_nothing_without_its_flag():
-    cases = [("Team: Kofi Mensah, Lee-Ann, May, Ruth B. Oduya and Tomas Vela.",
-              ["Kofi Mensah", "Lee-Ann", "Ruth B. Oduya", "Tomas Vela"]),
-             ("WEIGHT: 121 POUNDS. SEND IT TO KOFI, RUTH B. ODUYA, AND STONE. TEMPERATURE: 97.9 DEGREES.",
-              ["KOFI", "RUTH B. ODUYA"]),
-             ("Participants: Kofi Mensah, Ruth Oduya and Wen Li.", ["Kofi Mensah", "Ruth Oduya", "Wen"])]
-    for text, names in cases:
-        spans = _spans(text, names)
-        assert name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True) == spans
-        toks = tokenize(text)
-        proba = np.zeros((len(toks.starts), len(CLASSES)))
-        flags = {"lists": True, "line_lists": True, "upper_lists": True, "titled_items": True, "header_items": True}
-        assert apply_rules(text, toks.starts, toks.ends, proba, spans, flags, score=0.1, source="model") == spans
-        on = apply_rules(text, toks.starts, toks.ends, proba, spans, {**flags, "name_series": True},
-                         score=0.1, source="model")
-        assert len(on) == len(spans) + 1 or any(o != s for o, s in zip(on, spans, strict=False))
-
-
 def test_sentences_are_cut_after_sentence_ends_only():
-    from embedanon.detectors.rules.layout import _sentences
+    from embedanon.detectors.rules.lists import _sentences
 
     line = "SEND IT TO KOFI A. MENSAH, MRS. ODUYA AND STONE. THEN STOP! OK; DONE"
     parts = _sentences(line)
@@ -927,5 +807,5 @@ def test_sentences_are_cut_after_sentence_ends_only():
 def test_series_never_widens_an_inline_lists_first_item():
     text = "Set at the races. Meanwhile Danny, Rusty and Genius arrive."
     spans = _spans(text, ["Danny", "Rusty", "Genius"])
-    out = name_list_items(text, spans, line_lists=True, upper=True, titled=True, headed=True, series=True)
+    out = name_list_items(RuleContext(text), spans)
     assert [text[s.start : s.end] for s in out] == ["Danny", "Rusty", "Genius"]

@@ -18,9 +18,9 @@ from embedanon.detectors.merge import UnionDetector
 from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.regex import RegexDetector
 from embedanon.detectors.rules import (
-    DATE_RULES,
-    DECODE_RULES,
-    clean_date_spans,
+    RULE_NAMES,
+    RULES,
+    RuleContext,
     split_date_lists,
     split_date_ranges,
     trim_date_edges,
@@ -35,7 +35,19 @@ def _split(text: str, covered: list[str], label: str = "DATE", rule=split_date_l
     """The texts of the spans after ``rule``, given spans over the first occurrence of each of
     ``covered`` (in text order)."""
     spans = [Span(text.index(c), text.index(c) + len(c), label, 0.7, "model") for c in covered]
-    return [text[s.start : s.end] for s in rule(text, spans)]
+    return [text[s.start : s.end] for s in rule(RuleContext(text), spans)]
+
+
+_DATE_RULES = ("date_lists", "date_ranges", "date_edges")
+
+
+def _clean(text: str, spans: list[Span], *, lists: bool, ranges: bool, edges: bool) -> list[Span]:
+    """The chosen DATE rules, in their order, over one context."""
+    context = RuleContext(text)
+    for on, rule in ((lists, split_date_lists), (ranges, split_date_ranges), (edges, trim_date_edges)):
+        if on:
+            spans = rule(context, spans)
+    return spans
 
 
 @pytest.mark.parametrize(
@@ -79,7 +91,7 @@ def test_date_lists_split_where_they_should(text: str, covered: list[str], expec
 def test_other_labels_are_left_alone() -> None:
     text = "Lot 01/02/2020, 03/04/2020 and Main St, seen 05/06/2021, 07/08/2021."
     spans = [Span(4, 38, "ADDRESS", 0.7, "model"), Span(45, 67, "DATE", 0.7, "model")]
-    out = split_date_lists(text, spans)
+    out = split_date_lists(RuleContext(text), spans)
     assert [text[s.start : s.end] for s in out] == ["01/02/2020, 03/04/2020 and Main St", "05/06/2021", "07/08/2021"]
 
 
@@ -158,9 +170,9 @@ def test_date_edges_trim_where_they_should(text: str, covered: list[str], expect
 def test_the_rules_together_split_a_range_with_edges() -> None:
     text = "Admitted from 01/02/2020 through 03/04/2020, and seen 12/25/08 at 10am."
     spans = [Span(9, 44, "DATE", 0.7, "model"), Span(54, 65, "DATE", 0.7, "model")]
-    out = clean_date_spans(text, spans, lists=True, ranges=True, edges=True)
+    out = _clean(text, spans, lists=True, ranges=True, edges=True)
     assert [text[s.start : s.end] for s in out] == ["01/02/2020", "03/04/2020", "12/25/08"]
-    assert clean_date_spans(text, spans, lists=True, ranges=False, edges=False) == spans  # old decode
+    assert _clean(text, spans, lists=True, ranges=False, edges=False) == spans  # no list here
 
 
 def test_function_words_carry_no_date() -> None:
@@ -232,7 +244,7 @@ def test_rules_agree_with_the_per_character_reference_and_never_uncover_a_date()
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    fired: dict[str, bool] = dict.fromkeys(DATE_RULES, False)
+    fired: dict[str, bool] = dict.fromkeys(_DATE_RULES, False)
     regex = RegexDetector(labels=("DATE",))
 
     @settings(max_examples=400, deadline=None, derandomize=True)
@@ -244,7 +256,7 @@ def test_rules_agree_with_the_per_character_reference_and_never_uncover_a_date()
         spans = [Span(a, b, data.draw(labels), 0.5, "model") for a, b in zip(bounds[::2], bounds[1::2], strict=False)
                  if a < b]
         flags = dict(zip(("lists", "ranges", "edges"), data.draw(st.tuples(*[st.booleans()] * 3)), strict=True))
-        out = clean_date_spans(text, spans, **flags)
+        out = _clean(text, spans, **flags)
         assert out == _reference(text, spans, **flags)
         assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))
         assert all(any(s.start <= o.start and o.end <= s.end and s.label == o.label for s in spans) for o in out)
@@ -252,8 +264,8 @@ def test_rules_agree_with_the_per_character_reference_and_never_uncover_a_date()
         covered = {i for s in out if s.label == "DATE" for i in range(s.start, s.end)}
         in_dates = {i for d in regex.detect(text) for i in range(d.start, d.end)}
         assert {i for s in spans if s.label == "DATE" for i in range(s.start, s.end)} & in_dates <= covered
-        for flag, name in zip(flags, DATE_RULES, strict=True):
-            alone = clean_date_spans(text, spans, **{k: k == flag for k in flags})
+        for flag, name in zip(flags, _DATE_RULES, strict=True):
+            alone = _clean(text, spans, **{k: k == flag for k in flags})
             fired[name] |= alone != spans
 
     check()
@@ -262,8 +274,8 @@ def test_rules_agree_with_the_per_character_reference_and_never_uncover_a_date()
 
 @pytest.mark.default_embedding
 class TestShippedModel:
-    """The shipped model: it runs the rules (manifest ``date_lists``, ``date_ranges``,
-    ``date_edges``), and the union with ``regex`` then keeps one span per date."""
+    """The shipped model: it runs the rules (``date_lists``, ``date_ranges``, ``date_edges``, last
+    in the declared list), and the union with ``regex`` then keeps one span per date."""
 
     LISTS = ["Visits: 01/02/2020, 03/04/2020, 05/06/2021 and 07/08/2021.",
              "Seen on 3 March 2020, 4 March 2020 and 9 April 2021.",
@@ -281,18 +293,16 @@ class TestShippedModel:
     @pytest.mark.parametrize(("flag", "rule", "texts"), [("date_lists", split_date_lists, LISTS),
                                                          ("date_ranges", split_date_ranges, RANGES),
                                                          ("date_edges", trim_date_edges, EDGES)])
-    def test_rule_runs_only_when_the_manifest_asks(self, flag: str, rule, texts: list[str]) -> None:
+    def test_rule_runs_last_in_the_declared_list(self, flag: str, rule, texts: list[str]) -> None:
+        assert RULE_NAMES[-3:] == _DATE_RULES and RULES[RULE_NAMES.index(flag)].apply is rule
         detector = ModelDetector(path=shipped_path())
-        assert detector.weights.manifest.get(flag) is True
-        assert flag in DECODE_RULES  # so `embedanon detector train` carries it over
-        manifest = {**detector.weights.manifest, **dict.fromkeys(DATE_RULES, False)}
-        detector.weights.manifest = manifest
-        plain = {text: detector.detect(text) for text in texts}
-        detector.weights.manifest = {**manifest, flag: True}
+        full = {text: detector.detect(text) for text in texts}
+        detector.rules = tuple(r for r in RULES if r.name != flag)
         changed = False
         for text in texts:
-            assert detector.detect(text) == rule(text, plain[text])
-            changed |= detector.detect(text) != plain[text]
+            plain = detector.detect(text)
+            assert rule(RuleContext(text), full[text]) == full[text]  # nothing left for it to cut
+            changed |= full[text] != plain
         assert changed  # the model alone decodes some of these into a span the rule changes
 
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import ConfigError
+from ..lexicon import word_frequencies
 
 TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_", re.UNICODE)
 #: Sparse feature ids per token (fixed per featurizer, so scoring is one gather + sum).
@@ -408,8 +409,6 @@ def spherical_kmeans(vecs: np.ndarray, k: int, *, seed: int, iters: int = 12) ->
 @lru_cache(maxsize=1)
 def _public_words() -> tuple[str, ...]:
     """The shipped public English list (wordfreq), most frequent first (as listed, not folded)."""
-    from embedanon.privacy.prior import word_frequencies
-
     return tuple(w for w, _ in sorted(word_frequencies().items(), key=lambda kv: -kv[1]))
 
 

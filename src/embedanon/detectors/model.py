@@ -2,8 +2,8 @@
 
 A text is cut into fine tokens and featurized (:mod:`.features`), scored by the linear softmax of
 :mod:`.weights` (through a projected fast path: each dense row enters the logits once), decoded
-into BIO spans (:mod:`.bio`), and then passed through the decode rules its manifest names
-(:mod:`.rules`). Training lives in :mod:`.training`.
+into BIO spans (:mod:`.bio`), and then passed through the decode rules (:mod:`.rules`). Training
+lives in :mod:`.training`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .base import Span
 from .bio import CLASSES, absent_word_shifts, decode
 from .features import CACHE_LIMIT, tokenize
 from .registry import DETECTORS
-from .rules import apply_rules
+from .rules import RULES, RuleContext, apply_rules
 from .weights import Weights, feature_flags, fold_ids, make_featurizer, shipped_path, softmax, sparse_sum
 
 
@@ -70,6 +70,8 @@ class ModelDetector:
         self._proj = np.zeros((0, self._stacked.shape[1]), dtype=np.float32)
         self._n_proj = 0
         self._generation = self.featurizer.generation
+        #: the decode rules run after Viterbi, in order (every rule; a study may run fewer)
+        self.rules = RULES
 
     def probabilities(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Token starts, ends (int64 (T,)) and class probabilities float32 (T, C)."""
@@ -126,8 +128,8 @@ class ModelDetector:
         shifts = o_shift if self.absent_threshold is None else absent_word_shifts(
             text, starts, ends, proba, o_shift, self.absent_threshold)
         spans = decode(starts, ends, proba, o_shift=shifts, source=self.name)
-        return apply_rules(text, starts, ends, proba, spans, self.weights.manifest,
-                           score=self.threshold, source=self.name)
+        context = RuleContext(text, starts, ends, proba, score=self.threshold, source=self.name)
+        return apply_rules(context, spans, self.rules)
 
 
 def _probability(name: str, value: object) -> float:

@@ -22,7 +22,6 @@ from .._validate import positive_int, seed_int
 from ..errors import ConfigError, InputError
 from .bio import B_CLASS, CLASSES
 from .features import OWN_SLOTS, TOKEN_RE, Featurizer, fold, tokenize
-from .rules import DECODE_RULES
 from .weights import (
     EMBEDDING,
     FEATURE_FLAGS,
@@ -354,9 +353,9 @@ def train(
         prior = Weights.load(shipped_path() if base == "model" else base)
         clusters, buckets = prior.clusters, int(prior.sparse.shape[0])
         threshold = float(prior.manifest.get("threshold", 0.5))
-    # the decode rules and feature flags of the base model carry over
-    rules = {k: bool(prior is not None and prior.manifest.get(k)) for k in (*DECODE_RULES, *FEATURE_FLAGS)}
-    featurizer = make_featurizer(clusters, buckets, **{f: rules[f] for f in FEATURE_FLAGS})
+    # the feature flags of the base model carry over (the decode rules belong to the detector)
+    flags = {k: bool(prior is not None and prior.manifest.get(k)) for k in FEATURE_FLAGS}
+    featurizer = make_featurizer(clusters, buckets, **flags)
     examples = featurize_records(featurizer, records)
     if prior is None:
         weights = fit(
@@ -383,7 +382,7 @@ def train(
         )
     weights.manifest = {
         "threshold": threshold,
-        **rules,
+        **flags,
         "base": None if base is None else str(base),
         "train": {"docs": len(records), "tokens": int(len(examples.y)), "epochs": epochs, "seed": seed},
     }

@@ -99,7 +99,7 @@ def allowlist_path(spec: Any, output: Path) -> str | None:
     if spec is None or isinstance(spec, str):
         return spec
     opts = dict(spec)
-    from ..privacy.prior import word_frequencies
+    from ..lexicon import word_frequencies
 
     freqs = word_frequencies()
     top = sorted(freqs, key=lambda w: (-freqs[w], w))[: int(opts["top"])]

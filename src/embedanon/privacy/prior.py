@@ -1,7 +1,8 @@
 """Public attacker knowledge: an English word-frequency prior and a dictionary of person names.
 
 Both come from public sources and are bundled with the package (see ``data/SOURCE.md`` and
-``scripts/build_attack_data.py``), never from the corpus being attacked:
+``scripts/build_attack_data.py``), never from the corpus being attacked (the word list lives in
+:mod:`embedanon.lexicon`, which the detectors read too):
 
 * :func:`word_frequencies`: the 100,000 most frequent alphabetic English words of ``wordfreq``
   (Speer et al.), with their frequencies;
@@ -30,6 +31,7 @@ from importlib import resources
 import numpy as np
 
 from ..errors import ConfigError
+from ..lexicon import word_frequencies
 from ..text import lookup_key, tokenize
 from ..vectors.store import EmbeddingStore
 
@@ -44,16 +46,6 @@ def _data_lines(name: str) -> list[str]:
     with resources.files(__package__).joinpath("data", name).open("rb") as raw, \
             gzip.open(raw, "rt", encoding="utf-8") as fh:
         return fh.read().splitlines()
-
-
-@lru_cache(maxsize=1)
-def word_frequencies() -> dict[str, float]:
-    """The bundled public English word frequencies: {lower-case word: frequency}, 100,000 words."""
-    out: dict[str, float] = {}
-    for line in _data_lines("wordfreq_en.tsv.gz"):
-        word, freq = line.split("\t")
-        out[word] = float(freq)
-    return out
 
 
 def _aligned_words(texts: Iterable[str]) -> Iterator[str]:

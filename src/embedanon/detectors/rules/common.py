@@ -21,6 +21,14 @@ _NOT_NAMES_TEXT = (
 NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 
 
+#: labels a header line gives a person's name after (``Patient: Okafor, Patience``), lower case
+HEADER_LABELS = (
+    "name", "patient", "pt", "student", "pupil", "client", "resident", "member", "author", "from", "to",
+    "cc", "attn", "contact", "parent", "guardian", "teacher", "tutor", "provider", "physician", "doctor",
+    "employee", "customer", "applicant",
+)
+
+
 #: honorifics the decode rules read a name after (``Dr. Okafor``), lower case, without the period
 HONORIFICS = ("mrs", "mr", "ms", "mx", "dr", "prof")
 #: a title (:data:`embedanon._english.TITLES`, which holds the honorifics) ending where a name

@@ -15,8 +15,8 @@ the model covered for one label only. A decode rule changes the model's own span
 alone and every union with it gain, and the merge keeps its one rule.
 
 What a date is, is the ``regex`` detector's call (its DATE patterns: numeric, ISO, month names with
-a day and/or a year; never a bare year or weekday). Three rules, each a manifest flag, run in this
-order:
+a day and/or a year; never a bare year or weekday), read once per text (``RuleContext.dates``).
+Three rules run in this order:
 
 * ``date_lists``: where the text between two of its dates is a list separator (``,`` / ``;`` /
   ``and`` / ``or`` / ``&`` / ``, and``, with the spaces around it, optionally followed by a weekday
@@ -51,10 +51,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from ..base import Span
-from ..regex import RegexDetector
-
-#: the dates a cut must stand between and a trim must stay outside (``regex``'s DATE patterns only)
-_DATES = RegexDetector(labels=("DATE",))
+from .base import DATES, RuleContext
 
 #: words a DATE span may lose at its edges: prepositions, conjunctions and the article that
 #: introduce, join or approximate a date, none of them a month, a weekday, an ordinal or a number,
@@ -110,7 +107,7 @@ def list_separators(text: str, dates: list[Span] | None = None) -> list[tuple[in
         ``(start, end)`` character ranges, sorted and disjoint: each the separator between two
         consecutive ``regex`` dates, its spaces included, a weekday after it excluded.
     """
-    dates = _DATES.detect(text) if dates is None else dates
+    dates = DATES.detect(text) if dates is None else dates
     return [(a, b) for a, b, _, _ in _gaps(text, dates, _LIST_GAP)]
 
 
@@ -125,7 +122,7 @@ def range_joiners(text: str, dates: list[Span] | None = None) -> list[tuple[int,
         ``(start, end)`` character ranges, sorted and disjoint: each the joiner between two
         consecutive ``regex`` dates, its spaces included.
     """
-    dates = _DATES.detect(text) if dates is None else dates
+    dates = DATES.detect(text) if dates is None else dates
     return [(a, b) for a, b, before, after in _gaps(text, dates, _RANGE_GAP)
             if not _UNSPACED_DASH.fullmatch(text, a, b)
             or all(_HAS_YEAR.search(text, d.start, d.end) for d in (before, after))]
@@ -192,53 +189,76 @@ def _trim(text: str, span: Span, dates: list[Span], date_starts: list[int]) -> S
     return Span(start, end, span.label, span.score, span.source)
 
 
-def clean_date_spans(text: str, spans: list[Span], *, lists: bool, ranges: bool, edges: bool) -> list[Span]:
-    """DATE spans less list separators (``lists``) and range joiners (``ranges``) between two
-    dates, then less the function words, punctuation and spaces at their edges (``edges``); module
-    docstring: what counts, why decode rules, and why no date loses a character.
+def _may_cut(context: RuleContext, spans: list[Span]) -> bool:
+    """The cheap test before the regex pass: a DATE span holds a separator or joiner character, or
+    has a space at an edge (a span that lies in the spaces of a gap)."""
+    text = context.text
+    return any(s.label == "DATE" and (_MAY_CUT.search(text, s.start, s.end) or text[s.start].isspace()
+                                      or text[s.end - 1].isspace()) for s in spans)
 
-    Args:
-        text: the text.
-        spans: the decoded spans, sorted and disjoint.
-        lists, ranges, edges: which of the three rules run (in this order).
 
-    Returns:
-        The spans, sorted and disjoint; other labels unchanged, each DATE span inside one of
-        ``spans``; a DATE span that was nothing but a separator or a joiner is gone.
-    """
-    if not (lists or ranges or edges) or not any(s.label == "DATE" for s in spans):
+def _cut(spans: list[Span], cuts: list[tuple[int, int]]) -> list[Span]:
+    """The spans, DATE spans less the characters of ``cuts`` (sorted, disjoint)."""
+    if not cuts:
         return spans
-    may_cut = [s for s in spans if s.label == "DATE" and _MAY_CUT.search(text, s.start, s.end)]
-    may_trim = edges and any(s.label == "DATE" and _may_trim(text, s) for s in spans)
-    dates = _DATES.detect(text) if may_cut or may_trim else []
-    cuts = []
-    if lists and may_cut:
-        cuts += list_separators(text, dates)
-    if ranges and may_cut:
-        cuts += range_joiners(text, dates)
-    out = spans
-    if cuts:
-        cuts.sort()
-        cut_ends = [b for _, b in cuts]
-        out = []
-        for span in spans:
-            out.extend(_without(span, cuts, cut_ends) if span.label == "DATE" else (span,))
-    if may_trim and dates:
-        date_starts = [d.start for d in dates]
-        out = [_trim(text, s, dates, date_starts) if s.label == "DATE" else s for s in out]
+    cut_ends = [b for _, b in cuts]
+    out: list[Span] = []
+    for span in spans:
+        out.extend(_without(span, cuts, cut_ends) if span.label == "DATE" else (span,))
     return out
 
 
-def split_date_lists(text: str, spans: list[Span]) -> list[Span]:
-    """The ``date_lists`` rule alone (:func:`clean_date_spans`)."""
-    return clean_date_spans(text, spans, lists=True, ranges=False, edges=False)
+def split_date_lists(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """``date_lists``: DATE spans less the list separators between two ``regex`` dates (module
+    docstring: what counts, why decode rules, and why no date loses a character).
+
+    Args:
+        context: the text and its ``regex`` dates.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, sorted and disjoint; other labels unchanged, each DATE span inside one of
+        ``spans``; a DATE span that was nothing but a separator is gone.
+    """
+    if not _may_cut(context, spans):
+        return spans
+    return _cut(spans, list_separators(context.text, context.dates))
 
 
-def split_date_ranges(text: str, spans: list[Span]) -> list[Span]:
-    """The ``date_ranges`` rule alone (:func:`clean_date_spans`)."""
-    return clean_date_spans(text, spans, lists=False, ranges=True, edges=False)
+def split_date_ranges(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """``date_ranges``: DATE spans less the range joiners between two ``regex`` dates, so both
+    ends of a range move by the same offset (module docstring).
+
+    Args:
+        context: the text and its ``regex`` dates.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, sorted and disjoint; other labels unchanged, each DATE span inside one of
+        ``spans``; a DATE span that was nothing but a joiner is gone.
+    """
+    if not _may_cut(context, spans):
+        return spans
+    return _cut(spans, range_joiners(context.text, context.dates))
 
 
-def trim_date_edges(text: str, spans: list[Span]) -> list[Span]:
-    """The ``date_edges`` rule alone (:func:`clean_date_spans`)."""
-    return clean_date_spans(text, spans, lists=False, ranges=False, edges=True)
+def trim_date_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """``date_edges``: DATE spans less the function words, punctuation and spaces at their edges,
+    outside the first and after the last ``regex`` date inside them (module docstring).
+
+    Args:
+        context: the text and its ``regex`` dates.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, sorted and disjoint; other labels unchanged, each DATE span inside one of
+        ``spans``.
+    """
+    text = context.text
+    if not any(s.label == "DATE" and _may_trim(text, s) for s in spans):
+        return spans
+    dates = context.dates
+    if not dates:
+        return spans
+    date_starts = [d.start for d in dates]
+    return [_trim(text, s, dates, date_starts) if s.label == "DATE" else s for s in spans]

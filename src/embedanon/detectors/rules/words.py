@@ -1,5 +1,6 @@
-"""Decode rules that read one name word and its neighbour: words joined by hyphens or apostrophes
-(``s'fiso``, ``i-hsuan``), the other part of a confident one-word name, and whole-word widening.
+"""Decode rules that read one name word and its neighbour: tokens the model puts on NAME that the
+decode left out (``Chun`` of ``I-Chun``), the other part of a confident one-word name, inverted
+names in running text, whole-word widening and the punctuation at a name's edges.
 """
 
 from __future__ import annotations
@@ -10,19 +11,15 @@ import numpy as np
 
 from ...text import without_possessive
 from ..base import Span
-from ..bio import B_CLASS, true_runs
-from ..features import common_words, fold
-from .common import NO_PROPAGATION, SpanLookup, capitalized, mixed_name_case, text_case
+from ..bio import true_runs
+from ..features import fold
+from .base import RuleContext
+from .common import NO_PROPAGATION, SpanLookup, capitalized
 
 _JOINERS = "-'"
-#: how many of the most frequent public English words a name part next to a found name may not be
-_PAIR_COMMON = 20_000
 #: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
 _PAIR_SCORE = 0.5
 _PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
-#: the matches of ``_PAIR_WORD`` that hold a joiner: they start where a letter run starts and take
-#: every joined piece (possessive: letters and joiners never overlap, so nothing to backtrack)
-_JOINED_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]++(?:['\u2019-][^\W\d_]++)+")
 
 
 def _word_goes_on(text: str, i: int) -> bool:
@@ -34,16 +31,7 @@ def _word_goes_on(text: str, i: int) -> bool:
 _NAME_JOINERS = _JOINERS + "\u2019"
 
 
-def name_orphan_tokens(
-    text: str,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    proba: np.ndarray,
-    spans: list[Span],
-    *,
-    source: str = "model",
-    threshold: float = 0.0,
-) -> list[Span]:
+def name_orphan_tokens(context: RuleContext, spans: list[Span]) -> list[Span]:
     """Tokens the model puts on NAME but the constrained decode left out become NAME spans.
 
     The BIO decode opens a span only on ``B-``; a token scored as a name *continuation*
@@ -56,106 +44,33 @@ def name_orphan_tokens(
     among the rules (round 31): the decode's own spans are unchanged, and later rules
     (``whole_words``) see the added ones.
 
+    The gate is the higher of 0.5 and the detector's threshold (``context.score``), so a detector
+    asked for more certainty than 0.5 (``model_threshold=0.99``) gets it here too.
+
     Args:
-        text: the text.
-        starts, ends: token offsets (int (T,)) of :func:`~embedanon.detectors.features.tokenize`.
-        proba: float (T, C) class probabilities of those tokens.
+        context: the text, its tokens and their probabilities, the detector's threshold and name.
         spans: the decoded spans, sorted and disjoint.
-        source: the detector name of an added span.
-        threshold: the detector's threshold: the gate is the higher of it and 0.5, so a detector
-            asked for more certainty than 0.5 (``model_threshold=0.99``) gets it here too.
 
     Returns:
         The spans with the added names, sorted.
     """
+    text, starts, ends = context.text, context.starts, context.ends
     if len(starts) == 0:
         return spans
-    b_name = B_CLASS["NAME"]
-    name_p = proba[:, b_name] + proba[:, b_name + 1]
+    name_p = context.name_probability
     lookup = SpanLookup(spans)
     keep = np.zeros(len(starts), dtype=bool)
-    mixed: bool | None = None
-    for t in np.flatnonzero(name_p >= max(_PAIR_SCORE, threshold)).tolist():
+    mixed = context.case == "mixed"
+    for t in np.flatnonzero(name_p >= max(_PAIR_SCORE, context.score)).tolist():
         a, b = int(starts[t]), int(ends[t])
         token = text[a:b]
         if not any(c.isalpha() for c in token) or lookup(a, b):
             continue
-        if mixed is None:
-            mixed = text_case(text) == "mixed"
         keep[t] = not mixed or capitalized(token)
     added = [Span(int(starts[first]), int(ends[end - 1]), "NAME",
-                  float(np.clip(name_p[first:end].mean(), 0.0, 1.0)), source)
+                  float(np.clip(name_p[first:end].mean(), 0.0, 1.0)), context.source)
              for first, end in true_runs(keep)]
     return sorted([*spans, *added], key=lambda sp: sp.start) if added else spans
-
-
-def name_joined_words(
-    text: str,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    proba: np.ndarray,
-    spans: list[Span],
-    *,
-    source: str = "model",
-) -> list[Span]:
-    """A word of letters joined by ``-``, ``'`` or ``’`` (``s'fiso``, ``i-hsuan``) becomes a NAME
-    span when the model puts a rare piece of it on NAME but the decode could not start a name there.
-
-    The tokenizer cuts such a word at its joiners, and the model often scores the piece after the
-    joiner as a name *continuation* (``I-NAME``) while the piece before it (``s``, ``i``) is near
-    zero; the BIO decode cannot start a span with ``I-``, so nothing is found. The word qualifies
-    when it touches no span and one of its letter pieces has NAME probability (``B-NAME`` +
-    ``I-NAME``) at least 0.5 (the gate of :func:`complete_name_pairs`) and is not among the 20,000
-    most frequent public English words (``follow-up``, ``X-ray`` never qualify on a common piece).
-    A trailing possessive ``'s`` stays outside. The span's score is that probability. In text with
-    both cases the word must have a name's case: a capital first letter, a capital after each
-    hyphen (``I-Fei``, ``Jean-Luc``; after an apostrophe either, ``S'fiso``, ``O'Conner``), and no
-    all-capitals piece of two letters or more. So ``D-dimer``, ``X-loupe``, ``G-CSF`` and
-    ``tear-jerker`` never qualify there (round 22's check on real text).
-
-    Args:
-        text: the text.
-        starts, ends: token offsets (int (T,)) of :func:`~embedanon.detectors.features.tokenize`.
-        proba: float (T, C) class probabilities of those tokens.
-        spans: spans, sorted and disjoint.
-        source: the detector name of an added span.
-
-    Returns:
-        The spans with the added names, sorted.
-    """
-    if not any(j in text for j in _NAME_JOINERS) or len(starts) == 0:
-        return spans
-    b_name = B_CLASS["NAME"]
-    name_p = proba[:, b_name] + proba[:, b_name + 1]
-    common: frozenset[str] | None = None
-    mixed: bool | None = None
-    added: list[Span] = []
-    lookup = SpanLookup(spans)
-    for m in _JOINED_WORD.finditer(text):  # the words of _PAIR_WORD that hold a joiner
-        a, b = m.span()
-        if _word_goes_on(text, a - 1) or _word_goes_on(text, b):
-            continue
-        word = without_possessive(m.group())
-        b = a + len(word)
-        if not any(j in word for j in _NAME_JOINERS) or lookup(a, b):
-            continue
-        if mixed is None:
-            mixed = text_case(text) == "mixed"
-        if mixed and not mixed_name_case(word):
-            continue
-        lo, hi = int(np.searchsorted(starts, a)), int(np.searchsorted(ends, b, side="right"))
-        best, best_p = -1, 0.0
-        for t in range(lo, hi):
-            if text[int(starts[t])].isalpha() and name_p[t] > best_p:
-                best, best_p = t, float(name_p[t])
-        if best < 0 or best_p < _PAIR_SCORE:
-            continue
-        if common is None:
-            common = common_words(_PAIR_COMMON)
-        if fold(text[int(starts[best]) : int(ends[best])]) in common:
-            continue
-        added.append(Span(a, b, "NAME", min(best_p, 1.0), source))
-    return sorted(spans + added, key=lambda s: s.start) if added else spans
 
 
 def _pair_fits(word: str, name: str, case: str, common: frozenset[str]) -> bool:
@@ -174,7 +89,7 @@ def _pair_fits(word: str, name: str, case: str, common: frozenset[str]) -> bool:
     return capitalized(word) and not word.isupper()
 
 
-def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
+def complete_name_pairs(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A confident one-word NAME span takes in the word right next to it when that word looks like
     another part of the same name: ``[DIMBA]`` of ``THEMBISILE DIMBA``, ``[taibi]`` of ``younes
     taibi``.
@@ -189,16 +104,16 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
     left alone. A possessive ``'s`` stays outside.
 
     Args:
-        text: the text.
+        context: the text and its case.
         spans: spans, sorted and disjoint.
 
     Returns:
         The spans, NAME spans widened to their pair.
     """
+    text = context.text
     if not any(sp.label == "NAME" and sp.score >= _PAIR_SCORE for sp in spans):
         return spans
-    common = common_words(_PAIR_COMMON)
-    case = text_case(text)
+    common, case = context.common, context.case
 
     def fits(word: str, name: str) -> bool:
         return _pair_fits(word, name, case, common)
@@ -232,7 +147,7 @@ def complete_name_pairs(text: str, spans: list[Span]) -> list[Span]:
 _INVERSION_END = ",.!?;\r\n"
 
 
-def join_running_inversions(text: str, spans: list[Span]) -> list[Span]:
+def join_running_inversions(context: RuleContext, spans: list[Span]) -> list[Span]:
     """``I sat next to [Maduma], Thembile.``: a confident one-word NAME span, ``, `` and one word
     that touches no span and is followed by ``,.!?;``, a line end or the text's end become one
     NAME span ``Maduma, Thembile`` with the name's score, when the word may be another part of the
@@ -243,16 +158,16 @@ def join_running_inversions(text: str, spans: list[Span]) -> list[Span]:
     header lines only. Round 34.
 
     Args:
-        text: the text.
+        context: the text and its case.
         spans: spans, sorted and disjoint.
 
     Returns:
         The spans, NAME spans joined with the given name after them.
     """
+    text = context.text
     if ", " not in text or not any(sp.label == "NAME" and sp.score >= _PAIR_SCORE for sp in spans):
         return spans
-    common = common_words(_PAIR_COMMON)
-    case = text_case(text)
+    common, case = context.common, context.case
     out: list[Span] = []
     for k, sp in enumerate(spans):
         name = text[sp.start : sp.end].rstrip(",")
@@ -275,19 +190,20 @@ def join_running_inversions(text: str, spans: list[Span]) -> list[Span]:
 _NAME_EDGE_PUNCT = ",;:!?"
 
 
-def trim_name_edges(text: str, spans: list[Span]) -> list[Span]:
+def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     """NAME spans lose the list and sentence punctuation at their edges (``Okafor,`` → ``Okafor``):
     a redacted name otherwise took the comma after it with it (``Thanks to [NAME] Mrs. ...``).
     Only ``,;:!?`` and whitespace are removed, never a letter, a period (``J.``, ``Jr.``) or a
     quote; a span of nothing else is dropped. Other labels are left as they are.
 
     Args:
-        text: the text.
+        context: the text.
         spans: spans, sorted and disjoint.
 
     Returns:
         The spans, NAME spans trimmed.
     """
+    text = context.text
     out: list[Span] = []
     for sp in spans:
         if sp.label != "NAME":
@@ -305,18 +221,19 @@ def trim_name_edges(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-def widen_to_whole_words(text: str, spans: list[Span]) -> list[Span]:
+def widen_to_whole_words(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A NAME span never cuts a word: a span that starts or ends inside letters joined by hyphens
     or apostrophes (``Bao-`` of ``Bao-Li-Hsiang``, ``fiso`` of ``S'fiso``) is widened to the whole
     word, up to the neighbouring spans; a possessive ``'s`` stays outside (``Boutin's``).
 
     Args:
-        text: the text.
+        context: the text.
         spans: spans, sorted and disjoint.
 
     Returns:
         The spans, widened where they cut a word.
     """
+    text = context.text
     if not spans:
         return spans
     n = len(text)
