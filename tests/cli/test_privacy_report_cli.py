@@ -188,3 +188,31 @@ def test_attacker_text_from_stdin_or_a_missing_file_is_named(tmp_path: Path, giv
     result = runner.invoke(app, ["privacy-report", str(src), "--attacker-text", given])
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", ["--draws", "--max-words", "--neighbors", "--mc-draws", "--releases"])
+def test_a_zero_count_is_refused_before_any_work(tmp_path: Path, option: str) -> None:
+    """Issue 34, defect 9: ``--draws 0`` and its siblings were refused only after the release and
+    the attacks had run. The input here does not exist: the count is named first, so nothing
+    was read, let alone anonymized."""
+    result = runner.invoke(app, ["privacy-report", str(tmp_path / "absent.txt"), option, "0"])
+    assert result.exit_code == 2
+    assert f"{option} must be an integer >= 1, got 0" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_json_on_empty_input_is_valid_json_with_nulls(tmp_path: Path) -> None:
+    """Issue 34, defect 10: rates over no tokens were printed as a bare NaN, which no JSON parser
+    reads; they are null now."""
+    path = tmp_path / "empty.txt"
+    path.write_text("", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "--json", "--no-contextual", str(path),
+                                 "--key", str(_key(tmp_path))])
+    assert result.exit_code == 0, result.output
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    data = json.loads(result.stdout, parse_constant=refuse)
+    assert data["report"]["n_w_mean"] is None
+    assert data["release"]["change_rate"] is None

@@ -298,3 +298,24 @@ def test_the_attackers_text_also_serves_as_its_context_model(index: NeighborInde
                           contextual=False, release_counts=(1,), oov_words=10,
                           proxies=lambda k: np.zeros(len(k), int), attacker_text=attacker).as_dict()
     assert without["contextual_domain"] is None
+
+
+def test_a_batched_law_is_never_inverted_word_by_word(index: NeighborIndex) -> None:
+    """Issue 34, defect 7: at epsilon = 1e6 the exponential law underflows to a point, so probing
+    it found a 'small support' and inverted it over every word, one dense law each (5 min for
+    3 lines). A mechanism with the batched law gets the dense likelihood without a probe."""
+    from embedanon.mechanisms.exponential import ExponentialMechanism
+
+    class Counting(ExponentialMechanism):
+        calls = 0
+
+        def distribution(self, word_id: int) -> np.ndarray:
+            type(self).calls += 1
+            return super().distribution(word_id)
+
+    for epsilon in (1e6, 14.0):
+        mech = Counting(index=index, epsilon=epsilon)
+        law = likelihood_for(mech, index)
+        assert isinstance(law, DenseLaw) and Counting.calls == 0
+        ys = np.arange(12)
+        assert np.allclose(law.pairs(ys, ys), [mech.likelihood(np.array([y]), np.array([y]))[0] for y in ys])

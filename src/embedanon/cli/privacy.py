@@ -23,6 +23,7 @@ from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.metrics import PrivacyReport, privacy_report
 from ..privacy.prior import has_aligned_words
 from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
+from ..privacy.verdict import figure_values, judge, parse_overrides, with_overrides
 from .common import handle_errors, setup_logging
 from .options import (
     EncodingErrorsOpt,
@@ -67,6 +68,9 @@ def privacy_report_command(
         help="laplace/mahalanobis (no exact law): run the full attacks on a law estimated from N "
              "runs of the mechanism per candidate input (lower bounds; slow); 0: skip them.",
         metavar="N")] = 0,
+    threshold: Annotated[Optional[list[str]], typer.Option(
+        help="Hold FIGURE to NUMBER instead of its default threshold in the verdict (repeatable; "
+             "figures and defaults: docs/privacy/report.md).", metavar="FIGURE=NUMBER")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of lines.")] = False,
     progress: Annotated[str, typer.Option(
         help="Anonymizing the releases: auto (a bar on a terminal), bar, plain (a line every few "
@@ -79,7 +83,11 @@ def privacy_report_command(
     """Anonymize INPUT in memory as configured and print what an attacker who knows the tool
     recovers: counts and rates only (never text or word mappings)."""
     setup_logging(verbose)
-    positive_int("releases", releases)
+    # every count is checked before any work (issue 34, defect 9: 0 was refused after it all)
+    for name, value in (("releases", releases), ("draws", draws), ("max_words", max_words),
+                        ("neighbors", neighbors), ("mc_draws", mc_draws)):
+        positive_int(f"--{name.replace('_', '-')}", value)
+    thresholds = with_overrides(parse_overrides(threshold))
     if empirical_draws < 0:
         raise ConfigError(f"empirical draws must be an integer >= 0, got {empirical_draws}")
     texts = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
@@ -158,23 +166,36 @@ def privacy_report_command(
                         "note they also hold) replays the noise; release with --key")
     if scoped is not None:  # the same lines the review page shows
         warnings.extend(scoped.warnings)
+    verdict = judge(figure_values(
+        change_rate=counts.change.change_rate, n_w=report.n_w_mean, s_w=report.s_w_mean,
+        epsilon_record=None if report.epsilon is None else counts.longest_parts * report.epsilon,
+        attacks=None if figures is None else figures.as_dict()), thresholds)
     if as_json:
         payload: dict[str, Any] = {"report": _report_dict(report),
                                    "release": _release_dict(config.scope.scope, counts),
                                    "warnings": warnings,
-                                   "attacks": None if figures is None else figures.as_dict()}
-        typer.echo(json.dumps(payload, indent=2, default=_json_default))
+                                   "attacks": None if figures is None else figures.as_dict(),
+                                   "verdict": verdict.as_dict()}
+        typer.echo(json.dumps(finite_json(payload), indent=2, allow_nan=False, default=str))
         return
     for line in format_report(report, counts) + (format_figures(figures) if figures else []):
         typer.echo(line)
     for warning in warnings:
         typer.echo(f"warning:              {warning}")
+    for line in verdict.lines():
+        typer.echo(line)
 
 
-def _json_default(value: object) -> object:
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return str(value)
+def finite_json(value: Any) -> Any:
+    """``value`` with every float that JSON cannot hold (nan, inf: a rate over no tokens) as
+    None, so the output is valid JSON (issue 34, defect 10: a bare NaN on empty input)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_json(v) for v in value]
+    return value
 
 
 def _report_dict(report: PrivacyReport) -> dict[str, Any]:

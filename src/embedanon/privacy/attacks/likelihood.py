@@ -212,6 +212,11 @@ def likelihood_for(mechanism: Any, index: NeighborIndex, *, neighbors: int = 50)
     """
     if not hasattr(mechanism, "distribution"):
         raise ConfigError(f"mechanism {getattr(mechanism, 'name', '?')!r} has no exact law to attack")
+    if isinstance(mechanism, BatchLaw):
+        # A law over every candidate, evaluated in batches: never probed for a small support.
+        # At a huge epsilon its float64 law underflows to one point, and inverting it word by
+        # word would take one dense law per word (minutes; issue 34, defect 7).
+        return DenseLaw(mechanism, index, neighbors=neighbors)
     probe, _ = _law_as_pairs(mechanism.distribution(0), index)
     if len(probe) <= MAX_SPARSE_SUPPORT and len(probe) < index.n_candidates:
         try:

@@ -1,0 +1,377 @@
+"""The privacy verdict: every figure of a release held to a threshold, with what moves it.
+
+``privacy-report`` and the review page measure a release (change rate, N_w, the attacks) and
+show the same verdict from this module: :func:`figure_values` turns what they measured into one
+flat mapping ``figure -> rate``, and :func:`judge` holds each figure to its
+:class:`Threshold` (the documented defaults are :data:`DEFAULT_THRESHOLDS`; a caller overrides
+any of them with :func:`with_overrides`), giving a :class:`Verdict` of :class:`Check` rows:
+pass, fail or n/a (nothing to measure), and the option that moves the figure.
+
+A figure may be qualified by a group after a colon (``names_top1:american``,
+``releases_top1:5``): it is held to the threshold of its base name. A figure without a threshold
+is refused (:func:`judge` raises), so nothing the report prints goes unjudged.
+
+The defaults are a policy, not a law of nature; ``docs/privacy/report.md`` gives the reason for
+each. Word recovery is held loosely (an attacker reading back most words of a text is the
+line between "text with noise" and "pseudonymised text"), what links a person more strictly:
+names, rare words, membership and the re-use of a release.
+
+Only figures (rates, AUCs, counts) pass through here, never text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Literal
+
+from ..errors import ConfigError
+
+Status = Literal["pass", "fail", "n/a"]
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    """The limit one figure is held to.
+
+    Attributes:
+        figure: the figure's name (``membership_auc``); qualified figures use the base name.
+        label: what the figure measures, in a few words.
+        limit: the limit.
+        at_most: True when the figure must be <= limit (an attack's success), False when it must
+            be >= limit (the change rate).
+        remedy: the option (or action) that moves the figure toward the limit.
+    """
+
+    figure: str
+    label: str
+    limit: float
+    at_most: bool
+    remedy: str
+
+    def __post_init__(self) -> None:
+        if not self.figure or ":" in self.figure:
+            raise ValueError(f"a threshold's figure is a plain name, got {self.figure!r}")
+        if isinstance(self.limit, bool) or not math.isfinite(self.limit):
+            raise ValueError(f"the limit of {self.figure} must be a finite number, got {self.limit!r}")
+
+    def holds(self, value: float) -> bool:
+        """Whether ``value`` (a finite number) meets the limit."""
+        return value <= self.limit if self.at_most else value >= self.limit
+
+    def describe(self) -> str:
+        """``<= 0.5`` or ``>= 0.9``."""
+        return f"{'<=' if self.at_most else '>='} {self.limit:g}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"figure": self.figure, "label": self.label, "limit": self.limit,
+                "at_most": self.at_most, "remedy": self.remedy}
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One figure against its threshold.
+
+    Attributes:
+        figure: the figure's name, possibly qualified (``names_top1:american``).
+        value: its value, or None when there was nothing to measure.
+        threshold: the threshold it is held to.
+    """
+
+    figure: str
+    value: float | None
+    threshold: Threshold
+
+    def __post_init__(self) -> None:
+        if self.figure.split(":", 1)[0] != self.threshold.figure:
+            raise ValueError(f"figure {self.figure!r} is held to the threshold of {self.threshold.figure!r}")
+        if self.value is not None and (isinstance(self.value, bool) or math.isnan(self.value)):
+            raise ValueError("a check's value is a number or None, never nan or a bool")
+
+    @property
+    def status(self) -> Status:
+        if self.value is None:
+            return "n/a"
+        return "pass" if self.threshold.holds(self.value) else "fail"
+
+    @property
+    def label(self) -> str:
+        """The threshold's label, with the qualifier (``name parts recovered, top-1 (american)``)."""
+        _, _, group = self.figure.partition(":")
+        return f"{self.threshold.label} ({group})" if group else self.threshold.label
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"figure": self.figure, "label": self.label, "value": self.value,
+                "threshold": self.threshold.describe(), "limit": self.threshold.limit,
+                "at_most": self.threshold.at_most, "status": self.status, "remedy": self.threshold.remedy}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Every check of a release, in the order of the threshold table.
+
+    Attributes:
+        checks: one per figure measured.
+    """
+
+    checks: tuple[Check, ...]
+
+    @property
+    def failed(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if c.status == "fail")
+
+    @property
+    def status(self) -> Status:
+        """``fail`` if any check fails, ``pass`` if at least one passes and none fails, else n/a."""
+        if self.failed:
+            return "fail"
+        return "pass" if any(c.status == "pass" for c in self.checks) else "n/a"
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    def check(self, figure: str) -> Check:
+        """The check of ``figure``.
+
+        Raises:
+            KeyError: no such figure was judged.
+        """
+        for c in self.checks:
+            if c.figure == figure:
+                return c
+        raise KeyError(figure)
+
+    def summary(self) -> str:
+        """One line: ``FAIL: 3 of 14 figures miss their thresholds (names, ...)``."""
+        judged = [c for c in self.checks if c.status != "n/a"]
+        if self.status == "n/a":
+            return "n/a: nothing measured"
+        if not self.failed:
+            return f"PASS: all {len(judged)} figures meet their thresholds"
+        return f"FAIL: {len(self.failed)} of {len(judged)} figures miss their thresholds"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "summary": self.summary(),
+                "checks": [c.as_dict() for c in self.checks]}
+
+    def lines(self) -> list[str]:
+        """The verdict block as text lines (figures only)."""
+        out = [f"verdict:              {self.summary()}"]
+        width = max((len(c.label) for c in self.checks), default=0)
+        for c in self.checks:
+            value = "n/a" if c.value is None else f"{c.value:.3f}"
+            line = f"  {c.status.upper():4s}  {c.label:<{width}s}  {value:>7s}  {c.threshold.describe():>8s}"
+            if c.status == "fail":
+                line += f"  -> {c.threshold.remedy}"
+            out.append(line)
+        return out
+
+
+_WORDS = ("a larger --k (knn) or a smaller --epsilon; the words that identify people are "
+          "protected by --scope hybrid (detected spans get surrogates)")
+_NAMES = "--scope hybrid (detected names get surrogates, whose originals no attack on the noise recovers)"
+_RARE = ("--scope hybrid (detected spans get surrogates); a larger --k or a smaller --epsilon "
+         "blurs rare words less than it costs")
+
+
+def _table(*rows: Threshold) -> Mapping[str, Threshold]:
+    table = {t.figure: t for t in rows}
+    if len(table) != len(rows):
+        raise ValueError("a figure has two thresholds")
+    return MappingProxyType(table)
+
+
+#: The documented default thresholds (docs/privacy/report.md), in the order a verdict lists them.
+DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
+    Threshold("change_rate", "word tokens changed", 0.9, False,
+              "--scope all or hybrid (scope detected keeps every other word), or a smaller --epsilon"),
+    Threshold("n_w", "N_w: draws returning the word itself", 0.2, True,
+              "a smaller --epsilon (embedanon calibrate --target n_w=0.2 finds it)"),
+    Threshold("s_w", "S_w: distinct outputs per word (of the draws)", 5.0, False,
+              "a smaller --epsilon, or a larger --k"),
+    Threshold("epsilon_record", "epsilon spent by the longest record", 10.0, True,
+              "none at a readable epsilon: the formal bound says nothing here; read the attack figures"),
+    Threshold("attack_public_top1", "words recovered, public prior, top-1", 0.5, True, _WORDS),
+    Threshold("attack_public_top5", "words recovered, public prior, top-5", 0.8, True, _WORDS),
+    Threshold("attack_uniform_top1", "words recovered, uniform prior, top-1", 0.5, True, _WORDS),
+    Threshold("attack_oracle_top1", "words recovered, the corpus's own frequencies, top-1", 0.5, True,
+              _WORDS),
+    Threshold("attack_release_prior_top1", "words recovered, release-fitted prior, top-1", 0.5, True, _WORDS),
+    Threshold("attack_record_pooled_top1", "words recovered, record-pooled, top-1", 0.5, True, _WORDS),
+    Threshold("attack_contextual_top1", "words recovered in context (public bigrams), top-1", 0.5, True,
+              _WORDS),
+    Threshold("attack_domain_top1", "words recovered, attacker's text as prior, top-1", 0.5, True, _WORDS),
+    Threshold("attack_contextual_domain_top1", "words recovered in context of the attacker's text, top-1",
+              0.5, True, _WORDS),
+    Threshold("attack_oov_top1", "rare (out-of-vocabulary) words recovered, top-1", 0.05, True, _RARE),
+    Threshold("attack_oov_domain_top1", "rare words recovered with the attacker's text, top-1", 0.05, True,
+              _RARE),
+    Threshold("names_top1", "name parts recovered, top-1", 0.05, True, _NAMES),
+    Threshold("names_top10", "name parts recovered, top-10", 0.2, True, _NAMES),
+    Threshold("name_confirmation_auc", "which of two names a record holds (AUC, 0.5: chance)", 0.6, True,
+              _NAMES),
+    Threshold("membership_auc", "whether a held note is in the release, from its layout (AUC)", 0.6, True,
+              "--normalize-layout removes what it can; word count and sentence structure stay: "
+              "share the release only with recipients who may learn who is in it"),
+    Threshold("releases_top1", "words recovered after N releases (Bayes), top-1", 0.5, True,
+              "one --key for every release of the same data (a re-run then adds nothing)"),
+    Threshold("releases_majority_top1", "words recovered after N releases (majority vote)", 0.5, True,
+              "one --key for every release of the same data (a re-run then adds nothing)"),
+    Threshold("releases_gain", "top-1 gained by re-releasing (N releases minus 1)", 0.02, True,
+              "one --key for every release of the same data (a re-run then adds nothing)"),
+)
+
+
+def parse_overrides(specs: Iterable[str] | None) -> dict[str, float]:
+    """``["membership_auc=0.7"]`` -> ``{"membership_auc": 0.7}``.
+
+    Raises:
+        ConfigError: a spec is not NAME=NUMBER, names no known figure, or gives a figure twice.
+    """
+    out: dict[str, float] = {}
+    for spec in specs or ():
+        name, sep, value = spec.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if not sep or not name:
+            raise ConfigError(f"a threshold must look like FIGURE=NUMBER, got {spec!r}")
+        if name not in DEFAULT_THRESHOLDS:
+            raise ConfigError(f"unknown figure {name!r} in --threshold; figures: "
+                              f"{', '.join(DEFAULT_THRESHOLDS)}")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number):
+            raise ConfigError(f"threshold {name} must be a finite number, got {value.strip()!r}")
+        if name in out:
+            raise ConfigError(f"threshold {name} is given twice")
+        out[name] = number
+    return out
+
+
+def with_overrides(overrides: Mapping[str, float] | None = None,
+                   base: Mapping[str, Threshold] = DEFAULT_THRESHOLDS) -> Mapping[str, Threshold]:
+    """``base`` with the limits of ``overrides`` (figure -> limit) replaced."""
+    table = dict(base)
+    for name, limit in (overrides or {}).items():
+        if name not in table:
+            raise ConfigError(f"unknown figure {name!r}; figures: {', '.join(table)}")
+        table[name] = replace(table[name], limit=float(limit))
+    return MappingProxyType(table)
+
+
+def _number(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    number = float(value)
+    return None if math.isnan(number) else number
+
+
+def judge(values: Mapping[str, float | None],
+          thresholds: Mapping[str, Threshold] = DEFAULT_THRESHOLDS) -> Verdict:
+    """Hold every figure of ``values`` to its threshold.
+
+    Args:
+        values: figure -> value (None or nan: not measured, judged n/a).
+        thresholds: figure -> threshold (default: :data:`DEFAULT_THRESHOLDS`).
+
+    Raises:
+        ValueError: a figure has no threshold.
+    """
+    order = {name: i for i, name in enumerate(thresholds)}
+    checks = []
+    for figure, value in values.items():
+        base = figure.split(":", 1)[0]
+        if base not in thresholds:
+            raise ValueError(f"figure {figure!r} has no threshold")
+        checks.append((order[base], figure, Check(figure, _number(value), thresholds[base])))
+    checks.sort(key=lambda row: (row[0], _qualifier_key(row[1])))
+    return Verdict(tuple(c for _, _, c in checks))
+
+
+def _qualifier_key(figure: str) -> tuple[int, float, str]:
+    _, _, group = figure.partition(":")
+    if not group:
+        return (0, 0.0, "")
+    try:
+        return (1, float(group), "")
+    except ValueError:
+        return (2, 0.0, group)
+
+
+def _rate(entry: Any, key: str) -> float | None:
+    if isinstance(entry, Mapping):
+        return _number(entry.get(key))
+    return None
+
+
+def figure_values(*, change_rate: float | None = None, n_w: float | None = None, s_w: float | None = None,
+                  epsilon_record: float | None = None, attacks: Mapping[str, Any] | None = None,
+                  membership_auc: float | None = None,
+                  name_confirmation_auc: float | None = None) -> dict[str, float | None]:
+    """The flat figure mapping :func:`judge` takes, from what a report or a review page measured.
+
+    Args:
+        change_rate: share of the release's word tokens changed.
+        n_w, s_w: the mechanism's N_w and S_w.
+        epsilon_record: epsilon spent by the longest record (None: no epsilon).
+        attacks: ``PrivacyFigures.as_dict()`` of :func:`~embedanon.privacy.attacks.run_attacks`
+            (None: the attacks did not run).
+        membership_auc: the layout membership attack's AUC.
+        name_confirmation_auc: the candidate-name confirmation AUC.
+
+    Returns:
+        figure -> value; figures not measured are left out (a report shows only what it ran),
+        except the release figures given explicitly, which are kept as None when not measured.
+    """
+    out: dict[str, float | None] = {}
+    for name, value in (("change_rate", change_rate), ("n_w", n_w), ("s_w", s_w),
+                        ("epsilon_record", epsilon_record)):
+        if name != "epsilon_record" or value is not None:
+            out[name] = _number(value)
+    if attacks:
+        for key, entry, k in (("attack_public_top1", "public_prior", "top1"),
+                              ("attack_public_top5", "public_prior", "top5"),
+                              ("attack_uniform_top1", "uniform_prior", "top1"),
+                              ("attack_oracle_top1", "oracle_prior", "top1"),
+                              ("attack_release_prior_top1", "release_prior", "top1"),
+                              ("attack_record_pooled_top1", "record_pooled", "top1"),
+                              ("attack_domain_top1", "domain_prior", "top1"),
+                              ("attack_oov_top1", "oov", "top1"),
+                              ("attack_oov_domain_top1", "oov_domain", "top1")):
+            if attacks.get(entry) is not None:
+                out[key] = _rate(attacks[entry], k)
+        for key, entry in (("attack_contextual_top1", "contextual"),
+                           ("attack_contextual_domain_top1", "contextual_domain")):
+            if attacks.get(entry) is not None:
+                out[key] = _rate(attacks[entry], "contextual_top1")
+        for name in attacks.get("names") or ():
+            group = str(name.get("group", "all"))
+            suffix = "" if group == "all" else f":{group}"
+            out[f"names_top1{suffix}"] = _rate(name, "top1")
+            if group == "all":
+                out["names_top10"] = _rate(name, "top10")
+        if attacks.get("name_confirmation") is not None:
+            out["name_confirmation_auc"] = _rate(attacks["name_confirmation"], "auc")
+        releases = [r for r in attacks.get("releases") or () if int(r.get("releases", 1)) > 1]
+        for r in releases:
+            n = int(r["releases"])
+            out[f"releases_top1:{n}"] = _rate(r, "top1")
+            if r.get("majority_top1") is not None:
+                out[f"releases_majority_top1:{n}"] = _rate(r, "majority_top1")
+        if releases:
+            first = next((r for r in attacks["releases"] if int(r.get("releases", 0)) == 1), None)
+            last = max(releases, key=lambda r: int(r["releases"]))
+            gains = [(_rate(last, key), _rate(first, key)) for key in ("top1", "majority_top1")
+                     if first is not None]
+            known = [a - b for a, b in gains if a is not None and b is not None]
+            out["releases_gain"] = max(known) if known else None
+    if membership_auc is not None:
+        out["membership_auc"] = _number(membership_auc)
+    if name_confirmation_auc is not None:
+        out["name_confirmation_auc"] = _number(name_confirmation_auc)
+    return out
+

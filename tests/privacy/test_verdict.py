@@ -1,0 +1,98 @@
+"""The verdict: every figure held to its threshold, exactly, with overrides and n/a."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from embedanon.errors import ConfigError
+from embedanon.privacy.verdict import (
+    DEFAULT_THRESHOLDS,
+    Check,
+    Threshold,
+    figure_values,
+    judge,
+    parse_overrides,
+    with_overrides,
+)
+
+
+def test_at_most_and_at_least_limits_are_inclusive() -> None:
+    verdict = judge({"membership_auc": 0.6, "change_rate": 0.9, "n_w": 0.2000001})
+    assert verdict.check("membership_auc").status == "pass"
+    assert verdict.check("change_rate").status == "pass"
+    assert verdict.check("n_w").status == "fail"
+    assert verdict.status == "fail" and not verdict.passed
+    assert [c.figure for c in verdict.failed] == ["n_w"]
+
+
+def test_not_measured_is_neither_pass_nor_fail() -> None:
+    verdict = judge({"change_rate": float("nan"), "n_w": None})
+    assert [c.status for c in verdict.checks] == ["n/a", "n/a"]
+    assert verdict.status == "n/a"
+    assert judge({"change_rate": 1.0, "n_w": None}).status == "pass"
+
+
+def test_every_failure_names_its_remedy_and_table_order_is_kept() -> None:
+    verdict = judge({"releases_gain": 0.3, "names_top1:american": 0.3, "names_top1": 0.1, "change_rate": 0.5})
+    assert [c.figure for c in verdict.checks] == ["change_rate", "names_top1", "names_top1:american",
+                                                  "releases_gain"]
+    lines = verdict.lines()
+    assert lines[0].startswith("verdict:") and "4 of 4" in lines[0]
+    assert all("->" in line for line in lines[1:])
+    assert "--key" in verdict.check("releases_gain").threshold.remedy
+    assert verdict.check("names_top1:american").label.endswith("(american)")
+
+
+def test_a_figure_without_threshold_is_refused() -> None:
+    with pytest.raises(ValueError, match="no threshold"):
+        judge({"made_up_figure": 0.1})
+
+
+def test_overrides_replace_limits_and_bad_specs_are_refused() -> None:
+    table = with_overrides(parse_overrides(["membership-auc=0.95", "n_w=0.5"]))
+    assert table["membership_auc"].limit == 0.95 and table["n_w"].limit == 0.5
+    assert DEFAULT_THRESHOLDS["membership_auc"].limit == 0.6  # the defaults are untouched
+    assert judge({"membership_auc": 0.9}, table).status == "pass"
+    assert judge({"membership_auc": 0.9}).status == "fail"
+    for bad, message in (("membership_auc", "FIGURE=NUMBER"), ("nope=1", "unknown figure"),
+                         ("n_w=nan", "finite"), ("n_w=x", "finite")):
+        with pytest.raises(ConfigError, match=message):
+            parse_overrides([bad])
+    with pytest.raises(ConfigError, match="twice"):
+        parse_overrides(["n_w=0.1", "n_w=0.2"])
+
+
+def test_values_are_checked_on_construction() -> None:
+    with pytest.raises(ValueError):
+        Threshold("a:b", "x", 1.0, True, "y")
+    with pytest.raises(ValueError):
+        Threshold("a", "x", math.inf, True, "y")
+    with pytest.raises(ValueError):
+        Check("n_w", 0.1, DEFAULT_THRESHOLDS["s_w"])
+    with pytest.raises(ValueError):
+        Check("n_w", math.nan, DEFAULT_THRESHOLDS["n_w"])
+
+
+def test_figure_values_reads_the_attack_figures() -> None:
+    attacks = {
+        "public_prior": {"top1": 0.3, "top5": 0.7}, "uniform_prior": {"top1": 0.1},
+        "oracle_prior": {"top1": 0.55}, "oov": {"top1": 0.0}, "release_prior": None,
+        "contextual": {"contextual_top1": 0.45},
+        "names": [{"group": "all", "top1": 0.12, "top10": 0.37}, {"group": "african", "top1": 0.09}],
+        "releases": [{"releases": 1, "top1": 0.30, "majority_top1": 0.0},
+                     {"releases": 2, "top1": 0.60, "majority_top1": 0.0},
+                     {"releases": 5, "top1": 0.90, "majority_top1": 0.01}],
+    }
+    values = figure_values(change_rate=1.0, n_w=0.0, s_w=10.0, attacks=attacks, membership_auc=1.0)
+    assert values["attack_oracle_top1"] == 0.55 and "attack_release_prior_top1" not in values
+    assert values["names_top1:african"] == 0.09 and values["names_top10"] == 0.37
+    assert values["releases_top1:5"] == 0.9 and values["releases_gain"] == pytest.approx(0.6)
+    assert "epsilon_record" not in values  # knn: no epsilon, no row
+    verdict = judge(values)
+    assert {c.figure for c in verdict.failed} == {
+        "attack_oracle_top1", "names_top1", "names_top1:african", "names_top10", "membership_auc",
+        "releases_top1:2", "releases_top1:5", "releases_gain"}
+    one = figure_values(attacks={**attacks, "releases": attacks["releases"][:1]})
+    assert "releases_gain" not in one
