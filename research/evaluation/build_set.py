@@ -29,10 +29,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import os  # noqa: E402
+
 import inject as inj  # noqa: E402
 from inject import Edit, Piece  # noqa: E402
-
-import os  # noqa: E402
 
 #: ../shared/data beside the checkout (or inside it), or $EMBEDANON_SHARED_DATA
 DATA = next((p for p in (Path(os.environ.get("EMBEDANON_SHARED_DATA", "/nonexistent")),
@@ -484,6 +484,52 @@ def build() -> list[dict]:
     return records
 
 
+def fp_records(used: set[str]) -> list[dict]:
+    """The false-positive benchmark: about 3,000 words per source of real text with no private PII
+    (none of it in dev or test): TREC test questions, AG News and PubMed excerpts (public actors,
+    study periods), and MTSamples procedure sections of notes with no title + name, no date and no
+    age pattern (names of people cannot occur in them)."""
+    pick = random.Random(SEED + 9)
+    out: list[dict] = []
+    with zipfile.ZipFile(DATA / "nltk_data" / "corpora" / "qc.zip") as z:
+        qs = [line.split(" ", 1)[1] for line in z.read("qc/test.txt").decode("latin-1").splitlines() if " " in line]
+    for i in range(0, len(qs), 10):
+        out.append({"id": f"fp-trec-{i:03d}", "source": "trec-test", "text": "\n".join(qs[i : i + 10])})
+    with open(DATA / "ag-news" / "test.csv", encoding="utf-8") as f:
+        rows = [(i, f"{r['title']}\n{r['description']}".replace("\\", " ")) for i, r in enumerate(csv.DictReader(f))]
+    words = 0
+    for i, t in pick.sample(rows, 400):
+        if f"agnews:{i}" in used or words >= 3000:
+            continue
+        out.append({"id": f"fp-agn-{i:04d}", "source": "ag-news", "text": t})
+        words += len(t.split())
+    with open(DATA / "pubmed-5term" / "pubmed.csv", encoding="utf-8") as f:
+        rows = [(i, r["abstract"]) for i, r in enumerate(csv.DictReader(f)) if r["abstract"].strip()]
+    words = 0
+    for i, t in pick.sample(rows, 200):
+        if f"pubmed:{i}" in used or words >= 3000 or re.search(r"\d+-year-old", t):
+            continue
+        t = " ".join(re.split(r"(?<=[.!?])\s+(?=[A-Z])", t)[:6])
+        out.append({"id": f"fp-pub-{i:04d}", "source": "pubmed", "text": t})
+        words += len(t.split())
+    words = 0
+    notes = _mtsamples()
+    for r in pick.sample(notes, 600):
+        text = _clinical_text(r["transcription"])
+        m = re.search(r"^(?:DESCRIPTION OF (?:THE )?PROCEDURE|PROCEDURE IN DETAIL|OPERATIVE PROCEDURE|"
+                      r"PROCEDURE DETAILS?|FINDINGS|IMPRESSION)S?: ?(.+)$", text, re.M)
+        if not m or f"mtsamples:{r['note_id']}" in used or words >= 3000:
+            continue
+        body = m.group(1)
+        if re.search(r"\b(?:Dr|Mr|Mrs|Ms|Miss)\.? |\d+/\d+|\d+-year-old|January|February|March|April|June|"
+                     r"July|August|September|October|November|December", body) or len(body.split()) < 40:
+            continue
+        body = " ".join(body.split()[:150])
+        out.append({"id": f"fp-mts-{int(r['note_id']):04d}", "source": "mtsamples-procedure", "text": body})
+        words += len(body.split())
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--review", metavar="REGISTER", help="print the records of one register for review")
@@ -516,6 +562,11 @@ def main() -> None:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
         tmp.replace(OUT / f"{part}.jsonl")
         print(f"{part}: {len(rows)} records, {sum(len(r['spans']) for r in rows)} spans")
+    fp = fp_records({r["doc"] for r in records})
+    with open(OUT / "fp_benchmark.jsonl", "w", encoding="utf-8") as f:
+        for r in fp:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    print(f"fp_benchmark: {len(fp)} records, {sum(len(r['text'].split()) for r in fp)} words")
     if missing:
         print(f"NOT REVIEWED: {len(missing)} records ({', '.join(missing[:5])} ...)")
 

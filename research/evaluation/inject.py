@@ -169,8 +169,7 @@ def pick_group(rng: random.Random) -> str:
 # -- other identifiers ----------------------------------------------------------------------------
 def spoken_number(n: int) -> str:
     if n < 20:
-        return ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                "fifteen sixteen seventeen eighteen nineteen").split()[n]
+        return ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"][n]
     tens, unit = divmod(n, 10)
     head = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty",
             9: "ninety"}[tens]

@@ -324,9 +324,10 @@ def test_cli_table_hand_computed(spans_file):
     assert "NAME            3      0      0      0    n/a  0.000  0.000  0.000".split() == \
         next(x for x in lines if x.startswith("NAME")).split()
     assert next(x for x in lines if x.startswith("ID")).split() == "ID 0 0 1 0 0.000 n/a 0.000 0.000".split()
-    assert next(x for x in lines if x.startswith("g1 ")).split() == ["g1", "2", "0", "0.000"]
-    assert next(x for x in lines if x.startswith("g2 ")).split() == ["g2", "2", "1", "0.500"]
-    assert any(x.startswith("gap g2 - g1 = 0.500") for x in lines)
+    assert next(x for x in lines if x.startswith("g1 ")).split()[:4] == ["g1", "2", "0", "0.000"]
+    # g2's found span is a phone: the group test counts names only (g2 has one name, missed)
+    assert next(x for x in lines if x.startswith("g2 ")).split()[:4] == ["g2", "1", "0", "0.000"]
+    assert any(x.startswith("gap g2 - g1 = 0.000") for x in lines)
     assert any(x.startswith("equivalence (every pair of groups within 0.02") for x in lines)
     assert "docs/s" in result.output
     for word in ("Ann", "Chan", "Ito", "ann@x.org", "617-555"):  # counts only, never text
@@ -342,7 +343,7 @@ def test_cli_json_and_several_detectors(spans_file):
     assert report["overlap"] | {} == {**report["overlap"], "gold": 8, "found": 5, "predicted": 6, "correct": 5}
     assert report["typed"]["found"] == 5 and report["exact"]["found"] == 5
     assert report["per_label"]["NAME"]["precision"] is None
-    assert [(x["group"], x["spans"], x["found"]) for x in report["groups"]] == [("g1", 2, 0), ("g2", 2, 1)]
+    assert [(x["group"], x["spans"], x["found"]) for x in report["groups"]] == [("g1", 2, 0), ("g2", 1, 0)]
     assert report["group_test"]["margin"] == 0.02 and report["group_test"]["p_equivalence"] > 0.5
     assert report["documents"] == 4 and report["docs_per_second"] > 0
     assert report["confusion"] == {}  # regex labels every span it finds here rightly
@@ -428,8 +429,10 @@ def test_cli_negative_controls(tmp_path):
      "line 1: span 0 [99, 20) is reversed (start > end)"),
     ('\ufeff{"id": "a", "text": "SECRETNAME", "spans": []}\n\ufeff{"id": "b", "text": "x", "spans": []}\n',
      "line 2 is not valid JSON"),  # a byte-order mark only at the start of the file
-    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 3, "label": "PERSON"}]}\n',
-     "line 1: span 0 label must be one of"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 3, "label": ""}]}\n',
+     "line 1: span 0 needs a non-empty string 'label'"),  # any label is scored, an empty one is not
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 3, "label": 7}]}\n',
+     "line 1: span 0 needs a non-empty string 'label'"),
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": true, "end": 3, "label": "NAME"}]}\n',
      "line 1: span 0 needs integer 'start' and 'end'"),
     ("\n\n", "no records"),
@@ -607,3 +610,45 @@ def test_measure_speed_side_by_side():
         measure_speed([], {"fast": fast})
     with pytest.raises(ConfigError, match="rounds must be an integer >= 1"):
         measure_speed(texts, {"fast": fast}, rounds=0)
+
+
+def test_clopper_pearson_against_the_beta_quantiles():
+    """The exact interval is the beta quantiles (scipy as an independent reference), with the
+    closed forms at the edges: k = 0 gives [0, 1 - (alpha/2)^(1/n)]."""
+    from scipy import stats
+
+    from embedanon.detectors.evaluate import clopper_pearson
+
+    for k, n in [(0, 10), (3, 10), (10, 10), (47, 50), (612, 616), (1, 1)]:
+        low, high = clopper_pearson(k, n)
+        ref_low = 0.0 if k == 0 else stats.beta.ppf(0.025, k, n - k + 1)
+        ref_high = 1.0 if k == n else stats.beta.ppf(0.975, k + 1, n - k)
+        assert abs(low - ref_low) < 1e-9 and abs(high - ref_high) < 1e-9, (k, n)
+    assert abs(clopper_pearson(0, 10)[1] - (1 - 0.025 ** (1 / 10))) < 1e-12
+    assert all(math.isnan(x) for x in clopper_pearson(0, 0))
+    # negative control: the normal (Wald) interval at 10/10 is [1, 1], the exact one is not
+    assert clopper_pearson(10, 10)[0] < 0.75
+
+
+def test_any_label_scored_and_listed_group_test_on_names_only(tmp_path):
+    """evaluate-detection reads labels it does not know (scored label-blind, listed with counts),
+    ignores extra fields (the real-text set's register/origin), and groups only names."""
+    text = "Mara lives in Dayton, call 614-555-0192."
+    record = {"id": "r1", "text": text, "register": "chat", "spans": [
+        {"start": 0, "end": 4, "label": "NAME", "group": "g1", "origin": "injected"},
+        {"start": 14, "end": 20, "label": "LOCATION", "group": "g2"},
+        {"start": 27, "end": 39, "label": "PHONE", "group": "g2"}]}
+    path = tmp_path / "spans.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "--detector", "regex", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["unknown_labels"] == {"LOCATION": 1}
+    assert out["per_label"]["LOCATION"]["gold"] == 1 and out["per_label"]["LOCATION"]["found"] == 0
+    assert [g["group"] for g in out["groups"]] == ["g1"]  # the phone and the place are not names
+    assert out["overlap"]["gold"] == 3 and out["overlap"]["found"] == 1  # the phone
+    low, high = out["intervals"]["recall"]
+    assert 0 < low < 1 / 3 < high < 1
+    # the strict reader (training) still refuses an unknown label
+    with pytest.raises(InputError, match="label must be one of"):
+        read_span_file(path)

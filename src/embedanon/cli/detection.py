@@ -18,7 +18,8 @@ from .options import AllowOpt, DenyOpt, DetectorOptionOpt, detector_options, wor
 @handle_errors
 def evaluate_detection_command(
     data: Annotated[str, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, "
-                                                     "label, group?}]} ('-' for stdin).")],
+                                                     "label, group?}]} ('-' for stdin); any label, extra "
+                                                     "fields ignored.")],
     detector: Annotated[str, typer.Option("--detector", "-d", help="Detector name(s), comma-separated "
                                                                    "(regex, llm, presidio, model, "
                                                                    "transformer).")],
@@ -45,7 +46,7 @@ def evaluate_detection_command(
     options = detector_options(own, detector_option)  # e.g. model_path=adapted/
     allowed, denied = word_lists(allow, deny)  # the same lists as anonymize --allow / --deny
     union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
-    records = read_span_file(data)
+    records = read_span_file(data, any_label=True)
     report = evaluate(records, union, min_coverage=min_coverage, margin=margin)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), sort_keys=True))
@@ -63,6 +64,11 @@ def _row(name: str, c: Counts) -> str:
             f"{_r(c.precision)}  {_r(c.recall)}  {_r(c.f_beta(1))}  {_r(c.f_beta(5))}")
 
 
+def _ci(bounds: list[float | None] | tuple[float | None, float | None]) -> str:
+    low, high = bounds
+    return "n/a" if low is None or high is None else f"[{low:.3f}, {high:.3f}]"
+
+
 def format_report(report: DetectionReport) -> list[str]:
     """Text tables of a report (counts and rates only)."""
     head = f"{'':<10} {'gold':>6} {'found':>6} {'pred':>6} {'right':>6}  {'prec':>5}  {'rec':>5}  " \
@@ -74,13 +80,20 @@ def format_report(report: DetectionReport) -> list[str]:
              head, _row("overlap", report.overlap), _row("typed", report.typed), _row("exact", report.exact),
              "", "per label (overlap; recall by gold label, precision by predicted label)", head]
     lines += [_row(label, counts) for label, counts in report.per_label.items()]
+    if report.unknown_labels:
+        lines.append("gold labels the detectors do not have (scored label-blind): "
+                     + ", ".join(f"{label} {n}" for label, n in report.unknown_labels.items()))
+    ci = report.to_dict()["intervals"]
+    lines.append(f"exact 95% intervals (Clopper-Pearson): recall {_ci(ci['recall'])}, "
+                 f"precision {_ci(ci['precision'])}")
     if report.confusion:
         lines += ["", "label confusion (found spans whose main prediction has another label; "
                       "hybrid scope picks the surrogate by the label):",
                   "  " + ", ".join(f"{pair} {n}" for pair, n in report.confusion.items())]
     if report.groups:
         lines += ["", f"{'group':<16} {'spans':>6} {'found':>6} {'recall':>7}"]
-        lines += [f"{g.group:<16} {g.spans:>6} {g.found:>6} {_r(g.recall):>7}" for g in report.groups]
+        lines += [f"{g.group:<16} {g.spans:>6} {g.found:>6} {_r(g.recall):>7}  "
+                  f"{_ci(ci['groups'][g.group])}" for g in report.groups]
         t = report.group_test
         if t is not None:
             lines.append(f"gap {t.best} - {t.worst} = {t.gap:.3f}; two-proportion z = {t.z:.2f} "

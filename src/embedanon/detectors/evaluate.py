@@ -1,7 +1,10 @@
 """Evaluate a detector on span-labelled documents: precision, recall, F1, F5, groups, speed.
 
 Data: JSON lines ``{"id", "text", "spans": [{"start", "end", "label", "group"?}]}`` with
-end-exclusive code-point offsets and labels from :data:`~.base.LABELS`. Gold spans may overlap
+end-exclusive code-point offsets (extra fields are ignored). ``evaluate-detection`` accepts any
+label: those outside :data:`~.base.LABELS` (``LOCATION``, ``ORGANIZATION`` of the real-text set
+before a detector has them) are scored like the others (overlap is label-blind, per label lists
+them) and counted in ``unknown_labels``. Gold spans may overlap
 (a nested entity is a gold span of its own and counts as one); the same ``[start, end)`` listed
 twice in one record (whatever the labels) is refused, since it would count one entity twice.
 
@@ -34,8 +37,8 @@ predictions, recall without gold spans. F-beta is a weighted harmonic mean, so i
 precision or recall is 0, even when the other is undefined (gold spans and no predictions at all:
 recall 0, F 0), and undefined only when a rate is undefined and the other is not 0.
 
-Groups: gold spans carrying a ``group`` (e.g. the culture of an injected name) give overlap recall
-per group with counts; the groups with the highest and lowest recall are compared by a pooled
+Groups: gold NAME spans carrying a ``group`` (e.g. the culture of an injected name) give overlap
+recall per group with counts (a ``group`` on another label is ignored: the test is about names); the groups with the highest and lowest recall are compared by a pooled
 two-proportion z-test and a Mann-Whitney U test on the 0/1 found indicators (scipy), and all
 groups together by a chi-square test of homogeneity (scipy, no continuity correction: with two
 groups it equals the z-test). The best/worst pair is chosen after looking, so its p-values are
@@ -51,6 +54,9 @@ least as large, which accounts for picking the extremes). Both use the standard 
 "gap ≤ 0.02" is a different question, answered by an equivalence test (``p_equivalence``,
 :func:`equivalence_p`): a small p-value shows every pair of groups within the margin.
 
+Intervals: recall, precision and each group's recall get an exact (Clopper-Pearson) 95 %
+binomial interval (:func:`clopper_pearson`).
+
 Speed: documents and UTF-8 megabytes per second of ``detect`` calls only. A document on which the
 detector raises :class:`~.base.DetectorUnavailable` counts as having no predictions (and is
 counted). Reports hold counts and rates only, never text.
@@ -62,7 +68,7 @@ import collections
 import json
 import math
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -109,13 +115,20 @@ def _check_range(what: str, start: int, end: int, length: int) -> None:
         raise InputError(f"{what} [{start}, {end}) is not inside the text ({length} characters)")
 
 
-def parse_record(line: str, where: str, *, default_id: str | None = None) -> GoldRecord:
+def parse_record(line: str, where: str, *, default_id: str | None = None,
+                 any_label: bool = False) -> GoldRecord:
     """One JSON line as a record; :class:`InputError` naming ``where`` (never the text).
+
+    Fields other than ``id``, ``text``, ``spans`` and ``ignore`` (and other than ``start``, ``end``,
+    ``label``, ``group`` in a span: ``score``, ``source``, ``origin`` ...) are ignored, so the
+    span files of other tools and of the real-text evaluation set read as they are.
 
     Args:
         line: one JSON object.
         where: how errors name the line (``"spans.jsonl: line 3"``).
         default_id: id of a record without one (None: an ``id`` is required).
+        any_label: accept any non-empty string label (``evaluate-detection``: labels outside
+            :data:`~.base.LABELS` are scored label-blind and listed); else only :data:`LABELS`.
     """
     from ..io import parse_json_line  # strict: json.loads keeps the last of two "spans" silently
 
@@ -134,14 +147,16 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
             raise InputError(f"{where}: span {i} needs integer 'start' and 'end'")
         start, end, label, group = item["start"], item["end"], item.get("label"), item.get("group")
         _check_range(f"{where}: span {i}", start, end, len(text))
-        if label not in LABELS:
+        if any_label and not (isinstance(label, str) and label.strip()):
+            raise InputError(f"{where}: span {i} needs a non-empty string 'label'")
+        if not any_label and label not in LABELS:
             raise InputError(f"{where}: span {i} label must be one of {', '.join(LABELS)}")
         if (start, end) in seen:  # one entity listed twice would count twice in every recall
             raise InputError(f"{where}: span {i} repeats span {seen[start, end]} [{start}, {end})")
         seen[start, end] = i
         if group is not None and not isinstance(group, str):
             raise InputError(f"{where}: span {i} group must be a string")
-        spans.append(GoldSpan(start, end, label, group))
+        spans.append(GoldSpan(start, end, str(label), group))
     ignore = obj.get("ignore", [])
     if not isinstance(ignore, list) or not all(
             isinstance(r, list) and len(r) == 2 and _int(r[0]) and _int(r[1]) for r in ignore):
@@ -151,15 +166,18 @@ def parse_record(line: str, where: str, *, default_id: str | None = None) -> Gol
     return GoldRecord(str(obj["id"]), text, tuple(spans), tuple((a, b) for a, b in ignore))
 
 
-def read_records(lines: Iterable[str], source: str, *, require_id: bool = True) -> list[GoldRecord]:
+def read_records(lines: Iterable[str], source: str, *, require_id: bool = True,
+                 any_label: bool = False) -> list[GoldRecord]:
     """Records of JSONL lines (blank lines skipped); at least one is required.
 
     Args:
         lines: one JSON object per item (split on ``"\\n"`` only: see :func:`jsonl_lines`).
         source: how errors name the input.
         require_id: refuse a record without an ``id`` (else it gets its line number).
+        any_label: see :func:`parse_record`.
     """
-    records = [parse_record(line, f"{source}: line {n}", default_id=None if require_id else str(n))
+    records = [parse_record(line, f"{source}: line {n}", default_id=None if require_id else str(n),
+                            any_label=any_label)
                for n, line in enumerate(lines, 1) if line.strip()]
     if not records:
         raise InputError(f"{source}: no records")
@@ -186,7 +204,7 @@ def jsonl_lines(stream: IO[bytes], source: str) -> Iterator[str]:
         yield line.removeprefix("\ufeff") if n == 1 else line
 
 
-def read_span_file(path: str | Path, *, require_id: bool = True) -> list[GoldRecord]:
+def read_span_file(path: str | Path, *, require_id: bool = True, any_label: bool = False) -> list[GoldRecord]:
     """Validated records of a span-labelled JSONL file (``"-"``: standard input).
 
     The one reader of ``spans.jsonl`` (``evaluate-detection`` and ``detector train`` both use it).
@@ -197,7 +215,8 @@ def read_span_file(path: str | Path, *, require_id: bool = True) -> list[GoldRec
     from ..io import open_input
 
     with open_input(str(path)) as fh:
-        return read_records(jsonl_lines(fh, str(path)), str(path), require_id=require_id)
+        return read_records(jsonl_lines(fh, str(path)), str(path), require_id=require_id,
+                            any_label=any_label)
 
 
 def read_span_records(path: str | Path) -> list[dict[str, Any]]:
@@ -291,6 +310,8 @@ class DetectionReport:
     group_test: GroupTest | None = None
     #: ``"GOLD>PREDICTED"`` -> found gold spans whose main prediction has the other label
     confusion: dict[str, int] = field(default_factory=dict)
+    #: gold labels outside :data:`~.base.LABELS` -> number of gold spans (scored label-blind)
+    unknown_labels: dict[str, int] = field(default_factory=dict)
 
     @property
     def docs_per_second(self) -> float:
@@ -313,7 +334,10 @@ class DetectionReport:
                "typed": rates(self.typed), "exact": rates(self.exact),
                "per_label": {k: rates(v) for k, v in self.per_label.items()},
                "groups": [{**asdict(g), "recall": g.recall} for g in self.groups],
-               "confusion": dict(self.confusion),
+               "confusion": dict(self.confusion), "unknown_labels": dict(self.unknown_labels),
+               "intervals": {"recall": clopper_pearson(self.overlap.found, self.overlap.gold),
+                             "precision": clopper_pearson(self.overlap.correct, self.overlap.predicted),
+                             "groups": {g.group: clopper_pearson(g.found, g.spans) for g in self.groups}},
                "group_test": asdict(self.group_test) if self.group_test else None}
         return json.loads(json.dumps(out, default=float).replace("NaN", "null"))
 
@@ -376,6 +400,43 @@ def score_document(text: str, gold: Sequence[GoldSpan], predicted: Sequence[Span
     exact = Counts(len(gold), sum((g.start, g.end, g.label) in pred_keys for g in gold),
                    len(counted), sum((p.start, p.end, p.label) in gold_keys for p in counted))
     return overlap, typed, exact, per_label, found
+
+
+def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) two-sided interval of a binomial proportion: the ``p`` whose
+    tail probabilities are each ``(1 - confidence) / 2``; (nan, nan) without trials.
+
+    Computed by bisection on the binomial distribution function (``math.comb`` in exact
+    integers scaled to floats), so it needs no scipy: the lower bound solves
+    ``P(X >= k; n, p) = alpha / 2`` (0 when k = 0), the upper ``P(X <= k; n, p) = alpha / 2``
+    (1 when k = n). Conservative: the coverage is at least ``confidence`` for every ``p``.
+    """
+    if trials <= 0:
+        return math.nan, math.nan
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be in [0, {trials}], got {successes}")
+    tail = (1.0 - confidence) / 2
+
+    def cdf(k: int, p: float) -> float:  # P(X <= k)
+        if p <= 0.0:
+            return 1.0
+        if p >= 1.0:
+            return 1.0 if k >= trials else 0.0
+        log_p, log_q = math.log(p), math.log1p(-p)
+        log_n = math.lgamma(trials + 1)
+        return min(1.0, sum(math.exp(log_n - math.lgamma(i + 1) - math.lgamma(trials - i + 1)
+                                     + i * log_p + (trials - i) * log_q) for i in range(k + 1)))
+
+    def solve(f: Callable[[float], float]) -> float:  # f increasing in p, root in [0, 1]
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) < 0 else (lo, mid)
+        return (lo + hi) / 2
+
+    lower = 0.0 if successes == 0 else solve(lambda p: (1.0 - cdf(successes - 1, p)) - tail)
+    upper = 1.0 if successes == trials else solve(lambda p: tail - cdf(successes, p))
+    return lower, upper
 
 
 def two_proportion_z(found_a: int, n_a: int, found_b: int, n_b: int) -> tuple[float, float]:
@@ -504,6 +565,7 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
     per_label: dict[str, Counts] = {}
     groups: dict[str, list[int]] = {}
     confusion: collections.Counter[str] = collections.Counter()
+    unknown: collections.Counter[str] = collections.Counter()
     seconds, failed, size = 0.0, 0, 0
     for record in records:
         began = time.perf_counter()
@@ -520,15 +582,19 @@ def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
             per_label[label] = per_label.get(label, Counts()) + counts
         confusion.update(label_confusion(record.spans, predicted, found))
         for gold, hit in zip(record.spans, found, strict=True):
-            if gold.group is not None:
+            if gold.label not in LABELS:
+                unknown[gold.label] += 1
+            if gold.group is not None and gold.label == "NAME":  # the group test is about names
                 tally = groups.setdefault(gold.group, [0, 0])
                 tally[0] += 1
                 tally[1] += hit
     rows = tuple(GroupRow(g, n, k) for g, (n, k) in sorted(groups.items()))
-    ordered = {label: per_label[label] for label in LABELS if label in per_label}
+    ordered = {label: per_label[label] for label in [*LABELS, *sorted(set(per_label) - set(LABELS))]
+               if label in per_label}
     return DetectionReport(getattr(detector, "name", "?"), len(records), failed, size / 1e6, seconds,
                            min_coverage, overlap, typed, exact, ordered, rows,
-                           compare_groups(rows, margin=margin), dict(confusion.most_common()))
+                           compare_groups(rows, margin=margin), dict(confusion.most_common()),
+                           dict(unknown.most_common()))
 
 
 def measure_speed(texts: Sequence[str], detectors: Mapping[str, Detector], *, rounds: int = 2,
