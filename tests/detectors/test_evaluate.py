@@ -652,3 +652,22 @@ def test_any_label_scored_and_listed_group_test_on_names_only(tmp_path):
     # the strict reader (training) still refuses an unknown label
     with pytest.raises(InputError, match="label must be one of"):
         read_span_file(path)
+
+
+def test_realtext_fixture_end_to_end():
+    """The hand-written real-text-style fixture (written for the tests, CC0, so no /work/shared):
+    evaluate-detection reads its LOCATION/ORGANIZATION labels and register fields and scores it."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "realtext_fixture.jsonl"
+    records = read_span_file(path, any_label=True)
+    assert len(records) == 12 and sum(len(r.spans) for r in records) == 23
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "--detector", "regex", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["unknown_labels"] == {"LOCATION": 3, "ORGANIZATION": 1}
+    assert out["overlap"]["gold"] == 23
+    # regex finds the phone and both e-mails at least; names are not its job
+    assert out["per_label"]["PHONE"]["found"] == 1 and out["per_label"]["EMAIL"]["found"] == 2
+    assert {g["group"] for g in out["groups"]} == {"g1", "g2"}
+    assert sum(g["spans"] for g in out["groups"]) == 8

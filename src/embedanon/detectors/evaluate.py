@@ -38,7 +38,8 @@ precision or recall is 0, even when the other is undefined (gold spans and no pr
 recall 0, F 0), and undefined only when a rate is undefined and the other is not 0.
 
 Groups: gold NAME spans carrying a ``group`` (e.g. the culture of an injected name) give overlap
-recall per group with counts (a ``group`` on another label is ignored: the test is about names); the groups with the highest and lowest recall are compared by a pooled
+recall per group with counts (a ``group`` on another label is ignored: the test is about names);
+the groups with the highest and lowest recall are compared by a pooled
 two-proportion z-test and a Mann-Whitney U test on the 0/1 found indicators (scipy), and all
 groups together by a chi-square test of homogeneity (scipy, no continuity correction: with two
 groups it equals the z-test). The best/worst pair is chosen after looking, so its p-values are
