@@ -8,11 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.helpers.detector import name_records
 
 from embedanon.detectors.features import spherical_kmeans
 from embedanon.detectors.training import featurize_records, fit
 from embedanon.detectors.weights import Weights, make_featurizer
-from tests.helpers.detector import name_records
 
 pytestmark = pytest.mark.default_embedding
 
