@@ -209,12 +209,15 @@ def test_a_named_pipe_is_read_once(tmp_path: Path, glove: Path) -> None:
 
 @pytest.mark.parametrize(("magic", "name"), [(b"\x1f\x8b\x08\x00", "gzip"), (b"\xfd7zXZ\x00", "xz"),
                                              (b"BZh91AY", "bzip2"), (b"PK\x03\x04", "zip")])
-def test_compressed_input_is_refused(tmp_path: Path, glove: Path, magic: bytes, name: str) -> None:
+def test_damaged_compressed_input_is_refused_never_read_as_text(tmp_path: Path, glove: Path, magic: bytes,
+                                                                name: str) -> None:
     """Read as text, a .gz failed as invalid UTF-8 and the message suggested --encoding-errors
-    replace, which anonymized the compressed bytes."""
+    replace, which anonymized the compressed bytes. Compressed input is now decompressed
+    (tests/test_compressed.py); data that only starts like it is refused, never anonymized."""
     src = tmp_path / "in.txt"
     src.write_bytes(magic + b"\x00rest of the archive")
-    with pytest.raises(files.InputError, match=f"is {name}-compressed; decompress it first"):
+    expected = "is a zip archive, not text" if name == "zip" else f"is {name}-compressed but its data is damaged"
+    with pytest.raises(files.InputError, match=expected):
         files.anonymize_files([str(src)], str(tmp_path / "o.txt"), Anonymizer(str(glove), "knn", seed=1),
                               encoding_errors="replace")
     assert not (tmp_path / "o.txt").exists()
@@ -240,17 +243,20 @@ def test_binary_containers_are_refused_up_front(tmp_path: Path, glove: Path, hea
                                                 fmt: str | None) -> None:
     """QA 5A: a .parquet input was 'line 1 is not valid UTF-8 ...; use --encoding-errors replace',
     and following the hint anonymized the binary file as text."""
-    src = tmp_path / "in.parquet"
+    src = tmp_path / "in.bin"
     src.write_bytes(head + b"\x00Zebulonius" * 20)
     anonymizer = Anonymizer(str(glove), "knn", seed=1)
     with pytest.raises(files.InputError) as info:
         files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, fmt=fmt,
                               encoding_errors="replace")
     message = str(info.value)
-    assert message.startswith(f"input {src} is {what}") and "Zebulonius" not in message
-    assert "convert it to JSONL or CSV" in message or "export its text" in message
+    # Parquet is now read as Parquet when no --format says otherwise: this one is broken
+    expected = "is not a readable Parquet file" if what == "a Parquet file" and fmt is None else f"is {what}"
+    assert message.startswith(f"input {src} {expected}") and "Zebulonius" not in message
+    assert any(hint in message for hint in ("convert it to JSONL or CSV", "export its text", "--format parquet",
+                                            "Parquet file (ArrowInvalid)"))
     assert not (tmp_path / "o.txt").exists()
-    with pytest.raises(files.InputError, match=re.escape(f"is {what}")):  # privacy-report's reader too
+    with pytest.raises(files.InputError, match=re.escape(expected)):  # privacy-report's reader too
         files.read_texts(str(src), fmt=fmt, encoding_errors="replace")
 
 

@@ -8,6 +8,8 @@ output depends on the key and the data only, never on the engine, ``jobs`` or ch
 from __future__ import annotations
 
 import contextlib
+import functools
+import io
 import logging
 import os
 from collections import deque
@@ -19,6 +21,7 @@ from typing import IO, Any
 
 from . import io as eio
 from ._atomic import (
+    AtomicBatch,
     OutputError,
     is_stream,
     new_dir_mode,
@@ -28,9 +31,11 @@ from ._atomic import (
 )
 from ._validate import positive_int
 from .backends.base import Backend, Task, build_backend, chunk_texts, run_task
+from .compressed import by_name, compressed_position, strip_suffix, text_output
 from .config import AnonymizerConfig
 from .errors import ConfigError, InputError
 from .mechanisms import MECHANISMS
+from .parquet import ParquetJob
 from .pipeline import Anonymizer
 from .text import drawn_parts, split_words, token_kind
 
@@ -157,11 +162,12 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
             raise InputError(f"with several inputs, -o must be a directory: {output}")
         if "-" in inputs:
             raise ConfigError("standard input ('-') cannot be combined with an output directory")
-        names = [Path(p).name for p in inputs]
+        names = [strip_suffix(Path(p).name) for p in inputs]
         dupes = {n for n in names if names.count(n) > 1}
         if dupes:
             raise ConfigError(f"two inputs share the file name {sorted(dupes)[0]!r}")
-        targets = [str(Path(output) / n) for n in names]
+        # a compressed input's output in a directory is plain text: notes.csv.gz -> notes.csv
+        targets = [str(Path(output) / strip_suffix(n)) for n in names]
     return targets
 
 
@@ -358,10 +364,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
             f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, got {encoding_errors!r}"
         )
     targets = check_outputs(inputs, output, report=None if report is None else report[0])
-    formats = [eio.detect_format(p, fmt) for p in inputs]
-    for f in formats:
-        if f == "txt" and fields:
-            raise ConfigError("--field applies to jsonl and csv input, not txt")
+    formats = check_formats(inputs, targets, fmt, fields)
     for p in inputs:  # fail before writing anything when an input is missing
         eio.check_input(p)
     stats = RunStats()
@@ -369,10 +372,18 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
         # every output appears only when every input succeeded
         for path, target, form in zip(inputs, targets, formats, strict=True):
             names = list(fields or ["text"])
-            with eio.open_input(path) as fh:
-                eio.refuse_binary(fh, path)
-                _run_one(fh, batch.open(target), path, form, names, anonymizer, engine,
-                         encoding_errors, stats, progress, sniff=fmt is None, count_words=count_words)
+            run = functools.partial(_run_one, anonymizer=anonymizer, engine=engine, stats=stats,
+                                    progress=progress, count_words=count_words)
+            if form == "parquet":
+                job = ParquetJob(path, batch.open(target, binary=True), names,
+                                 "<stdin>" if path == "-" else path)
+                run(job.records(), job.write)
+                job.close()
+            else:
+                with eio.open_input(path) as fh, _text_sink(batch, target) as out:
+                    eio.refuse_binary(fh, path)
+                    records, writer = _reader(fh, path, form, names, encoding_errors, fmt is None)
+                    run(records, _writing(out, writer), position=functools.partial(compressed_position, fh))
             stats.inputs += 1
             stats.outputs.append(target or "-")
         if report is not None:
@@ -383,6 +394,25 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
 
 
 Writer = Callable[[eio.Record, tuple[str, ...]], str]
+
+
+def _writing(out: IO[str], writer: Writer) -> Callable[[eio.Record, tuple[str, ...]], None]:
+    """Write each record, as ``writer`` serialises it, to ``out``."""
+    def write(record: eio.Record, results: tuple[str, ...]) -> None:
+        out.write(writer(record, results))
+    return write
+
+
+@contextmanager
+def _text_sink(batch: AtomicBatch, target: str | None) -> Iterator[IO[str]]:
+    """The text output of ``target`` in ``batch``, compressed when its name ends in a
+    compression suffix (``-o out.csv.gz``), plain otherwise."""
+    kind = None if target is None else by_name(target)
+    if kind is None:
+        yield batch.open(target)
+        return
+    with text_output(batch.open(target, binary=True), kind, target or "-") as out:
+        yield out
 
 
 def run_counted(task: Task) -> tuple[list[str], list[bool], list[int] | None]:
@@ -413,24 +443,56 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
             eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)))
 
 
+def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | None,
+                  fields: list[str] | None) -> list[str]:
+    """The format of each input, refusing before any work a ``--field`` on text input and an
+    output that cannot take the format (Parquet written compressed)."""
+    formats: list[str] = [eio.detect_format(p, fmt) for p in inputs]
+    for path, target, form in zip(inputs, targets, formats, strict=True):
+        if fields:
+            eio.format_of_field_input(path, form, fmt)
+        if target is not None and by_name(target) is not None and form == "parquet":
+            raise ConfigError(f"output {target}: Parquet compresses its own columns; name the "
+                              "output .parquet, without a compression suffix")
+    return formats
+
+
 def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = None,
                encoding_errors: str = "strict") -> list[str]:
     """Every text to anonymize in ``path``, as ``anonymize`` reads them (the named fields of
-    JSONL/CSV records, each line of a text file; headers and blank lines skipped)."""
+    JSONL/CSV/Parquet records, each line of a text file; headers and blank lines skipped)."""
     form = eio.detect_format(path, fmt)
-    if form == "txt" and fields:
-        raise ConfigError("--field applies to jsonl and csv input, not txt")
+    if fields:
+        eio.format_of_field_input(path, form, fmt)
+    if form == "parquet":
+        job = ParquetJob(path, io.BytesIO(), list(fields or ["text"]), path)
+        return [text for record in job.records() for text in record.texts]
     with eio.open_input(path) as fh:
         eio.refuse_binary(fh, path)
         records, _ = _reader(fh, path, form, list(fields or ["text"]), encoding_errors, fmt is None)
         return [text for record in records for text in record.texts]
 
 
-def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str],
-             anonymizer: Anonymizer, engine: Backend, errors: str, stats: RunStats,
-             progress: Callable[[int], None] | None, *, sniff: bool = True,
-             count_words: bool = False) -> None:
-    records, write = _reader(fh, path, form, fields, errors, sniff)
+def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[str, ...]], None], *,
+             anonymizer: Anonymizer, engine: Backend, stats: RunStats,
+             progress: Callable[[int], None] | None, count_words: bool = False,
+             position: Callable[[], int | None] = lambda: None) -> None:
+    """Anonymize ``records`` in chunks on ``engine`` and ``write`` each one, in order, when all
+    its texts are back. ``position``: the compressed bytes read so far, for progress on a
+    compressed input (None: each record's own size is the progress)."""
+    done = 0
+
+    def advance(nbytes: int) -> None:
+        nonlocal done
+        if progress is None:
+            return
+        now = position()
+        if now is None:
+            progress(nbytes)
+        elif now > done:
+            progress(now - done)
+            done = now
+
 
     pending: deque[eio.Record] = deque()
     config, key = anonymizer.config, anonymizer.key
@@ -467,15 +529,14 @@ def _run_one(fh: IO[bytes], out: IO[str], path: str, form: str, fields: list[str
         # Write every record whose texts are all back (records read ahead wait in ``pending``).
         while pending and len(pending[0].texts) <= len(results):
             record = pending.popleft()
-            out.write(write(record, tuple(results.popleft() for _ in record.texts)))
+            write(record, tuple(results.popleft() for _ in record.texts))
             stats.full_scope_fallbacks += any([fell_back.popleft() for _ in record.texts])
             stats.records += not record.header
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes
-            if progress is not None:
-                progress(record.nbytes)
+            advance(record.nbytes)
     while pending:  # trailing records without texts (blank JSONL lines, a header)
         record = pending.popleft()
-        out.write(write(record, ()))
+        write(record, ())
         stats.records += not record.header
         stats.bytes_in += record.nbytes

@@ -28,10 +28,13 @@ from typing import IO, Any, Literal, cast
 
 from ._atomic import AtomicBatch, OutputError, is_stream, regular_target
 from ._english import counted
+from .compressed import decompressing, sniff, strip_suffix
 from .errors import ConfigError, InputError
 
-Format = Literal["txt", "jsonl", "csv"]
-FORMATS: tuple[str, ...] = ("txt", "jsonl", "csv")
+Format = Literal["txt", "jsonl", "csv", "parquet"]
+FORMATS: tuple[str, ...] = ("txt", "jsonl", "csv", "parquet")
+#: the formats whose records have named fields (``--field``)
+FIELD_FORMATS: tuple[str, ...] = ("jsonl", "csv", "parquet")
 ENCODING_ERRORS = ("strict", "replace")
 _CSV_FIELD_LIMIT = 1 << 30
 #: How much of a text input is inspected to tell whether it is really JSON Lines.
@@ -40,17 +43,48 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def detect_format(path: str, explicit: str | None = None) -> Format:
-    """``explicit`` if given, else from the extension (``.jsonl``/``.ndjson``, ``.csv``/``.tsv``)."""
+    """``explicit`` if given, else from the extension after any compression suffix
+    (``.jsonl``/``.ndjson``, ``.csv``/``.tsv``, ``.parquet``/``.pq``; ``notes.csv.gz`` is CSV),
+    else from the content: a Parquet file is Parquet whatever its name; anything else is text."""
     if explicit is not None:
         if explicit not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {explicit!r}")
         return explicit  # type: ignore[return-value]
-    suffix = Path(path).suffix.lower()
+    suffix = Path(strip_suffix(path)).suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
         return "jsonl"
     if suffix in (".csv", ".tsv"):
         return "csv"
+    if suffix in (".parquet", ".pq"):
+        return "parquet"
+    if path != "" and path != "-" and _starts_like_parquet(path):
+        return "parquet"
     return "txt"
+
+
+def _starts_like_parquet(path: str) -> bool:
+    """Whether a regular file starts with Parquet's magic and is not text (never opens a FIFO)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(_BINARY_PEEK)
+    except OSError:
+        return False
+    return head.startswith(b"PAR1") and not _looks_like_text(head)
+
+
+def format_of_field_input(path: str, form: str, explicit: str | None) -> None:
+    """Refuse ``--field`` for an input read as txt, saying why it is read so (the message used
+    to call a Parquet file txt)."""
+    if form in FIELD_FORMATS:
+        return
+    shown = "<stdin>" if path == "-" else path
+    why = ("--format txt" if explicit is not None else
+           "standard input without --format" if path == "-" else
+           "its name has no .jsonl, .csv, .tsv or .parquet extension")
+    raise ConfigError(f"--field applies to {', '.join(FIELD_FORMATS)} input; {shown} is read as plain "
+                      f"text ({why}); give --format jsonl, csv or parquet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +103,21 @@ class Record:
 
 
 def open_input(path: str) -> IO[bytes]:
-    """Binary stream of ``path`` (``-``: standard input, which is not closed by ``with``)."""
+    """Binary stream of ``path`` (``-``: standard input, which is not closed by ``with``),
+    decompressed when it starts like gzip, bzip2, xz or zstd data (:mod:`embedanon.compressed`)."""
+    raw = _open_raw(path)
+    peek = getattr(raw, "peek", None)
+    kind = sniff(peek(8)[:8]) if callable(peek) else None
+    if kind is None:
+        return raw
+    try:
+        return decompressing(raw, kind, "<stdin>" if path == "-" else path)
+    except BaseException:
+        raw.close()
+        raise
+
+
+def _open_raw(path: str) -> IO[bytes]:
     if path == "-":
         if sys.stdin is None:
             raise InputError("standard input is closed")
@@ -103,14 +151,13 @@ def check_input(path: str) -> None:
         raise InputError(f"cannot read {path}: Permission denied")
 
 
-#: the first bytes of compressed or archived files, and the format each names
-_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"),
-               (b"PK\x03\x04", "zip"), (b"\x28\xb5\x2f\xfd", "zstd"))
 _EXPORT = "export its text to JSONL, CSV or plain text first"
 #: the first bytes of binary data containers, what each is, and what to do instead
 _CONTAINERS = (
-    (b"PAR1", "a Parquet file", "convert it to JSONL or CSV first, or anonymize its text column "
-     "with the Python API (embedanon.backends.dask.anonymize_dataframe, see the README)"),
+    (b"PK\x03\x04", "a zip archive", "extract it first (gzip, bzip2, xz and zstd files are read "
+     "as they are)"),
+    (b"PAR1", "a Parquet file", "use --format parquet (or name it .parquet); a compressed Parquet "
+     "file must be decompressed first"),
     (b"ARROW1", "an Arrow IPC (Feather) file", "convert it to JSONL or CSV first"),
     (b"Obj\x01", "an Avro file", "convert it to JSONL or CSV first"),
     (b"SQLite format 3\x00", "an SQLite database", _EXPORT),
@@ -126,9 +173,10 @@ _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
 
 
 def refuse_binary(fh: IO[bytes], path: str) -> None:
-    """Refuse an input that starts like a compressed file (gzip, xz, bzip2, zip, zstd) or a binary
-    data container (Parquet, Arrow, Avro, SQLite, HDF5, legacy Office, PDF, NumPy): read as text
-    it fails as invalid UTF-8, and ``--encoding-errors replace`` would anonymize its bytes.
+    """Refuse an input read as text (after :func:`open_input` decompressed it) that starts like
+    compressed data again, or like an archive or binary data container (zip, Parquet, Arrow,
+    Avro, SQLite, HDF5, legacy Office, PDF, NumPy): read as text it fails as invalid UTF-8, and
+    ``--encoding-errors replace`` would anonymize its bytes.
 
     A container's signature alone is not enough (a note may start with ``PAR1``): its first
     bytes (up to 4 KiB) must also not be text, holding a control character or invalid UTF-8.
@@ -137,9 +185,10 @@ def refuse_binary(fh: IO[bytes], path: str) -> None:
     if peek is None:  # standard input: not looked at in advance
         return
     head = peek(_BINARY_PEEK)[:_BINARY_PEEK]
-    for magic, name in _COMPRESSED:
-        if head.startswith(magic) and (name != "bzip2" or head[3:4] in b"123456789"):
-            raise InputError(f"input {path} is {name}-compressed; decompress it first")
+    inner = sniff(head)  # open_input decompressed one layer: this is a second one
+    if inner is not None:
+        raise InputError(f"input {path} holds {inner}-compressed data inside its compression; "
+                         "decompress it first")
     for magic, what, advice in _CONTAINERS:
         if head.startswith(magic) and not _looks_like_text(head):
             raise InputError(f"input {path} is {what}, not text; {advice}")

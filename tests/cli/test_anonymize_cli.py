@@ -121,6 +121,34 @@ def test_missing_output_directory_is_created_private_and_removed_on_failure(tmp_
     assert not (tmp_path / "gone").exists()
 
 
+def test_csv_gz_and_parquet_one_liners(tmp_path: Path) -> None:
+    """Issue 34: MTSamples ships as .csv.gz; the documented one-liners read it and Parquet."""
+    import gzip
+
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = [["note_id", "transcription"], ["1", "John Smith, 54, has chest pain."], ["2", ""]]
+    plain = tmp_path / "notes.csv"
+    with open(plain, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    (tmp_path / "notes.csv.gz").write_bytes(gzip.compress(plain.read_bytes()))
+    key = tmp_path / "release.key"
+    assert runner.invoke(app, ["keygen", str(key)]).exit_code == 0
+    a = run(str(tmp_path / "notes.csv.gz"), "--field", "transcription", "--key", str(key), "-o", str(tmp_path / "a.csv"))
+    b = run(str(plain), "--field", "transcription", "--key", str(key), "-o", str(tmp_path / "b.csv.gz"))
+    assert a.exit_code == b.exit_code == 0, a.output + b.output
+    assert (tmp_path / "a.csv").read_bytes() == gzip.decompress((tmp_path / "b.csv.gz").read_bytes())
+    assert "John" not in (tmp_path / "a.csv").read_text(encoding="utf-8")
+    import pyarrow as pa
+
+    pq.write_table(pa.table({"note_id": [1, 2], "transcription": [rows[1][1], None]}), tmp_path / "notes.parquet")
+    c = run(str(tmp_path / "notes.parquet"), "--field", "transcription", "--key", str(key), "-o",
+            str(tmp_path / "c.parquet"))
+    assert c.exit_code == 0, c.output
+    got = pq.read_table(tmp_path / "c.parquet").to_pydict()
+    with open(tmp_path / "a.csv", newline="", encoding="utf-8") as fh:
+        assert got == {"note_id": [1, 2], "transcription": [list(csv.reader(fh))[1][1], None]}
+
+
 def test_jobs_do_not_change_output(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("".join(f"Patient {i} John Smith has pain {i}\n" for i in range(300)), encoding="utf-8")

@@ -53,9 +53,10 @@ SeedOpt = Annotated[Optional[int], typer.Option(
         help="For experiments only: derive the key from this integer. A small seed can be "
              "guessed from the output and the noise replayed; never release with --seed.", metavar="N")]
 FmtOpt = Annotated[Optional[str], typer.Option(
-        "--format", help="txt, jsonl or csv (default: from the file extension).", metavar="txt|jsonl|csv")]
+        "--format", help="txt, jsonl, csv or parquet (default: from the file extension, after any "
+                         ".gz, .bz2, .xz or .zst).", metavar="txt|jsonl|csv|parquet")]
 FieldOpt = Annotated[Optional[list[str]], typer.Option(
-        help="JSONL/CSV field to anonymize (repeatable; default 'text').", metavar="NAME")]
+        help="JSONL/CSV/Parquet field to anonymize (repeatable; default 'text').", metavar="NAME")]
 JobsOpt = Annotated[int, typer.Option(
         help="Worker processes (processes engine; at most 4 x the CPUs available).", metavar="N")]
 EngineOpt = Annotated[str, typer.Option(

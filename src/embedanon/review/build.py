@@ -7,6 +7,7 @@ Only the sample is held in memory; the other records are read once, for counting
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,6 +47,11 @@ def settings_of(anonymizer: Anonymizer) -> Settings:
 
 def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[eio.Record]:
     shown = "<stdin>" if path == "-" else path
+    if fmt == "parquet":
+        from ..parquet import ParquetJob
+
+        yield from ParquetJob(path, io.BytesIO(), fields, shown).records()
+        return
     with eio.open_input(path) as fh:
         eio.refuse_binary(fh, path)
         if fmt == "txt":
@@ -86,8 +92,8 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     if encoding_errors not in eio.ENCODING_ERRORS:
         raise ConfigError(f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, "
                           f"got {encoding_errors!r}")
-    if form == "txt" and fields:
-        raise ConfigError("--field applies to jsonl and csv input, not txt")
+    if fields:
+        eio.format_of_field_input(path, form, fmt)
     names = list(fields or ["text"]) if form != "txt" else [""]
     longest = 0
 

@@ -1,0 +1,137 @@
+"""Parquet records: the named text columns of a Parquet file anonymized row group by row group.
+
+``anonymize notes.parquet -o out.parquet --field text`` reads one row group at a time
+(:meth:`pyarrow.parquet.ParquetFile.read_row_group`), sends its texts through the same chunks as
+every other format, and writes the row group back when all its texts are back, with the same
+number of rows. Every other column is written from the very arrays that were read, so its
+values, types, nulls and the file's schema metadata (a pandas index, say) are unchanged; each
+column keeps its compression codec. A missing value (null) stays null. A record is a row.
+
+Needs pyarrow (``pip install 'embedanon[parquet]'``); Parquet is read from a file, never from
+standard input or a compressed file (it is read by seeking; it compresses its own columns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO, Any
+
+from .errors import ConfigError, InputError
+from .io import Record
+
+
+def _pyarrow() -> tuple[Any, Any]:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ConfigError("Parquet needs pyarrow: pip install 'embedanon[parquet]'") from None
+    return pa, pq
+
+
+def _is_text(pa: Any, kind: Any) -> bool:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind)
+                or getattr(pa.types, "is_string_view", lambda _: False)(kind))
+
+
+class ParquetJob:
+    """The records of one Parquet input and the writer that puts their results back.
+
+    Args:
+        path: the input file.
+        sink: the binary output (a temp file of the atomic writer, or a spool).
+        fields: the text columns to anonymize.
+        shown: how messages name the input.
+    """
+
+    def __init__(self, path: str, sink: IO[bytes], fields: list[str], shown: str) -> None:
+        pa, pq = self._pa, self._pq = _pyarrow()
+        if path == "-":
+            raise InputError("Parquet cannot be read from standard input (it is read by seeking); "
+                             "give the file")
+        with open(path, "rb") as fh:
+            from .compressed import sniff
+
+            kind = sniff(fh.read(8))
+        if kind is not None:
+            raise InputError(f"input {shown} is a {kind}-compressed Parquet file; decompress it first "
+                             "(Parquet compresses its own columns)")
+        try:
+            self._file = pq.ParquetFile(path)
+            schema = self._file.schema_arrow
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            raise InputError(f"input {shown} is not a readable Parquet file ({type(exc).__name__})") from None
+        self._shown, self._fields = shown, fields
+        for name in fields:
+            count = schema.names.count(name)
+            if count == 0:
+                raise InputError(f"{shown}: no column {name!r} ({len(schema.names)} columns)")
+            if count > 1:
+                raise InputError(f"{shown}: column {name!r} appears {count} times (ambiguous)")
+            kind = schema.field(name).type
+            if not _is_text(pa, kind):
+                raise InputError(f"{shown}: column {name!r} is of type {kind}, not text")
+        self._columns = [schema.names.index(name) for name in fields]
+        metadata = self._file.metadata
+        codecs: dict[str, str] = {}
+        if metadata.num_row_groups:
+            group = metadata.row_group(0)
+            for j in range(group.num_columns):
+                column = group.column(j)
+                codecs[column.path_in_schema] = column.compression.lower()
+        try:
+            self._writer = pq.ParquetWriter(sink, schema, compression=codecs or "snappy")
+        except (pa.ArrowException, ValueError) as exc:  # a nested schema's codec map, say
+            raise InputError(f"{shown}: cannot write this Parquet schema back "
+                             f"({type(exc).__name__})") from None
+        self._tables: dict[int, Any] = {}
+        self._results: dict[int, list[list[str | None]]] = {}
+
+    def records(self) -> Iterator[Record]:
+        """One record per row; a row group is read when the previous one has been handed out."""
+        pa = self._pa
+        metadata = self._file.metadata
+        for group in range(self._file.num_row_groups):
+            try:
+                table = self._file.read_row_group(group)
+            except (pa.ArrowException, OSError) as exc:
+                raise InputError(f"{self._shown}: row group {group + 1} cannot be read "
+                                 f"({type(exc).__name__})") from None
+            rows = table.num_rows
+            if rows == 0:
+                self._writer.write_table(table)
+                continue
+            self._tables[group] = table
+            self._results[group] = [[] for _ in self._fields]
+            values = [table.column(c).to_pylist() for c in self._columns]
+            size = metadata.row_group(group).total_byte_size
+            for row in range(rows):  # the row group's bytes spread over its rows: progress
+                nbytes = size // rows + (size % rows if row == rows - 1 else 0)
+                texts = tuple("" if column[row] is None else column[row] for column in values)
+                yield Record(texts, nbytes, (group, row, rows, tuple(c[row] is None for c in values)))
+
+    def write(self, record: Record, results: tuple[str, ...]) -> None:
+        """Take one row's results; write its row group when its last row is back."""
+        pa = self._pa
+        group, row, rows, missing = record.payload
+        for slot, value, null in zip(self._results[group], results, missing, strict=True):
+            slot.append(None if null else value)
+        if row < rows - 1:
+            return
+        table = self._tables.pop(group)
+        for column, name, values in zip(self._columns, self._fields, self._results.pop(group), strict=True):
+            kind = table.schema.field(name).type
+            if pa.types.is_dictionary(kind):
+                array = pa.array(values, type=kind.value_type).dictionary_encode().cast(kind)
+            elif pa.types.is_null(kind):
+                array = pa.nulls(len(values))
+            else:
+                array = pa.array(values, type=kind)
+            table = table.set_column(column, table.schema.field(name), array)
+        self._writer.write_table(table, row_group_size=rows)
+
+    def close(self) -> None:
+        """Write the file's footer (the atomic writer then commits the file)."""
+        self._writer.close()
