@@ -238,3 +238,23 @@ def test_dask_apis_refuse_a_wrong_key_up_front(anon: Anonymizer) -> None:
 
     with pytest.raises(TypeError, match="key must be a ReleaseKey"):
         anonymize_bag(db.from_sequence(["a"]), anon.config, None)  # type: ignore[arg-type]
+
+
+def test_dask_apis_take_a_key_file_path_like_the_cli(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: the Dask API took only a ReleaseKey; it reads a key file path as --key does."""
+    dask = pytest.importorskip("dask")
+    import dask.bag as db
+
+    from embedanon.backends.dask import anonymize_bag
+    from embedanon.noise import write_key_file
+
+    path = tmp_path / "release.key"
+    write_key_file(path)
+    anon = Anonymizer(key=str(path))
+    with dask.config.set(scheduler="synchronous"):
+        by_path = anonymize_dataframe(_frame("plain"), ["text"], anon.config, str(path)).compute()
+        by_key = anonymize_dataframe(_frame("plain"), ["text"], anon.config, anon.key).compute()
+        bag = anonymize_bag(db.from_sequence(["John Smith", "Mary"]), anon.config, path).compute()
+    assert by_path.equals(by_key) and bag == [anon.anonymize("John Smith"), anon.anonymize("Mary")]
+    with pytest.raises(ConfigError, match="cannot read key file"):
+        anonymize_bag(db.from_sequence(["a"]), anon.config, str(tmp_path / "missing.key"))

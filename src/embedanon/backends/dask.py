@@ -15,6 +15,7 @@ cluster given with ``--scheduler`` or a client is the user's to secure.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import tempfile
 import warnings
@@ -143,8 +144,22 @@ def _dask_module(name: str) -> Any:
         raise ConfigError(f"{name} needs the optional extra: pip install 'embedanon[dask]'") from None
 
 
-def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey) -> Any:
+def _release_key(key: ReleaseKey | str | os.PathLike[str]) -> ReleaseKey:
+    """The release key: a :class:`ReleaseKey`, or the path of a key file (as ``--key FILE``),
+    read here, on the client, once."""
+    if isinstance(key, (str, os.PathLike)):
+        return ReleaseKey.from_file(key)
+    return key
+
+
+def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey | str | os.PathLike[str]) -> Any:
     """A ``dask.bag`` of anonymized texts, partition by partition (lazy).
+
+    Args:
+        bag: a ``dask.bag.Bag`` of str.
+        config: the release's configuration (``Anonymizer(...).config``).
+        key: the release key: a key file path (as ``--key FILE``) or a :class:`ReleaseKey`
+            (``Anonymizer(...).key``).
 
     Raises:
         TypeError: ``bag`` is not a ``dask.bag.Bag`` (a list: ``dask.bag.from_sequence(texts)``).
@@ -152,6 +167,7 @@ def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey) -> Any:
     """
     from ..pipeline.document import check_config_key
 
+    key = _release_key(key)
     check_config_key(config, key)  # here, not on a worker at compute time
     if not isinstance(bag, _dask_module("dask.bag").Bag):
         raise TypeError(f"bag must be a dask.bag.Bag, got {_type_name(bag)}; "
@@ -205,9 +221,12 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
     return names
 
 
-def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig, key: ReleaseKey) -> Any:
+def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig,
+                        key: ReleaseKey | str | os.PathLike[str]) -> Any:
     """A ``dask.dataframe`` with ``columns`` anonymized and every other column kept. Missing
     values (None, NaN, ``pd.NA``) stay missing; a column named twice is anonymized once.
+    ``config`` and ``key`` as in :func:`anonymize_bag` (``key``: a key file path or a
+    :class:`ReleaseKey`).
 
     Raises:
         TypeError: ``frame`` is not a ``dask.dataframe.DataFrame`` (a pandas frame, a Series, a
@@ -220,6 +239,7 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
     """
     from ..pipeline.document import check_config_key
 
+    key = _release_key(key)
     check_config_key(config, key)
     names = _check_frame(frame, columns)
 

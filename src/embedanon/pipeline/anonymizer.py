@@ -6,7 +6,9 @@ import difflib
 import hashlib
 import hmac
 import inspect
+import numbers
 import os
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -225,12 +227,14 @@ class Anonymizer:
         """Anonymize one text and report every replaced span with its offsets."""
         return anonymize_document(text, self.config, self.key)
 
-    def anonymize_many(self, texts: Iterable[str], *, jobs: int = 1,
-                       backend: Backend | None = None) -> Iterator[str]:
+    def anonymize_many(self, texts: Iterable[str | None], *, jobs: int = 1,
+                       backend: Backend | None = None) -> Iterator[Any]:
         """Anonymize texts lazily, in order, in ``jobs`` worker processes or on ``backend``.
 
-        The output does not depend on ``jobs``, the backend or how texts are chunked. The
-        arguments' types are checked at the call; each text's as it is reached.
+        The output does not depend on ``jobs``, the backend or how texts are chunked. A missing
+        value (None, NaN, ``pd.NA``: an empty cell of a DataFrame column) is yielded back as it
+        is, in its place; an empty string is a text (its output is empty). The arguments' types
+        are checked at the call; each text's as it is reached.
         """
         if isinstance(texts, (str, bytes)):
             raise TypeError(f"texts must be a list/sequence of str, not one {type(texts).__name__}")
@@ -238,12 +242,28 @@ class Anonymizer:
             raise TypeError(f"texts must be a list/sequence of str, got {type(texts).__name__}")
         return self._anonymize_many(texts, positive_int("jobs", jobs), backend)
 
-    def _anonymize_many(self, texts: Iterable[str], jobs: int, backend: Backend | None) -> Iterator[str]:
+    def _anonymize_many(self, texts: Iterable[str | None], jobs: int,
+                        backend: Backend | None) -> Iterator[Any]:
         engine = backend or build_backend("processes", jobs=jobs)
-        tasks = (Task(tuple(chunk), self.config, self.key)
-                 for chunk in chunk_texts(_text_at(i, text) for i, text in enumerate(texts)))
+        # What was read, in order: a missing value itself, or _TEXT for a text sent to a chunk.
+        order: deque[object] = deque()
+
+        def present() -> Iterator[str]:
+            for i, text in enumerate(texts):
+                if is_missing(text):
+                    order.append(text)
+                    continue
+                order.append(_TEXT)
+                yield _text_at(i, text)
+
+        tasks = (Task(tuple(chunk), self.config, self.key) for chunk in chunk_texts(present()))
         for outputs in engine.map(run_task, tasks):
-            yield from outputs
+            for output in outputs:
+                while order[0] is not _TEXT:  # missing values read before this text
+                    yield order.popleft()
+                order.popleft()
+                yield output
+        yield from order  # missing values after the last text
 
     def digest(self) -> str:
         """Short keyed hash of the configuration, for provenance records (run reports, the review
@@ -257,6 +277,19 @@ class Anonymizer:
         mac = hmac.new(self.key.subkey("config-digest"), repr(self.config).encode("utf-8", "surrogatepass"),
                        hashlib.sha256)
         return mac.hexdigest()[:12]
+
+
+_TEXT = object()
+
+
+def is_missing(value: object) -> bool:
+    """Whether ``value`` is a missing cell: None, a NaN of any float type, ``pd.NA`` or
+    ``pd.NaT`` (recognised without importing pandas)."""
+    if value is None:
+        return True
+    if isinstance(value, numbers.Number) and not isinstance(value, numbers.Integral):
+        return bool(value != value)  # NaN is the one value unequal to itself
+    return type(value).__name__ in ("NAType", "NaTType") and type(value).__module__.startswith("pandas")
 
 
 def _text_at(i: int, text: object) -> str:

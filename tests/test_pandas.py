@@ -1,0 +1,104 @@
+"""DataFrames, Series and Dataset.map batches with missing cells (issue 34)."""
+
+from __future__ import annotations
+
+import math
+import pickle
+from pathlib import Path
+
+import pytest
+
+from embedanon import Anonymizer
+from embedanon.errors import ConfigError
+from embedanon.noise import write_key_file
+from embedanon.pandas import ColumnAnonymizer, anonymize_frame, anonymize_series
+from tests.helpers.embeddings import write_glove
+
+pd = pytest.importorskip("pandas")
+
+_WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart", "chest",
+          "river", "table", "window", "music", "green", "house", "garden", "paper", "stone"]
+NOTES = ["the patient has chest pain", None, "", float("nan"), "river stone", pd.NA, "green house"]
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[str, str]:
+    glove = write_glove(tmp_path / "tiny.glove.txt", _WORDS)
+    key = tmp_path / "release.key"
+    write_key_file(key)
+    return str(glove), str(key)
+
+
+def _expected(glove: str, key: str) -> list[str]:
+    anon = Anonymizer(glove, key=key)
+    return [anon.anonymize(n) for n in NOTES if isinstance(n, str)]
+
+
+def test_anonymize_many_passes_missing_values_through(setup: tuple[str, str]) -> None:
+    """Issue 34: anonymize_many raised on the first empty cell (5 of 500 MTSamples notes)."""
+    glove, key = setup
+    anon = Anonymizer(glove, key=key)
+    out = list(anon.anonymize_many(NOTES))
+    assert len(out) == len(NOTES) and out[1] is None and math.isnan(out[3]) and out[5] is pd.NA
+    assert out[2] == "" and [o for o in out if isinstance(o, str) and o] == [t for t in _expected(glove, key) if t]
+    assert list(anon.anonymize_many([None, None])) == [None, None]
+    assert list(anon.anonymize_many([])) == []
+    with pytest.raises(TypeError, match=r"texts\[1\] must be str, got int"):  # a number is no text
+        list(anon.anonymize_many(["a", 12]))
+
+
+def test_anonymize_frame_changes_only_its_columns(setup: tuple[str, str]) -> None:
+    glove, key = setup
+    frame = pd.DataFrame({"id": range(len(NOTES)), "note": NOTES, "other": NOTES},
+                         index=[f"r{i}" for i in range(len(NOTES))])
+    out = anonymize_frame(frame, ["note"], key=key, embedding=glove)
+    assert list(out.columns) == ["id", "note", "other"] and list(out.index) == list(frame.index)
+    assert out["id"].equals(frame["id"]) and out["other"].equals(frame["other"])
+    assert out["note"].isna().tolist() == frame["note"].isna().tolist()
+    assert [v for v in out["note"] if isinstance(v, str)] == _expected(glove, key)
+    assert frame["note"].tolist()[0] == NOTES[0]  # the input frame is not changed
+    # the same key gives the same release through the Series function and the string dtype
+    typed = frame["note"].astype("string")
+    series = anonymize_series(typed, key=key, embedding=glove)
+    assert series.dtype == typed.dtype and series.isna().tolist() == typed.isna().tolist()
+    assert [v for v in series if isinstance(v, str)] == _expected(glove, key)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda f, k, g: anonymize_frame(f, "note", key=k, embedding=g), TypeError, "not one str"),
+    (lambda f, k, g: anonymize_frame(f, ["nope"], key=k, embedding=g), ConfigError, "'nope' is not in the frame"),
+    (lambda f, k, g: anonymize_frame(f, ["note"], embedding=g), ConfigError, "give key="),
+    (lambda f, k, g: anonymize_frame(f, ["id"], key=k, embedding=g), TypeError, "holds a int value"),
+    (lambda f, k, g: anonymize_frame(f["note"], ["note"], key=k), TypeError, "must be a pandas.DataFrame"),
+    (lambda f, k, g: ColumnAnonymizer(["note"], key=Anonymizer(g, seed=1).key), TypeError, "path of a key file"),
+])
+def test_bad_calls_are_refused(setup: tuple[str, str], call, error: type, message: str) -> None:  # type: ignore[no-untyped-def]
+    glove, key = setup
+    frame = pd.DataFrame({"id": [1, 2], "note": ["the patient", None]})
+    with pytest.raises(error, match=message):
+        call(frame, key, glove)
+
+
+def test_column_anonymizer_pickles_without_the_key(setup: tuple[str, str]) -> None:
+    glove, key = setup
+    batches = ColumnAnonymizer(["note"], key=key, embedding=glove)
+    secret = Anonymizer(glove, key=key).key.secret
+    blob = pickle.dumps(batches)
+    assert secret not in blob and secret.hex().encode() not in blob
+    again = pickle.loads(blob)
+    out = again({"note": [n if isinstance(n, str) else None for n in NOTES], "id": list(range(len(NOTES)))})
+    assert list(out) == ["note"] and [v for v in out["note"] if v is not None] == _expected(glove, key)
+
+
+def test_dataset_map_with_two_processes_is_the_same_release(setup: tuple[str, str]) -> None:
+    """The README's Dataset.map recipe: batched, num_proc=2, the same key, the same output."""
+    datasets = pytest.importorskip("datasets")
+    glove, key = setup
+    notes = [n if isinstance(n, str) else None for n in NOTES] * 3
+    ds = datasets.Dataset.from_dict({"id": list(range(len(notes))), "note": notes})
+    out = ds.map(ColumnAnonymizer(["note"], key=key, embedding=glove), batched=True, batch_size=4, num_proc=2,
+                 load_from_cache_file=False)
+    assert out["id"] == list(range(len(notes)))
+    frame = anonymize_frame(pd.DataFrame({"note": notes}), ["note"], key=key, embedding=glove)
+    assert out["note"] == [None if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) else v
+                           for v in frame["note"]]
