@@ -112,7 +112,7 @@ def test_fallbacks_are_counted_per_record(tmp_path: Path, glove: Path, failing_d
 
 def test_counting_leaves_the_output_unchanged(tmp_path: Path, glove: Path, failing_detection: None) -> None:
     """run_counted gives the texts run_task gives, byte for byte."""
-    from embedanon.backends.base import Task, run_task
+    from embedanon.pipeline.document import Task, run_task
 
     texts = ("chest pain in the garden", "doctor house", "", "nurse 555-0134")
     for scope in ("all", "hybrid", "detected"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import fractions
 import threading
 
 import pytest
@@ -48,74 +50,79 @@ def test_unknown_names_list_the_valid_ones(name: object) -> None:
     assert isinstance(info.value, ValueError)  # a ConfigError is also a ValueError
 
 
-def test_loader_runs_once_and_only_when_needed() -> None:
-    calls: list[int] = []
-
-    def loader() -> None:
-        calls.append(1)
-        reg.add("builtin", 0)
-
-    reg: Registry[int] = Registry("widget", loader=loader)
-    reg.add("early", 1)  # registering does not load
-    assert calls == []
-    assert reg.get("builtin") == 0 and calls == [1]
-    assert reg.names() == ["builtin", "early"] and "early" in reg and calls == [1]
+#: a name table over real objects: the registry imports the module named by each entry
+TABLE = {"ordered": "collections:OrderedDict", "fraction": "fractions:Fraction"}
 
 
-@pytest.mark.parametrize("first", ["get", "names", "items", "contains"])
-def test_every_lookup_triggers_the_loader(first: str) -> None:
-    def loader() -> None:
-        reg.add("builtin", 0)
-
-    reg: Registry[int] = Registry("widget", loader=loader)
-    if first == "get":
-        assert reg.get("builtin") == 0
-    elif first == "names":
-        assert reg.names() == ["builtin"]
-    elif first == "items":
-        assert dict(reg.items()) == {"builtin": 0}
-    else:
-        assert "builtin" in reg
+def test_a_name_table_imports_on_first_lookup_of_the_name() -> None:
+    reg: Registry[type] = Registry("widget", {**TABLE, "missing": "embedanon.no_such_module:Thing"})
+    assert reg.names() == ["fraction", "missing", "ordered"]  # listing imports nothing
+    assert "missing" in reg
+    assert reg.get("ORDERED") is collections.OrderedDict
+    with pytest.raises(ModuleNotFoundError, match="no_such_module"):  # loudly, on its own lookup
+        reg.get("missing")
+    with pytest.raises(ModuleNotFoundError):  # and again: never silently left out
+        dict(reg.items())
 
 
-def test_a_failing_loader_fails_every_lookup() -> None:
-    def loader() -> None:
-        raise ImportError("plug-in module missing")
+def test_adapt_turns_each_builtin_into_its_entry_once() -> None:
+    calls: list[str] = []
 
-    reg: Registry[int] = Registry("widget", loader=loader)
-    with pytest.raises(ImportError):
-        reg.names()
-    with pytest.raises(ImportError):
-        reg.names()
+    def adapt(name: str, obj: type) -> tuple[str, type]:
+        calls.append(name)
+        return (name, obj)
+
+    reg: Registry[tuple[str, type]] = Registry("widget", TABLE, adapt=adapt)
+    assert reg.get("ordered") == ("ordered", collections.OrderedDict)
+    assert reg.get("ordered") is reg.get("ordered") and calls == ["ordered"]
+    assert dict(reg.items())["fraction"] == ("fraction", fractions.Fraction)
+    assert calls == ["ordered", "fraction"]
 
 
-def test_a_lookup_from_another_thread_waits_for_the_loader() -> None:
+@pytest.mark.parametrize("name", ["ordered", "fraction"])
+def test_a_builtin_name_cannot_be_taken(name: str) -> None:
+    reg: Registry[object] = Registry("widget", TABLE)
+    with pytest.raises(ValueError, match="already registered"):
+        reg.add(name, object())
+    assert reg.get("fraction") is fractions.Fraction
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"Bad": "collections:OrderedDict"}, "lower-case identifiers"),
+    ({"ok": "collections.OrderedDict"}, "package.module:attribute"),
+])
+def test_a_bad_name_table_is_refused(table: dict[str, str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Registry("widget", table)
+
+
+def test_a_lookup_from_another_thread_waits_for_the_first_import() -> None:
     """QA pass 5: the first concurrent use of a hybrid Anonymizer failed with ``unknown
-    surrogate 'name'``: a second thread looked names up while the first was still loading."""
+    surrogate 'name'``: a second thread looked a name up while the first was still loading it.
+    Both threads now get the one entry, built once."""
     entered, finish = threading.Event(), threading.Event()
+    built: list[object] = []
 
-    def loader() -> None:
+    def adapt(name: str, obj: type) -> object:
         entered.set()
-        assert reg.names() == []  # the loader's own lookups see what is registered so far
         finish.wait(10)
-        reg.add("builtin", 7)
+        built.append(object())
+        return built[-1]
 
-    reg: Registry[int] = Registry("widget", loader=loader)
+    reg: Registry[object] = Registry("widget", TABLE, adapt=adapt)
     results: dict[str, object] = {}
 
-    def lookup(name: str) -> None:
-        try:
-            results[name] = reg.get("builtin")
-        except ConfigError as exc:
-            results[name] = exc
+    def lookup(who: str) -> None:
+        results[who] = reg.get("ordered")
 
     first = threading.Thread(target=lookup, args=("first",))
     first.start()
     assert entered.wait(10)
     second = threading.Thread(target=lookup, args=("second",))
-    second.start()  # arrives while the loader runs
+    second.start()  # arrives while the first builds the entry
     second.join(0.2)
+    assert second.is_alive()
     finish.set()
     first.join(10)
     second.join(10)
-    assert results == {"first": 7, "second": 7}
+    assert len(built) == 1 and results == {"first": built[0], "second": built[0]}

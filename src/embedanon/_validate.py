@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from numbers import Integral, Real
 
 from .errors import ConfigError
@@ -70,3 +71,34 @@ def fraction(name: str, value: object, *, low: float = 0.0, high: float = 1.0,
     if not math.isfinite(number) or not low <= number <= high or (low_open and number == low):
         raise ConfigError(f"{name} must be {valid}, got {value!r}")
     return number
+
+
+def strings(name: str, values: object, *, what: str = "strings", item: str = "str",
+            quote: bool = False, item_hint: str = "") -> tuple[str, ...]:
+    """``values`` (a list, tuple or any iterable) as a tuple of str, each checked.
+
+    One str is refused, not iterated letter by letter. Messages name the parameter and the type,
+    never a value, unless ``quote`` says the values are names that may be shown (column names).
+
+    Args:
+        name: the parameter's name, for messages (``allow``, ``columns``).
+        values: what was given.
+        what: what the strings are, in the plural (``column names``).
+        item: what one of them is (``a column name (str)``).
+        quote: a lone str may be quoted in the hint (``use ['text']``).
+        item_hint: said after a wrong item's type (how to fix it).
+
+    Raises:
+        TypeError: ``values`` is one str or bytes, not iterable, or holds a non-str.
+    """
+    if isinstance(values, (str, bytes)):
+        hint = f"; use [{values!r}]" if quote and isinstance(values, str) else ""
+        raise TypeError(f"{name} must be a list of {what}, not one {type(values).__name__}{hint}")
+    if not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a list of {what}, got {type(values).__name__}")
+    out = tuple(values)
+    for i, value in enumerate(out):
+        if not isinstance(value, str):
+            raise TypeError(f"{name}[{i}] must be {item}, got {type(value).__name__}"
+                            + (f"; {item_hint}" if item_hint else ""))
+    return out

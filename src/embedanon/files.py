@@ -30,13 +30,14 @@ from ._atomic import (
     writable_directory,
 )
 from ._validate import positive_int
-from .backends.base import Backend, Task, build_backend, chunk_texts, run_task
+from .backends.base import Backend, build_backend, chunk_texts
 from .compressed import by_name, compressed_position, strip_suffix, text_output
 from .config import AnonymizerConfig
 from .errors import ConfigError, InputError
 from .mechanisms import MECHANISMS
 from .parquet import ParquetJob
 from .pipeline import Anonymizer
+from .pipeline.document import Task, anonymize_documents, run_task
 from .text import drawn_parts, split_words, token_kind
 
 log = logging.getLogger(__name__)
@@ -416,15 +417,13 @@ def _text_sink(batch: AtomicBatch, target: str | None) -> Iterator[IO[str]]:
 
 
 def run_counted(task: Task) -> tuple[list[str], list[bool], list[int] | None]:
-    """:func:`~embedanon.backends.base.run_task` that also says which texts fell back to full
+    """:func:`~embedanon.pipeline.document.run_task` that also says which texts fell back to full
     scope because a detector failed on them (all False in scope ``all``) and, outside scope
     ``all``, how many word parts of each text the mechanism released (its word items: the epsilon
     spent; None in scope ``all``, where every word part is one and the reader counts them); the
     texts are the same."""
     if task.config.scope.scope == "all":
         return run_task(task), [False] * len(task.texts), None
-    from .pipeline.document import anonymize_documents
-
     docs = anonymize_documents(task.texts, task.config, task.key)
     return ([d.text for d in docs], [d.full_scope for d in docs],
             [sum(item.kind == "word" for item in d.items) for d in docs])

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from embedanon.detectors import DETECTORS, Span, UnionDetector, build_detector, build_detectors
-from embedanon.detectors.registry import BUILTIN_DETECTOR_MODULES, parse_names
+from embedanon.detectors.registry import BUILTIN_DETECTORS, parse_names
 from embedanon.errors import ConfigError
 
 
 def test_builtin_names_registered():
     assert {"regex", "llm", "presidio"} <= set(DETECTORS.names())
-    assert set(BUILTIN_DETECTOR_MODULES) <= set(DETECTORS.names())
+    assert set(BUILTIN_DETECTORS) <= set(DETECTORS.names())
 
 
 def test_build_union_with_lists():

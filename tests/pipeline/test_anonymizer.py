@@ -273,7 +273,7 @@ def test_wrong_argument_types_are_named(anon: Anonymizer, call, message: str) ->
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"scope": "hybrid", "allow": "Parkinson"}, "allow must be an iterable of strings .*not one str"),
+    [({"scope": "hybrid", "allow": "Parkinson"}, "allow must be a list of strings, not one str"),
      ({"scope": "hybrid", "allow": ["ok", 5]}, r"allow\[1\] must be str, got int"),
      ({"scope": "hybrid", "strategies": ["NAME=keep"]}, r"strategies must be a mapping .*'NAME': 'keep'.*got list"),
      ({"scope": "hybrid", "deny": ["Zorblat"]}, r"deny must be a mapping .*got list"),

@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from embedanon.surrogates.base import Stream, entity_key, prf_from_key
+from embedanon.surrogates.base import Stream, prf_from_key
+from embedanon.surrogates.keys import entity_key
 
 
 def _enumerating_prf(words: list[int], bits: int):

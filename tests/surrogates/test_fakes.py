@@ -9,9 +9,9 @@ import pytest
 
 from embedanon.leakguard import is_variant
 from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
-from embedanon.surrogates.base import entity_key
 from embedanon.surrogates.config import PUBLIC_EMAIL_DOMAINS, PUBLIC_URL_DOMAINS, RESERVED_DOMAINS
 from embedanon.surrogates.fakes import _NUMBER_IN_WORDS, AGE_WORDS, _number_value, in_words
+from embedanon.surrogates.keys import entity_key
 
 SURROGATES = Surrogates(SurrogateConfig())
 

@@ -13,7 +13,8 @@ from embedanon._english import TITLES
 from embedanon.leakguard import is_variant
 from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
 from embedanon.surrogates.avoid import NO_NAMES
-from embedanon.surrogates.base import Stream, entity_key
+from embedanon.surrogates.base import Stream
+from embedanon.surrogates.keys import entity_key
 from embedanon.surrogates.names import SUFFIXES, NameMaker, lexicon
 
 SURROGATES = Surrogates(SurrogateConfig())

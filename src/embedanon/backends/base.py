@@ -1,20 +1,18 @@
 """The :class:`Backend` protocol (an ordered, lazy, bounded map of tasks), the one chunking path
-and the task function every engine runs.
+and the engines' name table.
 
-A :class:`Task` carries texts, the config and the release key; its
-result is a pure function of those (see :mod:`embedanon.pipeline.document`), so every engine
-gives byte-identical output.
+An engine only maps a function over items; what it runs (the pipeline's
+:func:`~embedanon.pipeline.document.run_task` over a :class:`~embedanon.pipeline.document.Task`)
+is a pure function of its item, so every engine gives byte-identical output. The engines are
+:data:`BUILTIN_BACKENDS`, imported on first lookup: no engine imports this registry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from .._registry import Registry
-from ..config import AnonymizerConfig
-from ..noise import ReleaseKey
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -22,22 +20,6 @@ R = TypeVar("R")
 #: Chunk limits: a chunk is sent to a worker in one message and its words are planned together.
 CHUNK_BYTES = 256 << 10
 CHUNK_TEXTS = 8192
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    """Texts to anonymize, with the config and key."""
-
-    texts: tuple[str, ...]
-    config: AnonymizerConfig
-    key: ReleaseKey
-
-
-def run_task(task: Task) -> list[str]:
-    """Anonymize a task's texts (what every worker runs)."""
-    from ..pipeline.document import anonymize_records
-
-    return anonymize_records(task.texts, task.config, task.key)
 
 
 def chunk_texts(texts: Iterable[str], *, max_bytes: int = CHUNK_BYTES,
@@ -65,11 +47,13 @@ class Backend(Protocol):
         ...
 
 
-def _load_builtin() -> None:
-    from . import dask, processes  # noqa: F401
+#: The built-in engines: name -> class (``package.module:attribute``), imported on first lookup.
+BUILTIN_BACKENDS: dict[str, str] = {
+    "processes": "embedanon.backends.processes:ProcessBackend",
+    "dask": "embedanon.backends.dask:DaskBackend",
+}
 
-
-BACKENDS: Registry[Callable[..., Backend]] = Registry("engine", _load_builtin)
+BACKENDS: Registry[Callable[..., Backend]] = Registry("engine", BUILTIN_BACKENDS)
 
 
 def build_backend(name: str = "processes", **options: Any) -> Backend:

@@ -11,7 +11,6 @@ from typing import Any
 
 from .._validate import positive_int
 from ..errors import ConfigError
-from .base import BACKENDS
 
 
 def _die_with_parent(parent: int) -> None:
@@ -116,5 +115,3 @@ class ProcessBackend:
                 pool.terminate()
                 pool.join()
 
-
-BACKENDS.add("processes", ProcessBackend)

@@ -42,7 +42,6 @@ from ..errors import ConfigError
 from .base import DetectorUnavailable, Span
 from .endpoint import RequestFailed, check_url, post
 from .llm_verifier import VERIFIER_PROMPT, candidates, normalized, parse_verdicts, request
-from .registry import DETECTORS
 
 #: label -> (opening marker, closing marker)
 MARKERS: Final[dict[str, tuple[str, str]]] = {
@@ -353,6 +352,3 @@ def _content(payload: Any) -> str:
     if not isinstance(content, str):
         raise DetectorUnavailable("llm: reply has no text content")
     return content
-
-
-DETECTORS.add("llm", LLMDetector)

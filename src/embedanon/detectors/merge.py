@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .._validate import strings
 from ..errors import ConfigError
 from .base import LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
@@ -129,7 +130,7 @@ class WordLists:
     _patterns: tuple[tuple[re.Pattern[str], str], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        entries = _strings("allow", self.allow)
+        entries = list(strings("allow", self.allow))
         allow = frozenset(strict_key(a) for a in entries)
         allow_folded = frozenset(fold_key(a) for a in entries)
         if "" in allow:
@@ -167,7 +168,7 @@ class WordLists:
         """Lists from an iterable of allowed strings and a ``{string: label}`` mapping (or
         ``(string, label)`` pairs, where one string may come twice)."""
         pairs = deny.items() if isinstance(deny, Mapping) else (deny or ())
-        return cls(frozenset(_strings("allow", allow)), tuple(pairs))
+        return cls(frozenset(strings("allow", allow)), tuple(pairs))
 
     def allowed(self, text: str, span: Span) -> bool:
         """Whether ``span``'s text is on the allow list (a NAME after a title never is)."""
@@ -197,16 +198,6 @@ class WordLists:
     def apply(self, text: str, spans: Iterable[Span]) -> list[Span]:
         """Drop allowed spans, add deny spans (unmerged)."""
         return [s for s in spans if not self.allowed(text, s)] + self.deny_spans(text)
-
-
-def _strings(name: str, values: Iterable[str]) -> list[str]:
-    if isinstance(values, str):
-        raise TypeError(f"{name} must be a collection of strings, not one string")
-    values = list(values)
-    for value in values:
-        if not isinstance(value, str):
-            raise TypeError(f"{name} list entries must be strings, got {type(value).__name__}")
-    return values
 
 
 class UnionDetector:

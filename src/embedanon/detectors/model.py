@@ -17,7 +17,6 @@ from ..errors import ConfigError, InputError
 from .base import Span
 from .bio import CLASSES, absent_word_shifts, decode
 from .features import CACHE_LIMIT, tokenize
-from .registry import DETECTORS
 from .rules import RULES, RuleContext, apply_rules
 from .weights import Weights, feature_flags, fold_ids, make_featurizer, shipped_path, softmax, sparse_sum
 
@@ -136,6 +135,3 @@ def _probability(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value < 1.0:
         raise ConfigError(f"{name} must be a number in (0, 1), got {value!r}")
     return float(value)
-
-
-DETECTORS.add("model", ModelDetector)

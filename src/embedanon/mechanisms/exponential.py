@@ -20,7 +20,6 @@ from .._validate import positive_float
 from ..noise import Noise, uniform
 from .base import check_ids
 from .nearsets import TypeCache, inverse_norms, unit_distance
-from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -294,8 +293,6 @@ def _blocks(n: int, size: int = _TOKEN_BLOCK) -> list[slice]:
     return [slice(i, min(i + size, n)) for i in range(0, n, size)]
 
 
-@register("exponential", "SanText exponential mechanism over all candidates, epsilon*d-private "
-                         "(Yue et al. 2021)")
 class ExponentialMechanism(DistanceExponential):
     """SanText (Yue, Du, Wang, Li & Huang, "Differential Privacy for Text Analytics via Natural Text
     Sanitization", Findings of ACL 2021).
@@ -315,6 +312,7 @@ class ExponentialMechanism(DistanceExponential):
     """
 
     name = "exponential"
+    summary = "SanText exponential mechanism over all candidates, epsilon*d-private (Yue et al. 2021)"
     may_return_input = True
 
     def __init__(self, *, index: NeighborIndex, epsilon: float) -> None:

@@ -9,7 +9,6 @@ import numpy as np
 from .._validate import positive_int
 from ..noise import Noise, integers
 from .base import check_ids
-from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -17,7 +16,6 @@ if TYPE_CHECKING:
 DEFAULT_K = 10
 
 
-@register("knn", "uniform draw among the k nearest candidates (Abdalla et al. 2020)")
 class KnnMechanism:
     """Random replacement (Abdalla, Abdalla, Rudzicz & Hirst, JAMIA 2020).
 
@@ -36,6 +34,7 @@ class KnnMechanism:
     """
 
     name = "knn"
+    summary = "uniform draw among the k nearest candidates (Abdalla et al. 2020)"
     may_return_input = False
 
     def __init__(self, *, index: NeighborIndex, k: int = DEFAULT_K) -> None:

@@ -15,7 +15,6 @@ import numpy as np
 from .._validate import positive_float
 from ..noise import Noise, uniform
 from .base import check_ids
-from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -111,7 +110,6 @@ def nearest_candidates(index: NeighborIndex, vecs: np.ndarray) -> np.ndarray:
     return ids[:, 0]
 
 
-@register("laplace", "nearest word to the vector plus multivariate Laplace noise (Feyisetan et al. 2020)")
 class LaplaceMechanism:
     """Multivariate Laplace mechanism (Feyisetan, Balle, Drake & Diethe, "Privacy- and
     utility-preserving textual analysis via calibrated multivariate perturbations", WSDM 2020).
@@ -137,6 +135,7 @@ class LaplaceMechanism:
     """
 
     name = "laplace"
+    summary = "nearest word to the vector plus multivariate Laplace noise (Feyisetan et al. 2020)"
     may_return_input = True
 
     def __init__(self, *, index: NeighborIndex, epsilon: float) -> None:

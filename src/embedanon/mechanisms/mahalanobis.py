@@ -13,7 +13,6 @@ from ..errors import ConfigError
 from ..noise import Noise
 from .base import check_ids
 from .laplace import perturb_and_decode, polar_noise
-from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -67,7 +66,6 @@ def _scaled_covariance_eigh(index: NeighborIndex) -> tuple[np.ndarray, np.ndarra
     return cached
 
 
-@register("mahalanobis", "nearest word to the vector plus covariance-shaped Laplace noise (Xu et al. 2020)")
 class MahalanobisMechanism:
     """Regularized Mahalanobis mechanism (Xu, Aggarwal, Feyisetan & Teissier, "A Differentially
     Private Text Perturbation Method Using a Regularized Mahalanobis Metric", PrivateNLP 2020).
@@ -99,6 +97,7 @@ class MahalanobisMechanism:
     """
 
     name = "mahalanobis"
+    summary = "nearest word to the vector plus covariance-shaped Laplace noise (Xu et al. 2020)"
     may_return_input = True
 
     def __init__(self, *, index: NeighborIndex, epsilon: float, lam: float = DEFAULT_LAM) -> None:

@@ -9,7 +9,7 @@ sampling tables (weights under one epsilon) are kept in a bounded in-memory cach
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -18,7 +18,22 @@ from ..vectors.exact import exact_top_k
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
-    from .exponential import DistanceExponential
+
+
+
+class DistanceLaw(Protocol):
+    """What the near sets read of a distance-exponential mechanism
+    (:class:`.exponential.DistanceExponential`)."""
+
+    index: NeighborIndex
+    epsilon: float
+    gamma: float
+
+    @property
+    def inv_norm(self) -> np.ndarray:
+        """float64 (V,) inverse norms of all word vectors."""
+        ...
+
 
 #: Added to the far similarity bound: covers float64 rounding between two dot products.
 _SIM_SLACK = 1e-9
@@ -118,7 +133,7 @@ class Tables:
 class TypeCache:
     """Tables of the word types seen so far; emptied when full (a deterministic, bounded cache)."""
 
-    def __init__(self, mech: DistanceExponential, k: int, budget: int) -> None:
+    def __init__(self, mech: DistanceLaw, k: int, budget: int) -> None:
         self.mech = mech
         self.k = k
         self.budget = budget

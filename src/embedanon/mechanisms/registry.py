@@ -1,8 +1,9 @@
-"""Mechanisms by name: ``register`` (class decorator), ``available`` and ``build_mechanism``.
+"""Mechanisms by name: the built-in name table, ``register``, ``available`` and ``build_mechanism``.
 
-The registry is :class:`embedanon._registry.Registry`; the built-in mechanisms register when
-their modules are imported, which happens on the first lookup, so :mod:`.base` (the protocols)
-never imports a plug-in.
+The built-ins are an explicit name table of classes (:data:`BUILTIN_MECHANISMS`); the registry
+(:class:`embedanon._registry.Registry`) imports a mechanism's module on its first lookup, so no
+plug-in imports this module and :mod:`.base` (the protocols) never imports a plug-in. A class
+names its one-line ``summary``; ``register`` adds a user's own mechanism.
 """
 
 from __future__ import annotations
@@ -21,6 +22,15 @@ if TYPE_CHECKING:
 
 Factory = Callable[..., Mechanism]
 
+#: The built-in mechanisms: name -> class (``package.module:attribute``).
+BUILTIN_MECHANISMS: dict[str, str] = {
+    "knn": "embedanon.mechanisms.knn:KnnMechanism",
+    "laplace": "embedanon.mechanisms.laplace:LaplaceMechanism",
+    "mahalanobis": "embedanon.mechanisms.mahalanobis:MahalanobisMechanism",
+    "exponential": "embedanon.mechanisms.exponential:ExponentialMechanism",
+    "tem": "embedanon.mechanisms.tem:TemMechanism",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class MechanismSpec:
@@ -32,27 +42,31 @@ class MechanismSpec:
     summary: str
     required: tuple[str, ...] = ()
 
-
-def _load_builtin() -> None:
-    # Importing the modules runs their @register decorators; an import error is a real bug.
-    from . import exponential, knn, laplace, mahalanobis, tem  # noqa: F401
-
-
-MECHANISMS: Registry[MechanismSpec] = Registry("mechanism", _load_builtin)
-
-
-def register(name: str, summary: str) -> Callable[[Factory], Factory]:
-    """Class decorator: register a mechanism under a lower-case ``name``.
-
-    The mechanism's ``__init__`` takes ``index`` and its keyword-only parameters; the names of
-    those parameters are what the registry (and the CLI) accept.
-    """
-
-    def decorator(factory: Factory) -> Factory:
+    @classmethod
+    def of(cls, name: str, factory: Factory, summary: str) -> MechanismSpec:
+        """The spec of ``factory``: its parameters are those of its signature but ``index``."""
         sig = inspect.signature(factory)
         params = tuple(p for p in sig.parameters if p not in ("self", "index"))
         required = tuple(p for p in params if sig.parameters[p].default is inspect.Parameter.empty)
-        MECHANISMS.add(name, MechanismSpec(name, factory, params, summary, required))
+        return cls(name, factory, params, summary, required)
+
+
+def _builtin_spec(name: str, factory: Any) -> MechanismSpec:
+    return MechanismSpec.of(name, factory, factory.summary)
+
+
+MECHANISMS: Registry[MechanismSpec] = Registry("mechanism", BUILTIN_MECHANISMS, adapt=_builtin_spec)
+
+
+def register(name: str, summary: str) -> Callable[[Factory], Factory]:
+    """Class decorator: register a mechanism of your own under a lower-case ``name``.
+
+    The mechanism's ``__init__`` takes ``index`` and its keyword-only parameters; the names of
+    those parameters are what the registry (and the CLI) accept. A name already taken is refused.
+    """
+
+    def decorator(factory: Factory) -> Factory:
+        MECHANISMS.add(name, MechanismSpec.of(name, factory, summary))
         return factory
 
     return decorator

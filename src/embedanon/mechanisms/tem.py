@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from .._validate import positive_float
 from .exponential import DistanceExponential
-from .registry import register
 
 if TYPE_CHECKING:
     from ..vectors.index import NeighborIndex
@@ -27,7 +26,6 @@ def default_gamma(epsilon: float, n_candidates: int, beta: float = DEFAULT_BETA)
     return (2.0 / epsilon) * math.log((1.0 - beta) * (n_candidates - 1) / beta)
 
 
-@register("tem", "truncated exponential mechanism, epsilon*d-private (Carvalho et al. 2021)")
 class TemMechanism(DistanceExponential):
     """Truncated Exponential Mechanism (Carvalho et al., arXiv 2107.07928, Algorithm 1).
 
@@ -61,6 +59,7 @@ class TemMechanism(DistanceExponential):
     """
 
     name = "tem"
+    summary = "truncated exponential mechanism, epsilon*d-private (Carvalho et al. 2021)"
     may_return_input = True
 
     def __init__(self, *, index: NeighborIndex, epsilon: float, gamma: float | None = None) -> None:

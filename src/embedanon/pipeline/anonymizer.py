@@ -12,8 +12,8 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .._validate import positive_int
-from ..backends.base import Backend, Task, build_backend, chunk_texts, run_task
+from .._validate import positive_int, strings
+from ..backends.base import Backend, build_backend, chunk_texts
 from ..config import DEFAULT_DETECTORS, AnonymizerConfig, ScopeConfig
 from ..detectors.merge import WordLists
 from ..errors import ConfigError
@@ -21,7 +21,7 @@ from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
-from .document import AnonymizedDocument, anonymize_document, anonymize_text
+from .document import AnonymizedDocument, Task, anonymize_document, anonymize_text, run_task
 from .runtime import Runtime, get_runtime
 
 
@@ -46,19 +46,6 @@ def _mapping(name: str, value: object, example: str) -> Mapping[Any, Any]:
     if not isinstance(value, Mapping):
         raise TypeError(f"{name} must be a mapping (dict) such as {example}, got {type(value).__name__}")
     return value
-
-
-def _strings(name: str, values: object) -> tuple[str, ...]:
-    """``values`` as a tuple of str; one str is refused (it would be iterated letter by letter)."""
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name} must be an iterable of strings (a list), not one {type(values).__name__}")
-    if not isinstance(values, Iterable):
-        raise TypeError(f"{name} must be an iterable of strings (a list), got {type(values).__name__}")
-    out = tuple(values)
-    for i, value in enumerate(out):
-        if not isinstance(value, str):
-            raise TypeError(f"{name}[{i}] must be str, got {type(value).__name__}")
-    return out
 
 
 def _deny_pairs(deny: object) -> tuple[tuple[str, str], ...]:
@@ -114,7 +101,7 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
         detector_options=tuple(sorted((n, v) for n, v in options.items() if v is not None)),
         strategies=tuple((str(lab).upper(), str(act).lower())
                          for lab, act in _mapping("strategies", strategies, "{'NAME': 'keep'}").items()),
-        allow=_strings("allow", allow), deny=_deny_pairs(deny),
+        allow=strings("allow", allow), deny=_deny_pairs(deny),
         surrogates=surrogates or SurrogateConfig(), neutral_formats=neutral_formats)
 
 

@@ -171,6 +171,21 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig,
     return docs
 
 
+@dataclass(frozen=True, slots=True)
+class Task:
+    """Texts to anonymize, with the config and key: what an engine
+    (:mod:`embedanon.backends`) sends to a worker."""
+
+    texts: tuple[str, ...]
+    config: AnonymizerConfig
+    key: ReleaseKey
+
+
+def run_task(task: Task) -> list[str]:
+    """Anonymize a task's texts (what every worker runs)."""
+    return anonymize_records(task.texts, task.config, task.key)
+
+
 def anonymize_text(text: str, config: AnonymizerConfig, key: ReleaseKey) -> str:
     """Anonymize one text. Pure: same (text, config, key) -> same output, in any process."""
     return anonymize_records([text], config, key)[0]

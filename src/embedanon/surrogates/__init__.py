@@ -20,8 +20,9 @@ from functools import lru_cache
 from ..detectors.base import LABELS
 from ..errors import ConfigError
 from .avoid import NO_NAMES, AvoidNames
-from .base import MAKERS, PRF, Context, Maker, Stream, prf_from_key
+from .base import PRF, Context, Maker, Stream, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
+from .registry import MAKERS
 
 
 class Surrogates:

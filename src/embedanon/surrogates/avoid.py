@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..leakguard import VariantIndex, keys_are_variants
-from .base import entity_key
+from .keys import entity_key
 
 #: name keys in a record (or pieces added at once by :meth:`AvoidNames.plus`) from which they are
 #: looked up in an index instead of scanned

@@ -12,24 +12,19 @@ words. An integer in ``[0, n)`` is drawn from a word ``x`` with Lemire's multipl
 method (ACM TOMS 2019): ``m = x * n``; reject when ``m mod 2**64 < 2**64 mod n``; else return
 ``m >> 64``. Every value is then hit by exactly ``floor(2**64 / n)`` accepted words, so the draw is
 exactly uniform (tested exhaustively on 8-bit words). Contexts never contain a NUL of their own
-(:func:`entity_key` removes them), so two contexts never share blocks.
+(:func:`~.keys.entity_key` removes them), so two contexts never share blocks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
-from .._registry import Registry
 from ..detectors.base import LABELS
-from ..text import lookup_key, without_format
-
-if TYPE_CHECKING:  # avoid imports entity_key from here
-    from .avoid import AvoidNames
+from .avoid import AvoidNames
 
 PRF = Callable[[str], bytes]
 T = TypeVar("T")
@@ -52,21 +47,6 @@ def prf_from_key(key: bytes) -> PRF:
         return hmac.digest(frozen, context.encode("utf-8", "surrogatepass"), hashlib.sha256)
 
     return prf
-
-
-#: apostrophes and hyphens that join the pieces of one name, written as their ASCII forms in keys
-_ASCII_JOINERS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2010": "-", "\u2011": "-"})
-
-
-def entity_key(text: str) -> str:
-    """Normalized entity text for a context: compatibility forms folded (NFKC: full-width
-    ``Ｓｍｉｔｈ``, ligatures), format characters dropped (zero-width spaces and joiners, soft
-    hyphens), typographic apostrophes and hyphens written ``'`` and ``-`` (``O’Brien`` is
-    ``O'Brien``), then :func:`~embedanon.text.lookup_key` (accents stripped, case folded) and spaces
-    collapsed; so every spelling of one entity gets one surrogate."""
-    if not text.isascii():
-        text = without_format(unicodedata.normalize("NFKC", text)).translate(_ASCII_JOINERS)
-    return " ".join(lookup_key(text).replace("\x00", "").split())
 
 
 class Stream:
@@ -154,11 +134,4 @@ class Maker(Protocol):
         ...
 
 
-def _load_makers() -> None:
-    from . import dates, fakes, names, shape  # noqa: F401  (registration side effect)
-
-
-#: label (lower case) -> factory ``(config) -> Maker``.
-MAKERS: Registry[Callable[..., Maker]] = Registry("surrogate", loader=_load_makers)
-
-__all__ = ["LABELS", "MAKERS", "PRF", "Context", "Maker", "Stream", "entity_key", "prf_from_key"]
+__all__ = ["LABELS", "PRF", "Context", "Maker", "Stream", "prf_from_key"]

@@ -36,8 +36,9 @@ import re
 from collections.abc import Callable
 
 from ..text import apply_case, case_code
-from .base import MAKERS, Context, entity_key
+from .base import Context
 from .config import SurrogateConfig
+from .keys import entity_key
 from .shape import ordinal_suffix, scrubbed
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -262,6 +263,3 @@ class DateMaker:
         stream = context.entity(f"DATE\x00{entity_key(text)}")
         return shift_dates_in(text, offset, lambda gap: scrubbed(gap, stream, DATE_WORDS),
                               order=self._order)
-
-
-MAKERS.add("date", DateMaker)

@@ -33,8 +33,9 @@ from typing import Any
 from ..leakguard import keys_are_variants
 from ..text import LOWER, UPPER, apply_case, case_code
 from .avoid import pieces_of
-from .base import MAKERS, Context, Stream, entity_key
+from .base import Context, Stream
 from .config import SurrogateConfig
+from .keys import entity_key
 from .names import NameMaker
 from .shape import fix_ordinals, scrubbed, shaped
 
@@ -341,9 +342,3 @@ class AgeMaker:
             new = in_words(min(self.age(_number_value(match), context), 999), match.group())
         before, after = text[: match.start()], text[match.end() :]
         return fix_ordinals(f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}")
-
-
-MAKERS.add("email", EmailMaker)
-MAKERS.add("url", UrlMaker)
-MAKERS.add("address", AddressMaker)
-MAKERS.add("age", AgeMaker)

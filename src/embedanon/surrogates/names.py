@@ -35,8 +35,9 @@ from functools import cache, lru_cache
 from .._english import TITLES
 from ..text import LOWER, TITLE, UPPER, case_code, without_format
 from .avoid import AvoidNames, key_pieces, pieces_of
-from .base import MAKERS, Context, Stream, entity_key
+from .base import Context, Stream
 from .config import SurrogateConfig, name_data
+from .keys import entity_key
 from .shape import MAX_ATTEMPTS, shaped
 
 SUFFIXES = frozenset(
@@ -352,6 +353,3 @@ def _kinds(chunks: list[str]) -> list[str]:
             kinds[i] = "word"
         earlier = earlier or kinds[i] in ("word", "initial")
     return kinds
-
-
-MAKERS.add("name", NameMaker)

@@ -13,8 +13,9 @@ import re
 import string
 
 from ..leakguard import keys_are_variants
-from .base import MAKERS, Context, Stream, entity_key
+from .base import Context, Stream
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
+from .keys import entity_key
 
 _UPPER = string.ascii_uppercase
 _LOWER = string.ascii_lowercase
@@ -208,6 +209,9 @@ class IpMaker:
 
     label = "IP"
 
+    def __init__(self, config: SurrogateConfig | None = None) -> None:
+        """The makers' one signature; no setting of ``config`` applies to IP addresses."""
+
     def make(self, text: str, context: Context) -> str:
         core = text.strip()
         parsed = _parse_ip(core)
@@ -228,8 +232,3 @@ class IpMaker:
                 break
         start = text.index(core)
         return f"{text[:start]}{lead}{new}{close}{tail}{text[start + len(core) :]}"
-
-
-MAKERS.add("phone", PhoneMaker)
-MAKERS.add("id", IdMaker)
-MAKERS.add("ip", lambda config: IpMaker())

@@ -1,0 +1,138 @@
+"""The dask bag and dataframe APIs: what they refuse before any work (never quoting a value),
+missing values kept missing, a key file path taken as --key takes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon import Anonymizer
+from embedanon.dask import anonymize_dataframe
+from embedanon.errors import ConfigError
+from tests.helpers.noise import fast_key
+
+pytestmark = pytest.mark.default_embedding
+
+
+@pytest.fixture(scope="module")
+def anon() -> Anonymizer:
+    return Anonymizer(key=fast_key(8))
+
+
+def _frame(kind: str):  # type: ignore[no-untyped-def]
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    if kind == "int-name":
+        return dd.from_pandas(pd.DataFrame({0: ["a", "b"]}), npartitions=1)
+    if kind == "same-names":
+        return dd.from_pandas(pd.DataFrame([["a", "b"]], columns=["text", "text"]), npartitions=1)
+    return dd.from_pandas(pd.DataFrame({"id": [1, 2], "text": ["a", "b"]}), npartitions=1)
+
+
+@pytest.mark.parametrize(
+    ("kind", "columns", "error", "message"),
+    [("plain", "text", TypeError, r"columns must be a list of column names, not one str; use \['text'\]"),
+     ("plain", None, TypeError, "columns must be a list of column names, got NoneType"),
+     ("plain", ["id"], TypeError, "column 'id' has dtype int64, not text"),
+     ("plain", ["nope"], ConfigError, "column 'nope' is not in the dataframe"),
+     ("int-name", [0], TypeError, r"columns\[0\] must be a column name \(str\), got int"),
+     ("same-names", ["text"], ConfigError, "column 'text' appears 2 times in the dataframe")],
+)
+def test_dask_dataframe_refuses_bad_columns_before_any_work(anon: Anonymizer, kind, columns, error, message) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=f"^{message}"):
+        anonymize_dataframe(_frame(kind), columns, anon.config, anon.key)  # lazy: no .compute() needed
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [(lambda pd, dd, db: pd.DataFrame({"text": ["a"]}),
+      r"frame must be a dask.dataframe.DataFrame, got pandas.DataFrame; wrap it with "
+      r"dask.dataframe.from_pandas\(frame, npartitions=N\)$"),
+     (lambda pd, dd, db: ["a"], "frame must be a dask.dataframe.DataFrame, got list; "),
+     (lambda pd, dd, db: dd.from_pandas(pd.DataFrame({"text": ["a"]}), npartitions=1)["text"],
+      r"frame must be a dask.dataframe.DataFrame, got dask.dataframe.Series; .*series.to_frame\(\)$"),
+     (lambda pd, dd, db: db.from_sequence(["a"]), "frame must be a dask.dataframe.DataFrame, got dask.bag.Bag; ")],
+    ids=["pandas", "list", "series", "bag"],
+)
+def test_dask_dataframe_refuses_what_is_not_a_dask_frame(anon: Anonymizer, make, message: str) -> None:  # type: ignore[no-untyped-def]
+    dd = pytest.importorskip("dask.dataframe")
+    import dask.bag as db
+    import pandas as pd
+
+    with pytest.raises(TypeError, match=f"^{message}"):
+        anonymize_dataframe(make(pd, dd, db), ["text"], anon.config, anon.key)
+
+
+@pytest.mark.parametrize("bag", [["a"], ("a",), None], ids=["list", "tuple", "none"])
+def test_dask_bag_refuses_what_is_not_a_bag(anon: Anonymizer, bag: object) -> None:
+    pytest.importorskip("dask.bag")
+    from embedanon.dask import anonymize_bag
+
+    with pytest.raises(TypeError, match=rf"^bag must be a dask.bag.Bag, got {type(bag).__name__}; make one "
+                                        r"with dask.bag.from_sequence\(texts\)$"):
+        anonymize_bag(bag, anon.config, anon.key)
+
+
+def test_dask_dataframe_anonymizes_a_repeated_column_once(anon: Anonymizer) -> None:
+    """QA pass 5: ``["text", "text"]`` anonymized the column twice; it is one column, as a
+    repeated ``--field`` is on the command line."""
+    dask = pytest.importorskip("dask")
+    frame = _frame("plain")
+    with dask.config.set(scheduler="synchronous"):
+        twice = anonymize_dataframe(frame, ["text", "text"], anon.config, anon.key).compute()
+        once = anonymize_dataframe(frame, ["text"], anon.config, anon.key).compute()
+    assert twice["text"].tolist() == once["text"].tolist() == [anon.anonymize(t) for t in ["a", "b"]]
+
+
+@pytest.mark.parametrize("value", [5, 3.5, True, b"SECRET bytes", {"k": "SECRET"}, ["SECRET"]],
+                         ids=["int", "float", "bool", "bytes", "dict", "list"])
+def test_dask_dataframe_refuses_a_value_that_is_not_a_string(anon: Anonymizer, value: object) -> None:
+    """QA pass 5: an ``object`` column's numbers, bytes or dicts were anonymized as ``str(value)``;
+    they are refused like a non-string JSONL field, naming the column and the type (never the
+    value). Missing values stay missing."""
+    dask = pytest.importorskip("dask")
+    import dask.dataframe as dd
+    import pandas as pd
+
+    texts = pd.Series(["John Smith", None, float("nan"), pd.NA, "Mary Jones"], dtype=object)
+    with dask.config.set({"dataframe.convert-string": False, "scheduler": "synchronous"}):
+        clean = dd.from_pandas(pd.DataFrame({"text": texts}), npartitions=2)
+        assert str(clean.dtypes["text"]) == "object"
+        out = anonymize_dataframe(clean, ["text"], anon.config, anon.key).compute()["text"].tolist()
+        assert out[0] == anon.anonymize("John Smith") and out[4] == anon.anonymize("Mary Jones")
+        assert out[1] is None and out[2] != out[2] and out[3] is pd.NA
+        bad = dd.from_pandas(pd.DataFrame({"text": pd.Series(["John Smith", value], dtype=object)}),
+                             npartitions=1)
+        with pytest.raises(TypeError) as info:
+            anonymize_dataframe(bad, ["text"], anon.config, anon.key).compute()
+    assert str(info.value) == (f"column 'text' holds a {type(value).__name__} value; only str and "
+                               "missing values can be anonymized")
+    assert "SECRET" not in str(info.value)
+
+
+def test_dask_apis_refuse_a_wrong_key_up_front(anon: Anonymizer) -> None:
+    db = pytest.importorskip("dask.bag")
+    from embedanon.dask import anonymize_bag
+
+    with pytest.raises(TypeError, match="key must be a ReleaseKey"):
+        anonymize_bag(db.from_sequence(["a"]), anon.config, None)  # type: ignore[arg-type]
+
+
+def test_dask_apis_take_a_key_file_path_like_the_cli(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: the Dask API took only a ReleaseKey; it reads a key file path as --key does."""
+    dask = pytest.importorskip("dask")
+    import dask.bag as db
+
+    from embedanon.dask import anonymize_bag
+    from embedanon.noise import write_key_file
+
+    path = tmp_path / "release.key"
+    write_key_file(path)
+    anon = Anonymizer(key=str(path))
+    with dask.config.set(scheduler="synchronous"):
+        by_path = anonymize_dataframe(_frame("plain"), ["text"], anon.config, str(path)).compute()
+        by_key = anonymize_dataframe(_frame("plain"), ["text"], anon.config, anon.key).compute()
+        bag = anonymize_bag(db.from_sequence(["John Smith", "Mary"]), anon.config, path).compute()
+    assert by_path.equals(by_key) and bag == [anon.anonymize("John Smith"), anon.anonymize("Mary")]
+    with pytest.raises(ConfigError, match="cannot read key file"):
+        anonymize_bag(db.from_sequence(["a"]), anon.config, str(tmp_path / "missing.key"))
