@@ -13,7 +13,7 @@ from embedanon.mechanisms import available
 from embedanon.mechanisms.knn import KnnMechanism
 from embedanon.noise import Noise, uniform
 from embedanon.privacy import calibration
-from embedanon.privacy.calibration import calibrate, parse_epsilons, parse_ints, sweep_for
+from embedanon.privacy.calibration import calibrate, parse_grid, sweep_for
 from embedanon.vectors.index import NeighborIndex
 
 
@@ -46,22 +46,22 @@ class KeepWithProbability:
 # ------------------------------------------------------------------------------------------------
 # parsing
 # ------------------------------------------------------------------------------------------------
-def test_parse_epsilons() -> None:
-    assert parse_epsilons("10, 1,5,1e2,5") == (1.0, 5.0, 10.0, 100.0)
+def test_parse_grid_of_epsilons() -> None:
+    assert parse_grid("10, 1,5,1e2,5", float, name="epsilon") == (1.0, 5.0, 10.0, 100.0)
 
 
 @pytest.mark.parametrize("text", ["0", "1,-5", "nan", "1,inf", "1e400", "abc", "", "1,,2", " , ", "true"])
-def test_parse_epsilons_rejects(text: str) -> None:
+def test_parse_grid_rejects_epsilons(text: str) -> None:
     with pytest.raises(ConfigError, match="epsilon") as err:
-        parse_epsilons(text)
+        parse_grid(text, float, name="epsilon")
     assert "\n" not in str(err.value)
 
 
-def test_parse_ints() -> None:
-    assert parse_ints("20,5,10") == (5, 10, 20)
+def test_parse_grid_of_integers() -> None:
+    assert parse_grid("20,5,10", int, name="k") == (5, 10, 20)
     for bad in ("0", "2.5", "x", "-1"):
         with pytest.raises(ConfigError, match="k must"):
-            parse_ints(bad)
+            parse_grid(bad, int, name="k")
 
 
 def test_sweep_for_knn_and_epsilon_mechanisms() -> None:

@@ -7,7 +7,7 @@ any original -> replacement mapping.
 from __future__ import annotations
 
 from .attack import AttackResult, BayesAttack, frequency_prior, uniform_prior
-from .calibration import CalibrationRow, calibrate, parse_epsilons
+from .calibration import CalibrationRow, calibrate, parse_grid
 from .metrics import (
     ChangeStats,
     PrivacyReport,
@@ -29,7 +29,7 @@ __all__ = [
     "change_rate",
     "change_stats",
     "frequency_prior",
-    "parse_epsilons",
+    "parse_grid",
     "privacy_report",
     "uniform_prior",
     "word_statistics",

@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from .metrics import word_statistics
 #: frequency order: word2vec, GloVe, fastText and the default minilm-words all are).
 DEFAULT_POOL = 5000
 PLOT_HINT = "pip install embedanon[plot]"
+N = TypeVar("N", int, float)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,34 +68,18 @@ class CalibrationRow:
 # ------------------------------------------------------------------------------------------------
 # Parsing grids
 # ------------------------------------------------------------------------------------------------
-def parse_epsilons(text: str, *, name: str = "epsilon") -> tuple[float, ...]:
-    """``"1,5,10"`` -> (1.0, 5.0, 10.0): finite numbers > 0, sorted, duplicates removed."""
+def parse_grid(text: str, kind: type[N], *, name: str) -> tuple[N, ...]:
+    """A comma-separated grid of values, sorted, duplicates removed: ``parse_grid("10,1,5", float,
+    name="epsilon")`` -> (1.0, 5.0, 10.0), finite numbers > 0; with ``int``, integers >= 1."""
+    valid = "integers >= 1" if kind is int else "finite numbers > 0"
     values = []
     for part in _parts(text, name):
         try:
-            value = float(part)
+            value = kind(part)
         except ValueError:
-            value = math.nan
+            value = kind(0)
         if not math.isfinite(value) or value <= 0:
-            raise ConfigError(
-                f"{name} must be a comma-separated list of finite numbers > 0, got {part!r} in {text!r}"
-            )
-        values.append(value)
-    return tuple(sorted(set(values)))
-
-
-def parse_ints(text: str, *, name: str = "k") -> tuple[int, ...]:
-    """``"5,10"`` -> (5, 10): integers >= 1, sorted, duplicates removed."""
-    values = []
-    for part in _parts(text, name):
-        try:
-            value = int(part)
-        except ValueError:
-            value = 0
-        if value < 1:
-            raise ConfigError(
-                f"{name} must be a comma-separated list of integers >= 1, got {part!r} in {text!r}"
-            )
+            raise ConfigError(f"{name} must be a comma-separated list of {valid}, got {part!r} in {text!r}")
         values.append(value)
     return tuple(sorted(set(values)))
 
@@ -124,11 +109,11 @@ def sweep_for(mechanism: str, epsilon: str | None,
             raise ConfigError(f"calibrating {spec.name!r} needs --epsilon, e.g. --epsilon 1,10,100")
         fixed: dict[str, Any] = {}
         if k is not None:
-            ks = parse_ints(k)
+            ks = parse_grid(k, int, name="k")
             if len(ks) != 1:
                 raise ConfigError(f"k must be a single value for {spec.name!r}, got {k!r}")
             fixed["k"] = ks[0]
-        return "epsilon", parse_epsilons(epsilon), fixed
+        return "epsilon", parse_grid(epsilon, float, name="epsilon"), fixed
     if epsilon is not None:
         raise ConfigError(
             f"mechanism {spec.name!r} takes no epsilon (it is not differentially private); "
@@ -138,7 +123,7 @@ def sweep_for(mechanism: str, epsilon: str | None,
         raise ConfigError(f"mechanism {spec.name!r} takes neither epsilon nor k; nothing to calibrate")
     if k is None:
         raise ConfigError(f"calibrating {spec.name!r} needs --k, e.g. --k 5,10,20")
-    return "k", tuple(float(v) for v in parse_ints(k)), {}
+    return "k", tuple(float(v) for v in parse_grid(k, int, name="k")), {}
 
 
 # ------------------------------------------------------------------------------------------------
