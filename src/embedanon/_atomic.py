@@ -379,6 +379,7 @@ class _Pending:
     target: Path | None = None
     stream: str | None = None  # stream targets: the path, or "-" for standard output
     mode: int = 0o600
+    keep: bool = False  # a resumable run's temp file: kept on abort, for the next --resume
 
 
 class AtomicBatch:
@@ -509,8 +510,36 @@ class AtomicBatch:
         for p in self._pending:
             with contextlib.suppress(Exception):
                 p.fh.close()
-            if p.temp is not None:
+            if p.temp is not None and not p.keep:
                 _remove(p.temp)
+
+    def open_kept(self, path: str | os.PathLike[str], temp: Path, offset: int, *,
+                  private: bool = True) -> IO[bytes]:
+        """A binary stream for ``path`` written into ``temp``, a temp file with a stable name
+        that outlives a failed or interrupted batch (a resumable run, :mod:`embedanon.resume`):
+        created if missing (``O_EXCL``-free, never through a link), cut to ``offset`` bytes (what
+        its journal says was written completely) and positioned there. It is renamed over
+        ``path`` at commit like any output, and kept, not removed, on abort.
+
+        Raises:
+            OutputError: the target or the temp file cannot be written.
+        """
+        if self._done:
+            raise RuntimeError("this batch is already committed or aborted")
+        text = os.fspath(path)
+        target = regular_target(text, stream_ok=False)
+        mode = _existing_mode(target)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(temp, flags, 0o600)
+            fh = os.fdopen(fd, "r+b")
+            fh.truncate(offset)
+            fh.seek(offset)
+        except OSError as exc:
+            raise OutputError(f"cannot write to {temp.parent}: {_describe(exc)}") from None
+        self._pending.append(_Pending(text, fh, temp, target, keep=True,
+                                      mode=new_file_mode(private=private) if mode is None else mode))
+        return fh
 
 
 def _finish_temp(p: _Pending) -> None:

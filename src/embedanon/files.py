@@ -12,6 +12,7 @@ import functools
 import io
 import logging
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,9 +21,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import io as eio
+from . import resume as resumable
 from ._atomic import (
     AtomicBatch,
     OutputError,
+    _Guarded,
     is_stream,
     new_dir_mode,
     regular_target,
@@ -351,13 +354,16 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
                     encoding_errors: str = "strict", backend: Backend | None = None,
                     progress: Callable[[int], None] | None = None,
                     count_words: bool = False,
-                    report: tuple[str, Callable[[RunStats], str]] | None = None) -> RunStats:
+                    report: tuple[str, Callable[[RunStats], str]] | None = None,
+                    resume: bool = False) -> RunStats:
     """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout).
 
     Args:
         report: ``(path, render)``: a run report rendered from the final counts and written in
             the same all-or-nothing batch as the outputs (a report that cannot be written leaves
             no output either, and a failed run leaves no report).
+        resume: keep each output's progress in a journal and continue an interrupted run from
+            it (:mod:`embedanon.resume`); the outputs still appear only when all succeeded.
     """
     engine = backend or build_backend("processes", jobs=positive_int("jobs", jobs))
     if encoding_errors not in eio.ENCODING_ERRORS:
@@ -368,6 +374,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
     formats = check_formats(inputs, targets, fmt, fields)
     for p in inputs:  # fail before writing anything when an input is missing
         eio.check_input(p)
+    journals = _journals(inputs, targets, formats, anonymizer, fmt, fields, encoding_errors) if resume else {}
     stats = RunStats()
     with output_directory(inputs, output), eio.output_batch() as batch:
         # every output appears only when every input succeeded
@@ -375,7 +382,11 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
             names = list(fields or ["text"])
             run = functools.partial(_run_one, anonymizer=anonymizer, engine=engine, stats=stats,
                                     progress=progress, count_words=count_words)
-            if form == "parquet":
+            if target in journals:
+                assert target is not None
+                _run_journaled(journals[target], batch, target, path, form, names, encoding_errors,
+                               fmt is None, stats, run)
+            elif form == "parquet":
                 job = ParquetJob(path, batch.open(target, binary=True), names,
                                  "<stdin>" if path == "-" else path)
                 run(job.records(), job.write)
@@ -389,12 +400,76 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
             stats.outputs.append(target or "-")
         if report is not None:
             batch.open(report[0]).write(report[1](stats))
+    for target in targets:  # in place: a resumable run's leftovers are spent
+        if target is not None and target != "-" and not is_stream(target):
+            resumable.remove_leftovers(target)
     log.debug("anonymized %d records (%d texts, %d bytes) from %d inputs",
              stats.records, stats.texts, stats.bytes_in, stats.inputs)
     return stats
 
 
 Writer = Callable[[eio.Record, tuple[str, ...]], str]
+#: seconds between two journal checkpoints of a resumable run (each fsyncs the output)
+CHECKPOINT_SECONDS = 1.0
+
+
+def _journals(inputs: list[str], targets: list[str | None], formats: list[str], anonymizer: Anonymizer,
+              fmt: str | None, fields: list[str] | None, errors: str) -> dict[str | None, resumable.Journal]:
+    """The journal of each output of a resumable run, bound to its input, options and key."""
+    from . import __version__
+
+    resumable.check_resumable(inputs, targets, formats)
+    journals: dict[str | None, resumable.Journal] = {}
+    for path, target, form in zip(inputs, targets, formats, strict=True):
+        assert target is not None
+        options = resumable.options_digest({
+            "embedanon": __version__, "config": anonymizer.digest(), "format": form,
+            "sniff": fmt is None, "fields": list(fields or ["text"]), "encoding_errors": errors})
+        journals[target] = resumable.Journal(target, path, resumable.Binding(
+            resumable.input_digest(path), options, anonymizer.key.fingerprint()))
+    return journals
+
+
+def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, path: str, form: str,
+                   names: list[str], errors: str, sniff: bool, stats: RunStats,
+                   run: Callable[..., int]) -> None:
+    """One input of a resumable run: continue from its journal, checkpoint every chunk."""
+    done = journal.load()
+    before = {name: getattr(stats, name) for name in resumable.COUNTS}
+    for name, value in (done.counts or {}).items():
+        if name == "longest_draws":
+            stats.longest_draws = max(stats.longest_draws, value)
+        elif name in before:
+            setattr(stats, name, getattr(stats, name) + value)
+    raw = batch.open_kept(target, journal.temp, done.offset)
+    if done.complete:
+        return
+
+    def counts() -> dict[str, int]:
+        return {name: getattr(stats, name) - (0 if name == "longest_draws" else before[name])
+                for name in resumable.COUNTS}
+
+    last = time.monotonic()
+
+    def checkpoint(records: int) -> None:
+        nonlocal last
+        if time.monotonic() - last >= CHECKPOINT_SECONDS:
+            out.flush()
+            journal.checkpoint(raw, records, counts())
+            last = time.monotonic()
+
+    with eio.open_input(path) as fh:
+        out = io.TextIOWrapper(raw, encoding="utf-8", newline="", write_through=True)
+        try:
+            eio.refuse_binary(fh, path)
+            records, writer = _reader(fh, path, form, names, errors, sniff)
+            written = run(records, _writing(_Guarded(out, target), writer),  # type: ignore[arg-type]
+                          position=functools.partial(compressed_position, fh), skip=done.records,
+                          checkpoint=checkpoint)
+            out.flush()
+            journal.checkpoint(raw, written, counts(), complete=True)
+        finally:
+            out.detach()
 
 
 def _writing(out: IO[str], writer: Writer) -> Callable[[eio.Record, tuple[str, ...]], None]:
@@ -475,11 +550,20 @@ def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = 
 def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[str, ...]], None], *,
              anonymizer: Anonymizer, engine: Backend, stats: RunStats,
              progress: Callable[[int], None] | None, count_words: bool = False,
-             position: Callable[[], int | None] = lambda: None) -> None:
+             position: Callable[[], int | None] = lambda: None, skip: int = 0,
+             checkpoint: Callable[[int], None] | None = None) -> int:
     """Anonymize ``records`` in chunks on ``engine`` and ``write`` each one, in order, when all
-    its texts are back. ``position``: the compressed bytes read so far, for progress on a
-    compressed input (None: each record's own size is the progress)."""
+    its texts are back; return how many records were written, ``skip`` included.
+
+    Args:
+        position: the compressed bytes read so far, for progress on a compressed input (None:
+            each record's own size is the progress).
+        skip: records already written by an interrupted run (read, counted in its journal, not
+            anonymized again).
+        checkpoint: called after each chunk with the records written so far.
+    """
     done = 0
+    written = skip
 
     def advance(nbytes: int) -> None:
         nonlocal done
@@ -501,7 +585,10 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
         stats.longest_draws = max(stats.longest_draws, n)
 
     def texts() -> Iterator[str]:
-        for record in records:
+        for n, record in enumerate(records):
+            if n < skip:
+                advance(record.nbytes)
+                continue
             pending.append(record)
             if count_words:
                 for text in record.texts:
@@ -529,13 +616,19 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
         while pending and len(pending[0].texts) <= len(results):
             record = pending.popleft()
             write(record, tuple(results.popleft() for _ in record.texts))
+            written += 1
             stats.full_scope_fallbacks += any([fell_back.popleft() for _ in record.texts])
             stats.records += not record.header
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes
             advance(record.nbytes)
+        if checkpoint is not None:
+            checkpoint(written)
     while pending:  # trailing records without texts (blank JSONL lines, a header)
         record = pending.popleft()
         write(record, ())
+        written += 1
         stats.records += not record.header
         stats.bytes_in += record.nbytes
+        advance(record.nbytes)
+    return written

@@ -19,7 +19,7 @@ from ..files import (
     release_files,
     run_report,
 )
-from .common import handle_errors, setup_logging
+from .common import INTERRUPTED_NOTE, handle_errors, setup_logging
 from .options import (
     EncodingErrorsOpt,
     EngineOpt,
@@ -55,6 +55,10 @@ def anonymize_command(
     report: Annotated[Optional[str], typer.Option(
         help="Write a run report (settings, counts, epsilon spent, timing; never text) as JSON.",
         metavar="FILE.json")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Keep a journal beside each output and, run again after an interruption, "
+                         "continue from the last completed chunk (byte-identical to an uninterrupted "
+                         "run; refused when the input, options or key changed).")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress, no notices and no summary line.")] = False,
     version: VersionOpt = None,
@@ -65,6 +69,7 @@ def anonymize_command(
 ) -> None:
     """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
     setup_logging(verbose)
+    INTERRUPTED_NOTE[:] = ["; run the same command again to continue it"] if resume else []
     mode = choose(progress, quiet, "-" in inputs)
     if mode != "none":  # with progress (a terminal, or asked for): first-use notices too
         show_notices()
@@ -86,7 +91,7 @@ def anonymize_command(
     run_with_progress(mode, total, lambda callback: result.append(anonymize_files(
         inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
         encoding_errors=encoding_errors, progress=callback, count_words=report is not None,
-        report=None if report is None else (report, render))))
+        report=None if report is None else (report, render), resume=resume)))
     stats = result[0]
     seconds = time.monotonic() - started
     notice = fallback_notice(stats)

@@ -130,12 +130,16 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+#: said after "no output was written" when a run can be continued (anonymize --resume)
+INTERRUPTED_NOTE: list[str] = []
+
+
 def _what_was_written() -> str:
     """The end of an interruption's message: files are all or nothing, but a stream (standard
     output, a pipe) that had begun to receive the spooled output keeps what it got."""
     if STREAMED.is_set():
         return "the output on standard output (or a pipe) is incomplete; no file was written"
-    return "no output was written"
+    return "no output was written" + "".join(INTERRUPTED_NOTE)
 
 
 def _one_line(message: str) -> str:

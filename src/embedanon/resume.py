@@ -1,0 +1,209 @@
+"""Resumable runs: ``anonymize --resume`` continues an interrupted run from its last completed
+chunk, to the bytes an uninterrupted run writes.
+
+A run started with ``--resume`` writes each output into a temp file with a stable name beside
+it, ``.<name>.embedanon-resume.tmp``, and after each completed chunk records in a journal,
+``.<name>.embedanon-resume.json`` (both private, 0600), how many records are written, how many
+bytes that is, the sha256 of those bytes and the run's counts. The journal is bound to
+
+* the input: the sha256 of its bytes;
+* the options: the keyed configuration digest (:meth:`~embedanon.Anonymizer.digest`), the
+  format, fields, encoding-error rule and the output's compression, and the embedanon version;
+* the key: its public fingerprint.
+
+Run again with ``--resume``, the run checks all three and the kept bytes, cuts the temp file to
+the last completed chunk, skips the records already written (read again, not anonymized) and
+goes on; a change of any is refused with one line saying which, since continuing would splice
+two different releases. Records are a pure function of (text, configuration, key), so the
+result is byte-identical to an uninterrupted run. When the whole batch succeeds the temp files
+are renamed over their targets (all together, as always) and the journals removed.
+
+Without ``--resume`` nothing changes: a run is all or nothing, and a successful run removes a
+resumable run's leftovers for its outputs. Standard input, standard output and Parquet
+outputs cannot be resumed (refused up front).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from ._atomic import atomic_write, open_regular
+from .errors import ConfigError, InputError
+
+_TAG = "embedanon-resume"
+#: the RunStats fields a journal carries (counts only, never text)
+COUNTS = ("records", "texts", "bytes_in", "words", "draws", "longest_draws", "full_scope_fallbacks")
+
+
+def temp_path(target: str) -> Path:
+    """The kept temp file of a resumable output."""
+    path = Path(os.path.abspath(target))
+    return path.parent / f".{path.name}.{_TAG}.tmp"
+
+
+def journal_path(target: str) -> Path:
+    """The journal of a resumable output."""
+    path = Path(os.path.abspath(target))
+    return path.parent / f".{path.name}.{_TAG}.json"
+
+
+def remove_leftovers(target: str) -> None:
+    """Remove a resumable run's temp file and journal for ``target`` (after a successful run)."""
+    for path in (temp_path(target), journal_path(target)):
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def input_digest(path: str) -> str:
+    """sha256 of the input file's bytes (as stored: a compressed input is hashed compressed)."""
+    digest = hashlib.sha256()
+    try:
+        with open_regular(path) as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+    except OSError as exc:
+        raise InputError(f"--resume: cannot read {path}: {exc.strerror or type(exc).__name__}") from None
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What a journal is valid for (see the module docstring)."""
+
+    input: str
+    options: str
+    key: str
+
+
+@dataclass
+class Progress:
+    """A journal's state: records and bytes written completely, their sha256, the counts."""
+
+    records: int = 0
+    offset: int = 0
+    sha256: str = hashlib.sha256().hexdigest()
+    complete: bool = False
+    counts: dict[str, int] | None = None
+
+
+class Journal:
+    """The journal of one resumable output.
+
+    Args:
+        target: the output path.
+        source: the input path (named in messages).
+        binding: what the journal is valid for.
+    """
+
+    def __init__(self, target: str, source: str, binding: Binding) -> None:
+        self.target, self.source, self.binding = target, source, binding
+        self.path, self.temp = journal_path(target), temp_path(target)
+        self._hash = hashlib.sha256()
+        self.progress = Progress()
+
+    def load(self) -> Progress:
+        """The state to continue from: the journal's, checked against the binding and the kept
+        bytes; a fresh start when there is no journal.
+
+        Raises:
+            ConfigError: the journal is for another input, other options or another key, or
+                the kept temp file does not hold what the journal says (one line each).
+        """
+        try:
+            with open_regular(self.path) as fh:
+                data = json.loads(fh.read().decode("utf-8"))
+            binding = Binding(**data["binding"])
+            progress = Progress(**data["progress"])
+        except FileNotFoundError:
+            self._start_fresh()
+            return self.progress
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ConfigError(f"--resume: the journal {self.path} is damaged; delete it (and "
+                              f"{self.temp.name}) to start again") from None
+        for field, what in (("key", "the release key changed"),  # first: the options digest is keyed
+                            ("input", f"the input {self.source} changed"),
+                            ("options", "the options changed (embedding, mechanism, scope, format, "
+                                        "fields ...)")):
+            if getattr(binding, field) != getattr(self.binding, field):
+                raise ConfigError(f"--resume: {what} since the interrupted run of {self.target}; "
+                                  f"run without --resume to start again")
+        self._check_kept(progress)
+        self.progress = progress
+        return progress
+
+    def _start_fresh(self) -> None:
+        self.progress = Progress()
+        with contextlib.suppress(OSError):
+            self.temp.unlink()  # a temp file without its journal holds nothing to trust
+
+    def _check_kept(self, progress: Progress) -> None:
+        digest = hashlib.sha256()
+        left = progress.offset
+        try:
+            with open_regular(self.temp) as fh:
+                while left > 0 and (chunk := fh.read(min(left, 1 << 20))):
+                    digest.update(chunk)
+                    left -= len(chunk)
+        except OSError:
+            left = -1
+        if left != 0 or digest.hexdigest() != progress.sha256:
+            raise ConfigError(f"--resume: the kept output {self.temp} does not hold what its journal "
+                              "says (changed or cut short); run without --resume to start again")
+        self._hash = digest
+
+    def checkpoint(self, fh: IO[bytes], records: int, counts: dict[str, int], *,
+                   complete: bool = False) -> None:
+        """Record that ``records`` records are written completely to ``fh`` (the kept temp
+        file): flush and fsync it, hash what was added, then replace the journal atomically."""
+        fh.flush()
+        os.fsync(fh.fileno())
+        offset = fh.tell()
+        if offset > self.progress.offset:
+            with open_regular(self.temp) as reader:
+                reader.seek(self.progress.offset)
+                left = offset - self.progress.offset
+                while left > 0 and (chunk := reader.read(min(left, 1 << 20))):
+                    self._hash.update(chunk)
+                    left -= len(chunk)
+        self.progress = Progress(records, offset, self._hash.hexdigest(), complete, dict(counts))
+        data = {"binding": asdict(self.binding), "progress": asdict(self.progress)}
+        with atomic_write(self.path, private=True, follow_links=False) as out:
+            out.write(json.dumps(data, indent=1) + "\n")
+
+    def remove(self) -> None:
+        """Remove the journal (the temp file has been renamed over the target)."""
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+
+def check_resumable(inputs: list[str], targets: list[str | None], formats: list[str]) -> None:
+    """Refuse ``--resume`` up front where a run cannot be continued."""
+    from .compressed import by_name
+
+    for path, target, form in zip(inputs, targets, formats, strict=True):
+        if path == "-":
+            raise ConfigError("--resume needs input files: standard input cannot be read again")
+        if target is None or target == "-":
+            raise ConfigError("--resume needs -o FILE or DIR: what went to standard output cannot be "
+                              "taken back")
+        from ._atomic import is_stream
+
+        if is_stream(target):
+            raise ConfigError(f"--resume needs a regular output file, not {target}")
+        if form == "parquet":
+            raise ConfigError("--resume applies to txt, jsonl and csv outputs (a Parquet file is "
+                              "written whole)")
+        if by_name(target) is not None:
+            raise ConfigError(f"--resume cannot continue a compressed output ({target}); write it "
+                              "uncompressed and compress it afterwards")
+
+
+def options_digest(parts: dict[str, Any]) -> str:
+    """The options part of a :class:`Binding`: sha256 of ``parts`` (already free of secrets)."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

@@ -1,0 +1,198 @@
+"""anonymize --resume: an interrupted run continues to the bytes of an uninterrupted one (issue 34)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from embedanon import files
+from embedanon import resume as resumable
+from embedanon.backends.base import build_backend
+from embedanon.errors import ConfigError
+from embedanon.noise import write_key_file
+from embedanon.pipeline import Anonymizer
+from tests.helpers.embeddings import write_glove
+
+_WORDS = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart", "chest",
+          "river", "table", "window", "music", "green", "house", "garden", "paper", "stone"]
+
+
+def _lines(n: int) -> str:
+    return "".join(f"the patient {_WORDS[i % 18]} has chest pain near the {_WORDS[(i * 7) % 18]} {i}\n"
+                   for i in range(n))
+
+
+@pytest.fixture
+def glove(tmp_path: Path) -> Path:
+    return write_glove(tmp_path / "tiny.glove.txt", _WORDS)
+
+
+@pytest.fixture
+def key(tmp_path: Path) -> Path:
+    write_key_file(tmp_path / "release.key")
+    return tmp_path / "release.key"
+
+
+class Interrupting:
+    """The processes engine, interrupted (as Ctrl-C is) after ``chunks`` results."""
+
+    name = "interrupting"
+
+    def __init__(self, chunks: int) -> None:
+        self.chunks, self.inner, self.seen = chunks, build_backend("processes", jobs=1), 0
+
+    def map(self, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        for result in self.inner.map(func, items):  # counted over the inputs of the run
+            if self.seen == self.chunks:
+                raise KeyboardInterrupt
+            self.seen += 1
+            yield result
+
+
+@pytest.fixture(autouse=True)
+def every_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkpoint after every chunk, and chunks of 8 KiB: many places to be interrupted."""
+    import functools
+
+    from embedanon.backends.base import chunk_texts
+
+    monkeypatch.setattr(files, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(files, "chunk_texts", functools.partial(chunk_texts, max_bytes=8192))
+
+
+def _inputs(tmp_path: Path) -> list[str]:
+    (tmp_path / "a.txt").write_text(_lines(4000), encoding="utf-8")
+    rows = "".join(f'{i},"{line}",x\n' if i % 50 else f"{i},,x\n" for i, line in enumerate(_lines(4000).splitlines()))
+    (tmp_path / "b.csv").write_text("id,text,label\n" + rows, encoding="utf-8")
+    blank = "".join(json.dumps({"text": line, "n": i}) + ("\n\n" if i % 97 == 0 else "\n")
+                    for i, line in enumerate(_lines(3000).splitlines()))
+    (tmp_path / "c.jsonl").write_text(blank, encoding="utf-8")
+    return [str(tmp_path / name) for name in ("a.txt", "b.csv", "c.jsonl")]
+
+
+def test_interrupted_runs_resume_to_the_same_bytes(tmp_path: Path, glove: Path, key: Path) -> None:
+    inputs = _inputs(tmp_path)
+    anonymizer = Anonymizer(str(glove), key=str(key))
+    whole = files.anonymize_files(inputs, str(tmp_path / "whole"), anonymizer, count_words=True)
+    out = str(tmp_path / "resumed")
+    for chunks in (5, 20, 10):  # interrupted three times, at different places of different inputs
+        with pytest.raises(KeyboardInterrupt):
+            files.anonymize_files(inputs, out, anonymizer, backend=Interrupting(chunks), resume=True,
+                                  count_words=True)
+        assert sorted(os.listdir(out)) == sorted(f".{Path(p).name}.embedanon-resume.{s}"
+                                                 for p in inputs for s in ("json", "tmp")
+                                                 if (Path(out) / f".{Path(p).name}.embedanon-resume.json").exists())
+    stats = files.anonymize_files(inputs, out, anonymizer, resume=True, count_words=True)
+    for path in inputs:
+        name = Path(path).name
+        assert (Path(out) / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    assert sorted(os.listdir(out)) == sorted(Path(p).name for p in inputs)  # journals and temps gone
+    assert (stats.records, stats.texts, stats.words, stats.draws) == (whole.records, whole.texts, whole.words,
+                                                                       whole.draws)
+
+
+def test_a_killed_process_resumes_to_the_same_bytes(tmp_path: Path, glove: Path, key: Path) -> None:
+    """SIGKILL: no handler runs; the temp file may hold more than the journal says."""
+    src = tmp_path / "big.txt"
+    src.write_text(_lines(60000), encoding="utf-8")
+    cli = [sys.executable, "-m", "embedanon", "anonymize", str(src), "--key", str(key), "--embedding", str(glove),
+           "-q"]
+    whole = subprocess.run([*cli, "-o", str(tmp_path / "whole.txt")], capture_output=True, timeout=300)
+    assert whole.returncode == 0, whole.stderr[-500:]
+    proc = subprocess.Popen([*cli, "-o", str(tmp_path / "out.txt"), "--resume"], stderr=subprocess.PIPE)
+    journal = tmp_path / ".out.txt.embedanon-resume.json"
+    deadline = time.monotonic() + 120
+    while True:
+        assert proc.poll() is None and time.monotonic() < deadline, "finished before it could be killed"
+        if journal.exists() and json.loads(journal.read_text(encoding="utf-8"))["progress"]["records"] > 0:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    assert not (tmp_path / "out.txt").exists()
+    again = subprocess.run([*cli, "-o", str(tmp_path / "out.txt"), "--resume"], capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr[-500:]
+    assert (tmp_path / "out.txt").read_bytes() == (tmp_path / "whole.txt").read_bytes()
+    assert not journal.exists() and not (tmp_path / ".out.txt.embedanon-resume.tmp").exists()
+
+
+def _interrupted(tmp_path: Path, glove: Path, key: Path) -> tuple[str, str, Anonymizer]:
+    src = tmp_path / "a.txt"
+    src.write_text(_lines(4000), encoding="utf-8")
+    anonymizer = Anonymizer(str(glove), key=str(key))
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, backend=Interrupting(1), resume=True)
+    return str(src), str(tmp_path / "o.txt"), anonymizer
+
+
+def test_a_changed_input_options_or_key_is_refused(tmp_path: Path, glove: Path, key: Path) -> None:
+    src, out, anonymizer = _interrupted(tmp_path, glove, key)
+    other_key = tmp_path / "other.key"
+    write_key_file(other_key)
+    with pytest.raises(ConfigError, match="^--resume: the release key changed since the interrupted run"):
+        files.anonymize_files([src], out, Anonymizer(str(glove), key=str(other_key)), resume=True)
+    with pytest.raises(ConfigError, match="^--resume: the options changed"):
+        files.anonymize_files([src], out, Anonymizer(str(glove), key=str(key), k=5), resume=True)
+    with pytest.raises(ConfigError, match="^--resume: the options changed"):
+        files.anonymize_files([src], out, anonymizer, resume=True, encoding_errors="replace")
+    with open(src, "a", encoding="utf-8") as fh:
+        fh.write("one more line\n")
+    with pytest.raises(ConfigError, match=f"^--resume: the input {src} changed"):
+        files.anonymize_files([src], out, anonymizer, resume=True)
+    assert not Path(out).exists() and resumable.journal_path(out).exists()
+    files.anonymize_files([src], out, anonymizer)  # a run without --resume starts again and cleans up
+    assert not resumable.journal_path(out).exists() and not resumable.temp_path(out).exists()
+
+
+def test_kept_bytes_that_changed_are_refused(tmp_path: Path, glove: Path, key: Path) -> None:
+    src, out, anonymizer = _interrupted(tmp_path, glove, key)
+    temp = resumable.temp_path(out)
+    data = bytearray(temp.read_bytes())
+    data[10] ^= 1
+    temp.write_bytes(bytes(data))
+    with pytest.raises(ConfigError, match="does not hold what its journal says"):
+        files.anonymize_files([src], out, anonymizer, resume=True)
+    temp.write_bytes(b"")
+    with pytest.raises(ConfigError, match="does not hold what its journal says"):
+        files.anonymize_files([src], out, anonymizer, resume=True)
+
+
+@pytest.mark.parametrize(("inputs", "output", "message"), [
+    (["-"], "o.txt", "standard input cannot be read again"),
+    (["a.txt"], None, "needs -o FILE or DIR"),
+    (["a.txt"], "o.txt.gz", "cannot continue a compressed output"),
+    (["p.parquet"], "o.parquet", "a Parquet file is written whole"),
+])
+def test_what_cannot_be_resumed_is_refused_up_front(tmp_path: Path, glove: Path, key: Path, inputs: list[str],
+                                                   output: str | None, message: str) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    (tmp_path / "a.txt").write_text("the patient\n", encoding="utf-8")
+    pq.write_table(pa.table({"text": ["the patient"]}), tmp_path / "p.parquet")
+    paths = [p if p == "-" else str(tmp_path / p) for p in inputs]
+    with pytest.raises(ConfigError, match=message):
+        files.anonymize_files(paths, None if output is None else str(tmp_path / output),
+                              Anonymizer(str(glove), key=str(key)), resume=True)
+    assert not [p for p in os.listdir(tmp_path) if "resume" in p or p.startswith("o.")]
+
+
+def test_resume_of_a_compressed_input(tmp_path: Path, glove: Path, key: Path) -> None:
+    src = tmp_path / "a.txt.gz"
+    src.write_bytes(gzip.compress(_lines(3000).encode()))
+    anonymizer = Anonymizer(str(glove), key=str(key))
+    files.anonymize_files([str(src)], str(tmp_path / "whole.txt"), anonymizer)
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, backend=Interrupting(1), resume=True)
+    files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, resume=True)
+    assert (tmp_path / "o.txt").read_bytes() == (tmp_path / "whole.txt").read_bytes()
