@@ -37,6 +37,7 @@ from .backends.base import Backend, build_backend, chunk_texts
 from .compressed import by_name, compressed_position, strip_suffix, text_output
 from .config import AnonymizerConfig
 from .errors import ConfigError, InputError
+from .language import LanguageSample, not_english_message
 from .mechanisms import MECHANISMS
 from .parquet import ParquetJob
 from .pipeline import Anonymizer
@@ -63,6 +64,9 @@ class RunStats:
     #: records of a scope other than ``all`` released in full scope (every word perturbed)
     #: because a detector failed on one of their texts (see :func:`run_counted`)
     full_scope_fallbacks: int = 0
+    #: one line per input that does not look like English (:mod:`embedanon.language`; counts
+    #: and the input's name only)
+    language_notices: list[str] = field(default_factory=list)
 
 
 def fallback_notice(stats: RunStats) -> str | None:
@@ -355,7 +359,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
                     progress: Callable[[int], None] | None = None,
                     count_words: bool = False,
                     report: tuple[str, Callable[[RunStats], str]] | None = None,
-                    resume: bool = False) -> RunStats:
+                    resume: bool = False, language: str = "warn") -> RunStats:
     """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout).
 
     Args:
@@ -364,7 +368,12 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
             no output either, and a failed run leaves no report).
         resume: keep each output's progress in a journal and continue an interrupted run from
             it (:mod:`embedanon.resume`); the outputs still appear only when all succeeded.
+        language: what to do with an input whose first words do not look like English
+            (:mod:`embedanon.language`): ``warn`` (a line in ``stats.language_notices``),
+            ``require`` (an :class:`InputError`, before any output appears) or ``off``.
     """
+    if language not in LANGUAGE_RULES:
+        raise ConfigError(f"language must be one of {', '.join(LANGUAGE_RULES)}, got {language!r}")
     engine = backend or build_backend("processes", jobs=positive_int("jobs", jobs))
     if encoding_errors not in eio.ENCODING_ERRORS:
         raise ConfigError(
@@ -381,7 +390,8 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
         for path, target, form in zip(inputs, targets, formats, strict=True):
             names = list(fields or ["text"])
             run = functools.partial(_run_one, anonymizer=anonymizer, engine=engine, stats=stats,
-                                    progress=progress, count_words=count_words)
+                                    progress=progress, count_words=count_words,
+                                    language=_language_rule(language, path, stats))
             if target in journals:
                 assert target is not None
                 _run_journaled(journals[target], batch, target, path, form, names, encoding_errors,
@@ -409,6 +419,24 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
 
 
 Writer = Callable[[eio.Record, tuple[str, ...]], str]
+LANGUAGE_RULES = ("warn", "require", "off")
+
+
+def _language_rule(rule: str, path: str, stats: RunStats) -> Callable[[LanguageSample], None] | None:
+    """What to do with the verdict of an input's language sample (see :func:`anonymize_files`)."""
+    if rule == "off":
+        return None
+    shown = "<stdin>" if path == "-" else path
+
+    def verdict(sample: LanguageSample) -> None:
+        if sample.english is not False:
+            return
+        message = not_english_message(shown, sample)
+        if rule == "require":
+            raise InputError(f"{message}; --require-english refuses it")
+        stats.language_notices.append(message)
+
+    return verdict
 #: seconds between two journal checkpoints of a resumable run (each fsyncs the output)
 CHECKPOINT_SECONDS = 1.0
 
@@ -551,7 +579,8 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
              anonymizer: Anonymizer, engine: Backend, stats: RunStats,
              progress: Callable[[int], None] | None, count_words: bool = False,
              position: Callable[[], int | None] = lambda: None, skip: int = 0,
-             checkpoint: Callable[[int], None] | None = None) -> int:
+             checkpoint: Callable[[int], None] | None = None,
+             language: Callable[[LanguageSample], None] | None = None) -> int:
     """Anonymize ``records`` in chunks on ``engine`` and ``write`` each one, in order, when all
     its texts are back; return how many records were written, ``skip`` included.
 
@@ -561,7 +590,10 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
         skip: records already written by an interrupted run (read, counted in its journal, not
             anonymized again).
         checkpoint: called after each chunk with the records written so far.
+        language: given the sample of the input's first words once it is full (or the input
+            ended), see :mod:`embedanon.language`; it may raise to stop the run.
     """
+    sample = LanguageSample() if language is not None else None
     done = 0
     written = skip
 
@@ -585,7 +617,15 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
         stats.longest_draws = max(stats.longest_draws, n)
 
     def texts() -> Iterator[str]:
+        nonlocal sample
         for n, record in enumerate(records):
+            if sample is not None:  # a resumed run samples the skipped records too: one verdict
+                for text in record.texts:
+                    sample.add(text)
+                if sample.full:
+                    assert language is not None
+                    language(sample)
+                    sample = None
             if n < skip:
                 advance(record.nbytes)
                 continue
@@ -599,6 +639,8 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
                     if config.scope.scope == "all":  # else the workers count what was released
                         count_draws(sum(map(drawn_parts, tokens)))
             yield from record.texts
+        if sample is not None and language is not None:  # a short input: a verdict on all of it
+            language(sample)
 
     def tasks() -> Iterator[Task]:
         for chunk in chunk_texts(texts()):

@@ -189,7 +189,7 @@ def _bad(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "epsilon with knn": ([str(good), "--epsilon", "1"], "does not take 'epsilon'"),
         "output is input": ([str(good), "-o", str(good)], "same file as input"),
         "bad format": ([str(good), "--format", "xml"], "format must be one of"),
-        "field on txt": ([str(good), "--field", "x"], "--field applies to jsonl and csv"),
+        "field on txt": ([str(good), "--field", "x"], "--field applies to jsonl, csv, parquet input"),
         "bad jobs": ([str(good), "--jobs", "0"], "jobs must be an integer >= 1"),
         "bad encoding errors": ([str(good), "--encoding-errors", "ignore"], "encoding errors must be"),
         "missing output dir": ([str(good), "-o", str(tmp_path / "no" / "out.txt")],

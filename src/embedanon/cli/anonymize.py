@@ -59,6 +59,10 @@ def anonymize_command(
         "--resume", help="Keep a journal beside each output and, run again after an interruption, "
                          "continue from the last completed chunk (byte-identical to an uninterrupted "
                          "run; refused when the input, options or key changed).")] = False,
+    require_english: Annotated[bool, typer.Option(
+        "--require-english", help="Refuse an input whose first 2,000 words do not look like English "
+                                  "(without it: a one-line warning). The embedding, detectors and "
+                                  "surrogates are English-only.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress, no notices and no summary line.")] = False,
     version: VersionOpt = None,
@@ -91,9 +95,13 @@ def anonymize_command(
     run_with_progress(mode, total, lambda callback: result.append(anonymize_files(
         inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
         encoding_errors=encoding_errors, progress=callback, count_words=report is not None,
-        report=None if report is None else (report, render), resume=resume)))
+        report=None if report is None else (report, render), resume=resume,
+        language="require" if require_english else "warn")))
     stats = result[0]
     seconds = time.monotonic() - started
+    if not quiet:
+        for line in stats.language_notices:  # counts and the input's name, never its text
+            typer.echo(f"warning: {line}", err=True)
     notice = fallback_notice(stats)
     if notice is not None and not quiet:  # the count is in the report too
         typer.echo(notice, err=True)
