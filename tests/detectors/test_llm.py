@@ -406,3 +406,33 @@ def test_oversized_reply_is_refused_without_retry(reply):
         with pytest.raises(DetectorUnavailable, match=r"request failed \(reply larger than \d+ bytes\)"):
             make(stub).detect(TEXT)
         assert len(stub.requests) == 1
+
+
+def test_a_dead_endpoint_opens_the_breaker_after_two_records():
+    """Audit defect 6: a dead endpoint cost 4 attempts of 61 s on every record. The first
+    record spends its retries, the second one attempt, the rest none until the cool-down ends;
+    a live endpoint after the cool-down closes the breaker again."""
+    with StubLLM([Reply("down", status=503)]) as stub:
+        detector = make(stub, retries=3, breaker=2, cooldown=60.0)
+        for n in range(5):
+            with pytest.raises(DetectorUnavailable):
+                detector.detect(TEXT)
+            assert len(stub.requests) == [4, 5, 5, 5, 5][n]
+        assert detector.stats["skipped"] == 3
+        detector._open_until = 0.0  # the cool-down is over: one probe, no retries
+        with pytest.raises(DetectorUnavailable, match=r"gave up after 1 attempts"):
+            detector.detect(TEXT)
+        assert len(stub.requests) == 6
+    good = "Seen by Dr. @@@Ana Ruiz### on 3 May 2021; call 617-555-0134 or mail ana@x.org."
+    with StubLLM([Reply("down", status=503), Reply(good)]) as stub:
+        detector = make(stub, retries=3, breaker=2)
+        assert texts(TEXT, detector.detect(TEXT)) == [("Ana Ruiz", "NAME")]  # a retry succeeded
+        assert detector._failures == 0
+
+
+def test_breaker_options_are_validated():
+    with StubLLM([Reply("x")]) as stub:
+        with pytest.raises(ConfigError, match="breaker"):
+            make(stub, breaker=0)
+        with pytest.raises(ConfigError, match="cooldown"):
+            make(stub, cooldown=-1.0)
