@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -138,3 +139,35 @@ def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ign
     local = Anonymizer(seed=1)  # the local cluster (TLS since QA pass 5) changes no byte
     expected = "".join(local.anonymize(line) + "\n" for line in src.read_text(encoding="utf-8").splitlines())
     assert (tmp_path / "out0.txt").read_text(encoding="utf-8") == expected
+
+
+def test_dask_waits_are_bounded_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit defect 5: an address speaking another protocol (the dashboard's HTTP port) hung the
+    run past 300 s, and a cluster whose workers were all killed made the client wait forever."""
+    distributed = pytest.importorskip("distributed")
+    import http.server
+    import threading
+
+    from embedanon.backends import dask as engine
+
+    monkeypatch.setattr(engine, "CONNECT_SECONDS", 3.0)
+    monkeypatch.setattr(engine, "NO_WORKERS_SECONDS", 3.0)
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:  # the handshake bytes are no HTTP request
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        began = time.monotonic()
+        with pytest.raises(ConfigError, match="did not answer within 3 s"):
+            list(build_backend("dask", scheduler=f"tcp://127.0.0.1:{server.server_address[1]}").map(len, ["a"]))
+        assert time.monotonic() - began < 30
+    finally:
+        server.shutdown()
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        began = time.monotonic()
+        with pytest.raises(ConfigError, match="has had no workers for 3 s; no output was written"):
+            list(engine.DaskBackend(client=client).map(len, ["a", "b"]))
+        assert time.monotonic() - began < 30

@@ -11,9 +11,11 @@ cluster given with ``--scheduler`` or a client is the user's to secure.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shutil
 import tempfile
+import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -28,8 +30,10 @@ def _client(scheduler: str | None) -> Any:
     except ImportError:
         raise ConfigError("the dask engine needs the optional extra: pip install 'embedanon[dask]'") from None
     quiet = logging.getLogger().getEffectiveLevel() > logging.INFO  # not --verbose
-    if quiet:  # one line on stderr per problem: distributed's INFO and WARNING chatter stays out
-        logging.getLogger("distributed").setLevel(logging.ERROR)
+    if quiet:  # one line on stderr per problem: distributed's chatter, and its tracebacks when a
+        # scheduler or worker dies (87 lines for a killed scheduler, audit defect 5), stay out;
+        # the run says what happened in its own line
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
         warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
     if scheduler is None:
         # The scheduler and workers of a local cluster listen on 127.0.0.1, where any process of
@@ -45,12 +49,81 @@ def _client(scheduler: str | None) -> Any:
                                protocol="tls", security=security,
                                silence_logs=logging.ERROR if quiet else logging.WARNING)
         return Client(cluster, security=security)  # type: ignore[no-untyped-call]
-    try:
-        return Client(scheduler, timeout=10)  # type: ignore[no-untyped-call]
-    except ValueError:  # an address distributed cannot parse (checked in DaskBackend too)
+    return _connect(Client, scheduler)
+
+
+#: seconds to wait for a scheduler to answer, and for a cluster without workers to get one
+CONNECT_SECONDS = 20.0
+NO_WORKERS_SECONDS = 60.0
+_POLL_SECONDS = 2.0
+
+
+def _connect(client_class: Any, scheduler: str) -> Any:
+    """A client of ``scheduler``, or one line within :data:`CONNECT_SECONDS`. distributed's own
+    ``timeout`` does not bound the handshake: an address that accepts the connection but speaks
+    another protocol (the dashboard's HTTP port, tcp://HOST:8787) held the run past 300 s
+    (audit defect 5); the connection is made in a daemon thread and given up on in time."""
+    import threading
+
+    made: list[Any] = []
+    failed: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            made.append(client_class(scheduler, timeout=CONNECT_SECONDS / 2))
+        except BaseException as exc:  # noqa: BLE001 - reported by the waiting thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=connect, name="embedanon-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS)
+    if made:
+        return made[0]
+    if not failed:
+        raise ConfigError(f"the Dask scheduler at {scheduler} did not answer within "
+                          f"{CONNECT_SECONDS:.0f} s (is it a scheduler's address, usually port 8786, "
+                          "and not its dashboard's?)")
+    exc = failed[0]
+    if isinstance(exc, ValueError):  # an address distributed cannot parse (checked in DaskBackend too)
         raise _bad_address(scheduler) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    if isinstance(exc, OSError | TimeoutError):
+        raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: "
+                          f"{_one_line(exc)}") from None
+    raise exc
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _result(client: Any, future: Any, scheduler: str | None) -> Any:
+    """The result of ``future``, waiting only while the cluster can still compute it: one line
+    when the scheduler is gone, or when no worker has been there for :data:`NO_WORKERS_SECONDS`
+    (all workers killed: the client waited forever, audit defect 5)."""
+    from concurrent.futures import CancelledError
+
+    where = "the local Dask cluster" if scheduler is None else f"the Dask scheduler at {scheduler}"
+    lonely_since: float | None = None
+    while True:
+        try:
+            return future.result(timeout=_POLL_SECONDS)
+        except TimeoutError:
+            pass
+        except (OSError, CancelledError) as exc:
+            raise ConfigError(f"lost {where} ({type(exc).__name__}); no output was written") from None
+        try:
+            workers = len(client.scheduler_info().get("workers", {}))
+        except (OSError, CancelledError, TimeoutError) as exc:
+            raise ConfigError(f"lost {where} ({type(exc).__name__}); no output was written") from None
+        if workers:
+            lonely_since = None
+            continue
+        now = time.monotonic()
+        lonely_since = now if lonely_since is None else lonely_since
+        if now - lonely_since >= NO_WORKERS_SECONDS:
+            raise ConfigError(f"{where} has had no workers for {NO_WORKERS_SECONDS:.0f} s; no output "
+                              "was written")
 
 
 def check_scheduler(scheduler: str) -> str:
@@ -108,14 +181,16 @@ class DaskBackend:
             for item in items:
                 futures.append(client.submit(func, item, pure=False))
                 if len(futures) >= self.inflight:
-                    yield futures.popleft().result()
+                    yield _result(client, futures.popleft(), self.scheduler)
             while futures:
-                yield futures.popleft().result()
+                yield _result(client, futures.popleft(), self.scheduler)
         finally:
             if own:
                 cluster = getattr(client, "cluster", None)
-                client.close()
+                with contextlib.suppress(Exception):  # a lost scheduler: closing can fail too
+                    client.close(timeout=CONNECT_SECONDS / 2)
                 if cluster is not None:
-                    cluster.close()
+                    with contextlib.suppress(Exception):
+                        cluster.close(timeout=CONNECT_SECONDS / 2)
             if scratch is not None:
                 shutil.rmtree(scratch, ignore_errors=True)
