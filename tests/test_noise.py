@@ -12,7 +12,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from scipy import stats
 
 from embedanon.errors import ConfigError
-from embedanon.noise import GeneratorNoise, NoiseSource, ReleaseKey, Stage, integers, uniform, write_key_file
+from embedanon.keys import write_key_file
+from embedanon.noise import GeneratorNoise, NoiseSource, ReleaseKey, Stage, integers, uniform
 from tests.helpers.noise import fast_key
 
 
@@ -127,11 +128,15 @@ def test_degenerate_and_exposed_key_files(tmp_path, caplog) -> None:  # type: ig
     with caplog.at_level("WARNING"):
         ReleaseKey.from_file(shared)
     assert not caplog.records  # mode 0600: no warning
-    shared.chmod(0o644)
+    shared.chmod(0o640)  # a group's shared key: used, with one warning
     with caplog.at_level("WARNING"):
         ReleaseKey.from_file(shared)
-    assert len(caplog.records) == 1 and "0644" in caplog.records[0].getMessage()
+    assert len(caplog.records) == 1 and "0640" in caplog.records[0].getMessage()
     assert shared.read_text().strip() not in caplog.text  # the warning never shows the key
+    for mode in (0o644, 0o602):  # every user may read it, or change it: refused (audit defect 14)
+        shared.chmod(mode)
+        with pytest.raises(ConfigError, match=f"every user \\(mode {mode:04o}\\)"):
+            ReleaseKey.from_file(shared)
     with pytest.raises(ConfigError, match="standard output"):
         write_key_file("-")
 
@@ -148,9 +153,9 @@ def test_an_empty_key_file_path_is_named() -> None:
 
 
 @pytest.mark.parametrize("origin", [5, "bogus", None])
-def test_a_key_origin_outside_the_three_is_refused(origin: object) -> None:
-    """The origin decides the --seed warning; QA pass 5 built a key of origin 5."""
-    with pytest.raises(ConfigError, match="origin must be file, fresh or seed"):
+def test_a_key_origin_outside_the_four_is_refused(origin: object) -> None:
+    """The origin decides the --seed and --fresh-key warnings; QA pass 5 built a key of origin 5."""
+    with pytest.raises(ConfigError, match="origin must be one of file, default, fresh, seed"):
         ReleaseKey(bytes(range(32)), origin)  # type: ignore[arg-type]
 
 

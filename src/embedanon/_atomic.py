@@ -66,6 +66,10 @@ class OutputError(EmbedanonError):
     """An output cannot be written (missing or read-only directory, full disk, closed stdout)."""
 
 
+class TargetExists(OutputError):
+    """An output written with ``exclusive=True`` exists already (it is never replaced)."""
+
+
 class Terminated(BaseException):
     """Raised in the main thread by the SIGTERM handler so that cleanups run (exit 128 + signum)."""
 
@@ -380,6 +384,7 @@ class _Pending:
     stream: str | None = None  # stream targets: the path, or "-" for standard output
     mode: int = 0o600
     keep: bool = False  # a resumable run's temp file: kept on abort, for the next --resume
+    exclusive: bool = False  # published by a hard link that fails if the target exists
 
 
 class AtomicBatch:
@@ -412,7 +417,8 @@ class AtomicBatch:
             self.abort()
 
     def open(self, path: str | os.PathLike[str] | None, *, private: bool = True,
-             binary: bool = False, follow_links: bool = True) -> IO[Any]:
+             binary: bool = False, follow_links: bool = True,
+             exclusive: bool = False) -> IO[Any]:
         """A writable stream for ``path`` (``None`` or ``-``: standard output).
 
         Args:
@@ -422,13 +428,20 @@ class AtomicBatch:
             follow_links: False for files in a directory others may write (caches): whatever
                 is at ``path`` (a symbolic link, a FIFO, a device) is replaced by the rename,
                 never followed or written through, and ``path`` is never a stream.
+            exclusive: never replace an existing file: a regular file only, published at
+                commit by a hard link that fails when the target exists by then (two processes
+                creating one file: exactly one succeeds, the other gets :class:`TargetExists`).
 
         Raises:
             OutputError: the target cannot be written (see :func:`regular_target`).
+            TargetExists: ``exclusive`` and the target exists.
         """
         if self._done:
             raise RuntimeError("this batch is already committed or aborted")
         text = "-" if path is None else os.fspath(path)
+        if exclusive and (text == "-" or is_stream(text) or os.path.lexists(text)):
+            what = "standard output" if text == "-" else text
+            raise TargetExists(f"{what} already exists; it is never replaced")
         if not follow_links:
             return self._open_in_place(text, private=private, binary=binary)
         if text == "-" or is_stream(text):
@@ -450,7 +463,8 @@ class AtomicBatch:
             _remove(temp)
             raise OutputError(f"cannot write to {target.parent}: {_describe(exc)}") from None
         self._pending.append(_Pending(text, fh, temp, target,
-                                      mode=new_file_mode(private=private) if mode is None else mode))
+                                      mode=new_file_mode(private=private) if mode is None else mode,
+                                      exclusive=exclusive))
         return fh if binary else _Guarded(fh, text)  # type: ignore[return-value]
 
     def _open_in_place(self, text: str, *, private: bool, binary: bool) -> IO[Any]:
@@ -490,7 +504,9 @@ class AtomicBatch:
                 if p.temp is not None:
                     assert p.target is not None
                     try:
-                        os.replace(p.temp, p.target)
+                        _publish(p.temp, p.target, exclusive=p.exclusive)
+                    except FileExistsError:
+                        raise TargetExists(f"{p.shown} already exists; it is never replaced") from None
                     except OSError as exc:
                         raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
                     _LIVE.discard(p.temp)
@@ -540,6 +556,28 @@ class AtomicBatch:
         self._pending.append(_Pending(text, fh, temp, target, keep=True,
                                       mode=new_file_mode(private=private) if mode is None else mode))
         return fh
+
+
+def _publish(temp: Path, target: Path, *, exclusive: bool) -> None:
+    """Rename ``temp`` over ``target``; ``exclusive``: link it there instead, which fails with
+    :class:`FileExistsError` when ``target`` exists, then remove ``temp``. A file system without
+    hard links (FAT, some network shares) gets a check and a rename: a race between the two
+    leaves the later writer's file, which is why the check is made as late as possible."""
+    if not exclusive:
+        os.replace(temp, target)
+        return
+    try:
+        os.link(temp, target)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+        os.replace(temp, target)
+        return
+    _remove(temp)
 
 
 def _finish_temp(p: _Pending) -> None:
@@ -637,11 +675,12 @@ def _refuse_stdin(target: Path, shown: str) -> None:
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], *, private: bool, binary: bool = False,
-                 follow_links: bool = True) -> Iterator[IO[Any]]:
-    """One output file written atomically (a batch of one; ``follow_links``: see
-    :meth:`AtomicBatch.open`)."""
+                 follow_links: bool = True, exclusive: bool = False) -> Iterator[IO[Any]]:
+    """One output file written atomically (a batch of one; ``follow_links``, ``exclusive``
+    (never replacing an existing file): see :meth:`AtomicBatch.open`)."""
     with AtomicBatch() as batch:
-        yield batch.open(path, private=private, binary=binary, follow_links=follow_links)
+        yield batch.open(path, private=private, binary=binary, follow_links=follow_links,
+                         exclusive=exclusive)
 
 
 class NotRegularFile(OSError):

@@ -38,6 +38,7 @@ from .compressed import by_name, compressed_position, strip_suffix, text_output
 from .config import AnonymizerConfig
 from .errors import ConfigError, InputError
 from .language import LanguageSample, not_english_message
+from .keys import default_key_path
 from .mechanisms import MECHANISMS
 from .parquet import ParquetJob
 from .pipeline import Anonymizer
@@ -323,14 +324,19 @@ def check_paths(inputs: Sequence[PathArg], outputs: Sequence[PathArg]) -> None:
                                   f"choose another {_choose(what)}")
 
 
-def release_files(*, key: str | None = None, allowlist: str | None = None, allow: str | None = None,
+def release_files(*, key: str | None = None, seed: int | None = None, fresh_key: bool = False,
+                  allowlist: str | None = None, allow: str | None = None,
                   deny: str | None = None, embedding: str | None = None,
                   detector_option: Sequence[str] | None = None, **_: Any) -> list[PathArg]:
-    """The files a release reads, from the release options (see :func:`check_paths`): the key,
-    the word lists, an embedding given as a path, and detector options naming a path
-    (``model_path=DIR``, ``transformer_path=DIR``). Other keyword arguments are ignored."""
+    """The files a release reads, from the release options (see :func:`check_paths`): the key
+    (the default key file when no key option is given), the word lists, an embedding given as a
+    path, and detector options naming a path (``model_path=DIR``, ``transformer_path=DIR``).
+    Other keyword arguments are ignored."""
+    default = key is None and seed is None and not fresh_key
     files: list[PathArg] = [("--key", key), ("--allowlist", allowlist), ("--allow", allow),
                             ("--deny", deny)]
+    if default and os.path.lexists(path := default_key_path()):
+        files.append(("the default release key", str(path)))
     if embedding is not None and os.path.exists(embedding):
         files.append(("--embedding", embedding))
     for spec in detector_option or []:

@@ -21,10 +21,11 @@ numbers do not depend on any other record, on batching, on worker count or on th
 same key, record and position always give the same number, so re-releasing the same data under
 the same key releases exactly the same text.
 
-A :class:`ReleaseKey` is 32 secret bytes: from a key file (``embedanon keygen``), fresh from the
-OS, or, for experiments only, derived from a small integer seed with scrypt (a slow KDF, so that
-guessing a seed costs about 0.1 s and 32 MiB each; a small seed is still guessable: never release
-with ``--seed``).
+A :class:`ReleaseKey` is 32 secret bytes: from a key file (``embedanon keygen``; the user's
+default key file is one, see :mod:`embedanon.keys`), fresh from the OS (``--fresh-key``), or, for
+experiments only, derived from a small integer seed with scrypt (a slow KDF, so that guessing a
+seed costs about 0.1 s and 32 MiB each; a small seed is still guessable: never release with
+``--seed``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ import os
 import stat
 from dataclasses import dataclass, field
 from enum import IntEnum
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -48,6 +48,11 @@ from .errors import ConfigError
 log = logging.getLogger(__name__)
 
 KEY_BYTES = 32
+#: The most bytes a key file is read for: 64 hex digits, a line end and some blanks.
+MAX_KEY_FILE_BYTES = 2 * KEY_BYTES + 64
+#: Where a key came from: a key file, the user's default key file (:mod:`embedanon.keys`), fresh
+#: from the OS (``--fresh-key``) or derived from a seed (experiments).
+KEY_ORIGINS = ("file", "default", "fresh", "seed")
 TAG_BYTES = 9
 _BLOCK_INDEX_BITS = 40
 _STREAM_BITS = 12
@@ -73,7 +78,7 @@ class ReleaseKey:
 
     Attributes:
         secret: 32 bytes.
-        origin: ``file``, ``fresh`` or ``seed`` (for provenance records and warnings).
+        origin: one of :data:`KEY_ORIGINS` (for provenance records and warnings).
     """
 
     secret: bytes = field(repr=False)
@@ -82,15 +87,16 @@ class ReleaseKey:
     def __post_init__(self) -> None:
         if not isinstance(self.secret, bytes) or len(self.secret) != KEY_BYTES:
             raise ConfigError(f"a release key is {KEY_BYTES} bytes")
-        if self.origin not in ("file", "fresh", "seed"):  # it decides the --seed warning
-            raise ConfigError("a release key's origin must be file, fresh or seed")
+        if self.origin not in KEY_ORIGINS:  # it decides the --seed and --fresh-key warnings
+            raise ConfigError(f"a release key's origin must be one of {', '.join(KEY_ORIGINS)}")
         if len(set(self.secret)) == 1:  # as from_file refuses it: b"\0" * 32 is no secret
             raise ConfigError(f"the release key holds {KEY_BYTES} equal bytes, which is no secret "
                               "(write one with 'embedanon keygen')")
 
     @classmethod
     def fresh(cls) -> ReleaseKey:
-        """A new key from the operating system's entropy (what a release without --key uses)."""
+        """A new key from the operating system's entropy (``--fresh-key``): a release under it is
+        a new draw of every word, so releasing the same data again this way composes."""
         return cls(os.urandom(KEY_BYTES), "fresh")
 
     @classmethod
@@ -101,32 +107,48 @@ class ReleaseKey:
         return cls(secret, "seed")
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> ReleaseKey:
-        """Read a key file written by :func:`write_key_file` (64 hex digits).
+    def from_file(cls, path: str | os.PathLike[str], *, origin: str = "file") -> ReleaseKey:
+        """Read a key file written by ``embedanon keygen`` (:func:`embedanon.keys.write_key_file`):
+        64 hexadecimal digits and a line end.
 
-        A key of 32 equal bytes (a file made from ``/dev/zero``, say) is refused: it is no
-        secret. A key file that other users may read is used, with one warning: whoever reads
-        it can replay the noise of every release made with it.
+        At most :data:`MAX_KEY_FILE_BYTES` + 1 bytes are read, so a device (``/dev/zero``) or a
+        huge file fails at once; a pipe (``--key <(vault read ...)``) is fine. A key of 32 equal
+        bytes is refused: it is no secret. A regular key file that every user may read or write
+        is refused (anyone could replay the noise of every release made with it); one its group
+        may read or write is used with one warning (a team's shared key may be meant so).
+
+        Raises:
+            ConfigError: the file cannot be read or holds no usable key.
         """
+        shown = os.fspath(path)
         try:
-            raw = Path(path).read_bytes()
-            mode = stat.S_IMODE(os.stat(path).st_mode)
+            with open(path, "rb") as fh:
+                mode = os.fstat(fh.fileno()).st_mode
+                raw = b"" if stat.S_ISDIR(mode) else fh.read(MAX_KEY_FILE_BYTES + 1)
         except OSError as exc:
-            raise ConfigError(f"cannot read key file {path}: {exc.strerror}") from None
-        text = raw.strip()
-        try:
-            secret = bytes.fromhex(text.decode("ascii"))
-        except (UnicodeDecodeError, ValueError):
-            secret = b""
+            raise ConfigError(f"cannot read key file {shown}: {exc.strerror or type(exc).__name__}") from None
+        secret = b""
+        if len(raw) <= MAX_KEY_FILE_BYTES:
+            try:
+                secret = bytes.fromhex(raw.strip().decode("ascii"))
+            except (UnicodeDecodeError, ValueError):
+                secret = b""
         if len(secret) != KEY_BYTES:
-            raise ConfigError(f"key file {path} must hold {2 * KEY_BYTES} hexadecimal digits "
-                              "(write one with 'embedanon keygen')")
+            raise ConfigError(f"key file {shown} must hold {2 * KEY_BYTES} hexadecimal digits "
+                              "(write one with 'embedanon keygen FILE')")
         if len(set(secret)) == 1:
-            raise ConfigError(f"key file {path} holds {KEY_BYTES} equal bytes, which is no secret "
-                              "(write one with 'embedanon keygen')")
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            log.warning("key file %s can be read by other users (mode %04o); 'chmod 600' it", path, mode)
-        return cls(secret, "file")
+            raise ConfigError(f"key file {shown} holds {KEY_BYTES} equal bytes, which is no secret "
+                              "(write one with 'embedanon keygen FILE')")
+        if stat.S_ISREG(mode):
+            bits = stat.S_IMODE(mode)
+            if bits & (stat.S_IROTH | stat.S_IWOTH):
+                raise ConfigError(f"key file {shown} can be read or changed by every user (mode "
+                                  f"{bits:04o}), so anyone could replay its releases' noise: 'chmod 600' "
+                                  "it, and treat what was released with it as exposed")
+            if bits & (stat.S_IRGRP | stat.S_IWGRP):
+                log.warning("key file %s can be read by its group (mode %04o); 'chmod 600' it unless "
+                            "the group is meant to share it", shown, bits)
+        return cls(secret, origin)
 
     def subkey(self, purpose: str) -> bytes:
         """A 32-byte key for one purpose, independent of every other purpose's."""
@@ -154,25 +176,6 @@ class Prf:
     def __call__(self, context: str | bytes) -> bytes:
         data = context.encode("utf-8", "surrogatepass") if isinstance(context, str) else context
         return hmac.new(self.key, data, hashlib.sha256).digest()
-
-
-def write_key_file(path: str | os.PathLike[str]) -> ReleaseKey:
-    """Create ``path`` (mode 0600, refusing to overwrite) holding a fresh key in hex; never
-    standard output (``-``), where a secret would end up in terminals and logs."""
-    if os.fspath(path) == "-":
-        raise ConfigError("a key is written to a file, never to standard output ('-')")
-    if os.fspath(path) == "":
-        raise ConfigError("key file path is empty; name a file")
-    key = ReleaseKey.fresh()
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, stat.S_IRUSR | stat.S_IWUSR)
-    except FileExistsError:
-        raise ConfigError(f"{path} already exists; a key file is never overwritten") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot create key file {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "w", encoding="ascii") as fh:
-        fh.write(key.secret.hex() + "\n")
-    return ReleaseKey(key.secret, "file")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -255,16 +255,16 @@ def test_real_subprocess(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("Patient John Smith, 54, has chest pain.\n", encoding="utf-8")
     env = {**os.environ}
-    ok = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1"],
+    ok = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src)],
                         capture_output=True, text=True, env=env, timeout=120)
     assert ok.returncode == 0, ok.stderr
     assert "John" not in ok.stdout and ok.stdout.count("\n") == 1
     # every run ends with one summary line on stderr: counts and time, never text; -q: nothing
     assert re.fullmatch(r"anonymized 1 record \(1 text, 0\.00 MB\) from 1 input in \d+\.\d s\n", ok.stderr)
-    quiet = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1", "-q"],
+    quiet = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "-q"],
                            capture_output=True, text=True, env=env, timeout=120)
     assert quiet.returncode == 0 and quiet.stdout == ok.stdout and quiet.stderr == ""
-    plain = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src), "--seed", "1",
+    plain = subprocess.run([sys.executable, "-m", "embedanon", "anonymize", str(src),
                             "--progress", "plain"], capture_output=True, text=True, env=env, timeout=120)
     assert plain.returncode == 0 and plain.stdout == ok.stdout
     lines = plain.stderr.splitlines()
@@ -444,7 +444,7 @@ def test_failed_detection_is_one_notice_and_a_report_count(tmp_path: Path, jobs:
     out, report = tmp_path / "out.txt", tmp_path / "r.json"
     with StubLLM([Reply(body=b"<html>down for maintenance</html>")]) as stub:
         result = runner.invoke(app, [
-            "anonymize", str(src), "-o", str(out), "--seed", "1", "--scope", "hybrid", "--detector", "llm",
+            "anonymize", str(src), "-o", str(out), "--scope", "hybrid", "--detector", "llm",
             "--llm-url", stub.url + "/chat/completions", "--llm-model", "m", "--report", str(report),
             "--jobs", jobs])
     assert result.exit_code == 0, result.output
@@ -453,7 +453,7 @@ def test_failed_detection_is_one_notice_and_a_report_count(tmp_path: Path, jobs:
     assert re.fullmatch(r"anonymized \d+ records? .* s", result.stderr.splitlines()[-1])
     assert json.loads(report.read_text(encoding="utf-8"))["counts"]["full_scope_fallbacks"] == 2
     assert out.read_text(encoding="utf-8") == runner.invoke(
-        app, ["anonymize", str(src), "--seed", "1"]).stdout  # full scope, byte for byte
+        app, ["anonymize", str(src)]).stdout  # full scope, byte for byte
 
 
 def test_report_epsilon_counts_the_word_tokens_privacy_report_counts(tmp_path: Path) -> None:
@@ -466,7 +466,7 @@ def test_report_epsilon_counts_the_word_tokens_privacy_report_counts(tmp_path: P
     src = tmp_path / "in.txt"
     src.write_text("\n".join(texts) + "\n", encoding="utf-8")
     report = tmp_path / "r.json"
-    result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", "-m", "exponential",
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "-m", "exponential",
                  "--epsilon", "13", "--report", str(report))
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text(encoding="utf-8"))
@@ -488,7 +488,7 @@ def test_report_epsilon_counts_only_what_the_mechanism_released_outside_scope_al
     report = tmp_path / "r.json"
     deny = tmp_path / "deny.txt"
     deny.write_text("NAME\tZorblat Quexley\n", encoding="utf-8")
-    result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", "-m", "exponential", "--epsilon",
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "-m", "exponential", "--epsilon",
                  "13", "--scope", scope, "--detector", "regex", "--deny", str(deny), "--strategy",
                  "NAME=mechanism", "--strategy", "EMAIL=surrogate", "--report", str(report))
     assert result.exit_code == 0, result.output
@@ -514,11 +514,11 @@ def test_a_notice_when_an_epsilon_mechanism_may_keep_a_detected_span(tmp_path: P
     src.write_text("Dr. John Smith saw Sarah Davis today.\n", encoding="utf-8")
     if args[0] == "--scope":
         args = [*args, "--detector", "regex", "--deny", str(_deny(tmp_path))]
-    result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", *args)
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), *args)
     assert result.exit_code == 0, result.output
     assert ("a detected span can come back unchanged" in result.stderr) == notice
     assert "John" not in result.stderr and "Sarah" not in result.stderr
-    quiet = run(str(src), "-o", str(tmp_path / "q.txt"), "--seed", "1", "-q", *args)
+    quiet = run(str(src), "-o", str(tmp_path / "q.txt"), "-q", *args)
     assert quiet.exit_code == 0 and quiet.stderr == ""
 
 

@@ -52,10 +52,9 @@ def _key(tmp_path: Path) -> Path:
 def test_a_key_makes_repeated_releases_add_nothing(tmp_path: Path) -> None:
     src = _csv(tmp_path)
     keyed = _report(str(src), "--field", "note", "--key", str(_key(tmp_path)), "--releases", "3")
-    one, three = keyed["attacks"]["releases"]
-    assert (one["releases"], three["releases"]) == (1, 3)
-    assert one["top1"] == three["top1"] and one["unique_recovery"] == three["unique_recovery"]
-    careless = _report(str(src), "--field", "note", "--releases", "3")  # a fresh key per release
+    assert [r["releases"] for r in keyed["attacks"]["releases"]] == [1]  # one release, made once
+    assert keyed["repeated_releases"] == {"releases": 3, "fixed_key": True, "same_as_releases": 1}
+    careless = _report(str(src), "--field", "note", "--releases", "3", "--fresh-key")  # a key per release
     one, three = careless["attacks"]["releases"]
     assert three["unique_recovery"] > one["unique_recovery"] + 0.1
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from embedanon import Anonymizer, ConfigError
+from embedanon import Anonymizer, ConfigError, ReleaseKey
 from embedanon.config import AnonymizerConfig
 from embedanon.leakguard import is_variant
 from embedanon.pipeline import anonymize_records, anonymize_text
@@ -136,8 +136,13 @@ def test_output_independent_of_jobs_and_chunking() -> None:
     assert anonymize_text(docs[7], anon.config, anon.key) == serial[7]
 
 
-def test_no_key_uses_os_entropy() -> None:
-    assert Anonymizer().key.secret != Anonymizer().key.secret
+def test_no_key_uses_the_default_key_and_fresh_noise_is_asked_for_by_name() -> None:
+    """Issue 33: without a key every run drew a fresh one, so re-running composed."""
+    first, again = Anonymizer(), Anonymizer()
+    assert first.key.secret == again.key.secret and first.key.origin == "default"
+    assert first.anonymize(NOTE) == again.anonymize(NOTE)
+    fresh = Anonymizer(key=ReleaseKey.fresh())
+    assert fresh.key.secret != first.key.secret and fresh.key.origin == "fresh"
 
 
 def test_case_pattern_transferred(anon: Anonymizer) -> None:

@@ -28,6 +28,7 @@ from .options import (
     JobsOpt,
     SchedulerOpt,
     VersionOpt,
+    key_warning,
     release_anonymizer,
     release_options,
 )
@@ -105,6 +106,9 @@ def anonymize_command(
     notice = fallback_notice(stats)
     if notice is not None and not quiet:  # the count is in the report too
         typer.echo(notice, err=True)
+    warning = key_warning(anonymizer.key)  # after the run: a failure stays one line
+    if warning is not None:  # a warning, not a notice: --quiet does not hide it
+        typer.echo(warning, err=True)
     if not quiet:  # the last line of every run: counts and time, never text
         typer.echo(f"anonymized {counted(stats.records, 'record')} ({counted(stats.texts, 'text')}, "
                    f"{stats.bytes_in / 1e6:.2f} MB) from {counted(stats.inputs, 'input')} in {seconds:.1f} s",

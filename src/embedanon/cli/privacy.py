@@ -47,8 +47,10 @@ def privacy_report_command(
     field: FieldOpt = None,
     encoding_errors: EncodingErrorsOpt = "strict",
     releases: Annotated[int, typer.Option(
-        help="Multi-release attack: anonymize the input N times as a careless holder would (a "
-             "fresh key each time unless --key or --seed is given) and intersect.")] = 1,
+        help="Multi-release attack: the input released N times. Under a fixed key (the default "
+             "key, --key, --seed) every release is the same text, reported as '= 1 release'; with "
+             "--fresh-key each release draws a fresh key, as a holder re-running with new noise "
+             "would, and the attack intersects them.")] = 1,
     spans: Annotated[Optional[str], typer.Option(
         help="spans.jsonl marking person names (with 'group') of the input's texts, in order: "
              "name figures per culture group.", metavar="FILE")] = None,
@@ -101,9 +103,10 @@ def privacy_report_command(
     config = anonymizer.config
     plain = is_plain(config.scope)
     full = config if plain else full_scope_config(config)
-    # Release 1 under the configured key; a careless holder's further releases draw fresh keys.
-    keys = [anonymizer.key] + [anonymizer.key if anonymizer.key.origin != "fresh" else ReleaseKey.fresh()
-                               for _ in range(releases - 1)]
+    # Release 1 under the configured key. A fixed key releases the same text every time (one
+    # release, whatever N); with --fresh-key each further release draws a fresh key.
+    fixed = anonymizer.key.origin != "fresh"
+    keys = [anonymizer.key] + ([] if fixed else [ReleaseKey.fresh() for _ in range(releases - 1)])
     outs: list[list[str]] = []
     docs: list[list[AnonymizedDocument]] = []  # the scoped releases, when not plain
 
@@ -122,7 +125,7 @@ def privacy_report_command(
             docs.append(scoped)
 
     run_with_progress(choose(progress, quiet or as_json, input_path == "-"),
-                      releases * sum(len(t) for t in texts), work)
+                      len(keys) * sum(len(t) for t in texts), work)
     # The change rate describes the release as published; the word attacks model the mechanism, so
     # outside plain full scope they read only the tokens it released (see embedanon.privacy.scoped).
     originals, released = texts, outs
@@ -147,7 +150,7 @@ def privacy_report_command(
             + ("" if exact else f" (law estimated from {empirical_draws} runs per input: lower bounds)"))
         figures = run_attacks(originals, released, mechanism=anonymizer.mechanism,
                               index=anonymizer.runtime.index, name_spans=name_spans,
-                              release_counts=sorted({1, releases}), contextual=contextual,
+                              release_counts=sorted({1, len(keys)}), contextual=contextual,
                               empirical_draws=0 if exact else empirical_draws, attacker_text=attacker)
     warnings = []
     if attacker is not None and {t.strip() for t in texts if t.strip()} <= {t.strip() for t in attacker}:
@@ -172,6 +175,7 @@ def privacy_report_command(
         attacks=None if figures is None else figures.as_dict()), thresholds)
     if as_json:
         payload: dict[str, Any] = {"report": _report_dict(report),
+                                   "repeated_releases": _repeated(releases, fixed),
                                    "release": _release_dict(config.scope.scope, counts),
                                    "warnings": warnings,
                                    "attacks": None if figures is None else figures.as_dict(),
@@ -180,10 +184,20 @@ def privacy_report_command(
         return
     for line in format_report(report, counts) + (format_figures(figures) if figures else []):
         typer.echo(line)
+    if releases > 1 and fixed:
+        typer.echo(f"after {releases} releases:   = 1 release (every release under this key is the same "
+                   "text; only --fresh-key draws new noise)")
     for warning in warnings:
         typer.echo(f"warning:              {warning}")
     for line in verdict.lines():
         typer.echo(line)
+
+
+def _repeated(releases: int, fixed: bool) -> dict[str, Any] | None:
+    """What N releases amount to: one release under a fixed key (default key, --key, --seed)."""
+    if releases == 1:
+        return None
+    return {"releases": releases, "fixed_key": fixed, "same_as_releases": 1 if fixed else releases}
 
 
 def finite_json(value: Any) -> Any:

@@ -17,6 +17,7 @@ from ..backends.base import Backend, build_backend, chunk_texts
 from ..config import DEFAULT_DETECTORS, AnonymizerConfig, ScopeConfig
 from ..detectors.merge import WordLists
 from ..errors import ConfigError
+from ..keys import default_key
 from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
@@ -26,7 +27,8 @@ from .runtime import Runtime, get_runtime
 
 
 def resolve_key(key: ReleaseKey | str | os.PathLike[str] | None, seed: int | None) -> ReleaseKey:
-    """The release key: a :class:`ReleaseKey`, a key file path, a seed (experiments) or fresh."""
+    """The release key: a :class:`ReleaseKey`, a key file path, a seed (experiments), or the
+    user's default key (:func:`embedanon.keys.default_key`, created on first use)."""
     if key is not None and seed is not None:
         raise ConfigError("give a key or a seed, not both")
     if isinstance(key, ReleaseKey):
@@ -37,7 +39,7 @@ def resolve_key(key: ReleaseKey | str | os.PathLike[str] | None, seed: int | Non
         return ReleaseKey.from_file(key)
     if seed is not None:
         return ReleaseKey.from_seed(seed)
-    return ReleaseKey.fresh()
+    return default_key()
 
 
 def _mapping(name: str, value: object, example: str) -> Mapping[Any, Any]:
@@ -128,9 +130,13 @@ class Anonymizer:
         k: neighborhood size for ``knn`` (default 10).
         key: the release key (a :class:`~embedanon.noise.ReleaseKey` or the path of a key file
             written by ``embedanon keygen``). The same data under the same key always gives the
-            same release, so exporting it again reveals nothing new.
+            same release, so exporting it again reveals nothing new. Neither key nor seed: the
+            user's default key (``$EMBEDANON_KEY`` or ``~/.config/embedanon/release.key``, created
+            on first use; see :mod:`embedanon.keys`), so a script run twice releases the same
+            text. ``key=ReleaseKey.fresh()`` draws new noise, and releasing the same data again
+            under another key composes.
         seed: for reproducible experiments only: the key is derived from it (scrypt), and anyone
-            who guesses the seed can replay the noise. Neither key nor seed: a fresh key.
+            who guesses the seed can replay the noise.
         min_length: shortest replacement word.
         allowlist: optional path of a public word list restricting replacements.
         index: neighbor search, ``None``/``"flat"`` (exact), ``"hnsw"`` or ``"auto"``.

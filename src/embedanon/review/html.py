@@ -220,8 +220,9 @@ def _cards(review: Review) -> str:
 
 def _settings(review: Review) -> str:
     s = review.settings
-    key = {"file": "release key file", "seed": "derived from --seed (experiments only)",
-           "fresh": "a fresh key (not saved)"}.get(s.key_origin, s.key_origin)
+    key = {"file": "release key file", "default": "your default release key",
+           "seed": "derived from --seed (experiments only)",
+           "fresh": "a fresh key (--fresh-key, not saved)"}.get(s.key_origin, s.key_origin)
     key_note = {
         "seed": "A seed can be guessed and the noise replayed: never release with --seed.",
         "fresh": "This page shows one possible release; the file you publish differs unless it "
@@ -235,7 +236,8 @@ def _settings(review: Review) -> str:
         ("Parameters", ", ".join(f"{_e(n)} = <code>{_e(v)}</code>" for n, v in s.params) or "none"),
         ("Embedding", f"<code>{_name(s.embedding)}</code>"),
         ("Key", f"{_e(key)}, fingerprint <code>{_e(s.key_fingerprint)}</code>"
-                f'<div class="note{" warn" if s.key_origin != "file" else ""}">{_e(key_note)}</div>'),
+                f'<div class="note{"" if s.key_origin in ("file", "default") else " warn"}">'
+                f"{_e(key_note)}</div>"),
         ("Configuration digest", f"<code>{_e(s.digest)}</code>"),
         ("Sample", _e(f"{len(review.records):,} of {review.records_total:,} records "
                       f"(requested {'all' if review.requested == 0 else review.requested}), drawn "

@@ -145,7 +145,7 @@ class Settings:
         mechanism: mechanism name.
         params: its parameters as (name, value) pairs, defaults included.
         embedding: embedding name or path.
-        key_origin: ``file``, ``seed`` or ``fresh``.
+        key_origin: ``file``, ``default``, ``seed`` or ``fresh`` (:data:`~embedanon.noise.KEY_ORIGINS`).
         key_fingerprint: the key's public fingerprint.
         digest: configuration digest (:meth:`~embedanon.pipeline.Anonymizer.digest`).
         epsilon: per-word epsilon, or None when the mechanism has none.
