@@ -37,8 +37,8 @@ from .backends.base import Backend, build_backend, chunk_texts
 from .compressed import by_name, compressed_position, strip_suffix, text_output
 from .config import AnonymizerConfig
 from .errors import ConfigError, InputError
-from .language import LanguageSample, not_english_message
 from .keys import default_key_path
+from .language import LanguageSample, not_english_message
 from .mechanisms import MECHANISMS
 from .parquet import ParquetJob
 from .pipeline import Anonymizer
