@@ -1,5 +1,5 @@
-"""Build the public attacker data shipped in ``src/embedanon/privacy/data/`` and the word list of
-``src/embedanon/data/`` (run once, offline).
+"""Build the public attacker data shipped in ``src/embedanon/privacy/data/`` and the word and name
+lists of ``src/embedanon/data/`` (run once, offline).
 
 Three files, all from public sources and none from any corpus the attacks are evaluated on:
 
@@ -36,7 +36,7 @@ from embedanon.privacy.contextual import train_bigrams
 from embedanon.text import lookup_key
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "privacy" / "data"
-#: the word list is read by the detectors too, so it lives below both (``embedanon.lexicon``)
+#: the word and name lists are read by the detectors too, so they live below both (``embedanon.lexicon``)
 LEXICON = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "data"
 TOP_WORDS = 100_000
 #: Faker locales per culture group (only providers whose names are in Latin letters).
@@ -76,7 +76,7 @@ def build_names() -> None:
                         if key.isascii() and key.isalpha():
                             slot = (key, part, group)
                             rows[slot] = max(rows.get(slot, 0.0), float(weight))
-    with gzip.open(OUT / "names.tsv.gz", "wt", encoding="utf-8", compresslevel=9) as fh:
+    with gzip.open(LEXICON / "names.tsv.gz", "wt", encoding="utf-8", compresslevel=9) as fh:
         for (name, part, group), weight in sorted(rows.items()):
             fh.write(f"{name}\t{part}\t{group}\t{weight:.6g}\n")
 

@@ -11,6 +11,7 @@ same list from here, so no lower room imports a higher one to get it.
 from __future__ import annotations
 
 import gzip
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 
@@ -30,3 +31,82 @@ def word_frequencies() -> dict[str, float]:
         word, freq = line.split("\t")
         out[word] = float(freq)
     return out
+
+
+@lru_cache(maxsize=1)
+def word_ranks() -> dict[str, int]:
+    """{lower-case word: rank} in :func:`word_frequencies` (0 = most frequent)."""
+    freqs = word_frequencies()
+    return {w: i for i, w in enumerate(sorted(freqs, key=lambda w: (-freqs[w], w)))}
+
+
+#: how many of the most frequent public English words count as common (the decode rules' figure)
+COMMON_RANK = 20_000
+#: a name part below this rank of the public word list is a name more than a word
+NAME_RANK = 5_000
+#: the share of the US population a name part needs in Faker's weighted en_US lists to count as a
+#: name by itself (``john`` 2.9 %, ``arthur`` 0.13 %, ``turner`` 0.31 %; ``guy`` 0.026 %)
+NAME_SHARE = 0.001
+
+
+@lru_cache(maxsize=2)
+def name_parts(part: str | None = None) -> dict[str, float]:
+    """{lower-case ASCII name part: weight}: the given names (``part="first"``), surnames
+    (``"last"``) or both (None) of ``names.tsv.gz`` (Faker's person providers of five culture
+    groups), each with its largest share of the US population in Faker's weighted en_US lists
+    (0.0 for a name only other lists hold); with ``part=None`` also every name part of
+    ``name_parts.txt.gz`` (every Faker locale, romanized lists included: ``fang``, ``mai``)."""
+    out: dict[str, float] = {}
+    for line in data_lines("names.tsv.gz"):
+        name, kind, group, weight = line.split("\t")
+        if part is not None and kind != part:
+            continue
+        share = float(weight) if group == "american" else 0.0
+        out[name] = max(out.get(name, 0.0), share)
+    if part is None:
+        for name in data_lines("name_parts.txt.gz"):
+            out.setdefault(name, 0.0)
+    return out
+
+
+def folded(word: str) -> str:
+    """``word`` in lower case without accents (how the name lists are keyed: ``Hải`` -> ``hai``)."""
+    decomposed = unicodedata.normalize("NFD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def common_word(word: str) -> bool:
+    """Whether ``word`` (any case) is among the :data:`COMMON_RANK` most frequent public English
+    words."""
+    rank = word_ranks().get(word.lower())
+    return rank is not None and rank < COMMON_RANK
+
+
+def weighty_name(word: str, part: str | None = None) -> bool:
+    """Whether ``word`` (any case) is a name part (of ``part``: ``first``, ``last`` or either)
+    that at least :data:`NAME_SHARE` of the US population bears (Faker's en_US weights): a name
+    by itself, even when it is also a common word (``Jack``, ``Turner``)."""
+    return name_parts(part).get(folded(word), 0.0) >= NAME_SHARE
+
+
+def name_like(word: str) -> bool:
+    """Whether ``word`` (any case, two letters or more) reads as a name more than as an English
+    word: not among the :data:`COMMON_RANK` most frequent public words (``Bedevere``), a given
+    name that is a :func:`weighty_name` (``Jack``, ``Arthur``; not ``Guy``), or a listed name part
+    below rank :data:`NAME_RANK` of the public list (``Gibbs``, rank 11,870; ``Turner``; not
+    ``Black`` or ``Knight``)."""
+    if len(word) < 2:
+        return False
+    key = word.lower()
+    rank = word_ranks().get(key)
+    if rank is None or rank >= COMMON_RANK or weighty_name(key, "first"):
+        return True
+    return rank >= NAME_RANK and folded(word) in name_parts()
+
+
+@lru_cache(maxsize=1)
+def drug_words() -> frozenset[str]:
+    """Drug and drug-brand names (``ativan``, ``zetia``), lower case: the rare single words of a
+    public drug dictionary that no listed name part shares (``data/drugs.txt.gz``, built by
+    ``scripts/build_lexicons.py``)."""
+    return frozenset(data_lines("drugs.txt.gz"))

@@ -278,3 +278,40 @@ def test_union_detector_propagates_detector_unavailable():
 
     with pytest.raises(DetectorUnavailable, match="service unavailable"):
         UnionDetector([Fixed("a", []), Down()]).detect("text")
+
+
+def test_without_ranges_agrees_with_a_per_character_reference():
+    """A span less the ranges: its characters outside them, in runs, each run kept when it holds
+    a letter or digit, less the ``:``/``>``/``-`` and spaces right after a range."""
+    import numpy as np
+
+    from embedanon.detectors.merge import without_ranges
+
+    rng = np.random.default_rng(31)
+    for _ in range(300):
+        text = "".join(rng.choice(list("ab1 :-\n"), size=int(rng.integers(1, 40))))
+        n = len(text)
+        cuts = sorted(set(rng.integers(0, n + 1, size=int(rng.integers(0, 6))).tolist()))
+        ranges = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
+        bounds = sorted(set(rng.integers(0, n + 1, size=int(rng.integers(0, 6))).tolist()))
+        spans = [Span(a, b, "NAME", 0.5, "model") for a, b in zip(bounds[::2], bounds[1::2], strict=False) if a < b]
+        inside = {i for a, b in ranges for i in range(a, b)}
+        expected = []
+        for sp in spans:
+            kept = [i for i in range(sp.start, sp.end) if i not in inside]
+            if len(kept) == sp.end - sp.start:  # no range touches it: kept as it is
+                expected.append(sp)
+                continue
+            runs = [[i] for i in kept[:1]]
+            for i in kept[1:]:
+                if i == runs[-1][-1] + 1:
+                    runs[-1].append(i)
+                else:
+                    runs.append([i])
+            for run in runs:
+                if run[0] - 1 in inside and run[0] - 1 >= sp.start:  # cut here: lose ': ' after it
+                    while run and (text[run[0]].isspace() or text[run[0]] in ":>-"):
+                        run.pop(0)
+                if run and any(text[j].isalnum() for j in run):
+                    expected.append(Span(run[0], run[-1] + 1, "NAME", 0.5, "model"))
+        assert without_ranges(text, spans, ranges) == expected, (text, spans, ranges)

@@ -28,16 +28,22 @@ span around it survives), unless it is a NAME right after a title (``Dr. Parkins
 is often the surname alone); every whole-word occurrence of a deny entry in the folded text
 becomes a span of its label over the original characters (score 1, source ``deny``). Deny wins
 over detectors in the merge only by the rule above.
+
+Structure is never a span: the characters of a transcript's role labels (``Doctor:``,
+``Guest_family:``, ``Girl #2:``; :mod:`embedanon.structure`) leave every detector's spans before
+the lists apply (:func:`without_ranges`).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .._validate import strings
 from ..errors import ConfigError
+from ..structure import role_ranges
 from .base import LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
 
@@ -224,4 +230,45 @@ class UnionDetector:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         found = [span.check(text) for detector in self.detectors for span in detector.detect(text)]
+        roles = role_ranges(text)
+        if roles and found:
+            found = without_ranges(text, sorted(found, key=lambda s: (s.start, s.end)), roles)
         return merge_spans(self.lists.apply(text, found))
+
+
+#: what a piece of a span loses where a range cut it: the label's colon and spaces
+_CUT_EDGE = ":>-"
+
+
+def without_ranges(text: str, spans: list[Span], ranges: list[tuple[int, int]]) -> list[Span]:
+    """The spans less the characters of ``ranges`` (sorted, disjoint): a span that crosses a range
+    keeps its pieces outside it that hold a letter or digit (less the spaces and ``:``, ``>``,
+    ``-`` right after the range), each with the span's label, score and source; the spans stay
+    in their order.
+
+    Args:
+        text: the text.
+        spans: spans, sorted by start.
+        ranges: ``(start, end)`` character ranges, sorted and disjoint.
+    """
+    if not ranges:
+        return spans
+    ends = [b for _, b in ranges]
+    out: list[Span] = []
+    for span in spans:
+        i = bisect_right(ends, span.start)  # the first range that ends after the span starts
+        if i == len(ranges) or ranges[i][0] >= span.end:
+            out.append(span)
+            continue
+        start = span.start
+        while i < len(ranges) and ranges[i][0] < span.end:
+            a, b = ranges[i]
+            if a > start and any(c.isalnum() for c in text[start:a]):
+                out.append(Span(start, a, span.label, span.score, span.source))
+            start = max(start, b)
+            while start < span.end and (text[start].isspace() or text[start] in _CUT_EDGE):
+                start += 1  # the colon and spaces after a label are not the span's
+            i += 1
+        if start < span.end and any(c.isalnum() for c in text[start : span.end]):
+            out.append(Span(start, span.end, span.label, span.score, span.source))
+    return out

@@ -21,17 +21,15 @@ mechanism runs on for each (the word's own row, or its proxy when the embedding 
 
 from __future__ import annotations
 
-import gzip
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 from ..errors import ConfigError
-from ..lexicon import word_frequencies
+from ..lexicon import data_lines, word_frequencies
 from ..text import lookup_key, tokenize
 from ..vectors.store import EmbeddingStore
 
@@ -40,12 +38,6 @@ UNLISTED_WEIGHT = 0.5
 #: Share of the attacker's own text in a domain prior (:func:`domain_frequencies`); the rest is the
 #: public list. Fixed a priori at half and half, not fitted to any corpus the figures are measured on.
 DOMAIN_SHARE = 0.5
-
-
-def _data_lines(name: str) -> list[str]:
-    with resources.files(__package__).joinpath("data", name).open("rb") as raw, \
-            gzip.open(raw, "rt", encoding="utf-8") as fh:
-        return fh.read().splitlines()
 
 
 def _aligned_words(texts: Iterable[str]) -> Iterator[str]:
@@ -127,7 +119,7 @@ class NameEntry:
 def name_dictionary() -> tuple[NameEntry, ...]:
     """The bundled public name dictionary (Faker's person names), one entry per (name, part, group)."""
     out = []
-    for line in _data_lines("names.tsv.gz"):
+    for line in data_lines("names.tsv.gz"):
         name, part, group, weight = line.split("\t")
         out.append(NameEntry(name, part, group, float(weight)))
     return tuple(out)

@@ -22,9 +22,11 @@ from .context import extend_coordinations, join_inverted_names, name_after_honor
 from .dates import split_date_lists, split_date_ranges, trim_date_edges
 from .layout import join_name_particles, name_before_own_email
 from .lists import name_list_items
-from .turns import name_after_greetings, name_speaker_turns
+from .turns import drop_role_labels, name_after_greetings, name_speaker_turns
 from .words import (
     complete_name_pairs,
+    drop_common_words,
+    drop_drug_names,
     join_running_inversions,
     name_orphan_tokens,
     trim_name_edges,
@@ -35,6 +37,9 @@ from .words import (
 #: spans the decode gave
 RULES: tuple[Rule, ...] = (
     Rule("orphan_names", name_orphan_tokens),
+    Rule("role_labels", drop_role_labels),
+    Rule("common_words", drop_common_words),
+    Rule("drug_names", drop_drug_names),
     Rule("coordination", extend_coordinations),
     Rule("speaker_turns", name_speaker_turns),
     Rule("propagation", propagate_names),
@@ -48,6 +53,7 @@ RULES: tuple[Rule, ...] = (
     Rule("name_pairs", complete_name_pairs),
     Rule("whole_words", widen_to_whole_words),
     Rule("name_edges", trim_name_edges),
+    Rule("role_labels_kept", drop_role_labels),
     Rule("date_lists", split_date_lists),
     Rule("date_ranges", split_date_ranges),
     Rule("date_edges", trim_date_edges),
@@ -63,6 +69,9 @@ __all__ = [
     "RuleContext",
     "apply_rules",
     "complete_name_pairs",
+    "drop_common_words",
+    "drop_drug_names",
+    "drop_role_labels",
     "extend_coordinations",
     "join_inverted_names",
     "join_name_particles",

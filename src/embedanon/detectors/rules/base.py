@@ -4,7 +4,7 @@ A rule reads one text's context and the spans decoded so far, and returns the sp
 (sorted and disjoint). The context is built once per text and holds what several rules read: the
 model's tokens and probabilities, the text's letter case, the score and source of an added span,
 and, computed on first use only, the tokens' words and NAME probabilities, the public English
-words and ``regex``'s dates.
+words, the speaker labels and ``regex``'s dates.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from ...lexicon import word_frequencies
+from ...structure import SpeakerLabel, speaker_labels
 from ..base import Span
 from ..bio import B_CLASS, CLASSES
 from ..features import common_words, tokenize
@@ -88,6 +89,16 @@ class RuleContext:
     def public(self) -> dict[str, float]:
         """The shipped public English word list (:func:`embedanon.lexicon.word_frequencies`)."""
         return word_frequencies()
+
+    @cached_property
+    def labels(self) -> list[SpeakerLabel]:
+        """The text's line-start speaker and role labels (:mod:`embedanon.structure`)."""
+        return speaker_labels(self.text)
+
+    @cached_property
+    def roles(self) -> list[tuple[int, int]]:
+        """The characters of the role labels: structure, never spans."""
+        return [r for label in self.labels for r in label.roles]
 
     @cached_property
     def dates(self) -> list[Span]:

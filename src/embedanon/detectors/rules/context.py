@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from ...lexicon import drug_words
 from ..base import Span
 from .base import RuleContext
 from .common import (
@@ -238,7 +239,8 @@ def name_after_honorifics(context: RuleContext, spans: list[Span]) -> list[Span]
     counts only in a text without any upper-case letter (``mr. fu`` in a lower-case note, not
     ``Dr. said`` nor ``a 10 ms delay``) and when it is not in the propagation stop list or
     ``AFTER_TITLE_LOWER_NOT_NAMES`` (``the dr. said``); after an upper-case honorific only an
-    upper-case word (``DR. OKAFOR``, not ``history of MS. Patient denies``).
+    upper-case word (``DR. OKAFOR``, not ``history of MS. Patient denies``); never a drug or
+    brand name of the shipped drug list (``Dr. Zetia``).
 
     Args:
         context: the text, the score (the detector's threshold) and source of an added span.
@@ -253,6 +255,7 @@ def name_after_honorifics(context: RuleContext, spans: list[Span]) -> list[Span]
     caseless = context.caseless  # lower-case words count only in text without capitals
     added: list[Span] = []
     lookup = SpanLookup(spans)
+    drugs = drug_words()
     for m in _HONORIFIC.finditer(text):
         a, b = m.span(2)
         word, title = m.group(2), m.group(1)
@@ -263,6 +266,8 @@ def name_after_honorifics(context: RuleContext, spans: list[Span]) -> list[Span]
                                  or word in AFTER_TITLE_LOWER_NOT_NAMES):
             continue
         if title.isupper() and shape != "upper":  # 'history of MS. Patient denies ...'
+            continue
+        if word.lower() in drugs:  # 'Dr. Zetia': a brand, not a doctor
             continue
         if lookup(a, b):
             continue

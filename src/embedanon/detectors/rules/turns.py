@@ -1,5 +1,5 @@
-"""Decode rules that read a conversation: the words after a greeting (``Hi I-An!``) and the
-speakers of a transcript's turns.
+"""Decode rules that read a conversation: the words after a greeting (``Hi I-An!``), the role
+labels of a transcript (structure, never spans) and the names among its speakers.
 
 Each rule takes the decoded spans (sorted, disjoint) and returns them with NAME spans added; see
 :mod:`embedanon.detectors.rules` for the order they run in.
@@ -12,16 +12,9 @@ from collections import Counter
 
 from ..base import Span
 from ..features import fold
+from ..merge import without_ranges
 from .base import RuleContext
-from .common import (
-    HEADER_LABELS,
-    HONORIFICS,
-    NO_PROPAGATION,
-    WORD,
-    SpanLookup,
-    capitalized,
-    mixed_name_case,
-)
+from .common import HONORIFICS, NO_PROPAGATION, WORD, SpanLookup, mixed_name_case
 
 #: greetings, thanks and farewells a name follows (``Hi I-An!``, ``GOOD MORNING THEMBILE.``)
 _GREETINGS = ("hi", "hello", "hey", "dear", "thanks", "thank you", "good morning", "good afternoon",
@@ -91,69 +84,52 @@ def name_after_greetings(context: RuleContext, spans: list[Span]) -> list[Span]:
     return sorted([sp for sp in spans if sp not in replaced] + added, key=lambda s: s.start)
 
 
-#: role and section words that open a line the way a chat speaker does (``Tutor:``, ``Plan:``)
-_TURN_WORDS_TEXT = (
-    " ".join(HEADER_LABELS) + " user assistant agent bot system support nurse host guest moderator "
-    "interviewer interviewee speaker caller operator counselor therapist clinician advisor instructor "
-    "mentor mom dad mother father me q a question answer plan assessment impression history note "
-    "diagnosis subjective objective procedure findings comment comments summary reason result results "
-    "update edit subject re fwd warning error info example step tip date time phone email address age "
-    "dob sex gender location hospital ward unit room medications allergies exam vitals mrn id ssn acct "
-    "account"
-)
-_TURN_WORDS = frozenset(_TURN_WORDS_TEXT.split())
-#: speaker words that never become names
-_NOT_SPEAKERS = _TURN_WORDS | NO_PROPAGATION
-#: a line opening like a chat turn: an optional honorific, one word, then ``:``, ``>`` or `` -``
-_TURN = re.compile(
-    rf"^[ \t]*(?:(?:{'|'.join(HONORIFICS)})\.?[ \t]+)?({WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]",
-    re.MULTILINE | re.IGNORECASE,
-)
-#: the same with a two-word speaker (``Raakin Talha:``), which can only vouch for a transcript
-_TURN2 = re.compile(rf"^[ \t]*({WORD}[ \t]+{WORD})(?:[ \t]*[:>]|[ \t]+-)[ \t]", re.MULTILINE)
+def drop_role_labels(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """Role labels are structure, never spans (:mod:`embedanon.structure`): the characters of a
+    transcript's role labels (``Doctor:``, ``Guest_family:``, ``Girl #2:``, the title of ``Dr.
+    Yaman:``) leave the spans. Runs early, so no later rule propagates a role word into the body
+    (``doctor,``), and again last, so none adds one back.
+
+    Args:
+        context: the text and its speaker labels.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less the role labels' characters, sorted and disjoint.
+    """
+    return without_ranges(context.text, spans, context.roles)
+
+
+#: how many line-start labels make a transcript whose repeated speakers are names
+_MIN_TURNS = 3
 
 
 def name_speaker_turns(context: RuleContext, spans: list[Span]) -> list[Span]:
-    """In a transcript, the speakers are names or roles: when at least three lines open like a chat
-    turn (``Word:``, ``Word>``, ``Word -``, an honorific allowed before the word) and one of their
-    speakers is a NAME span or a role word (``Tutor``, ``Patient``), every other speaker word that
-    opens two turns or more, is in no span, is not a role or section word (``Plan``,
-    ``Assessment``) nor in the propagation stop list, and starts with a capital (any case in a text
-    without capitals; upper case only in a text without lower-case letters) becomes a NAME span on
-    each of its turns, with ``score``. A two-word speaker holding a NAME span (``Raakin Talha:``)
-    vouches for the transcript too (round 17).
+    """In a transcript, the speakers are names or roles: when at least three lines open with a
+    label (:func:`embedanon.structure.speaker_labels`) and one of them is a role or holds a NAME
+    span, every label part that may be a name (not a role: a rare word, a common given name, a
+    listed name part), opens two turns or more and is in no span becomes a NAME span on each of
+    its turns, with ``score`` (``ZOOT:`` beside ``GALAHAD:``; ``Blessing:`` beside ``Tutor:``).
 
     Args:
-        context: the text, its case, the score (the detector's threshold) and source of an added span.
+        context: the text, its speaker labels, the score (the detector's threshold) and source
+            of an added span.
         spans: spans, sorted and disjoint.
 
     Returns:
         The spans with the added names, sorted.
     """
-    text, score, source = context.text, context.score, context.source
-    if text.count("\n") < 2:
+    labels = context.labels
+    if len(labels) < _MIN_TURNS:
         return spans
-    turns = [m.span(1) for m in _TURN.finditer(text)]
-    pairs = [m.span(1) for m in _TURN2.finditer(text)]
-    if len(turns) + len(pairs) < 3 or not turns:
-        return spans
-
+    text = context.text
     lookup = SpanLookup(spans)
-    known = [text[a:b] for a, b in turns + pairs
-             if text[a:b].lower() in _TURN_WORDS
-             or any(sp.label == "NAME" for sp in lookup(a, b))]
-    if not known:
+    parts = [(a, b) for label in labels for a, b in label.names]
+    named = {text[a:b] for a, b in parts if any(sp.label == "NAME" for sp in lookup(a, b))}
+    roles = any(text[a:b].strip() for label in labels if not label.names for a, b in label.roles)
+    if not named and not roles:
         return spans
-    case = context.case
-    count = Counter(text[a:b] for a, b in turns)
-    added: list[Span] = []
-    for a, b in turns:
-        w = text[a:b]
-        if count[w] < 2 or w in known or len(w) < 2 or w.lower() in _NOT_SPEAKERS:
-            continue
-        if case == "mixed" and not capitalized(w):
-            continue
-        if lookup(a, b):
-            continue
-        added.append(Span(a, b, "NAME", score, source))
+    count = Counter(text[a:b] for a, b in parts)
+    added = [Span(a, b, "NAME", context.score, context.source) for a, b in parts
+             if count[text[a:b]] >= 2 and text[a:b] not in named and not lookup(a, b)]
     return sorted(spans + added, key=lambda s: s.start) if added else spans

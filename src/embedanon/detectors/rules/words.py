@@ -9,14 +9,16 @@ import re
 
 import numpy as np
 
+from ...lexicon import drug_words, name_like
 from ...text import without_possessive
 from ..base import Span
 from ..bio import true_runs
 from ..features import fold
 from .base import RuleContext
-from .common import NO_PROPAGATION, SpanLookup, capitalized
+from .common import NO_PROPAGATION, SpanLookup, after_title, capitalized
 
 _JOINERS = "-'"
+_LETTERS = re.compile(r"[^\W\d_]+")
 #: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
 _PAIR_SCORE = 0.5
 _PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
@@ -264,4 +266,59 @@ def widen_to_whole_words(context: RuleContext, spans: list[Span]) -> list[Span]:
                 break
             b += 1
         out.append(sp if (a, b) == (sp.start, sp.end) else Span(a, b, sp.label, sp.score, sp.source))
+    return out
+
+
+def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A doubtful NAME span of common English words only is no name: a NAME span the model scored
+    below 0.5 (the gate of :func:`complete_name_pairs`) whose words are all among the 20,000 most
+    frequent public English words and none reads as a name (:func:`~embedanon.lexicon.name_like`:
+    not a given name that 0.1 % of the US population bears nor a name part of any Faker locale
+    below the 5,000 most frequent words) is dropped, unless it holds a digit or stands right after
+    a title (``Mr. Black``). So interjections and fillers (``Ah``, ``Yeah``, ``Nope``,
+    ``Quiet``), lower-case words of chat and role words (``Guy``, ``Sir``) leave; ``Jack``,
+    ``Arthur``, ``Gibbs``, ``Fang`` and a confident ``Hope`` stay.
+
+    Args:
+        context: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those NAME spans.
+    """
+    text = context.text
+    out = []
+    for sp in spans:
+        piece = text[sp.start : sp.end]
+        if sp.label == "NAME" and sp.score < _PAIR_SCORE and not any(c.isdigit() for c in piece):
+            words = _LETTERS.findall(piece)
+            if words and not any(name_like(w) for w in words) and not after_title(text, sp.start):
+                continue
+        out.append(sp)
+    return out
+
+
+def drop_drug_names(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A drug or brand name is no person's name: a NAME span whose words are drug or drug-brand
+    names of the shipped public drug list (:func:`~embedanon.lexicon.drug_words`: ``Ativan``,
+    ``Zetia``, ``Bactrim``) and otherwise common words that do not read as names (``Ativan
+    tablets``) is dropped, after a title too (``Dr. Zetia`` is a brand the model read after an
+    honorific).
+
+    Args:
+        context: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those NAME spans.
+    """
+    text = context.text
+    drugs = drug_words()
+    out = []
+    for sp in spans:
+        if sp.label == "NAME":
+            words = [w.lower() for w in _LETTERS.findall(text[sp.start : sp.end])]
+            if any(w in drugs for w in words) and all(w in drugs or not name_like(w) for w in words):
+                continue
+        out.append(sp)
     return out

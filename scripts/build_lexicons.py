@@ -1,0 +1,83 @@
+"""Build the public lexicons the detectors ship in ``src/embedanon/data/`` (run once, offline).
+
+* ``drugs.txt.gz``: drug and drug-brand names (``ativan``, ``zetia``, ``bactrim``), one lower-case
+  word a line: the single-word names of the ``drug-named-entity-recognition`` package's dictionary
+  (Thomas Wood / Fast Data Science, MIT; built from DrugBank's open vocabulary, MeSH, MedlinePlus,
+  the NHS and Wikipedia), less every word among the 20,000 most frequent public English words
+  (``aspirin``, ``caps``; those the detector's common-word rule already reads as no name) and
+  every given name or surname of ``names.tsv.gz`` (``allegra``, ``camila``), so the list never
+  vetoes a name the package knows.
+
+* ``name_parts.txt.gz``: the given names and surnames of every Faker person provider (86 locales)
+  written in Latin letters, romanized lists included, one folded name part a line (MIT, Faker).
+
+Usage::
+
+    .venv/bin/pip install 'drug-named-entity-recognition==2.0.9'
+    .venv/bin/python scripts/build_lexicons.py
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import pickle
+import re
+from importlib import resources
+from pathlib import Path
+
+from embedanon.lexicon import COMMON_RANK, folded, name_parts, word_ranks
+
+OUT = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "data"
+_DRUG_WORD = re.compile(r"[a-z][a-z\-]{2,}")
+
+
+def build_drugs() -> int:
+    source = resources.files("drug_named_entity_recognition").joinpath("drug_ner_dictionary.pkl.bz2")
+    with source.open("rb") as raw, bz2.open(raw, "rb") as fh:
+        dictionary = pickle.load(fh)  # noqa: S301 (the package's own file, read at build time only)
+    ranks, names = word_ranks(), name_parts()
+    words = sorted(w for w in dictionary["drug_variant_to_canonical"]
+                   if _DRUG_WORD.fullmatch(w) and ranks.get(w, COMMON_RANK) >= COMMON_RANK and w not in names)
+    with gzip.open(OUT / "drugs.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("".join(f"{w}\n" for w in words))
+    return len(words)
+
+
+def build_name_parts() -> int:
+    """``name_parts.txt.gz``: every given name and surname of every Faker person provider written
+    in Latin letters, romanized lists included (``fang``, ``mai``, ``ya``), lower case without accents,
+    one a line: the name parts of every locale Faker knows, beside ``names.tsv.gz`` (five culture
+    groups with weights, the privacy attacks' prior)."""
+    import importlib
+    import pkgutil
+
+    from faker.providers import person
+
+    parts: set[str] = set()
+    for module in pkgutil.iter_modules(person.__path__):
+        provider = importlib.import_module(f"faker.providers.person.{module.name}").Provider
+        for attr in dir(provider):
+            if not (attr.startswith(("first_name", "last_name", "first_romanized", "last_romanized"))
+                    and attr.endswith("s")):
+                continue
+            names = getattr(provider, attr, None)
+            if not isinstance(names, (dict, list, tuple)):
+                continue
+            for name in names:
+                for piece in re.split(r"[\s'\-]+", str(name)):
+                    key = folded(piece)
+                    if len(key) > 1 and key.isascii() and key.isalpha():
+                        parts.add(key)
+    with gzip.open(OUT / "name_parts.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("".join(f"{w}\n" for w in sorted(parts)))
+    return len(parts)
+
+
+def main() -> None:
+    print(f"name_parts.txt.gz: {build_name_parts()} name parts")
+    print(f"drugs.txt.gz: {build_drugs()} words")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The structure of a text that is not its content: the speaker and role labels of transcripts.
+
+A line of a transcript, a script or a chat log opens with who speaks: ``Doctor:``, ``teacher:``,
+``Guest_family:``, ``Q:``, ``Girl #2:``, ``Teen girl on cell:``, ``BLACK KNIGHT:``, ``ARTHUR:``,
+``Layla:``. A label that names a role is structure: no detector may make a span of it (the
+model's tagger, trained on text where a line-start word is often a name, reads ``Doctor:`` as one)
+and the detected and hybrid scopes keep it as written; so nothing propagates from it either (the
+lower-case ``doctor,`` of the body stays). A label that may be a person's name (``ARTHUR``,
+``Layla``, ``mari``) is left to the detectors, whose spans then propagate to the same name in the
+body, so label and body get the same surrogate.
+
+What a role is, from public word lists only (:mod:`embedanon.lexicon`), never from the corpus:
+a label part is a *role* when it holds a number (``Guy #1``, ``SCENE 24``), when none of its words
+is name-like, or when it is a description (a capitalized word followed by lower-case words in a
+text with both cases, ``Irate man on cell``) without a common given name or surname. A word is
+*name-like* (:func:`~embedanon.lexicon.name_like`) when it is not among the 20,000 most frequent
+public English words (``Bedevere``, ``mawu``), when it is a given name that at least 0.1 % of
+the US population bears in Faker's en_US lists (``Jack``, ``Arthur``; ``Guy`` is 0.026 %), or a
+listed given name or surname below the 5,000 most frequent words (``Gibbs``, ``Turner``; not
+``Black`` nor ``Knight``). In a label
+with capitals only its capitalized words count (``Older black gentleman``); a description
+escapes being a role only with a common given name in it (``Black guy`` is a role). Titles
+(``Dr.``, ``Lord``) are structure too: a name span after one keeps only the name.
+
+This module is the per-text structure pass that the detectors (:mod:`embedanon.detectors`) and
+the scopes (:mod:`embedanon.pipeline.scope`) both read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ._english import TITLES
+from .lexicon import name_like, weighty_name
+
+#: a line-start label: one to six words (letters first; digits, ``#``, ``_``, ``-``, ``'``, ``.``,
+#: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end
+_LABEL = re.compile(r"^[ \t]*([^\W\d_][\w#'.&,()\- \t]{0,39}?)[ \t]*[:>](?=[ \t]|\r?$)", re.MULTILINE)
+#: remarks inside a label: ``(wearing do-rag)``
+_REMARK = re.compile(r"\([^)]*\)")
+#: what joins several speakers in one label: ``ARTHUR and BLACK KNIGHT``, ``A & B``, ``A, B``
+_JOIN = re.compile(r"[ \t]+(?:and|&)[ \t]+|,[ \t]*", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+#: lower-case words that may stand inside a name (``Maria de Souza``)
+_PARTICLES = frozenset({"de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du", "al",
+                        "el", "bin", "ibn", "ben", "dos", "das", "y"})
+_MAX_WORDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class SpeakerLabel:
+    """One line-start label.
+
+    Attributes:
+        start, end: the label's characters (before its colon).
+        roles: character ranges of the label that are structure (role words, titles, numbers,
+            remarks, joiners): never part of a span.
+        names: character ranges of the parts that may be a person's name: left to the detectors.
+    """
+
+    start: int
+    end: int
+    roles: tuple[tuple[int, int], ...]
+    names: tuple[tuple[int, int], ...]
+
+
+def _name_like(word: str) -> bool:
+    """:func:`~embedanon.lexicon.name_like` for a word or any piece of a joined word
+    (``Okafor-Adeyemi``; not ``SHORT-TERM``)."""
+    return any(name_like(piece) for piece in re.split(r"['\u2019-]", word))
+
+
+def _part_is_name(words: list[str], caseless: bool) -> bool:
+    """Whether the words of one speaker (titles removed) may be a person's name."""
+    if not words:
+        return False
+    shown = words if caseless or not any(w[:1].isupper() for w in words) else \
+        [w for w in words if w[:1].isupper()]
+    if not any(_name_like(w) for w in shown):
+        return False
+    descriptive = not caseless and words[0][:1].isupper() and any(
+        w.islower() and w.lower() not in _PARTICLES for w in words[1:])
+    return not (descriptive and not any(weighty_name(w, "first") for w in words))
+
+
+def _split(label: str, at: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The role and name ranges of one label text starting at offset ``at``."""
+    roles: list[tuple[int, int]] = []
+    names: list[tuple[int, int]] = []
+    masked = _REMARK.sub(lambda m: " " * len(m.group()), label)
+    pos = 0
+    for piece in [*_JOIN.finditer(masked), None]:
+        a, b = pos, piece.start() if piece is not None else len(masked)
+        pos = piece.end() if piece is not None else len(masked)
+        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(masked, a, b)]
+        while words and words[0][2].rstrip(".").lower() in TITLES:
+            words = words[1:]  # 'Dr. Yaman', 'LORD CUTLER BECKETT': the title is structure
+        numbered = any(c.isdigit() for c in masked[a:b])
+        caseless = label.lower() == label
+        if words and not numbered and _part_is_name([w for _, _, w in words], caseless=caseless):
+            names.append((at + words[0][0], at + words[-1][1]))
+    cuts = sorted(names)
+    pos = at
+    for a, b in [*cuts, (at + len(label), at + len(label))]:
+        if a > pos:
+            roles.append((pos, a))
+        pos = max(pos, b)
+    return roles, names
+
+
+def speaker_labels(text: str) -> list[SpeakerLabel]:
+    """The line-start labels of ``text`` (``Word:`` ... up to six words before a colon and a space
+    or the line's end), in text order, each split into role ranges and name ranges (module
+    docstring)."""
+    if ":" not in text:
+        return []
+    out = []
+    for m in _LABEL.finditer(text):
+        label = m.group(1)
+        if len(_WORD.findall(label)) > _MAX_WORDS:
+            continue
+        roles, names = _split(label, m.start(1))
+        out.append(SpeakerLabel(m.start(1), m.end(1), tuple(roles), tuple(names)))
+    return out
+
+
+def role_ranges(text: str) -> list[tuple[int, int]]:
+    """The characters of ``text`` that are speaker or role structure (sorted, disjoint)."""
+    return [r for label in speaker_labels(text) for r in label.roles]

@@ -1,0 +1,42 @@
+"""The shipped public word lists (``embedanon.lexicon``): sizes, ranks, and what reads as a name."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon.lexicon import (
+    common_word,
+    drug_words,
+    name_like,
+    name_parts,
+    weighty_name,
+    word_frequencies,
+    word_ranks,
+)
+
+
+def test_word_list_and_ranks_agree():
+    freqs, ranks = word_frequencies(), word_ranks()
+    assert len(freqs) == len(ranks) == 100_000
+    top = sorted(freqs, key=lambda w: -freqs[w])[:3]
+    assert [ranks[w] for w in top] == [0, 1, 2] and common_word("THE") and not common_word("bedevere")
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("Bedevere", True), ("mawu", True), ("Jack", True), ("ARTHUR", True), ("Gibbs", True), ("Turner", True),
+     ("Guy", False), ("Black", False), ("Knight", False), ("doctor", False), ("Quiet", False), ("a", False)],
+)
+def test_name_like(word, expected):
+    assert name_like(word) is expected
+
+
+def test_name_parts_and_weights():
+    assert weighty_name("john", "first") and not weighty_name("guy") and not weighty_name("black", "first")
+    assert "okafor" not in name_parts("first") and set(name_parts("first")) <= set(name_parts())
+
+
+def test_drug_words_are_rare_and_never_a_listed_name():
+    drugs = drug_words()
+    assert {"ativan", "zetia", "bactrim"} <= drugs
+    assert not drugs & set(name_parts()) and not any(common_word(w) for w in drugs)

@@ -1,0 +1,52 @@
+"""Speaker and role labels (``embedanon.structure``): roles are structure, names are left to the
+detectors (tables with negative controls); every range lies inside its label and the label's
+characters are split, not lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon.structure import role_ranges, speaker_labels
+
+
+def _split(text: str) -> list[tuple[str, list[str]]]:
+    return [(text[label.start : label.end], [text[a:b] for a, b in label.names]) for label in speaker_labels(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # roles: common words, numbered speakers, descriptions, underscores, single letters
+        ("Doctor: Hi.\nPatient: Hello.\n", [("Doctor", []), ("Patient", [])]),
+        ("teacher: ok\nstudent: fine\n", [("teacher", []), ("student", [])]),
+        ("Guest_family: He is fine.\nGuest_clinician: Good.", [("Guest_family", []), ("Guest_clinician", [])]),
+        ("Q: Why?\nA: Because.\n", [("Q", []), ("A", [])]),
+        ("Guy #1: So?\nTeen girl on cell: No.\nIrate man on cell: Hey!\n",
+         [("Guy #1", []), ("Teen girl on cell", []), ("Irate man on cell", [])]),
+        ("Black guy: Yo.\nSCENE 24: [wind]\nLEFT HEAD: What?\n", [("Black guy", []), ("SCENE 24", []), ("LEFT HEAD", [])]),
+        ("BLACK KNIGHT: None shall pass.\nInterviewer: And then?\n", [("BLACK KNIGHT", []), ("Interviewer", [])]),
+        # names: rare words, common given names, listed names below the common ranks, titles apart
+        ("ARTHUR: Halt!\nBEDEVERE: Quiet!\n", [("ARTHUR", ["ARTHUR"]), ("BEDEVERE", ["BEDEVERE"])]),
+        ("WILL TURNER: Lift it.\nGIBBS: Aye.\n", [("WILL TURNER", ["WILL TURNER"]), ("GIBBS", ["GIBBS"])]),
+        ("Layla: Wait.\nmari: C'mon.\nJohn: No.\n", [("Layla", ["Layla"]), ("mari", ["mari"]), ("John", ["John"])]),
+        ("Dr. Yaman: Fine.\nARTHUR and BLACK KNIGHT: Aaah!\n",
+         [("Dr. Yaman", ["Yaman"]), ("ARTHUR and BLACK KNIGHT", ["ARTHUR"])]),
+        ("Guy #1 (wearing do-rag): You know?\n", [("Guy #1 (wearing do-rag)", [])]),
+        # not labels: a sentence, a time, a URL, a colon inside a line
+        ("The patient said the following about it: fine.\nAt 10:30 he left.\nSee http://x.org\nA b: c\n",
+         [("A b", [])]),
+    ],
+)
+def test_labels_are_split_into_roles_and_names(text, expected):
+    assert _split(text) == expected
+
+
+@pytest.mark.parametrize("text", ["Doctor: Hi.\nARTHUR and BLACK KNIGHT: Aaah!\nDr. Yaman: ok\n", "Guy #2 (x): y\n", ""])
+def test_ranges_partition_each_label(text):
+    for label in speaker_labels(text):
+        ranges = sorted([*label.roles, *label.names])
+        assert all(label.start <= a < b <= label.end for a, b in ranges)
+        assert all(x[1] <= y[0] for x, y in zip(ranges, ranges[1:], strict=False))
+        covered = "".join(text[a:b] for a, b in ranges).replace(" ", "")
+        assert covered == text[label.start : label.end].replace(" ", "")
+    assert role_ranges(text) == [r for label in speaker_labels(text) for r in label.roles]
