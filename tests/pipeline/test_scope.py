@@ -312,3 +312,21 @@ def test_propagation_skips_function_words_titles_and_particles() -> None:
     assert propagate(text, []) == []
     dates = [Span(0, 3, "DATE", 0.9, "regex")]  # dates and ages recur with other meanings
     assert propagate("May 3 and may 3", dates) == dates
+
+
+_DIALOGUE = "MARY: Hello, doctor.\nDoctor: Hi Mary.\nMARY: Bye.\nDoctor: Good.\n"
+
+
+def test_role_labels_are_kept_and_a_name_label_gets_its_names_surrogate():
+    """Role labels are structure: never a span (the deny list names ``Doctor`` elsewhere only),
+    kept as written in hybrid scope; a name used as a label gets the surrogate of the same name
+    in the body."""
+    deny = {"Mary": "NAME"}
+    doc = Anonymizer(key=fast_key(6), scope="hybrid", detectors="regex", deny=deny).anonymize_document(_DIALOGUE)
+    lines = doc.text.splitlines()
+    assert [line.split(":")[0] for line in lines[1::2]] == ["Doctor", "Doctor"]  # kept, not perturbed
+    surrogate = lines[0].split(":")[0]
+    assert surrogate.lower() != "mary" and surrogate.lower() == lines[1].split()[2].rstrip(".").lower()
+    assert not any(item.label and _DIALOGUE[item.start : item.end] == "Doctor" for item in doc.items)
+    full = Anonymizer(key=fast_key(6), scope="all").anonymize(_DIALOGUE)
+    assert "Doctor:" not in full  # full scope still replaces every word

@@ -20,6 +20,11 @@ a possessive, a model that did not propagate, an LLM that marked it once), and t
 returns a word unchanged often enough at readable ε. So before assembly every other whole-word
 occurrence, in any case, of what a span labels gets that span's label (:func:`propagate`).
 
+Structure: the role labels of a transcript (``Doctor:``, ``Guest_family:``; :mod:`embedanon.structure`)
+are never spans, and in hybrid scope they are kept as written, not passed through the mechanism,
+so the turns stay readable; a name used as a label (``MARY:``) is a span like the same name in
+the body and gets the same surrogate.
+
 Cross-name collisions: a word of a detected name whose action is ``mechanism`` and whose
 replacement is a word of *another* detected name of the record (``John Smith`` -> ``Smith``) gets
 a name surrogate instead, so no name of a record appears where another stood. The rule looks only
@@ -39,10 +44,11 @@ from typing import Any
 from .._english import TITLES
 from ..config import ScopeConfig
 from ..detectors.base import DetectorUnavailable, Span
-from ..detectors.merge import WordLists
+from ..detectors.merge import WordLists, without_ranges
 from ..detectors.regex import RegexDetector
 from ..detectors.rules.common import NO_PROPAGATION
 from ..noise import Prf, ReleaseKey
+from ..structure import role_ranges
 from ..surrogates import AvoidNames, surrogates_for
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lookup_key, split_joined, split_words, without_possessive
@@ -177,7 +183,14 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
              key: ReleaseKey, record_prf: Prf) -> tuple[str, tuple[Item, ...]]:
     """The scoped output of one record from its full-scope replacement (see module docstring)."""
     lists = _allow_list(scope.allow)
-    spans = widen(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
+    roles = role_ranges(text)  # structure: never a span, kept as written (never the mechanism's)
+    spans = propagate(text, spans, lambda span: lists.allowed(text, span))
+    spans = widen(text, without_ranges(text, spans, roles) if roles else spans)
+    role_ends = [b for _, b in roles]
+
+    def structural(item: Item) -> bool:
+        j = bisect_right(role_ends, item.start)
+        return j < len(roles) and roles[j][0] <= item.start and item.end <= roles[j][1]
     surrogates = surrogates_for(scope.surrogates)
     names = [text[s.start : s.end] for s in spans if s.label == "NAME"]
     name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
@@ -219,7 +232,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         if span.label == "NAME":
             n_name += 1
         while i < len(items) and items[i].end <= span.start:  # items before the span
-            if scope.outside == "mechanism":
+            if scope.outside == "mechanism" and not structural(items[i]):
                 replace(items[i])
             i += 1
         action = scope.action(span.label)
@@ -246,7 +259,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             at = span.end
         # keep: the span's text is copied with what follows
     while i < len(items):
-        if scope.outside == "mechanism":
+        if scope.outside == "mechanism" and not structural(items[i]):
             replace(items[i])
         i += 1
     copy_to(len(text))
