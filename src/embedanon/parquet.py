@@ -106,7 +106,8 @@ class ParquetJob:
             self._tables[group] = table
             self._results[group] = [[] for _ in self._fields]
             values = [table.column(c).to_pylist() for c in self._columns]
-            size = metadata.row_group(group).total_byte_size
+            info = metadata.row_group(group)  # its bytes in the file: progress against the file size
+            size = sum(info.column(j).total_compressed_size for j in range(info.num_columns))
             for row in range(rows):  # the row group's bytes spread over its rows: progress
                 nbytes = size // rows + (size % rows if row == rows - 1 else 0)
                 texts = tuple("" if column[row] is None else column[row] for column in values)

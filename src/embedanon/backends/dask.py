@@ -33,7 +33,11 @@ def _client(scheduler: str | None) -> Any:
     if quiet:  # one line on stderr per problem: distributed's chatter, and its tracebacks when a
         # scheduler or worker dies (87 lines for a killed scheduler, audit defect 5), stay out;
         # the run says what happened in its own line
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        # distributed gives some of its loggers levels of their own (distributed.client logged
+        # a killed scheduler's tracebacks at ERROR): each one, and asyncio's, is set
+        names = [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
+        for name in [*names, "distributed", "asyncio", "tornado"]:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
     if scheduler is None:
         # The scheduler and workers of a local cluster listen on 127.0.0.1, where any process of
