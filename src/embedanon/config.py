@@ -83,10 +83,15 @@ class ScopeConfig:
     def default_action(self) -> str:
         """Action of a detected span whose label has no strategy of its own."""
         given = dict(self.strategies)
-        return given.get("DEFAULT", "surrogate" if self.scope == "hybrid" else "mechanism")
+        return given.get("DEFAULT", "mechanism" if self.scope == "all" else "surrogate")
 
     def action(self, label: str) -> str:
         return dict(self.strategies).get(label, self.default_action)
+
+    def actions(self) -> dict[str, str]:
+        """{label: action} for every label: what happens to a detected span of each (the run
+        report and ``-v`` print it)."""
+        return {label: self.action(label) for label in LABELS}
 
     @property
     def outside(self) -> str:

@@ -499,9 +499,10 @@ def test_report_epsilon_counts_only_what_the_mechanism_released_outside_scope_al
 
 
 @pytest.mark.parametrize(("args", "notice"), [
-    (["--scope", "detected", "-m", "exponential", "--epsilon", "14"], True),
+    (["--scope", "detected", "-m", "exponential", "--epsilon", "14", "--strategy", "DEFAULT=mechanism"], True),
     (["--scope", "hybrid", "-m", "laplace", "--epsilon", "50", "--strategy", "NAME=mechanism"], True),
-    (["--scope", "detected"], False),  # knn never returns its input
+    (["--scope", "detected", "-m", "exponential", "--epsilon", "14"], False),  # surrogates by default
+    (["--scope", "detected", "--strategy", "DEFAULT=mechanism"], False),  # knn never returns its input
     (["--scope", "hybrid", "-m", "exponential", "--epsilon", "14"], False),  # surrogates
     (["--scope", "detected", "-m", "exponential", "--epsilon", "14", "--strategy", "DEFAULT=surrogate"], False),
     (["-m", "exponential", "--epsilon", "14"], False),  # scope all: no span is special

@@ -330,3 +330,13 @@ def test_role_labels_are_kept_and_a_name_label_gets_its_names_surrogate():
     assert not any(item.label and _DIALOGUE[item.start : item.end] == "Doctor" for item in doc.items)
     full = Anonymizer(key=fast_key(6), scope="all").anonymize(_DIALOGUE)
     assert "Doctor:" not in full  # full scope still replaces every word
+
+
+def test_detected_scope_defaults_to_surrogates_for_every_label():
+    from embedanon.detectors.base import LABELS
+
+    assert ScopeConfig(scope="detected").actions() == dict.fromkeys(LABELS, "surrogate")
+    assert ScopeConfig(scope="hybrid").default_action == "surrogate"
+    assert ScopeConfig(scope="all").default_action == "mechanism"
+    mixed = ScopeConfig(scope="detected", strategies=(("DEFAULT", "mechanism"), ("NAME", "redact")))
+    assert mixed.action("NAME") == "redact" and mixed.action("DATE") == "mechanism"

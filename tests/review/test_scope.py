@@ -46,10 +46,12 @@ def _setup(case: str, tmp_path: Path, emb: Path) -> tuple[list[str], dict[str, A
     deny = tmp_path / "deny.txt"
     deny.write_text(DENY[case], encoding="utf-8")
     scope = case.split("-")[0]
+    # scope detected through the mechanism (its default is surrogates): the figures measured here
+    strategy = ["--strategy", "DEFAULT=mechanism"] if scope == "detected" else []
     cli = ["-m", "knn", "--k", "3", "--embedding", str(emb), "--seed", "1", "--scope", scope,
-           "--detector", "regex", "--deny", str(deny), str(src)]
+           "--detector", "regex", "--deny", str(deny), *strategy, str(src)]
     options = {"embedding": str(emb), "mechanism": "knn", "k": 3, "seed": 1, "scope": scope,
-               "detector": "regex", "deny": str(deny)}
+               "detector": "regex", "deny": str(deny), "strategy": strategy[1:] or None}
     return cli, options
 
 

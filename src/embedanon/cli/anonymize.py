@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from typing import Annotated, Any, Optional
@@ -82,6 +83,10 @@ def anonymize_command(
     # before reading the key or loading anything: no output may replace a file the run reads
     check_outputs(inputs, output, report=report, reads=release_files(**release))
     anonymizer = release_anonymizer(**release)
+    scoped = anonymizer.config.scope
+    if scoped.scope != "all":  # -v: what happens to a span of each label
+        actions = ", ".join(f"{label}={action}" for label, action in scoped.actions().items())
+        logging.getLogger(__name__).info("scope %s, action per label: %s", scoped.scope, actions)
     kept = kept_span_notice(anonymizer.config)
     if kept is not None and not quiet:
         typer.echo(kept, err=True)

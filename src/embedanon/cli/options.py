@@ -80,8 +80,9 @@ IndexOpt = Annotated[str, typer.Option(
         "--index", help="Neighbor search: flat (exact), hnsw (approximate), auto (hnsw for very "
                         "large vocabularies).", metavar="flat|hnsw|auto")]
 ScopeOpt = Annotated[str, typer.Option(
-        help="all: every word changes (default); detected: only detected PII spans change; "
-             "hybrid: detected spans get realistic surrogates, every other word the mechanism.",
+        help="all: every word changes (default); detected: only detected PII spans change, to "
+             "realistic surrogates; hybrid: detected spans get surrogates, every other word the "
+             "mechanism.",
         metavar="all|detected|hybrid")]
 DetectorOpt = Annotated[Optional[str], typer.Option(
         help="Detectors for --scope detected/hybrid, comma-separated: model, regex, llm, presidio, "

@@ -2,7 +2,9 @@
 
 * ``all`` (default): every word part and code goes through the mechanism (100 % recall by
   design; no detector).
-* ``detected``: only detected spans change; by default through the mechanism.
+* ``detected``: only detected spans change; by default to category surrogates ("hidden in plain
+  sight": a name becomes another name, a date a shifted date), ``--strategy DEFAULT=mechanism``
+  for the embedding noise.
 * ``hybrid``: detected spans get category surrogates ("hidden in plain sight"); every other
   word goes through the mechanism.
 
