@@ -214,7 +214,14 @@ def drawn_parts(token: str) -> int:
 def mechanism_draws(text: str) -> int:
     """The word parts of ``text`` the mechanism replaces (:func:`drawn_parts`): a release of the
     text in full scope spends this many times epsilon."""
-    return sum(map(drawn_parts, split_words(text)[1::2]))
+    if text.isascii():
+        pattern = _ASCII_SPLIT_RE
+    elif _MAY_HIDE.search(text) is None:
+        pattern = _PLAIN_SPLIT_RE
+    else:
+        pattern = WORD_SPLIT_RE
+    # the tokens of split_words(text)[1::2], one at a time: no list of a long text's tokens
+    return sum(drawn_parts(m.group()) for m in pattern.finditer(text))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -319,3 +319,50 @@ def test_a_batched_law_is_never_inverted_word_by_word(index: NeighborIndex) -> N
         assert isinstance(law, DenseLaw) and Counting.calls == 0
         ys = np.arange(12)
         assert np.allclose(law.pairs(ys, ys), [mech.likelihood(np.array([y]), np.array([y]))[0] for y in ys])
+
+
+class _TableOf(MatrixLaw):
+    """A hand-made law that also offers ``law_table()``: ids with a repeat and a zero cell."""
+
+    def __init__(self, matrix: np.ndarray, ids: np.ndarray, probs: np.ndarray) -> None:
+        super().__init__(matrix)
+        self.ids, self.probs = ids, probs
+
+    def law_table(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.ids, self.probs
+
+
+def _table_for(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's support split into two cells per output (halves), plus a zero cell."""
+    rows = [np.flatnonzero(r) for r in matrix]
+    width = 2 * max(map(len, rows)) + 1
+    ids, probs = np.zeros((12, width), dtype=np.int64), np.zeros((12, width))
+    for x, support in enumerate(rows):
+        ids[x, :2 * len(support)] = np.repeat(support, 2)
+        probs[x, :2 * len(support)] = np.repeat(matrix[x, support] / 2, 2)
+    return ids, probs
+
+
+@pytest.mark.parametrize("seed", [0, 3, 9])
+def test_sparse_law_from_the_table_equals_the_per_word_reference(index: NeighborIndex, seed: int) -> None:
+    matrix = knn_like(4, seed)
+    mech = _TableOf(matrix, *_table_for(matrix))
+    fast, plain = SparseLaw(mech, index), SparseLaw(mech, index, use_table=False)
+    ys = np.arange(12)
+    assert [p.tolist() for p in fast.preimages(ys)] == [p.tolist() for p in plain.preimages(ys)]
+    xs, yy = np.meshgrid(np.arange(12), ys, indexing="ij")
+    assert fast.pairs(xs.ravel(), yy.ravel()) == pytest.approx(plain.pairs(xs.ravel(), yy.ravel()), abs=1e-15)
+    # negative control: a table that disagrees with distribution() gives another inverse
+    ids, probs = _table_for(knn_like(4, seed + 1))
+    wrong = SparseLaw(_TableOf(matrix, ids, probs), index)
+    assert [p.tolist() for p in wrong.preimages(ys)] != [p.tolist() for p in plain.preimages(ys)]
+
+
+def test_knn_law_table_agrees_with_its_distribution(index: NeighborIndex) -> None:
+    from embedanon.mechanisms.knn import KnnMechanism
+
+    mech = KnnMechanism(index=index, k=3)
+    fast, plain = SparseLaw(mech, index), SparseLaw(mech, index, use_table=False)
+    xs, ys = np.meshgrid(np.arange(12), np.arange(12), indexing="ij")
+    assert fast.pairs(xs.ravel(), ys.ravel()).tolist() == plain.pairs(xs.ravel(), ys.ravel()).tolist()
+    assert fast.pairs(xs.ravel(), ys.ravel()).sum() == pytest.approx(12.0)

@@ -62,6 +62,23 @@ class ExactLaw(Protocol):
 
 
 @runtime_checkable
+class TableLaw(Protocol):
+    """Optional capability of an :class:`ExactLaw` with small support (``knn``): every word's law
+    as one table, so that the attacks invert it for the whole vocabulary in a few array
+    operations instead of one ``distribution`` call per word.
+
+    ``law_table()`` returns ``(ids, probabilities)``, int64 and float64 arrays of shape (V, s):
+    row x lists word ids y (embedding rows, not candidate positions) with P(y | x) in the same
+    cell; a repeated id counts with the sum of its cells, zero cells are ignored. It must agree
+    with ``distribution`` (the attacks' tests compare both).
+    """
+
+    def law_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(ids, probabilities)``: int64 (V, s) word ids and float64 (V, s) their probabilities."""
+        ...
+
+
+@runtime_checkable
 class BatchLaw(Protocol):
     """Optional capability of an :class:`ExactLaw`: its law for many (input, output) pairs at once.
 

@@ -53,3 +53,9 @@ class KnnMechanism:
         out = np.zeros(self.index.n_candidates, dtype=np.float64)
         np.add.at(out, self.index.candidate_positions(self.table[word_id]), 1.0 / self.k)
         return out
+
+    def law_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every word's law at once (:class:`~embedanon.mechanisms.base.TableLaw`): its k
+        neighbors, int64 (V, k), each with probability 1/k, float64 (V, k)."""
+        ids = np.asarray(self.table, dtype=np.int64)
+        return ids, np.full(ids.shape, 1.0 / self.k)

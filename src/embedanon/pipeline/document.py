@@ -147,8 +147,12 @@ def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig,
     """
     check_config_key(config, key)
     _check_texts(texts)
+    return _documents(texts, [record_identity(t) for t in texts], config, key)
+
+
+def _documents(texts: Sequence[str], identities: list[bytes], config: AnonymizerConfig,
+               key: ReleaseKey) -> list[AnonymizedDocument]:
     rt = get_runtime(config)
-    identities = [record_identity(t) for t in texts]
     scoped = config.scope.scope != "all"
     formats = not scoped and config.scope.neutral_formats
     # neutral formats in scope all: the format spans are assembled as hybrid spans (surrogates)
@@ -184,6 +188,68 @@ class Task:
 def run_task(task: Task) -> list[str]:
     """Anonymize a task's texts (what every worker runs)."""
     return anonymize_records(task.texts, task.config, task.key)
+
+
+def prefix_end(text: str, limit: int, unit: str = "record") -> int:
+    """Where :func:`anonymize_prefix` cuts ``text`` to keep at most ``limit`` characters.
+
+    ``len(text)`` when the text is no longer; else, under ``noise_unit="record"``, at the last
+    line break in the second half of the limit, or the last whitespace before it (no word,
+    number, code, e-mail address or URL is cut); under ``"sentence"``, at the end of the last
+    noise unit (:func:`sentence_units`) that ends there. 0 when there is no such place.
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit must be an integer >= 0, got {limit!r}")
+    if len(text) <= limit:
+        return len(text)
+    if unit == "sentence":
+        units = _leading_units(text, limit)
+        return units[-1][1] if units else 0
+    head = text[:limit + 1]
+    line = head.rfind("\n", limit // 2)
+    if line >= 0:
+        return line
+    return next((i for i in range(limit, -1, -1) if head[i].isspace()), 0)
+
+
+def _leading_units(text: str, limit: int) -> list[tuple[int, int]]:
+    """The noise units of ``text`` that end at or before ``limit``, equal to the first units of
+    :func:`sentence_units` (tested), found without reading the rest of a long text: a unit is
+    emitted once it holds three words, and the only later change, the last unit joining the one
+    before, concerns units that end after ``limit``."""
+    bounds: list[tuple[int, int]] = []
+    start = last = words = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() > limit or m.end() == len(text):
+            break
+        # m.end() follows whitespace: no word straddles it, so words are counted piece by piece
+        words += len(_WORDISH.findall(text, last, m.end()))
+        last = m.end()
+        if words >= _MIN_UNIT_WORDS:
+            bounds.append((start, m.end()))
+            start, words = m.end(), 0
+    return bounds
+
+
+def anonymize_prefix(text: str, limit: int, config: AnonymizerConfig,
+                     key: ReleaseKey) -> tuple[AnonymizedDocument, int]:
+    """The release of the first characters of ``text``: for a text too long to show whole.
+
+    The text is cut at :func:`prefix_end` and the part before the cut is anonymized as a record
+    whose identity is the whole text's, so in scope ``all`` it equals the start of the whole
+    release, word for word and item for item (tested), at a cost bounded by ``limit`` rather
+    than by the text. In other scopes the detectors read only the part before the cut, so a
+    span that would reach across it may be found differently.
+
+    Returns:
+        ``(document, cut)``: the release of ``text[:cut]``.
+    """
+    check_config_key(config, key)
+    _check_texts([text])
+    cut = prefix_end(text, limit, config.noise_unit)
+    if cut == len(text):
+        return _documents([text], [record_identity(text)], config, key)[0], cut
+    return _documents([text[:cut]], [record_identity(text)], config, key)[0], cut
 
 
 def anonymize_text(text: str, config: AnonymizerConfig, key: ReleaseKey) -> str:

@@ -49,7 +49,9 @@ class Item:
         stage: which stage chose the replacement: ``mechanism``, ``fallback``, ``guard``,
             ``codes``, ``domain``, ``surrogate``, ``redact``. Under a metric-DP mechanism the new text may
             equal the old one.
-        label: the detected label of a surrogate or redacted span (else None).
+        label: the label of the detected span the item replaces or lies in (a surrogate, a
+            redaction, or a word the mechanism replaced inside a detected span); None outside
+            detected spans.
     """
 
     start: int

@@ -211,13 +211,14 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             written += stop - at
             at = stop
 
-    def replace(item: Item, own: set[str] | None = None) -> None:
+    def replace(item: Item, own: set[str] | None = None, span_label: str | None = None) -> None:
         """Copy up to ``item``, then its full-scope word; inside a NAME span (``own``: its words),
-        a word that would name another NAME span of the record gets a name surrogate instead."""
+        a word that would name another NAME span of the record gets a name surrogate instead.
+        Inside a detected span the item carries the span's label."""
         nonlocal at, written
         copy_to(item.start)
         new = full_text[item.new_start : item.new_end]
-        kind, stage, label = item.kind, item.stage, None
+        kind, stage, label = item.kind, item.stage, span_label
         if own is not None and item.kind == "word" and spans_with[k := lookup_key(new)] - (k in own) > 0:
             original = text[item.start : item.end]
             new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf, avoid=others(original))
@@ -245,7 +246,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         if action == "mechanism":
             own = name_words[n_name] if span.label == "NAME" else None
             for item in inside:
-                replace(item, own)
+                replace(item, own, span.label)
         elif action in ("surrogate", "redact"):
             copy_to(span.start)
             original = text[span.start : span.end]

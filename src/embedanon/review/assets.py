@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-#: Colors of known (kind, stage) classes: (background, accent).
-KIND_COLORS: dict[str, tuple[str, str]] = {
-    "k-word.s-mechanism": ("#dbeafe", "#2563eb"),
-    "k-word.s-fallback": ("#ede9fe", "#7c3aed"),
-    "k-word.s-guard": ("#ffedd5", "#ea580c"),
-    "k-code": ("#dcfce7", "#16a34a"),
-    "k-surrogate": ("#fce7f3", "#db2777"),
-    "k-redact": ("#e2e8f0", "#0f172a"),
-}
 #: Colors given to detector labels in sorted order (cycled).
 LABEL_PALETTE: tuple[tuple[str, str], ...] = (
     ("#fce7f3", "#db2777"), ("#cffafe", "#0891b2"), ("#fef9c3", "#ca8a04"), ("#e0e7ff", "#4f46e5"),
     ("#ffe4e6", "#e11d48"), ("#d1fae5", "#059669"), ("#f3e8ff", "#9333ea"), ("#fee2e2", "#b91c1c"),
 )
-UNKNOWN_COLOR = ("#f1f5f9", "#64748b")
 
 CSS = """
 :root { --ink:#0f172a; --muted:#64748b; --line:#e2e8f0; --panel:#ffffff; --bg:#f5f7fb;
@@ -92,12 +82,37 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
   background: #fbfcfe; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px;
   min-height: 2.4em; }
 .text.empty-text { color: var(--muted); font-style: italic; }
+.verdict .verdict-head { display: flex; align-items: center; gap: 12px; margin: 0 0 8px; }
+.verdict .badge { font-weight: 800; letter-spacing: .05em; border-radius: 6px; padding: 4px 12px;
+  font-size: 15px; color: #fff; background: #64748b; }
+.verdict.v-pass .badge { background: #15803d; }
+.verdict.v-fail .badge { background: #b91c1c; }
+.verdict.v-pass { border-left: 6px solid #15803d; }
+.verdict.v-fail { border-left: 6px solid #b91c1c; }
+.verdict .summary { font-size: 15px; font-weight: 600; }
+.settings-line { color: #334155; font-size: 12.5px; margin: 0 0 10px; }
+.settings-line code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  background: #eef2f7; padding: 1px 5px; border-radius: 4px; }
+.st { font-size: 11px; font-weight: 700; border-radius: 4px; padding: 1px 6px; background: #e2e8f0; }
+.st-pass { background: #dcfce7; color: #166534; }
+.st-fail { background: #fee2e2; color: #991b1b; }
+tr.c-fail td { background: #fff7f7; }
+td.remedy { color: #7f1d1d; font-size: 12.5px; }
+.card.alert { border-color: #fca5a5; background: #fff7f7; }
+code.word { font-size: 13px; background: #fef2f2; color: #7f1d1d; padding: 1px 5px; border-radius: 4px;
+  overflow-wrap: anywhere; }
+td.places a { margin-right: 4px; }
+mark.la { background: #fff1f2; color: inherit; outline: 2px solid #dc2626; outline-offset: 0;
+  border-radius: 2px; }
+mark.la:target { background: #fecaca; }
+.sw-la { font-size: 11px; padding: 0 3px; }
+.cut { margin-top: 6px; font-size: 12px; color: #92400e; background: #fffbeb; border: 1px solid #fcd34d;
+  border-radius: 6px; padding: 4px 8px; }
 .it { border-radius: 3px; padding: 1px 1px; border-bottom: 2px solid transparent; }
 .it.same { outline: 2px dashed #dc2626; outline-offset: 0; }
 .it.zero::before { content: "\\2205"; color: var(--muted); font-size: 11px; }
-.it.hl { box-shadow: 0 0 0 2px #0f172a; }
+.it.hl, mark.la.hl { box-shadow: 0 0 0 2px #0f172a; }
 .it.plain { background: transparent !important; border-bottom-color: transparent !important; }
-.kept { text-decoration: underline wavy #dc2626; text-underline-offset: 3px; }
 footer { color: var(--muted); font-size: 12px; margin-top: 24px; border-top: 1px solid var(--line);
   padding-top: 10px; }
 @media print { .banner, #record-nav { position: static; } .record { break-inside: avoid; } }
@@ -123,29 +138,32 @@ JS = """
   }
   function pairOf(el) {
     var key = el.getAttribute("data-i");
-    return key ? document.querySelectorAll('.it[data-i="' + key + '"]') : [];
+    return key ? document.querySelectorAll('[data-i="' + key + '"]') : [];
+  }
+  function marked(e) {
+    return e.target.closest ? e.target.closest(".it, mark.la") : null;
   }
   document.addEventListener("mouseover", function (e) {
-    var el = e.target.closest ? e.target.closest(".it") : null;
+    var el = marked(e);
     if (el) { pairOf(el).forEach(function (x) { x.classList.add("hl"); }); }
   });
   document.addEventListener("mouseout", function (e) {
-    var el = e.target.closest ? e.target.closest(".it") : null;
+    var el = marked(e);
     if (el) { pairOf(el).forEach(function (x) { x.classList.remove("hl"); }); }
   });
-  document.querySelectorAll("input[data-group]").forEach(function (box) {
+  document.querySelectorAll("input[data-label]").forEach(function (box) {
     box.disabled = false;
     box.addEventListener("change", function () {
-      var g = box.getAttribute("data-group");
-      document.querySelectorAll('.it[data-g="' + g + '"]').forEach(function (x) {
+      var l = box.getAttribute("data-label");
+      document.querySelectorAll('.it[data-l="' + l + '"]').forEach(function (x) {
         x.classList.toggle("plain", !box.checked);
       });
     });
   });
   var status = document.getElementById("js-status");
   if (status) {
-    status.textContent = document.querySelectorAll(".pane.anon .it").length +
-      " highlighted replacements; hover one to see its counterpart, untick a legend row to hide it.";
+    status.textContent = document.querySelectorAll(".pane.anon .it").length + " detected spans and " +
+      document.querySelectorAll(".pane.anon mark.la").length + " look-alikes marked.";
   }
   document.documentElement.setAttribute("data-ready", "1");
 })();

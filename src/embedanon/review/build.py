@@ -8,7 +8,8 @@ Only the sample is held in memory; the other records are read once, for counting
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,10 +18,11 @@ from ..config import ScopeConfig
 from ..errors import ConfigError
 from ..mechanisms import available
 from ..pipeline import Anonymizer
-from ..pipeline.document import anonymize_documents, anonymize_records
+from ..pipeline.document import anonymize_prefix
 from ..privacy.scoped import ScopedRelease, full_scope_config, is_plain, scoped_release
 from ..text import mechanism_draws
-from .figures import FigureSource, collect_figures, default_sources
+from .figures import FigureSource, collect_figures, default_sources, judge_review, threshold_table
+from .lookalike import default_vocabulary, find_lookalikes
 from .model import Review, ReviewRecord, ReviewText, Settings
 from .sample import reservoir_sample, sample_rng, sample_size
 
@@ -69,10 +71,26 @@ def _draw_count(texts: Sequence[str]) -> int:
     return sum(map(mechanism_draws, texts))
 
 
+#: The most characters of one text a page shows and measures; a longer text is cut at a word
+#: boundary before it, and the page says so. Bounds what one record costs: a 20 MB line makes a
+#: page of about this size, in about the time and memory of a short note.
+MAX_TEXT_CHARS = 20_000
+
+#: ``progress(stage, done, total)``: ``reading`` (records read, total 0: unknown), ``anonymizing``
+#: (texts of the sample), ``measuring`` (figure sources), ``writing`` (the page, 0 or 1).
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    """The default progress callback: nothing to show."""
+
+
 def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
                  fields: Sequence[str] | None = None, sample: int = 20, encoding_errors: str = "strict",
-                 sources: Sequence[FigureSource] | None = None, generated: str | None = None) -> Review:
-    """Read ``path``, draw the sample, anonymize it and measure the figures.
+                 sources: Sequence[FigureSource] | None = None, generated: str | None = None,
+                 max_chars: int = MAX_TEXT_CHARS, thresholds: Mapping[str, float] | None = None,
+                 progress: Progress | None = None) -> Review:
+    """Read ``path``, draw the sample, anonymize it, measure the figures and judge them.
 
     Args:
         path: input file (``-``: standard input).
@@ -83,20 +101,28 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         encoding_errors: ``strict`` or ``replace``.
         sources: privacy figure sources (default :func:`~embedanon.review.figures.default_sources`).
         generated: timestamp shown on the page (default: now, UTC).
+        max_chars: the most characters of one text shown and measured (0: no limit); a longer
+            text is cut (:func:`~embedanon.pipeline.document.anonymize_prefix`: what is shown is
+            exactly the start of its release).
+        thresholds: figure -> limit, replacing the verdict's default thresholds.
+        progress: called with counts as the work goes (see :data:`Progress`); never with text.
 
     Raises:
         ConfigError, InputError: bad parameters or input (one line, never quoting the input).
     """
     size = sample_size(sample)
     form = eio.detect_format(path, fmt)
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 0:
+        raise ConfigError(f"max_chars must be an integer >= 0, got {max_chars!r}")
     if encoding_errors not in eio.ENCODING_ERRORS:
         raise ConfigError(f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, "
                           f"got {encoding_errors!r}")
     if fields:
         eio.format_of_field_input(path, form, fmt)
+    limits = threshold_table(thresholds)  # refused before any work
+    report = progress or _no_progress
     names = list(fields or ["text"]) if form != "txt" else [""]
     longest = 0
-
     total = empty = 0
 
     def counted() -> Iterator[tuple[int, tuple[str, ...]]]:
@@ -104,6 +130,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         nonlocal longest, total, empty
         for record in _records(path, form, names, encoding_errors):
             total += 1
+            report("reading", total, 0)
             if not any(t.strip() for t in record.texts):
                 empty += 1
             else:
@@ -111,28 +138,38 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
                 yield total, record.texts
 
     chosen = [pair for _, pair in reservoir_sample(counted(), size, sample_rng(anonymizer.key))[0]]
-    flat = [t for _, texts in chosen for t in texts]
-    docs = anonymize_documents(flat, anonymizer.config, anonymizer.key) if flat else []
+    config, key = anonymizer.config, anonymizer.key
+    limit = max_chars or None
+    vocabulary = default_vocabulary(anonymizer.runtime.index.store.words)
+    n_texts = sum(len(texts) for _, texts in chosen)
     records = []
-    pos = 0
+    shown: list[str] = []
+    docs = []
     for number, texts in chosen:
         review_texts = []
         for j, text in enumerate(texts):
-            review_texts.append(ReviewText.build(names[j], text, docs[pos]))
-            pos += 1
+            doc, cut = anonymize_prefix(text, limit or len(text), config, key)
+            original = text[:cut]
+            review_texts.append(ReviewText.build(names[j], original, doc, length=len(text),
+                                                 lookalikes=find_lookalikes(original, doc, vocabulary)))
+            shown.append(original)
+            docs.append(doc)
+            report("anonymizing", len(shown), n_texts)
         records.append(ReviewRecord(number, tuple(review_texts)))
-    originals, released = flat, [d.text for d in docs]
-    config = anonymizer.config
+    originals, released = shown, [d.text for d in docs]
     scoped: ScopedRelease | None = None
-    if flat and not is_plain(config.scope):
+    if shown and not is_plain(config.scope):
         # As privacy-report measures it: the figures read only the tokens the mechanism released,
         # taken from the full-scope release under the same key (embedanon.privacy.scoped).
-        full = anonymize_records(originals, full_scope_config(config), anonymizer.key)
+        full_config = full_scope_config(config)
+        whole = [text for _, texts in chosen for text in texts]
+        full = [anonymize_prefix(text, limit or len(text), full_config, key)[0].text for text in whole]
         scoped = scoped_release(config.scope, originals, [docs], [full])
         originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
     figures, notes = collect_figures(default_sources() if sources is None else sources,
-                                     originals, released, anonymizer)
-    return Review(
+                                     originals, released, anonymizer,
+                                     progress=lambda done, n: report("measuring", done, n))
+    review = Review(
         input_name="<stdin>" if path == "-" else Path(path).name, format=form,
         fields=tuple(names) if form != "txt" else (), settings=settings_of(anonymizer),
         records_total=total, empty_records=empty, longest_record_draws=longest, requested=sample,
@@ -141,7 +178,9 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         scope=scope_label(config.scope),
         release=None if scoped is None else scoped.counts,
         warnings=() if scoped is None else scoped.warnings,
+        max_chars=max_chars,
     )
+    return replace(review, verdict=judge_review(review, limits))
 
 
 def scope_label(scope: ScopeConfig) -> str:

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from ..errors import EmbedanonError
+from ..errors import ConfigError, EmbedanonError
 from ..pipeline import Anonymizer
 from ..privacy.scoped import is_plain
-from .model import Figure
+from .model import Figure, Review, VerdictLike
 
 
 class FigureSource(Protocol):
@@ -81,11 +81,15 @@ class MechanismFigures:
             if plain:
                 raise FigureUnavailable("no sampled word is in the embedding")
             return (Figure("mechanism", "N_w: draws returning the word itself", float("nan"), 0,
-                           "no word the mechanism released in the sample is in the embedding"),)
-        return (Figure(
-            "mechanism", "N_w: draws returning the word itself", _rate(report.n_w_mean), report.stats_words,
-            f"mean over {report.stats_words} word types, {report.draws} draws each (1: no privacy); "
-            f"S_w = {report.s_w_mean:.1f} distinct outputs per {report.draws} draws"),)
+                           "no word the mechanism released in the sample is in the embedding", key="n_w"),)
+        return (
+            Figure("mechanism", "N_w: draws returning the word itself", _rate(report.n_w_mean),
+                   report.stats_words, f"mean over {report.stats_words} word types, {report.draws} draws "
+                   "each (1: no privacy)", key="n_w"),
+            Figure("mechanism", "S_w: distinct outputs per word", float(report.s_w_mean), report.stats_words,
+                   f"distinct outputs in {report.draws} draws, mean over the word types", key="s_w",
+                   rate=False),
+        )
 
 
 def find_run_attacks() -> Callable[..., Any] | None:
@@ -120,43 +124,44 @@ class AttackFigures:
         return attack_figures(figs.as_dict())
 
 
+#: The attack figures a page shows, from ``PrivacyFigures.as_dict()``: (entry, rate, verdict key,
+#: name, how to read it).
+ATTACK_ROWS = (
+    ("public_prior", "top1", "attack_public_top1", "public-prior attack, top-1",
+     "attacker knows public word frequencies"),
+    ("public_prior", "top5", "attack_public_top5", "public-prior attack, top-5",
+     "the original is among 5 guesses"),
+    ("uniform_prior", "top1", "attack_uniform_top1", "uniform-prior attack, top-1",
+     "attacker knows only the embedding"),
+    ("release_prior", "top1", "attack_release_prior_top1", "release-fitted-prior attack, top-1",
+     "attacker learns the word frequencies from the released words (here the sample's only)"),
+    ("oracle_prior", "top1", "attack_oracle_top1", "oracle-prior attack, top-1",
+     "attacker knows the sample's own word frequencies: the best guess without context"),
+    ("oov", "top1", "attack_oov_top1", "out-of-vocabulary attack, top-1",
+     "rare words (outside the embedding), through proxies"),
+    ("record_pooled", "top1", "attack_record_pooled_top1", "record-pooled attack, top-1",
+     "each record's released words read together"),
+)
+
+
 def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
     """Figures from ``PrivacyFigures.as_dict()`` (missing entries are skipped)."""
     lower = "" if data.get("exact", True) else " (lower bound)"
     out = []
-    rows = (
-        ("public_prior", "top1", "public-prior attack, top-1", "attacker knows public word frequencies"),
-        ("public_prior", "top5", "public-prior attack, top-5", "the original is among 5 guesses"),
-        ("uniform_prior", "top1", "uniform-prior attack, top-1", "attacker knows only the embedding"),
-        ("release_prior", "top1", "release-fitted-prior attack, top-1",
-         "attacker learns the word frequencies from the released words (EM), here the sample's only: "
-         "an attacker holding the whole release fits them better (a lower bound)"),
-        ("oracle_prior", "top1", "oracle-prior attack, top-1",
-         "attacker knows the sample's own word frequencies: the best guess without context (an "
-         "attacker with text of this kind and its word pairs goes further, see privacy-report "
-         "--attacker-text)"),
-        ("oov", "top1", "out-of-vocabulary attack, top-1", "words outside the embedding, through proxies"),
-        ("record_pooled", "top1", "record-pooled attack, top-1",
-         "the public-prior attack with each record's released words read together: a word repeated "
-         "in a record releases independent draws"),
-        ("release_record_pooled", "top1", "record-pooled release-fitted attack, top-1",
-         "the release-fitted-prior attack with each record's released words read together"),
-        ("oov_record_pooled", "top1", "record-pooled out-of-vocabulary attack, top-1",
-         "the out-of-vocabulary attack with each record's released words read together"),
-    )
-    for key, k, name, note in rows:
-        entry = data.get(key)
+    for entry_name, k, key, name, note in ATTACK_ROWS:
+        entry = data.get(entry_name)
         if isinstance(entry, dict) and k in entry:
-            out.append(Figure("attack", name + lower, _rate(entry[k]), int(entry.get("tokens", 0)), note))
+            out.append(Figure("attack", name + lower, _rate(entry[k]), int(entry.get("tokens", 0)), note,
+                              key=key))
     ctx = data.get("contextual")
     if isinstance(ctx, dict) and "contextual_top1" in ctx:
         out.append(Figure("attack", "contextual attack (Viterbi), top-1" + lower,
                           _rate(ctx["contextual_top1"]), int(ctx.get("tokens", 0)),
-                          "uses public word bigrams around each word"))
+                          "uses public word bigrams around each word", key="attack_contextual_top1"))
     for name in data.get("names", ()) or ():
         if isinstance(name, dict) and name.get("group") == "all" and "top1" in name:
             out.append(Figure("attack", "name-dictionary attack, top-1", _rate(name["top1"]),
-                              int(name.get("tokens", 0)), "person names, public name lists"))
+                              int(name.get("tokens", 0)), "person names, public name lists", key="names_top1"))
     return tuple(out)
 
 
@@ -169,14 +174,59 @@ def default_sources(*, attacks: bool = True) -> tuple[FigureSource, ...]:
 
 
 def collect_figures(sources: Sequence[FigureSource], originals: Sequence[str], released: Sequence[str],
-                    anonymizer: Anonymizer) -> tuple[tuple[Figure, ...], tuple[str, ...]]:
-    """Every source's figures, and a note for each source that could not measure."""
+                    anonymizer: Anonymizer, *, progress: Callable[[int, int], None] | None = None
+                    ) -> tuple[tuple[Figure, ...], tuple[str, ...]]:
+    """Every source's figures, and a note for each source that could not measure.
+
+    ``progress(done, total)`` is called before the first source and after each one.
+    """
     figures: list[Figure] = []
     notes: list[str] = []
-    for source in sources:
+    if progress is not None:
+        progress(0, len(sources))
+    for done, source in enumerate(sources, 1):
         try:
             figures.extend(source.measure(originals, released, anonymizer))
         except (FigureUnavailable, EmbedanonError) as exc:
             why = str(exc).splitlines()[0] if str(exc) else "unavailable"
             notes.append(f"{source.name}: not measured ({why})")
+        if progress is not None:
+            progress(done, len(sources))
     return tuple(figures), tuple(notes)
+
+
+def _verdict_module() -> Any:
+    try:
+        return importlib.import_module("embedanon.privacy.verdict")
+    except ImportError:
+        return None
+
+
+def threshold_table(overrides: Mapping[str, float] | None = None) -> Mapping[str, Any] | None:
+    """The verdict's thresholds (:mod:`embedanon.privacy.verdict`) with ``overrides`` (figure ->
+    limit) applied; None when this embedanon has no verdict module.
+
+    Raises:
+        ConfigError: an override names no figure the verdict knows.
+    """
+    module = _verdict_module()
+    if module is None:
+        if overrides:
+            raise ConfigError("this embedanon has no privacy verdict to take thresholds")
+        return None
+    return module.with_overrides(dict(overrides or {}))  # type: ignore[no-any-return]
+
+
+def judge_review(review: Review, thresholds: Mapping[str, Any] | None) -> VerdictLike | None:
+    """The privacy verdict of what the page measured: its change rate, the epsilon spent by the
+    longest record and every figure with a verdict key, held to ``thresholds``."""
+    module = _verdict_module()
+    if module is None or thresholds is None:
+        return None
+    values: dict[str, float | None] = {"change_rate": review.stats.change_rate}
+    if review.epsilon_spent is not None:
+        values["epsilon_record"] = review.epsilon_spent
+    for figure in review.figures:
+        if figure.key and figure.key in thresholds:
+            values[figure.key] = None if math.isnan(figure.value) else figure.value
+    return module.judge(values, thresholds)  # type: ignore[no-any-return]

@@ -3,63 +3,37 @@
 The page needs nothing but itself: style sheet and script are inline and allowed by a
 Content-Security-Policy that names their SHA-256 hashes and forbids everything else (no network,
 no other script, no inline handlers), so even text that slipped past escaping could not run.
-Every piece of text goes through :func:`html.escape`. Replacements are shown only in the
-side-by-side panes, each as a colored span whose tooltip gives its kind and stage; the page has
-no table of originals and their replacements.
+Every piece of text goes through :func:`html.escape`.
+
+From the top: the privacy verdict with the settings, a few figures, the list of unchanged words
+that look like personal data (with links to where they occur), settings and legend, and the
+records side by side (:mod:`.panes`), where only detected spans and those look-alikes are marked.
+The page has no table of originals and their replacements: the look-alike list names words the
+release kept as they were, which the release itself shows.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import math
 import os
-import re
+from collections import Counter
 from collections.abc import Sequence
-from html import escape
-from typing import Any
 
 from .. import __version__
 from .._atomic import OutputError, atomic_write, is_stream, regular_target
-from ..privacy.metrics import scan
-from ..text import lookup_key
-from .assets import CSS, JS, KIND_COLORS, LABEL_PALETTE, UNKNOWN_COLOR
-from .model import Review, ReviewRecord, ReviewText, label_of
-from .svg import GROUP_COLORS, Bar, column_bars, rate_bars
+from .assets import CSS, JS, LABEL_PALETTE
+from .lookalike import KINDS
+from .model import CheckLike, Review, label_of
+from .panes import attr, detected_items, field_name, percent, record_html, slug, spelled
+from .svg import Bar, column_bars
 
 STAGE_HELP = {
-    "mechanism": "drawn by the mechanism",
-    "fallback": "outside the embedding and not placeable: a uniformly random candidate",
-    "guard": "leak guard redrew a variant of the original",
-    "codes": "every digit and letter replaced, shape kept",
     "surrogate": "a fake value of the same category",
     "redact": "removed",
 }
-Group = tuple[str, str, str | None]  # (kind, stage, label)
-
-
-def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
-
-
-#: Characters that reorder or hide text without being seen: bidirectional embeddings, overrides,
-#: isolates and marks, and zero-width characters. Shown as ``\u202e`` escapes in names.
-_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
-
-
-def _spelled(value: Any) -> str:
-    """``value`` with each invisible control written as its ``\\uXXXX`` escape."""
-    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", str(value))
-
-
-def _name(value: Any) -> str:
-    """A file or field name, escaped, invisible controls spelled out, isolated from its
-    neighbors (``<bdi>``) so it cannot reorder the text around it."""
-    return f"<bdi>{_e(_spelled(value))}</bdi>"
-
-
-def _pct(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
+#: The figures a page shows as cards when measured (verdict keys), after the change rate.
+CARD_FIGURES = ("attack_contextual_top1", "attack_public_top1", "attack_oov_top1", "n_w")
 
 
 def _num(value: float | int) -> str:
@@ -72,118 +46,103 @@ def _csp_hash(source: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode() + "'"
 
 
-class _Groups:
-    """Legend groups (kind, stage, label) in a stable order, each with an index and colors."""
+class _Labels:
+    """Detector labels of the sample in a stable order, each with an index and colors."""
 
     def __init__(self, review: Review) -> None:
-        counts = review.item_counts()
+        counts: Counter[str] = Counter()
+        for record in review.records:
+            for text in record.texts:
+                counts.update(str(label_of(item)) for _, item in detected_items(text))
         self.counts = counts
-        self.order: list[Group] = sorted(counts, key=lambda g: (g[0], g[1], g[2] or ""))
-        self.index = {g: i for i, g in enumerate(self.order)}
-        labels = sorted({g[2] for g in self.order if g[2]})
-        self.label_colors = {lab: LABEL_PALETTE[i % len(LABEL_PALETTE)] for i, lab in enumerate(labels)}
-
-    def colors(self, group: Group) -> tuple[str, str]:
-        kind, stage, label = group
-        if label:
-            return self.label_colors[label]
-        k, s = _slug(kind), _slug(stage)
-        return KIND_COLORS.get(f"k-{k}.s-{s}") or KIND_COLORS.get(f"k-{k}") or UNKNOWN_COLOR
+        self.order = sorted(counts)
+        self.index = {label: i for i, label in enumerate(self.order)}
 
     def css(self) -> str:
         rules = []
-        for group, i in self.index.items():
-            bg, accent = self.colors(group)
-            rules.append(f'.it[data-g="{i}"]{{background:{bg};border-bottom-color:{accent}}}'
-                         f'.sw[data-g="{i}"]{{background:{bg};border-color:{accent}}}')
+        for label, i in self.index.items():
+            bg, accent = LABEL_PALETTE[i % len(LABEL_PALETTE)]
+            rules.append(f'.it[data-l="{i}"]{{background:{bg};border-bottom-color:{accent}}}'
+                         f'.sw[data-l="{i}"]{{background:{bg};border-color:{accent}}}')
         return "\n".join(rules)
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "x"
+def _value(check: CheckLike) -> str:
+    value = check.value
+    if value is None:
+        return "n/a"
+    rate = check.figure.split(":", 1)[0] not in COUNT_FIGURES
+    return _pct(value) if rate else f"{value:g}"
 
 
-def _tooltip(group: Group, same: bool) -> str:
-    kind, stage, label = group
-    parts = [f"kind: {kind}", f"stage: {stage}"]
-    if label:
-        parts.append(f"label: {label}")
-    if same:
-        parts.append("unchanged by the mechanism")
-    return " \u00b7 ".join(parts)
+#: Verdict figures that are counts or epsilons, not rates.
+COUNT_FIGURES = frozenset({"s_w", "epsilon_record"})
 
 
-def _panes(rec: ReviewRecord, t_index: int, text: ReviewText, groups: _Groups) -> str:
-    doc, original = text.document, text.original
-    _, _, kept = scan(original, doc)
-    orig_marks: list[tuple[int, int, str, str]] = []
-    new_marks: list[tuple[int, int, str, str]] = []
-    items = list(doc.items)
-    for n, item in enumerate(items):
-        group = (str(item.kind), str(item.stage), label_of(item))
-        old, new = original[item.start:item.end], doc.text[item.new_start:item.new_end]
-        same = bool(old) and lookup_key(old) == lookup_key(new)
-        base = (f'it k-{_slug(group[0])} s-{_slug(group[1])}' + (" same" if same else ""))
-        attrs = (f'data-g="{groups.index[group]}" data-i="{rec.number}-{t_index}-{n}" '
-                 f'title="{_e(_tooltip(group, same))}"')
-        for marks, a, b in ((orig_marks, item.start, item.end), (new_marks, item.new_start, item.new_end)):
-            cls = base + (" zero" if a == b else "")
-            marks.append((a, b, f'<span class="{cls}" {attrs}>', "</span>"))
-    # A kept token lies between two items, where both texts are equal: shift it by the offset
-    # difference of the item before it.
-    delta, k = 0, 0
-    for start, end in kept:
-        while k < len(items) and items[k].end <= start and items[k].start < start:
-            delta = items[k].new_end - items[k].end
-            k += 1
-        tag = '<span class="kept" title="kept verbatim: no item covers this token">'
-        orig_marks.append((start, end, tag, "</span>"))
-        new_marks.append((start + delta, end + delta, tag, "</span>"))
-    return (f'<div class="pair"><div class="pane orig"><div class="pane-title">Original</div>'
-            f'{_marked(original, orig_marks)}</div><div class="pane anon"><div class="pane-title">'
-            f'Anonymized</div>{_marked(doc.text, new_marks)}</div></div>')
+def _pct(value: float) -> str:
+    return percent(value)
 
 
-def _marked(text: str, marks: list[tuple[int, int, str, str]]) -> str:
-    if not text:
-        return '<div class="text empty-text">(empty)</div>'
-    marks.sort(key=lambda m: (m[0], m[1]))
-    out, pos = [], 0
-    for start, end, open_tag, close_tag in marks:
-        out.append(escape(text[pos:start]))
-        out.append(open_tag + escape(text[start:end]) + close_tag)
-        pos = end
-    out.append(escape(text[pos:]))
-    # <bdi>: bidirectional controls in the text (evidence, shown as it is) reorder only the text.
-    return '<div class="text"><bdi>' + "".join(out) + "</bdi></div>"
+def _settings_line(review: Review) -> str:
+    s = review.settings
+    params = ", ".join(f"{n} = {_num(v) if isinstance(v, int | float) else v}" for n, v in s.params)
+    key = {"file": "release key", "default": "default release key", "seed": "--seed (experiments only)",
+           "fresh": "a fresh key"}.get(s.key_origin, s.key_origin)
+    parts = [f"mechanism <code>{attr(s.mechanism)}</code>" + (f" ({attr(params)})" if params else ""),
+             f"scope <code>{attr(review.scope or 'all')}</code>",
+             f"embedding <code>{field_name(s.embedding)}</code>",
+             f"{attr(key)} <code>{attr(s.key_fingerprint)}</code>",
+             f"configuration <code>{attr(s.digest)}</code>"]
+    return '<p class="settings-line">' + " \u00b7 ".join(parts) + "</p>"
 
 
-def _record(rec: ReviewRecord, groups: _Groups, named_fields: bool) -> str:
-    stats = rec.stats
-    unchanged = sum(
-        1 for t in rec.texts for it in t.document.items
-        if it.end > it.start and lookup_key(t.original[it.start:it.end]) ==
-        lookup_key(t.document.text[it.new_start:it.new_end]))
-    chips = [f'<span class="chip rate">change rate {_pct(stats.change_rate)}</span>',
-             f'<span class="chip">{stats.changed:,} of {stats.words:,} words changed</span>',
-             f'<span class="chip">{stats.items:,} replaced spans</span>']
-    if unchanged:
-        chips.append(f'<span class="chip alert">{unchanged:,} unchanged by the mechanism</span>')
-    if stats.kept:
-        chips.append(f'<span class="chip alert">{stats.kept:,} tokens kept verbatim</span>')
-    body = []
-    for i, text in enumerate(rec.texts):
-        fname = (f'<div class="fname">field <code>{_name(text.field)}</code> \u00b7 change rate '
-                 f'{_pct(text.stats.change_rate)}</div>' if named_fields else "")
-        body.append(f'<div class="field">{fname}{_panes(rec, i, text, groups)}</div>')
-    return (f'<article class="record" id="record-{rec.number}" data-number="{rec.number}" '
-            f'data-rate="{_e(_pct(stats.change_rate))}"><header><h3>Record {rec.number:,}</h3>'
-            f'{"".join(chips)}</header>{"".join(body)}</article>')
+def _verdict(review: Review) -> str:
+    verdict = review.verdict
+    shown = len(review.records)
+    head = f"Measured on the {shown:,} records shown"
+    if review.max_chars and any(t.truncated for r in review.records for t in r.texts):
+        head += f" (texts longer than {review.max_chars:,} characters: their start only)"
+    notes = "".join(f'<p class="note warn">{attr(n)}</p>' for n in review.notes)
+    if verdict is None:
+        return ('<section class="panel verdict v-na" id="verdict"><h2>Privacy verdict</h2>'
+                '<div class="verdict-head"><span class="badge">NOT JUDGED</span><span class="summary">'
+                "this embedanon has no privacy verdict; the figures are below</span></div>"
+                f"{_settings_line(review)}{_figure_table(review)}<p class=\"note\">{attr(head)}.</p>"
+                f"{_released_by(review)}{notes}</section>")
+    status = str(verdict.status)
+    rows = []
+    for check in verdict.checks:
+        st = str(check.status)
+        rows.append(
+            f'<tr class="c-{slug(st)}"><td><span class="st st-{slug(st)}">{attr(st.upper())}</span></td>'
+            f"<td>{attr(check.label)}</td><td class=\"n\">{attr(_value(check))}</td>"
+            f'<td class="n">{attr(check.threshold.describe())}</td>'
+            f"<td class=\"remedy\">{attr(check.threshold.remedy) if st == 'fail' else ''}</td></tr>")
+    table = ('<table class="checks"><tr><th>verdict</th><th>figure</th><th>measured</th><th>threshold</th>'
+             "<th>what moves it</th></tr>" + "".join(rows) + "</table>")
+    return (f'<section class="panel verdict v-{slug(status)}" id="verdict"><h2>Privacy verdict</h2>'
+            f'<div class="verdict-head"><span class="badge">{attr(status.upper())}</span>'
+            f'<span class="summary">{attr(verdict.summary())}</span></div>{_settings_line(review)}{table}'
+            f'<p class="note">{attr(head)}. Thresholds are the documented defaults of '
+            "<code>privacy-report</code> (<code>--threshold FIGURE=LIMIT</code> changes one); "
+            "attack rates are the share of word tokens an attacker recovers.</p>"
+            f"{_released_by(review)}{notes}</section>")
 
 
-def _card(label: str, value: str, detail: str = "") -> str:
-    return (f'<div class="card"><div class="l">{_e(label)}</div><div class="v">{_e(value)}</div>'
-            f'<div class="d">{_e(detail)}</div></div>')
+def _figure_table(review: Review) -> str:
+    """Without a verdict: every measured figure, plainly."""
+    rows = "".join(
+        f"<tr><td>{attr(f.name)}</td><td class=\"n\">{_pct(f.value) if f.rate else _num(f.value)}</td>"
+        f"<td class=\"n\">{f.tokens:,}</td><td>{attr(f.note)}</td></tr>" for f in review.figures)
+    if not rows:
+        return ""
+    return ('<table><tr><th>figure</th><th>value</th><th>tokens</th><th>how to read it</th></tr>'
+            + rows + "</table>")
+
+
+def _card(label: str, value: str, detail: str = "", cls: str = "") -> str:
+    return (f'<div class="card{" " + cls if cls else ""}"><div class="l">{attr(label)}</div>'
+            f'<div class="v">{attr(value)}</div><div class="d">{attr(detail)}</div></div>')
 
 
 def _cards(review: Review) -> str:
@@ -192,30 +151,55 @@ def _cards(review: Review) -> str:
     reviewable = review.records_total - review.empty_records
     population = (f"of {review.records_total:,} records, uniform sample" if shown < reviewable
                   else f"of {review.records_total:,} records (all)")
-    if review.empty_records:
-        population += f"; {review.empty_records:,} empty"
-    params = ", ".join(f"{n} = {_num(v) if isinstance(v, int | float) else v}" for n, v in s.params)
-    cards = [
-        _card("Records shown", f"{shown:,}", population),
-        _card("Change rate", _pct(stats.change_rate), f"{stats.changed:,} of {stats.words:,} word tokens"),
-        _card("Replaced spans", f"{stats.items:,}", f"{stats.kept:,} tokens kept verbatim"),
-        _card("Mechanism", s.mechanism, params or "no parameters"),
-    ]
-    if review.scope:
-        r = review.release
-        cards.append(_card("Scope", review.scope, "no records" if r is None else
-                           f"word tokens: {r.mechanism_words:,} by the mechanism, {r.verbatim_words:,} "
-                           f"unchanged (verbatim), {r.other_words:,} surrogate or redaction"))
+    cards = [_card("Records shown", f"{shown:,}", population),
+             _card("Change rate", _pct(stats.change_rate), f"{stats.changed:,} of {stats.words:,} word tokens")]
+    by_key = {f.key: f for f in review.figures if f.key}
+    for key in CARD_FIGURES:
+        figure = by_key.get(key)
+        if figure is not None and len(cards) < 5:
+            detail = f"{figure.tokens:,} tokens" if figure.tokens else ""
+            cards.append(_card(figure.name, _pct(figure.value) if figure.rate else _num(figure.value), detail))
+    lookalikes = sum(len(t.lookalikes) for r in review.records for t in r.texts)
+    cards.append(_card("Look-alikes to check", f"{lookalikes:,}", "unchanged words that look like personal data",
+                       "alert" if lookalikes else ""))
     if s.epsilon is not None:
-        spent = review.epsilon_spent or 0.0
-        cards.append(_card("Differential privacy", f"\u03b5 = {s.epsilon:g} per word",
-                           f"longest record {review.longest_record_draws:,} word parts drawn: "
-                           f"n\u00b7\u03b5 = {spent:g} spent" + ("" if review.release is None else
-                                                             " at most")))
-    else:
-        cards.append(_card("Differential privacy", "no \u03b5",
-                           f"{s.mechanism} has no differential-privacy guarantee"))
+        cards.append(_card("\u03b5 per record", f"{review.epsilon_spent or 0.0:g}",
+                           f"{s.epsilon:g} per word; longest record {review.longest_record_draws:,} word parts"))
     return '<div class="cards">' + "".join(cards) + "</div>"
+
+
+#: The most words the look-alike list shows, and places per word.
+MAX_LOOKALIKE_ROWS = 300
+MAX_PLACES = 12
+
+
+def _lookalikes(review: Review) -> str:
+    rows = review.lookalike_rows()
+    total = sum(len(r.places) for r in rows)
+    title = f"Unchanged words that look like personal data ({total:,})"
+    if not rows:
+        return (f'<section class="panel" id="lookalikes"><h2>{title}</h2><p class="note">None in the '
+                "records shown: no name-like word outside the vocabulary, number, code, e-mail address "
+                "or URL was released unchanged.</p></section>")
+    body = []
+    for row in rows[:MAX_LOOKALIKE_ROWS]:
+        links = " ".join(
+            f'<a href="#la-{number}-{t}-{n}">{number:,}</a>' for number, t, n in row.places[:MAX_PLACES])
+        more = len(row.places) - MAX_PLACES
+        if more > 0:
+            links += f' <span class="note">and {more:,} more</span>'
+        body.append(f'<tr><td><code class="word">{attr(spelled(row.word))}</code></td>'
+                    f"<td>{attr(KINDS[row.kind])}</td><td class=\"n\">{len(row.places):,}</td>"
+                    f'<td class="places">{links}</td></tr>')
+    more_rows = len(rows) - MAX_LOOKALIKE_ROWS
+    tail = (f'<p class="note">and {more_rows:,} more words, marked in the records below.</p>'
+            if more_rows > 0 else "")
+    return (f'<section class="panel" id="lookalikes"><h2>{title}</h2><p class="note">The release left '
+            "these exactly as they were. Check each: a name, a date, a number or an address that "
+            "identifies someone calls for another scope, a deny list or a detector option. They are "
+            "outlined in red in the records (the links go there).</p><table><tr><th>word</th>"
+            "<th>looks like</th><th>times</th><th>records</th></tr>" + "".join(body) + "</table>" + tail
+            + "</section>")
 
 
 def _settings(review: Review) -> str:
@@ -229,74 +213,56 @@ def _settings(review: Review) -> str:
                  "is made with the same --key.",
     }.get(s.key_origin, "The same key and input give the same release and the same sample.")
     rows = [
-        ("Input", f"<code>{_name(review.input_name)}</code> ({_e(review.format)})"),
-        ("Fields", ", ".join(f"<code>{_name(f)}</code>" for f in review.fields) or "every line"),
-        ("Mechanism", f"<code>{_e(s.mechanism)}</code>"),
-        *([("Scope", f"<code>{_e(review.scope)}</code>")] if review.scope else []),
-        ("Parameters", ", ".join(f"{_e(n)} = <code>{_e(v)}</code>" for n, v in s.params) or "none"),
-        ("Embedding", f"<code>{_name(s.embedding)}</code>"),
-        ("Key", f"{_e(key)}, fingerprint <code>{_e(s.key_fingerprint)}</code>"
+        ("Input", f"<code>{field_name(review.input_name)}</code> ({attr(review.format)})"),
+        ("Fields", ", ".join(f"<code>{field_name(f)}</code>" for f in review.fields) or "every line"),
+        ("Mechanism", f"<code>{attr(s.mechanism)}</code>"),
+        ("Scope", f"<code>{attr(review.scope or 'all')}</code>"),
+        ("Parameters", ", ".join(f"{attr(n)} = <code>{attr(v)}</code>" for n, v in s.params) or "none"),
+        ("Embedding", f"<code>{field_name(s.embedding)}</code>"),
+        ("Key", f"{attr(key)}, fingerprint <code>{attr(s.key_fingerprint)}</code>"
                 f'<div class="note{"" if s.key_origin in ("file", "default") else " warn"}">'
-                f"{_e(key_note)}</div>"),
-        ("Configuration digest", f"<code>{_e(s.digest)}</code>"),
-        ("Sample", _e(f"{len(review.records):,} of {review.records_total:,} records "
-                      f"(requested {'all' if review.requested == 0 else review.requested}), drawn "
-                      "uniformly with the key's own sampling stream"
-                      + (f"; {review.empty_records:,} empty records are not shown"
-                         if review.empty_records else ""))),
+                f"{attr(key_note)}</div>"),
+        ("Configuration digest", f"<code>{attr(s.digest)}</code>"),
+        ("Sample", attr(f"{len(review.records):,} of {review.records_total:,} records "
+                        f"(requested {'all' if review.requested == 0 else review.requested}), drawn "
+                        "uniformly with the key's own sampling stream"
+                        + (f"; {review.empty_records:,} empty records are not shown"
+                           if review.empty_records else ""))),
     ]
+    if review.max_chars:
+        rows.append(("Shown per text", attr(f"at most {review.max_chars:,} characters; a longer text is "
+                                            "cut at a word boundary and marked truncated")))
     if s.epsilon is not None:
-        rows.append(("\u03b5 spent", _e(
+        rows.append(("\u03b5 spent", attr(
             f"{s.epsilon:g} per word part the mechanism replaces (well-known: 2); a record of n "
             f"such parts spends n\u00b7\u03b5; the longest record of the input has "
-            f"{review.longest_record_draws:,}: {review.epsilon_spent or 0.0:g}"
+            f"{review.longest_record_draws:,}: n\u00b7\u03b5 = {review.epsilon_spent or 0.0:g} spent"
             + ("" if review.release is None else " at most (outside full scope only some parts are "
                "drawn by the mechanism)"))))
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     return f'<div class="panel"><h2>Settings</h2><table>{body}</table></div>'
 
 
-def _legend(groups: _Groups) -> str:
+def _legend(labels: _Labels, review: Review) -> str:
     rows = []
-    for group in groups.order:
-        i = groups.index[group]
-        kind, stage, label = group
-        what = STAGE_HELP.get(stage, "")
+    for label in labels.order:
+        i = labels.index[label]
         rows.append(
-            f'<tr><td><label><input type="checkbox" checked disabled data-group="{i}">'
-            f'<span class="sw" data-g="{i}"></span></label></td><td><code>{_e(kind)}</code></td>'
-            f'<td><code>{_e(stage)}</code>{f" <code>{_e(label)}</code>" if label else ""}'
-            f'<div class="note">{_e(what)}</div></td><td class="n">{groups.counts[group]:,}</td></tr>')
+            f'<tr><td><label><input type="checkbox" checked disabled data-label="{i}">'
+            f'<span class="sw" data-l="{i}"></span></label></td><td><code>{attr(label)}</code>'
+            f'<div class="note">detected: a surrogate or a redaction</div></td>'
+            f'<td class="n">{labels.counts[label]:,}</td></tr>')
+    kinds: Counter[str] = Counter(found.kind for r in review.records for t in r.texts for found in t.lookalikes)
+    for kind in sorted(kinds):
+        rows.append(f'<tr><td><mark class="la sw-la">abc</mark></td><td>{attr(KINDS[kind])}'
+                    f'<div class="note">released unchanged</div></td><td class="n">{kinds[kind]:,}</td></tr>')
     if not rows:
-        rows.append('<tr><td colspan="4">No replaced spans in the sample.</td></tr>')
-    return ('<div class="panel legend"><h2>Replaced spans by kind and stage</h2><table><tr><th>show</th>'
-            '<th>kind</th><th>stage</th><th>spans</th></tr>' + "".join(rows) + '</table>'
-            '<p class="note"><span class="kept">wavy underline</span>: a token kept verbatim; '
-            'dashed outline: a span the mechanism left unchanged (metric DP may do so, by design).</p>'
-            '<p class="note" id="js-status"></p></div>')
-
-
-def _figures(review: Review) -> str:
-    stats = review.stats
-    bars = [Bar("change rate (word tokens changed)", stats.change_rate, "change",
-                detail=f"{stats.changed} of {stats.words}")]
-    bars += [Bar(f.name, f.value, f.group, detail=f"{f.tokens} tokens" if f.tokens else "")
-             for f in review.figures]
-    chart = rate_bars(bars, title="Privacy figures of the sample") + (
-        '<p class="note legend-line"><span class="dot" data-c="change"></span>change '
-        '<span class="dot" data-c="mechanism"></span>mechanism statistics '
-        '<span class="dot" data-c="attack"></span>attacks (share of words recovered)</p>')
-    rows = "".join(
-        f"<tr><td>{_e(f.name)}</td><td class=\"n\">{_pct(f.value)}</td><td class=\"n\">"
-        f"{f.tokens:,}</td><td>{_e(f.note)}</td></tr>" for f in review.figures)
-    table = ('<table><tr><th>figure</th><th>rate</th><th>tokens</th><th>how to read it</th></tr>'
-             + rows + "</table>") if rows else ""
-    notes = "".join(f'<p class="note warn">{_e(n)}</p>' for n in review.notes)
-    return ('<div class="panel"><h2>Privacy figures</h2>' + chart + table +
-            f'<p class="note">Measured on the {len(review.records):,} records shown. Attack rates '
-            "are the share of word tokens whose original an attacker recovers (lower is better); "
-            "N_w is the share of draws returning the word itself.</p>" + _released_by(review) + notes
-            + "</div>")
+        rows.append('<tr><td colspan="3">Nothing marked in the sample: no detected span, no look-alike.</td></tr>')
+    return ('<div class="panel legend"><h2>What is marked in the records</h2><table><tr><th>mark</th>'
+            "<th>what</th><th>spans</th></tr>" + "".join(rows) + "</table>"
+            '<p class="note">Only detected spans and unchanged look-alikes are marked; every other word '
+            "the release changed is plain text. Hover a mark to see its counterpart; untick a label to "
+            'hide its color.</p><p class="note" id="js-status"></p></div>')
 
 
 def _released_by(review: Review) -> str:
@@ -309,8 +275,8 @@ def _released_by(review: Review) -> str:
         f"surrogate or redaction {r.other_words:,} of {r.change.word_tokens:,} word tokens. N_w and the "
         f"attack rates cover only the {r.mechanism_words:,} word tokens the mechanism released (n/a "
         "when it released none); the change rate covers them all.")
-    warnings = "".join(f'<p class="note warn">warning: {_e(w)}</p>' for w in review.warnings)
-    return f'<p class="note">Scope <code>{_e(review.scope)}</code>.{_e(counts)}</p>' + warnings
+    warnings = "".join(f'<p class="note warn">warning: {attr(w)}</p>' for w in review.warnings)
+    return f'<p class="note">Scope <code>{attr(review.scope)}</code>.{attr(counts)}</p>' + warnings
 
 
 def _per_record(review: Review) -> str:
@@ -329,33 +295,32 @@ BANNER = ("This page contains the ORIGINAL text of the records shown, next to th
 
 def render_html(review: Review) -> str:
     """The page as one string (UTF-8 when written)."""
-    groups = _Groups(review)
-    css = CSS + groups.css() + "\n" + "".join(
-        f'.dot[data-c="{group}"]{{background:{color}}}' for group, color in GROUP_COLORS.items())
+    labels = _Labels(review)
+    css = CSS + labels.css() + "\n"
     csp = (f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(JS)}; "
            "img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'")
     named = review.format != "txt"
-    records = "".join(_record(r, groups, named) for r in review.records)
+    records = "".join(record_html(r, labels.index, named) for r in review.records)
     if not records:
         records = '<div class="panel">The input has no records to show.</div>'
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_e(csp)}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{attr(csp)}">'
         '<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>ORIGINAL TEXT \u2014 embedanon review of {_e(_spelled(review.input_name))}</title>"
+        f"<title>ORIGINAL TEXT \u2014 embedanon review of {attr(spelled(review.input_name))}</title>"
         f"<style>{css}</style></head><body>"
         '<div class="banner" id="banner" role="alert"><span class="sign">ORIGINAL TEXT</span>'
-        f"<p><strong>Confidential: not anonymized.</strong> {_e(BANNER)}</p></div>"
+        f"<p><strong>Confidential: not anonymized.</strong> {attr(BANNER)}</p></div>"
         '<div class="wrap"><div class="top"><div><h1>Release review</h1>'
-        f'<div class="sub"><code>{_name(review.input_name)}</code> \u00b7 {len(review.records):,} of '
-        f"{review.records_total:,} records \u00b7 mechanism <code>{_e(review.settings.mechanism)}</code>"
-        f"</div></div><div class=\"sub\">generated {_e(review.generated)}</div></div>"
-        f"{_cards(review)}<div class=\"grid2\">{_settings(review)}{_legend(groups)}</div>"
-        f"{_figures(review)}{_per_record(review)}"
+        f'<div class="sub"><code>{field_name(review.input_name)}</code> \u00b7 {len(review.records):,} of '
+        f"{review.records_total:,} records \u00b7 mechanism <code>{attr(review.settings.mechanism)}</code>"
+        f"</div></div><div class=\"sub\">generated {attr(review.generated)}</div></div>"
+        f"{_verdict(review)}{_cards(review)}{_lookalikes(review)}"
+        f"<div class=\"grid2\">{_settings(review)}{_legend(labels, review)}</div>{_per_record(review)}"
         f'<nav id="record-nav" aria-label="records"></nav><section class="records">{records}</section>'
-        f"<footer>embedanon {_e(__version__)} \u00b7 review page \u00b7 contains original text: "
+        f"<footer>embedanon {attr(__version__)} \u00b7 review page \u00b7 contains original text: "
         "handle like the source data.</footer></div>"
         f"<script>{JS}</script></body></html>\n"
     )

@@ -12,6 +12,8 @@ from typing import Any, Protocol
 
 from ..privacy.metrics import DocumentLike, scan
 from ..privacy.scoped import ReleaseCounts
+from ..text import lookup_key
+from .lookalike import Lookalike
 
 
 class ItemLike(Protocol):
@@ -30,6 +32,39 @@ class ItemLike(Protocol):
     def kind(self) -> str: ...
     @property
     def stage(self) -> str: ...
+
+
+class ThresholdLike(Protocol):
+    """The limit a figure is held to (:class:`embedanon.privacy.verdict.Threshold`)."""
+
+    @property
+    def remedy(self) -> str: ...
+    def describe(self) -> str: ...
+
+
+class CheckLike(Protocol):
+    """One figure against its threshold (:class:`embedanon.privacy.verdict.Check`)."""
+
+    @property
+    def figure(self) -> str: ...
+    @property
+    def value(self) -> float | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def threshold(self) -> ThresholdLike: ...
+
+
+class VerdictLike(Protocol):
+    """The privacy verdict of a release (:class:`embedanon.privacy.verdict.Verdict`)."""
+
+    @property
+    def checks(self) -> tuple[CheckLike, ...]: ...
+    @property
+    def status(self) -> str: ...
+    def summary(self) -> str: ...
 
 
 def label_of(item: ItemLike) -> str | None:
@@ -79,23 +114,42 @@ def text_stats(original: str, document: DocumentLike) -> TextStats:
 
 @dataclass(frozen=True, slots=True)
 class ReviewText:
-    """One anonymized text of a record.
+    """One anonymized text of a record, as far as the page shows it.
 
     Attributes:
         field: its field name (``""`` for a line of a text file).
-        original: the input text.
-        document: the pipeline's result (released text and items).
+        original: the input text, or its first characters when it is longer than the page shows
+            (see ``length``).
+        document: the release of ``original`` (released text and items), with the noise the
+            whole text gets (:func:`~embedanon.pipeline.document.anonymize_prefix`).
         stats: its counts.
+        length: characters of the whole input text (``>= len(original)``).
+        lookalikes: unchanged stretches that look like personal data
+            (:mod:`~embedanon.review.lookalike`), in text order.
     """
 
     field: str
     original: str
     document: DocumentLike
     stats: TextStats
+    length: int = -1
+    lookalikes: tuple[Lookalike, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.length == -1:
+            object.__setattr__(self, "length", len(self.original))
+        if self.length < len(self.original):
+            raise ValueError(f"length must be >= the {len(self.original)} characters shown, got {self.length}")
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the page shows only the start of the text."""
+        return self.length > len(self.original)
 
     @classmethod
-    def build(cls, field_name: str, original: str, document: DocumentLike) -> ReviewText:
-        return cls(field_name, original, document, text_stats(original, document))
+    def build(cls, field_name: str, original: str, document: DocumentLike, *, length: int = -1,
+              lookalikes: tuple[Lookalike, ...] = ()) -> ReviewText:
+        return cls(field_name, original, document, text_stats(original, document), length, lookalikes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +170,8 @@ class ReviewRecord:
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """One privacy figure: a rate in [0, 1] (or nan) over a number of tokens.
+    """One privacy figure: a rate in [0, 1] (or a count, ``rate=False``; nan: not measured) over a
+    number of tokens.
 
     Attributes:
         group: what measured it (``attack``, ``mechanism``).
@@ -124,6 +179,9 @@ class Figure:
         value: the rate.
         tokens: how many tokens it was measured over (0: not token-based).
         note: one line on how to read it.
+        key: its name in the privacy verdict (:mod:`embedanon.privacy.verdict`, e.g.
+            ``attack_contextual_top1``), ``""`` when the verdict does not judge it.
+        rate: whether ``value`` is a rate (shown as a percentage) or a count.
     """
 
     group: str
@@ -131,10 +189,14 @@ class Figure:
     value: float
     tokens: int = 0
     note: str = ""
+    key: str = ""
+    rate: bool = True
 
     def __post_init__(self) -> None:
-        if not (self.value != self.value or 0.0 <= self.value <= 1.0):  # nan is allowed
+        if self.rate and not (self.value != self.value or 0.0 <= self.value <= 1.0):  # nan is allowed
             raise ValueError(f"figure {self.name!r} must be a rate in [0, 1], got {self.value}")
+        if not self.rate and not (self.value != self.value or self.value >= 0.0):
+            raise ValueError(f"figure {self.name!r} must be a number >= 0, got {self.value}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +247,8 @@ class Review:
             mechanism released (:mod:`embedanon.privacy.scoped`).
         release: outside plain full scope, the sample's word tokens by what released them.
         warnings: outside plain full scope, what the figures describe (privacy-report's lines).
+        verdict: the privacy verdict of the figures (None: no figure was measured).
+        max_chars: the most characters of one text the page shows (0: no limit).
     """
 
     input_name: str
@@ -202,6 +266,8 @@ class Review:
     scope: str = ""
     release: ReleaseCounts | None = None
     warnings: tuple[str, ...] = ()
+    verdict: VerdictLike | None = None
+    max_chars: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.empty_records <= self.records_total or len(self.records) > self.records_total:
@@ -226,3 +292,28 @@ class Review:
                 for item in text.document.items:
                     counts[(str(item.kind), str(item.stage), label_of(item))] += 1
         return counts
+
+    def lookalike_rows(self) -> list[LookalikeRow]:
+        """The look-alikes of the sample grouped by kind and word (case and accents ignored),
+        most frequent first, each with where it occurs."""
+        rows: dict[tuple[str, str], LookalikeRow] = {}
+        for record in self.records:
+            for t, text in enumerate(record.texts):
+                for n, found in enumerate(text.lookalikes):
+                    word = text.original[found.start:found.end]
+                    key = (found.kind, lookup_key(word))
+                    row = rows.get(key)
+                    if row is None:
+                        row = rows[key] = LookalikeRow(word, found.kind, [])
+                    row.places.append((record.number, t, n))
+        return sorted(rows.values(), key=lambda r: (-len(r.places), r.places[0]))
+
+
+@dataclass(slots=True)
+class LookalikeRow:
+    """One word of the look-alike list: as first written, its kind, and where it occurs as
+    ``(record number, text index, look-alike index)``."""
+
+    word: str
+    kind: str
+    places: list[tuple[int, int, int]]

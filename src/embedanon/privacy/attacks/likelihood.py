@@ -22,7 +22,7 @@ import numpy as np
 
 from ..._validate import positive_int
 from ...errors import ConfigError
-from ...mechanisms.base import BatchLaw
+from ...mechanisms.base import BatchLaw, TableLaw
 from ...vectors.index import NeighborIndex
 
 #: A law with at most this many non-zero entries is inverted exactly (see :class:`SparseLaw`).
@@ -67,25 +67,24 @@ def _law_as_pairs(law: Any, index: NeighborIndex) -> tuple[np.ndarray, np.ndarra
 class SparseLaw:
     """Exact inverse of a law with small support, as a reverse table over every word.
 
+    A mechanism with the :class:`~embedanon.mechanisms.base.TableLaw` capability (``knn``) is
+    inverted from its table in a few array operations; any other from one ``distribution`` call
+    per word (the plain reference, also taken with ``use_table=False``; tests compare both).
+
     Args:
         mechanism: has ``distribution(word_id)``.
         index: the neighbor index the mechanism was built on.
+        use_table: read the mechanism's ``law_table()`` when it has one.
     """
 
     exact = True
 
-    def __init__(self, mechanism: Any, index: NeighborIndex) -> None:
+    def __init__(self, mechanism: Any, index: NeighborIndex, *, use_table: bool = True) -> None:
         n = len(index.store)
-        xs_parts, ys_parts, ps_parts = [], [], []
-        for x in range(n):
-            ys, ps = _law_as_pairs(mechanism.distribution(x), index)
-            if len(ys) > MAX_SPARSE_SUPPORT:
-                raise ConfigError(f"the law of word {x} has {len(ys)} outputs, more than "
-                                  f"{MAX_SPARSE_SUPPORT}: use DenseLaw")
-            xs_parts.append(np.full(len(ys), x, dtype=np.int64))
-            ys_parts.append(ys)
-            ps_parts.append(ps)
-        xs, ys, ps = np.concatenate(xs_parts), np.concatenate(ys_parts), np.concatenate(ps_parts)
+        if use_table and isinstance(mechanism, TableLaw):
+            xs, ys, ps = _table_pairs(mechanism, n)
+        else:
+            xs, ys, ps = _distribution_pairs(mechanism, index, n)
         order = np.lexsort((xs, ys))
         self._ys, self._xs, self._ps = ys[order], xs[order], ps[order]
         self._pair_keys = ys[order] * n + xs[order]  # sorted: (y, x) lexicographic
@@ -102,6 +101,39 @@ class SparseLaw:
         at = np.minimum(np.searchsorted(self._pair_keys, keys), len(self._pair_keys) - 1)
         found = self._pair_keys[at] == keys
         return np.where(found, self._ps[at], 0.0)
+
+
+def _distribution_pairs(mechanism: Any, index: NeighborIndex,
+                        n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x, y, P(y | x)) of every non-zero entry, one ``distribution(x)`` call per word."""
+    xs_parts, ys_parts, ps_parts = [], [], []
+    for x in range(n):
+        ys, ps = _law_as_pairs(mechanism.distribution(x), index)
+        if len(ys) > MAX_SPARSE_SUPPORT:
+            raise ConfigError(f"the law of word {x} has {len(ys)} outputs, more than "
+                              f"{MAX_SPARSE_SUPPORT}: use DenseLaw")
+        xs_parts.append(np.full(len(ys), x, dtype=np.int64))
+        ys_parts.append(ys)
+        ps_parts.append(ps)
+    return np.concatenate(xs_parts), np.concatenate(ys_parts), np.concatenate(ps_parts)
+
+
+def _table_pairs(mechanism: TableLaw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x, y, P(y | x)) of every non-zero entry from ``law_table()``, repeated ids summed."""
+    ids, probs = mechanism.law_table()
+    ids = np.asarray(ids, dtype=np.int64)
+    probs = np.asarray(probs, dtype=np.float64)
+    if ids.ndim != 2 or ids.shape != probs.shape or len(ids) != n:
+        raise TypeError(f"law_table() must return two ({n}, s) arrays, got {ids.shape} and {probs.shape}")
+    if ids.shape[1] > MAX_SPARSE_SUPPORT:
+        raise ConfigError(f"the law table has {ids.shape[1]} outputs per word, more than "
+                          f"{MAX_SPARSE_SUPPORT}: use DenseLaw")
+    xs = np.repeat(np.arange(n, dtype=np.int64), ids.shape[1])
+    keys = xs * n + ids.ravel()
+    unique, inverse = np.unique(keys, return_inverse=True)
+    sums = np.bincount(inverse.ravel(), weights=probs.ravel(), minlength=len(unique))
+    keep = sums > 0
+    return unique[keep] // n, unique[keep] % n, sums[keep]
 
 
 class DenseLaw:
