@@ -9,13 +9,17 @@ and reports wall time, MB/s, words/s, MB/s per core and peak memory, as JSON (st
 Targets (from the issue): >= 3 MB/s per core for ``knn``, near-linear scaling with ``--jobs 2``,
 peak RSS < 1 GB; for ``laplace``, ``sample`` at >= 0.7x the raw faiss flat-search rate;
 ``--detection`` (default on when ../shared/data exists): detection docs/s and MB/s of
-``model,regex`` and of Presidio + spaCy sm side by side on the same corpus lines, ratio >= 10x.
+``model,regex`` and of Presidio + spaCy sm side by side on the same corpus lines, ratio >= 10x;
+``--review`` (issue 34): ``embedanon review`` of 30 real dialogues (NLTK webtext's overheard
+conversations, about 530 words each) in <= 15 s wall, its peak memory on one 20 MB line and the page
+size of a 5 MB record (``--review-only`` runs just this section).
 
 Examples::
 
     .venv/bin/python scripts/bench.py                       # 20 MB, knn, jobs 1 and 2
     .venv/bin/python scripts/bench.py --mb 5 --mechanisms knn,laplace --epsilon laplace=10 \\
         --json research/bench-latest.json
+    .venv/bin/python scripts/bench.py --review-only          # the review page's targets
 """
 
 from __future__ import annotations
@@ -404,6 +408,87 @@ def detection_speed(corpus: Path, n_docs: int, rounds: int) -> dict:
     return out
 
 
+#: The review page's target (issue 34): 30 dialogues in at most this many seconds, wall clock.
+REVIEW_TARGET_S = 15.0
+REVIEW_DIALOGUES = 30
+
+
+def review_dialogues(target: Path, data_dir: Path, count: int = REVIEW_DIALOGUES) -> dict:
+    """Write ``count`` dialogues as JSONL: consecutive overheard conversations of NLTK's webtext
+    (real New York conversations, speaker turns) packed into records of about 2,500 characters,
+    the size of a doctor-patient dialogue."""
+    import zipfile
+
+    with zipfile.ZipFile(data_dir / "nltk_data" / "corpora" / "webtext.zip") as zf:
+        text = zf.read("webtext/overheard.txt").decode("latin-1").replace("\r", "")
+    conversations = [c.strip() for c in text.split("\n\n") if c.strip()]
+    records: list[str] = []
+    current: list[str] = []
+    for conv in conversations:
+        current.append(conv)
+        if sum(map(len, current)) > 2500:
+            records.append("\n\n".join(current))
+            current = []
+            if len(records) == count:
+                break
+    with open(target, "w", encoding="utf-8") as out:
+        for record in records:
+            out.write(json.dumps({"text": record}) + "\n")
+    return {"source": "nltk_data/corpora/webtext.zip:webtext/overheard.txt", "records": len(records),
+            "words": sum(len(r.split()) for r in records), "bytes": target.stat().st_size}
+
+
+def review_speed(work: Path, data_dir: Path, env: dict[str, str], poll: float) -> dict:
+    """``embedanon review`` of 30 dialogues (a cold run, which may fill the disk cache, then two
+    warm ones), and the memory of one 20 MB line and the page of a 5 MB record."""
+    exe = Path(sys.executable).with_name("embedanon")
+    base = [str(exe)] if exe.exists() else [sys.executable, "-m", "embedanon"]
+    key = work / "review.key"
+    key.unlink(missing_ok=True)
+    subprocess.run([*base, "keygen", str(key)], check=True, capture_output=True, env=env)
+    dialogues = work / "dialogues.jsonl"
+    out: dict = {"corpus": review_dialogues(dialogues, data_dir), "target_s": REVIEW_TARGET_S, "runs": []}
+    page = work / "review.html"
+    for run in ("cold", "warm", "warm"):
+        command = [*base, "review", str(dialogues), "-o", str(page), "--sample", str(REVIEW_DIALOGUES),
+                   "--key", str(key), "-q"]
+        result = run_measured(command, env, work / "review.log", poll)
+        result["run"] = run
+        result["page_bytes"] = page.stat().st_size if page.exists() else 0
+        out["runs"].append(result)
+    warm = [r["wall_s"] for r in out["runs"] if r["run"] == "warm" and not r["returncode"]]
+    out["warm_wall_s"] = min(warm) if warm else None
+    # one long record: a 20 MB line (peak memory) and a 5 MB JSONL record (page size)
+    words = dialogues.read_text(encoding="utf-8").split()
+    for name, size, suffix in (("line_20mb", 20_000_000, ".txt"), ("record_5mb", 5_000_000, ".jsonl")):
+        text = " ".join(words * (size // (len(" ".join(words)) + 1) + 1))[:size]
+        path = work / f"{name}{suffix}"
+        line = json.dumps({"text": text}) if suffix == ".jsonl" else text
+        path.write_text(line + "\n", encoding="utf-8")
+        result = run_measured([*base, "review", str(path), "-o", str(page), "--key", str(key), "-q"],
+                              env, work / "review.log", poll)
+        result["input_bytes"] = path.stat().st_size
+        result["page_bytes"] = page.stat().st_size if page.exists() else 0
+        out[name] = result
+        path.unlink()
+    return out
+
+
+def review_lines(entry: dict) -> list[str]:
+    if "error" in entry or "skipped" in entry:
+        return [f"review: {entry.get('skipped') or 'failed: ' + str(entry.get('error'))[-200:]}"]
+    runs = ", ".join(f"{r['run']} {r['wall_s']:.1f} s wall / {r['cpu_user_s'] + r['cpu_sys_s']:.1f} s CPU"
+                     for r in entry["runs"])
+    lines = [f"review of {entry['corpus']['records']} dialogues ({entry['corpus']['words']:,} words): {runs} "
+             f"(target <= {entry['target_s']:g} s wall)"]
+    for name in ("line_20mb", "record_5mb"):
+        r = entry.get(name, {})
+        if r:
+            lines.append(f"review of one {name.replace('_', ' ')}: {r['wall_s']:.1f} s, peak RSS "
+                         f"{r['peak_rss_max_process_mb']:.0f} MB, page {r['page_bytes'] / 1e6:.2f} MB")
+    return lines
+
+
 def machine_info() -> dict:
     info = {"cpu_count": os.cpu_count(), "python": platform.python_version(),
             "platform": platform.platform()}
@@ -514,10 +599,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detection", action=argparse.BooleanOptionalAction, default=None,
                     help="detection speed, model,regex vs Presidio (default: on when --data exists)")
     ap.add_argument("--detection-docs", type=int, default=200, help="documents for --detection")
+    ap.add_argument("--review", action=argparse.BooleanOptionalAction, default=False,
+                    help="the review page: 30 dialogues, one 20 MB line, one 5 MB record")
+    ap.add_argument("--review-only", action="store_true", help="run only the --review section")
     args = ap.parse_args(argv)
+    if args.review_only:
+        args.review, args.detection, shapes_off = True, False, True
+    else:
+        shapes_off = False
     if args.detection is None:
         args.detection = args.data.is_dir()
-    shapes = [x.strip() for x in args.shapes.split(",") if x.strip()]
+    shapes = [] if shapes_off else [x.strip() for x in args.shapes.split(",") if x.strip()]
 
     mechanisms = [m.strip().lower() for m in args.mechanisms.split(",") if m.strip()]
     jobs_list = [int(j) for j in args.jobs.split(",") if j.strip()]
@@ -550,50 +642,59 @@ def main(argv: list[str] | None = None) -> int:
                     "bytecode_cache": "on (PYTHONDONTWRITEBYTECODE removed for the runs)" if bytecode_off
                     else "as the environment has it"}
     try:
-        corpus = work / "corpus.txt"
-        t0 = time.perf_counter()
-        stats = build_corpus(corpus, int(args.mb * MB), args.data)
-        stats["words"] = count_words(corpus)
-        stats["build_s"] = round(time.perf_counter() - t0, 1)
-        report["corpus"] = stats
-        mb = stats["bytes"] / MB
-
-        # Small files for warm-up: the first run per mechanism pays process start, embedding
-        # load and (with an empty cache) the neighbour-table build; the second shows the fixed
-        # per-invocation cost that is still inside every measured run.
-        small, tiny = work / "warmup.txt", work / "tiny.txt"
-        with open(corpus, encoding="utf-8") as src, open(small, "w", encoding="utf-8") as dst:
-            for _, line in zip(range(WARMUP_DOCS), src, strict=False):
-                dst.write(line)
-        tiny.write_text("The patient was seen on Monday.\n", encoding="utf-8")
-
         report["runs"] = []
         report["mechanisms"] = {}
-        report["floor_mb_per_cpu_s"] = {}
-        corpora = {"long": (corpus, mb, stats["words"])}
-        if "short" in shapes:
-            short = work / "short.txt"
-            report["corpus_short"] = short_lines(corpus, short)
-            corpora["short"] = (short, report["corpus_short"]["bytes"] / MB, stats["words"])
-        for shape in shapes:
-            path, shape_mb, shape_words = corpora[shape]
-            report["floor_mb_per_cpu_s"][shape] = floor_mb_per_cpu_s(path, work / "floor.out")
-            for mech in mechanisms:
-                _bench_mechanism(report, shape, path, shape_mb, shape_words, mech, registered,
-                                 extras, epsilons, jobs_list, small, tiny, work, env, args)
-        if "laplace" in registered:
-            params = {"epsilon": epsilons.get("laplace", DEFAULT_EPSILON["laplace"])}
-            try:
-                report["laplace_vs_faiss"] = laplace_vs_faiss(corpus, args.faiss_queries, params)
-            except Exception as exc:  # a benchmark reports a broken section, it does not stop
-                report["laplace_vs_faiss"] = {"error": f"{type(exc).__name__}: {exc}"}
-        else:
-            report["laplace_vs_faiss"] = {"skipped": "laplace is not registered"}
-        if args.detection:
-            try:
-                report["detection"] = detection_speed(corpus, args.detection_docs, rounds=2)
-            except Exception as exc:  # a benchmark reports a broken section, it does not stop
-                report["detection"] = {"error": f"{type(exc).__name__}: {exc}"}
+        if not args.review_only:
+            corpus = work / "corpus.txt"
+            t0 = time.perf_counter()
+            stats = build_corpus(corpus, int(args.mb * MB), args.data)
+            stats["words"] = count_words(corpus)
+            stats["build_s"] = round(time.perf_counter() - t0, 1)
+            report["corpus"] = stats
+            mb = stats["bytes"] / MB
+
+            # Small files for warm-up: the first run per mechanism pays process start, embedding
+            # load and (with an empty cache) the neighbour-table build; the second shows the fixed
+            # per-invocation cost that is still inside every measured run.
+            small, tiny = work / "warmup.txt", work / "tiny.txt"
+            with open(corpus, encoding="utf-8") as src, open(small, "w", encoding="utf-8") as dst:
+                for _, line in zip(range(WARMUP_DOCS), src, strict=False):
+                    dst.write(line)
+            tiny.write_text("The patient was seen on Monday.\n", encoding="utf-8")
+
+            report["floor_mb_per_cpu_s"] = {}
+            corpora = {"long": (corpus, mb, stats["words"])}
+            if "short" in shapes:
+                short = work / "short.txt"
+                report["corpus_short"] = short_lines(corpus, short)
+                corpora["short"] = (short, report["corpus_short"]["bytes"] / MB, stats["words"])
+            for shape in shapes:
+                path, shape_mb, shape_words = corpora[shape]
+                report["floor_mb_per_cpu_s"][shape] = floor_mb_per_cpu_s(path, work / "floor.out")
+                for mech in mechanisms:
+                    _bench_mechanism(report, shape, path, shape_mb, shape_words, mech, registered,
+                                     extras, epsilons, jobs_list, small, tiny, work, env, args)
+            if "laplace" in registered:
+                params = {"epsilon": epsilons.get("laplace", DEFAULT_EPSILON["laplace"])}
+                try:
+                    report["laplace_vs_faiss"] = laplace_vs_faiss(corpus, args.faiss_queries, params)
+                except Exception as exc:  # a benchmark reports a broken section, it does not stop
+                    report["laplace_vs_faiss"] = {"error": f"{type(exc).__name__}: {exc}"}
+            else:
+                report["laplace_vs_faiss"] = {"skipped": "laplace is not registered"}
+            if args.detection:
+                try:
+                    report["detection"] = detection_speed(corpus, args.detection_docs, rounds=2)
+                except Exception as exc:  # a benchmark reports a broken section, it does not stop
+                    report["detection"] = {"error": f"{type(exc).__name__}: {exc}"}
+        if args.review:
+            if not (args.data / "nltk_data" / "corpora" / "webtext.zip").is_file():
+                report["review"] = {"skipped": "no NLTK webtext under --data"}
+            else:
+                try:
+                    report["review"] = review_speed(work, args.data, env, args.poll)
+                except Exception as exc:  # a benchmark reports a broken section, it does not stop
+                    report["review"] = {"error": f"{type(exc).__name__}: {exc}"}
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -606,7 +707,9 @@ def main(argv: list[str] | None = None) -> int:
         print(text)
     for line in summary_lines(report):
         print(line, file=sys.stderr)
-    return 1 if any(r["returncode"] for r in report["runs"]) else 0
+    review_runs = [*report.get("review", {}).get("runs", [])] + [
+        report["review"][k] for k in ("line_20mb", "record_5mb") if k in report.get("review", {})]
+    return 1 if any(r["returncode"] for r in [*report["runs"], *review_runs]) else 0
 
 
 def summary_lines(report: dict) -> list[str]:
@@ -638,6 +741,8 @@ def summary_lines(report: dict) -> list[str]:
         lines.append(f"laplace sample {lvf['laplace_sample_per_s']:,}/s vs faiss flat k=1 "
                      f"{lvf['faiss_flat_k1_per_s']:,}/s: ratio {lvf['ratio_laplace_to_faiss']:.2f}"
                      f" (target >= 0.7)")
+    if "review" in report:
+        lines += review_lines(report["review"])
     det = report.get("detection", {})
     for name, r in det.get("detectors", {}).items():
         lines.append(f"detection {name}: {r['docs_per_s_wall']:.1f} docs/s, {r['mb_per_s_wall']:.3g} MB/s "

@@ -170,3 +170,13 @@ def test_split_without_hidden_letters_equals_the_general_split(text: str) -> Non
 
     if not HIDDEN_LETTERS.intersection(text):
         assert _PLAIN_SPLIT_RE.split(text) == WORD_SPLIT_RE.split(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*"ab A1-'’ .\n\u00e9\u0301\u24d9\u05e9", "\U000e0041"]), max_size=60))
+def test_mechanism_draws_counts_the_tokens_of_split_words_without_a_list(text: str) -> None:
+    """The count streams over the text (a 20 MB line makes no list of its tokens) and equals the
+    plain definition over split_words."""
+    from embedanon.text import drawn_parts, mechanism_draws, split_words
+
+    assert mechanism_draws(text) == sum(map(drawn_parts, split_words(text)[1::2]))

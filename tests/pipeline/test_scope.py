@@ -57,11 +57,23 @@ def test_detected_scope_changes_only_the_spans() -> None:
     spans = widen(text, anon.runtime.detector.detect(text))
     at = new_at = 0
     for item in doc.items:  # outside the items the text is the original's, and items lie in spans
-        assert any(s.start <= item.start and item.end <= s.end for s in spans)
+        holding = [s for s in spans if s.start <= item.start and item.end <= s.end]
+        assert holding and item.label == holding[0].label  # the review page marks it by that label
         assert text[at : item.start] == doc.text[new_at : item.new_start]
         at, new_at = item.end, item.new_end
     assert text[at:] == doc.text[new_at:]
     assert "was seen on" in doc.text and doc.text.startswith("Patient ")
+
+
+def test_only_items_inside_detected_spans_carry_a_label() -> None:
+    """Hybrid: the words outside the spans go through the mechanism with no label."""
+    anon = anonymizer(scope="hybrid", strategies={"DEFAULT": "mechanism"})
+    text = RECORDS[0]
+    doc = anon.anonymize_document(text)
+    spans = widen(text, anon.runtime.detector.detect(text))
+    inside = [it for it in doc.items if any(s.start <= it.start and it.end <= s.end for s in spans)]
+    assert inside and all(it.label for it in inside)
+    assert all(it.label is None for it in doc.items if it not in inside) and len(inside) < len(doc.items)
 
 
 def test_hybrid_perturbs_the_other_words_exactly_as_full_scope_does() -> None:

@@ -39,7 +39,12 @@ def test_txt_page_private_and_silent(tiny_embedding: Path, tmp_path: Path) -> No
     out = tmp_path / "review.html"
     result = review(tiny_embedding, str(src), "-o", str(out), "--seed", "1")
     assert result.exit_code == 0, result.output
-    assert result.output == ""  # nothing on stdout or stderr
+    # one summary line on stderr (counts, the verdict), nothing else
+    (line,) = result.output.splitlines()
+    assert re.fullmatch(r"reviewed 2 of 2 records in [0-9.]+ s: (PASS|FAIL|n/a)[^\n]*; \d+ unchanged "
+                        r"look-alikes to check", line), line
+    quiet = review(tiny_embedding, str(src), "-o", str(out), "--seed", "1", "-q")
+    assert quiet.exit_code == 0 and quiet.output == ""
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
     page = out.read_text(encoding="utf-8")
     assert panes(page, "orig") == [f"{CANARY} has chest pain", "The doctor saw the patient."]
@@ -147,7 +152,45 @@ def test_real_process(tiny_embedding: Path, tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert CANARY not in proc.stdout + proc.stderr and proc.stdout == ""
     page = out.read_text(encoding="utf-8")
-    assert CANARY in page and "public-prior attack, top-1" in page  # the attacks ran
+    assert CANARY in page and "words recovered, public prior, top-1" in page  # the attacks ran
+    assert proc.stderr.startswith("reviewed 1 of 1 records")
+
+
+def test_progress_goes_to_stderr_in_stages_and_never_holds_text(tiny_embedding: Path, tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("".join(f"{CANARY} {i} has chest pain\n" for i in range(5)), encoding="utf-8")
+    out = tmp_path / "review.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "embedanon", "review", str(src), "-o", str(out), "--seed", "2",
+         "--embedding", str(tiny_embedding), "--k", "3", "--progress", "plain"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == "" and CANARY not in proc.stderr
+    lines = proc.stderr.splitlines()
+    stages = [re.match(r"review: (\w+) ", line).group(1) for line in lines[:-1]]  # type: ignore[union-attr]
+    assert stages[0] == "reading" and "anonymizing" in stages and "measuring" in stages
+    assert stages[-1] == "writing" and "review: anonymizing 1 of 5 texts anonymized" in proc.stderr
+    assert lines[-1].startswith("reviewed 5 of 5 records in ")
+
+
+def test_a_threshold_moves_the_verdict_and_a_wrong_one_is_refused(tiny_embedding: Path, tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("the patient has chest pain\n", encoding="utf-8")
+    out = tmp_path / "review.html"
+    plain = review(tiny_embedding, str(src), "-o", str(out), "--seed", "1")
+    strict = review(tiny_embedding, str(src), "-o", str(out), "--seed", "1", "--threshold", "change_rate=1.5")
+    assert plain.exit_code == strict.exit_code == 0, strict.output
+
+    def failed(output: str) -> int:
+        found = re.search(r"FAIL: (\d+) of", output)
+        return 0 if found is None else int(found.group(1))
+
+    assert failed(strict.output) == failed(plain.output) + 1  # the change rate (1.0) misses 1.5
+    assert "change_rate" not in plain.output and "FAIL" in out.read_text(encoding="utf-8")
+    out.write_text(PRECIOUS, encoding="utf-8")
+    wrong = review(tiny_embedding, str(src), "-o", str(out), "--seed", "1", "--threshold", "nothing=1")
+    assert wrong.exit_code == 2 and "unknown figure 'nothing'" in wrong.output
+    assert out.read_text(encoding="utf-8") == PRECIOUS
 
 
 def test_epsilon_spent_counts_word_parts(tiny_embedding: Path, tmp_path: Path) -> None:
@@ -160,4 +203,4 @@ def test_epsilon_spent_counts_word_parts(tiny_embedding: Path, tmp_path: Path) -
                                  "-m", "exponential", "--epsilon", "14", "--seed", "1", "--no-attacks"])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert "longest record 20 word parts drawn" in page and "n\u00b7\u03b5 = 280 spent" in page
+    assert "longest record 20 word parts" in page and "n\u00b7\u03b5 = 280 spent" in page

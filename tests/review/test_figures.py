@@ -1,4 +1,5 @@
-"""Figure sources: the run_attacks adapter, notes instead of figures, rates validated."""
+"""Figure sources: the run_attacks adapter (the verdict's figure names), notes instead of figures,
+rates validated, and the page's verdict against privacy-report's."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from embedanon.review import (
     MechanismFigures,
     attack_figures,
     collect_figures,
-    find_run_attacks,
+    judge_review,
+    threshold_table,
 )
 
 
@@ -23,14 +25,48 @@ def test_attack_figures_from_as_dict() -> None:
     data = {"exact": False, "public_prior": {"tokens": 10, "top1": 0.3, "top5": 0.6},
             "uniform_prior": {"tokens": 10, "top1": 0.1}, "oov": {"tokens": 0, "top1": float("nan")},
             "contextual": {"tokens": 10, "contextual_top1": 0.4},
-            "names": [{"group": "x", "tokens": 2, "top1": 1.0}, {"group": "all", "tokens": 4, "top1": 0.25}]}
-    figs = {f.name: f for f in attack_figures(data)}
-    assert figs["public-prior attack, top-1 (lower bound)"].value == 0.3
-    assert figs["public-prior attack, top-5 (lower bound)"].tokens == 10
-    assert math.isnan(figs["out-of-vocabulary attack, top-1 (lower bound)"].value)
-    assert figs["contextual attack (Viterbi), top-1 (lower bound)"].value == 0.4
-    assert figs["name-dictionary attack, top-1"].value == 0.25 and len(figs) == 6  # no oracle entry
+            "names": [{"group": "x", "tokens": 2, "top1": 1.0}, {"group": "all", "tokens": 4, "top1": 0.25,
+                                                               "top10": 0.5}]}
+    figs = {f.key: f for f in attack_figures(data)}
+    assert figs["attack_public_top1"].value == 0.3 and figs["attack_public_top1"].name.endswith("(lower bound)")
+    assert figs["attack_public_top5"].tokens == 10
+    assert math.isnan(figs["attack_oov_top1"].value)
+    assert figs["attack_contextual_top1"].value == 0.4
+    assert figs["names_top1"].value == 0.25 and figs["names_top1:x"].value == 1.0
+    assert figs["names_top10"].value == 0.5
+    # the same set privacy-report judges (figure_values), less what other sources measure
+    from embedanon.privacy.verdict import figure_values
+
+    assert set(figs) == set(figure_values(attacks=data)) - {"change_rate", "n_w", "s_w"}
     assert attack_figures({}) == ()
+
+
+def test_the_verdict_holds_what_the_page_measured(anonymizer: Anonymizer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from embedanon.review import build_review
+
+    src = tmp_path / "notes.txt"
+    src.write_text("the patient has chest pain\nmother had fever and cough today\n", encoding="utf-8")
+    review = build_review(str(src), anonymizer, sources=(MechanismFigures(draws=20), AttackFigures()))
+    verdict = review.verdict
+    assert verdict is not None
+    assert verdict.check("change_rate").value == review.stats.change_rate == 1.0
+    assert verdict.check("n_w").value == 0.0 and verdict.check("s_w").value == 3.0
+    keys = {f.key for f in review.figures}
+    assert {c.figure for c in verdict.checks} == {"change_rate"} | keys
+    attack = verdict.check("attack_public_top1")
+    assert attack.value == next(f.value for f in review.figures if f.key == "attack_public_top1")
+    # an override moves one threshold, as privacy-report --threshold does
+    strict = judge_review(review, threshold_table({"attack_public_top1": -1.0}))
+    assert strict.check("attack_public_top1").status == "fail"
+    assert strict.check("attack_public_top1").value == attack.value
+
+
+def test_an_unknown_threshold_is_refused_before_any_work(anonymizer: Anonymizer) -> None:
+    from embedanon.errors import ConfigError
+    from embedanon.review import build_review
+
+    with pytest.raises(ConfigError, match="unknown figure 'nothing'"):
+        build_review("/nonexistent/input.txt", anonymizer, thresholds={"nothing": 0.5})
 
 
 def test_rates_are_validated() -> None:
@@ -62,22 +98,10 @@ def test_sources_that_cannot_measure_give_notes(anonymizer: Anonymizer) -> None:
 def test_real_sources_on_the_tiny_embedding(anonymizer: Anonymizer) -> None:
     texts = ["the patient has chest pain", "mother had fever and cough today"]
     released = [anonymizer.anonymize(t) for t in texts]
-    (n_w,) = MechanismFigures(draws=20).measure(texts, released, anonymizer)
-    assert n_w.value == 0.0 and n_w.tokens == 11  # knn never returns its input; 11 word types
-    assert "S_w = 3.0" in n_w.note  # k = 3: every neighbor shows up in 20 draws
-    assert find_run_attacks() is not None
-    attacks = {f.name: f for f in AttackFigures(contextual=False).measure(texts, released, anonymizer)}
-    assert 0.0 <= attacks["public-prior attack, top-1"].value <= 1.0
-    assert attacks["public-prior attack, top-1"].tokens == 11  # in-embedding word tokens
-
-
-def test_the_page_says_its_release_fitted_figure_is_fitted_on_the_sample_only() -> None:
-    """QA pass 6: fitted on the 5 records shown it read 42.9 % where an attacker holding the whole
-    release of 40 notes recovered 47.5 % of the same tokens; and the oracle is no ceiling once the
-    attacker has context."""
-    from embedanon.review.figures import attack_figures
-
-    top = {"top1": 0.4, "top5": 0.8, "tokens": 10}
-    figures = {f.name: f.note for f in attack_figures({"release_prior": top, "oracle_prior": top})}
-    assert "lower bound" in figures["release-fitted-prior attack, top-1"]
-    assert "goes further" in figures["oracle-prior attack, top-1"]
+    n_w, s_w = MechanismFigures(draws=20).measure(texts, released, anonymizer)
+    assert n_w.value == 0.0 and n_w.tokens == 11 and n_w.key == "n_w"  # knn never returns its input
+    assert s_w.value == 3.0 and not s_w.rate  # k = 3: every neighbor shows up in 20 draws
+    attacks = {f.key: f for f in AttackFigures(contextual=False).measure(texts, released, anonymizer)}
+    assert 0.0 <= attacks["attack_public_top1"].value <= 1.0
+    assert attacks["attack_public_top1"].tokens == 11  # in-embedding word tokens
+    assert "attack_contextual_top1" not in attacks

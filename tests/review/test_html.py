@@ -1,5 +1,6 @@
-"""The page: structure, escaping, spans at the items' offsets, banner, CSP, no external
-resources, no mapping outside the panes, written private and atomically."""
+"""The page: the verdict on top, the look-alike list and its links, marks only on detected spans
+and look-alikes at their offsets, escaping, banner, CSP, no external resources, no mapping outside
+the panes, long and hostile records cut and marked, written private and atomically."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -19,10 +21,11 @@ from embedanon import Anonymizer
 from embedanon._atomic import OutputError
 from embedanon.review import BANNER, Figure, build_review, render_html, write_review
 from embedanon.review.assets import JS
+from embedanon.review.model import label_of
 
 HOSTILE = 'Zebulonius has chest pain <script>alert(1)</script> & "x" \'y\' <img src=x onerror=alert(2)>'
-NOTES = [HOSTILE, "", "The doctor saw the patient at night, pressure 140/90 at 10:30.",
-         "Mother had fever and cough today."]
+NOTES = [HOSTILE, "", "The doctor saw the patient at night, pressure 140/90 at 10:30, call 555-123-4567 or "
+         "mail jo@example.com.", "Mother had fever and cough today."]
 
 
 @dataclass
@@ -79,10 +82,16 @@ def notes_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def review(notes_file: Path, anonymizer: Anonymizer):  # type: ignore[no-untyped-def]
-    base = build_review(str(notes_file), anonymizer, sources=(), generated="2026-01-01 00:00 UTC")
-    figures = (Figure("attack", "public-prior attack, top-1", 0.25, 12, "a note"),
-               Figure("mechanism", "N_w: draws returning the word itself", float("nan"), 0))
+def detected(tiny_embedding: Path) -> Anonymizer:
+    """Scope detected with the regex detector: phones and e-mails change, every other word stays."""
+    return Anonymizer(str(tiny_embedding), "knn", k=3, seed=1, scope="detected", detectors="regex")
+
+
+@pytest.fixture(scope="module")
+def review(notes_file: Path, detected: Anonymizer):  # type: ignore[no-untyped-def]
+    base = build_review(str(notes_file), detected, sources=(), generated="2026-01-01 00:00 UTC")
+    figures = (Figure("attack", "public-prior attack, top-1", 0.25, 12, "a note", key="attack_public_top1"),
+               Figure("mechanism", "N_w: draws returning the word itself", float("nan"), 0, key="n_w"))
     return dataclasses.replace(base, figures=figures, notes=("attacks: not measured (why)",))
 
 
@@ -97,15 +106,45 @@ def test_structure_and_banner(review, page: str) -> None:  # type: ignore[no-unt
     banners = [n for n in doc.nodes if n.attrs.get("id") == "banner"]
     assert len(banners) == 1 and banners[0].attrs.get("role") == "alert"
     assert "ORIGINAL" in "".join(banners[0].text) and BANNER in "".join(banners[0].text)
-    assert page.index('id="banner"') < page.index("<h1>")  # on top
+    assert page.index('id="banner"') < page.index("<h1>") < page.index('id="verdict"')  # on top
+    assert page.index('id="verdict"') < page.index('id="lookalikes"') < page.index('<section class="records">')
     assert "ORIGINAL TEXT" in "".join(doc.find("title")[0].text)
     articles = doc.find("article", "record")
     assert len(articles) == 3 == len(review.records)  # the empty line is not sampled
     assert review.records_total == 4 and review.empty_records == 1
     assert [a.attrs["id"] for a in articles] == ["record-1", "record-3", "record-4"]
     assert len(doc.find("div", "orig")) == len(doc.find("div", "anon")) == 3
-    assert len(doc.find("svg")) == 2 and doc.find(None, "cards")
-    assert "attacks: not measured (why)" in page and "public-prior attack, top-1" in page
+    assert len(doc.find("svg")) == 1 and doc.find(None, "cards")  # the per-record chart, no attack bars
+    assert "attacks: not measured (why)" in page
+
+
+def test_the_verdict_leads_with_its_settings(review, page: str) -> None:  # type: ignore[no-untyped-def]
+    doc = Page(page)
+    (panel,) = [n for n in doc.nodes if n.attrs.get("id") == "verdict"]
+    text = " ".join("".join(panel.text).split())
+    verdict = review.verdict
+    assert verdict is not None and f"v-{verdict.status.replace('/', '-')}" in panel.classes
+    assert verdict.summary() in text and "mechanism knn (k = 3)" in text and "scope detected" in text
+    assert review.settings.key_fingerprint in text and review.settings.digest in text
+    rows = doc.find("tr")
+    checks = [r for r in rows if any(c.startswith("c-") for c in r.classes)]
+    assert len(checks) == len(verdict.checks) >= 3
+    for row, check in zip(checks, verdict.checks, strict=True):
+        cells = "".join(row.text)
+        assert check.status.upper() in cells and check.label in cells
+        assert (check.threshold.remedy in cells) == (check.status == "fail")
+    # a failing figure shows what moves it; without a verdict the page says it is not judged
+    failing = dataclasses.replace(review, verdict=judge_with(review, {"change_rate": 1.01}))
+    failed = render_html(failing)
+    assert "FAIL" in failed and failing.verdict.check("change_rate").threshold.remedy in unescape(failed)
+    unjudged = render_html(dataclasses.replace(review, verdict=None))
+    assert "NOT JUDGED" in unjudged and "public-prior attack, top-1" in unjudged
+
+
+def judge_with(review, overrides):  # type: ignore[no-untyped-def]
+    from embedanon.review import judge_review, threshold_table
+
+    return judge_review(review, threshold_table(overrides))
 
 
 def test_hostile_text_is_escaped(page: str) -> None:
@@ -119,29 +158,55 @@ def test_hostile_text_is_escaped(page: str) -> None:
     assert any("<script>alert(1)</script>" in t and '"x" \'y\' <img src=x' in t for t in origs)
 
 
-def test_every_item_is_a_span_at_its_offsets(review, page: str) -> None:  # type: ignore[no-untyped-def]
+def test_only_detected_spans_and_lookalikes_are_marked(review, page: str) -> None:  # type: ignore[no-untyped-def]
     doc = Page(page)
-    spans = {}
+    spans: dict[str, list[Node]] = {}
     for node in doc.find("span", "it"):
         spans.setdefault(node.attrs["data-i"], []).append(node)
-    n_items = 0
+    labelled = 0
     for rec in review.records:
         for t, text in enumerate(rec.texts):
             for n, item in enumerate(text.document.items):
-                n_items += 1
-                pair = spans[f"{rec.number}-{t}-{n}"]
+                key = f"{rec.number}-{t}-{n}"
+                if label_of(item) is None:
+                    assert key not in spans  # a replaced word outside a detected span: plain text
+                    continue
+                labelled += 1
+                pair = spans[key]
                 assert len(pair) == 2
                 assert "".join(pair[0].text) == text.original[item.start:item.end]
                 assert "".join(pair[1].text) == text.document.text[item.new_start:item.new_end]
-                for node in pair:
-                    assert node.attrs["title"].startswith(f"kind: {item.kind} \u00b7 stage: {item.stage}")
-                    assert f"k-{item.kind}" in node.classes and f"s-{item.stage}" in node.classes
-    assert n_items == len(spans) > 10
+                assert pair[0].attrs["title"].startswith(f"label: {item.label} \u00b7 kind: {item.kind}")
+    assert labelled == len(spans) >= 4  # the phone's three parts and the e-mail address
+    marks: dict[str, list[Node]] = {}
+    for node in doc.find("mark", "la"):
+        marks.setdefault(node.attrs["data-i"], []).append(node)
+    found = [(rec, t, n, la) for rec in review.records for t, text in enumerate(rec.texts)
+             for n, la in enumerate(text.lookalikes)]
+    assert len(found) == len(marks) >= 3  # Zebulonius, 140/90's numbers, 10:30's
+    for rec, t, n, la in found:
+        text = rec.texts[t]
+        orig, new = marks[f"la-{rec.number}-{t}-{n}"]
+        assert "".join(orig.text) == text.original[la.start:la.end] == "".join(new.text)
+        assert orig.attrs["id"] == f"la-{rec.number}-{t}-{n}" and "id" not in new.attrs
     # the panes hold the texts exactly
     origs = ["".join(n.text).removeprefix("Original") for n in doc.find("div", "orig")]
     anons = ["".join(n.text).removeprefix("Anonymized") for n in doc.find("div", "anon")]
     assert origs == [t.original for r in review.records for t in r.texts]
     assert anons == [t.document.text for r in review.records for t in r.texts]
+
+
+def test_the_lookalike_list_links_to_every_occurrence(review, page: str) -> None:  # type: ignore[no-untyped-def]
+    doc = Page(page)
+    ids = {n.attrs["id"] for n in doc.nodes if "id" in n.attrs}
+    (panel,) = [n for n in doc.nodes if n.attrs.get("id") == "lookalikes"]
+    links = [n.attrs["href"] for n in doc.find("a") if n.attrs.get("href", "").startswith("#la-")]
+    places = [f"#la-{number}-{t}-{n}" for row in review.lookalike_rows() for number, t, n in row.places]
+    assert sorted(links) == sorted(places) and all(link[1:] in ids for link in links)
+    listed = {"".join(n.text) for n in doc.find("code", "word")}
+    assert {"Zebulonius", "140", "10"} <= listed  # a capitalized unknown word and digit runs
+    assert "Mother" not in listed and "555" not in listed  # known word at a sentence start; a phone changed
+    assert "Zebulonius" in "".join(panel.text)
 
 
 def test_no_external_resources_and_a_strict_csp(page: str) -> None:
@@ -163,45 +228,22 @@ def test_no_external_resources_and_a_strict_csp(page: str) -> None:
 
 
 def _leaked(review, page: str) -> set[str]:  # type: ignore[no-untyped-def]
-    """Words (5+ letters) of the originals or releases visible outside the records section."""
+    """Words (5+ letters) of the originals or releases visible outside the records section,
+    less the look-alikes (words the release kept as they were: the list names them)."""
     outside = page[: page.index('<section class="records">')]
     outside = re.sub(r"<style>.*?</style>|<[^>]+>", " ", outside, flags=re.S)  # visible text only
     words = {w for r in review.records for t in r.texts
              for w in re.findall(r"[A-Za-z]{5,}", t.original + " " + t.document.text)}
-    assert "Zebulonius" in words
-    return {w for w in words if re.search(rf"\b{w}\b", outside)}
+    kept = {row.word for row in review.lookalike_rows()}
+    assert "Zebulonius" in words and "Zebulonius" in kept
+    return {w for w in words - kept if re.search(rf"\b{w}\b", outside)}
 
 
 def test_no_original_or_replacement_words_outside_the_panes(review, page: str) -> None:  # type: ignore[no-untyped-def]
     assert not _leaked(review, page)
     # negative control: a note quoting a word is caught
-    quoting = dataclasses.replace(review, notes=("attacks: failed on Zebulonius",))
-    assert _leaked(quoting, render_html(quoting)) == {"Zebulonius"}
-
-
-def test_labels_get_their_own_color_and_tooltip(review) -> None:  # type: ignore[no-untyped-def]
-    @dataclass(frozen=True)
-    class Labeled:
-        start: int
-        end: int
-        new_start: int
-        new_end: int
-        kind: str
-        stage: str
-        label: str
-
-    rec = review.records[0]
-    text = rec.texts[0]
-    first = text.document.items[0]
-    items = (Labeled(first.start, first.end, first.new_start, first.new_end, "surrogate", "surrogate",
-                     "PERSON"),) + tuple(text.document.items[1:])
-    doc = dataclasses.replace(text.document, items=items)
-    new = dataclasses.replace(review, records=(dataclasses.replace(rec, texts=(
-        dataclasses.replace(text, document=doc),)),))
-    page = Page(render_html(new))
-    span = page.find("span", "k-surrogate")
-    assert len(span) == 2 and "label: PERSON" in span[0].attrs["title"]
-    assert "PERSON" in "".join(n for node in page.find("table") for n in node.text)
+    quoting = dataclasses.replace(review, notes=("attacks: failed on doctor",))
+    assert _leaked(quoting, render_html(quoting)) == {"doctor"}
 
 
 def test_epsilon_shown_only_for_dp_mechanisms(review) -> None:  # type: ignore[no-untyped-def]
@@ -225,3 +267,32 @@ def test_written_private_and_atomic(review, tmp_path: Path) -> None:  # type: ig
     for bad in ("-", "/dev/null", "/dev/stdout", str(tmp_path), str(tmp_path / "missing" / "r.html")):
         with pytest.raises(OutputError):
             write_review(review, bad)
+
+
+#: One line of about 1 MB: markup, a script end, right-to-left and zero-width characters, a long
+#: word, and a name after the cut.
+HOSTILE_LINE = ("</script><script>document.title='pwned'</script> <b onmouseover=x>bold</b> "
+                "\u202eevil\u202c \u200bZero\u200dwidth \u05e9\u05dc\u05d5\u05dd " * 20_000)[:1_000_000] \
+    + " Quexley"
+
+
+def test_a_long_hostile_record_is_cut_marked_and_inert(tiny_embedding: Path, anonymizer: Anonymizer,
+                                                       tmp_path: Path) -> None:
+    src = tmp_path / "hostile.txt"
+    src.write_text(HOSTILE_LINE + "\nMother had fever.\n", encoding="utf-8")
+    review = build_review(str(src), anonymizer, sources=(), max_chars=5_000)
+    long, short = (r.texts[0] for r in review.records)
+    assert long.truncated and long.length == len(HOSTILE_LINE) and 0 < len(long.original) <= 5_000
+    assert HOSTILE_LINE.startswith(long.original) and not short.truncated
+    page = render_html(review)
+    assert len(page.encode("utf-8")) < 200_000  # bounded by the cut, not by the 1 MB line
+    assert "Quexley" not in page  # after the cut: never on the page
+    doc = Page(page)
+    assert len(doc.find("script")) == 1 and not doc.find("b")
+    assert "</script><script>" not in page and "&lt;/script&gt;" in page
+    notes = doc.find("div", "cut")
+    assert len(notes) == 2 and f"of {len(HOSTILE_LINE):,} characters" in "".join(notes[0].text)
+    assert "truncated" in "".join(n for node in doc.find("span", "chip") for n in node.text)
+    # every bidirectional control stays inside the <bdi> of its pane
+    for pane in doc.find("div", "text"):
+        assert pane.text == [] or doc.nodes[doc.nodes.index(pane) + 1].tag == "bdi"

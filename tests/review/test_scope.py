@@ -1,5 +1,6 @@
 """Outside plain full scope the page measures what privacy-report measures: N_w, S_w and the
-attacks over the words the mechanism released only, with the same release counts and warning.
+attacks over the words the mechanism released only, with the same release counts and warning, and
+it shows the same verdict.
 
 QA pass 4: in scope ``detected`` the page ran the full-scope attacks on a release that kept
 99 % of the words verbatim (knn never returns its input, so every kept word scored as never
@@ -75,13 +76,13 @@ def test_detected_scope_reports_no_attack_rate_over_verbatim_words(tiny_embeddin
                                                                    tmp_path: Path) -> None:
     cli, options = _setup("detected-oov", tmp_path, tiny_embedding)
     review = _review(tmp_path, options)
-    figs = {f.name: f for f in review.figures}
+    figs = {f.key: f for f in review.figures}
     # The old page measured these over the 22 verbatim words, which knn "never recovers": 0.0 %.
-    for name in ("public-prior attack, top-1", "public-prior attack, top-5", "uniform-prior attack, top-1",
-                 "oracle-prior attack, top-1", "contextual attack (Viterbi), top-1",
-                 "N_w: draws returning the word itself"):
-        assert math.isnan(figs[name].value) and figs[name].tokens == 0, name
-    assert figs["out-of-vocabulary attack, top-1"].tokens == 2  # the two released name tokens
+    for key in ("attack_public_top1", "attack_public_top5", "attack_uniform_top1", "attack_oracle_top1",
+                "attack_contextual_top1", "n_w"):
+        assert math.isnan(figs[key].value) and figs[key].tokens == 0, key
+        assert review.verdict is not None and review.verdict.check(key).status == "n/a"
+    assert figs["attack_oov_top1"].tokens == 2  # the two released name tokens
     assert review.scope == "detected" and review.notes == ()
     r = review.release
     assert r is not None and (r.mechanism_words, r.verbatim_words, r.other_words) == (2, 22, 0)
@@ -92,9 +93,9 @@ def test_detected_scope_reports_no_attack_rate_over_verbatim_words(tiny_embeddin
     assert "Scope <code>detected</code>" in page
     assert "unchanged (verbatim) 22, surrogate or redaction 0 of 24 word tokens" in page
     assert "22 of 24 word tokens are released unchanged (outside the detected spans)" in page
-    assert page.count("<td>public-prior attack, top-1</td><td class=\"n\">n/a</td><td class=\"n\">0</td>") == 1
-    for word in ("fever", "cough", "clinic", OUTSIDER):  # the figures panel quotes no text
-        panel = page[page.index("<h2>Privacy figures</h2>"):page.index("Change rate per record")]
+    panel = page[page.index('id="verdict"'):page.index('id="lookalikes"')]
+    assert "<td>words recovered, public prior, top-1</td><td class=\"n\">n/a</td>" in panel
+    for word in ("fever", "cough", "clinic", OUTSIDER):  # the verdict panel quotes no text
         assert word not in panel
 
 
@@ -116,21 +117,24 @@ def test_scoped_figures_equal_privacy_report(case: str, tiny_embedding: Path, tm
             release["mechanism_words"], release["surrogate_or_redacted_words"])
     assert review.warnings == tuple(report["warnings"][1:])
     assert r.mechanism_words > 0
-    figs: dict[str, Figure] = {f.name: f for f in review.figures}
-    n_w = figs["N_w: draws returning the word itself"]
-    assert _same(n_w.value, report["report"]["n_w_mean"]) and n_w.tokens == report["report"]["stats_words"]
-    assert f"S_w = {report['report']['s_w_mean']:.1f}" in n_w.note
+    figs: dict[str, Figure] = {f.key: f for f in review.figures}
+    assert _same(figs["n_w"].value, report["report"]["n_w_mean"])
+    assert figs["n_w"].tokens == report["report"]["stats_words"]
+    assert _same(figs["s_w"].value, report["report"]["s_w_mean"])
     attacks = report["attacks"]
-    expected = {"public-prior attack, top-1": ("public_prior", "top1"),
-                "public-prior attack, top-5": ("public_prior", "top5"),
-                "uniform-prior attack, top-1": ("uniform_prior", "top1"),
-                "oracle-prior attack, top-1": ("oracle_prior", "top1"),
-                "out-of-vocabulary attack, top-1": ("oov", "top1")}
-    for name, (key, k) in expected.items():
-        assert _same(figs[name].value, attacks[key][k]) and figs[name].tokens == attacks[key]["tokens"], name
-    ctx = figs["contextual attack (Viterbi), top-1"]
-    assert _same(ctx.value, attacks["contextual"]["contextual_top1"])
-    assert figs["public-prior attack, top-1"].tokens == attacks["invocab_tokens"] <= r.mechanism_words
+    expected = {"attack_public_top1": ("public_prior", "top1"), "attack_public_top5": ("public_prior", "top5"),
+                "attack_uniform_top1": ("uniform_prior", "top1"), "attack_oracle_top1": ("oracle_prior", "top1"),
+                "attack_oov_top1": ("oov", "top1")}
+    for key, (entry, k) in expected.items():
+        assert _same(figs[key].value, attacks[entry][k]) and figs[key].tokens == attacks[entry]["tokens"], key
+    assert _same(figs["attack_contextual_top1"].value, attacks["contextual"]["contextual_top1"])
+    assert figs["attack_public_top1"].tokens == attacks["invocab_tokens"] <= r.mechanism_words
+    # the same verdict: every check privacy-report makes, with the same value and status (the
+    # page measures no multi-release figure: it shows one release)
+    assert review.verdict is not None
+    page_checks = {c.figure: (c.value, c.status) for c in review.verdict.checks}
+    report_checks = {c["figure"]: (c["value"], c["status"]) for c in report["verdict"]["checks"]}
+    assert page_checks == report_checks
 
 
 def test_plain_full_scope_page_names_no_scope(anonymizer: Anonymizer, tmp_path: Path) -> None:
@@ -138,4 +142,5 @@ def test_plain_full_scope_page_names_no_scope(anonymizer: Anonymizer, tmp_path: 
     src.write_text(TEXTS["detected"], encoding="utf-8")
     review = build_review(str(src), anonymizer, sample=0, generated="now", sources=())
     assert (review.scope, review.release, review.warnings) == ("", None, ())
-    assert "Scope" not in render_html(review)
+    page = render_html(review)
+    assert "scope <code>all</code>" in page and "Released by" not in page

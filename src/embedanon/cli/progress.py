@@ -89,3 +89,55 @@ def run_with_progress(mode: str, total: int, work: Callable[[Callable[[int], Non
         plain = PlainProgress(total)
         work(plain)
         typer.echo(plain.line(time.monotonic()), err=True)
+
+
+class StageProgress:
+    """Progress of a command that works in stages, as ``callback(stage, done, total)`` (counts
+    only; ``total`` 0 when unknown): on a terminal (``bar``) one line rewritten in place, in
+    batch jobs (``plain``) a line when a stage starts, every ``interval`` seconds within it and
+    when the command ends (:meth:`close`).
+
+    Args:
+        mode: ``bar``, ``plain`` or ``none`` (see :func:`choose`).
+        label: the command (``review``).
+        units: what each stage counts (``{"reading": "records"}``); a stage not listed counts
+            ``steps``.
+        interval: seconds between two lines of one stage in ``plain`` mode.
+    """
+
+    def __init__(self, mode: str, label: str, units: dict[str, str], *, interval: float = 5.0) -> None:
+        self.mode, self.label, self.units, self.interval = mode, label, units, interval
+        self.stage = ""
+        self.start = self.last = time.monotonic()
+        self.shown = ""
+
+    def line(self, stage: str, done: int, total: int) -> str:
+        unit = self.units.get(stage, "steps")
+        count = f"{done:,} of {total:,} {unit}" if total else f"{done:,} {unit}"
+        return f"{self.label}: {stage} {count} ({time.monotonic() - self.start:.1f} s)"
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.mode == "none" or sys.stderr is None:
+            return
+        now = time.monotonic()
+        new_stage = stage != self.stage
+        self.stage = stage
+        if self.mode == "bar":
+            if new_stage or now - self.last >= 0.1 or (total and done == total):
+                self.last = now
+                self._write("\r\x1b[K" + self.line(stage, done, total))
+        elif new_stage or now - self.last >= self.interval:
+            self.last = now
+            self._write(self.line(stage, done, total) + "\n")
+
+    def close(self) -> None:
+        """End the display (the bar's line is cleared, so the summary line stands alone)."""
+        if self.mode == "bar" and sys.stderr is not None:
+            self._write("\r\x1b[K")
+
+    @staticmethod
+    def _write(text: str) -> None:
+        assert sys.stderr is not None
+        with contextlib.suppress(OSError, ValueError):  # stderr closed: not worth failing for
+            sys.stderr.write(text)
+            sys.stderr.flush()

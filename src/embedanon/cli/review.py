@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import time
+from typing import Annotated, Any, Optional
 
 import typer
 
 from ..files import check_paths, release_files
+from ..privacy.verdict import parse_overrides
 from ..review import (
     DEFAULT_SAMPLE,
     MAX_SAMPLE,
+    MAX_TEXT_CHARS,
     build_review,
     check_target,
     default_sources,
@@ -18,6 +21,11 @@ from ..review import (
 )
 from .common import handle_errors, setup_logging
 from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, release_anonymizer, release_options
+from .progress import StageProgress, choose, show_notices
+
+#: What each stage of :func:`~embedanon.review.build_review` counts, as the progress line says it.
+UNITS = {"reading": "records read", "anonymizing": "texts anonymized", "measuring": "figure sources done",
+         "writing": "pages written"}
 
 
 @handle_errors
@@ -35,21 +43,50 @@ def review_command(
     encoding_errors: EncodingErrorsOpt = "strict",
     attacks: Annotated[bool, typer.Option(
         "--attacks/--no-attacks", help="Run the re-identification attacks on the sample (slower).")] = True,
+    threshold: Annotated[Optional[list[str]], typer.Option(
+        help="Hold FIGURE to NUMBER instead of its default threshold in the verdict (repeatable; as "
+             "privacy-report).", metavar="FIGURE=NUMBER")] = None,
+    max_chars: Annotated[int, typer.Option(
+        metavar="N", help="The most characters of one text the page shows and measures; a longer text is "
+                          "cut at a word boundary and marked truncated (0: no limit).")] = MAX_TEXT_CHARS,
+    progress: Annotated[str, typer.Option(
+        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
+             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress, no notices and no summary line.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
     *,
     release: dict[str, Any],
 ) -> None:
-    """Write an HTML review page: a sample of INPUT's records, original and anonymized side by side,
-    with change rates and privacy figures. The page contains the original text: handle it like
-    the source data."""
+    """Write an HTML review page: the privacy verdict of the release, the unchanged words that look
+    like personal data, and a sample of INPUT's records, original and anonymized side by side. The
+    page contains the original text: handle it like the source data."""
     setup_logging(verbose)
+    started = time.monotonic()
+    mode = choose(progress, quiet, input_path == "-")
+    if mode != "none":
+        show_notices()
     check_target(output)
+    overrides = parse_overrides(threshold)
     # before reading the key or loading anything: the page must not replace a file the run reads
     check_paths([("input", input_path), *release_files(**release)], [("output", output)])
     anonymizer = release_anonymizer(**release)
-    review = build_review(input_path, anonymizer, fmt=fmt, fields=field, sample=sample,
-                          encoding_errors=encoding_errors, sources=default_sources(attacks=attacks))
-    write_review(review, output)
+    shown = StageProgress(mode, "review", UNITS)
+    try:
+        review = build_review(input_path, anonymizer, fmt=fmt, fields=field, sample=sample,
+                              encoding_errors=encoding_errors, sources=default_sources(attacks=attacks),
+                              max_chars=max_chars, thresholds=overrides, progress=shown)
+        shown("writing", 0, 1)
+        write_review(review, output)
+        shown("writing", 1, 1)
+    finally:
+        shown.close()
     if verbose:
         for line in summary_lines(review):
             typer.echo(line, err=True)
+    if not quiet:  # the last line of every run: counts and time, never text
+        verdict = "no verdict" if review.verdict is None else review.verdict.summary()
+        lookalikes = sum(len(t.lookalikes) for r in review.records for t in r.texts)
+        typer.echo(f"reviewed {len(review.records):,} of {review.records_total:,} records in "
+                   f"{time.monotonic() - started:.1f} s: {verdict}; {lookalikes:,} unchanged look-alikes "
+                   "to check", err=True)

@@ -215,8 +215,8 @@ def prefix_end(text: str, limit: int, unit: str = "record") -> int:
 def _leading_units(text: str, limit: int) -> list[tuple[int, int]]:
     """The noise units of ``text`` that end at or before ``limit``, equal to the first units of
     :func:`sentence_units` (tested), found without reading the rest of a long text: a unit is
-    emitted once it holds three words, and the only later change, the last unit joining the one
-    before, concerns units that end after ``limit``."""
+    emitted once it holds three words; the only later change, a tail of fewer than three words
+    joining the last unit, is checked by counting at most three words after it."""
     bounds: list[tuple[int, int]] = []
     start = last = words = 0
     for m in _SENTENCE_END.finditer(text):
@@ -228,6 +228,16 @@ def _leading_units(text: str, limit: int) -> list[tuple[int, int]]:
         if words >= _MIN_UNIT_WORDS:
             bounds.append((start, m.end()))
             start, words = m.end(), 0
+    if bounds:
+        # sentence_units joins a tail of fewer than three words to the last unit: if everything
+        # after the last unit found here is such a tail, that unit is not one of the whole text's
+        tail = 0
+        for _ in _WORDISH.finditer(text, bounds[-1][1]):
+            tail += 1
+            if tail == _MIN_UNIT_WORDS:
+                break
+        if tail < _MIN_UNIT_WORDS:
+            bounds.pop()
     return bounds
 
 

@@ -4,13 +4,14 @@ Opt-in and text-bearing by nature: the page holds original text, so it is only e
 private regular file (:func:`write_review`), never printed or logged.
 
     review = build_review("notes.jsonl", Anonymizer(key="release.key"), fields=["text"], sample=20)
+    print(review.verdict.summary())   # the privacy verdict (embedanon.privacy.verdict)
     write_review(review, "review.html")
 """
 
 from __future__ import annotations
 
 from ..privacy.metrics import scan
-from .build import build_review, settings_of
+from .build import MAX_TEXT_CHARS, Progress, build_review, settings_of
 from .figures import (
     AttackFigures,
     FigureSource,
@@ -19,16 +20,19 @@ from .figures import (
     attack_figures,
     collect_figures,
     default_sources,
-    find_run_attacks,
+    judge_review,
+    threshold_table,
 )
 from .html import BANNER, check_target, render_html, summary_lines, write_review
+from .lookalike import KINDS, Lookalike, default_vocabulary, find_lookalikes
 from .model import Figure, Review, ReviewRecord, ReviewText, Settings, TextStats, text_stats
 from .sample import DEFAULT_SAMPLE, MAX_SAMPLE, reservoir_sample, sample_rng, sample_size
 
 __all__ = [
-    "BANNER", "DEFAULT_SAMPLE", "MAX_SAMPLE", "AttackFigures", "Figure", "FigureSource", "FigureUnavailable",
-    "MechanismFigures", "Review", "ReviewRecord", "ReviewText", "Settings", "TextStats", "attack_figures",
-    "build_review", "check_target", "collect_figures", "default_sources", "find_run_attacks",
-    "render_html", "reservoir_sample", "sample_rng", "sample_size", "scan", "settings_of",
-    "summary_lines", "text_stats", "write_review",
+    "BANNER", "DEFAULT_SAMPLE", "KINDS", "MAX_SAMPLE", "MAX_TEXT_CHARS", "AttackFigures", "Figure",
+    "FigureSource", "FigureUnavailable", "Lookalike", "MechanismFigures", "Progress", "Review",
+    "ReviewRecord", "ReviewText", "Settings", "TextStats", "attack_figures", "build_review", "check_target",
+    "collect_figures", "default_sources", "default_vocabulary", "find_lookalikes", "judge_review",
+    "render_html", "reservoir_sample", "sample_rng", "sample_size", "scan", "settings_of", "summary_lines",
+    "text_stats", "threshold_table", "write_review",
 ]

@@ -105,7 +105,8 @@ td.places a { margin-right: 4px; }
 mark.la { background: #fff1f2; color: inherit; outline: 2px solid #dc2626; outline-offset: 0;
   border-radius: 2px; }
 mark.la:target { background: #fecaca; }
-.sw-la { font-size: 11px; padding: 0 3px; }
+.la-sw { font-size: 11px; padding: 0 3px; background: #fff1f2; outline: 2px solid #dc2626;
+  border-radius: 2px; }
 .cut { margin-top: 6px; font-size: 12px; color: #92400e; background: #fffbeb; border: 1px solid #fcd34d;
   border-radius: 6px; padding: 4px 8px; }
 .it { border-radius: 3px; padding: 1px 1px; border-bottom: 2px solid transparent; }

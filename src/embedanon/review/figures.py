@@ -5,8 +5,8 @@ A :class:`FigureSource` turns the sampled originals and their release into
 
 * :class:`MechanismFigures`: N_w (how often a word is returned unchanged), with S_w (distinct
   outputs per word) in its note, from :func:`embedanon.privacy.metrics.privacy_report`;
-* :class:`AttackFigures`: the re-identification attacks of ``run_attacks``
-  (:mod:`embedanon.privacy.attacks`), used only when that function exists.
+* :class:`AttackFigures`: the re-identification attacks of
+  :func:`~embedanon.privacy.attacks.run_attacks`, as the verdict names them.
 
 A source that fails or is unavailable gives a one-line note instead of figures, so a page is
 always written; the note never quotes text.
@@ -19,15 +19,16 @@ is n/a rather than missing.
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from ..errors import ConfigError, EmbedanonError
+from ..errors import EmbedanonError
 from ..pipeline import Anonymizer
+from ..privacy.attacks import run_attacks
 from ..privacy.scoped import is_plain
-from .model import Figure, Review, VerdictLike
+from ..privacy.verdict import DEFAULT_THRESHOLDS, Threshold, Verdict, figure_values, judge, with_overrides
+from .model import Figure, Review
 
 
 class FigureSource(Protocol):
@@ -92,18 +93,6 @@ class MechanismFigures:
         )
 
 
-def find_run_attacks() -> Callable[..., Any] | None:
-    """``run_attacks`` from :mod:`embedanon.privacy` or :mod:`embedanon.privacy.attacks`, if any."""
-    for module in ("embedanon.privacy", "embedanon.privacy.attacks"):
-        try:
-            found = getattr(importlib.import_module(module), "run_attacks", None)
-        except ImportError:
-            continue
-        if callable(found):
-            return found  # type: ignore[no-any-return]
-    return None
-
-
 class AttackFigures:
     """Top-1 recovery of the original word by the attacks of ``run_attacks`` on the sample."""
 
@@ -114,54 +103,37 @@ class AttackFigures:
 
     def measure(self, originals: Sequence[str], released: Sequence[str],
                 anonymizer: Anonymizer) -> tuple[Figure, ...]:
-        run = find_run_attacks()
-        if run is None:
-            raise FigureUnavailable("this embedanon has no run_attacks")
         if is_plain(anonymizer.config.scope) and not any(originals):
             raise FigureUnavailable("no text in the sample")
-        figs = run(list(originals), [list(released)], mechanism=anonymizer.mechanism,
-                   index=anonymizer.runtime.index, release_counts=(1,), contextual=self.contextual)
+        figs = run_attacks(list(originals), [list(released)], mechanism=anonymizer.mechanism,
+                   index=anonymizer.runtime.index, release_counts=(), contextual=self.contextual)
         return attack_figures(figs.as_dict())
 
 
-#: The attack figures a page shows, from ``PrivacyFigures.as_dict()``: (entry, rate, verdict key,
-#: name, how to read it).
-ATTACK_ROWS = (
-    ("public_prior", "top1", "attack_public_top1", "public-prior attack, top-1",
-     "attacker knows public word frequencies"),
-    ("public_prior", "top5", "attack_public_top5", "public-prior attack, top-5",
-     "the original is among 5 guesses"),
-    ("uniform_prior", "top1", "attack_uniform_top1", "uniform-prior attack, top-1",
-     "attacker knows only the embedding"),
-    ("release_prior", "top1", "attack_release_prior_top1", "release-fitted-prior attack, top-1",
-     "attacker learns the word frequencies from the released words (here the sample's only)"),
-    ("oracle_prior", "top1", "attack_oracle_top1", "oracle-prior attack, top-1",
-     "attacker knows the sample's own word frequencies: the best guess without context"),
-    ("oov", "top1", "attack_oov_top1", "out-of-vocabulary attack, top-1",
-     "rare words (outside the embedding), through proxies"),
-    ("record_pooled", "top1", "attack_record_pooled_top1", "record-pooled attack, top-1",
-     "each record's released words read together"),
-)
+#: Where ``PrivacyFigures.as_dict()`` keeps the token count of each verdict figure.
+_TOKENS = {"attack_public_top1": "public_prior", "attack_public_top5": "public_prior",
+           "attack_uniform_top1": "uniform_prior", "attack_oracle_top1": "oracle_prior",
+           "attack_release_prior_top1": "release_prior", "attack_record_pooled_top1": "record_pooled",
+           "attack_oov_top1": "oov", "attack_contextual_top1": "contextual"}
+#: The figures :func:`~embedanon.privacy.verdict.figure_values` always returns, measured here by
+#: other sources (or by the page itself).
+_NOT_ATTACKS = frozenset({"change_rate", "n_w", "s_w", "epsilon_record"})
 
 
 def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
-    """Figures from ``PrivacyFigures.as_dict()`` (missing entries are skipped)."""
+    """The verdict's attack figures (:func:`~embedanon.privacy.verdict.figure_values`) of
+    ``PrivacyFigures.as_dict()``, named by their thresholds' labels, with their token counts."""
     lower = "" if data.get("exact", True) else " (lower bound)"
     out = []
-    for entry_name, k, key, name, note in ATTACK_ROWS:
-        entry = data.get(entry_name)
-        if isinstance(entry, dict) and k in entry:
-            out.append(Figure("attack", name + lower, _rate(entry[k]), int(entry.get("tokens", 0)), note,
-                              key=key))
-    ctx = data.get("contextual")
-    if isinstance(ctx, dict) and "contextual_top1" in ctx:
-        out.append(Figure("attack", "contextual attack (Viterbi), top-1" + lower,
-                          _rate(ctx["contextual_top1"]), int(ctx.get("tokens", 0)),
-                          "uses public word bigrams around each word", key="attack_contextual_top1"))
-    for name in data.get("names", ()) or ():
-        if isinstance(name, dict) and name.get("group") == "all" and "top1" in name:
-            out.append(Figure("attack", "name-dictionary attack, top-1", _rate(name["top1"]),
-                              int(name.get("tokens", 0)), "person names, public name lists", key="names_top1"))
+    for key, value in figure_values(attacks=data).items():
+        if key in _NOT_ATTACKS:
+            continue
+        base, _, group = key.partition(":")
+        threshold = DEFAULT_THRESHOLDS[base]
+        entry = data.get(_TOKENS.get(key, ""))
+        tokens = int(entry.get("tokens", 0)) if isinstance(entry, dict) else 0
+        name = threshold.label + (f" ({group})" if group else "") + lower
+        out.append(Figure("attack", name, _rate(value), tokens, key=key))
     return tuple(out)
 
 
@@ -195,38 +167,21 @@ def collect_figures(sources: Sequence[FigureSource], originals: Sequence[str], r
     return tuple(figures), tuple(notes)
 
 
-def _verdict_module() -> Any:
-    try:
-        return importlib.import_module("embedanon.privacy.verdict")
-    except ImportError:
-        return None
-
-
-def threshold_table(overrides: Mapping[str, float] | None = None) -> Mapping[str, Any] | None:
-    """The verdict's thresholds (:mod:`embedanon.privacy.verdict`) with ``overrides`` (figure ->
-    limit) applied; None when this embedanon has no verdict module.
+def threshold_table(overrides: Mapping[str, float] | None = None) -> Mapping[str, Threshold]:
+    """The verdict's default thresholds (:data:`~embedanon.privacy.verdict.DEFAULT_THRESHOLDS`)
+    with ``overrides`` (figure -> limit) applied, as ``privacy-report --threshold`` does.
 
     Raises:
-        ConfigError: an override names no figure the verdict knows.
+        ConfigError: an override names no figure of the verdict.
     """
-    module = _verdict_module()
-    if module is None:
-        if overrides:
-            raise ConfigError("this embedanon has no privacy verdict to take thresholds")
-        return None
-    return module.with_overrides(dict(overrides or {}))  # type: ignore[no-any-return]
+    return with_overrides(dict(overrides or {}))
 
 
-def judge_review(review: Review, thresholds: Mapping[str, Any] | None) -> VerdictLike | None:
-    """The privacy verdict of what the page measured: its change rate, the epsilon spent by the
-    longest record and every figure with a verdict key, held to ``thresholds``."""
-    module = _verdict_module()
-    if module is None or thresholds is None:
-        return None
-    values: dict[str, float | None] = {"change_rate": review.stats.change_rate}
-    if review.epsilon_spent is not None:
-        values["epsilon_record"] = review.epsilon_spent
-    for figure in review.figures:
-        if figure.key and figure.key in thresholds:
-            values[figure.key] = None if math.isnan(figure.value) else figure.value
-    return module.judge(values, thresholds)  # type: ignore[no-any-return]
+def judge_review(review: Review, thresholds: Mapping[str, Threshold] = DEFAULT_THRESHOLDS) -> Verdict:
+    """The privacy verdict of what the page measured, as ``privacy-report`` gives it: the change
+    rate, N_w and S_w, the epsilon spent by the longest record and the attack figures."""
+    by_key = {f.key: f.value for f in review.figures if f.key}
+    values = figure_values(change_rate=review.stats.change_rate, n_w=by_key.pop("n_w", None),
+                           s_w=by_key.pop("s_w", None), epsilon_record=review.epsilon_spent)
+    values.update(by_key)
+    return judge(values, thresholds)

@@ -22,9 +22,10 @@ from collections.abc import Sequence
 
 from .. import __version__
 from .._atomic import OutputError, atomic_write, is_stream, regular_target
+from ..privacy.verdict import Check
 from .assets import CSS, JS, LABEL_PALETTE
 from .lookalike import KINDS
-from .model import CheckLike, Review, label_of
+from .model import Review, label_of
 from .panes import attr, detected_items, field_name, percent, record_html, slug, spelled
 from .svg import Bar, column_bars
 
@@ -60,14 +61,14 @@ class _Labels:
 
     def css(self) -> str:
         rules = []
-        for label, i in self.index.items():
+        for i in self.index.values():
             bg, accent = LABEL_PALETTE[i % len(LABEL_PALETTE)]
             rules.append(f'.it[data-l="{i}"]{{background:{bg};border-bottom-color:{accent}}}'
                          f'.sw[data-l="{i}"]{{background:{bg};border-color:{accent}}}')
         return "\n".join(rules)
 
 
-def _value(check: CheckLike) -> str:
+def _value(check: Check) -> str:
     value = check.value
     if value is None:
         return "n/a"
@@ -152,19 +153,22 @@ def _cards(review: Review) -> str:
     population = (f"of {review.records_total:,} records, uniform sample" if shown < reviewable
                   else f"of {review.records_total:,} records (all)")
     cards = [_card("Records shown", f"{shown:,}", population),
-             _card("Change rate", _pct(stats.change_rate), f"{stats.changed:,} of {stats.words:,} word tokens")]
+             _card("Change rate", _pct(stats.change_rate),
+                   f"{stats.changed:,} of {stats.words:,} word tokens")]
     by_key = {f.key: f for f in review.figures if f.key}
     for key in CARD_FIGURES:
         figure = by_key.get(key)
         if figure is not None and len(cards) < 5:
             detail = f"{figure.tokens:,} tokens" if figure.tokens else ""
-            cards.append(_card(figure.name, _pct(figure.value) if figure.rate else _num(figure.value), detail))
+            value = _pct(figure.value) if figure.rate else _num(figure.value)
+            cards.append(_card(figure.name, value, detail))
     lookalikes = sum(len(t.lookalikes) for r in review.records for t in r.texts)
-    cards.append(_card("Look-alikes to check", f"{lookalikes:,}", "unchanged words that look like personal data",
-                       "alert" if lookalikes else ""))
+    cards.append(_card("Look-alikes to check", f"{lookalikes:,}",
+                       "unchanged words that look like personal data", "alert" if lookalikes else ""))
     if s.epsilon is not None:
         cards.append(_card("\u03b5 per record", f"{review.epsilon_spent or 0.0:g}",
-                           f"{s.epsilon:g} per word; longest record {review.longest_record_draws:,} word parts"))
+                           f"{s.epsilon:g} per word; longest record "
+                           f"{review.longest_record_draws:,} word parts"))
     return '<div class="cards">' + "".join(cards) + "</div>"
 
 
@@ -252,12 +256,14 @@ def _legend(labels: _Labels, review: Review) -> str:
             f'<span class="sw" data-l="{i}"></span></label></td><td><code>{attr(label)}</code>'
             f'<div class="note">detected: a surrogate or a redaction</div></td>'
             f'<td class="n">{labels.counts[label]:,}</td></tr>')
-    kinds: Counter[str] = Counter(found.kind for r in review.records for t in r.texts for found in t.lookalikes)
+    kinds: Counter[str] = Counter(found.kind for r in review.records for t in r.texts
+                                  for found in t.lookalikes)
     for kind in sorted(kinds):
-        rows.append(f'<tr><td><mark class="la sw-la">abc</mark></td><td>{attr(KINDS[kind])}'
+        rows.append(f'<tr><td><span class="la-sw">abc</span></td><td>{attr(KINDS[kind])}'
                     f'<div class="note">released unchanged</div></td><td class="n">{kinds[kind]:,}</td></tr>')
     if not rows:
-        rows.append('<tr><td colspan="3">Nothing marked in the sample: no detected span, no look-alike.</td></tr>')
+        rows.append('<tr><td colspan="3">Nothing marked in the sample: no detected span, no '
+                    "look-alike.</td></tr>")
     return ('<div class="panel legend"><h2>What is marked in the records</h2><table><tr><th>mark</th>'
             "<th>what</th><th>spans</th></tr>" + "".join(rows) + "</table>"
             '<p class="note">Only detected spans and unchanged look-alikes are marked; every other word '

@@ -184,9 +184,9 @@ def find_lookalikes(original: str, document: DocumentLike, vocabulary: Vocabular
         k = bisect_left(covered, (start + 1,)) - 1
         if k >= 0 and covered[k][0] <= start < covered[k][1]:
             continue
-        kind = _shape(original, start, end, vocabulary)
-        if kind is not None:
-            found.append(Lookalike(start, end, new, new + (end - start), kind))
+        shape = _shape(original, start, end, vocabulary)
+        if shape is not None:
+            found.append(Lookalike(start, end, new, new + (end - start), shape))
     found.sort(key=lambda la: la.start)
     return tuple(found)
 
@@ -194,7 +194,8 @@ def find_lookalikes(original: str, document: DocumentLike, vocabulary: Vocabular
 def default_vocabulary(embedding_words: Sequence[str] | None = None) -> Vocabulary:
     """The page's vocabulary: the embedding's words (lookup keys) and the bundled 100,000 public
     English words count as known; names are the bundled public name list."""
-    from ..privacy.prior import name_dictionary, word_frequencies
+    from ..lexicon import word_frequencies
+    from ..privacy.prior import name_dictionary
 
     public = word_frequencies()
     own = frozenset(embedding_words or ())

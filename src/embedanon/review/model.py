@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from ..privacy.metrics import DocumentLike, scan
 from ..privacy.scoped import ReleaseCounts
+from ..privacy.verdict import Verdict
 from ..text import lookup_key
 from .lookalike import Lookalike
 
@@ -32,39 +33,6 @@ class ItemLike(Protocol):
     def kind(self) -> str: ...
     @property
     def stage(self) -> str: ...
-
-
-class ThresholdLike(Protocol):
-    """The limit a figure is held to (:class:`embedanon.privacy.verdict.Threshold`)."""
-
-    @property
-    def remedy(self) -> str: ...
-    def describe(self) -> str: ...
-
-
-class CheckLike(Protocol):
-    """One figure against its threshold (:class:`embedanon.privacy.verdict.Check`)."""
-
-    @property
-    def figure(self) -> str: ...
-    @property
-    def value(self) -> float | None: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def label(self) -> str: ...
-    @property
-    def threshold(self) -> ThresholdLike: ...
-
-
-class VerdictLike(Protocol):
-    """The privacy verdict of a release (:class:`embedanon.privacy.verdict.Verdict`)."""
-
-    @property
-    def checks(self) -> tuple[CheckLike, ...]: ...
-    @property
-    def status(self) -> str: ...
-    def summary(self) -> str: ...
 
 
 def label_of(item: ItemLike) -> str | None:
@@ -139,7 +107,8 @@ class ReviewText:
         if self.length == -1:
             object.__setattr__(self, "length", len(self.original))
         if self.length < len(self.original):
-            raise ValueError(f"length must be >= the {len(self.original)} characters shown, got {self.length}")
+            raise ValueError(f"length must be >= the {len(self.original)} characters shown, "
+                             f"got {self.length}")
 
     @property
     def truncated(self) -> bool:
@@ -266,7 +235,7 @@ class Review:
     scope: str = ""
     release: ReleaseCounts | None = None
     warnings: tuple[str, ...] = ()
-    verdict: VerdictLike | None = None
+    verdict: Verdict | None = None
     max_chars: int = 0
 
     def __post_init__(self) -> None:

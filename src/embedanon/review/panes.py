@@ -53,7 +53,8 @@ def _tooltip(item: Any, same: bool) -> str:
     return " \u00b7 ".join(parts)
 
 
-def _marks(rec: ReviewRecord, t: int, text: ReviewText, label_index: dict[str, int]) -> tuple[list[Mark], list[Mark]]:
+def _marks(rec: ReviewRecord, t: int, text: ReviewText,
+           label_index: dict[str, int]) -> tuple[list[Mark], list[Mark]]:
     doc, original = text.document, text.original
     orig: list[Mark] = []
     new: list[Mark] = []
@@ -70,10 +71,9 @@ def _marks(rec: ReviewRecord, t: int, text: ReviewText, label_index: dict[str, i
     for n, found in enumerate(text.lookalikes):
         what = attr(f"unchanged: {KINDS[found.kind]}")
         anchor = f"la-{rec.number}-{t}-{n}"
-        orig.append((found.start, found.end,
-                     f'<mark class="la k-{found.kind}" id="{anchor}" data-i="{anchor}" title="{what}">', "</mark>"))
-        new.append((found.new_start, found.new_end,
-                    f'<mark class="la k-{found.kind}" data-i="{anchor}" title="{what}">', "</mark>"))
+        tag = f'<mark class="la k-{found.kind}" data-i="{anchor}" title="{what}"'
+        orig.append((found.start, found.end, f'{tag} id="{anchor}">', "</mark>"))
+        new.append((found.new_start, found.new_end, tag + ">", "</mark>"))
     return orig, new
 
 
