@@ -101,7 +101,8 @@ td.remedy { color: #7f1d1d; font-size: 12.5px; }
 .card.alert { border-color: #fca5a5; background: #fff7f7; }
 code.word { font-size: 13px; background: #fef2f2; color: #7f1d1d; padding: 1px 5px; border-radius: 4px;
   overflow-wrap: anywhere; }
-td.places a { margin-right: 4px; }
+td.places a { margin-right: 2px; }
+td.places .times { color: var(--muted); font-size: 11px; margin-right: 8px; }
 mark.la { background: #fff1f2; color: inherit; outline: 2px solid #dc2626; outline-offset: 0;
   border-radius: 2px; }
 mark.la:target { background: #fecaca; }

@@ -1,8 +1,12 @@
-"""Build a :class:`~embedanon.review.model.Review` from an input file: read, sample, anonymize.
+"""Build a :class:`~embedanon.review.model.Review` from an input file: read, sample, anonymize,
+measure, judge.
 
 Each sampled text is anonymized exactly as ``anonymize`` does it (field name ``""`` for a text
-line, the field's name in JSONL/CSV), so under the same key the page shows the same release.
-Only the sample is held in memory; the other records are read once, for counting.
+line, the field's name in JSONL/CSV), so under the same key the page shows the same release; a
+text longer than ``max_chars`` is cut and its start released with the whole text's noise
+(:func:`~embedanon.pipeline.document.anonymize_prefix`). Only the sample is held in memory; the
+other records are read once, for counting. The figures are held to the privacy verdict's
+thresholds (:mod:`embedanon.privacy.verdict`), as ``privacy-report`` holds them.
 """
 
 from __future__ import annotations

@@ -172,7 +172,7 @@ def _cards(review: Review) -> str:
     return '<div class="cards">' + "".join(cards) + "</div>"
 
 
-#: The most words the look-alike list shows, and places per word.
+#: The most words the look-alike list shows, and records linked per word.
 MAX_LOOKALIKE_ROWS = 300
 MAX_PLACES = 12
 
@@ -187,11 +187,17 @@ def _lookalikes(review: Review) -> str:
                 "or URL was released unchanged.</p></section>")
     body = []
     for row in rows[:MAX_LOOKALIKE_ROWS]:
+        # one link per record (to its first occurrence there), with how often it occurs in it
+        per_record: dict[int, list[tuple[int, int]]] = {}
+        for number, t, n in row.places:
+            per_record.setdefault(number, []).append((t, n))
         links = " ".join(
-            f'<a href="#la-{number}-{t}-{n}">{number:,}</a>' for number, t, n in row.places[:MAX_PLACES])
-        more = len(row.places) - MAX_PLACES
+            f'<a href="#la-{number}-{at[0][0]}-{at[0][1]}">{number:,}</a>'
+            + (f'<span class="times">\u00d7{len(at)}</span>' if len(at) > 1 else "")
+            for number, at in list(per_record.items())[:MAX_PLACES])
+        more = len(per_record) - MAX_PLACES
         if more > 0:
-            links += f' <span class="note">and {more:,} more</span>'
+            links += f' <span class="note">and {more:,} more records</span>'
         body.append(f'<tr><td><code class="word">{attr(spelled(row.word))}</code></td>'
                     f"<td>{attr(KINDS[row.kind])}</td><td class=\"n\">{len(row.places):,}</td>"
                     f'<td class="places">{links}</td></tr>')
