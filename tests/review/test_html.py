@@ -177,7 +177,7 @@ def test_only_detected_spans_and_lookalikes_are_marked(review, page: str) -> Non
                 assert "".join(pair[0].text) == text.original[item.start:item.end]
                 assert "".join(pair[1].text) == text.document.text[item.new_start:item.new_end]
                 assert pair[0].attrs["title"].startswith(f"label: {item.label} \u00b7 kind: {item.kind}")
-    assert labelled == len(spans) >= 4  # the phone's three parts and the e-mail address
+    assert labelled == len(spans) >= 2  # the phone and the e-mail address (surrogates by default)
     marks: dict[str, list[Node]] = {}
     for node in doc.find("mark", "la"):
         marks.setdefault(node.attrs["data-i"], []).append(node)
