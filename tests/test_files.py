@@ -58,10 +58,10 @@ def test_check_paths_names_both_options(tmp_path: Path) -> None:
 
 
 def test_release_files_are_every_file_option(tmp_path: Path, glove: Path) -> None:
-    got = files.release_files(key="K", allowlist="A", allow="W", deny="D", embedding=str(glove),
+    got = files.release_files(key="K", candidates="A", allow="W", deny="D", embedding=str(glove),
                               detector_option=["model_path=M", "model_threshold=0.4", "transformer-path=T"],
                               mechanism="knn", llm_url="http://x")
-    assert got == [("--key", "K"), ("--allowlist", "A"), ("--allow", "W"), ("--deny", "D"),
+    assert got == [("--key", "K"), ("--candidates", "A"), ("--allow", "W"), ("--deny", "D"),
                    ("--embedding", str(glove)), ("--detector-option model_path", "M"),
                    ("--detector-option transformer-path", "T")]
     assert ("--embedding", "minilm") not in files.release_files(embedding="minilm")  # a name, not a file

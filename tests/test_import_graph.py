@@ -25,10 +25,10 @@ SRC = REPO / "src"
 
 #: The floors, ground first. "embedanon" is the package's face (``__init__.py``).
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_paths", "_english", "lexicon"),
-    ("text", "_validate", "_atomic", "_registry"),
+    ("errors", "_paths", "_english", "lexicon", "language"),
+    ("text", "_validate", "_atomic", "_registry", "structure"),
     ("leakguard", "noise", "_cache", "compressed"),
-    ("io", "vectors", "backends"),
+    ("io", "vectors", "backends", "keys", "resume"),
     ("parquet", "mechanisms", "detectors", "utility"),
     ("surrogates",),
     ("config",),

@@ -327,7 +327,7 @@ def check_paths(inputs: Sequence[PathArg], outputs: Sequence[PathArg]) -> None:
 
 
 def release_files(*, key: str | None = None, seed: int | None = None, fresh_key: bool = False,
-                  allowlist: str | None = None, allow: str | None = None,
+                  candidates: str | None = None, allow: str | None = None,
                   deny: str | None = None, embedding: str | None = None,
                   detector_option: Sequence[str] | None = None, **_: Any) -> list[PathArg]:
     """The files a release reads, from the release options (see :func:`check_paths`): the key
@@ -335,7 +335,7 @@ def release_files(*, key: str | None = None, seed: int | None = None, fresh_key:
     path, and detector options naming a path (``model_path=DIR``, ``transformer_path=DIR``).
     Other keyword arguments are ignored."""
     default = key is None and seed is None and not fresh_key
-    files: list[PathArg] = [("--key", key), ("--allowlist", allowlist), ("--allow", allow),
+    files: list[PathArg] = [("--key", key), ("--candidates", candidates), ("--allow", allow),
                             ("--deny", deny)]
     if default and os.path.lexists(path := default_key_path()):
         files.append(("the default release key", str(path)))

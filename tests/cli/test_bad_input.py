@@ -154,11 +154,11 @@ CASES: dict[str, Case] = {
     "embedding of dimension 1": _case("dimension 1")(
         lambda e, m: e.run(str(e.good), "--embedding",
                            str(e.write("d1.txt", f"{CANARY} 1\nother 2\nthird 3\n")), embedding=False)),
-    "allowlist of patient names": _case("has 0 candidate words")(
-        lambda e, m: e.run(str(e.good), "--allowlist",
+    "candidate list of patient names": _case("has 0 candidate words")(
+        lambda e, m: e.run(str(e.good), "--candidates",
                            str(e.write("names.txt", f"{CANARY}\nMaryjane\nBostonia\n")))),
-    "allowlist not utf-8": _case("al.txt: line 2 is not valid UTF-8")(
-        lambda e, m: e.run(str(e.good), "--allowlist",
+    "candidate list not utf-8": _case("al.txt: line 2 is not valid UTF-8")(
+        lambda e, m: e.run(str(e.good), "--candidates",
                            str(e.write("al.txt", f"doctor\n{CANARY} caf\xe9\n".encode("latin-1"))))),
     "k over the memory bound": _case("needs about")(
         lambda e, m: (m.setattr("embedanon.vectors.store.memory_limit_bytes", lambda: 1024),
@@ -194,8 +194,8 @@ CASES: dict[str, Case] = {
     "output is the allow list": _case("is the same file as --allow")(
         lambda e, m: e.run(str(e.good), "--scope", "hybrid", "--allow", str(e.write("allow.txt", "Dr\n")),
                            "-o", str(e.tmp / "allow.txt"), output=False)),
-    "output is the allowlist": _case("is the same file as --allowlist")(
-        lambda e, m: e.run(str(e.good), "--allowlist", str(e.write("words.txt", "doctor\nnurse\n")),
+    "output is the candidate list": _case("is the same file as --candidates")(
+        lambda e, m: e.run(str(e.good), "--candidates", str(e.write("words.txt", "doctor\nnurse\n")),
                            "-o", str(e.tmp / "words.txt"), output=False)),
     "output is the embedding": _case("is the same file as --embedding")(
         lambda e, m: e.run(str(e.good), "-o", str(e.embedding), output=False)),
@@ -230,12 +230,12 @@ CASES: dict[str, Case] = {
         lambda e, m: runner.invoke(app, ["embeddings", "import", str(e.write("e.vec", b""))])),
     "embeddings info of notes": _case("damaged, or not in this format")(
         lambda e, m: runner.invoke(app, ["embeddings", "info", str(e.write("n2.txt", f"a {CANARY}\nb c\n"))])),
-    "calibrate --out at a file": _case("is not a directory")(
+    "calibrate -o at a file": _case("is not a directory")(
         lambda e, m: runner.invoke(app, ["calibrate", "-m", "knn", "--k", "2", "--embedding", str(e.embedding),
-                                         "--out", str(e.out), "--no-plot"])),
-    "calibrate --out under a file": _case("which is not a directory")(
+                                         "-o", str(e.out), "--no-plot"])),
+    "calibrate -o under a file": _case("which is not a directory")(
         lambda e, m: runner.invoke(app, ["calibrate", "-m", "knn", "--k", "2", "--embedding", str(e.embedding),
-                                         "--out", str(e.out / "sub"), "--no-plot"])),
+                                         "-o", str(e.out / "sub"), "--no-plot"])),
 }
 
 

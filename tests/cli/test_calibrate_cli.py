@@ -40,7 +40,7 @@ def _stderr(result) -> str:  # type: ignore[no-untyped-def]
 
 def test_calibrate_knn_writes_csv_and_png(tiny_name: str, tmp_path: Path) -> None:
     result = runner.invoke(app, ["calibrate", "-m", "knn", "--k", "3,2", "--embedding", tiny_name,
-                                 "--words", "8", "--draws", "200", "--out", str(tmp_path / "cal")])
+                                 "--words", "8", "--draws", "200", "-o", str(tmp_path / "cal")])
     assert result.exit_code == 0, result.output
     csv_path = tmp_path / "cal" / "calibration-knn.csv"
     assert (tmp_path / "cal" / "calibration-knn.png").read_bytes()[:4] == b"\x89PNG"
@@ -58,7 +58,7 @@ def test_calibrate_epsilon_below_the_float_range_of_the_radius(mechanism: str, t
                                                                tmp_path: Path) -> None:
     """QA B2: epsilon below about 1e-305 overflowed the noise radius and ended in RuntimeError."""
     result = runner.invoke(app, ["calibrate", "-m", mechanism, "--epsilon", "1e-310,5e-324", "--embedding",
-                                 tiny_name, "--words", "8", "--draws", "20", "--no-plot", "--out", str(tmp_path)])
+                                 tiny_name, "--words", "8", "--draws", "20", "--no-plot", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert _stderr(result) == "" and len(result.stdout.splitlines()) == 4  # header, 2 rows, path
 
@@ -66,7 +66,7 @@ def test_calibrate_epsilon_below_the_float_range_of_the_radius(mechanism: str, t
 @pytest.mark.parametrize("value", ["1,0", "-1", "nan", "inf", "abc", "1,,5"])
 def test_bad_epsilon_list_is_one_line_and_exit_2(value: str, tiny_name: str, tmp_path: Path) -> None:
     result = runner.invoke(app, ["calibrate", "-m", "laplace", "--epsilon", value,
-                                 "--embedding", tiny_name, "--out", str(tmp_path)])
+                                 "--embedding", tiny_name, "-o", str(tmp_path)])
     assert result.exit_code == 2
     err = _stderr(result).strip()
     assert err.startswith("error: epsilon must be") and "\n" not in err
@@ -82,7 +82,7 @@ def test_bad_epsilon_list_is_one_line_and_exit_2(value: str, tiny_name: str, tmp
     (["-m", "knn", "--k", "2", "--draws", "0"], "draws must be"),
 ])
 def test_calibrate_usage_errors(args: list[str], message: str, tiny_name: str, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["calibrate", *args, "--embedding", tiny_name, "--out", str(tmp_path)])
+    result = runner.invoke(app, ["calibrate", *args, "--embedding", tiny_name, "-o", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert message in _stderr(result) and len(_stderr(result).strip().splitlines()) == 1
 

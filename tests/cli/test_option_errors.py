@@ -127,7 +127,7 @@ def test_deny_string_twice_under_one_label_is_fine(tiny: Path, tmp_path: Path) -
     (["privacy-report", "in.txt", "--releases", "x"], "error: invalid value for '--releases'"),
     (["evaluate-detection"], "error: missing option '--data'"),
     (["embeddings", "nope"], "error: no such command 'nope'"),
-    (["detector", "train", "--data", "x", "--out", "y", "--epochs", "x"], "error: invalid value for '--epochs'"),
+    (["detector", "train", "--data", "x", "-o", "y", "--epochs", "x"], "error: invalid value for '--epochs'"),
     (["no-such-command"], "error: no such command 'no-such-command'"),
 ])
 def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
@@ -151,7 +151,7 @@ def test_help_is_unchanged() -> None:
     for args in (["--help"], ["anonymize", "--help"], []):
         result = runner.invoke(app, args)
         assert result.exit_code in (0, 2) and "Usage:" in result.output and "--help" in result.output
-    assert "Release options" in runner.invoke(app, ["anonymize", "--help"]).output
+    assert "Mechanism" in runner.invoke(app, ["anonymize", "--help"]).output
 
 
 # -- options that would be ignored --------------------------------------------------------------

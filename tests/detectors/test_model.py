@@ -397,7 +397,7 @@ def test_cli_detector_train_adapts_the_shipped_model_and_info_reads_it(tmp_path)
     data, out = tmp_path / "spans.jsonl", tmp_path / "adapted"
     _write_records(data)
     result = CliRunner().invoke(
-        app, ["detector", "train", "--data", str(data), "--out", str(out), "--epochs", "2"]
+        app, ["detector", "train", "--data", str(data), "-o", str(out), "--epochs", "2"]
     )
     assert result.exit_code == 0, result.output
     manifest = json.loads((out / "manifest.json").read_text())
@@ -439,7 +439,7 @@ def test_cli_detector_train_bad_input_exits_2(tmp_path, content, args, message):
     data = tmp_path / "spans.jsonl"
     data.write_text(content)
     result = CliRunner().invoke(
-        app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"), *args]
+        app, ["detector", "train", "--data", str(data), "-o", str(tmp_path / "o"), *args]
     )
     assert result.exit_code == 2 and message in result.output
     assert not (tmp_path / "o").exists()

@@ -37,7 +37,7 @@ def umask_022():  # type: ignore[no-untyped-def]
 
 
 def _train(data: Path, out: Path):  # type: ignore[no-untyped-def]
-    return runner.invoke(app, ["detector", "train", "--data", str(data), "--out", str(out), "--epochs", "1"])
+    return runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(out), "--epochs", "1"])
 
 
 def _modes(root: Path) -> dict[str, int]:
@@ -118,7 +118,7 @@ def test_data_without_tokens_is_refused_and_writes_nothing(tmp_path: Path, texts
     data.write_text("".join(json.dumps({"text": t, "spans": []}) + "\n" for t in texts), encoding="utf-8")
     out = tmp_path / "adapted"
     for backend in ("model", "transformer"):
-        result = runner.invoke(app, ["detector", "train", "--data", str(data), "--out", str(out),
+        result = runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(out),
                                      "--backend", backend])
         assert result.exit_code == 2 and len(result.output.splitlines()) == 1
         if backend == "model":  # the transformer backend first asks for torch where it is missing
@@ -143,7 +143,7 @@ def test_the_manifest_records_the_epochs_actually_run(tmp_path: Path, data: Path
     from embedanon.detectors.training import ADAPT_EPOCHS
 
     out = tmp_path / "adapted"
-    result = runner.invoke(app, ["detector", "train", "--data", str(data), "--out", str(out)])
+    result = runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert json.loads((out / "manifest.json").read_text())["train"]["epochs"] == ADAPT_EPOCHS == 20
     assert _train(data, out).exit_code == 0  # --epochs 1

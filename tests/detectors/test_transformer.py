@@ -223,11 +223,11 @@ def test_cli_backend_errors_are_one_line(tmp_path, monkeypatch):
     from embedanon.cli import app
 
     data = _spans_file(tmp_path, 2)
-    bad = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"),
+    bad = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "-o", str(tmp_path / "o"),
                                    "--backend", "nope"])
     assert bad.exit_code == 2 and "backend must be 'model' or 'transformer'" in bad.output
     monkeypatch.setitem(sys.modules, "torch", None)
-    missing = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "--out", str(tmp_path / "o"),
+    missing = CliRunner().invoke(app, ["detector", "train", "--data", str(data), "-o", str(tmp_path / "o"),
                                        "--backend", "transformer"])
     assert missing.exit_code == 2 and "needs torch and transformers" in missing.output
     assert len(missing.output.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
@@ -244,7 +244,7 @@ def test_cli_trains_a_transformer_and_info_reads_it(tiny, tmp_path):
     base, _, _ = tiny
     out = tmp_path / "cli-model"
     result = CliRunner().invoke(app, ["detector", "train", "--backend", "transformer", "--data",
-                                      str(_spans_file(tmp_path)), "--out", str(out), "--base", base])
+                                      str(_spans_file(tmp_path)), "-o", str(out), "--base", base])
     assert result.exit_code == 0, result.output
     assert "trained on 20 documents (2 steps)" in result.output  # 20 docs, batch 16, 1 epoch
     info = CliRunner().invoke(app, ["detector", "info", str(out)])

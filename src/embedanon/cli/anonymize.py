@@ -21,6 +21,7 @@ from ..files import (
     run_report,
 )
 from .common import INTERRUPTED_NOTE, handle_errors, setup_logging
+from .convention import examples
 from .options import (
     EncodingErrorsOpt,
     EngineOpt,
@@ -35,6 +36,14 @@ from .options import (
 )
 from .progress import choose, run_with_progress, show_notices
 
+EXAMPLES = examples(
+    "embedanon keygen release.key",
+    "anonymize examples/clinical_note.txt -o released.txt --key release.key",
+    "anonymize examples/visits.csv --field note -o out/ --scope hybrid --key release.key",
+    "anonymize examples/notes.jsonl -o released.jsonl.gz -m exponential --epsilon 12 --key release.key",
+    "cat examples/clinical_note.txt | anonymize - --key release.key > released.txt",
+)
+
 
 @handle_errors
 @release_options
@@ -43,7 +52,8 @@ def anonymize_command(
         metavar="INPUT...", help="Input files ('-' for standard input).")],
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="PATH",
-        help="Output file, or directory for several inputs ('-': stdout).")] = None,
+        help="Output file; a directory (made if missing) for several inputs or a PATH ending in "
+             "'/'; '-' or none: standard output. A .gz, .bz2, .xz or .zst name compresses.")] = None,
     fmt: FmtOpt = None,
     field: FieldOpt = None,
     jobs: JobsOpt = 1,
@@ -73,7 +83,14 @@ def anonymize_command(
     *,
     release: dict[str, Any],
 ) -> None:
-    """Replace every word of INPUTS by a word sampled near it in a word-embedding space."""
+    """Anonymize INPUTS: replace every word, the personal information found, or both (--scope).
+
+    all (the default): every word is replaced by a word drawn near it in an embedding.
+    detected: only the personal information the detectors find is replaced.
+    hybrid: both, the personal information by realistic surrogates.
+    Records keep their order and every field but the ones anonymized (--field).
+    The same data under the same --key is always released the same way.
+    """
     setup_logging(verbose)
     INTERRUPTED_NOTE[:] = ["; run the same command again to continue it"] if resume else []
     mode = choose(progress, quiet, "-" in inputs)

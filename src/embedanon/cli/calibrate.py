@@ -10,36 +10,55 @@ from .._atomic import writable_directory
 from ..privacy import calibration
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
+from .convention import examples, old_spelling
+
+EXAMPLES = examples(
+    "embedanon calibrate -m laplace --epsilon 10,20,40 -o calibration/",
+    "embedanon calibrate -m knn --k 5,10,20 --no-plot",
+)
 
 
 @handle_errors
 def calibrate_command(
     mechanism: Annotated[str, typer.Option(
-        "--mechanism", "-m", help="Mechanism to calibrate (see 'embedanon mechanisms').")],
+        "--mechanism", "-m", help="Mechanism to calibrate (see 'embedanon mechanisms').",
+        metavar="NAME")],
     epsilon: Annotated[Optional[str], typer.Option(
-        help="Comma-separated epsilons, e.g. 1,10,100 (mechanisms with an epsilon).")] = None,
+        help="Comma-separated epsilons, e.g. 1,10,100 (mechanisms with an epsilon).",
+        metavar="EPSILONS")] = None,
     k: Annotated[Optional[str], typer.Option(
-        help="knn: comma-separated neighbourhood sizes to sweep, e.g. 5,10,20.")] = None,
-    gamma: Annotated[Optional[float], typer.Option(help="tem: distance threshold (fixed).")] = None,
-    lam: Annotated[Optional[float], typer.Option(help="mahalanobis: covariance weight (fixed).")] = None,
-    embedding: Annotated[str, typer.Option(help="Embedding name or file path.")] = DEFAULT_EMBEDDING,
-    words: Annotated[int, typer.Option(help="Words sampled among the most frequent candidates.")] = 200,
-    draws: Annotated[int, typer.Option(help="Replacements drawn per word and grid value.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the word sample and the draws.")] = 0,
-    out: Annotated[str, typer.Option(help="Directory for calibration-<mechanism>.csv and .png.")] = ".",
+        help="knn: comma-separated neighborhood sizes to sweep, e.g. 5,10,20.", metavar="KS")] = None,
+    gamma: Annotated[Optional[float], typer.Option(
+        help="tem: distance threshold (fixed).", metavar="GAMMA")] = None,
+    lam: Annotated[Optional[float], typer.Option(
+        help="mahalanobis: covariance weight (fixed).", metavar="LAMBDA")] = None,
+    embedding: Annotated[str, typer.Option(
+        help="Embedding name or file path.", metavar="NAME|PATH")] = DEFAULT_EMBEDDING,
+    words: Annotated[int, typer.Option(
+        help="Words sampled among the most frequent candidates.", metavar="N")] = 200,
+    draws: Annotated[int, typer.Option(
+        help="Replacements drawn per word and grid value.", metavar="N")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the word sample and the draws.", metavar="N")] = 0,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", help="Directory for calibration-MECHANISM.csv and .png.", metavar="DIR")] = ".",
+    out: Annotated[Optional[str], typer.Option("--out", hidden=True, metavar="DIR")] = None,
     plot: Annotated[bool, typer.Option(help="Also write the PNG plot (needs matplotlib).")] = True,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
 ) -> None:
-    """Print N_w (fraction of draws returning the word), S_w (distinct outputs) and cosine per value."""
+    """Measure what each epsilon (or k) does on an embedding: N_w, S_w and cosine per value.
+
+    N_w is the fraction of draws returning the word itself, S_w the number of distinct outputs,
+    cosine the similarity of a replacement to its word."""
     setup_logging(verbose)
+    directory = old_spelling("--out", out, "-o/--output", output, parameter="output", default=".")
     parameter, values, fixed = calibration.sweep_for(mechanism, epsilon, k)
     fixed.update({n: v for n, v in (("gamma", gamma), ("lam", lam)) if v is not None})
-    writable_directory(out)  # fail before the long part
+    writable_directory(directory)  # fail before the long part
     if plot:
         calibration.require_matplotlib()
     rows = calibration.calibrate(mechanism, values, parameter=parameter, params=fixed,
                                  embedding=embedding, words=words, draws=draws, seed=seed)
     for line in calibration.format_table(rows):
         typer.echo(line)
-    for path in calibration.write_outputs(rows, out, plot=plot):
+    for path in calibration.write_outputs(rows, directory, plot=plot):
         typer.echo(f"wrote {path}")

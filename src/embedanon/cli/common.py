@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
-from typer.core import TyperCommand, TyperGroup
 
 try:  # typer >= 0.20 vendors click; older releases use click itself
     from typer._click.core import ParameterSource
@@ -53,26 +52,6 @@ def one_line_usage_errors() -> Any:
     except UsageError as exc:
         message = " ".join(exc.format_message().split()).rstrip(".")
         raise fail(message[:1].lower() + message[1:], exc.exit_code) from None
-
-
-class OneLineCommand(TyperCommand):
-    """A typer command whose usage errors are one line (see :func:`one_line_usage_errors`)."""
-
-    def make_context(self, *args: Any, **kwargs: Any) -> Any:
-        with one_line_usage_errors():
-            return super().make_context(*args, **kwargs)
-
-
-class OneLineGroup(TyperGroup):
-    """A typer group whose usage errors, and those of every command under it, are one line."""
-
-    def make_context(self, *args: Any, **kwargs: Any) -> Any:
-        with one_line_usage_errors():
-            return super().make_context(*args, **kwargs)
-
-    def invoke(self, ctx: Any) -> Any:
-        with one_line_usage_errors():  # a subcommand's arguments are parsed in here
-            return super().invoke(ctx)
 
 
 def given_on_command_line(values: dict[str, Any], defaults: dict[str, Any]) -> set[str]:

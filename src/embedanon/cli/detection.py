@@ -12,33 +12,44 @@ from ..detectors.evaluate import EQUIVALENCE_MARGIN, Counts, DetectionReport, ev
 from ..detectors.registry import build_detectors
 from ..errors import InputError
 from .common import handle_errors
+from .convention import examples
 from .options import AllowOpt, DenyOpt, DetectorOptionOpt, detector_options, word_lists
+
+EXAMPLES = examples(
+    "embedanon evaluate-detection --data examples/spans.jsonl --detector model,regex",
+    "embedanon evaluate-detection --data examples/spans.jsonl -d model --json",
+)
 
 
 @handle_errors
 def evaluate_detection_command(
     data: Annotated[str, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, "
                                                      "label, group?}]} ('-' for stdin); any label, extra "
-                                                     "fields ignored.")],
+                                                     "fields ignored.", metavar="FILE")],
     detector: Annotated[str, typer.Option("--detector", "-d", help="Detector name(s), comma-separated "
                                                                    "(regex, llm, presidio, model, "
-                                                                   "transformer).")],
+                                                                   "transformer).", metavar="NAMES")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     min_coverage: Annotated[float, typer.Option(help="Fraction of a span's characters the other side must "
-                                                     "cover for a match.")] = 0.5,
-    llm_url: Annotated[Optional[str], typer.Option(help="llm: OpenAI-compatible endpoint URL.")] = None,
-    llm_model: Annotated[Optional[str], typer.Option(help="llm: model name.")] = None,
+                                                     "cover for a match.", metavar="FRACTION")] = 0.5,
+    llm_url: Annotated[Optional[str], typer.Option(
+        help="llm: OpenAI-compatible endpoint URL.", metavar="URL")] = None,
+    llm_model: Annotated[Optional[str], typer.Option(help="llm: model name.", metavar="NAME")] = None,
     llm_api_key_env: Annotated[Optional[str], typer.Option(
-        help="llm: environment variable holding the API key (default EMBEDANON_LLM_API_KEY).")] = None,
+        help="llm: environment variable holding the API key (default EMBEDANON_LLM_API_KEY).",
+        metavar="NAME")] = None,
     llm_verify: Annotated[Optional[bool], typer.Option(
         "--llm-verify/--no-llm-verify", help="llm: run the True/False verifier pass.")] = None,
     margin: Annotated[float, typer.Option(help="Groups: margin of the equivalence test (every pair of "
-                                               "groups' name recall within it).")] = EQUIVALENCE_MARGIN,
+                                               "groups' name recall within it).", metavar="FRACTION")
+                      ] = EQUIVALENCE_MARGIN,
     detector_option: DetectorOptionOpt = None,
     allow: AllowOpt = None,
     deny: DenyOpt = None,
 ) -> None:
-    """Score detectors on labelled documents; prints counts and rates only, never text."""
+    """Score detectors on labelled documents: precision, recall, F1 and F5, per label and group.
+
+    Prints counts and rates only, never text."""
     if not 0.0 < margin < 1.0:
         raise InputError(f"margin must be in (0, 1), got {margin}")
     own = {"llm_url": llm_url, "llm_model": llm_model, "llm_api_key_env": llm_api_key_env,

@@ -12,37 +12,45 @@ from .._english import counted
 from .._validate import seed_int
 from ..errors import ConfigError
 from .common import handle_errors
+from .convention import Command, Group, examples, old_spelling
 
-app = typer.Typer(help="Train (domain-adapt) and inspect the trained PII detector.", no_args_is_help=True)
+app = typer.Typer(help="Train (domain-adapt) and inspect the trained PII detector.", no_args_is_help=True,
+                  cls=Group, epilog=examples("embedanon detector train --data labelled.jsonl -o adapted/",
+                                             "embedanon detector info adapted/"))
 
 
-@app.command("train")
+@app.command("train", cls=Command, epilog=examples(
+    "embedanon detector train --data labelled.jsonl -o adapted/",
+    "anonymize notes.txt --scope hybrid --detector-option model_path=adapted/ --key release.key"))
 @handle_errors
 def train_command(
-    data: Annotated[
-        Path, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, label}]}.")
-    ],
-    out: Annotated[Path, typer.Option("--out", help=(
-        "Directory to write weights.npz and manifest.json to (0700/0600, replaced as a whole; the "
-        "model reveals words of the training data: handle it like the data)."))],
-    base: Annotated[
-        str, typer.Option(help="'model' (shipped), a trained DIR, or 'none' (from scratch).")
+    data: Annotated[Path, typer.Option(
+        "--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, label}]}.", metavar="FILE")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="DIR", help=(
+        "Required: the directory to write weights.npz and manifest.json to (0700/0600, replaced "
+        "as a whole; the model reveals words of the training data: handle it like the data)."))] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", hidden=True, metavar="DIR")] = None,
+    base: Annotated[str, typer.Option(
+        help="'model' (shipped), a trained DIR, or 'none' (from scratch).", metavar="model|DIR|none")
     ] = "model",
-    epochs: Annotated[
-        Optional[int], typer.Option(help="Passes over the data (default 20 with a base).")
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Shuffling seed.")] = 0,
-    backend: Annotated[str, typer.Option(
+    epochs: Annotated[Optional[int], typer.Option(
+        help="Passes over the data (default 20 with a base).", metavar="N")] = None,
+    seed: Annotated[int, typer.Option(help="Shuffling seed.", metavar="N")] = 0,
+    backend: Annotated[str, typer.Option(metavar="model|transformer",
         # the backslash: rich markup would drop "[train]" as an unknown tag
         help="'model' (numpy, shipped) or 'transformer' (MiniLM token classifier; needs "
              "embedanon\\[train]; --base model/none: the packaged MiniLM).")] = "model",
 ) -> None:
-    """Train a detector on labelled documents; load it with --detector-option model_path=DIR
-    (--backend transformer: transformer_path=DIR)."""
+    """Train (domain-adapt) the detector on labelled documents.
+
+    Use it with --detector-option model_path=DIR (--backend transformer: transformer_path=DIR)."""
     from ..detectors.evaluate import read_span_records
     from ..detectors.model import ModelDetector
     from ..detectors.training import check_model_directory, require_tokens, save_model, train
 
+    target = old_spelling("--out", out, "-o/--output", output, parameter="output")
+    if target is None:
+        raise ConfigError("missing option -o/--output DIR (where the trained model is written)")
     if epochs is not None and epochs < 1:
         raise ConfigError(f"epochs must be >= 1, got {epochs}")
     seed_int(seed, maximum=2**64 - 1 if backend == "transformer" else None)  # before any work
@@ -50,9 +58,9 @@ def train_command(
         raise ConfigError(f"base must be 'model', 'none' or a trained directory, got {base!r}")
     if backend not in ("model", "transformer"):
         raise ConfigError(f"backend must be 'model' or 'transformer', got {backend!r}")
-    check_model_directory(out)  # before the training, not after it
+    check_model_directory(target)  # before the training, not after it
     if backend == "transformer":
-        _train_transformer(data, out, base=None if base in ("model", "none") else base, epochs=epochs or 1,
+        _train_transformer(data, target, base=None if base in ("model", "none") else base, epochs=epochs or 1,
                            seed=seed)
         return
     records = read_span_records(data)
@@ -60,9 +68,9 @@ def train_command(
     weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
     weights.manifest["train"]["data"] = data.name
     # all or nothing, 0700/0600: the model reveals words of the training notes
-    save_model(out, weights.save, lambda tmp: ModelDetector(path=tmp))
+    save_model(target, weights.save, lambda tmp: ModelDetector(path=tmp))
     typer.echo(f"trained on {counted(len(records), 'document')} "
-               f"({counted(weights.manifest['train']['tokens'], 'token')}) -> {out}")
+               f"({counted(weights.manifest['train']['tokens'], 'token')}) -> {target}")
 
 
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
@@ -81,12 +89,12 @@ def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, 
                "use it with --detector-option transformer_path=DIR")
 
 
-@app.command("info")
+@app.command("info", cls=Command,
+             epilog=examples("embedanon detector info", "embedanon detector info adapted/"))
 @handle_errors
 def info_command(
-    path: Annotated[
-        Optional[Path], typer.Argument(help="Trained directory (default: the shipped model).")
-    ] = None,
+    path: Annotated[Optional[Path], typer.Argument(
+        help="Trained directory (default: the shipped model).", metavar="DIR")] = None,
 ) -> None:
     """Print a trained detector's manifest (data, seeds, held-out metrics)."""
     from ..detectors.transformer import MANIFEST

@@ -11,11 +11,14 @@ from ..vectors import defaults
 from ..vectors.index import NeighborIndex
 from ..vectors.store import CandidatePolicy
 from .common import handle_errors
+from .convention import Command, Group, examples
 
-app = typer.Typer(help="List, inspect and import word embeddings.", no_args_is_help=True)
+app = typer.Typer(help="List, inspect and import word embeddings.", no_args_is_help=True, cls=Group,
+                  epilog=examples("embedanon embeddings list", "embedanon embeddings info minilm-words",
+                                  "embedanon embeddings import GoogleNews.bin --name news --limit 500000"))
 
 
-@app.command("list")
+@app.command("list", cls=Command, epilog=examples("embedanon embeddings list"))
 @handle_errors
 def list_command() -> None:
     """Names usable with --embedding (besides file paths)."""
@@ -24,11 +27,13 @@ def list_command() -> None:
         typer.echo(f"{name}{suffix}")
 
 
-@app.command("info")
+@app.command("info", cls=Command, epilog=examples("embedanon embeddings info",
+                                                  "embedanon embeddings info news --min-length 3"))
 @handle_errors
 def info_command(
-    name: Annotated[str, typer.Argument(help="Embedding name or path.")] = defaults.DEFAULT_EMBEDDING,
-    min_length: Annotated[int, typer.Option(help="Shortest candidate word.")] = 2,
+    name: Annotated[str, typer.Argument(
+        help="Embedding name or path.", metavar="NAME|PATH")] = defaults.DEFAULT_EMBEDDING,
+    min_length: Annotated[int, typer.Option(help="Shortest candidate word.", metavar="N")] = 2,
 ) -> None:
     """Size, dimension and candidate vocabulary of an embedding."""
     store = defaults.load_embedding(name)
@@ -42,14 +47,18 @@ def info_command(
     typer.echo(f"fingerprint: {store.fingerprint}")
 
 
-@app.command("import")
+@app.command("import", cls=Command, epilog=examples(
+    "embedanon embeddings import GoogleNews.bin --name news --limit 500000",
+    "anonymize notes.txt --embedding news --key release.key"))
 @handle_errors
 def import_command(
-    path: Annotated[str, typer.Argument(help="word2vec (.txt/.bin), GloVe (.txt) or fastText (.vec/.bin).")],
-    name: Annotated[Optional[str], typer.Option(help="Name to use with --embedding.")] = None,
+    path: Annotated[str, typer.Argument(
+        help="word2vec (.txt/.bin), GloVe (.txt) or fastText (.vec/.bin).", metavar="PATH")],
+    name: Annotated[Optional[str], typer.Option(help="Name to use with --embedding.", metavar="NAME")] = None,
     fmt: Annotated[Optional[str], typer.Option(
-        "--format", help="word2vec, word2vec-binary, glove or fasttext-bin (default: detect).")] = None,
-    limit: Annotated[Optional[int], typer.Option(help="Keep only the first N words.")] = None,
+        "--format", help="word2vec, word2vec-binary, glove or fasttext-bin (default: detect).",
+        metavar="word2vec|word2vec-binary|glove|fasttext-bin")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="Keep only the first N words.", metavar="N")] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an embedding of the same name.")] = False,
     table: Annotated[bool, typer.Option(help="Precompute the neighbour table now.")] = True,
 ) -> None:

@@ -7,16 +7,22 @@ from typing import Annotated
 import typer
 
 from .common import fail, handle_errors
+from .convention import Command, Group, examples
+
+EXAMPLES = examples("embedanon experiment run examples/experiment.yaml --quick",
+                    "embedanon experiment run examples/experiment.yaml --jobs 2")
 
 app = typer.Typer(
-    help="Utility against privacy experiments (see research/configs/).",
+    help="Utility against privacy experiments on your own corpora (a YAML config).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=Group,
+    epilog=EXAMPLES,
 )
 
 
-@app.command("run")
+@app.command("run", cls=Command, epilog=EXAMPLES)
 @handle_errors
 def run_command(
     config_path: Annotated[str, typer.Argument(metavar="CONFIG", help="Experiment YAML file.")],
@@ -24,7 +30,7 @@ def run_command(
         bool,
         typer.Option("--quick", help="Small version (config's 'quick' section); writes to OUTPUT-quick."),
     ] = False,
-    jobs: Annotated[int, typer.Option(help="Worker processes for anonymization.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes for anonymization.", metavar="N")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines on stderr.")] = False,
 ) -> None:
     """Anonymize each dataset with each mechanism value and seed, train the classifiers, measure.

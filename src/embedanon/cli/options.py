@@ -5,11 +5,10 @@ them (:func:`release_options`), and one function from options to an
 
 from __future__ import annotations
 
-import copy
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Annotated, Any, Optional, TypeVar, get_args
+from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
@@ -23,6 +22,7 @@ from ..pipeline import Anonymizer
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import given_on_command_line
+from .convention import old_spelling
 
 
 def _version(value: bool) -> None:
@@ -74,8 +74,11 @@ EmbeddingOpt = Annotated[str, typer.Option(help="Embedding name or file path.", 
 EncodingErrorsOpt = Annotated[str, typer.Option(
         help="strict: stop on invalid UTF-8; replace: substitute U+FFFD.", metavar="strict|replace")]
 MinLengthOpt = Annotated[int, typer.Option(help="Shortest replacement word.", metavar="N")]
-AllowlistOpt = Annotated[Optional[str], typer.Option(
-        help="Public word list (one word per line) that replacements must come from.", metavar="FILE")]
+CandidatesOpt = Annotated[Optional[str], typer.Option(
+        "--candidates", help="Public word list (one word per line) that replacements must come from "
+                             "(the candidate vocabulary).", metavar="FILE")]
+#: The old spelling of --candidates (until the next release): hidden, with a warning.
+OldAllowlistOpt = Annotated[Optional[str], typer.Option("--allowlist", hidden=True, metavar="FILE")]
 IndexOpt = Annotated[str, typer.Option(
         "--index", help="Neighbor search: flat (exact), hnsw (approximate), auto (hnsw for very "
                         "large vocabularies).", metavar="flat|hnsw|auto")]
@@ -261,7 +264,8 @@ RELEASE_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("gamma", GammaOpt, None), ("lam", LamOpt, None), ("key", KeyOpt, None), ("seed", SeedOpt, None),
     ("fresh_key", FreshKeyOpt, False),
     ("embedding", EmbeddingOpt, DEFAULT_EMBEDDING), ("min_length", MinLengthOpt, 2),
-    ("allowlist", AllowlistOpt, None), ("index", IndexOpt, "auto"), ("scope", ScopeOpt, "all"),
+    ("candidates", CandidatesOpt, None), ("allowlist", OldAllowlistOpt, None), ("index", IndexOpt, "auto"),
+    ("scope", ScopeOpt, "all"),
     ("detector", DetectorOpt, None), ("strategy", StrategyOpt, None), ("allow", AllowOpt, None),
     ("deny", DenyOpt, None), ("llm_url", LlmUrlOpt, None), ("llm_model", LlmModelOpt, None),
     ("llm_verify", LlmVerifyOpt, False), ("phone_format", PhoneFormatOpt, "neutral"),
@@ -271,19 +275,13 @@ RELEASE_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _in_panel(hint: Any, panel: str) -> Any:
-    """``Annotated[T, typer.Option(...)]`` with the option shown under ``panel`` in ``--help``."""
-    base, info = get_args(hint)
-    info = copy.copy(info)
-    info.rich_help_panel = panel
-    return Annotated[base, info]
-
-
 def release_options(command: _F) -> _F:
-    """Give a typer command every release option, after its own parameters.
+    """Give a typer command every release option, after its own parameters (``--help`` shows
+    them in their groups: see :mod:`.convention`).
 
     The command declares a keyword parameter ``release`` (not shown to typer) and receives the
-    options' values in it as a dict, to pass to :func:`release_anonymizer`.
+    options' values in it as a dict, to pass to :func:`release_anonymizer`. An old spelling
+    (``--allowlist``) is folded into its new one here, with its warning.
     """
     signature = inspect.signature(command, eval_str=True)
     own = [p for name, p in signature.parameters.items() if name != "release"]
@@ -291,8 +289,7 @@ def release_options(command: _F) -> _F:
     if taken or "release" not in signature.parameters:
         raise TypeError(f"{command.__name__} must take 'release' and none of the release options "
                         f"({', '.join(sorted(taken))})")
-    shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                annotation=_in_panel(hint, "Release options"))
+    shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint)
               for name, hint, default in RELEASE_OPTIONS]
 
     defaults = {name: default for name, _, default in RELEASE_OPTIONS}
@@ -303,6 +300,8 @@ def release_options(command: _F) -> _F:
         values = {**defaults, **kwargs}
         check_conflicts(values, given_on_command_line(values, defaults))
         release = {name: kwargs.pop(name, default) for name, _, default in RELEASE_OPTIONS}
+        release["candidates"] = old_spelling("--allowlist", release.pop("allowlist"), "--candidates",
+                                             release["candidates"], parameter="candidates")
         return command(*args, release=release, **kwargs)
 
     wrapper.__signature__ = signature.replace(parameters=[*own, *shared])  # type: ignore[attr-defined]
@@ -341,7 +340,7 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        epsilon: float | None = None, gamma: float | None = None, lam: float | None = None,
                        key: str | None = None, seed: int | None = None, fresh_key: bool = False,
                        min_length: int = 2,
-                       allowlist: str | None = None, index: str = "auto", scope: str = "all",
+                       candidates: str | None = None, index: str = "auto", scope: str = "all",
                        detector: str | None = None, strategy: list[str] | None = None,
                        allow: str | None = None, deny: str | None = None, llm_url: str | None = None,
                        llm_model: str | None = None, llm_verify: bool = False,
@@ -351,7 +350,7 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
     return Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam,
         key=release_key(key, seed, fresh_key),
-        min_length=min_length, allowlist=allowlist, index=index,
+        min_length=min_length, allowlist=candidates, index=index,
         scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
                            phone_format, detector_option, neutral_formats),
         noise_unit=noise_unit,

@@ -25,6 +25,7 @@ from ..privacy.prior import has_aligned_words
 from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
 from ..privacy.verdict import figure_values, judge, parse_overrides, with_overrides
 from .common import handle_errors, setup_logging
+from .convention import examples
 from .options import (
     EncodingErrorsOpt,
     FieldOpt,
@@ -33,6 +34,12 @@ from .options import (
     release_options,
 )
 from .progress import choose, run_with_progress
+
+EXAMPLES = examples(
+    "embedanon privacy-report examples/clinical_note.txt --key release.key",
+    "embedanon privacy-report examples/visits.csv --field note -m exponential --epsilon 12 --json",
+    "embedanon privacy-report examples/visits.csv --field note --scope hybrid --releases 3",
+)
 
 #: Texts anonymized per progress update.
 _SLICE = 64
@@ -50,7 +57,7 @@ def privacy_report_command(
         help="Multi-release attack: the input released N times. Under a fixed key (the default "
              "key, --key, --seed) every release is the same text, reported as '= 1 release'; with "
              "--fresh-key each release draws a fresh key, as a holder re-running with new noise "
-             "would, and the attack intersects them.")] = 1,
+             "would, and the attack intersects them.", metavar="N")] = 1,
     spans: Annotated[Optional[str], typer.Option(
         help="spans.jsonl marking person names (with 'group') of the input's texts, in order: "
              "name figures per culture group.", metavar="FILE")] = None,
@@ -60,12 +67,14 @@ def privacy_report_command(
              "frequencies, mixed half and half with the public list, give the in-embedding and "
              "out-of-vocabulary attacks a domain prior.", metavar="FILE")] = None,
     contextual: Annotated[bool, typer.Option(help="Run the contextual (bigram Viterbi) attacker.")] = True,
-    draws: Annotated[int, typer.Option(help="Draws per word type for N_w and S_w.")] = 100,
-    max_words: Annotated[int, typer.Option(help="Word types N_w and S_w are computed over.")] = 200,
+    draws: Annotated[int, typer.Option(help="Draws per word type for N_w and S_w.", metavar="N")] = 100,
+    max_words: Annotated[int, typer.Option(
+        help="Word types N_w and S_w are computed over.", metavar="N")] = 200,
     neighbors: Annotated[int, typer.Option(
-        help="Attack: nearest words considered as pre-images of each replacement (not knn).")] = 10,
+        help="Attack: nearest words considered as pre-images of each replacement (not knn).",
+        metavar="N")] = 10,
     mc_draws: Annotated[int, typer.Option(
-        help="Attack on laplace/mahalanobis: samples per candidate pre-image.")] = 100,
+        help="Attack on laplace/mahalanobis: samples per candidate pre-image.", metavar="N")] = 100,
     empirical_draws: Annotated[int, typer.Option(
         help="laplace/mahalanobis (no exact law): run the full attacks on a law estimated from N "
              "runs of the mechanism per candidate input (lower bounds; slow); 0: skip them.",
@@ -82,8 +91,10 @@ def privacy_report_command(
     *,
     release: dict[str, Any],
 ) -> None:
-    """Anonymize INPUT in memory as configured and print what an attacker who knows the tool
-    recovers: counts and rates only (never text or word mappings)."""
+    """Measure what an attacker who knows the tool recovers from a release of INPUT.
+
+    INPUT is anonymized in memory as configured; the report holds counts and rates only, never
+    text or word mappings."""
     setup_logging(verbose)
     # every count is checked before any work (issue 34, defect 9: 0 was refused after it all)
     for name, value in (("releases", releases), ("draws", draws), ("max_words", max_words),

@@ -20,12 +20,18 @@ from ..review import (
     write_review,
 )
 from .common import handle_errors, setup_logging
+from .convention import examples
 from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, release_anonymizer, release_options
 from .progress import StageProgress, choose, show_notices
 
 #: What each stage of :func:`~embedanon.review.build_review` counts, as the progress line says it.
 UNITS = {"reading": "records read", "anonymizing": "texts anonymized", "measuring": "figure sources done",
          "writing": "pages written"}
+
+EXAMPLES = examples(
+    "embedanon review examples/visits.csv --field note -o review.html --key release.key",
+    "embedanon review examples/notes.jsonl -o review.html --scope hybrid --sample 0 --no-attacks",
+)
 
 
 @handle_errors
@@ -58,9 +64,11 @@ def review_command(
     *,
     release: dict[str, Any],
 ) -> None:
-    """Write an HTML review page: the privacy verdict of the release, the unchanged words that look
-    like personal data, and a sample of INPUT's records, original and anonymized side by side. The
-    page contains the original text: handle it like the source data."""
+    """Write an HTML review page: the release's privacy verdict and a sample of INPUT side by side.
+
+    The page shows the privacy verdict of the release, the unchanged words that look like
+    personal data, and a sample of INPUT's records, original and anonymized side by side.
+    It contains the original text: handle it like the source data."""
     setup_logging(verbose)
     started = time.monotonic()
     mode = choose(progress, quiet, input_path == "-")
