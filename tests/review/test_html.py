@@ -299,3 +299,26 @@ def test_a_long_hostile_record_is_cut_marked_and_inert(tiny_embedding: Path, ano
     # every bidirectional control stays inside the <bdi> of its pane
     for pane in doc.find("div", "text"):
         assert pane.text == [] or doc.nodes[doc.nodes.index(pane) + 1].tag == "bdi"
+
+
+def test_a_long_line_costs_memory_bounded_by_the_cut(anonymizer: Anonymizer, tmp_path: Path) -> None:
+    """Audit defect 16: one 20 MB line peaked at 1.54 GB. The counting pass streams over a long
+    line and only the part shown is anonymized and rendered, so a 2 MB line costs a few times its
+    own size (the line itself, its identity bytes), not a multiple of its word count."""
+    import tracemalloc
+
+    line = ("the patient had fever and cough at night " * 50_000)[:2_000_000]
+    src = tmp_path / "long.txt"
+    src.write_text(line + "\n", encoding="utf-8")
+    warm = tmp_path / "short.txt"  # loads the embedding and the word lists before measuring
+    warm.write_text("the patient\n", encoding="utf-8")
+    build_review(str(warm), anonymizer, sources=())
+    tracemalloc.start()
+    try:
+        review = build_review(str(src), anonymizer, sources=())
+        render_html(review)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 15_000_000, peak  # 6.5 MB; the whole line anonymized with items took hundreds
+    assert review.records[0].texts[0].truncated
