@@ -172,3 +172,33 @@ def test_dask_waits_are_bounded_with_one_line(monkeypatch: pytest.MonkeyPatch) -
         with pytest.raises(ConfigError, match="has had no workers for 3 s; no output was written"):
             list(engine.DaskBackend(client=client).map(len, ["a", "b"]))
         assert time.monotonic() - began < 30
+
+
+def test_sigterm_to_a_local_dask_run_is_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Audit defect 15: a local Dask worker printed a traceback on SIGTERM. The run is stopped
+    while its local cluster works; stderr holds the run's one line and nothing from the workers."""
+    pytest.importorskip("distributed")
+    import signal
+    import subprocess
+    import sys
+
+    from tests.helpers.embeddings import write_glove
+
+    words = ["patient", "doctor", "nurse", "hospital", "clinic", "pain", "ache", "heart", "chest", "river",
+             "table", "stone"]
+    glove = write_glove(tmp_path / "tiny.glove.txt", words)
+    src = tmp_path / "big.txt"
+    src.write_text("".join(f"the patient {words[i % 12]} has chest pain {i}\n" for i in range(150_000)),
+                   encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "embedanon", "anonymize", str(src), "-o", str(tmp_path / "o.txt"),
+                             "--seed", "1", "--embedding", str(glove), "--engine", "dask"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not [p for p in tmp_path.iterdir() if p.name.startswith(".o.txt.") and p.stat().st_size]:  # results
+        assert proc.poll() is None and time.monotonic() < deadline, "never started writing"
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert err.splitlines() == ["error: terminated by SIGTERM; no output was written"], err
+    assert not (tmp_path / "o.txt").exists()
