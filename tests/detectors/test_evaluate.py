@@ -636,19 +636,19 @@ def test_any_label_scored_and_listed_group_test_on_names_only(tmp_path):
     text = "Mara lives in Dayton, call 614-555-0192."
     record = {"id": "r1", "text": text, "register": "chat", "spans": [
         {"start": 0, "end": 4, "label": "NAME", "group": "g1", "origin": "injected"},
-        {"start": 14, "end": 20, "label": "LOCATION", "group": "g2"},
+        {"start": 14, "end": 20, "label": "GPE", "group": "g2"},
         {"start": 27, "end": 39, "label": "PHONE", "group": "g2"}]}
     path = tmp_path / "spans.jsonl"
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "--detector", "regex", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert out["unknown_labels"] == {"LOCATION": 1}
-    assert out["per_label"]["LOCATION"]["gold"] == 1 and out["per_label"]["LOCATION"]["found"] == 0
+    assert out["unknown_labels"] == {"GPE": 1}  # a label outside LABELS (Dayton is a LOCATION to regex)
+    assert out["per_label"]["GPE"]["gold"] == 1 and out["per_label"]["GPE"]["found"] == 1
     assert [g["group"] for g in out["groups"]] == ["g1"]  # the phone and the place are not names
-    assert out["overlap"]["gold"] == 3 and out["overlap"]["found"] == 1  # the phone
+    assert out["overlap"]["gold"] == 3 and out["overlap"]["found"] == 2  # the place and the phone
     low, high = out["intervals"]["recall"]
-    assert 0 < low < 1 / 3 < high < 1
+    assert 0 < low < 2 / 3 < high < 1
     # the strict reader (training) still refuses an unknown label
     with pytest.raises(InputError, match="label must be one of"):
         read_span_file(path)
@@ -665,7 +665,8 @@ def test_realtext_fixture_end_to_end():
     result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "--detector", "regex", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert out["unknown_labels"] == {"LOCATION": 3, "ORGANIZATION": 1}
+    assert out["unknown_labels"] == {}  # LOCATION and ORGANIZATION are labels of the tool now
+    assert out["per_label"]["LOCATION"]["gold"] == 3 and out["per_label"]["ORGANIZATION"]["gold"] == 1
     assert out["overlap"]["gold"] == 23
     # regex finds the phone and both e-mails at least; names are not its job
     assert out["per_label"]["PHONE"]["found"] == 1 and out["per_label"]["EMAIL"]["found"] == 2

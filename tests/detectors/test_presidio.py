@@ -27,7 +27,8 @@ needs_presidio = pytest.mark.skipif(
 def test_every_mapped_entity_has_a_known_label():
     assert set(ENTITY_LABELS.values()) <= set(LABELS)
     assert ENTITY_LABELS["PERSON"] == "NAME" and ENTITY_LABELS["US_SSN"] == "ID"
-    assert "NRP" not in ENTITY_LABELS and "ORGANIZATION" not in ENTITY_LABELS
+    assert "NRP" not in ENTITY_LABELS and ENTITY_LABELS["ORGANIZATION"] == "ORGANIZATION"
+    assert ENTITY_LABELS["LOCATION"] == ENTITY_LABELS["GPE"] == "LOCATION"
 
 
 def test_missing_package_is_a_config_error(monkeypatch):

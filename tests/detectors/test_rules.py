@@ -452,6 +452,7 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "He was given Ativan and Zetia yesterday by Dr. Okafor.",
          "Ah, Nope, that was Bactrim.",
          "Good morning Thembisile! thembisile said Thembisile is here.",
+         "Come to the store at 7PM on Wednesday night, we sell this and more.",
          "VILLAGER: Look, please!\nZOOT: Oh, you have suffered much.\nVILLAGER: No, look.\nZOOT: Sir Galahad!",
          "Stay 01/02/2020 \u2013 03/04/2020 only.",
          "ask hsiu-hsia or younes taibi before noon."]

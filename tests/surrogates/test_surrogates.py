@@ -22,6 +22,8 @@ EXAMPLES = {
     "ADDRESS": "14 Broad Street, Lagos",
     "AGE": "47",
     "IP": "41.58.12.7",
+    "LOCATION": "Yonkers",
+    "ORGANIZATION": "St. Lizbeth Medical Center",
 }
 
 

@@ -12,8 +12,11 @@ from typing import Protocol, runtime_checkable
 
 from ..errors import EmbedanonError
 
-#: Labels every detector maps its own categories onto.
-LABELS: tuple[str, ...] = ("NAME", "EMAIL", "URL", "PHONE", "ID", "DATE", "ADDRESS", "AGE", "IP")
+#: The labels the trained ``model`` tags (its BIO classes, :mod:`.bio`).
+MODEL_LABELS: tuple[str, ...] = ("NAME", "EMAIL", "URL", "PHONE", "ID", "DATE", "ADDRESS", "AGE", "IP")
+#: Labels every detector maps its own categories onto: the model's, and the places and
+#: institutions the ``regex`` detector finds by shape and public gazetteers (:mod:`.places`).
+LABELS: tuple[str, ...] = (*MODEL_LABELS, "LOCATION", "ORGANIZATION")
 
 
 class DetectorUnavailable(EmbedanonError):

@@ -13,11 +13,11 @@ import math
 
 import numpy as np
 
-from .base import LABELS, Span
+from .base import MODEL_LABELS, Span
 from .features import fold, public_ranks
 
-CLASSES: tuple[str, ...] = ("O", *(f"{p}-{label}" for label in LABELS for p in ("B", "I")))
-B_CLASS = {label: 1 + 2 * i for i, label in enumerate(LABELS)}
+CLASSES: tuple[str, ...] = ("O", *(f"{p}-{label}" for label in MODEL_LABELS for p in ("B", "I")))
+B_CLASS = {label: 1 + 2 * i for i, label in enumerate(MODEL_LABELS)}
 
 
 def _transitions() -> np.ndarray:
@@ -56,7 +56,8 @@ def viterbi(logp: np.ndarray) -> np.ndarray:
     return path
 
 
-_I_OF = np.array([k for k in range(len(CLASSES))]) + np.array([0, *([1, 0] * len(LABELS))])  # class -> its I
+# class -> its I
+_I_OF = np.array([k for k in range(len(CLASSES))]) + np.array([0, *([1, 0] * len(MODEL_LABELS))])
 
 
 def best_path(logp: np.ndarray) -> np.ndarray:

@@ -48,7 +48,8 @@ from .base import LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
 
 #: Tie-break order between labels of equally long, equally scored overlapping spans.
-LABEL_PRIORITY: tuple[str, ...] = ("EMAIL", "URL", "IP", "DATE", "PHONE", "AGE", "ID", "ADDRESS", "NAME")
+LABEL_PRIORITY: tuple[str, ...] = ("EMAIL", "URL", "IP", "DATE", "PHONE", "AGE", "ID", "ADDRESS",
+                                   "ORGANIZATION", "LOCATION", "NAME")
 _RANK = {label: i for i, label in enumerate(LABEL_PRIORITY)}
 assert set(LABEL_PRIORITY) == set(LABELS), "LABEL_PRIORITY must rank every label"
 

@@ -7,8 +7,9 @@ embedanon[presidio]``). Nothing is downloaded: a missing package or model is a
 e-mail recognizer's domain check uses tldextract's bundled suffix list instead of fetching one.
 
 Presidio entity types are mapped onto :data:`~.base.LABELS` by :data:`ENTITY_LABELS`; types not
-in the map (``NRP``, ``ORGANIZATION`` ...) are dropped. The engine is loaded once per process and
-model name.
+in the map (``NRP``, ``TITLE`` ...) are dropped. This is the one Presidio label map: the lab's
+scripts read it too (``GPE``, ``ADDRESS`` and ``ZIP_CODE`` are types of presidio-research's
+data). The engine is loaded once per process and model name.
 """
 
 from __future__ import annotations
@@ -33,8 +34,12 @@ ENTITY_LABELS: Final[dict[str, str]] = {
     "PHONE_NUMBER": "PHONE",
     "DATE_TIME": "DATE",
     "IP_ADDRESS": "IP",
-    "LOCATION": "ADDRESS",
+    "LOCATION": "LOCATION",
+    "GPE": "LOCATION",
+    "ORGANIZATION": "ORGANIZATION",
     "STREET_ADDRESS": "ADDRESS",
+    "ADDRESS": "ADDRESS",
+    "ZIP_CODE": "ADDRESS",
     "AGE": "AGE",
     **{kind: "ID" for kind in (
         "US_SSN", "US_ITIN", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "CREDIT_CARD",

@@ -53,6 +53,7 @@ from typing import Final
 
 from .base import Span
 from .merge import merge_spans
+from .places import locations, organizations
 
 _TLDS: Final = (
     "com|org|net|edu|gov|mil|int|info|biz|io|co|ai|app|dev|ly|uk|de|fr|ca|au|jp|cn|ru|br|es|nl|se|ch|"
@@ -117,6 +118,23 @@ _YEAR: Final = r"(?:1[89]\d{2}|2[01]\d{2}|'\d{2})"
 #: An optional clock time after a numeric date (``06/19/2023 05:37``, ``1.2.2024, 22:10:38``).
 _CLOCK: Final = r"(?:,?[ T](?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?: ?[AaPp]\.?[Mm]\b\.?)?)?"
 
+_ORDINAL_UNITS: Final = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_ORDINALS: Final = (*_ORDINAL_UNITS, "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+                    "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "thirtieth")
+_NUMBER_WORDS: Final = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+                        "eighteen", "nineteen")
+_TENS: Final = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+#: a spoken day of the month: ``fourth``, ``twenty ninth``, ``twenty-first``, ``thirty first``
+_SPOKEN_DAY: Final = (rf"(?:(?:twenty|thirty)[ \-](?:{'|'.join(_ORDINAL_UNITS)})|"
+                      rf"{'|'.join(sorted(_ORDINALS, key=len, reverse=True))})")
+_SPOKEN_TWO: Final = (rf"(?:(?:{'|'.join(_TENS)})(?:[ \-](?:{'|'.join(_NUMBER_WORDS[:9])}))?|"
+                      rf"{'|'.join(sorted(_NUMBER_WORDS, key=len, reverse=True))})")
+#: a spoken year: ``two thousand (and) eight``, ``two thousand twenty three``, ``nineteen eighty
+#: four``, ``twenty twenty``
+_SPOKEN_YEAR: Final = (rf"(?:two thousand(?:(?: and)? {_SPOKEN_TWO})?|(?:nineteen|twenty)[ \-]"
+                       rf"(?:hundred|oh[ \-](?:{'|'.join(_NUMBER_WORDS[:9])})|{_SPOKEN_TWO}))")
+
 _DATE_PATTERNS: Final = [
     re.compile(r"(?<![\d\-])(?:1[89]|2[01])\d{2}([\-/])(?:0?[1-9]|1[0-2])\1(?:[12]\d|3[01]|0?[1-9])"
                r"(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?)?(?![\d\-])"),
@@ -126,6 +144,22 @@ _DATE_PATTERNS: Final = [
     re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+" + _YEAR + r")?(?![\w'])"),
     re.compile(r"\b" + _MONTH + r",?\s+" + _YEAR + r"(?![\w'])"),
 ]
+#: dates said in words (transcribed speech): ``July twenty ninth two thousand eight``, ``the
+#: fourteenth of October``, ``November fourth``, ``May two thousand nine``; needs a month name, no digit
+_SPOKEN_DATES: Final = [
+    re.compile(rf"\b{_MONTH}\s+{_SPOKEN_DAY}(?:,?\s+{_SPOKEN_YEAR}|,?\s+{_YEAR})?(?![\w'\-])",
+               re.IGNORECASE),
+    re.compile(rf"\b{_SPOKEN_DAY}\s+of\s+{_MONTH}(?:,?\s+{_SPOKEN_YEAR}|,?\s+{_YEAR})?(?![\w'\-])",
+               re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_SPOKEN_YEAR}(?![\w'\-])", re.IGNORECASE),
+]
+#: a month and year in digits: ``02/2008``, ``11-1999``
+_MONTH_YEAR: Final = re.compile(r"(?<![\w.\-/])(?:0?[1-9]|1[0-2])[/\-](?:19|20)\d{2}(?![\w\-/]|[.:]\d)")
+#: a licence plate after its name: ``plate 7ABC123``, ``license plate number ABC-1234``
+_PLATE: Final = re.compile(r"(?i:\b(?:licen[cs]e[ \t]+)?plates?(?:[ \t]+(?:number|no\.?|#))?"
+                           r"(?:[ \t]+(?:is|was|reads))?)[ \t:#]+"
+                           r"(?P<v>(?=[A-Z0-9\- ]*\d)(?=[A-Z0-9\- ]*[A-Z])[A-Z0-9]{2,4}[\- ]?[A-Z0-9]{2,5})"
+                           r"(?![\w\-])")
 
 _ID_KEYWORDS: Final = (
     r"MRN|MR\s*#|med(?:ical)?\s+record(?:\s+(?:no|number))?|patient\s+id|account(?:\s+(?:no|number))?|"
@@ -238,7 +272,7 @@ _Score = Callable[[re.Match[str]], float]
 #: What a text must contain for a rule to match at all (:func:`_present`): a digit, ``@``, ``:``,
 #: a digit and a month name, or nothing. Checked once per text, so a rule that cannot match skips
 #: its scan (most rules need a digit; about a quarter of real documents have none).
-_DIGIT, _AT, _COLON, _MONTH_AND_DIGIT = "digit", "@", ":", "month"
+_DIGIT, _AT, _COLON, _MONTH_AND_DIGIT, _MONTH_WORD = "digit", "@", ":", "month", "month word"
 #: (label, pattern, check or None, score or a function of the match, what the text must contain)
 _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, str]]] = [
     ("EMAIL", _EMAIL, None, 1.0, _AT),
@@ -253,6 +287,9 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
     ("DATE", _DATE_PATTERNS[1], _valid_numeric_date, 1.0, _DIGIT),
     ("DATE", _DATE_PATTERNS[2], _valid_numeric_date, 1.0, _DIGIT),
     *(("DATE", p, None, 1.0, _MONTH_AND_DIGIT) for p in _DATE_PATTERNS[3:]),
+    *(("DATE", p, None, 1.0, _MONTH_WORD) for p in _SPOKEN_DATES),
+    ("DATE", _MONTH_YEAR, None, 1.0, _DIGIT),
+    ("ID", _PLATE, None, 1.0, _DIGIT),
     *(("ID", p, None, 1.0, _DIGIT) for p in _ID_PATTERNS[:4]),
     ("ID", _ID_PATTERNS[4], None, GUESS, _DIGIT),  # a bare digit run: an ID or a phone
     ("ID", _CARD_DIGITS, _card_number, 1.0, _DIGIT),  # ... unless it is a card number
@@ -261,15 +298,19 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
 ]
 _ANY_DIGIT = re.compile(r"\d")
 _ANY_MONTH = re.compile(_MONTH)
+_ANY_MONTH_WORD = re.compile(_MONTH, re.IGNORECASE)
 
 
 def _present(text: str) -> set[str]:
     """The needs of :data:`_RULES` that ``text`` meets (``""``: always); a superset of what
     can match, never less (``tests/detectors/test_regex.py`` compares with every rule run)."""
     out = {""}
+    month = _ANY_MONTH_WORD.search(text) is not None
+    if month:
+        out.add(_MONTH_WORD)
     if _ANY_DIGIT.search(text):
         out.add(_DIGIT)
-        if _ANY_MONTH.search(text):
+        if month and _ANY_MONTH.search(text):
             out.add(_MONTH_AND_DIGIT)
     if "@" in text:
         out.add(_AT)
@@ -279,14 +320,15 @@ def _present(text: str) -> set[str]:
 
 
 class RegexDetector:
-    """Rule-based detector of e-mails, URLs, phones, dates, IDs, IP addresses and ages.
+    """Rule-based detector of e-mails, URLs, phones, dates, IDs, IP addresses and ages, and of
+    places and institutions by shape and public gazetteers (:mod:`.places`).
 
     Args:
         labels: restrict output to these labels (default: all the labels above).
     """
 
     name = "regex"
-    LABELS: Final = ("EMAIL", "URL", "PHONE", "DATE", "ID", "IP", "AGE")
+    LABELS: Final = ("EMAIL", "URL", "PHONE", "DATE", "ID", "IP", "AGE", "LOCATION", "ORGANIZATION")
 
     def __init__(self, *, labels: tuple[str, ...] | list[str] | None = None) -> None:
         from ..errors import ConfigError
@@ -312,6 +354,13 @@ class RegexDetector:
                 start, end = match.span("v") if "v" in pattern.groupindex else match.span()
                 sure = score if isinstance(score, float) else score(match)
                 spans.append(Span(start, end, label, sure, self.name))
+        places = "LOCATION" in self.labels or "ORGANIZATION" in self.labels
+        if places and text.lower() != text != text.upper():
+            orgs = organizations(text)  # capitals are the evidence: text with both cases only
+            if "ORGANIZATION" in self.labels:
+                spans.extend(orgs)
+            if "LOCATION" in self.labels:
+                spans.extend(locations(text, orgs))
         if "URL" in self.labels and "." in text:  # every URL rule needs a dot
             for pattern in (_URL_SCHEME, _URL_WWW, _URL_BARE):
                 for match in pattern.finditer(text):

@@ -78,7 +78,7 @@ def format_spans(text: str) -> list[Span]:
 
 #: labels whose whole string is the same PII wherever it recurs in a record (DATE and AGE are
 #: numbers and dates that recur with other meanings: not propagated)
-RECURRING = frozenset({"EMAIL", "URL", "PHONE", "ID", "IP", "ADDRESS"})
+RECURRING = frozenset({"EMAIL", "URL", "PHONE", "ID", "IP", "ADDRESS", "LOCATION", "ORGANIZATION"})
 #: words of a NAME span that never mark other occurrences: function words, months, titles,
 #: particles and connectors (an unlabelled ``may`` or ``van`` says nothing about the name)
 _NOT_PROPAGATED = NO_PROPAGATION | TITLES | PARTICLES | CONNECTORS

@@ -40,6 +40,7 @@ from .base import Context
 from .config import SurrogateConfig
 from .keys import entity_key
 from .shape import ordinal_suffix, scrubbed
+from .spoken import shift_spoken_date
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")  # fmt: skip
@@ -258,6 +259,8 @@ class DateMaker:
     def make(self, text: str, context: Context) -> str:
         offset = self.offset(context)
         shifted = shift_date(text, offset, order=self._order)
+        if shifted is None:  # a date said in words (transcribed speech)
+            shifted = shift_spoken_date(text, offset)
         if shifted is not None:
             return shifted
         stream = context.entity(f"DATE\x00{entity_key(text)}")

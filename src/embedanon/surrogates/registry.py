@@ -23,6 +23,8 @@ BUILTIN_MAKERS: dict[str, str] = {
     "url": "embedanon.surrogates.fakes:UrlMaker",
     "address": "embedanon.surrogates.fakes:AddressMaker",
     "age": "embedanon.surrogates.fakes:AgeMaker",
+    "location": "embedanon.surrogates.locations:LocationMaker",
+    "organization": "embedanon.surrogates.organizations:OrganizationMaker",
 }
 
 #: label (lower case) -> factory ``(config) -> Maker``.

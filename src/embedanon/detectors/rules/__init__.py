@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from ..base import Span
 from .base import Rule, RuleContext
 from .context import extend_coordinations, join_inverted_names, name_after_honorifics, propagate_names
-from .dates import split_date_lists, split_date_ranges, trim_date_edges
+from .dates import drop_non_dates, split_date_lists, split_date_ranges, trim_date_edges
 from .layout import join_name_particles, name_before_own_email
 from .lists import name_list_items
 from .turns import drop_role_labels, name_after_greetings, name_speaker_turns
@@ -57,6 +57,7 @@ RULES: tuple[Rule, ...] = (
     Rule("date_lists", split_date_lists),
     Rule("date_ranges", split_date_ranges),
     Rule("date_edges", trim_date_edges),
+    Rule("non_dates", drop_non_dates),
 )
 
 #: the names of :data:`RULES`, in order
@@ -71,6 +72,7 @@ __all__ = [
     "complete_name_pairs",
     "drop_common_words",
     "drop_drug_names",
+    "drop_non_dates",
     "drop_role_labels",
     "extend_coordinations",
     "join_inverted_names",

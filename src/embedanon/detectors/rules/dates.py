@@ -262,3 +262,40 @@ def trim_date_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
         return spans
     date_starts = [d.start for d in dates]
     return [_trim(text, s, dates, date_starts) if s.label == "DATE" else s for s in spans]
+
+
+#: what a DATE span may hold and still name no date: weekdays, month names alone, clock times,
+#: parts of the day and the words around them (``on Friday``, ``Sept.``, ``12:30``, ``Wednesday night``)
+_NO_DATE = re.compile(
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|morning|afternoon|evening|night|noon|midnight|"
+    r"today|tonight|yesterday|tomorrow|this|last|next|on|at|the|a|am|pm|"
+    r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?)",
+    re.IGNORECASE,
+)
+_PIECE = re.compile(r"[A-Za-z]+|\d+(?::\d+)*")
+
+
+def drop_non_dates(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A DATE span that names no date is dropped: one of weekdays, a month name alone, clock times,
+    parts of the day and relative words (``Friday``, ``Wednesday night``, ``Sept.``, ``12:30``,
+    ``tonight``), with nothing else but punctuation. HIPAA Safe Harbor lists dates (day, month
+    and year), not weekdays nor times, and ``regex`` calls none of these a date either.
+
+    Args:
+        context: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those DATE spans.
+    """
+    text = context.text
+    out = []
+    for span in spans:
+        if span.label == "DATE":
+            pieces = _PIECE.findall(text[span.start : span.end])
+            if pieces and all(_NO_DATE.fullmatch(p) for p in pieces):
+                continue
+        out.append(span)
+    return out

@@ -1,0 +1,109 @@
+"""LOCATION and ORGANIZATION spans by shape, context and public gazetteers (part of ``regex``).
+
+HIPAA Safe Harbor counts every geographic unit smaller than a state as an identifier; people also
+expect hospitals, clinics, schools and employers to go. Neither is a class of the trained model,
+so both are found here, from public data only (:mod:`embedanon.lexicon`):
+
+* ORGANIZATION: one to four capitalized words (``St.``, a possessive ``'s``, ``of`` and ``&``
+  allowed inside) ending in an institution word (``Hospital``, ``Medical Center``, ``Clinic``,
+  ``University``, ``College``, ``School``, ``Institute``, ``Church``, ``Bank``, ``Inc.``,
+  ``LLC`` ...): ``St. Lizbeth Medical Center``, ``Cluj Children's Hospital``; and ``University
+  of X`` / ``College of X`` / ``Bank of X``. A leading article or a sentence-opening common word
+  stays outside (``The Behavior Center`` → ``Behavior Center``).
+* LOCATION: one to three capitalized words that name a town or city of 5,000 people or more or a
+  US county (GeoNames; countries and US states are not identifiers and are not listed), after a
+  locative word (``in``, ``from``, ``of``, ``near``, ``to``, ``at``, ``outside``, ``visiting``:
+  ``in Tyler``, ``94, of Yonkers``), or anywhere when the name is no common English word and no
+  person's name part (``Kumasi``, ``Mornington``, ``Yogyakarta``).
+
+Only in text with both cases: capitals are the evidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lexicon import COMMON_RANK, NAME_RANK, name_parts, place_names, word_ranks
+from .base import Span
+
+#: the institution words an organization's name ends in
+_INSTITUTIONS = (
+    "Hospital", "Hospitals", "Medical Center", "Medical Centre", "Health Center", "Health Centre",
+    "Health System", "Clinic", "Clinics", "Infirmary", "Hospice", "Nursing Home", "Rehabilitation Center",
+    "University", "College", "School", "Academy", "Institute", "Center", "Centre", "Church", "Inc.", "Inc",
+    "Corp.", "Corp", "Corporation", "LLC", "Ltd.", "Ltd", "Company", "Bank", "Foundation", "Laboratories",
+    "Pharmacy", "Vineyards", "Winery",
+)
+_CAP = r"(?:[A-Z][\w'\u2019\-]*|St\.)"
+#: a capitalized run before an institution word: up to four words (``of``, ``&``, ``and`` inside)
+_ORG = re.compile(
+    rf"(?<![\w.])({_CAP}(?:[ \t]+(?:(?:of|and|&)[ \t]+)?{_CAP}){{0,3}}[ \t]+"
+    rf"(?:{'|'.join(re.escape(w) for w in sorted(_INSTITUTIONS, key=len, reverse=True))}))(?![\w])"
+)
+_ORG_OF = re.compile(rf"(?<![\w.])((?:University|College|Bank|Institute|School)[ \t]+of[ \t]+{_CAP}"
+                     rf"(?:[ \t]+{_CAP}){{0,2}})(?![\w])")
+#: words an organization's span does not start with (an article, a sentence's first word)
+_ORG_OPENERS = frozenset({"the", "a", "an", "at", "in", "to", "from", "of", "and", "our", "my", "his", "her",
+                          "their", "this", "that", "seen", "by"})
+#: a capitalized phrase of one to three words that may be a place
+_PHRASE = re.compile(r"(?<![\w'\u2019\-])([A-Z][a-z\u00c0-\u024f'\u2019\-]+|[A-Z]{2,})"
+                     r"(?:[ \t]+([A-Z][a-z\u00c0-\u024f'\u2019\-]+|[A-Z]{2,})){0,2}(?![\w'\u2019\-])")
+#: words a place name follows
+_LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|from|of|near|to|at|outside|around|visiting|towards?|into)[ \t]+\Z",
+                       re.IGNORECASE)
+
+
+def organizations(text: str) -> list[Span]:
+    """ORGANIZATION spans of ``text`` (module docstring), sorted, disjoint, score 1."""
+    found: list[tuple[int, int]] = []
+    for pattern in (_ORG_OF, _ORG):
+        for m in pattern.finditer(text):
+            a, b = m.span(1)
+            words = text[a:b].split()
+            while len(words) > 1 and words[0].lower() in _ORG_OPENERS:
+                a = text.index(words[1], a + len(words[0]))
+                words = words[1:]
+            if len(words) < 2 or any(x < b and a < y for x, y in found):
+                continue
+            found.append((a, b))
+    return [Span(a, b, "ORGANIZATION", 1.0, "regex") for a, b in sorted(found)]
+
+
+def _well_known(phrase: str) -> bool:
+    """A one-word place name among the 5,000 most frequent public English words: a common word
+    (``March``, ``Reading``, ``Mobile``) or a world city too well known to tell anyone apart
+    (``London``, ``Chicago``)."""
+    rank = word_ranks().get(phrase.lower())
+    return " " not in phrase and rank is not None and rank < NAME_RANK
+
+
+def _distinctive(phrase: str) -> bool:
+    """A place name no English word or person's name shares (every word rare, none a name part)."""
+    ranks, parts = word_ranks(), name_parts()
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", phrase)]
+    return all(ranks.get(w, COMMON_RANK) >= COMMON_RANK and w not in parts for w in words) and len(phrase) > 3
+
+
+def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
+    """LOCATION spans of ``text`` (module docstring), sorted, disjoint, score 1; none inside a span
+    of ``taken`` (the organizations: ``Kumasi General Hospital`` is one organization)."""
+    places = place_names()
+    taken_ranges = [(s.start, s.end) for s in taken or ()]
+    out: list[Span] = []
+    for m in _PHRASE.finditer(text):
+        a, b = m.span()
+        if any(x < b and a < y for x, y in taken_ranges):
+            continue
+        words = text[a:b].split()
+        # the longest run of leading words that names a place (``Chiang Mai`` of ``Chiang Mai Night``)
+        for n in range(len(words), 0, -1):
+            phrase = " ".join(words[:n])
+            if phrase.lower() not in places or _well_known(phrase):
+                continue
+            end = a + len(" ".join(text[a:b].split()[:n]))
+            end = text.index(words[n - 1], a) + len(words[n - 1])
+            after_locative = _LOCATIVE.search(text, max(0, a - 20), a) is not None
+            if after_locative or _distinctive(phrase):
+                out.append(Span(a, end, "LOCATION", 1.0, "regex"))
+            break
+    return out

@@ -1,0 +1,69 @@
+"""LOCATION surrogates: a fake town of the same shape, from Faker's en_US city formats.
+
+A place (``Tyler``, ``Yonkers``, ``Will County``, ``KUMASI``) becomes a fake town name drawn by the
+release key from the entity's text, so every mention of one place gets one surrogate: Faker's
+``city()`` (``Lake Jennifer``, ``Smithmouth``), seeded from the key's stream, tried until it has as
+many words as the original (one word for one word where Faker allows) and shares no word with it;
+a trailing ``County`` / ``City`` / ``Island`` stays, and the original's case is kept (upper case
+stays upper case). Faker writes fake towns, so the surrogate points at no real place.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..leakguard import keys_are_variants
+from .base import Context
+from .config import SurrogateConfig
+from .keys import entity_key
+
+#: words a place name may end with that the surrogate keeps (``Will County`` -> ``Smithmouth County``)
+_KINDS = frozenset({"county", "city", "island", "islands", "town", "township", "parish", "borough",
+                    "village"})
+MAX_ATTEMPTS = 16
+
+
+class LocationMaker:
+    """LOCATION surrogates (see the module docstring)."""
+
+    label = "LOCATION"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._locale = config.address_locales[0] if config.address_locales else "en_US"
+        self._fake: Any = None
+
+    def _faker(self) -> Any:
+        if self._fake is None:
+            from faker import Faker  # imported on first use, only when places occur
+
+            self._fake = Faker(self._locale)
+        return self._fake
+
+    def make(self, text: str, context: Context) -> str:
+        stripped = text.strip()
+        if not stripped:
+            return text
+        words = stripped.split()
+        kind = words[-1] if len(words) > 1 and words[-1].lower() in _KINDS else ""
+        core = words[:-1] if kind else words
+        stream = context.entity(f"LOCATION\x00{entity_key(stripped)}")
+        fake = self._faker()
+        originals = {w for w in re.findall(r"[^\W\d_]{3,}", entity_key(" ".join(core)))}
+        best = ""
+        for _ in range(MAX_ATTEMPTS):
+            fake.seed_instance(stream.word())
+            candidate = str(fake.city())
+            mine = set(re.findall(r"[^\W\d_]{3,}", entity_key(candidate)))
+            if any(keys_are_variants(w, o) for w in mine for o in originals):
+                continue
+            best = best or candidate
+            if len(candidate.split()) == len(core):
+                best = candidate
+                break
+        best = best or "Springfield"
+        if kind:
+            best = f"{best} {kind}"
+        if stripped.isupper():
+            best = best.upper()
+        return text.replace(stripped, best)

@@ -1,0 +1,77 @@
+"""ORGANIZATION surrogates: the institution keeps its kind, its distinctive words change.
+
+``St. Lizbeth Medical Center`` → ``St. Okafor Medical Center``, ``Chiang Mai General Hospital`` →
+``Dawson Lake General Hospital``, ``University of Lagos`` → ``University of Smithmouth``: each word
+of the name that is not among the 20,000 most frequent public English words (the distinctive ones:
+a founder's name, a place) becomes a surname from Faker's en_US list, drawn by the release key
+from the entity's text, in the word's case (a word that reads as a person's name or names a
+place counts as distinctive too: ``Mai``, ``Lagos``); the common words (``St.``,
+``General``, ``Children's``, ``Hospital``, ``University of``) stay, so the surrogate is still a
+hospital, a school or a company. A name of common words only (``Behavior Center``) gets its
+first word replaced. The same organization gets the same surrogate everywhere under one key.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+from ..leakguard import keys_are_variants
+from ..lexicon import common_word, name_like, place_names
+from ..text import apply_case, case_code
+from .base import Context
+from .config import SurrogateConfig
+from .keys import entity_key
+
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+#: the words that say what kind of institution it is: they stay
+_KINDS = frozenset({"hospital", "hospitals", "medical", "center", "centre", "health", "clinic", "clinics",
+                    "university", "college", "school", "academy", "institute", "church", "bank",
+                    "foundation", "company", "corporation", "general", "memorial", "regional", "st",
+                    "saint", "of", "and", "the"})
+
+
+def _distinctive(word: str, places: frozenset[str]) -> bool:
+    """A word that tells one institution from another: rare, a name, or a place."""
+    if word.lower() in _KINDS:
+        return False
+    return not common_word(word) or name_like(word) or word.lower() in places
+
+
+class OrganizationMaker:
+    """ORGANIZATION surrogates (see the module docstring)."""
+
+    label = "ORGANIZATION"
+
+    def __init__(self, config: SurrogateConfig) -> None:
+        self._surname_list: list[str] = []
+
+    def _surnames(self) -> list[str]:
+        if not self._surname_list:  # Faker's en_US surnames, imported on first use
+            provider: Any = importlib.import_module("faker.providers.person.en_US").Provider
+            self._surname_list = sorted(n for n in provider.last_names if n.isascii() and n.isalpha())
+        return self._surname_list
+
+    def make(self, text: str, context: Context) -> str:
+        words = list(_WORD.finditer(text))
+        if not words:
+            return text
+        places = place_names()
+        distinctive = [m for m in words if _distinctive(m.group().split("'")[0], places)]
+        targets = distinctive or words[:1]
+        stream = context.entity(f"ORGANIZATION\x00{entity_key(text)}")
+        surnames = self._surnames()
+        originals = {entity_key(m.group()) for m in targets}
+        out, at = [], 0
+        for m in targets:
+            new = m.group()
+            for _ in range(16):
+                new = stream.choice(surnames)
+                if not any(keys_are_variants(entity_key(new), o) for o in originals):
+                    break
+            out.append(text[at : m.start()])
+            out.append(apply_case(new.lower(), case_code(m.group())))
+            at = m.end()
+        out.append(text[at:])
+        return "".join(out)

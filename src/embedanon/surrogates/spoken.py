@@ -1,0 +1,144 @@
+"""Dates said in words (transcribed speech): shifted like any date, said in words again.
+
+``July twenty ninth two thousand eight`` moves by the record's date offset and comes back in the
+same words and order (``August fourth two thousand eight``); ``the fourteenth of October`` and
+``November fourth`` (no year: the shift is taken in a leap year, so the day exists) and ``May two
+thousand nine`` too. The month keeps its case and form, the day its joiner (``twenty-ninth``),
+the year its style (``two thousand (and) eight``, ``nineteen eighty four``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ..text import apply_case, case_code
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+            "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+            "eighteenth", "nineteenth", "twentieth")
+_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+          "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_WORDS = re.compile(r"[A-Za-z]+|[^A-Za-z]+")
+
+
+def _day_value(words: list[str]) -> int | None:
+    """The day of ``first`` ... ``thirty first`` (``twenty`` / ``thirty`` then a unit ordinal)."""
+    if len(words) == 1:
+        if words[0] in _ORDINAL:
+            return _ORDINAL.index(words[0]) + 1
+        return 30 if words[0] == "thirtieth" else None
+    if len(words) == 2 and words[0] in ("twenty", "thirty") and words[1] in _ORDINAL[:9]:
+        return (20 if words[0] == "twenty" else 30) + _ORDINAL.index(words[1]) + 1
+    return None
+
+
+def _two(words: list[str]) -> int | None:
+    """0-99 said in words (``eighty four``, ``nine``, ``oh five``)."""
+    if words[:1] == ["oh"] and len(words) == 2 and words[1] in _UNITS[1:10]:
+        return _UNITS.index(words[1])
+    if len(words) == 1 and words[0] in _UNITS:
+        return _UNITS.index(words[0])
+    if len(words) in (1, 2) and words[0] in _TENS[2:]:
+        tens = 10 * _TENS.index(words[0])
+        if len(words) == 1:
+            return tens
+        return tens + _UNITS.index(words[1]) if words[1] in _UNITS[1:10] else None
+    return None
+
+
+def _year_value(words: list[str]) -> int | None:
+    if words[:2] == ["two", "thousand"]:
+        rest = words[2:]
+        if rest[:1] == ["and"]:
+            rest = rest[1:]
+        if not rest:
+            return 2000
+        low = _two(rest)
+        return None if low is None else 2000 + low
+    if words[:1] in (["nineteen"], ["twenty"]) and len(words) > 1:
+        low = 0 if words[1:] == ["hundred"] else _two(words[1:])
+        return None if low is None else (1900 if words[0] == "nineteen" else 2000) + low
+    return None
+
+
+def _say_two(value: int, joiner: str) -> str:
+    if value < 20:
+        return _UNITS[value]
+    tens, unit = divmod(value, 10)
+    return _TENS[tens] + (joiner + _UNITS[unit] if unit else "")
+
+
+def _say_day(day: int, joiner: str) -> str:
+    if day <= 20:
+        return _ORDINAL[day - 1]
+    if day == 30:
+        return "thirtieth"
+    tens, unit = divmod(day, 10)
+    return _TENS[tens] + joiner + _ORDINAL[unit - 1]
+
+
+def _say_year(year: int, original: list[str]) -> str:
+    if original[:2] == ["two", "thousand"] and 2000 <= year < 2100:
+        low = year - 2000
+        if not low:
+            return "two thousand"
+        return "two thousand " + ("and " if "and" in original else "") + _say_two(low, " ")
+    century, low = divmod(year, 100)
+    head = _say_two(century, " ")
+    if low == 0:
+        return f"{head} hundred"
+    return f"{head} {'oh ' + _UNITS[low] if low < 10 else _say_two(low, ' ')}"
+
+
+def shift_spoken_date(text: str, offset: int) -> str | None:
+    """``text`` (a date said in words, module docstring) moved by ``offset`` days and said again;
+    None when ``text`` is not such a date."""
+    tokens = [t for t in _WORDS.findall(text) if t.isalpha()]
+    lowered = [t.lower() for t in tokens]
+    months = [i for i, w in enumerate(lowered) if w in MONTHS]
+    if len(months) != 1:
+        return None
+    m = months[0]
+    before, after = lowered[:m], lowered[m + 1 :]
+    if before[:1] == ["the"]:
+        before = before[1:]
+    if before and before[-1:] == ["of"]:  # 'the fourteenth of October [year]'
+        day, year_words = _day_value(before[:-1]), after
+    elif not before:  # 'July twenty ninth [year]', 'May two thousand nine'
+        if after[:1] == ["the"]:
+            after = after[1:]
+        day, year_words = None, after
+        for n in (2, 1):
+            if len(after) >= n and _day_value(after[:n]) is not None:
+                day, year_words = _day_value(after[:n]), after[n:]
+                break
+    else:
+        return None
+    year = _year_value(year_words) if year_words else None
+    if (year_words and year is None) or (day is None and year is None):
+        return None
+    try:
+        when = dt.date(year or 2000, month := MONTHS.index(lowered[m]) + 1, day or 1)
+    except ValueError:
+        return None
+    moved = when + dt.timedelta(days=offset)
+    if day is None:  # month and year only: the month moves with the offset
+        moved = dt.date(moved.year, moved.month, 1)
+    joiner = "-" if "-" in text else " "
+    month_word = apply_case(MONTHS[moved.month - 1], case_code(tokens[m]))
+    del month
+    day_words = _say_day(moved.day, joiner) if day is not None else ""
+    year_text = _say_year(moved.year, year_words) if year is not None else ""
+    if lowered[0] == "the" or (before and "of" in lowered[:m]):
+        said = f"{'the ' if lowered[0] == 'the' else ''}{day_words} of {month_word}"
+    else:
+        said = f"{month_word} {day_words}".strip()
+    if year_text:
+        said = f"{said} {year_text}"
+    if text[:1].isupper() and not said[:1].isupper():
+        said = said[:1].upper() + said[1:]
+    return said

@@ -1,0 +1,67 @@
+"""LOCATION and ORGANIZATION by shape, context and public gazetteers (``detectors.places``), and
+the dates said in words and licence plates of ``regex`` (tables with negative controls)."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon.detectors.places import locations, organizations
+from embedanon.detectors.regex import RegexDetector
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    orgs = organizations(text)
+    return [(text[s.start : s.end], s.label) for s in sorted([*orgs, *locations(text, orgs)], key=lambda s: s.start)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Seen at St. Lizbeth Medical Center on 08/04/19.", [("St. Lizbeth Medical Center", "ORGANIZATION")]),
+        ("Seen at Cluj Children's Hospital today.", [("Cluj Children's Hospital", "ORGANIZATION")]),
+        ("at the Behavior Center in Tyler, Texas, where", [("Behavior Center", "ORGANIZATION"), ("Tyler", "LOCATION")]),
+        ("She studied at the University of Lagos.", [("University of Lagos", "ORGANIZATION")]),
+        ("A man, 94, of Yonkers, with a plan", [("Yonkers", "LOCATION")]),
+        ("age open Mornington. - Prema, Coimbra", [("Mornington", "LOCATION"), ("Coimbra", "LOCATION")]),
+        ("Seen at Chiang Mai General Hospital on July", [("Chiang Mai General Hospital", "ORGANIZATION")]),
+        # negative controls: states and countries, months, well-known cities, words, no capitals
+        ("He moved to Texas from Germany in March.", []),
+        ("She grew up in London and Chicago.", []),
+        ("We went to the hospital in the morning.", []),
+        ("seen at st. lizbeth medical center", []),
+    ],
+)
+def test_places_and_institutions(text, expected):
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Seen on August third two thousand twenty three.", ["August third two thousand twenty three"]),
+        ("bring the cookies on May twenty fifth; they", ["May twenty fifth"]),
+        ("July twenty-ninth nineteen eighty four", ["July twenty-ninth nineteen eighty four"]),
+        ("on the fourteenth of October", ["fourteenth of October"]),
+        ("on dialysis since 02/2008.", ["02/2008"]),
+        # negative controls: a month alone, a verb, an ordinal without a month
+        ("In March we met, second time.", []),
+        ("I may be first.", []),
+    ],
+)
+def test_dates_said_in_words_and_partial_dates(text, expected):
+    assert [text[s.start : s.end] for s in RegexDetector(labels=("DATE",)).detect(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("His license plate is 7ABC123.", ["7ABC123"]),
+        ("plate number XYZ-1234 was seen", ["XYZ-1234"]),
+        # negative controls: no digit, no letter, no plate word
+        ("plates of food", []),
+        ("plate 3 of the series", []),
+        ("code 7ABC123 here", []),
+    ],
+)
+def test_licence_plates_are_ids(text, expected):
+    assert [text[s.start : s.end] for s in RegexDetector(labels=("ID",)).detect(text) if "plate" in text] == expected

@@ -1,0 +1,54 @@
+"""LOCATION and ORGANIZATION surrogates keep the shape and the kind; dates said in words move by
+the record's offset and are said again."""
+
+from __future__ import annotations
+
+import pytest
+
+from embedanon.surrogates import surrogates_for
+from embedanon.surrogates.base import prf_from_key
+from embedanon.surrogates.config import SurrogateConfig
+from embedanon.surrogates.spoken import shift_spoken_date
+
+_SURROGATES = surrogates_for(SurrogateConfig())
+
+
+def _one(label: str, text: str, key: bytes = b"k" * 32) -> str:
+    return _SURROGATES.replace(label, text, prf=prf_from_key(key), record_prf=prf_from_key(key + b"/r"))
+
+
+@pytest.mark.parametrize("text", ["Tyler", "Yonkers", "Will County", "KUMASI", "Chiang Mai"])
+def test_a_place_becomes_another_of_its_shape(text):
+    new = _one("LOCATION", text)
+    assert new != text and new == _one("LOCATION", text)  # keyed: the same place, the same surrogate
+    assert (new.isupper()) == text.isupper()
+    if text.endswith("County"):
+        assert new.endswith(" County")
+    assert not set(text.lower().split()) & set(new.lower().split()) - {"county"}
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("St. Lizbeth Medical Center", "St. * Medical Center"),
+    ("Cluj Children's Hospital", "* Children's Hospital"),
+    ("University of Lagos", "University of *"),
+    ("ABCD GENERAL HOSPITAL", "* GENERAL HOSPITAL"),
+])
+def test_an_institution_keeps_its_kind(text, kept):
+    new = _one("ORGANIZATION", text)
+    head, tail = kept.split("*")
+    assert new.startswith(head) and new.endswith(tail) and new != text
+    assert new == _one("ORGANIZATION", text) and new != _one("ORGANIZATION", text, b"j" * 32)
+
+
+@pytest.mark.parametrize(("text", "offset", "expected"), [
+    ("July twenty ninth two thousand eight", 17, "August fifteenth two thousand eight"),
+    ("November fourth", 17, "November twenty first"),
+    ("the fourteenth of October", -300, "the nineteenth of December"),
+    ("March twenty-first nineteen eighty four", 17, "April seventh nineteen eighty four"),
+    ("July eighth two thousand and fifteen", 17, "July twenty fifth two thousand and fifteen"),
+    # not a date said in words: left to the other date rules
+    ("12 March 2021", 17, None),
+    ("March", 17, None),
+])
+def test_dates_said_in_words_move_and_are_said_again(text, offset, expected):
+    assert shift_spoken_date(text, offset) == expected
