@@ -61,7 +61,8 @@ NO_SHIP = {"clinical", "review", "news", "abstract", "question", "transcript", "
 KIN = r"(?:daughter|son|wife|husband|boyfriend|girlfriend|friend|brother|sister|mom|mother|dad|father|" \
       r"boss|cousin|roommate|kid|baby|aunt|uncle|grandma|grandmother|grandpa|nephew|niece|neighbor|" \
       r"buddy|ex|partner|teacher|coworker)"
-KIN_RE = re.compile(rf"\b(?:[Mm]y|[Yy]our|[Hh]is|[Hh]er|[Oo]ur) (?:little |older |younger |best |new |old )?{KIN}\b")
+KIN_RE = re.compile(
+    rf"\b(?:[Mm]y|[Yy]our|[Hh]is|[Hh]er|[Oo]ur) (?:little |older |younger |best |new |old )?{KIN}\b")
 #: reviews: only the reviewer's own people (``her father`` there is usually a film character)
 OWN_KIN_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur) (?:little |older |younger |best |new |old )?{KIN}\b")
 TIME_RE = re.compile(r"\b(?:tomorrow|tonight|yesterday|last night|next week|last week|this weekend|"
@@ -114,7 +115,8 @@ def _inject_turns(rng: random.Random, text: str, *, lower_share: float, script: 
 
     labels = [(m.start(1), m.end(1), m.group(1)) for m in LABEL_RE.finditer(text)]
     roles = sorted({lab for _, _, lab in labels
-                    if (script and re.fullmatch(r"[A-Z #0-9]+", lab) and ("#" in lab or lab.split()[0] in ROLE_WORDS))
+                    if (script and re.fullmatch(r"[A-Z #0-9]+", lab)
+                        and ("#" in lab or lab.split()[0] in ROLE_WORDS))
                     or (not script and len(lab.split()) <= 3)})
     lower = rng.random() < lower_share
     if roles and rng.random() < (0.5 if not script else 0.6):
@@ -184,20 +186,24 @@ def forum(n: int) -> Iterator[dict]:
             roll = rng.random()
             if re.search(r"\b(?:site|page|website|link|URL|url)s?\b", line) and roll < 0.35:
                 p = inj.person(rng, inj.pick_group(rng))
-                edits.append(Edit(m.end(), m.end(), Piece().add(" (e.g. ").add(inj.url_text(rng, p), "URL").add(")")))
+                edits.append(Edit(m.end(), m.end(),
+                                  Piece().add(" (e.g. ").add(inj.url_text(rng, p), "URL").add(")")))
             elif re.search(r"(?i)\bmail\b|e-mail|email", line) and roll < 0.6:
                 p = inj.person(rng, inj.pick_group(rng))
-                edits.append(Edit(m.end(), m.end(), Piece().add(" - sent to ").add(inj.email_text(rng, p), "EMAIL")))
+                edits.append(Edit(m.end(), m.end(),
+                                  Piece().add(" - sent to ").add(inj.email_text(rng, p), "EMAIL")))
             elif roll < 0.08:
                 p = inj.person(rng, inj.pick_group(rng))
-                who = inj.name_piece(rng, p, form=rng.choice(("first", "full", "nick")), lower=rng.random() < 0.5)
-                edits.append(Edit(m.end(), m.end(), Piece().add(" (reported by ").add(who.text, "NAME", p.group)
-                                                                .add(")")))
+                who = inj.name_piece(rng, p, form=rng.choice(("first", "full", "nick")),
+                                     lower=rng.random() < 0.5)
+                edits.append(Edit(m.end(), m.end(),
+                                  Piece().add(" (reported by ").add(who.text, "NAME", p.group).add(")")))
         yield _record(rid, "forum", "nltk-webtext/firefox", f"firefox:{s // 400}", chunk, edits)
 
 
 def ads(n: int) -> Iterator[dict]:
-    lines = [(i, line) for i, line in enumerate(_webtext("singles.txt").splitlines()) if len(line.split()) >= 8]
+    lines = [(i, line) for i, line in enumerate(_webtext("singles.txt").splitlines())
+             if len(line.split()) >= 8]
     for i, line in sorted(_sample(random.Random(SEED + 3), lines, n)):
         rid = f"ads-{i:03d}"
         rng = _rng(rid)
@@ -209,7 +215,8 @@ def ads(n: int) -> Iterator[dict]:
         elif roll < 0.55:
             piece.add(" Email ").add(inj.email_text(rng, p), "EMAIL")
         elif roll < 0.75:
-            piece.add(" - ").add(inj.name_piece(rng, p, form=rng.choice(("first", "nick"))).text, "NAME", p.group) \
+            piece.add(" - ") \
+                .add(inj.name_piece(rng, p, form=rng.choice(("first", "nick"))).text, "NAME", p.group) \
                 .add(", ").add(rng.choice(inj.CITIES), "LOCATION")
         edits = [Edit(len(line), len(line), piece)] if piece.text else []
         yield _record(rid, "ads", "nltk-webtext/singles", f"singles:{i}", line, edits)
@@ -288,8 +295,8 @@ def _inject_clinical(rng: random.Random, text: str) -> list[Edit]:
     roll = rng.random()
     if roll < 0.35:
         head.add("PATIENT: ").add(f"{patient.last.upper()}, {patient.first.upper()}", "NAME", patient.group) \
-            .add("\nMRN: ").add(inj.mrn_text(rng), "ID").add("\nDATE OF SERVICE: ").add(inj.date_text(rng, spoken_share=0), "DATE") \
-            .add("\n")
+            .add("\nMRN: ").add(inj.mrn_text(rng), "ID") \
+            .add("\nDATE OF SERVICE: ").add(inj.date_text(rng, spoken_share=0), "DATE").add("\n")
     elif roll < 0.55:
         org = inj.org_text(rng, inj.HOSPITAL_SHAPES, inj.person(rng, inj.pick_group(rng)))
         head.add("Seen at ").add(org, "ORGANIZATION").add(" on ").add(inj.date_text(rng), "DATE").add(".\n")
@@ -297,7 +304,8 @@ def _inject_clinical(rng: random.Random, text: str) -> list[Edit]:
         edits.append(Edit(0, 0, head))
     lives = re.search(r"\b(?:lives|resides)\b[^.\n]{0,40}", text)
     if lives and rng.random() < 0.8:
-        edits.append(Edit(lives.end(), lives.end(), Piece().add(" in ").add(rng.choice(inj.CITIES), "LOCATION")))
+        edits.append(Edit(lives.end(), lives.end(),
+                          Piece().add(" in ").add(rng.choice(inj.CITIES), "LOCATION")))
     works = re.search(r"\bworks (?:as|at|for)\b[^.\n,]{0,30}", text)
     if works and rng.random() < 0.8:
         org = inj.org_text(rng, inj.EMPLOYER_SHAPES, inj.person(rng, inj.pick_group(rng)))
@@ -338,7 +346,8 @@ def reviews(n: int) -> Iterator[dict]:
                 edits.append(Edit(m.start(), m.end(), Piece().add("on ").add(inj.date_text(rng), "DATE")))
         cinema = re.search(r"\b(?:in|at) the (?:theater|theatre|cinema|movies)\b", t)
         if cinema and rng.random() < 0.8:
-            edits.append(Edit(cinema.end(), cinema.end(), Piece().add(" in ").add(rng.choice(inj.CITIES), "LOCATION")))
+            edits.append(Edit(cinema.end(), cinema.end(),
+                              Piece().add(" in ").add(rng.choice(inj.CITIES), "LOCATION")))
         yield _record(rid, "review", "imdb", f"imdb:{label}:{rid_}", t, _drop_overlaps(edits))
 
 
@@ -353,7 +362,8 @@ def news(n: int) -> Iterator[dict]:
     slot = re.compile(r"\b(?:[Aa]|[Oo]ne) (?:man|woman|resident|teenager|student|worker|boy|girl|mother|"
                       r"father|nurse|farmer|shopper|fan|driver|teacher|soldier|employee|customer)\b")
     with_slot = [r for r in rows if slot.search(r[1])]
-    chosen = _sample(pick, with_slot, n // 2) + _sample(pick, [r for r in rows if not slot.search(r[1])], n - n // 2)
+    chosen = _sample(pick, with_slot, n // 2) + _sample(pick, [r for r in rows if not slot.search(r[1])],
+                                                         n - n // 2)
     for i, t in sorted(chosen):
         rid = f"agn-{i:04d}"
         rng = _rng(rid)
@@ -492,11 +502,13 @@ def fp_records(used: set[str]) -> list[dict]:
     pick = random.Random(SEED + 9)
     out: list[dict] = []
     with zipfile.ZipFile(DATA / "nltk_data" / "corpora" / "qc.zip") as z:
-        qs = [line.split(" ", 1)[1] for line in z.read("qc/test.txt").decode("latin-1").splitlines() if " " in line]
+        qs = [line.split(" ", 1)[1] for line in z.read("qc/test.txt").decode("latin-1").splitlines()
+              if " " in line]
     for i in range(0, len(qs), 10):
         out.append({"id": f"fp-trec-{i:03d}", "source": "trec-test", "text": "\n".join(qs[i : i + 10])})
     with open(DATA / "ag-news" / "test.csv", encoding="utf-8") as f:
-        rows = [(i, f"{r['title']}\n{r['description']}".replace("\\", " ")) for i, r in enumerate(csv.DictReader(f))]
+        rows = [(i, f"{r['title']}\n{r['description']}".replace("\\", " "))
+                for i, r in enumerate(csv.DictReader(f))]
     words = 0
     for i, t in pick.sample(rows, 400):
         if f"agnews:{i}" in used or words >= 3000:

@@ -169,7 +169,9 @@ def pick_group(rng: random.Random) -> str:
 # -- other identifiers ----------------------------------------------------------------------------
 def spoken_number(n: int) -> str:
     if n < 20:
-        return ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"][n]
+        return ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                "nineteen"][n]
     tens, unit = divmod(n, 10)
     head = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty",
             9: "ninety"}[tens]
@@ -205,7 +207,8 @@ def _suffix(day: int) -> str:
 def phone_text(rng: random.Random) -> str:
     a, b, c = rng.randint(201, 989), rng.randint(200, 999), rng.randint(0, 9999)
     return rng.choice([f"({a}) {b}-{c:04d}", f"{a}-{b}-{c:04d}", f"{a}.{b}.{c:04d}",
-                       f"04{rng.randint(10, 99)} {b} {c % 1000:03d}", f"+44 7{rng.randint(100, 999)} {b}{c % 1000:03d}",
+                       f"04{rng.randint(10, 99)} {b} {c % 1000:03d}",
+                       f"+44 7{rng.randint(100, 999)} {b}{c % 1000:03d}",
                        f"+233 {rng.randint(20, 59)} {b} {c:04d}"])
 
 
@@ -232,7 +235,8 @@ def plate_text(rng: random.Random) -> str:
     letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
     return rng.choice([f"{rng.randint(1, 9)}{''.join(rng.choices(letters, k=3))}{rng.randint(100, 999)}",
                        f"{''.join(rng.choices(letters, k=3))}-{rng.randint(1000, 9999)}",
-                       f"{''.join(rng.choices(letters, k=2))}{rng.randint(10, 99)} {''.join(rng.choices(letters, k=3))}"])
+                       f"{''.join(rng.choices(letters, k=2))}{rng.randint(10, 99)} "
+                       f"{''.join(rng.choices(letters, k=3))}"])
 
 
 def ssn_text(rng: random.Random) -> str:

@@ -144,7 +144,8 @@ def score(records: list[dict[str, Any]], detector: Any) -> dict[str, Any]:
                 a, b = g.start + m.start(), g.start + m.end()
                 parts[0] += 1
                 parts[1] += int(pred_mask.count(1, a, b) == 0)
-    group_rows = {g: {"names": n, "found": k, "recall": round(k / n, 4)} for g, (n, k) in sorted(groups.items())}
+    group_rows = {g: {"names": n, "found": k, "recall": round(k / n, 4)}
+                  for g, (n, k) in sorted(groups.items())}
     recalls = [v["recall"] for v in group_rows.values()]
     return {
         "documents": len(records), "docs_per_second": round(len(records) / seconds, 1) if seconds else None,
@@ -185,21 +186,24 @@ def print_report(name: str, split: str, rep: dict[str, Any]) -> None:
         return "  n/a" if x is None else f"{x:.3f}"
 
     print(f"detector {name} on {split}: {rep['documents']} records, {rep['docs_per_second']} docs/s")
-    print(f"{'register':<12} {'gold':>5} {'found':>5} {'pred':>5} {'right':>5}  {'P':>5}  {'R':>5}  exact P/R")
+    print(f"{'register':<12} {'gold':>5} {'found':>5} {'pred':>5} {'right':>5}  "
+          f"{'P':>5}  {'R':>5}  exact P/R")
     for reg, o in rep["overlap"].items():
         e = rep["exact"][reg]
         print(f"{reg:<12} {o['gold']:>5} {o['found']:>5} {o['predicted']:>5} {o['correct']:>5}  "
               f"{f(o['precision'])}  {f(o['recall'])}  {f(e['precision'])}/{f(e['recall'])}")
     print("per label (recall by gold label, precision by predicted label):")
     for lab, c in rep["per_label"].items():
-        print(f"  {lab:<13} gold {c['gold']:>4} R {f(c['recall'])}   pred {c['predicted']:>4} P {f(c['precision'])}")
+        print(f"  {lab:<13} gold {c['gold']:>4} R {f(c['recall'])}   "
+              f"pred {c['predicted']:>4} P {f(c['precision'])}")
     r, n = rep["role_labels"], rep["name_parts_verbatim"]
     print(f"role labels flagged: {r['flagged']}/{r['labels']} ({f(r['share'])}); "
           f"name parts verbatim: {n['verbatim']}/{n['parts']} ({f(n['share'])})")
     print("name recall by group: " + ", ".join(f"{g} {v['found']}/{v['names']} = {v['recall']:.3f}"
                                             for g, v in rep["groups"].items()) + f"; gap {rep['group_gap']}")
     for src, v in rep.get("fp_benchmark", {}).items():
-        print(f"FP benchmark {src}: {v['flagged']} flagged in {v['words']} words = {v['per_1000_words']} per 1,000")
+        print(f"FP benchmark {src}: {v['flagged']} flagged in {v['words']} words = "
+              f"{v['per_1000_words']} per 1,000")
 
 
 def main() -> None:
