@@ -25,6 +25,7 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
          [("Guy #1", []), ("Teen girl on cell", []), ("Irate man on cell", [])]),
         ("Black guy: Yo.\nSCENE 24: [wind]\nLEFT HEAD: What?\n", [("Black guy", []), ("SCENE 24", []), ("LEFT HEAD", [])]),
         ("BLACK KNIGHT: None shall pass.\nInterviewer: And then?\n", [("BLACK KNIGHT", []), ("Interviewer", [])]),
+        ("KNIGHTS OF NI: Ni!\nNanny to little boy: Hush.\n", [("KNIGHTS OF NI", []), ("Nanny to little boy", [])]),
         # names: rare words, common given names, listed names below the common ranks, titles apart
         ("ARTHUR: Halt!\nBEDEVERE: Quiet!\n", [("ARTHUR", ["ARTHUR"]), ("BEDEVERE", ["BEDEVERE"])]),
         ("WILL TURNER: Lift it.\nGIBBS: Aye.\n", [("WILL TURNER", ["WILL TURNER"]), ("GIBBS", ["GIBBS"])]),

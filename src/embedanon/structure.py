@@ -10,17 +10,16 @@ lower-case ``doctor,`` of the body stays). A label that may be a person's name (
 body, so label and body get the same surrogate.
 
 What a role is, from public word lists only (:mod:`embedanon.lexicon`), never from the corpus:
-a label part is a *role* when it holds a number (``Guy #1``, ``SCENE 24``), when none of its words
-is name-like, or when it is a description (a capitalized word followed by lower-case words in a
-text with both cases, ``Irate man on cell``) without a common given name or surname. A word is
-*name-like* (:func:`~embedanon.lexicon.name_like`) when it is not among the 20,000 most frequent
-public English words (``Bedevere``, ``mawu``), when it is a given name that at least 0.1 % of
-the US population bears in Faker's en_US lists (``Jack``, ``Arthur``; ``Guy`` is 0.026 %), or a
-listed given name or surname below the 5,000 most frequent words (``Gibbs``, ``Turner``; not
-``Black`` nor ``Knight``). In a label
-with capitals only its capitalized words count (``Older black gentleman``); a description
-escapes being a role only with a common given name in it (``Black guy`` is a role). Titles
-(``Dr.``, ``Lord``) are structure too: a name span after one keeps only the name.
+a label part is a *role* when it holds a number (``Guy #1``, ``SCENE 24``) or a function word
+(``KNIGHTS OF NI``), when none of its words is name-like, or when it is a description (a
+capitalized word followed by lower-case words in a text with both cases, ``Irate man on cell``)
+without a common given name. A word is *name-like* (:func:`~embedanon.lexicon.name_like`) when
+it is not among the 20,000 most frequent public English words (``Bedevere``, ``mawu``), when it
+is a given name that at least 0.1 % of the US population bears in Faker's en_US lists (``Jack``,
+``Arthur``; ``Guy`` is 0.026 %), or a listed given name or surname below the 5,000 most frequent
+words (``Gibbs``, ``Turner``; not ``Black`` nor ``Knight``). In a label with capitals only its
+capitalized words count (``Older black gentleman``); ``Black guy`` is a role. Titles (``Dr.``,
+``Lord``) are structure too: a name span after one keeps only the name.
 
 This module is the per-text structure pass that the detectors (:mod:`embedanon.detectors`) and
 the scopes (:mod:`embedanon.pipeline.scope`) both read.
@@ -46,6 +45,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 _PARTICLES = frozenset({"de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du", "al",
                         "el", "bin", "ibn", "ben", "dos", "das", "y"})
 _MAX_WORDS = 6
+#: words of a description, never of a name (``KNIGHTS OF NI``, ``Nanny to little boy``)
+_FUNCTION_WORDS = frozenset({"of", "the", "on", "to", "with", "in", "at", "for", "from", "a", "an", "by"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ def _name_like(word: str) -> bool:
 
 def _part_is_name(words: list[str], caseless: bool) -> bool:
     """Whether the words of one speaker (titles removed) may be a person's name."""
-    if not words:
+    if not words or any(w.lower() in _FUNCTION_WORDS for w in words):  # 'KNIGHTS OF NI', 'Guy on cell'
         return False
     shown = words if caseless or not any(w[:1].isupper() for w in words) else \
         [w for w in words if w[:1].isupper()]

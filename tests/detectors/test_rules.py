@@ -232,6 +232,7 @@ def test_role_labels_are_structure_never_spans(text, names, expected):
         ("GALAHAD: Look!\nZOOT: Oh.\nGALAHAD: No.\nZOOT: Sir!\n", ["GALAHAD"], ["GALAHAD", "ZOOT", "ZOOT"]),
         ("Tutor: hi\nVusi> hello\nTutor: so?\nVusi: yes\n", [], ["Vusi", "Vusi"]),
         ("tutor: hi\nzanele: hello\ntutor: so?\nzanele: yes\n", [], ["zanele", "zanele"]),
+        ("JACK: Hi.\nWILL TURNER: Lift it!\nJACK: No.\n", ["JACK"], ["JACK", "WILL TURNER"]),
         # negative controls: no role and no name found, one turn, a role that repeats, too few turns
         ("Kofi: hi\nAma: hello\nKofi: so?\nAma: yes\n", [], []),
         ("Tutor: hi\nAma: hello\nTutor: so?\n", [], []),

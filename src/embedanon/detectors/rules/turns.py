@@ -108,8 +108,10 @@ def name_speaker_turns(context: RuleContext, spans: list[Span]) -> list[Span]:
     """In a transcript, the speakers are names or roles: when at least three lines open with a
     label (:func:`embedanon.structure.speaker_labels`) and one of them is a role or holds a NAME
     span, every label part that may be a name (not a role: a rare word, a common given name, a
-    listed name part), opens two turns or more and is in no span becomes a NAME span on each of
-    its turns, with ``score`` (``ZOOT:`` beside ``GALAHAD:``; ``Blessing:`` beside ``Tutor:``).
+    listed name part), opens two turns or more (one is enough when another speaker's label is a
+    found name) and is in no span becomes a NAME span on each of its turns, with ``score``
+    (``ZOOT:`` beside ``GALAHAD:``; ``Blessing:`` beside ``Tutor:``; ``WILL TURNER:`` beside a
+    found ``JACK SPARROW:``).
 
     Args:
         context: the text, its speaker labels, the score (the detector's threshold) and source
@@ -131,5 +133,5 @@ def name_speaker_turns(context: RuleContext, spans: list[Span]) -> list[Span]:
         return spans
     count = Counter(text[a:b] for a, b in parts)
     added = [Span(a, b, "NAME", context.score, context.source) for a, b in parts
-             if count[text[a:b]] >= 2 and text[a:b] not in named and not lookup(a, b)]
+             if (count[text[a:b]] >= 2 or named) and text[a:b] not in named and not lookup(a, b)]
     return sorted(spans + added, key=lambda s: s.start) if added else spans
