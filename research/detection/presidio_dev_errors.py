@@ -21,13 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 from convert_presidio_synth import half_of  # noqa: E402
 
+from embedanon.detectors.presidio import ENTITY_LABELS  # noqa: E402
 from embedanon.detectors.registry import build_detectors  # noqa: E402
 
 PRESIDIO = ROOT / ".." / "shared" / "data" / "presidio-synth" / "synth_dataset_v2.json"
 #: the v1 mapping of research/scripts/convert_presidio_synth.py (GPE, ORGANIZATION, TITLE, NRP not gold)
-OLD = {"PERSON": "NAME", "STREET_ADDRESS": "ADDRESS", "ZIP_CODE": "ADDRESS", "DATE_TIME": "DATE",
-       "PHONE_NUMBER": "PHONE", "AGE": "AGE", "EMAIL_ADDRESS": "EMAIL", "DOMAIN_NAME": "URL",
-       "IP_ADDRESS": "IP", "US_SSN": "ID", "CREDIT_CARD": "ID", "IBAN_CODE": "ID", "US_DRIVER_LICENSE": "ID"}
+OLD = {kind: ENTITY_LABELS[kind] for kind in (
+    "PERSON", "STREET_ADDRESS", "ZIP_CODE", "DATE_TIME", "PHONE_NUMBER", "AGE", "EMAIL_ADDRESS",
+    "DOMAIN_NAME", "IP_ADDRESS", "US_SSN", "CREDIT_CARD", "IBAN_CODE", "US_DRIVER_LICENSE")}
 _TIME = re.compile(r"^\s*(\d{1,2}(:\d\d)?\s*([ap]\.?m\.?)?|noon|midnight|morning|evening|afternoon|"
                    r"night)\s*$",
                    re.I)

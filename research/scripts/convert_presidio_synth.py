@@ -37,12 +37,12 @@ import re
 import sys
 import zlib
 
-BASE_LABELS = {
-    "PERSON": "NAME", "STREET_ADDRESS": "ADDRESS", "ZIP_CODE": "ADDRESS",
-    "CREDIT_CARD": "ID", "IBAN_CODE": "ID", "US_SSN": "ID", "US_DRIVER_LICENSE": "ID",
-    "DATE_TIME": "DATE", "PHONE_NUMBER": "PHONE", "AGE": "AGE", "EMAIL_ADDRESS": "EMAIL",
-    "DOMAIN_NAME": "URL", "IP_ADDRESS": "IP",
-}
+from embedanon.detectors.presidio import ENTITY_LABELS
+
+#: the presidio-research types that count as gold (v1), labelled by the product's one Presidio map
+BASE_LABELS = {kind: ENTITY_LABELS[kind] for kind in (
+    "PERSON", "STREET_ADDRESS", "ZIP_CODE", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "US_DRIVER_LICENSE",
+    "DATE_TIME", "PHONE_NUMBER", "AGE", "EMAIL_ADDRESS", "DOMAIN_NAME", "IP_ADDRESS")}
 OUTSIDE = ("GPE", "ORGANIZATION", "TITLE", "NRP")
 MAPPINGS = ("v1", "v1-gpe", "v2")
 #: DATE_TIME values that are not dates in embedanon's label set (README, "What regex decides")

@@ -27,26 +27,16 @@ import numpy as np
 from embedanon.detectors.bio import decode
 from embedanon.detectors.features import common_words, spherical_kmeans
 from embedanon.detectors.model import ModelDetector
+from embedanon.detectors.presidio import ENTITY_LABELS
 from embedanon.detectors.training import featurize_records, fit
 from embedanon.detectors.weights import make_featurizer
 from embedanon.vectors.defaults import load_embedding
 
 # -- evaluation (span overlap; the project's ``evaluate-detection`` is the reference CLI) ----------
-PRESIDIO_LABELS = {
-    "PERSON": "NAME",
-    "STREET_ADDRESS": "ADDRESS",
-    "PHONE_NUMBER": "PHONE",
-    "EMAIL_ADDRESS": "EMAIL",
-    "DATE_TIME": "DATE",
-    "AGE": "AGE",
-    "IP_ADDRESS": "IP",
-    "US_SSN": "ID",
-    "CREDIT_CARD": "ID",
-    "IBAN_CODE": "ID",
-    "US_DRIVER_LICENSE": "ID",
-    "DOMAIN_NAME": "URL",
-    "ZIP_CODE": "ADDRESS",
-}
+#: the presidio-research types that count as gold, labelled by the product's one Presidio map
+PRESIDIO_LABELS = {kind: ENTITY_LABELS[kind] for kind in (
+    "PERSON", "STREET_ADDRESS", "PHONE_NUMBER", "EMAIL_ADDRESS", "DATE_TIME", "AGE", "IP_ADDRESS", "US_SSN",
+    "CREDIT_CARD", "IBAN_CODE", "US_DRIVER_LICENSE", "DOMAIN_NAME", "ZIP_CODE")}
 #: presidio types that are neither PII labels here nor wrong to flag (cities, organizations, titles)
 PRESIDIO_IGNORED = {"GPE", "ORGANIZATION", "TITLE", "NRP"}
 
