@@ -65,3 +65,8 @@ def test_dates_said_in_words_and_partial_dates(text, expected):
 )
 def test_licence_plates_are_ids(text, expected):
     assert [text[s.start : s.end] for s in RegexDetector(labels=("ID",)).detect(text) if "plate" in text] == expected
+
+
+def test_a_capitalized_preposition_opening_the_phrase_is_no_part_of_the_place():
+    text = "In Yonkers, near it. Near Akron we stopped."
+    assert [text[s.start : s.end] for s in locations(text)] == ["Yonkers", "Akron"]

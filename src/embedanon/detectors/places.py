@@ -48,6 +48,9 @@ _ORG_OPENERS = frozenset({"the", "a", "an", "at", "in", "to", "from", "of", "and
 #: a capitalized phrase of one to three words that may be a place
 _PHRASE = re.compile(r"(?<![\w'\u2019\-])([A-Z][a-z\u00c0-\u024f'\u2019\-]+|[A-Z]{2,})"
                      r"(?:[ \t]+([A-Z][a-z\u00c0-\u024f'\u2019\-]+|[A-Z]{2,})){0,2}(?![\w'\u2019\-])")
+#: capitalized words a phrase may open with before the place (``In Yonkers``, ``Near Akron``)
+_LEADING = frozenset({"in", "from", "of", "near", "to", "at", "outside", "around", "visiting", "toward",
+                      "towards", "into", "the"})
 #: words a place name follows
 _LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|from|of|near|to|at|outside|around|visiting|towards?|into)[ \t]+\Z",
                        re.IGNORECASE)
@@ -95,6 +98,9 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
         if any(x < b and a < y for x, y in taken_ranges):
             continue
         words = text[a:b].split()
+        while len(words) > 1 and words[0].lower() in _LEADING:  # 'In Yonkers', 'The Bronx'
+            a = text.index(words[1], a + len(words[0]))
+            words = words[1:]
         # the longest run of leading words that names a place (``Chiang Mai`` of ``Chiang Mai Night``)
         for n in range(len(words), 0, -1):
             phrase = " ".join(words[:n])
