@@ -454,6 +454,7 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "Ah, Nope, that was Bactrim.",
          "Good morning Thembisile! thembisile said Thembisile is here.",
          "Come to the store at 7PM on Wednesday night, we sell this and more.",
+         "BEDEVERE: Aaaugh! Aaaugh! Riiight.\nGALAHAD: Ooh!",
          "VILLAGER: Look, please!\nZOOT: Oh, you have suffered much.\nVILLAGER: No, look.\nZOOT: Sir Galahad!",
          "Stay 01/02/2020 \u2013 03/04/2020 only.",
          "ask hsiu-hsia or younes taibi before noon."]
@@ -508,8 +509,8 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     # every rule, and only the rules that remove (role labels, common words, drug names, name
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
-    kept = ("role_labels", "common_words", "drug_names", "coordination", "name_edges", "role_labels_kept",
-            "date_lists", "date_ranges", "date_edges")
+    kept = ("role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
+            "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []
@@ -870,3 +871,20 @@ def test_drug_and_brand_names_are_no_names(text, names, expected):
     assert [text[s.start : s.end] for s in out] == expected
     if not names:  # the honorific rule never names a drug after a title either
         assert name_after_honorifics(RuleContext(text), []) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("KNIGHTS: Aaaugh! Riiight. Ooh, Shh!", ["Aaaugh", "Riiight", "Ooh", "Shh"], []),
+        ("Tsk-tsk, Agh.", ["Tsk-tsk", "Agh"], []),
+        # names stay, with an exclamation-like word or not
+        ("Hugh, Noah and Leah came; Sandra Oh too.", ["Hugh", "Noah", "Leah", "Sandra Oh"],
+         ["Hugh", "Noah", "Leah", "Sandra Oh"]),
+    ],
+)
+def test_exclamations_are_no_names(text, names, expected):
+    from embedanon.detectors.rules import drop_exclamations
+
+    out = drop_exclamations(RuleContext(text), _spans(text, names))
+    assert [text[s.start : s.end] for s in out] == expected

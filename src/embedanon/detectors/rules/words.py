@@ -322,3 +322,33 @@ def drop_drug_names(context: RuleContext, spans: list[Span]) -> list[Span]:
                 continue
         out.append(sp)
     return out
+
+
+#: the letter shapes of exclamations: a letter three times in a row (``Aaaugh``, ``Riiight``), or
+#: only the letters of a sigh, a groan or a hush (``Agh``, ``Augh``, ``Ooh``, ``Shh``, ``Hmm``, ``Tsk``)
+_EXCLAMATION = re.compile(r"(?i)[^\W\d_]*([^\W\d_])\1\1[^\W\d_]*|[aeiou]*[aeiou]+[gh]+|[aeiou]*h+m*|"
+                         r"s+h+|h*m+|t+s+k+|u+[gh]+")
+
+
+def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """An exclamation is no name: a NAME span whose words (hyphen pieces too) all have the letter
+    shape of one (a letter three times in a row, ``Aaaugh``, ``Riiight``; or only the letters of a
+    sigh, a groan or a hush, ``Agh``, ``Augh``, ``Ooh``, ``Shh``, ``Hmm``, ``Tsk-tsk``) is
+    dropped.
+
+    Args:
+        context: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those NAME spans.
+    """
+    text = context.text
+    out = []
+    for sp in spans:
+        if sp.label == "NAME":
+            words = _LETTERS.findall(text[sp.start : sp.end])
+            if words and all(_EXCLAMATION.fullmatch(w) for w in words):
+                continue
+        out.append(sp)
+    return out
