@@ -243,6 +243,13 @@ def _every_rule(monkeypatch: pytest.MonkeyPatch) -> None:
 GATED_CASES = [text for text, _ in POSITIVE] + NEGATIVE + [
     "no digits at all, no at sign, no colon", "Call me in March", "March 3", "fe::ab and ::",
     "ab:cd", "a@b", "x" * 50, "at 2001:db8:85a3:0:0:8a2e:370:7334 now", "v6 fe80:0:0:0:200:f8ff:fe21:67cf", "www.example.com", "see http://x.io", "3 March", "MAY 2019", "١٢٣٤٥٦٧",
+    # the finer needs of the phone and ID rules (issue 33: --neutral-formats runs them on every text)
+    "MR# 0012345", "Mr. Lee, MR  # A1234", "case no. A1234", "Case number 77-1", "medical record 12A4",
+    "social security 123-45-6789", "License No: D1234", "+44 20 7946 0958", "(0049) 30 1234567",
+    "x0049 30 1234567", "call 0049 30 12345", "+1 2 3 ext. 45678", "GB82WEST12345698765432",
+    "code AB12CD34 and ab1234", "lot 12_34ab56", "5mg x2 T2N0M0", "120/80 at 03/07/2005",
+    "(617) 555-0134", "1 2 3 4 5 6 7", "ID: 9z", "acct 12", "MRN\n12345", "ＩＤ 12345", "İD 12345",
+    "\u212aB12 34", "0 1 2 3 4 5",
 ]
 
 
@@ -254,7 +261,8 @@ def test_skipping_rules_a_text_cannot_match_changes_nothing(monkeypatch):
 
 PIECES = ["March", "MAY", "Sept.", "3rd", "2024", "12", "00", "7", "555", "@", ":", "::1", "fe80",
           "www.", ".", ",", "/", "-", "+", "(", ")", " ", "\n", "MRN", "Phone", "age", "yo", "x", "ab",
-          "com", "http://", "١٢٣"]
+          "com", "http://", "١٢٣", "ID", "id", "Mr", "#", "med", "record", "case", "no", "number",
+          "social", "security", "licence", "GB", "A1", "b2", "_", "0", "1234", "ext. ", "é", "SSN"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -264,6 +272,24 @@ def test_skipping_rules_changes_nothing_on_any_text(text):
     with pytest.MonkeyPatch.context() as mp:
         _every_rule(mp)
         assert DETECTOR.detect(text) == fast
+
+
+NUMBER_PIECES = ["0", "00", "1", "12", "123", "1234", "12345", "+", "(", ")", " ", "-", ".", "/", "x",
+                 "ext. ", "A", "GB", "Z9", "b", "_", "#", "ID", "MR", "case ", "no", "social security ",
+                 "medical record ", "\n", ",", "é", "plate ", "License plates # ", "AB1 2CD"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(NUMBER_PIECES), max_size=24).map("".join))
+def test_the_phone_and_id_needs_skip_nothing(text):
+    """The finer needs of the phone and ID rules (what --neutral-formats runs on every text)."""
+    fast = PHONES_AND_IDS.detect(text)
+    with pytest.MonkeyPatch.context() as mp:
+        _every_rule(mp)
+        assert PHONES_AND_IDS.detect(text) == fast
+
+
+PHONES_AND_IDS = RegexDetector(labels=("PHONE", "ID"))
 
 
 @settings(max_examples=200, deadline=None)

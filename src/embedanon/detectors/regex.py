@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import string
 from collections.abc import Callable
 from typing import Final
 
@@ -273,27 +274,38 @@ _Score = Callable[[re.Match[str]], float]
 #: a digit and a month name, or nothing. Checked once per text, so a rule that cannot match skips
 #: its scan (most rules need a digit; about a quarter of real documents have none).
 _DIGIT, _AT, _COLON, _MONTH_AND_DIGIT, _MONTH_WORD = "digit", "@", ":", "month", "month word"
+#: Finer needs of the phone and ID rules, read off an ASCII text (:class:`_Present`; a text with
+#: other characters meets them all): six digits with gaps of at most three of `` .-()`` (``/`` too
+#: for the trunk-0 rule), three digits right after ``+`` or a leading ``00``, two capitals then
+#: two digits, a word of letters and digits, an ID keyword, a plate keyword. Phone and ID rules
+#: hold digits in most texts' numbers (doses, vitals) but match in few, and neutral formats (the
+#: default) run them on every text.
+_RUN, _RUN_SLASH, _PREFIX, _IBAN, _CODE, _ID_WORD, _PLATE_WORD = (
+    "run", "run/", "+00", "iban", "code", "id-word", "plate-word")
 #: (label, pattern, check or None, score or a function of the match, what the text must contain)
 _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, str]]] = [
     ("EMAIL", _EMAIL, None, 1.0, _AT),
     ("IP", _IPV4, None, 1.0, _DIGIT),
     ("IP", _IPV6, _valid_ipv6, 1.0, _COLON),
-    ("PHONE", _PHONE_PATTERNS[0], _phone_digits_ok, _international_score, _DIGIT),
-    *(("PHONE", p, _phone_digits_ok, 1.0, _DIGIT) for p in _PHONE_PATTERNS[1:4]),
-    ("PHONE", _PHONE_PATTERNS[4], _phone_digits_ok, GUESS, _DIGIT),  # trunk-0 groups: IDs look the same
-    ("PHONE", _PHONE_PATTERNS[5], _phone_digits_ok, 1.0, _DIGIT),
-    ("PHONE", _PHONE_AFTER_KEYWORD, _phone_digits_ok, 1.0, _DIGIT),
+    ("PHONE", _PHONE_PATTERNS[0], _phone_digits_ok, _international_score, _PREFIX),
+    *(("PHONE", p, _phone_digits_ok, 1.0, _RUN) for p in _PHONE_PATTERNS[1:4]),
+    ("PHONE", _PHONE_PATTERNS[4], _phone_digits_ok, GUESS, _RUN_SLASH),  # trunk-0 groups: IDs look the same
+    ("PHONE", _PHONE_PATTERNS[5], _phone_digits_ok, 1.0, _RUN),
+    ("PHONE", _PHONE_AFTER_KEYWORD, _phone_digits_ok, 1.0, _RUN),
     ("DATE", _DATE_PATTERNS[0], None, 1.0, _DIGIT),
     ("DATE", _DATE_PATTERNS[1], _valid_numeric_date, 1.0, _DIGIT),
     ("DATE", _DATE_PATTERNS[2], _valid_numeric_date, 1.0, _DIGIT),
     *(("DATE", p, None, 1.0, _MONTH_AND_DIGIT) for p in _DATE_PATTERNS[3:]),
     *(("DATE", p, None, 1.0, _MONTH_WORD) for p in _SPOKEN_DATES),
     ("DATE", _MONTH_YEAR, None, 1.0, _DIGIT),
-    ("ID", _PLATE, None, 1.0, _DIGIT),
-    *(("ID", p, None, 1.0, _DIGIT) for p in _ID_PATTERNS[:4]),
-    ("ID", _ID_PATTERNS[4], None, GUESS, _DIGIT),  # a bare digit run: an ID or a phone
-    ("ID", _CARD_DIGITS, _card_number, 1.0, _DIGIT),  # ... unless it is a card number
-    ("ID", _ID_PATTERNS[5], _code_shape_ok, 1.0, _DIGIT),
+    ("ID", _PLATE, None, 1.0, _PLATE_WORD),
+    ("ID", _ID_PATTERNS[0], None, 1.0, _RUN),
+    ("ID", _ID_PATTERNS[1], None, 1.0, _ID_WORD),
+    ("ID", _ID_PATTERNS[2], None, 1.0, _RUN),
+    ("ID", _ID_PATTERNS[3], None, 1.0, _IBAN),
+    ("ID", _ID_PATTERNS[4], None, GUESS, _RUN),  # a bare digit run: an ID or a phone
+    ("ID", _CARD_DIGITS, _card_number, 1.0, _RUN),  # ... unless it is a card number
+    ("ID", _ID_PATTERNS[5], _code_shape_ok, 1.0, _CODE),
     *(("AGE", p, None, 1.0, _DIGIT) for p in _AGE_PATTERNS),
 ]
 _ANY_DIGIT = re.compile(r"\d")
@@ -301,22 +313,139 @@ _ANY_MONTH = re.compile(_MONTH)
 _ANY_MONTH_WORD = re.compile(_MONTH, re.IGNORECASE)
 
 
-def _present(text: str) -> set[str]:
-    """The needs of :data:`_RULES` that ``text`` meets (``""``: always); a superset of what
-    can match, never less (``tests/detectors/test_regex.py`` compares with every rule run)."""
-    out = {""}
-    month = _ANY_MONTH_WORD.search(text) is not None
-    if month:
-        out.add(_MONTH_WORD)
-    if _ANY_DIGIT.search(text):
-        out.add(_DIGIT)
-        if month and _ANY_MONTH.search(text):
-            out.add(_MONTH_AND_DIGIT)
-    if "@" in text:
-        out.add(_AT)
-    if ":" in text:
-        out.add(_COLON)
-    return out
+_DIGIT_RUN = re.compile(r"\d(?:[ .\-/()]{0,3}\d){5}")
+_DIGIT_RUN_NO_SLASH = re.compile(r"\d(?:[ .\-()]{0,3}\d){5}")
+_THREE_DIGITS = re.compile(r"\d(?:[ .\-()]{0,3}\d){2}")
+#: what may not stand before the ``00`` of an international number (the rule's ``\b`` and
+#: :data:`_NO_BEFORE`)
+_NOT_BEFORE_00 = frozenset(string.ascii_letters + string.digits + "_+.-/")
+#: ASCII bytes -> their shape: digits ``0``, capitals ``A``, small letters ``a``, ``_``; the rest a space
+_SHAPE = bytes.maketrans(bytes(range(128)), bytes(
+    48 if chr(i).isdigit() else 65 if chr(i).isupper() else 97 if chr(i).islower() else 95 if i == 95
+    else 32 for i in range(128)))
+#: the same with one letter class: digits ``0``, letters ``a``, ``_``, the rest a space
+_WORD_SHAPE = _SHAPE.translate(bytes.maketrans(b"A", b"a"))
+#: ASCII bytes -> letters in lower case, the rest a space (the words an ID keyword is made of)
+_LETTERS = bytes.maketrans(bytes(range(128)), bytes(
+    ord(chr(i).lower()) if chr(i).isalpha() else 32 for i in range(128)))
+
+
+#: the ID keywords of one word, and those of two (in the letters of a text, :data:`_LETTERS`)
+_ID_WORDS = re.compile(rb" (?:mrn|account|acct|id|policy|passport|ssn) ")
+_ID_FIRST_WORDS = tuple(f" {w} ".encode() for w in ("record", "license", "licence", "case", "security"))
+_ID_WORD_PAIRS = re.compile(rb" (?:med(?:ical)? +record|licen[cs]e +(?:no|number)|case +(?:no|number)|"
+                            rb"social +security) ")
+
+
+class _Present:
+    """The needs of :data:`_RULES` that one text meets, each worked out on first use (a detector
+    of some labels never asks for the others' needs); a superset of what can match, never less
+    (``tests/detectors/test_regex.py`` compares with every rule run). The finer needs of the
+    phone and ID rules are read off an ASCII text: each is implied by every match of its rules;
+    a text that is not ASCII meets them all (``\\d``, ``\\w`` and case folding reach beyond ASCII)."""
+
+    __slots__ = ("_text", "_known", "_ascii", "_shapes")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._known: dict[str, bool] = {"": True}
+        self._ascii: bytes | None = None
+        self._shapes: bytes | None = None
+
+    def __contains__(self, need: object) -> bool:
+        if not isinstance(need, str):
+            return False
+        known = self._known.get(need)
+        if known is None:
+            known = self._known[need] = self._meets(need)
+        return known
+
+    def _meets(self, need: str) -> bool:
+        text = self._text
+        if need == _AT:
+            return "@" in text
+        if need == _COLON:
+            return ":" in text
+        if need == _MONTH_WORD:
+            return _ANY_MONTH_WORD.search(text) is not None
+        if need == _DIGIT:
+            return _ANY_DIGIT.search(text) is not None
+        if _DIGIT not in self:
+            return False
+        if need == _MONTH_AND_DIGIT:
+            return _MONTH_WORD in self and _ANY_MONTH.search(text) is not None
+        if not text.isascii():
+            return True
+        if need == _RUN_SLASH:  # 7+ digits of a phone, the runs of SSNs, cards and bare IDs
+            return _DIGIT_RUN.search(text) is not None
+        if need == _RUN:
+            return _RUN_SLASH in self and _DIGIT_RUN_NO_SLASH.search(text) is not None
+        if need == _PREFIX:
+            return self._prefix()
+        if need == _IBAN:
+            return b"AA00" in self._shape()
+        if need == _CODE:
+            return self._code()
+        if need == _ID_WORD:  # the keyword as words (spaces for whatever is not a letter)
+            words = self._words()
+            return (_ID_WORDS.search(words) is not None
+                    or ("#" in text and b" mr " in words)
+                    or (any(word in words for word in _ID_FIRST_WORDS)
+                        and _ID_WORD_PAIRS.search(words) is not None))
+        if need == _PLATE_WORD:
+            words = self._words()
+            return b" plate " in words or b" plates " in words
+        raise KeyError(need)
+
+    def _bytes(self) -> bytes:
+        if self._ascii is None:
+            self._ascii = self._text.encode("ascii")
+        return self._ascii
+
+    def _words(self) -> bytes:
+        """The text's letters in lower case, a space for anything else, a space at each end."""
+        return b" " + self._bytes().translate(_LETTERS) + b" "
+
+    def _shape(self) -> bytes:
+        if self._shapes is None:
+            self._shapes = self._bytes().translate(_SHAPE)
+        return self._shapes
+
+    def _code(self) -> bool:
+        """A whole word of 6+ letters and digits, 2+ of them digits, a letter among them: read
+        around each letter next to a digit (a few per text: ``5mg``, ``T2``)."""
+        shape = self._bytes().translate(_WORD_SHAPE)
+        for pair in (b"a0", b"0a"):
+            at = shape.find(pair)
+            while at >= 0:
+                start = shape.rfind(b" ", 0, at) + 1
+                end = shape.find(b" ", at)
+                end = len(shape) if end < 0 else end
+                word = shape[start:end]
+                if len(word) >= 6 and b"_" not in word and word.count(b"0") >= 2:
+                    return True
+                at = shape.find(pair, end)
+        return False
+
+    def _prefix(self) -> bool:
+        """Three digits right after a ``+``, or after a ``00`` that starts a number."""
+        text = self._text
+        at = text.find("+")
+        while at >= 0:
+            if _THREE_DIGITS.match(text, at + 1):
+                return True
+            at = text.find("+", at + 1)
+        at = text.find("00")
+        while at >= 0:
+            if (at == 0 or text[at - 1] not in _NOT_BEFORE_00) and _THREE_DIGITS.match(text, at + 2):
+                return True
+            at = text.find("00", at + 1)
+        return False
+
+
+def _present(text: str) -> _Present:
+    """The needs of :data:`_RULES` that ``text`` meets (``need in _present(text)``)."""
+    return _Present(text)
 
 
 class RegexDetector:
