@@ -124,7 +124,7 @@ def test_dask_apis_take_a_key_file_path_like_the_cli(tmp_path) -> None:  # type:
     import dask.bag as db
 
     from embedanon.dask import anonymize_bag
-    from embedanon.noise import write_key_file
+    from embedanon.keys import write_key_file
 
     path = tmp_path / "release.key"
     write_key_file(path)

@@ -10,7 +10,7 @@ import pytest
 
 from embedanon import Anonymizer
 from embedanon.errors import ConfigError
-from embedanon.noise import write_key_file
+from embedanon.keys import write_key_file
 from embedanon.pandas import ColumnAnonymizer, anonymize_frame, anonymize_series
 from tests.helpers.embeddings import write_glove
 

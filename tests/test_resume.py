@@ -19,7 +19,7 @@ from embedanon import files
 from embedanon import resume as resumable
 from embedanon.backends.base import build_backend
 from embedanon.errors import ConfigError
-from embedanon.noise import write_key_file
+from embedanon.keys import write_key_file
 from embedanon.pipeline import Anonymizer
 from tests.helpers.embeddings import write_glove
 

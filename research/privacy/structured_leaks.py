@@ -122,13 +122,22 @@ def main() -> None:
                                 cwd=Path(__import__("embedanon").__file__).parent, check=False).stdout.strip()
     except OSError:
         commit = "?"
-    settings = [("knn k=10", "knn", {"k": 10}, "all"),
-                ("exponential eps=14", "exponential", {"epsilon": 14.0}, "all"),
-                ("knn k=10 hybrid regex", "knn", {"k": 10}, "hybrid"),
-                ("knn k=10 neutral formats", "knn", {"k": 10, "neutral_formats": True}, "all")]
+    # issue 33 item 6: neutral formats are the default; "keep formats" is the opt-out
+    settings = [("knn k=10 (default)", "knn", {"k": 10}, "all"),
+                ("knn k=10 keep formats", "knn", {"k": 10, "neutral_formats": False}, "all"),
+                ("exponential eps=14 (default)", "exponential", {"epsilon": 14.0}, "all"),
+                ("exponential eps=14 keep formats", "exponential", {"epsilon": 14.0, "neutral_formats": False},
+                 "all"),
+                ("knn k=10 hybrid regex (default)", "knn", {"k": 10}, "hybrid"),
+                ("knn k=10 hybrid regex keep formats", "knn", {"k": 10, "neutral_formats": False}, "hybrid")]
     result: dict[str, object] = {"commit": commit, "n": args.n}
     for label, mechanism, params, scope in settings:
-        kwargs: dict[str, object] = {**params, "scope": scope, "detectors": "regex"}
+        kwargs: dict[str, object] = {**params, "scope": scope}
+        if scope != "all":
+            kwargs["detectors"] = "regex"
+        if "keep formats" in label and scope != "all":  # keeping formats: shapes in the surrogates too
+            from embedanon.surrogates import SurrogateConfig
+            kwargs["surrogates"] = SurrogateConfig(phone_format="keep-shape", id_format="keep-shape")
         try:
             Anonymizer(mechanism=mechanism, seed=0, **kwargs)
         except (TypeError, ValueError):  # an older commit without this option (ConfigError)

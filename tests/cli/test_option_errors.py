@@ -156,7 +156,13 @@ def test_help_is_unchanged() -> None:
 
 # -- options that would be ignored --------------------------------------------------------------
 @pytest.mark.parametrize(("args", "message"), [
-    (["--strategy", "NAME=keep"], "--strategy applies only to --scope detected or hybrid, or to --neutral-formats"),
+    (["--strategy", "NAME=keep"], "with --scope all, --strategy applies only to PHONE, ID and DEFAULT"),
+    (["--keep-formats", "--strategy", "PHONE=redact"],
+     "--strategy applies only to --scope detected or hybrid, or to the phones and IDs of neutral formats"),
+    (["--phone-format", "keep-shape"], "--phone-format applies only to --scope detected or hybrid with "
+                                       "--keep-formats"),
+    (["--scope", "hybrid", "--detector", "regex", "--phone-format", "keep-shape"],
+     "--phone-format applies only to --scope detected or hybrid with --keep-formats"),
     (["--scope", "all", "--detector", "regex"], "--detector applies only to --scope detected or hybrid"),
     (["--detector", "llm"], "--detector applies only to --scope detected or hybrid"),
     (["--llm-url", "http://127.0.0.1:9/v1"], "--llm-url applies only to --scope detected or hybrid"),
@@ -182,7 +188,8 @@ def test_options_that_would_be_ignored_are_refused(tiny: Path, tmp_path: Path, a
 @pytest.mark.parametrize("args", [
     [], ["--scope", "all"], ["--jobs", "2"], ["--engine", "processes", "--jobs", "1"],
     ["--neutral-formats"], ["--neutral-formats", "--strategy", "PHONE=redact", "--strategy", "DEFAULT=keep"],
-    ["--scope", "hybrid", "--detector", "regex", "--strategy", "NAME=keep", "--phone-format", "keep-shape"],
+    ["--scope", "hybrid", "--detector", "regex", "--strategy", "NAME=keep", "--keep-formats",
+     "--phone-format", "keep-shape"], ["--keep-formats"], ["--strategy", "PHONE=redact"],
 ])
 def test_meaningful_combinations_still_run(tiny: Path, tmp_path: Path, args: list[str]) -> None:
     result, out = _anonymize(tiny, tmp_path, *args, text="call 617-555-0134 today\n")

@@ -29,7 +29,9 @@ NOTE = (
 
 @pytest.fixture(scope="module")
 def anon() -> Anonymizer:
-    return Anonymizer(seed=11)
+    """Every token through the mechanism, layouts kept (the properties below are the mechanism's;
+    the default's neutral phone and ID layouts are tested in ``test_formats.py``)."""
+    return Anonymizer(seed=11, neutral_formats=False)
 
 
 def _split_parts(token: str) -> list[str]:
@@ -314,8 +316,17 @@ def test_parameter_of_another_mechanism_keeps_its_hint() -> None:
 
 
 def test_valid_surrogates_still_accepted() -> None:
-    anon = Anonymizer(seed=1, scope="hybrid", detectors="regex", surrogates=SurrogateConfig(phone_format="keep-shape"))
+    anon = Anonymizer(seed=1, scope="hybrid", detectors="regex", neutral_formats=False,
+                      surrogates=SurrogateConfig(phone_format="keep-shape"))
     assert anon.config.scope.surrogates.phone_format == "keep-shape"
+
+
+@pytest.mark.parametrize("shaped", [{"phone_format": "keep-shape"}, {"id_format": "keep-shape"}])
+def test_a_kept_shape_under_the_default_neutral_formats_is_refused_not_dropped(shaped: dict) -> None:
+    with pytest.raises(ConfigError, match="keep-shape.*neutral_formats=False"):
+        Anonymizer(seed=1, scope="hybrid", detectors="regex", surrogates=SurrogateConfig(**shaped))
+    pattern = SurrogateConfig(phone_format="(555) ###-####")  # a fixed layout is a neutral one
+    assert Anonymizer(seed=1, surrogates=pattern).config.scope.surrogates == pattern
 
 
 def test_the_texts_content_alone_is_its_identity(anon: Anonymizer) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from embedanon import Anonymizer
 from embedanon.pipeline.scope import format_spans
@@ -37,19 +39,22 @@ def test_every_phone_layout_becomes_the_neutral_one(phone: str) -> None:
     assert doc.full_scope
 
 
-def test_layout_is_kept_without_the_option() -> None:
-    """Negative control: by default digits are fresh but the layout is the original's."""
-    anon = Anonymizer(key=fast_key(31))
+def test_layout_is_kept_only_when_asked() -> None:
+    """Negative control: with neutral_formats=False (--keep-formats) digits are fresh but the
+    layout is the original's; the default (issue 33 item 6) is the neutral layout."""
+    kept, default = Anonymizer(key=fast_key(31), neutral_formats=False), Anonymizer(key=fast_key(31))
+    assert default.config.scope.neutral_formats
     for phone in PHONES:
-        out = anon.anonymize(f"Phone: {phone}.")
+        out = kept.anonymize(f"Phone: {phone}.")
         assert _shape(out.split(": ", 1)[1]) == _shape(phone) + "."
+        assert _shape(default.anonymize(f"Phone: {phone}.").split(": ", 1)[1]) == _shape(NEUTRAL_PHONE) + "."
 
 
 def test_ids_neutral_and_words_as_in_full_scope() -> None:
     key = fast_key(32)
     text = "The patient, MRN 12345678, was seen today."
     neutral = Anonymizer(key=key, neutral_formats=True).anonymize_document(text)
-    plain = Anonymizer(key=key).anonymize_document(text)
+    plain = Anonymizer(key=key, neutral_formats=False).anonymize_document(text)
     ids = [neutral.text[i.new_start : i.new_end] for i in neutral.items if i.label == "ID"]
     assert [_shape(v) for v in ids] == [_shape(NEUTRAL_ID)]
     words = [(i.start, neutral.text[i.new_start : i.new_end]) for i in neutral.items if i.kind == "word"]
@@ -61,3 +66,41 @@ def test_batching_does_not_change_output() -> None:
     anon = Anonymizer(key=fast_key(33), neutral_formats=True)
     texts = [f"Call {p} about ID AB123456." for p in PHONES]
     assert list(anon.anonymize_many(texts)) == [anon.anonymize(t) for t in texts]
+
+
+def _format_spans_reference(text: str) -> list:  # type: ignore[type-arg]
+    """The plain reference: every phone, ID and date rule on the whole text, dates dropped."""
+    from embedanon.detectors.regex import RegexDetector
+
+    return [s for s in RegexDetector(labels=("PHONE", "ID", "DATE")).detect(text) if s.label != "DATE"]
+
+
+FORMAT_CASES = ["call (617) 555-0134 on 02/19/2007, MRN 12345678", "seen 03/07/2005 at 10:30",
+                "030 901820", "BP 120/80, 1:200000 epinephrine, T2N0M0", "no digits here", "",
+                "+44 20 7946 0958 or 0049 30 1234567", "12/25/2008 12345678", "ID: AB1234"]
+
+
+@pytest.mark.parametrize("text", FORMAT_CASES)
+def test_format_spans_agree_with_the_plain_reference(text: str) -> None:
+    """The date rules run only where a phone or ID rule matched: the same spans as all of them."""
+    assert format_spans(text) == _format_spans_reference(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["0", "12", "345", "2005", "/", "-", " ", "(", ")", "+", ".", "March ",
+                                 "MRN ", "AB", ":", "\n"]), max_size=20).map("".join))
+def test_format_spans_agree_with_the_plain_reference_on_any_text(text: str) -> None:
+    assert format_spans(text) == _format_spans_reference(text)
+
+
+def test_a_batch_splits_into_fast_and_document_paths_without_changing_a_byte() -> None:
+    """Texts without a phone or ID take the fast path, the others documents; the output is what
+    each text gives on its own, in order."""
+    from embedanon.pipeline.document import anonymize_documents, anonymize_records
+
+    anon = Anonymizer(key=fast_key(34))
+    texts = ["Call (617) 555-0134 now.", "The patient is well.", "MRN 12345678 seen.", "Fine.",
+             "No phone here, 5 mg daily."]
+    alone = [anonymize_documents([t], anon.config, anon.key)[0].text for t in texts]
+    assert anonymize_records(texts, anon.config, anon.key) == alone
+    assert _shape(alone[0].split()[1]) != _shape("(617)")

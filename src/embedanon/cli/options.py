@@ -106,14 +106,17 @@ DetectorOptionOpt = Annotated[Optional[list[str]], typer.Option(
                                   "model_path=DIR (an adapted model), transformer_path=DIR, "
                                   "model_threshold=0.4.", metavar="KEY=VALUE")]
 NeutralFormatsOpt = Annotated[bool, typer.Option(
-        "--neutral-formats", help="Phones and IDs get one neutral format in every scope (in --scope all "
-                                  "they become surrogates; their layout can tell the source country).")]
+        "--neutral-formats/--keep-formats",
+        help="Default: phones and IDs get one neutral layout in every scope (in --scope all they "
+             "become surrogates), since a national layout tells the source country. --keep-formats "
+             "keeps each one's layout (fresh digits in the original's shape).")]
 NoiseUnitOpt = Annotated[str, typer.Option(
         help="What addresses the noise: record (default; a sentence copied into another record is "
              "drawn again) or sentence (a sentence copied anywhere is released the same way).",
         metavar="record|sentence")]
-PhoneFormatOpt = Annotated[str, typer.Option(
-        help="Phone surrogates: neutral (reveals no country) or keep-shape.", metavar="neutral|keep-shape")]
+PhoneFormatOpt = Annotated[Optional[str], typer.Option(
+        help="With --keep-formats in --scope detected/hybrid: phone surrogates keep-shape (the "
+             "default there) or neutral (reveals no country).", metavar="neutral|keep-shape")]
 
 
 def _lines(path: str | None, what: str) -> list[tuple[int, str]]:
@@ -204,8 +207,8 @@ def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], li
 
 def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
                  deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
-                 phone_format: str, detector_option: list[str] | None = None,
-                 neutral_formats: bool = False) -> ScopeConfig:
+                 phone_format: str | None, detector_option: list[str] | None = None,
+                 neutral_formats: bool = True) -> ScopeConfig:
     """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
     allowed, denied = word_lists(allow, deny)
     strategies = parse_strategies(strategy)
@@ -215,7 +218,7 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
         raise ConfigError(f"--strategy gives {repeated[0]} more than one action")
     if scope == "all" and strategies and not set(labels) <= _FORMAT_STRATEGY_LABELS:
         raise ConfigError("with --scope all, --strategy applies only to PHONE, ID and DEFAULT "
-                          "(the spans of --neutral-formats)")
+                          "(the spans of neutral formats)")
     options = detector_options({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None},
                                detector_option)
     # None: not given. An empty --detector "" is given and refused by the detector registry
@@ -226,11 +229,13 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
         scope=scope, detectors=names,
         detector_options=tuple(sorted((k, v) for k, v in options.items() if v is not None)),
         strategies=strategies, allow=allowed, deny=tuple(denied),
-        surrogates=SurrogateConfig(phone_format=phone_format),
+        surrogates=SurrogateConfig(  # neutral, or with --keep-formats shapes kept (phones as asked)
+            phone_format="neutral" if neutral_formats else phone_format or "keep-shape",
+            id_format="neutral" if neutral_formats else "keep-shape"),
         neutral_formats=neutral_formats)
 
 
-#: Labels a strategy can act on in scope all: the phone and ID spans of ``--neutral-formats``.
+#: Labels a strategy can act on in scope all: the phone and ID spans of neutral formats.
 _FORMAT_STRATEGY_LABELS = frozenset({"PHONE", "ID", "DEFAULT"})
 _DETECTION = "applies only to --scope detected or hybrid"
 #: Options that do nothing in some settings: (parameter, whether it has an effect given every
@@ -243,9 +248,11 @@ CONFLICTS: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
     # scope all: strategies act on the phone and ID spans of --neutral-formats (see
     # pipeline.document: those spans are assembled as hybrid spans under the same strategies)
     ("strategy", lambda v: v["scope"] != "all" or v["neutral_formats"],
-     "applies only to --scope detected or hybrid, or to --neutral-formats"),
+     "applies only to --scope detected or hybrid, or to the phones and IDs of neutral formats "
+     "(not with --keep-formats)"),
     ("phone_format", lambda v: v["scope"] != "all" and not v["neutral_formats"],
-     "applies only to --scope detected or hybrid without --neutral-formats (which makes phones neutral)"),
+     "applies only to --scope detected or hybrid with --keep-formats (neutral formats, the "
+     "default, make phones neutral)"),
     ("scheduler", lambda v: v.get("engine") == "dask", "applies only to --engine dask"),
     ("jobs", lambda v: v.get("engine", "processes") == "processes", "applies only to --engine processes"),
 )
@@ -268,8 +275,8 @@ RELEASE_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("scope", ScopeOpt, "all"),
     ("detector", DetectorOpt, None), ("strategy", StrategyOpt, None), ("allow", AllowOpt, None),
     ("deny", DenyOpt, None), ("llm_url", LlmUrlOpt, None), ("llm_model", LlmModelOpt, None),
-    ("llm_verify", LlmVerifyOpt, False), ("phone_format", PhoneFormatOpt, "neutral"),
-    ("detector_option", DetectorOptionOpt, None), ("neutral_formats", NeutralFormatsOpt, False),
+    ("llm_verify", LlmVerifyOpt, False), ("phone_format", PhoneFormatOpt, None),
+    ("detector_option", DetectorOptionOpt, None), ("neutral_formats", NeutralFormatsOpt, True),
     ("noise_unit", NoiseUnitOpt, "record"),
 )
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -344,8 +351,8 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        detector: str | None = None, strategy: list[str] | None = None,
                        allow: str | None = None, deny: str | None = None, llm_url: str | None = None,
                        llm_model: str | None = None, llm_verify: bool = False,
-                       phone_format: str = "neutral", detector_option: list[str] | None = None,
-                       neutral_formats: bool = False, noise_unit: str = "record", **_: Any) -> Anonymizer:
+                       phone_format: str | None = None, detector_option: list[str] | None = None,
+                       neutral_formats: bool = True, noise_unit: str = "record", **_: Any) -> Anonymizer:
     """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
     return Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam,

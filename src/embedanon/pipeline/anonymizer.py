@@ -65,14 +65,14 @@ def _deny_pairs(deny: object) -> tuple[tuple[str, str], ...]:
 
 def _scope_config(scope: object, detectors: object, strategies: object, allow: object,
                   deny: object, detector_options: object, surrogates: object,
-                  neutral_formats: bool) -> ScopeConfig:
+                  neutral_formats: bool | None) -> ScopeConfig:
     """The :class:`ScopeConfig` of the constructor's scope arguments, their types checked."""
     if isinstance(scope, ScopeConfig):
         given = [name for name, value in (
             ("detectors", detectors), ("strategies", strategies), ("detector_options", detector_options),
             ("surrogates", surrogates)) if value is not None]
         given += [name for name, value in (("allow", allow), ("deny", deny)) if value]
-        given += ["neutral_formats"] if neutral_formats else []
+        given += ["neutral_formats"] if neutral_formats is not None else []
         if given:  # they would be ignored: the ScopeConfig already says all of it
             raise TypeError(f"give {given[0]!r} inside the ScopeConfig, not beside it "
                             "(scope=ScopeConfig(...) holds every scope setting)")
@@ -86,6 +86,8 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
     if surrogates is not None and not isinstance(surrogates, SurrogateConfig):
         raise TypeError(f"surrogates must be a SurrogateConfig, got {type(surrogates).__name__}")
     options = _mapping("detector_options", detector_options, "{'llm_url': ...}")
+    if neutral_formats is None:
+        neutral_formats = True
     if scope == "all":  # as on the command line: a setting scope 'all' would ignore is refused
         unused = ["detectors"] if detectors is not None else []  # "" too: it is given
         unused += [name for name, value in (("detector_options", options), ("allow", allow),
@@ -93,10 +95,16 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
         if not neutral_formats:
             unused += [name for name, value in (("strategies", strategies), ("surrogates", surrogates))
                        if value]
+        elif strategies and not {str(label).upper() for label in
+                                 _mapping("strategies", strategies, "{'PHONE': 'redact'}")} <= {
+                                     "PHONE", "ID", "DEFAULT"}:
+            unused.append("strategies")  # scope all acts only on the phone and ID spans
         if unused:
             raise ConfigError(f"{unused[0]} needs scope 'detected' or 'hybrid'"
                               + ("" if unused[0] in ("detectors", "detector_options", "allow", "deny")
-                                 else " (or neutral_formats=True)")
+                                 else " (in scope 'all', strategies act only on PHONE and ID, the "
+                                       "spans of neutral formats)" if unused[0] == "strategies"
+                                 else " (or neutral formats, the default)")
                               + "; scope 'all' would ignore it")
     return ScopeConfig(
         scope=scope, detectors=DEFAULT_DETECTORS if detectors is None else detectors,
@@ -148,6 +156,8 @@ class Anonymizer:
         allow, deny: strings never / always treated as PII (deny: ``{string: label}``).
         detector_options: e.g. ``{"llm_url": ..., "llm_model": ...}``.
         surrogates: a :class:`~embedanon.surrogates.SurrogateConfig`.
+        neutral_formats: phones and IDs get one neutral layout in every scope (default True; see
+            :attr:`~embedanon.config.ScopeConfig.neutral_formats`); False keeps their layout.
         noise_unit: ``"record"`` (default: a record's text addresses its noise) or ``"sentence"``
             (each sentence's text does, so a sentence copied into other records is released the
             same way everywhere; see :attr:`~embedanon.config.AnonymizerConfig.noise_unit`).
@@ -167,7 +177,7 @@ class Anonymizer:
                  detectors: str | None = None, strategies: dict[str, str] | None = None,
                  allow: Iterable[str] = (), deny: dict[str, str] | None = None,
                  detector_options: dict[str, Any] | None = None,
-                 surrogates: SurrogateConfig | None = None, neutral_formats: bool = False,
+                 surrogates: SurrogateConfig | None = None, neutral_formats: bool | None = None,
                  noise_unit: str = "record", **params: Any) -> None:
         _check_params(params)
         if k is not None:

@@ -126,14 +126,24 @@ def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: Relea
     The same output as :func:`anonymize_text` on each; batching only makes it faster.
     """
     check_config_key(config, key)
-    if config.scope.scope != "all" or config.scope.neutral_formats:
+    if config.scope.scope != "all":
         return [doc.text for doc in anonymize_documents(texts, config, key)]
     _check_texts(texts)
+    # neutral formats: only the texts with a phone or ID need documents; the rest take the fast
+    # path (each text's output is a pure function of itself, so splitting changes no byte)
+    formats = ([i for i, t in enumerate(texts) if format_spans(t)] if config.scope.neutral_formats
+               else [])
+    chosen = set(formats)
+    plain = [t for i, t in enumerate(texts) if i not in chosen] if chosen else list(texts)
     rt = get_runtime(config)
     with rt.lock:
         source = rt.source(key)
-        out, _ = _replace(rt, source, list(texts), [record_identity(t) for t in texts], config.noise_unit)
-    return out
+        out, _ = _replace(rt, source, plain, [record_identity(t) for t in plain], config.noise_unit)
+    if not formats:
+        return out
+    docs = iter(anonymize_documents([texts[i] for i in formats], config, key))
+    rest = iter(out)
+    return [next(docs).text if i in chosen else next(rest) for i in range(len(texts))]
 
 
 def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig,
@@ -163,13 +173,20 @@ def _documents(texts: Sequence[str], identities: list[bytes], config: Anonymizer
         source = rt.source(key)
         out, items = _replace(rt, source, list(texts), identities, config.noise_unit, with_items=True)
     assert items is not None
+    # a record whose detector failed is released in full scope: with neutral formats (the
+    # default) as scope all releases it, its phones and IDs as neutral surrogates
+    fallback = replace(config.scope, scope="hybrid") if config.scope.neutral_formats else None
     docs = []
     for i, (text, new, its) in enumerate(zip(texts, out, items, strict=True)):
         found = spans[i] if span_scope is not None else None
+        record_prf = key.record_prf("surrogate-record", identities[i])
         if found is not None and (scoped or found):
             new, scoped_items = assemble(text, new, tuple(its), found, span_scope, key,  # type: ignore[arg-type]
-                                         key.record_prf("surrogate-record", identities[i]))
+                                         record_prf)
             docs.append(AnonymizedDocument(new, scoped_items, full_scope=not scoped))
+        elif scoped and fallback is not None and (found := format_spans(text)):
+            new, scoped_items = assemble(text, new, tuple(its), found, fallback, key, record_prf)
+            docs.append(AnonymizedDocument(new, scoped_items, full_scope=True))
         else:
             docs.append(AnonymizedDocument(new, tuple(its), full_scope=True))
     return docs

@@ -197,7 +197,7 @@ def is_plain(scope: ScopeConfig) -> bool:
 def full_scope_config(config: AnonymizerConfig) -> AnonymizerConfig:
     """``config`` in plain full scope: under the same key, its release holds the mechanism's
     tokens of the scoped release exactly as they read there."""
-    return replace(config, scope=ScopeConfig())
+    return replace(config, scope=ScopeConfig(neutral_formats=False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +237,7 @@ def release_warnings(scope: ScopeConfig, counts: ReleaseCounts) -> list[str]:
     """What the figures of a release in ``scope`` describe, one line each (none in plain full
     scope; counts only, never text)."""
     warnings = []
-    if scope.neutral_formats:
+    if scope.neutral_formats and counts.other_words:  # only when a phone or ID was replaced
         warnings.append("neutral formats: phones and IDs are surrogates in the release; the word attacks "
                         "measure the words the mechanism released")
     if scope.scope != "all":

@@ -169,7 +169,10 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         whole = [text for _, texts in chosen for text in texts]
         full = [anonymize_prefix(text, limit or len(text), full_config, key)[0].text for text in whole]
         scoped = scoped_release(config.scope, originals, [docs], [full])
-        originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
+        if config.scope.scope == "all" and not scoped.counts.other_words:
+            scoped = None  # neutral formats (the default) found no phone or ID: plain full scope
+        else:
+            originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
     figures, notes = collect_figures(default_sources() if sources is None else sources,
                                      originals, released, anonymizer,
                                      progress=lambda done, n: report("measuring", done, n))
@@ -188,7 +191,8 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
 
 
 def scope_label(scope: ScopeConfig) -> str:
-    """How the page names a scope: ``""`` for plain full scope (the page then names none)."""
-    if is_plain(scope):
+    """How the page names a scope: ``""`` for full scope (the page then names none), and the
+    format setting only where it is not the default (neutral formats)."""
+    if scope.scope == "all":
         return ""
-    return scope.scope + (" with neutral formats" if scope.neutral_formats else "")
+    return scope.scope + ("" if scope.neutral_formats else " with kept formats")

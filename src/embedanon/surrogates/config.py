@@ -87,8 +87,8 @@ class SurrogateConfig:
         phone_format: ``"neutral"`` (default, :data:`NEUTRAL_PHONE`), ``"keep-shape"`` (random
             digits in the original's layout; that layout can reveal the source country) or a
             pattern of your own with at least 7 ``#`` (``"(555) ###-####"``).
-        id_format: ``"keep-shape"`` (default: each digit/letter random, separators kept) or
-            ``"neutral"`` (:data:`NEUTRAL_ID`).
+        id_format: ``"neutral"`` (default, :data:`NEUTRAL_ID`) or ``"keep-shape"`` (each
+            digit/letter random, separators kept; the layout can reveal the issuer or country).
         date_shift_days: dates of a record move by one offset uniform on
             ``[-date_shift_days, -1] ∪ [1, date_shift_days]`` days.
         date_order: how an ambiguous numeric date such as ``03/04/2024`` is read: ``"mdy"`` or ``"dmy"``.
@@ -106,7 +106,7 @@ class SurrogateConfig:
 
     name_cultures: str | tuple[str, ...] = "mixed"
     phone_format: str = "neutral"
-    id_format: str = "keep-shape"
+    id_format: str = "neutral"
     date_shift_days: int = 365
     date_order: str = "mdy"
     email_domains: str | tuple[str, ...] = "public"
