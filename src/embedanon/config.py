@@ -5,7 +5,7 @@ picklable, small). Heavy resources are derived from it once per process
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .detectors.base import LABELS
