@@ -40,7 +40,9 @@ from embedanon.privacy.seedguess import guess_seed
 from embedanon.text import apply_case, case_code, tokenize
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parents[2] / "shared" / "data"
+# ../shared/data next to the checkout (a worktree of /work/main sits one level deeper)
+SHARED = next((p / "shared" / "data" for p in HERE.parents if (p / "shared" / "data").is_dir()),
+              HERE.parents[2] / "shared" / "data")
 GROUPS = {"american": ["en_US"], "european": ["en_GB", "de_DE", "fr_FR", "it_IT", "pl_PL"],
           "hispanic": ["es_MX", "es_ES", "pt_BR"], "african": ["yo_NG", "zu_ZA", "tw_GH"],
           "south_asian": ["en_IN"]}
@@ -49,7 +51,9 @@ GROUPS = {"american": ["en_US"], "european": ["en_GB", "de_DE", "fr_FR", "it_IT"
 def load_notes(n: int, chars: int, seed: int) -> list[str]:
     csv.field_size_limit(1 << 24)
     with gzip.open(SHARED / "mtsamples" / "mtsamples.csv.gz", "rt", encoding="utf-8") as fh:
-        notes = [row["transcription"] for row in csv.DictReader(fh) if row["transcription"].strip()]
+        # MTSamples lists many notes under two specialties: each text once (sorted, so the
+        # sample does not depend on the file's row order)
+        notes = sorted({row["transcription"] for row in csv.DictReader(fh) if row["transcription"].strip()})
     random.Random(seed).shuffle(notes)
     out = []
     for note in notes[:n]:

@@ -1,0 +1,194 @@
+"""Membership from layout: can someone who holds a note tell whether it is in the release?
+
+Every scope keeps a text's layout: its whitespace and line breaks, its punctuation, the case
+pattern of each word, the shape of each number (digits are redrawn, their count is kept) and
+so its word count and the length of each sentence. An attacker who holds a note compares its
+layout with every released record's (:func:`layout_levels`, computed the same way on both; the
+attacker knows the tool, so with a layout-normalising mode it normalises the note first) and
+scores the note by the closest record:
+
+* 3: some record has the same full layout (every token's kind, case, digit count and
+  punctuation, whitespace as it is);
+* else 1 + s, s the largest share of sentences with the same word count at the same position
+  in a record with as many sentences (sentences end at ``.``, ``?``, ``!`` and line breaks;
+  2 when the whole sentence structure matches; a surrogate of another length changes one
+  sentence, not the score's level);
+* or, when larger, 1 - |w - w'| / (w + 1) for the closest word count w' of a record (1 when
+  some record has the same word count).
+
+**The game** (the usual membership game, played on the input itself): for each record i the
+attacker scores its note once against the release (i is a member) and once against the release
+without record i's text (i is not: every other record of the same kind stays). The figure is
+the AUC of the member scores against the non-member scores (Mann-Whitney, ties counted one
+half): 0.5 is chance, 1.0 tells every member apart. Records identical as texts count as one
+another's copies, as they would for a real attacker.
+
+Only scores and counts leave this module, never text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...text import LOWER, TITLE, case_code, tokenize
+
+#: The levels of :func:`layout_levels`, finest first.
+LEVELS = ("layout", "sentences", "words")
+_SENTENCE_END = re.compile(r"[.?!]|\n")
+_DIGIT = re.compile(r"\d")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def layout_levels(text: str) -> tuple[str, tuple[int, ...], int]:
+    """The layout of ``text`` at each level of :data:`LEVELS` (no word of it, only shapes).
+
+    Returns:
+        ``(layout, sentences, words)``: the full layout as a string of token shapes (a word is
+        its case code, a number its digits as ``9`` and each letter run as one
+        letter, punctuation and whitespace themselves),
+        the word count of each sentence, and the word count.
+    """
+    shapes: list[str] = []
+    sentences: list[int] = []
+    current = words = 0
+    for token in tokenize(text):
+        if token.kind == "word":
+            code = case_code(token.text)
+            shapes.append("a" if code == LOWER else "A" if code == TITLE else "U")
+            current += 1
+            words += 1
+        elif token.kind in ("number", "mixed"):
+            # digits keep their count (the mechanisms redraw each digit); a letter run is one
+            # letter, as the mechanism replaces it by a word of another length
+            shapes.append(_LETTERS.sub("a", _DIGIT.sub("9", token.text)))
+            current += 1
+            words += 1
+        else:
+            shapes.append(token.text)
+            if _SENTENCE_END.search(token.text) and current:
+                sentences.append(current)
+                current = 0
+    if current:
+        sentences.append(current)
+    return "\x1f".join(shapes), tuple(sentences), words
+
+
+@dataclass(frozen=True, slots=True)
+class MembershipFigure:
+    """The layout membership attack on one release.
+
+    Attributes:
+        records: records played (each once in and once out).
+        auc: AUC of member against non-member scores (nan with fewer than 2 records).
+        unique_layout: share of records whose full layout no other released record has.
+        unique_sentences: the same for the sentence structure.
+        unique_words: the same for the word count.
+    """
+
+    records: int
+    auc: float
+    unique_layout: float
+    unique_sentences: float
+    unique_words: float
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"records": self.records, "auc": self.auc, "unique_layout": self.unique_layout,
+                "unique_sentences": self.unique_sentences, "unique_words": self.unique_words}
+
+
+def mann_whitney_auc(positives: Sequence[float], negatives: Sequence[float]) -> float:
+    """P(positive > negative) + P(tie) / 2 over all pairs, exactly (nan when a side is empty)."""
+    pos = np.asarray(positives, dtype=np.float64)
+    neg = np.sort(np.asarray(negatives, dtype=np.float64))
+    if not len(pos) or not len(neg):
+        return float("nan")
+    below = np.searchsorted(neg, pos, "left")
+    at_or_below = np.searchsorted(neg, pos, "right")
+    return float((below + 0.5 * (at_or_below - below)).sum() / (len(pos) * len(neg)))
+
+
+class _Release:
+    """The released records' layouts, indexed for the closest-record score."""
+
+    def __init__(self, released: Sequence[str], use: Sequence[str]) -> None:
+        unknown = set(use) - set(LEVELS)
+        if unknown or "words" not in use:
+            raise ValueError(f"levels must include 'words' and be among {LEVELS}, got {tuple(use)}")
+        self.use = frozenset(use)
+        self.levels = [layout_levels(t) for t in released]
+        self.counts: list[Counter[object]] = [Counter(lv[i] for lv in self.levels) for i in range(3)]
+        self.word_counts = sorted(lv[2] for lv in self.levels)
+        # (sentences, position, words in it) -> records: the sentence level's posting lists
+        self.postings: dict[tuple[int, int, int], list[int]] = {}
+        for record, lv in enumerate(self.levels):
+            for position, words in enumerate(lv[1]):
+                self.postings.setdefault((len(lv[1]), position, words), []).append(record)
+
+    def score(self, note: tuple[str, tuple[int, ...], int], without: int | None) -> float:
+        """The closest-record score of a note (module docstring), with record ``without`` removed
+        from the release (None: the whole release)."""
+        own = self.levels[without] if without is not None else None
+        if "layout" in self.use and self.counts[0][note[0]] - (own is not None and own[0] == note[0]) > 0:
+            return 3.0
+        best = self._closeness(note[2], own)
+        sentences = note[1]
+        if "sentences" in self.use and sentences:
+            if self.counts[1][sentences] - (own is not None and own[1] == sentences) > 0:
+                return 2.0
+            tally: Counter[int] = Counter()
+            for position, words in enumerate(sentences):
+                tally.update(self.postings.get((len(sentences), position, words), ()))
+            tally.pop(without, None)  # type: ignore[arg-type]
+            if tally:
+                best = max(best, 1.0 + max(tally.values()) / len(sentences))
+        return best
+
+    def _closeness(self, words: int, own: tuple[str, tuple[int, ...], int] | None) -> float:
+        """1 - |w - w'| / (w + 1) for the closest word count w' of another record (0: none)."""
+        pool = self.word_counts
+        at = bisect.bisect_left(pool, words)
+        gaps = []
+        for step, first in ((-1, at - 1), (1, at)):
+            j = first
+            # the removed record is skipped when it alone has its word count
+            if own is not None and 0 <= j < len(pool) and pool[j] == own[2] and self.counts[2][pool[j]] == 1:
+                j += step
+            if 0 <= j < len(pool):
+                gaps.append(abs(pool[j] - words))
+        return 1.0 - min(gaps) / (words + 1) if gaps else 0.0
+
+
+def layout_membership(originals: Sequence[str], released: Sequence[str], *,
+                      normalize: Callable[[str], str] | None = None,
+                      levels: Sequence[str] = LEVELS) -> MembershipFigure:
+    """Play the membership game of the module docstring on a release.
+
+    Args:
+        originals: the records' texts (the notes an attacker may hold).
+        released: their releases as published, in the same order.
+        normalize: the release's public layout normalisation, applied to each note by the attacker
+            (None: none).
+        levels: the levels the attacker reads (default all; ``("sentences", "words")`` is an
+            attacker who ignores the layout itself, to measure what stays without it).
+
+    Returns:
+        The AUC and the share of records each level singles out.
+    """
+    if len(originals) != len(released):
+        raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
+    release = _Release(released, levels)
+    members, outsiders = [], []
+    for record, original in enumerate(originals):
+        note = layout_levels(normalize(original) if normalize is not None else original)
+        members.append(release.score(note, None))
+        outsiders.append(release.score(note, record))
+    n = len(originals)
+    unique = [sum(release.counts[i][lv[i]] == 1 for lv in release.levels) / n if n else float("nan")
+              for i in range(3)]
+    return MembershipFigure(n, mann_whitney_auc(members, outsiders) if n >= 2 else float("nan"), *unique)
