@@ -43,6 +43,7 @@ from .mechanisms import MECHANISMS
 from .parquet import ParquetJob
 from .pipeline import Anonymizer
 from .pipeline.document import Task, anonymize_documents, run_task
+from .privacy.epsilon import epsilon_sentences
 from .text import drawn_parts, split_words, token_kind
 
 log = logging.getLogger(__name__)
@@ -132,7 +133,9 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
             "note": "basic composition: each word part the mechanism releases (well-known: 2) spends "
                     "epsilon, so a text of n such parts spends n x epsilon per release"
                     + ("; words released verbatim or as surrogates spend none"
-                       if config.scope.scope != "all" else "")},
+                       if config.scope.scope != "all" else ""),
+            "in_words": epsilon_sentences(float(epsilon), longest_parts=stats.longest_draws,
+                                          scope_all=config.scope.scope == "all")},
         "change_rate": 1.0 if config.scope.scope == "all" and config.mechanism == "knn" else None,
         "seconds": round(seconds, 3),
         "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,

@@ -99,7 +99,7 @@ def test_privacy_report_prints_counts_never_text(tiny_name: str, tmp_path: Path)
     assert "change rate:          1.000" in out
     assert "N_w:                  0.000" in out
     assert "S_w:                  2.0" in out
-    assert "attack top-1 success:" in out and "not applicable" in out
+    assert "uniform / oracle:" in out and "not applicable" in out
     for word in TINY_WORDS:  # neither the input nor any replacement is printed
         assert word not in out.lower()
 
@@ -190,3 +190,14 @@ def test_privacy_report_hybrid_and_all_keep_their_figures(tiny_name: str, tmp_pa
                                "mechanism_parts": 12, "longest_document_mechanism_parts": 8}
     assert data["attacks"]["invocab_tokens"] == 12 and data["report"]["stats_words"] == 8
     assert not [w for w in data["warnings"] if "scope" in w]
+
+
+def test_calibrate_recommends_an_epsilon_for_a_target(tiny_name: str, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["calibrate", "-m", "exponential", "--epsilon", "0.5,2,8,32", "--target",
+                                 "n_w=0.5", "--embedding", tiny_name, "--no-plot", "-o", str(tmp_path),
+                                 "--draws", "50"])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("recommendation:"))
+    assert "--epsilon" in line or "no epsilon measured" in line
+    bad = runner.invoke(app, ["calibrate", "-m", "exponential", "--target", "n_w=7", "--embedding", tiny_name])
+    assert bad.exit_code == 2 and "--target must be FIGURE=LIMIT" in bad.output

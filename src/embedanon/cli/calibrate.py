@@ -8,6 +8,7 @@ import typer
 
 from .._atomic import writable_directory
 from ..privacy import calibration
+from ..privacy.recommend import parse_target, recommend
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
 from .convention import examples, old_spelling
@@ -15,6 +16,7 @@ from .convention import examples, old_spelling
 EXAMPLES = examples(
     "embedanon calibrate -m laplace --epsilon 10,20,40 -o calibration/",
     "embedanon calibrate -m knn --k 5,10,20 --no-plot",
+    "embedanon calibrate -m exponential --target n_w=0.3 --no-plot",
 )
 
 
@@ -24,14 +26,19 @@ def calibrate_command(
         "--mechanism", "-m", help="Mechanism to calibrate (see 'embedanon mechanisms').",
         metavar="NAME")],
     epsilon: Annotated[Optional[str], typer.Option(
-        help="Comma-separated epsilons, e.g. 1,10,100 (mechanisms with an epsilon).",
-        metavar="EPSILONS")] = None,
+        help="Comma-separated epsilons, e.g. 1,10,100 (mechanisms with an epsilon; with --target, "
+             "default: a grid around the readable range).", metavar="EPSILONS")] = None,
     k: Annotated[Optional[str], typer.Option(
         help="knn: comma-separated neighborhood sizes to sweep, e.g. 5,10,20.", metavar="KS")] = None,
     gamma: Annotated[Optional[float], typer.Option(
         help="tem: distance threshold (fixed).", metavar="GAMMA")] = None,
     lam: Annotated[Optional[float], typer.Option(
         help="mahalanobis: covariance weight (fixed).", metavar="LAMBDA")] = None,
+    target: Annotated[Optional[str], typer.Option(
+        help="Recommend the value that meets FIGURE=LIMIT with the most utility: n_w=0.3 (a frequent "
+             "word kept at most 30 % of the time), change_rate=0.7, or attack_top1=0.3 (the public-"
+             "prior Bayes attack; exponential, tem and knn). The grid's crossing is bisected.",
+        metavar="FIGURE=LIMIT")] = None,
     embedding: Annotated[str, typer.Option(
         help="Embedding name or file path.", metavar="NAME|PATH")] = DEFAULT_EMBEDDING,
     words: Annotated[int, typer.Option(
@@ -51,14 +58,23 @@ def calibrate_command(
     cosine the similarity of a replacement to its word."""
     setup_logging(verbose)
     directory = old_spelling("--out", out, "-o/--output", output, parameter="output", default=".")
-    parameter, values, fixed = calibration.sweep_for(mechanism, epsilon, k)
+    goal = parse_target(target) if target is not None else None
+    parameter, values, fixed = calibration.sweep_for(mechanism, epsilon, k, grid_optional=goal is not None)
     fixed.update({n: v for n, v in (("gamma", gamma), ("lam", lam)) if v is not None})
     writable_directory(directory)  # fail before the long part
     if plot:
         calibration.require_matplotlib()
-    rows = calibration.calibrate(mechanism, values, parameter=parameter, params=fixed,
-                                 embedding=embedding, words=words, draws=draws, seed=seed)
+    advice = None
+    if goal is None:
+        rows = calibration.calibrate(mechanism, values, parameter=parameter, params=fixed,
+                                     embedding=embedding, words=words, draws=draws, seed=seed)
+    else:
+        advice = recommend(mechanism.lower(), *goal, values=values or None, parameter=parameter, params=fixed,
+                           embedding=embedding, words=words, draws=draws, seed=seed)
+        rows = list(advice.rows)
     for line in calibration.format_table(rows):
+        typer.echo(line)
+    for line in advice.lines() if advice is not None else []:
         typer.echo(line)
     for path in calibration.write_outputs(rows, directory, plot=plot):
         typer.echo(f"wrote {path}")

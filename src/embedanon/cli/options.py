@@ -19,6 +19,7 @@ from ..errors import ConfigError
 from ..keys import default_key
 from ..noise import ReleaseKey
 from ..pipeline import Anonymizer
+from ..privacy.epsilon import ranges_help
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import given_on_command_line
@@ -42,7 +43,7 @@ MechanismOpt = Annotated[str, typer.Option(
 KOpt = Annotated[Optional[int], typer.Option(help="knn: neighborhood size (default 10).", metavar="K")]
 EpsilonOpt = Annotated[Optional[float], typer.Option(
         help="Privacy parameter per word of the metric-DP mechanisms; a text of n words spends "
-             "n*epsilon.", metavar="EPSILON")]
+             f"n*epsilon. The {ranges_help()}.", metavar="EPSILON")]
 GammaOpt = Annotated[Optional[float], typer.Option(
         help="tem: distance threshold of the truncated exponential mechanism.", metavar="GAMMA")]
 LamOpt = Annotated[Optional[float], typer.Option(

@@ -33,9 +33,13 @@ from .._atomic import AtomicBatch
 from .._validate import positive_int, seed_int
 from ..errors import ConfigError
 from ..mechanisms import Mechanism, available, build_mechanism
+from ..noise import GeneratorNoise
 from ..vectors.defaults import DEFAULT_EMBEDDING, load_embedding
 from ..vectors.index import NeighborIndex
+from .attacks.bayes import PosteriorAttack
+from .attacks.likelihood import likelihood_for
 from .metrics import word_statistics
+from .prior import embedding_vocabulary, public_prior
 
 #: Words are sampled among this many most frequent candidates (embedding files are in
 #: frequency order: word2vec, GloVe, fastText and the default minilm-words all are).
@@ -63,6 +67,7 @@ class CalibrationRow:
     s_w_p90: float
     cosine_mean: float
     seconds: float
+    attack_top1: float = float("nan")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -93,26 +98,29 @@ def _parts(text: str, name: str) -> list[str]:
     return parts
 
 
-def sweep_for(mechanism: str, epsilon: str | None,
-              k: str | None) -> tuple[str, tuple[float, ...], dict[str, Any]]:
+def sweep_for(mechanism: str, epsilon: str | None, k: str | None, *,
+              grid_optional: bool = False) -> tuple[str, tuple[float, ...], dict[str, Any]]:
     """Which parameter a calibration sweeps, its grid and the fixed parameters.
 
     Mechanisms that take ``epsilon`` sweep it (``k`` may then be one fixed value); ``knn``, which
-    has no epsilon, sweeps ``k``.
+    has no epsilon, sweeps ``k``. With ``grid_optional`` (a target is given) a missing grid is an
+    empty one, for the recommender's default.
     """
     specs = available()
     spec = specs.get(mechanism.lower()) if isinstance(mechanism, str) else None
     if spec is None:
         raise ConfigError(f"unknown mechanism {mechanism!r}; choose one of {', '.join(sorted(specs))}")
     if "epsilon" in spec.params:
-        if epsilon is None:
-            raise ConfigError(f"calibrating {spec.name!r} needs --epsilon, e.g. --epsilon 1,10,100")
         fixed: dict[str, Any] = {}
         if k is not None:
             ks = parse_grid(k, int, name="k")
             if len(ks) != 1:
                 raise ConfigError(f"k must be a single value for {spec.name!r}, got {k!r}")
             fixed["k"] = ks[0]
+        if epsilon is None:
+            if grid_optional:
+                return "epsilon", (), fixed
+            raise ConfigError(f"calibrating {spec.name!r} needs --epsilon, e.g. --epsilon 1,10,100")
         return "epsilon", parse_grid(epsilon, float, name="epsilon"), fixed
     if epsilon is not None:
         raise ConfigError(
@@ -122,6 +130,8 @@ def sweep_for(mechanism: str, epsilon: str | None,
     if "k" not in spec.params:
         raise ConfigError(f"mechanism {spec.name!r} takes neither epsilon nor k; nothing to calibrate")
     if k is None:
+        if grid_optional:
+            return "k", (), {}
         raise ConfigError(f"calibrating {spec.name!r} needs --k, e.g. --k 5,10,20")
     return "k", tuple(float(v) for v in parse_grid(k, int, name="k")), {}
 
@@ -140,17 +150,34 @@ def sample_words(index: NeighborIndex, words: int, rng: np.random.Generator, *,
     return np.sort(rng.choice(pool_ids, size=words, replace=False)).astype(np.int64)
 
 
-def value_rng(entropy: int, value: float) -> np.random.Generator:
-    """Stream of one grid value: depends only on (seed, value)."""
+def value_rng(entropy: int, value: float, *, stream: int = 1) -> np.random.Generator:
+    """Stream of one grid value: depends only on (seed, value, stream)."""
     bits = int.from_bytes(struct.pack("<d", float(value)), "little")
-    return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(1, bits)))
+    return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(stream, bits)))
+
+
+def attack_top1(mechanism: Mechanism, index: NeighborIndex, ids: np.ndarray, draws: int,
+                rng: np.random.Generator) -> float:
+    """Top-1 of the Bayes attack with the public word frequencies on ``draws`` replacements of
+    each word of ``ids`` (the one attack of :mod:`embedanon.privacy.attacks`).
+
+    Raises:
+        ConfigError: the mechanism has no exact law.
+    """
+    repeated = np.repeat(np.asarray(ids, dtype=np.int64), draws)
+    ys = np.asarray(mechanism.sample(repeated, GeneratorNoise(rng, len(repeated))), dtype=np.int64)
+    store = index.store
+    vocabulary = embedding_vocabulary(store, public_prior(store))
+    posterior = PosteriorAttack(likelihood_for(mechanism, index), vocabulary, store.words,
+                                guarded=not mechanism.may_return_input)
+    return posterior.run(repeated.tolist(), ys, (1,)).rate(1)
 
 
 def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float], *,
               parameter: str = "epsilon", params: dict[str, Any] | None = None,
               index: NeighborIndex | None = None, embedding: str = DEFAULT_EMBEDDING,
               words: int = 200, draws: int = 100, seed: int = 0,
-              pool: int = DEFAULT_POOL) -> list[CalibrationRow]:
+              pool: int = DEFAULT_POOL, attack: bool = False) -> list[CalibrationRow]:
     """N_w, S_w and cosine of ``mechanism`` for each value of ``parameter``.
 
     Args:
@@ -162,6 +189,8 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
         words: number of words sampled (seeded) among the ``pool`` most frequent candidates.
         draws: replacements drawn per word and value.
         seed: seed of the word sample and of every draw.
+        attack: also measure the Bayes attack with the public word frequencies on one more set of
+            ``draws`` replacements per word (``attack_top1``; needs a mechanism with an exact law).
     """
     seed = seed_int(seed)
     draws = positive_int("draws", draws)
@@ -182,6 +211,7 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
             mech = mechanism(index=index, **given)
         started = time.perf_counter()
         stats = word_statistics(mech, ids, draws, value_rng(seed, value), vectors=vectors)
+        top1 = attack_top1(mech, index, ids, draws, value_rng(seed, value, stream=2)) if attack else math.nan
         n_w = np.percentile(stats.n_w, [10, 50, 90])
         s_w = np.percentile(stats.s_w, [10, 50, 90])
         rows.append(CalibrationRow(
@@ -189,7 +219,7 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
             n_w_mean=float(stats.n_w.mean()), n_w_p10=float(n_w[0]), n_w_p50=float(n_w[1]),
             n_w_p90=float(n_w[2]), s_w_mean=float(stats.s_w.mean()), s_w_p10=float(s_w[0]),
             s_w_p50=float(s_w[1]), s_w_p90=float(s_w[2]), cosine_mean=float(stats.cosine.mean()),
-            seconds=time.perf_counter() - started,
+            seconds=time.perf_counter() - started, attack_top1=top1,
         ))
     return rows
 
