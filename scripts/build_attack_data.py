@@ -32,7 +32,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from embedanon.privacy.contextual import train_bigrams
+from embedanon.privacy.attacks.contextual import train_bigrams
 from embedanon.text import lookup_key
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "privacy" / "data"

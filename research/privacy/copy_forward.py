@@ -26,7 +26,7 @@ from pathlib import Path
 from embedanon import Anonymizer
 from embedanon.pipeline.document import sentence_units
 from embedanon.privacy.attacks import PosteriorAttack, likelihood_for
-from embedanon.privacy.multirelease import multi_release
+from embedanon.privacy.attacks.multirelease import multi_release
 from embedanon.privacy.prior import embedding_vocabulary, public_prior
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"

@@ -215,3 +215,23 @@ def test_json_on_empty_input_is_valid_json_with_nulls(tmp_path: Path) -> None:
     data = json.loads(result.stdout, parse_constant=refuse)
     assert data["report"]["n_w_mean"] is None
     assert data["release"]["change_rate"] is None
+
+
+def test_the_verdict_holds_every_figure_to_a_threshold_that_can_be_overridden(tmp_path: Path) -> None:
+    src = _csv(tmp_path)
+    out = _report(str(src), "--field", "note", "--fresh-key", "--releases", "2")
+    checks = {c["figure"]: c for c in out["verdict"]["checks"]}
+    # the 30 rows repeat 3 notes: a note's layout is found with and without its own release
+    assert out["membership"]["records"] == 30 and checks["membership_auc"]["value"] == out["membership"]["auc"]
+    assert checks["change_rate"]["status"] == "pass"
+    assert {"releases_top1:2", "releases_majority_top1:2", "releases_gain", "name_confirmation_auc"} <= set(checks)
+    assert all(c["status"] in ("pass", "fail", "n/a") and c["remedy"] for c in checks.values())
+    assert out["attacks"]["releases"][1]["majority_top1"] == 0.0  # knn never returns its input
+    keyed = _report(str(src), "--field", "note", "--key", str(_key(tmp_path)), "--releases", "2",
+                    "--threshold", "s_w=1000")
+    checks = {c["figure"]: c for c in keyed["verdict"]["checks"]}
+    assert checks["s_w"]["status"] == "fail"  # the limit was raised above any S_w
+    assert checks["releases_gain"]["value"] == 0.0 and checks["releases_gain"]["status"] == "pass"
+    bad = runner.invoke(app, ["privacy-report", str(src), "--threshold", "nope=1"])
+    assert bad.exit_code == 2 and "unknown figure 'nope'" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1

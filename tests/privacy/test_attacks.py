@@ -18,7 +18,7 @@ from embedanon.privacy.attacks import (
     run_attacks,
     topk_credit,
 )
-from embedanon.privacy.contextual import train_bigrams
+from embedanon.privacy.attacks.contextual import train_bigrams
 from embedanon.privacy.prior import NameEntry, build_vocabulary, embedding_vocabulary
 from embedanon.vectors.index import NeighborIndex
 

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from embedanon.privacy.attacks import PosteriorAttack, SparseLaw, corpus_slots
-from embedanon.privacy.contextual import (
+from embedanon.privacy.attacks.contextual import (
     BigramModel,
     bundled_bigrams,
     contextual_attack,
+    forward_backward,
     train_bigrams,
     viterbi,
 )
@@ -59,6 +60,30 @@ def test_viterbi_finds_the_best_path_of_a_random_lattice() -> None:
 
         best = max(itertools.product(*[range(len(s)) for s in states]), key=total)
         assert total(viterbi(emissions, states, model)) == pytest.approx(total(best))
+
+
+def test_forward_backward_picks_the_best_marginal_of_a_random_lattice() -> None:
+    """Against brute force: every path's probability summed per (position, candidate)."""
+    model = train_bigrams(SENTENCES)
+    rng = np.random.default_rng(1)
+    missed = 0
+    for _ in range(40):
+        n = int(rng.integers(1, 5))
+        states = [rng.choice(len(model.words), size=int(rng.integers(1, 4)), replace=False) for _ in range(n)]
+        emissions = [rng.normal(size=len(s)) for s in states]
+        marginals = [np.zeros(len(s)) for s in states]
+        for path in itertools.product(*[range(len(s)) for s in states]):
+            ids = [0] + [int(states[i][c]) for i, c in enumerate(path)] + [0]
+            log = sum(model.log_prob(np.array([a]), np.array([b]))[0] for a, b in zip(ids[:-1], ids[1:]))
+            weight = np.exp(log + sum(emissions[i][c] for i, c in enumerate(path)))
+            for i, c in enumerate(path):
+                marginals[i][c] += weight
+        picks = forward_backward(emissions, states, model)
+        for i, marginal in enumerate(marginals):
+            assert marginal[picks[i]] == pytest.approx(marginal.max(), rel=1e-9)
+        path = viterbi(emissions, states, model)  # negative control: the best path is not always
+        missed += any(m[c] < m.max() * (1 - 1e-9) for m, c in zip(marginals, path))  # the best words
+    assert missed > 0
 
 
 def test_context_beats_the_context_free_attack_where_it_disambiguates() -> None:

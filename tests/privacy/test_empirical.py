@@ -100,7 +100,7 @@ def test_laplace_gets_an_empirical_attack_figure(index: NeighborIndex) -> None:
 
 
 def test_run_attacks_uses_the_empirical_law_only_when_asked(index: NeighborIndex) -> None:
-    from embedanon.privacy.contextual import train_bigrams
+    from embedanon.privacy.attacks.contextual import train_bigrams
 
     mech = SampledMatrix(dense(3))
     docs = ["apple bread cheese dinner.", "eagle forest garden."]

@@ -1,4 +1,4 @@
-"""Change rate, N_w, S_w and the privacy report: exact values on hand-made inputs."""
+"""Change rate, N_w and S_w: exact values on hand-made inputs."""
 
 from __future__ import annotations
 
@@ -7,21 +7,15 @@ import pytest
 
 from embedanon.errors import InputError
 from embedanon.mechanisms.knn import KnnMechanism
-from embedanon.pipeline import Anonymizer
 from embedanon.privacy.metrics import (
     ChangeStats,
     align_tokens,
     change_rate,
     change_stats,
     distinct_per_row,
-    privacy_report,
     word_statistics,
 )
-from embedanon.text import tokenize
-from embedanon.vectors.defaults import home_dir
 from embedanon.vectors.index import NeighborIndex
-
-from ..conftest import TINY_WORDS, make_store
 
 
 class Identity:
@@ -42,16 +36,6 @@ class Constant:
 
     def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return np.zeros(len(ids), dtype=np.int64)
-
-
-@pytest.fixture(scope="module")
-def tiny_saved() -> str:
-    """The 8-word tiny embedding saved under $EMBEDANON_HOME, usable by name."""
-    name = "tiny-privacy"
-    target = home_dir() / "embeddings" / name
-    if not (target / "meta.json").is_file():
-        make_store(TINY_WORDS).save(target)
-    return name
 
 
 # ------------------------------------------------------------------------------------------------
@@ -145,50 +129,3 @@ def test_word_statistics_is_seeded(tiny_index: NeighborIndex) -> None:
     a = word_statistics(mech, np.arange(8), 5, np.random.default_rng(9))
     b = word_statistics(mech, np.arange(8), 5, np.random.default_rng(9))
     assert a.s_w.tolist() == b.s_w.tolist()
-
-
-# ------------------------------------------------------------------------------------------------
-# the report
-# ------------------------------------------------------------------------------------------------
-TEXT = ["Alpha bravo, charlie delta! echo 42 foxtrot.", "golf hotel alpha; Alpha-bravo"]
-
-
-def _reverse_sets(table: np.ndarray) -> dict[int, set[int]]:
-    reverse: dict[int, set[int]] = {}
-    for x, row in enumerate(table.tolist()):
-        for y in row:
-            reverse.setdefault(y, set()).add(x)
-    return reverse
-
-
-def test_report_on_knn_matches_hand_counts_and_a_brute_force_attack(tiny_saved: str) -> None:
-    anonymizer = Anonymizer(tiny_saved, "knn", k=2, seed=5)
-    report = privacy_report(TEXT, anonymizer, draws=200)
-    # non-space tokens: line 1 has 6 words, 42 and 3 punctuation marks; line 2 has 4 words
-    # (Alpha-bravo is one) and ';'
-    assert (report.change.tokens, report.change.word_tokens) == (10 + 5, 6 + 4)
-    assert report.change.changed_words == 10  # knn never returns the word
-    assert report.documents == 2 and report.longest_document_words == 6
-    assert report.n_w_mean == 0.0 and report.s_w_mean == 2.0
-    assert report.stats_words == 8 and report.epsilon is None
-
-    # Reference attack from the same outputs: single-part words, uniform prior -> 1/|R(y)|.
-    replay = Anonymizer(tiny_saved, "knn", k=2, seed=5)
-    store = replay.runtime.store
-    reverse = _reverse_sets(replay.mechanism.table)  # type: ignore[attr-defined]
-    expected = []
-    for doc in TEXT:
-        out = replay.anonymize(doc)
-        for a, b in zip(tokenize(doc), tokenize(out), strict=True):
-            if a.kind == "word" and a.text.isalpha():
-                x, y = store.id_of(a.text), store.id_of(b.text)
-                expected.append(1 / len(reverse[y]) if x in reverse[y] else 0.0)
-    assert report.attack_uniform.tokens == len(expected) == 9
-    assert report.attack_uniform.success == pytest.approx(np.mean(expected))
-    assert report.attack_corpus.success >= report.attack_uniform.success
-
-
-def test_report_of_a_text_without_words(tiny_saved: str) -> None:
-    report = privacy_report(["123 -- 456", ""], Anonymizer(tiny_saved, "knn", k=2, seed=1))
-    assert report.change.word_tokens == 0 and report.attack_uniform.tokens == 0
-    assert np.isnan(report.n_w_mean) and np.isnan(report.attack_uniform.success)

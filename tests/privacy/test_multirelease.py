@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from embedanon.privacy.attacks import DenseLaw, PosteriorAttack, SparseLaw
-from embedanon.privacy.multirelease import multi_release
+from embedanon.privacy.attacks.multirelease import multi_release
 from embedanon.privacy.prior import embedding_vocabulary
 from embedanon.vectors.index import NeighborIndex
 
@@ -71,3 +71,52 @@ def test_unique_recovery_is_undefined_for_restricted_likelihoods(index: Neighbor
                              embedding_vocabulary(index.store, np.ones(12)), WORDS, guarded=False)
     _, originals, _, texts = corpus(dense(1), 5, 2, 0)
     assert all(np.isnan(f.unique) for f in multi_release(originals, texts, attack, index.store))
+
+
+def _brute_force(matrix, prior, xs, outs, n):  # type: ignore[no-untyped-def]
+    """Plain reference: Bayes top-1 over all 12 words, and the majority vote (ties by prior)."""
+    top1 = vote = 0.0
+    for d, row in enumerate(xs):
+        for i, x in enumerate(row):
+            score = prior.copy()
+            ballots = [outs[r][d][i] for r in range(n)]
+            for y in ballots:
+                score *= matrix[:, y]
+            best = np.flatnonzero(np.isclose(score, score.max(), rtol=1e-12, atol=0))
+            top1 += float(x in best) / len(best)
+            most = max(ballots.count(y) for y in ballots)
+            tied = sorted({y for y in ballots if ballots.count(y) == most})
+            heavy = [y for y in tied if prior[y] == max(prior[t] for t in tied)]
+            vote += float(x in heavy) / len(heavy)
+    return top1, vote
+
+
+def test_dense_releases_are_scored_on_the_union_equal_to_brute_force(index: NeighborIndex) -> None:
+    """With every word a candidate, the union of each release's candidates holds every word, so
+    the restricted attack equals the Bayes attacker over all words; the intersection used for exact
+    laws would lose the original whenever one release's candidates miss it."""
+    matrix = dense(6)
+    prior = np.arange(1, 13.0)
+    attack = PosteriorAttack(DenseLaw(MatrixLaw(matrix), index, neighbors=12),
+                             embedding_vocabulary(index.store, prior), WORDS, guarded=False)
+    xs, originals, outs, texts = corpus(matrix, 25, 5, 9)
+    for fig in multi_release(originals, texts, attack, index.store, counts=(1, 2, 5), candidates=12):
+        top1, vote = _brute_force(matrix, prior, xs, outs, fig.releases)
+        assert fig.top1 == pytest.approx(top1) and fig.majority == pytest.approx(vote)
+
+
+def test_a_mostly_faithful_mechanism_falls_to_the_majority_vote(index: NeighborIndex) -> None:
+    """P(y = x) = 0.7: the vote's top-1 climbs with N; knn-like laws never return the input, so
+    the vote recovers nothing (the negative control)."""
+    faithful = 0.7 * np.eye(12) + 0.3 * (np.ones((12, 12)) - np.eye(12)) / 11
+    attack = PosteriorAttack(DenseLaw(MatrixLaw(faithful), index, neighbors=12),
+                             embedding_vocabulary(index.store, np.ones(12)), WORDS, guarded=False)
+    _, originals, _, texts = corpus(faithful, 40, 5, 2)
+    one, _, five = multi_release(originals, texts, attack, index.store, counts=(1, 2, 5))
+    assert one.majority / one.tokens < five.majority / five.tokens
+    assert five.majority / five.tokens > 0.9
+    never = knn_like(3, 4)
+    attack = PosteriorAttack(SparseLaw(MatrixLaw(never), index), embedding_vocabulary(index.store, np.ones(12)),
+                             WORDS, guarded=False)
+    _, originals, _, texts = corpus(never, 20, 5, 3)
+    assert all(f.majority == 0 for f in multi_release(originals, texts, attack, index.store))

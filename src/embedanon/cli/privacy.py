@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Annotated, Any, Optional
 
+import numpy as np
 import typer
 
 from .._english import counted
@@ -20,8 +21,11 @@ from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
-from ..privacy.metrics import PrivacyReport, privacy_report
+from ..privacy.attacks.likelihood import likelihood_for
+from ..privacy.attacks.membership import MembershipFigure, layout_membership
+from ..privacy.epsilon import epsilon_sentences
 from ..privacy.prior import has_aligned_words
+from ..privacy.report import PrivacyReport, privacy_report
 from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
 from ..privacy.verdict import figure_values, judge, parse_overrides, with_overrides
 from .common import handle_errors, setup_logging
@@ -71,8 +75,8 @@ def privacy_report_command(
     max_words: Annotated[int, typer.Option(
         help="Word types N_w and S_w are computed over.", metavar="N")] = 200,
     neighbors: Annotated[int, typer.Option(
-        help="Attack: nearest words considered as pre-images of each replacement (not knn).",
-        metavar="N")] = 10,
+        help="Attack: nearest words considered as pre-images of each replacement (laws not "
+             "inverted exactly: every mechanism but knn).", metavar="N")] = 50,
     mc_draws: Annotated[int, typer.Option(
         help="Attack on laplace/mahalanobis: samples per candidate pre-image.", metavar="N")] = 100,
     empirical_draws: Annotated[int, typer.Option(
@@ -148,21 +152,31 @@ def privacy_report_command(
         originals, released = list(view.originals), [list(r) for r in view.releases]
         name_spans = view.map_spans(name_spans) if name_spans is not None else None
     say("measuring N_w, S_w and the Bayes attack")
-    report = privacy_report(originals, anonymizer, draws=draws, max_words=max_words, neighbors=neighbors,
-                            mc_draws=mc_draws, outputs=released[0])
+    mechanism, index = anonymizer.mechanism, anonymizer.runtime.index
+    exact = hasattr(mechanism, "distribution")
+    # one law for every attack on this release (its tables and caches are built once)
+    law = likelihood_for(mechanism, index, neighbors=neighbors) if exact else None
+    epsilon = dict(config.params).get("epsilon")
+    report = privacy_report(originals, released[0], mechanism=mechanism, index=index, key=anonymizer.key,
+                            epsilon=None if epsilon is None else float(epsilon), draws=draws,
+                            max_words=max_words, neighbors=neighbors, mc_draws=mc_draws, likelihood=law,
+                            attack=not (exact or empirical_draws))  # else run_attacks has these figures
     counts = _full_scope_counts(report) if scoped is None else scoped.counts
     # From here on ``report.change`` is the release's; N_w, S_w and the attacks stay the mechanism's.
     report = replace(report, change=counts.change)
     figures = None
-    exact = hasattr(anonymizer.mechanism, "distribution")
     if exact or empirical_draws:
         say("running the public-prior, out-of-vocabulary"
             + (", contextual" if contextual else "") + " and multi-release attacks"
             + ("" if exact else f" (law estimated from {empirical_draws} runs per input: lower bounds)"))
-        figures = run_attacks(originals, released, mechanism=anonymizer.mechanism,
-                              index=anonymizer.runtime.index, name_spans=name_spans,
+        figures = run_attacks(originals, released, mechanism=mechanism, index=index, name_spans=name_spans,
                               release_counts=sorted({1, len(keys)}), contextual=contextual,
-                              empirical_draws=0 if exact else empirical_draws, attacker_text=attacker)
+                              empirical_draws=0 if exact else empirical_draws, attacker_text=attacker,
+                              neighbors=neighbors, likelihood=law, seed=_seed(anonymizer.key, 3))
+    # membership reads the release as published, in every scope
+    published = outs[0] if plain else [d.text for d in docs[0]]
+    say("playing the membership game on the layout")
+    membership = _membership(texts, published, anonymizer.key)
     warnings = []
     if attacker is not None and {t.strip() for t in texts if t.strip()} <= {t.strip() for t in attacker}:
         warnings.append("--attacker-text holds every text of the input: the domain-prior figures are an "
@@ -180,20 +194,25 @@ def privacy_report_command(
                         "note they also hold) replays the noise; release with --key")
     if scoped is not None:  # the same lines the review page shows
         warnings.extend(scoped.warnings)
-    verdict = judge(figure_values(
+    values = figure_values(
         change_rate=counts.change.change_rate, n_w=report.n_w_mean, s_w=report.s_w_mean,
         epsilon_record=None if report.epsilon is None else counts.longest_parts * report.epsilon,
-        attacks=None if figures is None else figures.as_dict()), thresholds)
+        attacks=None if figures is None else figures.as_dict(), membership_auc=membership.auc)
+    if releases > 1 and fixed:  # N releases under one key are one text: nothing gained, exactly
+        values["releases_gain"] = 0.0
+    verdict = judge(values, thresholds)
     if as_json:
         payload: dict[str, Any] = {"report": _report_dict(report),
                                    "repeated_releases": _repeated(releases, fixed),
                                    "release": _release_dict(config.scope.scope, counts),
                                    "warnings": warnings,
                                    "attacks": None if figures is None else figures.as_dict(),
+                                   "membership": membership.as_dict(),
                                    "verdict": verdict.as_dict()}
         typer.echo(json.dumps(finite_json(payload), indent=2, allow_nan=False, default=str))
         return
-    for line in format_report(report, counts) + (format_figures(figures) if figures else []):
+    for line in (format_report(report, counts) + (format_figures(figures) if figures else [])
+                 + format_membership(membership)):
         typer.echo(line)
     if releases > 1 and fixed:
         typer.echo(f"after {releases} releases:   = 1 release (every release under this key is the same "
@@ -209,6 +228,32 @@ def _repeated(releases: int, fixed: bool) -> dict[str, Any] | None:
     if releases == 1:
         return None
     return {"releases": releases, "fixed_key": fixed, "same_as_releases": 1 if fixed else releases}
+
+
+#: Records the membership game is played on at most (a keyed sample of a larger input).
+MEMBERSHIP_RECORDS = 2000
+
+
+def _seed(key: ReleaseKey, stream: int) -> int:
+    """A seed for one of the report's own draws, derived from the release key."""
+    return int.from_bytes(key.subkey(f"privacy-report/{stream}")[:8], "little")
+
+
+def _membership(texts: list[str], published: list[str], key: ReleaseKey) -> MembershipFigure:
+    """The layout membership game on the release (a keyed sample of at most
+    :data:`MEMBERSHIP_RECORDS` records: the game on a release of that many)."""
+    if len(texts) > MEMBERSHIP_RECORDS:
+        rng = np.random.default_rng(_seed(key, 4))
+        chosen = np.sort(rng.choice(len(texts), size=MEMBERSHIP_RECORDS, replace=False)).tolist()
+        texts, published = [texts[i] for i in chosen], [published[i] for i in chosen]
+    return layout_membership(texts, published)
+
+
+def format_membership(figure: MembershipFigure) -> list[str]:
+    """The membership line (an AUC and shares, never text)."""
+    return [f"membership (layout):  AUC {_rate(figure.auc)} over {figure.records} records (0.5: chance); "
+            f"{_rate(figure.unique_layout)} have a layout, {_rate(figure.unique_sentences)} a sentence "
+            "structure no other released record has"]
 
 
 def finite_json(value: Any) -> Any:
@@ -227,7 +272,8 @@ def _report_dict(report: PrivacyReport) -> dict[str, Any]:
     out = asdict(report)
     for key in ("attack_uniform", "attack_corpus"):
         result = getattr(report, key)
-        out[key] = {"tokens": result.tokens, "success": result.success, "method": result.method}
+        out[key] = None if result is None else {"tokens": result.tokens, "success": result.rate(1),
+                                                "method": report.attack_method}
     out["change"]["change_rate"] = report.change.change_rate
     return out
 
@@ -306,14 +352,20 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
                          f"{topk(f['oov_domain_record_pooled'])}")
     if f.get("contextual_domain"):
         lines.append(f"contextual, domain:   top-1 {_rate(f['contextual_domain']['contextual_top1'])} "
-                     "(the domain prior and bigrams of --attacker-text, Viterbi)")
+                     "(the domain prior and bigrams of --attacker-text, forward-backward)")
     if f["contextual"]:
         c = f["contextual"]
-        lines.append(f"contextual attack:    top-1 {_rate(c['contextual_top1'])} (context-free "
-                     f"{_rate(c['context_free_top1'])}; public bigrams, Viterbi)")
+        lines.append(f"contextual attack:    top-1 {_rate(c['contextual_top1'])} (Viterbi "
+                     f"{_rate(c['viterbi_top1'])}, context-free {_rate(c['context_free_top1'])}; public "
+                     "bigrams, forward-backward)")
     for r in f["releases"]:
         lines.append(f"after {r['releases']} release(s):   unique recovery {_rate(r['unique_recovery'])}, "
-                     f"top-1 {_rate(r['top1'])}")
+                     f"top-1 {_rate(r['top1'])}, majority vote {_rate(r['majority_top1'])}")
+    confirmation = f.get("name_confirmation")
+    if confirmation and confirmation["names"]:
+        lines.append(f"name confirmation:    AUC {_rate(confirmation['auc'])} (which of two names: "
+                     f"{confirmation['names']} names from the {confirmation['source']}, "
+                     f"{confirmation['decoys']} other names each; 0.5: chance)")
     for n in f["names"]:
         lines.append(f"names ({n['group']}):{' ' * max(1, 12 - len(n['group']))}top-1 {_rate(n['top1'])}, "
                      f"top-10 {_rate(n['top10'])} of {n['tokens']} name tokens")
@@ -334,7 +386,6 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) ->
     """
     c = report.change
     counts = _full_scope_counts(report) if counts is None else counts
-    a, b = report.attack_uniform, report.attack_corpus
     scoped = counts.mechanism_words != c.word_tokens
     words = "word parts the mechanism replaced" if scoped else "word parts the mechanism replaces"
     if report.epsilon is None:
@@ -346,10 +397,17 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) ->
                  f"{m} x {e:g} = {m * e:g}")
         if counts.verbatim_words or counts.other_words:
             spent += "; the other words have no epsilon"
+        plain = epsilon_sentences(e, longest_parts=longest, scope_all=not scoped)
+        spent += f"\nepsilon in words:     {plain['per_word']}; {plain['note_500_words']}"
     released = ([f"released by:          mechanism {counts.mechanism_words}, unchanged (verbatim) "
                  f"{counts.verbatim_words}, surrogate or redaction {counts.other_words} "
                  f"of {c.word_tokens} word tokens"] if scoped else [])
     of = ", mechanism words only" if scoped else ""
+    attack = []
+    a, b = report.attack_uniform, report.attack_corpus
+    if a is not None and b is not None:
+        attack = [f"attack top-1 success: {_rate(a.rate(1))} uniform prior, {_rate(b.rate(1))} corpus "
+                  f"prior  ({a.tokens} in-embedding word tokens; {report.attack_method})"]
     return [
         f"mechanism:            {report.mechanism}",
         f"documents:            {report.documents}",
@@ -362,7 +420,6 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) ->
         f"(mean fraction unchanged; {report.stats_words} word types x {report.draws} draws{of})",
         f"S_w:                  {'n/a' if math.isnan(report.s_w_mean) else f'{report.s_w_mean:.1f}'}"
         f"  (mean distinct outputs in {report.draws} draws)",
-        f"attack top-1 success: {_rate(a.success)} uniform prior, {_rate(b.success)} corpus prior  "
-        f"({a.tokens} in-embedding word tokens; {a.method})",
+        *attack,
         f"epsilon spent:        {spent}",
     ]

@@ -20,11 +20,9 @@ import numpy as np
 
 from .._validate import positive_int
 from ..errors import InputError
-from ..mechanisms.base import Mechanism, first_occurrence_unique
+from ..mechanisms.base import Mechanism
 from ..noise import GeneratorNoise
-from ..pipeline import Anonymizer
-from ..text import ALNUM_KINDS, Token, lookup_key, mechanism_draws, tokenize
-from .attack import AttackResult, BayesAttack, frequency_prior
+from ..text import ALNUM_KINDS, Token, lookup_key, tokenize
 
 #: Words sampled per chunk in :func:`word_statistics` (bounds memory: chunk * draws * d floats).
 _CHUNK_WORDS = 64
@@ -152,10 +150,10 @@ def scan(original: str, document: DocumentLike) -> tuple[int, int, list[tuple[in
 
 def change_stats(original: str, anonymized: str) -> ChangeStats:
     """Count tokens, word tokens and changed word tokens (see :func:`align_tokens`)."""
-    return _pair_stats(align_tokens(original, anonymized))
+    return pair_stats(align_tokens(original, anonymized))
 
 
-def _pair_stats(pairs: list[tuple[Token, Token]]) -> ChangeStats:
+def pair_stats(pairs: list[tuple[Token, Token]]) -> ChangeStats:
     tokens = sum(1 for x, _ in pairs if x.kind != "space")
     words = [(x, y) for x, y in pairs if x.kind == "word"]
     changed = sum(1 for x, y in words if lookup_key(x.text) != lookup_key(y.text))
@@ -253,103 +251,3 @@ def word_statistics(mechanism: Mechanism, ids: np.ndarray, draws: int, rng: np.r
         if vectors is not None:
             cosine[rows] = np.einsum("id,ind->in", vectors[chunk], vectors[out]).mean(axis=1)
     return WordStatistics(ids, n_w, s_w, cosine, draws)
-
-
-# ------------------------------------------------------------------------------------------------
-# Report of one input
-# ------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class PrivacyReport:
-    """Counts and rates of an anonymized input; never any text.
-
-    Attributes:
-        mechanism: mechanism name.
-        epsilon: per-word epsilon, or None for mechanisms without one (knn).
-        documents: documents (lines of a text file) anonymized.
-        change: token counts over all documents.
-        longest_document_words: word tokens of the longest document.
-        longest_document_parts: word parts the mechanism replaces in the longest document
-            (:func:`~embedanon.text.mechanism_draws`; ``well-known`` is 2): its epsilon spent is
-            this many times epsilon.
-        input_parts: the same over all documents.
-        stats_words: distinct in-embedding word types N_w and S_w were computed over.
-        draws: draws per word type for N_w and S_w.
-        n_w_mean: mean N_w over those types.
-        s_w_mean: mean S_w over those types.
-        attack_uniform: Bayes attack with a uniform prior over the vocabulary.
-        attack_corpus: Bayes attack with the input's own word frequencies as the prior.
-    """
-
-    mechanism: str
-    epsilon: float | None
-    documents: int
-    change: ChangeStats
-    longest_document_words: int
-    stats_words: int
-    draws: int
-    n_w_mean: float
-    s_w_mean: float
-    attack_uniform: AttackResult
-    attack_corpus: AttackResult
-    longest_document_parts: int = 0
-    input_parts: int = 0
-
-
-def privacy_report(texts: Iterable[str], anonymizer: Anonymizer, *, draws: int = 100,
-                   max_words: int = 200, neighbors: int = 10, mc_draws: int = 100,
-                   outputs: Sequence[str] | None = None) -> PrivacyReport:
-    """Anonymize ``texts`` (one document each) and measure what the release protects.
-
-    * change rate over word tokens (:func:`change_stats`);
-    * N_w and S_w over the first ``max_words`` distinct in-embedding word types, ``draws`` each;
-    * the Bayes re-identification attack (:class:`~embedanon.privacy.attack.BayesAttack`) on the
-      word tokens the mechanism replaced, with a uniform prior and with the corpus prior.
-
-    Randomness: the documents get the anonymizer's keyed noise; the statistics and the attack's
-    sampling get two further streams derived from its key.
-    """
-    max_words = positive_int("max_words", max_words)
-    docs = list(texts)
-    outs = list(anonymizer.anonymize_many(docs)) if outputs is None else list(outputs)
-    if len(outs) != len(docs):
-        raise ValueError("one output per text is needed")
-    store = anonymizer.runtime.store
-    mechanism = anonymizer.mechanism
-    change = ChangeStats(0, 0, 0)
-    longest = longest_parts = input_parts = 0
-    xs_all, ys_all = [], []
-    for doc, out in zip(docs, outs, strict=True):
-        pairs = align_tokens(doc, out)
-        stats = _pair_stats(pairs)
-        change = change + stats
-        longest = max(longest, stats.word_tokens)
-        parts = mechanism_draws(doc)
-        longest_parts, input_parts = max(longest_parts, parts), input_parts + parts
-        xs, ys = word_id_pairs(pairs, store.id_of)
-        xs_all.append(xs)
-        ys_all.append(ys)
-    xs = np.concatenate(xs_all) if xs_all else np.zeros(0, dtype=np.int64)
-    ys = np.concatenate(ys_all) if ys_all else np.zeros(0, dtype=np.int64)
-
-    # Statistics and the attack's sampling get streams derived from the release key, apart from
-    # the documents' noise.
-    entropy = int.from_bytes(anonymizer.key.subkey("privacy-report")[:16], "little")
-    stats_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(1,)))
-    attack_rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(2,)))
-    types = first_occurrence_unique(xs)[0][:max_words] if len(xs) else xs
-    if len(types):
-        word_stats = word_statistics(mechanism, types, draws, stats_rng)
-        n_w_mean, s_w_mean = float(word_stats.n_w.mean()), float(word_stats.s_w.mean())
-    else:
-        n_w_mean = s_w_mean = float("nan")
-    attack = BayesAttack(mechanism, anonymizer.runtime.index, neighbors=neighbors, mc_draws=mc_draws,
-                         rng=attack_rng)
-    uniform = attack.run(xs, ys)
-    corpus = attack.run(xs, ys, prior=frequency_prior(xs, len(store))) if len(xs) else uniform
-    epsilon = dict(anonymizer.config.params).get("epsilon")
-    return PrivacyReport(
-        mechanism=mechanism.name, epsilon=None if epsilon is None else float(epsilon),
-        documents=len(docs), change=change, longest_document_words=longest, stats_words=len(types),
-        draws=draws, n_w_mean=n_w_mean, s_w_mean=s_w_mean, attack_uniform=uniform, attack_corpus=corpus,
-        longest_document_parts=longest_parts, input_parts=input_parts,
-    )

@@ -195,7 +195,7 @@ DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
     Threshold("epsilon_record", "epsilon spent by the longest record", 10.0, True,
               "none at a readable epsilon: the formal bound says nothing here; read the attack figures"),
     Threshold("attack_public_top1", "words recovered, public prior, top-1", 0.5, True, _WORDS),
-    Threshold("attack_public_top5", "words recovered, public prior, top-5", 0.8, True, _WORDS),
+    Threshold("attack_top5", "words recovered among five guesses", 0.8, True, _WORDS),
     Threshold("attack_uniform_top1", "words recovered, uniform prior, top-1", 0.5, True, _WORDS),
     Threshold("attack_oracle_top1", "words recovered, the corpus's own frequencies, top-1", 0.5, True,
               _WORDS),
@@ -214,8 +214,8 @@ DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
     Threshold("name_confirmation_auc", "which of two names a record holds (AUC, 0.5: chance)", 0.6, True,
               _NAMES),
     Threshold("membership_auc", "whether a held note is in the release, from its layout (AUC)", 0.6, True,
-              "--normalize-layout removes what it can; word count and sentence structure stay: "
-              "share the release only with recipients who may learn who is in it"),
+              "none in any mode (word count and sentence structure stay, decision 0350): share the "
+              "release only with recipients who may learn who is in it"),
     Threshold("releases_top1", "words recovered after N releases (Bayes), top-1", 0.5, True,
               "one --key for every release of the same data (a re-run then adds nothing)"),
     Threshold("releases_majority_top1", "words recovered after N releases (majority vote)", 0.5, True,
@@ -333,17 +333,20 @@ def figure_values(*, change_rate: float | None = None, n_w: float | None = None,
         if name != "epsilon_record" or value is not None:
             out[name] = _number(value)
     if attacks:
-        for key, entry, k in (("attack_public_top1", "public_prior", "top1"),
-                              ("attack_public_top5", "public_prior", "top5"),
-                              ("attack_uniform_top1", "uniform_prior", "top1"),
-                              ("attack_oracle_top1", "oracle_prior", "top1"),
-                              ("attack_release_prior_top1", "release_prior", "top1"),
-                              ("attack_record_pooled_top1", "record_pooled", "top1"),
-                              ("attack_domain_top1", "domain_prior", "top1"),
-                              ("attack_oov_top1", "oov", "top1"),
-                              ("attack_oov_domain_top1", "oov_domain", "top1")):
+        for key, entry in (("attack_public_top1", "public_prior"), ("attack_uniform_top1", "uniform_prior"),
+                           ("attack_oracle_top1", "oracle_prior"),
+                           ("attack_release_prior_top1", "release_prior"),
+                           ("attack_record_pooled_top1", "record_pooled"),
+                           ("attack_record_pooled_top1:release-fitted", "release_record_pooled"),
+                           ("attack_record_pooled_top1:domain", "domain_record_pooled"),
+                           ("attack_domain_top1", "domain_prior"), ("attack_oov_top1", "oov"),
+                           ("attack_oov_top1:record-pooled", "oov_record_pooled"),
+                           ("attack_oov_domain_top1", "oov_domain"),
+                           ("attack_oov_domain_top1:record-pooled", "oov_domain_record_pooled")):
             if attacks.get(entry) is not None:
-                out[key] = _rate(attacks[entry], k)
+                out[key] = _rate(attacks[entry], "top1")
+                if "top5" in attacks[entry]:
+                    out[f"attack_top5:{entry.replace('_', ' ')}"] = _rate(attacks[entry], "top5")
         for key, entry in (("attack_contextual_top1", "contextual"),
                            ("attack_contextual_domain_top1", "contextual_domain")):
             if attacks.get(entry) is not None:

@@ -4,7 +4,7 @@ A :class:`FigureSource` turns the sampled originals and their release into
 :class:`~embedanon.review.model.Figure` rates (counts and rates only). Two sources exist:
 
 * :class:`MechanismFigures`: N_w (how often a word is returned unchanged), with S_w (distinct
-  outputs per word) in its note, from :func:`embedanon.privacy.metrics.privacy_report`;
+  outputs per word) in its note, from :func:`embedanon.privacy.report.privacy_report`;
 * :class:`AttackFigures`: the re-identification attacks of
   :func:`~embedanon.privacy.attacks.run_attacks`, as the verdict names them.
 
@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from ..errors import EmbedanonError
 from ..pipeline import Anonymizer
 from ..privacy.attacks import run_attacks
+from ..privacy.report import privacy_report
 from ..privacy.scoped import is_plain
 from ..privacy.verdict import DEFAULT_THRESHOLDS, Threshold, Verdict, figure_values, judge, with_overrides
 from .model import Figure, Review
@@ -69,15 +70,15 @@ class MechanismFigures:
 
     def measure(self, originals: Sequence[str], released: Sequence[str],
                 anonymizer: Anonymizer) -> tuple[Figure, ...]:
-        from ..privacy.metrics import privacy_report
-
         plain = is_plain(anonymizer.config.scope)
         if plain and not any(originals):
             raise FigureUnavailable("no text in the sample")
-        # Plain full scope: privacy_report makes the release itself, as it always has. Otherwise
-        # ``released`` is the mechanism's view, which the anonymizer's scope would not reproduce.
-        report = privacy_report(originals, anonymizer, draws=self.draws, max_words=self.max_words,
-                                outputs=None if plain else list(released))
+        # ``released`` is the release (plain full scope) or the mechanism's view of it
+        epsilon = dict(anonymizer.config.params).get("epsilon")
+        report = privacy_report(list(originals), list(released), mechanism=anonymizer.mechanism,
+                                index=anonymizer.runtime.index, key=anonymizer.key,
+                                epsilon=None if epsilon is None else float(epsilon), draws=self.draws,
+                                max_words=self.max_words, attack=False)
         if report.stats_words == 0:
             if plain:
                 raise FigureUnavailable("no sampled word is in the embedding")

@@ -24,7 +24,10 @@ from ..._validate import positive_int
 from ...errors import ConfigError
 from ...noise import GeneratorNoise
 from ...vectors.index import NeighborIndex
-from .likelihood import DenseLaw
+from .likelihood import DenseLaw, Likelihood, likelihood_for
+
+#: Pseudo-count of the attacks' empirical law (Jeffreys' 1/2, fixed a priori).
+EMPIRICAL_SMOOTHING = 0.5
 
 
 class EmpiricalLaw:
@@ -91,3 +94,18 @@ class EmpiricalLaw:
             keys = np.concatenate(new_keys)
             order = np.argsort(keys, kind="stable")
             self._keys, self._counts = keys[order], np.concatenate(new_counts)[order]
+
+
+def attacker_law(mechanism: Any, index: NeighborIndex, *, neighbors: int = 50, empirical_draws: int = 0,
+                 smoothing: float = 0.0, seed: int = 0) -> Likelihood:
+    """The likelihood an attacker who knows the tool uses: the exact law when the mechanism has
+    one (:func:`~.likelihood.likelihood_for`), else, with ``empirical_draws`` > 0, an
+    :class:`EmpiricalLaw` from that many runs per candidate input.
+
+    Raises:
+        ConfigError: no exact law and ``empirical_draws`` is 0.
+    """
+    if hasattr(mechanism, "distribution") or not empirical_draws:
+        return likelihood_for(mechanism, index, neighbors=neighbors)
+    return EmpiricalLaw(mechanism, index, draws=empirical_draws, neighbors=neighbors, seed=seed,
+                        smoothing=smoothing)

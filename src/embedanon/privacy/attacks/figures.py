@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -25,18 +25,21 @@ from ..prior import (
     text_frequencies,
 )
 from .bayes import PosteriorAttack, TopK, release_prior
+from .confirmation import ConfirmationFigure, name_confirmation
+from .contextual import (
+    BigramModel,
+    ContextualFigure,
+    bundled_bigrams,
+    contextual_attack,
+    text_sentences,
+    train_bigrams,
+)
 from .documents import Slot, corpus_slots
-from .empirical import EmpiricalLaw
-from .likelihood import likelihood_for
+from .empirical import EMPIRICAL_SMOOTHING, attacker_law
+from .likelihood import Likelihood
+from .multirelease import ReleaseFigure, multi_release
 from .oov import composed_proxies, extended_vocabulary, names_vocabulary
 from .pooled import record_pooled_run
-
-if TYPE_CHECKING:
-    from ..contextual import BigramModel, ContextualFigure
-    from ..multirelease import ReleaseFigure
-
-#: Pseudo-count of the empirical law in :func:`run_attacks` (Jeffreys' 1/2, fixed a priori).
-EMPIRICAL_SMOOTHING = 0.5
 
 NameSpan = tuple[int, int, str]  # (start, end) character offsets in the original, culture group
 
@@ -102,8 +105,11 @@ class PrivacyFigures:
             ``oov_domain_in_dictionary`` tokens have their word in that vocabulary.
         names: the name-dictionary attack per culture group and ``all`` (needs name spans).
         name_cue_tokens: tokens the capitalization cue marks in the release.
-        contextual: the Viterbi attacker against the context-free one.
-        releases: recovery after N releases.
+        contextual: the contextual attacker (forward-backward; Viterbi beside it) against the
+            context-free one.
+        releases: recovery after N releases (Bayes and majority vote).
+        name_confirmation: which of two names a record holds (:mod:`.confirmation`), over the
+            name spans or, without them, the capitalization cue.
     """
 
     mechanism: str
@@ -130,6 +136,7 @@ class PrivacyFigures:
     oov_record_pooled: TopK | None = None
     domain_record_pooled: TopK | None = None
     oov_domain_record_pooled: TopK | None = None
+    name_confirmation: ConfirmationFigure | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -146,6 +153,7 @@ class PrivacyFigures:
             "oov_domain": None if self.oov_domain is None else self.oov_domain.as_dict(),
             "oov_domain_in_dictionary": self.oov_domain_in_dictionary,
             "contextual_domain": None if self.contextual_domain is None else self.contextual_domain.as_dict(),
+            "name_confirmation": None if self.name_confirmation is None else self.name_confirmation.as_dict(),
         }
         for key in ("record_pooled", "release_record_pooled", "oov_record_pooled", "domain_record_pooled",
                     "oov_domain_record_pooled"):
@@ -154,11 +162,28 @@ class PrivacyFigures:
         return out
 
 
-def _in_span(slot: Slot, spans: Sequence[NameSpan]) -> str | None:
-    for start, end, group in spans:
+def _in_span(slot: Slot, spans: Sequence[NameSpan]) -> int | None:
+    """The index of the span ``slot`` starts in (None: none)."""
+    for i, (start, end, _) in enumerate(spans):
         if start <= slot.start < end:
-            return group
+            return i
     return None
+
+
+def _cue_names(docs: Sequence[Sequence[Sequence[Slot]]]) -> list[tuple[list[Slot], str]]:
+    """Runs of adjacent released words the capitalization cue marks: an attacker's names."""
+    out: list[tuple[list[Slot], str]] = []
+    for doc in docs:
+        for sentence in doc:
+            run: list[Slot] = []
+            for slot in [*sentence, None]:
+                if slot is not None and slot.name_cue and slot.released_id >= 0:
+                    run.append(slot)
+                    continue
+                if run:
+                    out.append((run, "unknown"))
+                run = []
+    return out
 
 
 def _name_figures(slots: list[tuple[Slot, str]], attack: PosteriorAttack) -> tuple[NameFigure, ...]:
@@ -182,7 +207,8 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
                 release_counts: Sequence[int] = (1, 2, 5), lattice: int = 10, oov_words: int = 20_000,
                 contextual: bool = True, empirical_draws: int = 0,
                 empirical_smoothing: float = EMPIRICAL_SMOOTHING,
-                attacker_text: Sequence[str] | None = None) -> PrivacyFigures:
+                attacker_text: Sequence[str] | None = None, neighbors: int = 50,
+                likelihood: Likelihood | None = None, decoys: int = 10, seed: int = 0) -> PrivacyFigures:
     """Run every attack on ``releases[0]`` (and the multi-release attack on all of them).
 
     Args:
@@ -206,24 +232,19 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         empirical_smoothing: the empirical law's pseudo-count per (input, candidate) pair.
         attacker_text: text of the corpus's kind the attacker holds (never the documents attacked,
             or the domain figures are an oracle's): adds the domain-prior attacks.
+        neighbors: nearest words of a replacement considered as its pre-images (laws that are not
+            inverted exactly).
+        likelihood: the attacker's law, when the caller shares one with other attacks (default:
+            :func:`~.empirical.attacker_law` of the arguments above).
+        decoys: other names each name is played against in the confirmation game.
+        seed: seed of the decoy draws (the caller derives it from its key).
     """
-    from ..contextual import (  # these import this package
-        bundled_bigrams,
-        contextual_attack,
-        text_sentences,
-        train_bigrams,
-    )
-    from ..multirelease import multi_release
-
     if not releases:
         raise ValueError("need at least one release")
     store = index.store
-    likelihood: Any
-    if empirical_draws and not hasattr(mechanism, "distribution"):
-        likelihood = EmpiricalLaw(mechanism, index, draws=empirical_draws,
+    if likelihood is None:
+        likelihood = attacker_law(mechanism, index, neighbors=neighbors, empirical_draws=empirical_draws,
                                   smoothing=empirical_smoothing)
-    else:
-        likelihood = likelihood_for(mechanism, index)
     guarded = not getattr(mechanism, "may_return_input", False)
     if hasattr(likelihood, "prefetch"):  # every law once, for all releases and priors
         released = {store.id_of(t.text) for rel in releases for doc in rel for t in tokenize(doc)
@@ -292,18 +313,28 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
             extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own))
 
     name_figs: tuple[NameFigure, ...] = ()
+    dictionary = name_dictionary() if names is None else names
     if name_spans is not None:
         if len(name_spans) != len(originals):
             raise ValueError(f"need name spans for each of the {len(originals)} documents")
         tagged = []
-        for doc, spans in zip(docs, name_spans, strict=True):
+        spanned: dict[tuple[int, int], list[Slot]] = {}
+        for d, (doc, spans) in enumerate(zip(docs, name_spans, strict=True)):
             for sent in doc:
                 for s in sent:
-                    group = _in_span(s, spans)
-                    if group is not None:
-                        tagged.append((s, group))
-        vocab = names_vocabulary(name_dictionary() if names is None else names, store, proxies)
+                    at = _in_span(s, spans)
+                    if at is not None:
+                        tagged.append((s, spans[at][2]))
+                        if s.released_id >= 0:
+                            spanned.setdefault((d, at), []).append(s)
+        vocab = names_vocabulary(dictionary, store, proxies)
         name_figs = _name_figures(tagged, PosteriorAttack(likelihood, vocab, store.words, guarded=guarded))
+        played = [(slots, name_spans[d][at][2]) for (d, at), slots in spanned.items()]
+        source = "spans"
+    else:
+        played, source = _cue_names(docs), "capitalization cue"
+    confirmation = name_confirmation(played, likelihood, store, dictionary, proxies=proxies, guarded=guarded,
+                                     decoys=decoys, seed=seed, source=source)
 
     ctx = None
     if contextual:
@@ -319,5 +350,5 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         oov_domain_in_dictionary=oov_domain_in_dictionary, contextual_domain=ctx_domain,
         record_pooled=public_pooled, release_record_pooled=fitted_pooled, oov_record_pooled=oov_pooled,
         domain_record_pooled=domain_pooled,
-        oov_domain_record_pooled=oov_domain_pooled,
+        oov_domain_record_pooled=oov_domain_pooled, name_confirmation=confirmation,
     )

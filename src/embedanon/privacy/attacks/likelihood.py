@@ -23,6 +23,7 @@ import numpy as np
 from ..._validate import positive_int
 from ...errors import ConfigError
 from ...mechanisms.base import BatchLaw, TableLaw
+from ...vectors.exact import exact_top_k
 from ...vectors.index import NeighborIndex
 
 #: A law with at most this many non-zero entries is inverted exactly (see :class:`SparseLaw`).
@@ -192,7 +193,8 @@ class DenseLaw:
                 for y, row in zip(ys.tolist(), near, strict=True)]
 
     def nearest(self, ys: np.ndarray) -> list[np.ndarray]:
-        """The ``neighbors`` nearest words of each y (unordered), cached per y on this instance."""
+        """The ``neighbors`` nearest words of each y (by inner product, best first), cached per y on
+        this instance."""
         ys = np.asarray(ys, dtype=np.int64)
         vecs = self.index.store.vectors
         size = len(vecs)
@@ -201,9 +203,8 @@ class DenseLaw:
             chunk = todo[start:start + _BLOCK]
             if self.neighbors >= size:
                 near = np.broadcast_to(np.arange(size), (len(chunk), size))
-            else:
-                sims = vecs[chunk] @ vecs.T
-                near = np.argpartition(-sims, self.neighbors - 1, axis=1)[:, :self.neighbors]
+            else:  # the one exact top-k (vectors.exact): ties go to the lower row
+                near, _ = exact_top_k(vecs, vecs[chunk], self.neighbors)
             for y, row in zip(chunk.tolist(), near, strict=True):
                 self._near[y] = np.array(row, dtype=np.int64)
         return [self._near[int(y)] for y in ys.tolist()]
