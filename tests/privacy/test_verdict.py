@@ -87,7 +87,7 @@ def test_figure_values_reads_the_attack_figures() -> None:
     }
     values = figure_values(change_rate=1.0, n_w=0.0, s_w=10.0, attacks=attacks, membership_auc=1.0)
     assert values["attack_oracle_top1"] == 0.55 and "attack_release_prior_top1" not in values
-    assert values["attack_top5:public prior"] == 0.7
+    assert values["attack_public_top5"] == 0.7
     assert values["names_top1:african"] == 0.09 and values["names_top10"] == 0.37
     assert values["releases_top1:5"] == 0.9 and values["releases_gain"] == pytest.approx(0.6)
     assert "epsilon_record" not in values  # knn: no epsilon, no row

@@ -195,6 +195,7 @@ DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
     Threshold("epsilon_record", "epsilon spent by the longest record", 10.0, True,
               "none at a readable epsilon: the formal bound says nothing here; read the attack figures"),
     Threshold("attack_public_top1", "words recovered, public prior, top-1", 0.5, True, _WORDS),
+    Threshold("attack_public_top5", "words recovered, public prior, top-5", 0.8, True, _WORDS),
     Threshold("attack_top5", "words recovered among five guesses", 0.8, True, _WORDS),
     Threshold("attack_uniform_top1", "words recovered, uniform prior, top-1", 0.5, True, _WORDS),
     Threshold("attack_oracle_top1", "words recovered, the corpus's own frequencies, top-1", 0.5, True,
@@ -345,7 +346,9 @@ def figure_values(*, change_rate: float | None = None, n_w: float | None = None,
                            ("attack_oov_domain_top1:record-pooled", "oov_domain_record_pooled")):
             if attacks.get(entry) is not None:
                 out[key] = _rate(attacks[entry], "top1")
-                if "top5" in attacks[entry]:
+                if entry == "public_prior":
+                    out["attack_public_top5"] = _rate(attacks[entry], "top5")
+                elif "top5" in attacks[entry]:
                     out[f"attack_top5:{entry.replace('_', ' ')}"] = _rate(attacks[entry], "top5")
         for key, entry in (("attack_contextual_top1", "contextual"),
                            ("attack_contextual_domain_top1", "contextual_domain")):

@@ -25,7 +25,14 @@ from ..pipeline import Anonymizer
 from ..pipeline.document import anonymize_prefix
 from ..privacy.scoped import ScopedRelease, full_scope_config, is_plain, scoped_release
 from ..text import mechanism_draws
-from .figures import FigureSource, collect_figures, default_sources, judge_review, threshold_table
+from .figures import (
+    FigureSource,
+    collect_figures,
+    default_sources,
+    judge_review,
+    membership_figure,
+    threshold_table,
+)
 from .lookalike import default_vocabulary, find_lookalikes
 from .model import Review, ReviewRecord, ReviewText, Settings
 from .sample import reservoir_sample, sample_rng, sample_size
@@ -176,6 +183,8 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     figures, notes = collect_figures(default_sources() if sources is None else sources,
                                      originals, released, anonymizer,
                                      progress=lambda done, n: report("measuring", done, n))
+    # membership reads the sample as published, in every scope (as privacy-report does)
+    figures = (*figures, membership_figure(shown, [d.text for d in docs]))
     review = Review(
         input_name="<stdin>" if path == "-" else Path(path).name, format=form,
         fields=tuple(names) if form != "txt" else (), settings=settings_of(anonymizer),

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from ..errors import EmbedanonError
 from ..pipeline import Anonymizer
 from ..privacy.attacks import run_attacks
+from ..privacy.attacks.membership import layout_membership
 from ..privacy.report import privacy_report
 from ..privacy.scoped import is_plain
 from ..privacy.verdict import DEFAULT_THRESHOLDS, Threshold, Verdict, figure_values, judge, with_overrides
@@ -136,6 +137,16 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
         name = threshold.label + (f" ({group})" if group else "") + lower
         out.append(Figure("attack", name, _rate(value), tokens, key=key))
     return tuple(out)
+
+
+def membership_figure(originals: Sequence[str], published: Sequence[str]) -> Figure:
+    """Whether a held note is in the release, from its layout
+    (:func:`~embedanon.privacy.attacks.membership.layout_membership`; n/a below two records)."""
+    figure = layout_membership(list(originals), list(published))
+    threshold = DEFAULT_THRESHOLDS["membership_auc"]
+    return Figure("attack", threshold.label, _rate(figure.auc), 0,
+                  f"AUC over {figure.records} records (0.5: chance); the word count and sentence structure "
+                  "stay in every mode", key="membership_auc")
 
 
 def default_sources(*, attacks: bool = True) -> tuple[FigureSource, ...]:
