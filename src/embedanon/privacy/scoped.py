@@ -230,14 +230,20 @@ def scoped_release(scope: ScopeConfig, originals: Sequence[str], documents: Sequ
     """
     view = mechanism_view(originals, documents, full_releases)
     counts = release_counts(originals, documents[0])
-    return ScopedRelease(scope.scope, view, counts, tuple(release_warnings(scope, counts)))
+    replaced = any(item.kind not in MECHANISM_KINDS for doc in documents[0] for item in doc.items)
+    return ScopedRelease(scope.scope, view, counts, tuple(release_warnings(scope, counts, replaced=replaced)))
 
 
-def release_warnings(scope: ScopeConfig, counts: ReleaseCounts) -> list[str]:
+def release_warnings(scope: ScopeConfig, counts: ReleaseCounts, *, replaced: bool | None = None) -> list[str]:
     """What the figures of a release in ``scope`` describe, one line each (none in plain full
-    scope; counts only, never text)."""
+    scope; counts only, never text).
+
+    ``replaced``: whether any span of the release is a surrogate or a redaction (None: judged by
+    the word tokens inside such spans; a phone or an ID has none)."""
     warnings = []
-    if scope.neutral_formats and counts.other_words:  # only when a phone or ID was replaced
+    if replaced is None:
+        replaced = counts.other_words > 0
+    if scope.neutral_formats and replaced:  # only when a phone or ID was replaced
         warnings.append("neutral formats: phones and IDs are surrogates in the release; the word attacks "
                         "measure the words the mechanism released")
     if scope.scope != "all":
