@@ -95,16 +95,22 @@ def test_strategies_keep_and_redact() -> None:
     assert "John" not in out and "617 555 0134" not in out
 
 
-def test_the_same_entity_gets_the_same_surrogate_across_records() -> None:
-    anon = anonymizer()
+def test_the_same_entity_gets_the_same_surrogate_across_records_only_when_asked() -> None:
+    """consistency="corpus" links records by surrogate; the default (record) does not."""
+    from embedanon.surrogates import SurrogateConfig
 
-    def surrogates(text: str) -> list[str]:
+    def surrogates(anon: Anonymizer, text: str) -> list[str]:
         doc = anon.anonymize_document(text)
         return [doc.text[i.new_start : i.new_end] for i in doc.items if i.kind == "surrogate"]
 
-    first = surrogates("Seen by Wei Zhang today.")
-    assert first and first == surrogates("Wei Zhang called back.")
-    assert first != surrogates("Amina Okafor called back.")
+    corpus = anonymizer(surrogates=SurrogateConfig(consistency="corpus"))
+    first = surrogates(corpus, "Seen by Wei Zhang today.")
+    assert first and first == surrogates(corpus, "Wei Zhang called back.")
+    assert first != surrogates(corpus, "Amina Okafor called back.")
+    default = anonymizer()
+    first = surrogates(default, "Seen by Wei Zhang today.")
+    assert first and first != surrogates(default, "Wei Zhang called back.")
+    assert first == surrogates(default, "Seen by Wei Zhang today.")  # the same record, the same text
 
 
 def test_spans_are_widened_to_whole_tokens() -> None:

@@ -17,6 +17,22 @@ def test_defaults_are_hashable_and_frozen():
         config.phone_format = "keep-shape"  # type: ignore[misc]
 
 
+def test_a_weighted_mix_is_a_sorted_tuple_of_pairs():
+    config = SurrogateConfig(name_cultures={"hispanic": 1, "anglo": 2.5})
+    assert config.name_cultures == (("anglo", 2.5), ("hispanic", 1.0))
+    assert config.name_mix() == (("anglo", 2.5), ("hispanic", 1.0))
+    assert config == SurrogateConfig(name_cultures=[("hispanic", 1.0), ("anglo", 2.5)])  # type: ignore[arg-type]
+    hash(config)
+    assert len(SurrogateConfig().name_mix()) == 8 and {w for _, w in SurrogateConfig().name_mix()} == {1.0}
+
+
+def test_the_safe_defaults():
+    """Issue 33: culture from a fixed mix, any gender, record consistency, neutral formats."""
+    config = SurrogateConfig()
+    assert (config.name_cultures, config.name_gender, config.consistency) == ("mixed", "any", "record")
+    assert (config.phone_format, config.id_format) == ("neutral", "neutral")
+
+
 def test_lists_become_tuples():
     config = SurrogateConfig(name_cultures=["african", "en_GB"], email_domains=["Example.COM"])  # type: ignore[arg-type]
     assert config.name_cultures == ("african", "en_GB")
@@ -30,6 +46,13 @@ def test_lists_become_tuples():
         ({"name_cultures": "klingon"}, "name_cultures", "'mixed'"),
         ({"name_cultures": ("xx_YY",)}, "name_cultures", "african"),
         ({"name_cultures": ()}, "name_cultures", "'mixed'"),
+        ({"name_cultures": {"anglo": 0}}, "name_cultures", "finite number > 0"),
+        ({"name_cultures": {"anglo": float("nan")}}, "name_cultures", "finite number > 0"),
+        ({"name_cultures": {"anglo": True}}, "name_cultures", "finite number > 0"),
+        ({"name_cultures": {"klingon": 1.0}}, "name_cultures", "african"),
+        ({"name_cultures": ("anglo", "anglo")}, "name_cultures", "twice"),
+        ({"name_gender": "female"}, "name_gender", "'any', 'keep'"),
+        ({"consistency": "global"}, "consistency", "'corpus', 'record'"),
         ({"phone_format": "american"}, "phone_format", "'neutral', 'keep-shape'"),
         ({"phone_format": "###"}, "phone_format", "at least 7 '#'"),
         ({"phone_format": 7}, "phone_format", "'neutral'"),

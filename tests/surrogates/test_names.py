@@ -40,8 +40,8 @@ def words(text: str) -> list[str]:
         ("dr smith", r"dr [a-z\W]+"),
         ("J. Smith", r"[A-IK-Z]\. [A-Z]\S+"),
         ("J.R.R. Tolkien", r"[A-Z]\.[A-Z]\.[A-Z]\. [A-Z]\S+"),
-        ("JOHN SMITH", r"[^\Wa-z]+ [^\Wa-z]+"),
-        ("john smith", r"[^\WA-Z]+ [^\WA-Z]+"),
+        ("JOHN SMITH", r"[^\Wa-z]+(?:-[^\Wa-z]+)* [^\Wa-z]+(?:-[^\Wa-z]+)*"),
+        ("john smith", r"[^\WA-Z]+(?:-[^\WA-Z]+)* [^\WA-Z]+(?:-[^\WA-Z]+)*"),
         ("Smith, John", r"[A-Z]\S+, [A-Z]\S+"),
         ("Mr. John K. Smith Jr.", r"Mr\. [A-Z]\S+ [A-JL-Z]\. [A-Z]\S+ Jr\."),
         ("Smith's", r"[A-Z]\S+'s"),
@@ -64,9 +64,15 @@ def test_shape_is_kept(original, shape):
     assert out != original
 
 
+CORPUS = Surrogates(SurrogateConfig(consistency="corpus"))
+
+
 def test_same_key_same_surrogate_different_key_different():
     assert name("Amelia Okonkwo") == name("Amelia Okonkwo")
-    assert name("Amelia Okonkwo") == name("Amelia Okonkwo", record=b"another record")
+    other_record = name("Amelia Okonkwo", record=b"another record")
+    assert other_record != name("Amelia Okonkwo")  # record consistency, the default
+    corpus = [CORPUS.replace("NAME", "Amelia Okonkwo", prf=PRF, record_prf=prf_from_key(r)) for r in (b"1", b"2")]
+    assert corpus[0] == corpus[1]
     differ = sum(
         name(f"{first} Smith") != name(f"{first} Smith", key=b"other key")
         for first in ("John", "Mary", "Ahmed", "Wei", "Olga", "Kofi", "Ana", "Raj")
@@ -154,15 +160,35 @@ def test_culture_mix_is_balanced_for_an_unknown_name():
     assert _chi_square(counts, groups) < CHI2_999[len(groups) - 1]
 
 
-def test_source_culture_is_never_drawn_and_the_rest_stay_balanced():
+def test_the_culture_mix_does_not_depend_on_the_original():
+    """Issue 33: a group other than the original's told an attacker which one it was not. A name
+    only African lists hold is drawn from every group alike, African included."""
     lex = lexicon()
     african = lex.mask(lex.groups["african"])
     key = next(k for k, mask in lex.masks.items() if mask & ~african == 0 and len(k) > 4)
     assert lex.locales_of(key) <= set(lex.groups["african"])
-    counts = _unit_counts(key, 3500)
-    assert counts["african"] == 0
+    counts = _unit_counts(key, 4000)
+    assert _chi_square(counts, list(lex.groups)) < CHI2_999[len(lex.groups) - 1]
+    assert counts == _unit_counts(entity_key("Zxqvbn"), 4000), "the same draws whatever the name"
+
+
+def test_a_population_mix_of_ones_own_is_followed():
+    config = SurrogateConfig(name_cultures={"anglo": 3, "african": 1})
+    counts = _unit_counts(entity_key("Smith"), 4000, config)
+    assert set(counts) == {"anglo", "african"}
+    expected = {"anglo": 3000, "african": 1000}
+    chi2 = sum((counts[g] - e) ** 2 / e for g, e in expected.items())
+    assert chi2 < 10.83  # the upper 0.1 % point of chi-square, df = 1
+
+
+def test_exclusion_by_culture_is_caught_by_the_independence_test():
+    """Negative control: the old draw (a group other than the original's) fails the same test."""
+    lex = lexicon()
     others = [g for g in lex.groups if g != "african"]
-    assert _chi_square(counts, others) < CHI2_999[len(others) - 1]
+    counts: Counter[str] = Counter()
+    for i in range(4000):
+        counts[Stream(prf_from_key(i.to_bytes(4, "big")), "mix").choice(others)] += 1
+    assert _chi_square(counts, list(lex.groups)) > CHI2_999[len(lex.groups) - 1]
 
 
 def test_balance_test_rejects_a_draw_weighted_by_list_size():
@@ -186,11 +212,17 @@ def test_explicit_cultures_are_respected():
     assert set(counts) == {"ja_JP", "african"}
 
 
-def test_gender_of_a_given_name_is_kept_when_the_lists_agree():
+def test_gender_of_a_given_name_is_kept_only_when_asked():
     lex = lexicon()
     female = {entity_key(n) for p in lex.pools.values() for n in p.female}
-    out = [name(n, key=bytes([i])) for i, n in enumerate(["Margaret", "Elizabeth", "Patricia"] * 10)]
-    assert all(entity_key(o) in female for o in out)
+    male_only = {entity_key(n) for p in lex.pools.values() for n in p.male} - female
+    keep = Surrogates(SurrogateConfig(name_gender="keep"))
+    originals = ["Margaret", "Elizabeth", "Patricia"] * 20
+    kept = [keep.replace("NAME", n, prf=prf_from_key(bytes([i])), record_prf=prf_from_key(bytes([i])))
+            for i, n in enumerate(originals)]
+    assert all(entity_key(o) in female for o in kept)
+    default = [name(n, key=bytes([i])) for i, n in enumerate(originals)]
+    assert sum(entity_key(o) in male_only for o in default) >= 10  # about half: any gender
 
 
 def test_digits_in_a_name_span_are_randomized():

@@ -115,6 +115,19 @@ NoiseUnitOpt = Annotated[str, typer.Option(
         help="What addresses the noise: record (default; a sentence copied into another record is "
              "drawn again) or sentence (a sentence copied anywhere is released the same way).",
         metavar="record|sentence")]
+ConsistencyOpt = Annotated[str, typer.Option(
+        "--surrogate-consistency",
+        help="record (default): a name or value gets the same surrogate within a record and "
+             "another in each other record, so surrogates link no records; corpus: the same "
+             "surrogate everywhere under the key, which links a person's records (anyone can).",
+        metavar="record|corpus")]
+NameCulturesOpt = Annotated[Optional[str], typer.Option(
+        help="The fixed mix of culture groups surrogate names come from, never the original's: "
+             "mixed (default: the eight groups alike), groups/locales (anglo,hispanic) or "
+             "weights (anglo=0.6,hispanic=0.3,african=0.1).", metavar="SPEC")]
+KeepGenderOpt = Annotated[bool, typer.Option(
+        "--keep-gender", help="Surrogate given names of the original's gender (copies it into the "
+                              "release); default: any gender.")]
 PhoneFormatOpt = Annotated[Optional[str], typer.Option(
         help="With --keep-formats in --scope detected/hybrid: phone surrogates keep-shape (the "
              "default there) or neutral (reveals no country).", metavar="neutral|keep-shape")]
@@ -206,10 +219,29 @@ def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], li
     return tuple(allowed), denied
 
 
+def parse_name_cultures(spec: str | None) -> Any:
+    """``--name-cultures``: ``mixed``, ``anglo,hispanic`` or ``anglo=0.6,hispanic=0.4`` (checked
+    by :class:`~embedanon.surrogates.SurrogateConfig`)."""
+    if spec is None or spec.strip() == "mixed":
+        return "mixed"
+    items = [item.strip() for item in spec.split(",") if item.strip()]
+    if not any("=" in item for item in items):
+        return tuple(items)
+    weights: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            weights[name.strip()] = float(value) if sep else float("nan")
+        except ValueError:
+            weights[name.strip()] = float("nan")
+    return weights
+
+
 def scope_config(scope: str, detector: str | None, strategy: list[str] | None, allow: str | None,
                  deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
                  phone_format: str | None, detector_option: list[str] | None = None,
-                 neutral_formats: bool = True) -> ScopeConfig:
+                 neutral_formats: bool = True, surrogate_consistency: str = "record",
+                 name_cultures_spec: str | None = None, keep_gender: bool = False) -> ScopeConfig:
     """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
     allowed, denied = word_lists(allow, deny)
     strategies = parse_strategies(strategy)
@@ -232,7 +264,9 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
         strategies=strategies, allow=allowed, deny=tuple(denied),
         surrogates=SurrogateConfig(  # neutral, or with --keep-formats shapes kept (phones as asked)
             phone_format="neutral" if neutral_formats else phone_format or "keep-shape",
-            id_format="neutral" if neutral_formats else "keep-shape"),
+            id_format="neutral" if neutral_formats else "keep-shape",
+            consistency=surrogate_consistency, name_cultures=parse_name_cultures(name_cultures_spec),
+            name_gender="keep" if keep_gender else "any"),
         neutral_formats=neutral_formats)
 
 
@@ -254,6 +288,11 @@ CONFLICTS: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
     ("phone_format", lambda v: v["scope"] != "all" and not v["neutral_formats"],
      "applies only to --scope detected or hybrid with --keep-formats (neutral formats, the "
      "default, make phones neutral)"),
+    *((name, lambda v: v["scope"] != "all", "applies only to --scope detected or hybrid (names "
+       "become surrogates there)") for name in ("name_cultures", "keep_gender")),
+    ("surrogate_consistency", lambda v: v["scope"] != "all" or v["neutral_formats"],
+     "applies only where spans become surrogates: --scope detected or hybrid, or the phones and "
+     "IDs of neutral formats"),
     ("scheduler", lambda v: v.get("engine") == "dask", "applies only to --engine dask"),
     ("jobs", lambda v: v.get("engine", "processes") == "processes", "applies only to --engine processes"),
 )
@@ -278,7 +317,8 @@ RELEASE_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("deny", DenyOpt, None), ("llm_url", LlmUrlOpt, None), ("llm_model", LlmModelOpt, None),
     ("llm_verify", LlmVerifyOpt, False), ("phone_format", PhoneFormatOpt, None),
     ("detector_option", DetectorOptionOpt, None), ("neutral_formats", NeutralFormatsOpt, True),
-    ("noise_unit", NoiseUnitOpt, "record"),
+    ("noise_unit", NoiseUnitOpt, "record"), ("surrogate_consistency", ConsistencyOpt, "record"),
+    ("name_cultures", NameCulturesOpt, None), ("keep_gender", KeepGenderOpt, False),
 )
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -353,13 +393,16 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        allow: str | None = None, deny: str | None = None, llm_url: str | None = None,
                        llm_model: str | None = None, llm_verify: bool = False,
                        phone_format: str | None = None, detector_option: list[str] | None = None,
-                       neutral_formats: bool = True, noise_unit: str = "record", **_: Any) -> Anonymizer:
+                       neutral_formats: bool = True, noise_unit: str = "record",
+                       surrogate_consistency: str = "record", name_cultures: str | None = None,
+                       keep_gender: bool = False, **_: Any) -> Anonymizer:
     """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
     return Anonymizer(
         embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam,
         key=release_key(key, seed, fresh_key),
         min_length=min_length, allowlist=candidates, index=index,
         scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
-                           phone_format, detector_option, neutral_formats),
+                           phone_format, detector_option, neutral_formats, surrogate_consistency,
+                           name_cultures, keep_gender),
         noise_unit=noise_unit,
     )

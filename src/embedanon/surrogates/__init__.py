@@ -3,25 +3,35 @@
 ``Surrogates(config).replace(label, text, prf=..., record_prf=...)`` returns a fake value of the
 same kind and shape as ``text`` (a span labelled ``label``, one of
 :data:`embedanon.detectors.base.LABELS`). Choices are pure functions of the PRFs (see
-:mod:`.base`): the same entity gets the same surrogate under one key, dates move by one offset
-per record, and no mapping is stored. A surrogate is never the original nor a variant of it
+:mod:`.base`): the same entity gets the same surrogate within a record (``consistency="record"``,
+the default) or everywhere under one key (``"corpus"``), dates move by one offset per record, and
+no mapping is stored. A surrogate's culture and gender do not depend on the original's (see
+:mod:`.names`). A surrogate is never the original nor a variant of it
 (:mod:`embedanon.leakguard`), except where a coarse value is meant to survive (ages in the
-``age_top`` bucket, month/year-only dates shifted by less than their resolution); with
+``age_top`` bucket, month/year-only dates shifted by less than their resolution); a span that its
+maker gives back unchanged and that reads as a person's name (``Summer`` or ``June`` labelled
+DATE) becomes a NAME surrogate, or ``[LABEL]`` when only part of it is capitalized. With
 ``avoid=`` (:class:`~.avoid.AvoidNames`), no name part of it is a variant of the record's other
 names either. Labels: NAME (:mod:`.names`), DATE (:mod:`.dates`), PHONE, ID, IP (:mod:`.shape`),
-EMAIL, URL, ADDRESS, AGE (:mod:`.fakes`).
+EMAIL, URL, ADDRESS, AGE (:mod:`.fakes`), LOCATION (:mod:`.locations`), ORGANIZATION
+(:mod:`.organizations`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
 from ..detectors.base import LABELS
 from ..errors import ConfigError
+from ..text import TITLE, UPPER, case_code
 from .avoid import NO_NAMES, AvoidNames
 from .base import PRF, Context, Maker, Stream, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
+from .dates import MONTHS
+from .keys import entity_key
+from .names import lexicon
 from .registry import MAKERS
 
 
@@ -87,7 +97,35 @@ class Surrogates:
             record=lambda purpose: Stream(record_prf, purpose),
             avoid=avoid,
         )
-        return maker.make(text, context)
+        out = maker.make(text, context)
+        if out == text and label != "NAME" and _names_a_person(text):
+            # A span its maker gave back unchanged (a "date" of public date words only) that
+            # reads as a name (``Summer``, ``June`` a detector called a DATE): never the original.
+            # A month name is far more often a month: it is redacted rather than made a name.
+            as_name = _capitalized(text) and not (label == "DATE" and _has_month(text))
+            out = self._makers["NAME"].make(text, context) if as_name else f"[{label}]"
+        return out
+
+
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
+
+
+def _names_a_person(text: str) -> bool:
+    """A capitalized word of ``text`` that the bundled name lists hold (``June``, ``Summer``)."""
+    masks = lexicon().masks
+    return any(case_code(w) in (TITLE, UPPER) and entity_key(w) in masks for w in _LETTER_RUNS.findall(text))
+
+
+_MONTH_WORDS = frozenset((*MONTHS, *(m[:3] for m in MONTHS), "sept"))
+
+
+def _has_month(text: str) -> bool:
+    return any(w.lower() in _MONTH_WORDS for w in _LETTER_RUNS.findall(text))
+
+
+def _capitalized(text: str) -> bool:
+    """Every word capitalized (``June``, ``Summer Day``): a name's shape, not ``in June``."""
+    return all(case_code(w) in (TITLE, UPPER) for w in _LETTER_RUNS.findall(text))
 
 
 @lru_cache(maxsize=8)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -75,15 +76,47 @@ def _domains(key: str, value: object, public: tuple[str, ...]) -> tuple[str, ...
     return tuple(d.lower() for d in domains)
 
 
+def _cultures(value: object) -> tuple[str, ...] | tuple[tuple[str, float], ...]:
+    """``name_cultures`` other than ``"mixed"``: names (equal weights) or (name, weight) pairs."""
+    data = name_data()
+    known = (*data["groups"], *data["locales"])
+    what = "'mixed', a list of groups/locales or a mapping of them to weights"
+    if isinstance(value, Mapping):
+        value = tuple(sorted(value.items()))
+    if not isinstance(value, tuple | list):
+        raise ConfigError(f"name_cultures must be {what}, got {value!r}")
+    pairs = bool(value) and all(isinstance(v, tuple | list) and len(v) == 2 for v in value)
+    names = [v[0] for v in value] if pairs else value
+    _strings("name_cultures", names, what)
+    for item in names:
+        if item not in known:
+            raise ConfigError(f"name_cultures must name groups or locales among {', '.join(known)}, "
+                              f"got {item!r}")
+    if len(set(names)) != len(names):
+        raise ConfigError(f"name_cultures names a group or locale twice, got {value!r}")
+    if not pairs:
+        return tuple(names)
+    weights = []
+    for name, weight in value:
+        if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight < float("inf"):
+            raise ConfigError(f"name_cultures weight of {name!r} must be a finite number > 0, got {weight!r}")
+        weights.append((name, float(weight)))
+    return tuple(sorted(weights))  # one mix, one config: the order it was written in does not matter
+
+
 @dataclass(frozen=True, slots=True)
 class SurrogateConfig:
     """How detected spans are replaced by fake values of the same kind.
 
     Attributes:
-        name_cultures: ``"mixed"`` (default): a balanced draw over the culture groups of the
-            bundled lists, never from a group whose lists contain the original name part; or a
-            list of group names and/or bundled Faker locales to draw from (same exclusion rule,
-            unless it would leave nothing).
+        name_cultures: the fixed mix of culture groups surrogate names are drawn from, the same
+            whatever the original name (so a surrogate says nothing of the original's culture):
+            ``"mixed"`` (default, every bundled group with the same weight), a list of group
+            names and/or bundled Faker locales (equal weights), or a mapping of them to weights
+            (``{"anglo": 0.6, "hispanic": 0.3, "african": 0.1}``: a population of your own).
+        name_gender: ``"any"`` (default): a given name's surrogate is drawn from all given names
+            of the unit, whatever the original's gender; ``"keep"``: from the original's gender
+            when the lists give it one (copies the gender into the release).
         phone_format: ``"neutral"`` (default, :data:`NEUTRAL_PHONE`), ``"keep-shape"`` (random
             digits in the original's layout; that layout can reveal the source country) or a
             pattern of your own with at least 7 ``#`` (``"(555) ###-####"``).
@@ -99,12 +132,16 @@ class SurrogateConfig:
         age_jitter: other ages move by a per-record offset in ``[-age_jitter, age_jitter]`` minus 0
             (0 keeps them).
         address_locales: Faker locales street addresses are drawn from.
-        consistency: ``"corpus"`` (default): the same entity gets the same surrogate under one
-            key everywhere; ``"record"``: only within a record (defeats frequency analysis of
-            surrogates across the corpus, at the cost of cross-record linkage).
+        consistency: ``"record"`` (default): an entity gets the same surrogate within a record
+            and an unrelated one in each other record, so surrogates link no records and their
+            frequencies are not the names' (no frequency analysis); ``"corpus"``: the same
+            surrogate everywhere under one key, which links every record of a person (useful
+            for longitudinal work; anyone can then link them too, and the most frequent
+            surrogate surname is the most frequent real one's).
     """
 
-    name_cultures: str | tuple[str, ...] = "mixed"
+    name_cultures: str | tuple[str, ...] | tuple[tuple[str, float], ...] = "mixed"
+    name_gender: str = "any"
     phone_format: str = "neutral"
     id_format: str = "neutral"
     date_shift_days: int = 365
@@ -114,19 +151,12 @@ class SurrogateConfig:
     age_top: int = 90
     age_jitter: int = 2
     address_locales: tuple[str, ...] = ("en_US",)
-    consistency: str = "corpus"
+    consistency: str = "record"
 
     def __post_init__(self) -> None:
-        data = name_data()
         if self.name_cultures != "mixed":
-            known = (*data["groups"], *data["locales"])
-            cultures = _strings("name_cultures", self.name_cultures, "'mixed' or a list of groups/locales")
-            for item in cultures:
-                if item not in known:
-                    raise ConfigError(
-                        f"name_cultures must be 'mixed' or a list of {', '.join(known)}, got {item!r}"
-                    )
-            object.__setattr__(self, "name_cultures", cultures)
+            object.__setattr__(self, "name_cultures", _cultures(self.name_cultures))
+        _choice("name_gender", self.name_gender, ("any", "keep"))
         phone = self.phone_format
         if not (isinstance(phone, str) and phone.count("#") >= 7 and set(phone) <= set("#0123456789 +-().")):
             _choice("phone_format", phone, ("neutral", "keep-shape"), " or a pattern with at least 7 '#'")
@@ -149,6 +179,13 @@ class SurrogateConfig:
         if unknown:
             raise ConfigError(f"address_locales must be Faker locales such as 'en_US', got {unknown[0]!r}")
         object.__setattr__(self, "address_locales", locales)
+
+    def name_mix(self) -> tuple[tuple[str, float], ...]:
+        """The culture units surrogate names are drawn from, with their weights."""
+        cultures = self.name_cultures
+        if cultures == "mixed":
+            return tuple((group, 1.0) for group in name_data()["groups"])
+        return tuple(item if isinstance(item, tuple) else (item, 1.0) for item in cultures)
 
     def domains(self, key: str) -> tuple[str, ...]:
         """The domain list of ``email_domains`` or ``url_domains``."""

@@ -39,6 +39,7 @@ from ..text import apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
 from .keys import entity_key
+from .names import NameMaker, lexicon
 from .shape import ordinal_suffix, scrubbed
 from .spoken import shift_spoken_date
 
@@ -243,6 +244,29 @@ def _rebuild(match: re.Match[str], replacements: dict[str, str]) -> str:
     return "".join(out)
 
 
+#: a month name on its own (``June``, ``Sept.``): not a pattern of :func:`shift_date`, so that the
+#: verbs ``may`` and ``march`` are never read as months
+_BARE_MONTH = re.compile(
+    r"(?<![^\W\d_])(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![^\W\d_])", re.IGNORECASE)
+
+
+def shift_month_names(text: str, offset: int) -> str:
+    """Every capitalized month name of ``text`` standing alone (``in June``, ``early Sept``)
+    moved as a date of month resolution: the 15th of the month moved by ``offset`` days, in the
+    name's style and case. A month alone is a date (it moves with the record's other dates) and a
+    name a detector took for one (``June``, ``April``) is then no longer the original, unless the
+    offset is shorter than a month (then it keeps its value, as ``March 2024`` does)."""
+    def one(match: re.Match[str]) -> str:
+        word = match.group()
+        if word.islower():
+            return word
+        month = (dt.date(2000, month_number(word), 15) + dt.timedelta(days=offset)).month
+        return _month_name(month, word)
+
+    return _BARE_MONTH.sub(one, text)
+
+
 class DateMaker:
     """DATE surrogates (see the module docstring)."""
 
@@ -251,6 +275,7 @@ class DateMaker:
     def __init__(self, config: SurrogateConfig) -> None:
         self._maximum = config.date_shift_days
         self._order = config.date_order
+        self._names = NameMaker(config)
 
     def offset(self, context: Context) -> int:
         """The record's shift in days (never 0)."""
@@ -263,6 +288,38 @@ class DateMaker:
             shifted = shift_spoken_date(text, offset)
         if shifted is not None:
             return shifted
+        names = _name_words(text)
+        gaps: list[str] = []
+
+        def gap(part: str) -> str:
+            gaps.append(part)
+            return scrubbed(shift_month_names(part, offset), stream, DATE_WORDS - names)
+
         stream = context.entity(f"DATE\x00{entity_key(text)}")
-        return shift_dates_in(text, offset, lambda gap: scrubbed(gap, stream, DATE_WORDS),
-                              order=self._order)
+        out = shift_dates_in(text, offset, gap, order=self._order)
+        if names and gaps == [text] and _capitalized_words(text):
+            # no date in it at all, and it reads as a person's name (``Summer``, ``Autumn Smith``):
+            # a name surrogate, not the original's date words kept and the rest scrubbed
+            return self._names.make(text, context)
+        return out
+
+
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+
+
+def _name_words(text: str) -> frozenset[str]:
+    """The capitalized date words of ``text`` that the name lists hold (``Summer``, ``Autumn``;
+    month and weekday names are dates, moved by :func:`shift_month_names`), case-folded: scrubbed
+    instead of kept, so a name a detector took for a date does not survive."""
+    masks = lexicon().masks
+    return frozenset(word.casefold() for word in _LETTER_RUN.findall(text)
+                     if not word.islower() and word.casefold() in DATE_WORDS
+                     and word.casefold() in masks and not _BARE_MONTH.fullmatch(word)
+                     and word.casefold()[:3] not in _WEEKDAY_STEMS)
+
+
+_WEEKDAY_STEMS = frozenset(day[:3] for day in WEEKDAYS)
+
+
+def _capitalized_words(text: str) -> bool:
+    return all(not word.islower() for word in _LETTER_RUN.findall(text))

@@ -12,16 +12,20 @@ pattern of each part (``UPPER``, ``Title``, ``lower``). Lowercase particles (``v
 dropped with the space after them, as they name a culture.
 
 Each part is keyed on its own (``prf("NAME\\x00surname\\x00smith")``), so ``John Smith``, ``Mr.
-Smith`` and ``john`` in an e-mail address agree. The culture is drawn first: uniformly one of the
-configured units (culture groups by default), excluding every unit whose lists contain the
-original part, then a name of the unit uniformly over all its locales' lists (of the original's
-gender when the lists give it one; a name two locales list counts twice). A locale was drawn
-first, uniformly, until the lists of small locales dominated their units: the six Vietnamese
-surnames took 0.7 % of all surname draws each and half the chance that two different surnames got
-the same surrogate (3,000 made-up surnames: 1 pair in 1,930 collided; 1 in 4,470 now). Given names
-and surnames are therefore drawn independently and a full name can mix cultures. A candidate that
-equals or is a variant (:mod:`embedanon.leakguard`) of any original part of the span, or of the
-record's other names (``context.avoid``, :mod:`.avoid`), is drawn again from the same stream.
+Smith`` and ``john`` in an e-mail address agree. The culture is drawn first, from a fixed mix that
+does not depend on the original (``name_cultures``: every bundled group with one weight by
+default, or a population of your own), then a name of the unit uniformly over all its locales'
+lists (a name two locales list counts twice); a given name from every given name of the unit, or
+of the original's gender when the lists give it one and ``name_gender="keep"``. So the surrogate's
+culture and gender tell nothing of the original's (issue 33: drawing from a group *other* than the
+original's let an attacker who knows the tool rule one out, 20 % -> 38 % culture-group inference on
+real notes with injected names; gender was copied 96 % of the time). A locale was drawn first,
+uniformly, until the lists of small locales dominated their units: the six Vietnamese surnames took
+0.7 % of all surname draws each. Given names and surnames are drawn independently and a full name
+can mix cultures. A candidate that equals or is a variant (:mod:`embedanon.leakguard`) of any
+original part of the span, or of the record's other names (``context.avoid``, :mod:`.avoid`), is
+drawn again from the same stream *in the same unit*, so the rule changes the name, never the
+culture's odds.
 """
 
 from __future__ import annotations
@@ -158,23 +162,27 @@ class NameMaker:
     def __init__(self, config: SurrogateConfig) -> None:
         lex = lexicon()
         self._lexicon = lex
-        items = tuple(lex.groups) if config.name_cultures == "mixed" else config.name_cultures
+        mix = config.name_mix()
         # One unit = the locales one culture choice draws from (a group, or a single locale).
         self.units: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
-            (item, lex.groups.get(item, (item,))) for item in items
+            (item, lex.groups.get(item, (item,))) for item, _ in mix
         )
-        self._unit_masks = tuple(lex.mask(locales) for _, locales in self.units)
+        # Integer weights (a millionth of the largest at least 1), so a draw is exact
+        # (Stream.below) and the same in every process.
+        top = max(weight for _, weight in mix)
+        self._weights = tuple(max(1, round(weight / top * 1_000_000)) for _, weight in mix)
+        self._total = sum(self._weights)
+        self._keep_gender = config.name_gender == "keep"
 
     # -- one part ------------------------------------------------------------------------------
-    def allowed_units(self, key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """Units none of whose locales lists ``key`` (all units when that leaves none)."""
-        listed = self._lexicon.masks.get(key, 0)
-        if not listed:
-            return self.units
-        allowed = tuple(
-            unit for unit, mask in zip(self.units, self._unit_masks, strict=True) if not listed & mask
-        )
-        return allowed or self.units
+    def unit(self, stream: Stream) -> tuple[str, tuple[str, ...]]:
+        """A culture unit drawn from the fixed mix (never from the original)."""
+        at = stream.below(self._total)
+        for unit, weight in zip(self.units, self._weights, strict=True):
+            if at < weight:
+                return unit
+            at -= weight
+        raise AssertionError("the weights sum to the total")  # pragma: no cover
 
     def role_of(self, key: str) -> str:
         """``"given"`` or ``"surname"`` for a lone part: the role more locales list it in; a part
@@ -189,6 +197,8 @@ class NameMaker:
         pool = self._lexicon.pools[locale]
         if role == "surname":
             return pool.surnames
+        if not self._keep_gender:
+            return pool.any
         female = self._lexicon.female_count.get(key, 0)
         male = self._lexicon.male_count.get(key, 0)
         if female and not male:
@@ -201,16 +211,16 @@ class NameMaker:
         """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it,
         no piece of it a variant of ``key``'s pieces or of ``avoid``."""
         avoid = avoid.plus(key_pieces(key))
-        units = self.allowed_units(key)
-        unit, name = "", ""
+        unit, locales = self.unit(stream)
+        pools = [self._pool(locale, role, key) for locale in locales]
+        size = sum(len(pool) for pool in pools)
+        name = ""
 
         def admissible(candidate: str) -> bool:  # no piece of it a variant of a piece to avoid
             return not any(avoid.blocks(p) for p in key_pieces(_key(candidate)))
 
         for _ in range(MAX_ATTEMPTS):
-            unit, locales = stream.choice(units)
-            pools = [self._pool(locale, role, key) for locale in locales]
-            i = stream.below(sum(len(pool) for pool in pools))  # uniform over the unit's names
+            i = stream.below(size)  # uniform over the unit's names
             for names in pools:
                 if i < len(names):
                     name = names[i]
@@ -218,11 +228,15 @@ class NameMaker:
                 i -= len(names)
             if admissible(name):
                 return unit, name
-        # Unlucky draws (a short name among many short ones): choose among the admissible names
-        # of the allowed units directly, so the rule never gives way.
-        pool = sorted({(u, n) for u, locales in units for loc in locales
+        # Unlucky draws (a short name among many short ones): choose among the unit's admissible
+        # names directly, so the rule never gives way; only a unit without one (a locale of a few
+        # names, every one of them avoided) hands the draw to the others.
+        pool = sorted({n for names in pools for n in names if admissible(n)})
+        if pool:
+            return unit, stream.choice(pool)
+        rest = sorted({(u, n) for u, locs in self.units for loc in locs
                        for n in self._pool(loc, role, key) if admissible(n)})
-        return stream.choice(pool) if pool else (unit, name)
+        return stream.choice(rest) if rest else (unit, name)
 
     def part(self, role: str, original: str, context: Context, avoid: AvoidNames) -> str:
         """A surrogate for one name part (no separators), in the original's case pattern;
