@@ -14,10 +14,15 @@ noise. The order of operations is spelled out here:
    uniform at position m of the ``CODES`` stage;
 5. a token that is the top-level domain of an e-mail or URL host (:func:`.domains.tld_starts`)
    and a word of the embedding is the n-th word part too, but gets a uniform choice among the
-   public top-level domains other than itself at position n of the ``DOMAIN`` stage.
+   public top-level domains other than itself at position n of the ``DOMAIN`` stage;
+6. with ``neutral_formats`` (the default), the phones and IDs the ``regex`` rules find
+   (:func:`.scope.format_spans`) are then replaced as hybrid-scope surrogates over that
+   token-by-token release (:func:`.scope.assemble`, which has tests of its own).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -30,6 +35,7 @@ from .document import AnonymizedDocument, record_identity
 from .domains import tld_starts
 from .replace import STAGE_NAMES, Item
 from .runtime import Runtime, get_runtime
+from .scope import assemble, format_spans
 
 
 def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey) -> AnonymizedDocument:
@@ -70,7 +76,14 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey) -> 
             out.append(new)
             at += len(piece)
             new_at += len(new)
-    return AnonymizedDocument("".join(out), tuple(items))
+    released = "".join(out)
+    found = format_spans(text) if config.scope.scope == "all" and config.scope.neutral_formats else []
+    if not found:
+        return AnonymizedDocument(released, tuple(items))
+    hybrid = replace(config.scope, scope="hybrid")
+    new_text, new_items = assemble(text, released, tuple(items), found, hybrid, key,
+                                   key.record_prf("surrogate-record", record_identity(text)))
+    return AnonymizedDocument(new_text, new_items)
 
 
 
