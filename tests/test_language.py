@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from embedanon import files
 from embedanon.cli import app
 from embedanon.errors import InputError
+from embedanon.keys import write_key_file
 from embedanon.language import MIN_WORDS, SAMPLE_WORDS, THRESHOLD, LanguageSample
 from embedanon.pipeline import Anonymizer
 from tests.helpers.embeddings import write_glove
@@ -100,7 +101,9 @@ def test_cli_warning_and_require_english(tmp_path: Path, glove: Path) -> None:
     runner = CliRunner()
     src = tmp_path / "de.jsonl"
     src.write_text("".join(f'{{"text": "{OTHERS["de"]}"}}\n' for _ in range(12)), encoding="utf-8")
-    base = ["anonymize", str(src), "--seed", "1", "--embedding", str(glove)]
+    key = tmp_path / "release.key"
+    write_key_file(key)
+    base = ["anonymize", str(src), "--key", str(key), "--embedding", str(glove)]
     warned = runner.invoke(app, [*base, "-o", str(tmp_path / "o.jsonl")])
     assert warned.exit_code == 0, warned.output
     lines = warned.stderr.splitlines()

@@ -237,8 +237,8 @@ def test_deny_string_under_two_labels_is_refused_one_label_twice_is_fine() -> No
     ({"deny": {"x": "PERSON"}}, ConfigError, "label must be one of"),
     ({"deny": {"  ": "NAME"}}, ConfigError, "must not be empty"),
     ({"allow": [""]}, ConfigError, "must not be empty"),
-    ({"allow": "abc"}, TypeError, "not one string"),
-    ({"allow": [3]}, TypeError, "must be strings"),
+    ({"allow": "abc"}, TypeError, "list of strings, not one str"),
+    ({"allow": [3]}, TypeError, r"allow\[0\] must be str, got int"),
 ])
 def test_word_lists_validation(kwargs, error, message):
     with pytest.raises(error, match=message):

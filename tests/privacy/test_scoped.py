@@ -68,8 +68,10 @@ def test_mechanism_tokens_read_as_in_full_scope(tmp_path_factory: pytest.TempPat
         make_store(TINY_WORDS).save(target)
     texts = ["alpha bravo charlie delta, echo foxtrot charlie.", "golf hotel alpha", "charlie"]
     for scope in ("detected", "hybrid"):
+        # the mechanism on the detected spans (scope detected gives surrogates by default)
         anonymizer = Anonymizer("tiny-scoped", "knn", k=2, seed=3, scope=scope, detectors="regex",
-                                deny={"charlie": "NAME"})
+                                deny={"charlie": "NAME"},
+                                strategies={"default": "mechanism"} if scope == "detected" else None)
         full = anonymize_records(texts, Anonymizer("tiny-scoped", "knn", k=2, seed=3).config, anonymizer.key)
         docs = anonymize_documents(texts, anonymizer.config, anonymizer.key)
         view = mechanism_view(texts, [docs], [full])
