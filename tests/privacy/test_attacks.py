@@ -366,3 +366,20 @@ def test_knn_law_table_agrees_with_its_distribution(index: NeighborIndex) -> Non
     xs, ys = np.meshgrid(np.arange(12), np.arange(12), indexing="ij")
     assert fast.pairs(xs.ravel(), ys.ravel()).tolist() == plain.pairs(xs.ravel(), ys.ravel()).tolist()
     assert fast.pairs(xs.ravel(), ys.ravel()).sum() == pytest.approx(12.0)
+
+
+def test_run_ranks_each_replacement_and_truth_pair_once_with_the_per_token_sum(index: NeighborIndex) -> None:
+    """run() ranks a (replacement, truth) pair once however often it occurs; its totals equal
+    the plain per-token sum of row_credit exactly."""
+    from embedanon.privacy.attacks.bayes import row_credit
+
+    matrix = knn_like(3, 4)
+    prior = np.random.default_rng(2).pareto(1.0, 12) + 0.01
+    attack = PosteriorAttack(SparseLaw(MatrixLaw(matrix), index), embedding_vocabulary(index.store, prior), WORDS,
+                             guarded=False)
+    xs, ys = sample_pairs(matrix, 500, 3, prior)
+    assert len(set(zip(xs, ys, strict=True))) < 100  # many repeats
+    plain = np.zeros(2)
+    for x, (rows, score) in zip(xs, attack.scores(np.array(ys)), strict=True):
+        plain += row_credit(rows, score, x, (1, 5))
+    assert list(attack.run(xs, np.array(ys), (1, 5)).hits) == plain.tolist()

@@ -123,3 +123,42 @@ def test_the_bundled_model_is_public_english() -> None:
     assert len(model.words) > 10_000
     the, of = model.ids(["the", "of"])
     assert model.log_prob(np.array([of]), np.array([the]))[0] > np.log(0.05)
+
+
+def test_shared_transitions_give_both_decoders_their_own_answers() -> None:
+    """contextual_attack computes a lattice's transitions once for both decoders: the same
+    numbers each decoder computes alone (a scrambled set, the negative control, moves a pick)."""
+    from embedanon.privacy.attacks.contextual import Transitions
+
+    model = train_bigrams(SENTENCES)
+    rng = np.random.default_rng(3)
+    moved = 0
+    for _ in range(40):
+        n = int(rng.integers(1, 6))
+        states = [rng.choice(len(model.words), size=int(rng.integers(1, 5)), replace=False) for _ in range(n)]
+        emissions = [rng.normal(size=len(s)) for s in states]
+        shared = Transitions.of(states, model)
+        assert viterbi(emissions, states, model, transitions=shared) == viterbi(emissions, states, model)
+        assert forward_backward(emissions, states, model, transitions=shared) == \
+            forward_backward(emissions, states, model)
+        scrambled = Transitions(-shared.first * 5, tuple(-s * 5 for s in shared.steps), -shared.last * 5)
+        moved += forward_backward(emissions, states, model, transitions=scrambled) != \
+            forward_backward(emissions, states, model)
+    assert moved > 0
+
+
+def test_transitions_in_one_call_equal_a_call_per_position() -> None:
+    from embedanon.privacy.attacks.contextual import Transitions
+
+    model = train_bigrams(SENTENCES)
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        n = int(rng.integers(1, 7))
+        states = [rng.choice(len(model.words), size=int(rng.integers(1, 6)), replace=False) for _ in range(n)]
+        t = Transitions.of(states, model)
+        start, end = np.array([0]), np.full(len(states[-1]), 0)
+        assert t.first.tolist() == model.log_prob(start[:, None], states[0][None, :])[0].tolist()
+        assert t.last.tolist() == model.log_prob(states[-1], end).tolist()
+        assert len(t.steps) == n - 1
+        for i, step in enumerate(t.steps, 1):
+            assert step.tolist() == model.log_prob(states[i - 1][:, None], states[i][None, :]).tolist()

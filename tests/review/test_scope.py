@@ -144,3 +144,35 @@ def test_plain_full_scope_page_names_no_scope(anonymizer: Anonymizer, tmp_path: 
     assert (review.scope, review.release, review.warnings) == ("", None, ())
     page = render_html(review)
     assert "scope <code>all</code>" in page and "Released by" not in page
+
+
+@pytest.mark.parametrize("text, surrogates", [(TEXTS["hybrid"], True), (TEXTS["detected"], False)])
+def test_default_scope_all_measures_as_privacy_report_with_or_without_a_format_surrogate(
+        text: str, surrogates: bool, tiny_embedding: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neutral formats are the default: a phone gets a surrogate even in scope all. The page's
+    verdict equals privacy-report's either way; without any surrogate in the sample the page
+    does not even build the scoped view it would throw away."""
+    import embedanon.review.build as build
+
+    calls: list[int] = []
+    real = build.scoped_release
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build, "scoped_release", counting)
+    src = tmp_path / "notes.txt"
+    src.write_text(text, encoding="utf-8")
+    options = {"embedding": str(tiny_embedding), "mechanism": "knn", "k": 3, "seed": 1}
+    review = build_review(str(src), release_anonymizer(**options), sample=0, generated="now",
+                          sources=(MechanismFigures(draws=20), AttackFigures()))
+    assert review.scope == "" and bool(calls) == surrogates
+    found = any(it.kind == "surrogate" for r in review.records for t in r.texts for it in t.document.items)
+    assert found == surrogates
+    cli = ["-m", "knn", "--k", "3", "--embedding", str(tiny_embedding), "--seed", "1", str(src)]
+    report = _report(cli)
+    assert review.verdict is not None
+    page_checks = {c.figure: (c.value, c.status) for c in review.verdict.checks}
+    assert page_checks == {c["figure"]: (c["value"], c["status"]) for c in report["verdict"]["checks"]}

@@ -169,17 +169,21 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         records.append(ReviewRecord(number, tuple(review_texts)))
     originals, released = shown, [d.text for d in docs]
     scoped: ScopedRelease | None = None
-    if shown and not is_plain(config.scope):
+    # in scope all with neutral formats (the default), a sample where no phone or ID got a
+    # surrogate was released exactly as in plain full scope: nothing to separate
+    formats_only = config.scope.scope == "all" and not any(
+        str(item.kind) in ("surrogate", "redact") for d in docs for item in d.items)
+    if shown and not is_plain(config.scope) and not formats_only:
         # As privacy-report measures it: the figures read only the tokens the mechanism released,
         # taken from the full-scope release under the same key (embedanon.privacy.scoped).
         full_config = full_scope_config(config)
         whole = [text for _, texts in chosen for text in texts]
         full = [anonymize_prefix(text, limit or len(text), full_config, key)[0].text for text in whole]
         scoped = scoped_release(config.scope, originals, [docs], [full])
+        # the figures read the mechanism's view, as privacy-report's do, whatever the counts
+        originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
         if config.scope.scope == "all" and not scoped.counts.other_words:
-            scoped = None  # neutral formats (the default) found no phone or ID: plain full scope
-        else:
-            originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
+            scoped = None  # format surrogates replaced no word: the page names no release counts
     figures, notes = collect_figures(default_sources() if sources is None else sources,
                                      originals, released, anonymizer,
                                      progress=lambda done, n: report("measuring", done, n))

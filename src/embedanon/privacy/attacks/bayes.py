@@ -165,9 +165,14 @@ class PosteriorAttack:
             raise ValueError(f"need one truth per replacement, got {len(truths)} and {len(ys)}")
         hits = np.zeros(len(ks))
         sizes = 0
-        for truth, (rows, score) in zip(truths, self.scores(ys), strict=True):
+        # a token's credit depends on (its replacement, its truth) only: each pair is ranked once
+        credits: dict[tuple[int, int], list[float]] = {}
+        for truth, y, (rows, score) in zip(truths, ys.tolist(), self.scores(ys), strict=True):
             sizes += len(rows)
-            hits += row_credit(rows, score, truth, ks)
+            credit = credits.get((y, truth))
+            if credit is None:
+                credit = credits[(y, truth)] = row_credit(rows, score, truth, ks)
+            hits += credit
         n = len(ys)
         return TopK(n, ks, tuple(float(h) for h in hits), sizes / n if n else float("nan"))
 

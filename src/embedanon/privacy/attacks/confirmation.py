@@ -96,7 +96,7 @@ def name_confirmation(names: Sequence[tuple[Sequence[Slot], str]], likelihood: L
         pool = pools.get(group, every)
         for _ in range(decoys):
             games.append(([pool[int(i)] for i in rng.integers(0, len(pool), size=len(slots))], ys))
-        keys = sorted({k for candidate, _ in games for k in candidate})
+    keys = sorted({k for candidate, _ in games for k in candidate})  # once, after every game
     vocabulary = build_vocabulary(keys, np.ones(len(keys)), store, proxies)
     row = vocabulary.position()
     flat_keys = [k for candidate, _ in games for k in candidate]

@@ -181,13 +181,51 @@ def train_bigrams(sentences: Iterable[Sequence[str]], *, min_count: int = 1,
     return BigramModel(tuple(vocab), unigram, history, keys[keep][order], counts[keep][order], discount)
 
 
-def viterbi(emissions: Sequence[np.ndarray], states: Sequence[np.ndarray], model: BigramModel) -> list[int]:
+@dataclass(frozen=True, slots=True)
+class Transitions:
+    """The log transition scores of one lattice (one sentence, boundaries at both ends), computed
+    once for both decoders.
+
+    Attributes:
+        first: float64 (m_0,) log P(candidate | sentence start).
+        steps: per position i >= 1, float64 (m_{i-1}, m_i) log P(candidate j | candidate k).
+        last: float64 (m_{n-1},) log P(sentence end | candidate).
+    """
+
+    first: np.ndarray
+    steps: tuple[np.ndarray, ...]
+    last: np.ndarray
+
+    @classmethod
+    def of(cls, states: Sequence[np.ndarray], model: BigramModel) -> Transitions:
+        """Every transition of the lattice from one :meth:`BigramModel.log_prob` call (the same
+        numbers as a call per position: the law is elementwise; tested)."""
+        sizes = [len(s) for s in states]
+        boundary = np.array([_BOUNDARY_ID], dtype=np.int64)
+        prev = [boundary.repeat(sizes[0])]
+        nxt = [np.asarray(states[0], dtype=np.int64)]
+        for i in range(1, len(states)):
+            prev.append(np.repeat(states[i - 1], sizes[i]))
+            nxt.append(np.tile(states[i], sizes[i - 1]))
+        prev.append(np.asarray(states[-1], dtype=np.int64))
+        nxt.append(boundary.repeat(sizes[-1]))
+        scores = model.log_prob(np.concatenate(prev), np.concatenate(nxt))
+        cuts = np.cumsum([len(p) for p in prev])[:-1]
+        parts = np.split(scores, cuts)
+        steps = tuple(parts[i].reshape(sizes[i - 1], sizes[i]) for i in range(1, len(states)))
+        return cls(parts[0], steps, parts[-1])
+
+
+def viterbi(emissions: Sequence[np.ndarray], states: Sequence[np.ndarray], model: BigramModel, *,
+            transitions: Transitions | None = None) -> list[int]:
     """Most probable path through a lattice (one sentence, boundaries at both ends).
 
     Args:
         emissions: per position, float64 (m_i,) log P(y_i | candidate).
         states: per position, int64 (m_i,) bigram-model ids of the candidates.
         model: the transition model.
+        transitions: the lattice's :class:`Transitions` when the caller has them (the same
+            numbers ``model`` gives; computed here otherwise).
 
     Returns:
         The chosen candidate index at each position (the lowest index among exact ties).
@@ -196,16 +234,15 @@ def viterbi(emissions: Sequence[np.ndarray], states: Sequence[np.ndarray], model
         raise ValueError("need one state array per emission array")
     if not emissions:
         return []
-    start = np.array([_BOUNDARY_ID])
-    score = model.log_prob(start[:, None], states[0][None, :])[0] + emissions[0]
+    t = Transitions.of(states, model) if transitions is None else transitions
+    score = t.first + emissions[0]
     back: list[np.ndarray] = []
     for i in range(1, len(states)):
-        trans = model.log_prob(states[i - 1][:, None], states[i][None, :])
-        total = score[:, None] + trans
+        total = score[:, None] + t.steps[i - 1]
         best = np.argmax(total, axis=0)
         back.append(best)
         score = total[best, np.arange(len(states[i]))] + emissions[i]
-    score = score + model.log_prob(states[-1], np.full(len(states[-1]), _BOUNDARY_ID))
+    score = score + t.last
     path = [int(np.argmax(score))]
     for best in reversed(back):
         path.append(int(best[path[-1]]))
@@ -213,7 +250,7 @@ def viterbi(emissions: Sequence[np.ndarray], states: Sequence[np.ndarray], model
 
 
 def forward_backward(emissions: Sequence[np.ndarray], states: Sequence[np.ndarray],
-                     model: BigramModel) -> list[int]:
+                     model: BigramModel, *, transitions: Transitions | None = None) -> list[int]:
     """The candidate of highest posterior marginal at each position (one sentence, boundaries at
     both ends): the decoder that maximises the expected number of words right, where Viterbi
     maximises the chance of the whole sentence being right.
@@ -225,12 +262,12 @@ def forward_backward(emissions: Sequence[np.ndarray], states: Sequence[np.ndarra
     if not emissions:
         return []
     n = len(states)
-    start = np.array([_BOUNDARY_ID])
-    trans = [model.log_prob(states[i - 1][:, None], states[i][None, :]) for i in range(1, n)]
-    alpha = [model.log_prob(start[:, None], states[0][None, :])[0] + emissions[0]]
+    t = Transitions.of(states, model) if transitions is None else transitions
+    trans = t.steps
+    alpha = [t.first + emissions[0]]
     for i in range(1, n):
         alpha.append(_logsumexp(alpha[-1][:, None] + trans[i - 1], axis=0) + emissions[i])
-    beta = [model.log_prob(states[-1], np.full(len(states[-1]), _BOUNDARY_ID))]
+    beta = [t.last]
     for i in range(n - 1, 0, -1):
         beta.append(_logsumexp(trans[i - 1] + (emissions[i] + beta[-1])[None, :], axis=1))
     beta.reverse()
@@ -309,8 +346,9 @@ def contextual_attack(documents: Sequence[Sequence[Sequence[Any]]], attack: Post
                 emissions.append(emission)
                 states.append(lm_ids)
                 rows_of.append(rows)
-            path = viterbi(emissions, states, model)
-            marginal = forward_backward(emissions, states, model)
+            transitions = Transitions.of(states, model)  # one set of numbers for both decoders
+            path = viterbi(emissions, states, model, transitions=transitions)
+            marginal = forward_backward(emissions, states, model, transitions=transitions)
             for slot, rows, choice, pick in zip(slots, rows_of, path, marginal, strict=True):
                 if slot.original_id < 0:
                     continue

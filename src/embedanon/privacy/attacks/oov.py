@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from ..._validate import positive_int
 from ...lexicon import word_frequencies
 from ...vectors.index import NeighborIndex
 from ...vectors.store import EmbeddingStore
-from ..prior import AttackerVocabulary, NameEntry, ProxyFn, build_vocabulary, public_prior
+from ..prior import AttackerVocabulary, NameEntry, ProxyFn, build_vocabulary, name_dictionary, public_prior
 
 #: The public words outside the embedding whose proxies are kept in the disk cache: the most
 #: frequent of the bundled list, which every out-of-vocabulary attack adds by default (computing
@@ -34,8 +35,25 @@ CACHED_PUBLIC_WORDS = 20_000
 
 
 def public_oov_words(store: EmbeddingStore, frequencies: dict[str, float], count: int) -> list[str]:
-    """The ``count`` most frequent words of ``frequencies`` outside the embedding (ties by word)."""
+    """The ``count`` most frequent words of ``frequencies`` outside the embedding (ties by word);
+    for the bundled list, worked out once per embedding and count."""
+    if frequencies is word_frequencies():
+        return list(_bundled_oov_words(store, count))
+    return _most_frequent_missing(store, frequencies, count)
+
+
+def _most_frequent_missing(store: EmbeddingStore, frequencies: dict[str, float], count: int) -> list[str]:
     return sorted((w for w in frequencies if store.id_of(w) < 0), key=lambda w: (-frequencies[w], w))[:count]
+
+
+@lru_cache(maxsize=4)
+def _bundled_oov_words(store: EmbeddingStore, count: int) -> tuple[str, ...]:
+    return tuple(_most_frequent_missing(store, word_frequencies(), count))
+
+
+def public_name_words(store: EmbeddingStore) -> list[str]:
+    """The names of the bundled public name dictionary outside the embedding, sorted."""
+    return sorted({e.name for e in name_dictionary() if store.id_of(e.name) < 0})
 
 
 def composed_proxies(index: NeighborIndex, *, cache_public: bool = True) -> ProxyFn:
@@ -43,9 +61,10 @@ def composed_proxies(index: NeighborIndex, *, cache_public: bool = True) -> Prox
 
     A word's proxy is a deterministic function of the word and the embedding. Proxies of the
     :data:`CACHED_PUBLIC_WORDS` most frequent public words outside the embedding (the bundled
-    list, public data) are read from the disk cache when the index keeps one, and computed and
-    stored there on first use; every other word's proxy (a private word among them) is computed
-    in memory only and never written to disk. The cached answers equal the computed ones (tested).
+    list) and of the bundled name dictionary's names outside it (public data both) are read from
+    the disk cache when the index keeps one, and computed and stored there on first use; every
+    other word's proxy (a private word among them) is computed in memory only and never written
+    to disk. The cached answers equal the computed ones (tested).
     """
     from ...vectors.compose import SHORTLIST, ComposedSearch
 
@@ -60,6 +79,8 @@ def composed_proxies(index: NeighborIndex, *, cache_public: bool = True) -> Prox
         nonlocal table
         if table is None:
             words = public_oov_words(index.store, word_frequencies(), CACHED_PUBLIC_WORDS)
+            chosen = set(words)
+            words += [w for w in public_name_words(index.store) if w not in chosen]
             digest = hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()[:16]
             path = index.cache_path(f"oov-proxies-s{SHORTLIST}-{len(words)}-{digest}")
             arrays = load_or_build(path, lambda: {"ids": compute(words)}, enabled=True,

@@ -67,11 +67,18 @@ def record_pooled_run(attack: PosteriorAttack, records: Sequence[tuple[np.ndarra
         seg = np.repeat(np.arange(len(ys)), [len(r) for r, _ in scored])
         post = _pooled_posteriors(rows, score, seg, prior, len(ys), steps, share)
         bounds = np.searchsorted(seg, np.arange(len(ys) + 1))
+        # two positions of a record with the same replacement have the same pooled scores (the
+        # same candidates, each leaving out an equal posterior): each (y, truth) is ranked once
+        credits: dict[tuple[int, int], list[float]] = {}
         for i in np.flatnonzero(truths != -2).tolist():
             a, b = bounds[i], bounds[i + 1]
             tokens += 1
             sizes += b - a
-            hits += row_credit(rows[a:b], post[a:b], int(truths[i]), ks)
+            pair = (int(ys[i]), int(truths[i]))
+            credit = credits.get(pair)
+            if credit is None:
+                credit = credits[pair] = row_credit(rows[a:b], post[a:b], pair[1], ks)
+            hits += credit
     return TopK(tokens, ks, tuple(float(h) for h in hits), sizes / tokens if tokens else float("nan"))
 
 
