@@ -129,10 +129,15 @@ def test_the_verdict_leads_with_its_settings(review, page: str) -> None:  # type
     rows = doc.find("tr")
     checks = [r for r in rows if any(c.startswith("c-") for c in r.classes)]
     assert len(checks) == len(verdict.checks) >= 3
-    for row, check in zip(checks, verdict.checks, strict=True):
+    # the failing checks first, with what moves them; the others (in the verdict's order) folded
+    ordered = [c for c in verdict.checks if c.status == "fail"] + [c for c in verdict.checks if c.status != "fail"]
+    for row, check in zip(checks, ordered, strict=True):
         cells = "".join(row.text)
         assert check.status.upper() in cells and check.label in cells
         assert (check.threshold.remedy in cells) == (check.status == "fail")
+    (folded,) = doc.find("details", "passed")
+    assert "".join(folded.text).count("PASS") + "".join(folded.text).count("N/A") == \
+        sum(c.status != "fail" for c in verdict.checks)
     # a failing figure shows what moves it; without a verdict the page says it is not judged
     failing = dataclasses.replace(review, verdict=judge_with(review, {"change_rate": 1.01}))
     failed = render_html(failing)

@@ -98,6 +98,8 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .st-fail { background: #fee2e2; color: #991b1b; }
 tr.c-fail td { background: #fff7f7; }
 td.remedy { color: #7f1d1d; font-size: 12.5px; }
+details.passed { margin-top: 8px; }
+details.passed summary { cursor: pointer; color: #166534; font-weight: 600; font-size: 13px; }
 .card.alert { border-color: #fca5a5; background: #fff7f7; }
 code.word { font-size: 13px; background: #fef2f2; color: #7f1d1d; padding: 1px 5px; border-radius: 4px;
   overflow-wrap: anywhere; }

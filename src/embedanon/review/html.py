@@ -111,19 +111,34 @@ def _verdict(review: Review) -> str:
                 f"{_settings_line(review)}{_figure_table(review)}<p class=\"note\">{attr(head)}.</p>"
                 f"{_released_by(review)}{notes}</section>")
     status = str(verdict.status)
-    rows = []
-    for check in verdict.checks:
-        st = str(check.status)
-        rows.append(
-            f'<tr class="c-{slug(st)}"><td><span class="st st-{slug(st)}">{attr(st.upper())}</span></td>'
-            f"<td>{attr(check.label)}</td><td class=\"n\">{attr(_value(check))}</td>"
-            f'<td class="n">{attr(check.threshold.describe())}</td>'
-            f"<td class=\"remedy\">{attr(check.threshold.remedy) if st == 'fail' else ''}</td></tr>")
-    table = ('<table class="checks"><tr><th>verdict</th><th>figure</th><th>measured</th><th>threshold</th>'
-             "<th>what moves it</th></tr>" + "".join(rows) + "</table>")
+
+    def table(checks: list[Check]) -> str:
+        rows = []
+        for check in checks:
+            st = str(check.status)
+            rows.append(
+                f'<tr class="c-{slug(st)}"><td><span class="st st-{slug(st)}">{attr(st.upper())}</span></td>'
+                f"<td>{attr(check.label)}</td><td class=\"n\">{attr(_value(check))}</td>"
+                f'<td class="n">{attr(check.threshold.describe())}</td>'
+                f"<td class=\"remedy\">{attr(check.threshold.remedy) if st == 'fail' else ''}</td></tr>")
+        return ('<table class="checks"><tr><th>verdict</th><th>figure</th><th>measured</th><th>threshold</th>'
+                "<th>what moves it</th></tr>" + "".join(rows) + "</table>")
+
+    # what fails first, with what moves it; the rest one click away (in the verdict's order)
+    failed = [c for c in verdict.checks if c.status == "fail"]
+    others = [c for c in verdict.checks if c.status != "fail"]
+    passed = sum(1 for c in others if c.status == "pass")
+    rest = ""
+    if others:
+        what = (f"{passed:,} figure meets its threshold" if passed == 1
+                else f"{passed:,} figures meet their thresholds")
+        if len(others) > passed:
+            what += f", {len(others) - passed:,} not measured (n/a)"
+        rest = f'<details class="passed"><summary>{attr(what)}</summary>{table(others)}</details>'
     return (f'<section class="panel verdict v-{slug(status)}" id="verdict"><h2>Privacy verdict</h2>'
             f'<div class="verdict-head"><span class="badge">{attr(status.upper())}</span>'
-            f'<span class="summary">{attr(verdict.summary())}</span></div>{_settings_line(review)}{table}'
+            f'<span class="summary">{attr(verdict.summary())}</span></div>{_settings_line(review)}'
+            f"{table(failed) if failed else ''}{rest}"
             f'<p class="note">{attr(head)}. Thresholds are the documented defaults of '
             "<code>privacy-report</code> (<code>--threshold FIGURE=LIMIT</code> changes one); "
             "attack rates are the share of word tokens an attacker recovers.</p>"
