@@ -16,7 +16,9 @@ releases; membership from layout (AUC); which of two candidate names a record ho
 the released words in scope all, from the surrogate's culture group and gender in hybrid);
 injected name parts recovered and left verbatim; surrogate attribute leaks (culture-group
 inference against its base rate, gender kept) and consistency linkage (pairs of records sharing
-a surrogate that share the real person, and the reverse).
+a surrogate, or a surrogate surname, that share the real person, and the reverse) under both
+``consistency`` settings: ``record`` (the default, the release every other hybrid row reads) and
+``corpus`` (a second hybrid release of the same notes under the same key).
 
     nice .venv/bin/python research/privacy/card.py   # writes card.json here and docs/privacy/card.md
 
@@ -178,11 +180,13 @@ def _signature(name: str) -> tuple[frozenset[str], str | None]:
     return groups, gender
 
 
-def hybrid_people(texts, people, key_seed: int):
+def hybrid_people(texts, people, key_seed: int, consistency: str = "record"):
     """Hybrid releases and, per injected person, (true group, gender, surrogate signature, surrogate)."""
     from embedanon.pipeline.document import anonymize_documents
+    from embedanon.surrogates import SurrogateConfig
 
-    anon = Anonymizer(mechanism="knn", scope="hybrid", key=ReleaseKey.from_seed(key_seed))
+    anon = Anonymizer(mechanism="knn", scope="hybrid", key=ReleaseKey.from_seed(key_seed),
+                      surrogates=SurrogateConfig(consistency=consistency))
     docs = list(anonymize_documents(texts, anon.config, anon.key))
     rows = []
     for doc, who in zip(docs, people, strict=True):
@@ -245,19 +249,34 @@ def surrogate_confirmation(train: list[dict], test: list[dict], decoys: int, see
     return {"names": len(test), "decoys": decoys, "auc": wins / games if games else float("nan")}
 
 
+def _surname(surrogate: str) -> str:
+    """The last word of a surrogate name (its surname), compared case-blind."""
+    pieces = re.findall(r"[^\W\d_]+", surrogate)
+    return lookup_key(pieces[-1]) if pieces else ""
+
+
 def linkage(rows: list[dict]) -> dict:
-    """Record pairs sharing a clinician surrogate that share the real clinician, and the reverse."""
+    """Record pairs sharing a clinician surrogate (the whole name, or its surname) that share the
+    real clinician, the reverse, and the chance that any two records share the clinician."""
     doctors = [r for r in rows if r["role"] == "doctor" and r["surrogate"] is not None]
-    same_surrogate = same_person = both = 0
+    same_surrogate = same_surname = same_person = both = both_surname = pairs = 0
     for a, b in combinations(doctors, 2):
         s = lookup_key(a["surrogate"]) == lookup_key(b["surrogate"])
+        t = _surname(a["surrogate"]) == _surname(b["surrogate"]) != ""
         p = a["person"] == b["person"]
+        pairs += 1
         same_surrogate += s
+        same_surname += t
         same_person += p
         both += s and p
-    return {"records": len(doctors), "pairs_same_surrogate": same_surrogate, "pairs_same_person": same_person,
-            "same_person_given_surrogate": both / same_surrogate if same_surrogate else float("nan"),
-            "same_surrogate_given_person": both / same_person if same_person else float("nan")}
+        both_surname += t and p
+    nan = float("nan")
+    return {"records": len(doctors), "pairs": pairs, "pairs_same_surrogate": same_surrogate,
+            "pairs_same_surname": same_surname, "pairs_same_person": same_person,
+            "same_person_given_surrogate": both / same_surrogate if same_surrogate else nan,
+            "same_person_given_surname": both_surname / same_surname if same_surname else nan,
+            "same_surrogate_given_person": both / same_person if same_person else nan,
+            "same_person_any_pair": same_person / pairs if pairs else nan}
 
 
 def hybrid(texts, spans, people, train_texts, train_people) -> dict:
@@ -280,6 +299,7 @@ def hybrid(texts, spans, people, train_texts, train_people) -> dict:
         "gender": gender_kept(test),
         "confirmation": surrogate_confirmation(train, test, 10, 5),
         "linkage": linkage(rows),
+        "linkage_corpus": linkage(hybrid_people(texts, people, RELEASE_SEEDS[0], "corpus")[2]),
         "seconds": round(time.time() - t0, 1),
     }
 
@@ -324,6 +344,11 @@ def render(card: dict) -> str:
         return f"{pct(last['top1'])} / {pct(last['majority_top1'])} (= 1 release)"
 
     hyb_confirm = f"{auc(hyb['confirmation']['auc'])} (from the surrogate)"
+
+    def modes(key: str, pairs: str) -> str:  # the record and the corpus cell, with the pair counts
+        return " / ".join(f"{pct(c[key])} ({c[pairs]:,} pair{'' if c[pairs] == 1 else 's'})"
+                          for c in (hyb["linkage"], hyb["linkage_corpus"]))
+
     rows = [
         ("change rate of word tokens", *both(lambda c: pct(c["change_rate"])), pct(hyb["change_rate"])),
         ("N_w (a word returned unchanged)", *both(lambda c: pct(c["n_w"])), "—"),
@@ -351,10 +376,14 @@ def render(card: dict) -> str:
         ("culture group inferred from the surrogate (base rate)", "—", "—",
          f"{pct(hyb['culture']['inference'])} ({pct(hyb['culture']['base_rate'])})"),
         ("surrogate keeps the gender", "—", "—", pct(hyb["gender"]["kept"])),
-        ("record pairs sharing a surrogate that share the person", "—", "—",
-         pct(hyb["linkage"]["same_person_given_surrogate"])),
-        ("record pairs sharing the person that share the surrogate", "—", "—",
-         pct(hyb["linkage"]["same_surrogate_given_person"])),
+        ("record pairs sharing a surrogate that share the person: consistency record (default) / corpus",
+         "—", "—", modes("same_person_given_surrogate", "pairs_same_surrogate")),
+        ("… sharing a surrogate surname: record (default) / corpus", "—", "—",
+         modes("same_person_given_surname", "pairs_same_surname")),
+        ("record pairs sharing the person that share the surrogate: record (default) / corpus", "—", "—",
+         modes("same_surrogate_given_person", "pairs_same_person")),
+        ("any two records share the person (chance)", "—", "—",
+         pct(hyb["linkage"]["same_person_any_pair"])),
     ]
     lines = ["| | knn k = 10 (default) | exponential ε = 14 | knn, scope hybrid |", "|---|---:|---:|---:|"]
     lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]

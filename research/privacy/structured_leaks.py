@@ -126,8 +126,8 @@ def main() -> None:
     settings = [("knn k=10 (default)", "knn", {"k": 10}, "all"),
                 ("knn k=10 keep formats", "knn", {"k": 10, "neutral_formats": False}, "all"),
                 ("exponential eps=14 (default)", "exponential", {"epsilon": 14.0}, "all"),
-                ("exponential eps=14 keep formats", "exponential", {"epsilon": 14.0, "neutral_formats": False},
-                 "all"),
+                ("exponential eps=14 keep formats", "exponential",
+                 {"epsilon": 14.0, "neutral_formats": False}, "all"),
                 ("knn k=10 hybrid regex (default)", "knn", {"k": 10}, "hybrid"),
                 ("knn k=10 hybrid regex keep formats", "knn", {"k": 10, "neutral_formats": False}, "hybrid")]
     result: dict[str, object] = {"commit": commit, "n": args.n}
