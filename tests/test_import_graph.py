@@ -40,14 +40,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
 )
 
-#: Imports that still run back up, each removed by a change in flight (issue 32): the privacy
-#: report's (``privacy/metrics.py`` -> the Anonymizer). The test fails once one is gone, so the
-#: list only shrinks: delete the line with the import.
-PENDING: frozenset[tuple[str, str]] = frozenset({
-    ("embedanon.privacy.metrics", "embedanon.pipeline"),
-})
-
-
 def module_name(path: Path, root: Path) -> str:
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -159,11 +151,8 @@ def test_every_room_stands_on_a_floor() -> None:
 
 
 def test_no_import_runs_back_up() -> None:
-    found = _back_up(GRAPH)
-    lines = sorted(f"{s} (line {n}) imports {t}: {room(s)} is not above {room(t)}" for s, t, n in found
-                   if (s, t) not in PENDING)
+    lines = sorted(f"{s} (line {n}) imports {t}: {room(s)} is not above {room(t)}" for s, t, n in _back_up(GRAPH))
     assert lines == []
-    assert {(s, t) for s, t, _ in found} >= PENDING, "a pending back-import is gone: delete it from PENDING"
 
 
 def test_no_circle_of_imports() -> None:

@@ -101,6 +101,7 @@ def test_interrupted_runs_resume_to_the_same_bytes(tmp_path: Path, glove: Path, 
                                                                        whole.draws)
 
 
+@pytest.mark.slow
 def test_a_killed_process_resumes_to_the_same_bytes(tmp_path: Path, glove: Path, key: Path) -> None:
     """SIGKILL: no handler runs; the temp file may hold more than the journal says."""
     src = tmp_path / "big.txt"

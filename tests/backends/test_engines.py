@@ -32,6 +32,7 @@ def test_chunking_respects_limits() -> None:
     assert [len(c) for c in chunk_texts(texts, max_bytes=10**6, max_texts=7)] == [7, 7, 7, 4]
 
 
+@pytest.mark.slow
 def test_processes_engine_matches_in_process(anon: Anonymizer) -> None:
     serial = list(anon.anonymize_many(DOCS))
     assert list(anon.anonymize_many(DOCS, jobs=2)) == serial
@@ -112,6 +113,7 @@ def test_local_dask_cluster_lets_in_only_this_process(monkeypatch: pytest.Monkey
         results.close()  # closes the cluster if an assertion failed first
 
 
+@pytest.mark.slow
 def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """distributed logs each scheduler step at INFO on stderr (about 30 lines a run); the CLI shows
     them only with --verbose."""
@@ -142,6 +144,7 @@ def test_cli_dask_engine_is_quiet_unless_verbose(tmp_path) -> None:  # type: ign
     assert (tmp_path / "out0.txt").read_text(encoding="utf-8") == expected
 
 
+@pytest.mark.slow
 def test_dask_waits_are_bounded_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Audit defect 5: an address speaking another protocol (the dashboard's HTTP port) hung the
     run past 300 s, and a cluster whose workers were all killed made the client wait forever."""

@@ -65,6 +65,7 @@ def test_workers_die_with_their_parent(tmp_path):
     assert _orphans("backend", tmp_path, wait=10) == []
 
 
+@pytest.mark.slow
 def test_negative_control_a_plain_pools_workers_outlive_their_parent(tmp_path):
     left = _orphans("plain", tmp_path, wait=2)
     try:

@@ -395,6 +395,7 @@ def test_stdin_that_is_the_output_file(env: Env) -> None:
     assert env.out.read_text(encoding="utf-8") == PRECIOUS
 
 
+@pytest.mark.slow
 def test_broken_pipe_exits_141_quietly(env: Env) -> None:
     big = env.write("big.txt", "chest pain in the patient\n" * 60_000)
     proc = subprocess.Popen(_cli(env, str(big)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -405,6 +406,7 @@ def test_broken_pipe_exits_141_quietly(env: Env) -> None:
     assert proc.returncode == 141 and err == b"", err.decode()
 
 
+@pytest.mark.slow
 def test_broken_pipe_with_unbuffered_stdout_exits_141(env: Env) -> None:
     """Under PYTHONUNBUFFERED (or ``python -u``) standard output is a raw stream: the write
     that meets the closed pipe returns a short count and only the next one fails. The copy
@@ -418,6 +420,7 @@ def test_broken_pipe_with_unbuffered_stdout_exits_141(env: Env) -> None:
     assert proc.returncode == 141 and err == b"", err.decode()
 
 
+@pytest.mark.slow
 def test_closed_stdout_is_one_line(env: Env) -> None:
     code = "import os, sys, runpy; os.close(1); sys.argv = ['embedanon'] + sys.argv[1:]; " \
            "runpy.run_module('embedanon', run_name='__main__')"
@@ -428,12 +431,14 @@ def test_closed_stdout_is_one_line(env: Env) -> None:
     assert "standard output" in proc.stderr
 
 
+@pytest.mark.slow
 def test_dev_stdout_is_written_as_a_stream(env: Env) -> None:
     proc = subprocess.run(_cli(env, str(env.good), "-o", "/dev/stdout", "-q"), capture_output=True, text=True,
                           env=_proc_env(env), timeout=120)
     assert proc.returncode == 0 and proc.stdout.count("\n") == 1 and proc.stderr == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("signum", "code", "jobs"), [
     (signal.SIGTERM, 143, "1"), (signal.SIGINT, 130, "1"),
     (signal.SIGINT, 130, "2"), (signal.SIGTERM, 143, "2"),
@@ -453,6 +458,7 @@ def test_signals_exit_with_one_line_and_no_temp_files(env: Env, signum: int, cod
     assert env.out.read_text(encoding="utf-8") == PRECIOUS and _leftovers(env.tmp) == []
 
 
+@pytest.mark.slow
 def test_unwritable_cache_is_one_warning(env: Env) -> None:
     proc = subprocess.run(_cli(env, str(env.good)), capture_output=True, text=True, timeout=120,
                           env=_proc_env(env, EMBEDANON_CACHE=str(env.out / "cache")))

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from embedanon.cli import anonymize_app, app
 from embedanon.cli.convention import PANELS, Command, Group
+from tests.helpers.embeddings import write_glove
 
 runner = CliRunner()
 ROOT = typer.main.get_command(app)
@@ -110,10 +111,16 @@ def test_old_out_still_works_with_a_warning(tmp_path: Path) -> None:
 def test_old_allowlist_still_works_with_a_warning(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("doctor\nnurse\n", encoding="utf-8")
-    missing = str(tmp_path / "missing.txt")
-    old = runner.invoke(app, ["anonymize", missing, "--allowlist", str(words)])
+    source = tmp_path / "notes.txt"
+    source.write_text("the nurse saw the doctor\n", encoding="utf-8")
+    tiny = write_glove(tmp_path / "tiny.txt", ["the", "nurse", "doctor", "saw", "patient", "clinic", "ward"])
+    base = ["anonymize", str(source), "--embedding", str(tiny), "--min-length", "1", "--k", "1", "--seed", "1"]
+    old = runner.invoke(app, [*base, "--allowlist", str(words), "-o", str(tmp_path / "old.txt")])
+    new = runner.invoke(app, [*base, "--candidates", str(words), "-o", str(tmp_path / "new.txt")])
+    assert old.exit_code == new.exit_code == 0, old.stderr
+    assert (tmp_path / "old.txt").read_text() == (tmp_path / "new.txt").read_text(), "the same release"
     assert old.stderr.splitlines()[0].startswith("warning: --allowlist is deprecated")
     assert old.stderr.splitlines()[0].endswith("use --candidates")
-    both = runner.invoke(app, ["anonymize", missing, "--allowlist", str(words), "--candidates", str(words)])
+    both = runner.invoke(app, [*base, "--allowlist", str(words), "--candidates", str(words)])
     assert both.exit_code == 2 and "--allowlist is the old spelling of --candidates" in both.stderr
     assert "--allowlist" not in _help(("anonymize",)) and "--candidates" in _help(("anonymize",))

@@ -260,6 +260,7 @@ def test_absurd_jobs_are_refused_before_forking(tiny: Path, tmp_path: Path) -> N
 
 
 # -- stderr closed ------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [[], ["--progress", "plain", "-v"], ["--progress", "bar"]])
 def test_closed_stderr_still_releases(tiny: Path, tmp_path: Path, extra: list[str]) -> None:
     """QA B5: ``2>&-`` gave AttributeError on sys.stderr (None) and no output."""
@@ -281,6 +282,7 @@ def test_verbose_summary_counts_in_the_singular(tiny: Path, tmp_path: Path) -> N
     assert "anonymized 1 record (1 text, " in result.stderr and " from 1 input in " in result.stderr
 
 
+@pytest.mark.default_embedding
 def test_an_error_line_shows_unprintable_characters_of_a_file_name_as_escapes(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """QA pass 6: a missing-field error printed the file name raw, bidi override (U+202E) included,
     which reorders the terminal line."""

@@ -86,6 +86,7 @@ def test_progress_lines_on_stderr_never_text(tmp_path: Path) -> None:
     assert CANARY not in result.output
 
 
+@pytest.mark.slow
 def test_laplace_gets_the_attacks_through_an_estimated_law(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
@@ -154,6 +155,7 @@ def test_an_attacker_text_without_words_is_a_one_line_error(tmp_path: Path, cont
     assert len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_attack_options_without_an_exact_law_are_flagged_not_dropped(tmp_path: Path) -> None:
     """QA pass 6: for laplace without --empirical-draws the attacks do not run, and --attacker-text,
     --releases and --spans were dropped without a word."""

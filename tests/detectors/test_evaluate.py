@@ -349,6 +349,7 @@ def test_cli_json_and_several_detectors(spans_file):
     assert report["confusion"] == {}  # regex labels every span it finds here rightly
 
 
+@pytest.mark.default_embedding
 def test_cli_detector_options_reach_the_detector(spans_file, tmp_path):
     """--detector-option as in anonymize: an adapted model (model_path=DIR) or a threshold."""
     def run(*extra):
@@ -511,6 +512,7 @@ def test_cli_invalid_utf8(tmp_path):
     assert result.exit_code == 2 and "not valid UTF-8" in result.output
 
 
+@pytest.mark.slow
 def test_cli_through_a_real_subprocess(spans_file):
     import subprocess
     import sys

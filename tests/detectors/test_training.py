@@ -45,6 +45,7 @@ def _modes(root: Path) -> dict[str, int]:
             for p in [root, *root.rglob("*")]}
 
 
+@pytest.mark.default_embedding
 def test_trained_directory_is_private_and_loads(tmp_path: Path, data: Path, umask_022: None) -> None:
     out = tmp_path / "adapted"
     result = _train(data, out)
@@ -57,6 +58,7 @@ def test_trained_directory_is_private_and_loads(tmp_path: Path, data: Path, umas
     assert sorted(p.name for p in tmp_path.iterdir()) == ["adapted", "spans.jsonl"]
 
 
+@pytest.mark.slow
 def test_full_disk_leaves_nothing_and_keeps_the_previous_model(tmp_path: Path, data: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "adapted"
@@ -77,6 +79,7 @@ def test_full_disk_leaves_nothing_and_keeps_the_previous_model(tmp_path: Path, d
     assert sorted(p.name for p in tmp_path.iterdir()) == ["adapted", "spans.jsonl"]  # no temp dir
 
 
+@pytest.mark.default_embedding
 def test_a_model_that_does_not_load_is_not_written(tmp_path: Path, data: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(weights_module.Weights, "save", lambda self, directory: Path(directory))
@@ -137,6 +140,7 @@ def test_the_training_functions_refuse_data_without_tokens_before_any_work() -> 
                 trainer(records)  # type: ignore[operator]
 
 
+@pytest.mark.default_embedding
 def test_the_manifest_records_the_epochs_actually_run(tmp_path: Path, data: Path) -> None:
     """QA 5B: without --epochs the manifest said ``"epochs": null``; the default (20 with a
     base) is what ran."""

@@ -114,6 +114,7 @@ def test_hidden_layer_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
         Weights.load(directory)
 
 
+@pytest.mark.default_embedding
 @pytest.mark.parametrize("case", ["garbage weights (c1)", "cut manifest (c2)", "manifest is a list (c3)"])
 def test_detector_info_and_model_path_give_one_line_and_exit_2(tmp_path: Path, case: str) -> None:
     damage, message = DAMAGE[case]

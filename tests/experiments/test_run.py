@@ -71,6 +71,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
+@pytest.mark.slow
 @pytest.mark.default_embedding
 def test_quick_run_end_to_end_and_resume(tmp_path: Path) -> None:
     config = write_config(tmp_path, write_corpus(tmp_path / "topics.csv"))

@@ -313,6 +313,7 @@ def test_may_return_input(tiny_index: NeighborIndex) -> None:
 
 
 # -- memory ---------------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("mechanism", ["exponential", "tem"])
 @pytest.mark.parametrize("streaming", [False, True], ids=["near-table", "streaming"])
 def test_memory_stays_far_below_v_by_v(monkeypatch: pytest.MonkeyPatch, mechanism: str,

@@ -112,6 +112,7 @@ def test_capability_is_declared_only_by_the_exponential_family() -> None:
     assert not isinstance(LaplaceMechanism(index=index, epsilon=1.0), BatchLaw)
 
 
+@pytest.mark.default_embedding
 @pytest.mark.parametrize("name", ["exponential", "tem"])
 def test_likelihood_equals_distribution_on_the_default_embedding(default_index: NeighborIndex, name: str) -> None:
     # tem at epsilon 20: default gamma ~1.69 < 2, so truncation is active

@@ -31,6 +31,7 @@ def _start_of_whole(text: str, anonymizer: Anonymizer, cut: int):  # type: ignor
     return items, full.text[:end]
 
 
+@pytest.mark.default_embedding
 @pytest.mark.parametrize("unit", ["record", "sentence"])
 @pytest.mark.parametrize("limit", [0, 7, 100, 333, 600, len(TEXT) - 1, len(TEXT), 10 * len(TEXT)])
 def test_the_prefix_is_the_start_of_the_whole_release(unit: str, limit: int) -> None:

@@ -30,7 +30,8 @@ def texts(draw: st.DrawFn) -> str:
 
 
 @pytest.fixture(scope="module", params=[("knn", {"k": 10}), ("exponential", {"epsilon": 12.0}),
-                                        ("laplace", {"epsilon": 70.0})], ids=["knn", "exponential", "laplace"])
+                                        pytest.param(("laplace", {"epsilon": 70.0}), marks=pytest.mark.slow)],
+                ids=["knn", "exponential", "laplace"])
 def anon(request: pytest.FixtureRequest) -> Anonymizer:
     mechanism, params = request.param
     return Anonymizer(mechanism=mechanism, key=fast_key(3), **params)

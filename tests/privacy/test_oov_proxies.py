@@ -13,6 +13,7 @@ from embedanon.privacy.attacks import oov
 from embedanon.vectors.compose import ComposedSearch
 
 
+@pytest.mark.default_embedding
 def test_cached_public_proxies_equal_the_computed_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     index = Anonymizer(seed=1).runtime.index
     public = oov.public_oov_words(index.store, word_frequencies(), oov.CACHED_PUBLIC_WORDS)

@@ -141,6 +141,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(name: str, tiny_embedd
     assert out.read_text(encoding="utf-8") == PRECIOUS and sorted(os.listdir(tmp_path)) == before
 
 
+@pytest.mark.slow
 def test_real_process(tiny_embedding: Path, tmp_path: Path) -> None:
     src = tmp_path / "notes.txt"
     src.write_text(f"{CANARY} has chest pain\n", encoding="utf-8")

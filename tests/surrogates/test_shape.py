@@ -137,6 +137,7 @@ for original in ("G12937593", "AB-1234-xy", "L39720077", "mrn 4471-QZ", "Apt 5B"
 """
 
 
+@pytest.mark.slow
 def test_surrogates_do_not_depend_on_the_hash_seed():
     """A letters-and-digits ID drew its digit and letter symbols in the order of a set of strings,
     which follows PYTHONHASHSEED: two runs (or two worker processes) gave two surrogates."""

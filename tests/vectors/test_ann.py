@@ -104,6 +104,7 @@ def test_recall_at_k_by_hand() -> None:
         recall_at_k(exact, found[:1], 2)
 
 
+@pytest.mark.slow
 def test_hnsw_recall_is_at_least_095(hnsw_index: NeighborIndex) -> None:
     assert hnsw_index.mode == "hnsw" and hnsw_index._ann is not hnsw_index._faiss
     # calibration kept the starting efSearch, so this measures the default graph and efSearch
@@ -112,6 +113,7 @@ def test_hnsw_recall_is_at_least_095(hnsw_index: NeighborIndex) -> None:
     assert recall >= 0.95, recall
 
 
+@pytest.mark.slow
 def test_calibration_raises_ef_search_until_the_target(big_store: EmbeddingStore) -> None:
     params = HNSWParams(m=8, ef_construction=16, ef_search=4, target_recall=0.95)
     index = NeighborIndex(big_store, ALL, approximate="hnsw", hnsw=params, use_disk_cache=False)
@@ -135,6 +137,7 @@ def test_unreachable_target_is_logged(big_store: EmbeddingStore, monkeypatch: py
     assert "HNSW recall@10 is" in caplog.text and "< 0.950 at efSearch=2" in caplog.text
 
 
+@pytest.mark.slow
 def test_weak_hnsw_fails_the_recall_bar(big_store: EmbeddingStore) -> None:
     """Negative control: the same measurement rejects a graph with M = 2 and efSearch = 1."""
     weak = NeighborIndex(big_store, ALL, approximate="hnsw", hnsw=WEAK, use_disk_cache=False)
@@ -180,6 +183,7 @@ def test_hnsw_search_returns_candidate_word_ids(big_store: EmbeddingStore) -> No
     assert (ids[:, -3:] == -1).all() and np.isneginf(D[:, -3:]).all()
 
 
+@pytest.mark.slow
 def test_hnsw_table_keeps_the_leak_guard_and_matches_exact() -> None:
     words = _words(3000)
     store = EmbeddingStore("t", words, _clustered(3000, 16, 40, seed=11))

@@ -35,6 +35,7 @@ def test_no_placement_is_a_two_letter_piece_of_its_word() -> None:
             assert not (len(words[wid]) == 2 and words[wid] in word)
 
 
+@pytest.mark.slow
 def test_a_table_for_another_candidate_policy_is_not_used() -> None:
     rt = get_runtime(AnonymizerConfig(min_length=3))
     assert load_public_placements(rt.index, SAFE_K) is None

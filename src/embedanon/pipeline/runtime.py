@@ -1,6 +1,11 @@
 """Per-process resources of one :class:`~embedanon.config.AnonymizerConfig`: embedding, index,
 mechanism, lexicon and replacement surface forms, loaded once per process.
 
+A process keeps the runtimes of its :data:`RUNTIME_CACHE_SIZE` most recently used configs (each
+holds an index, tables and, in the scoped modes, a detector: 70 to 200 MB with the default
+embedding); an older one is rebuilt when its config comes back, with the same outputs. An
+:class:`~embedanon.Anonymizer` keeps its own runtime alive while it lives.
+
 Thread-safety rule: a :class:`Runtime` is shared by every thread of a process and its caches
 (lexicon plans, the exponential samplers' type tables) are not safe to mutate concurrently, so
 work on a runtime runs under its ``lock`` (one chunk at a time per process and config; threads of
@@ -11,8 +16,11 @@ forked worker forgets a runtime whose lock a thread of its parent still held.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,7 +106,12 @@ class Runtime:
         return hit
 
 
-_RUNTIMES: dict[AnonymizerConfig, Runtime] = {}
+#: Runtimes kept per process (least recently used dropped first). A test suite or an experiment
+#: that goes through hundreds of configs once held every runtime it had built (9 GB).
+RUNTIME_CACHE_SIZE = 6
+_RUNTIMES: OrderedDict[AnonymizerConfig, Runtime] = OrderedDict()
+#: Every runtime still alive, cached or held by an Anonymizer: what a fork must lock.
+_LIVE: weakref.WeakSet[Runtime] = weakref.WeakSet()
 #: Held while a runtime is created and around a fork; re-entrant, so a thread that forks while it
 #: creates a runtime does not wait for itself.
 _LOCK = threading.RLock()
@@ -124,7 +137,7 @@ def _before_fork() -> None:
     lock.
     """
     _FORK_STATE.append((None, _LOCK.acquire(timeout=_FORK_WAIT)))
-    for runtime in list(_RUNTIMES.values()):
+    for runtime in list(_LIVE):
         _FORK_STATE.append((runtime, runtime.lock.acquire(timeout=_FORK_WAIT)))
 
 
@@ -151,7 +164,8 @@ def _after_fork_in_child() -> None:
         elif taken:
             runtime.lock.release()
         else:
-            _RUNTIMES.pop(runtime.config, None)
+            if _RUNTIMES.get(runtime.config) is runtime:
+                del _RUNTIMES[runtime.config]
             runtime.lock = threading.RLock()
 
 
@@ -161,14 +175,22 @@ if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
 
 
 def get_runtime(config: AnonymizerConfig) -> Runtime:
-    """Load (once per process) the embedding, index and mechanism for ``config``."""
+    """The embedding, index and mechanism for ``config``, loaded once per process while it is
+    among the :data:`RUNTIME_CACHE_SIZE` most recently used."""
     runtime = _RUNTIMES.get(config)
-    if runtime is None:
-        with _LOCK:
-            runtime = _RUNTIMES.get(config)
-            if runtime is None:
-                store = load_embedding(config.embedding)
-                index = NeighborIndex(store, config.policy(), approximate=config.index)
-                mechanism = build_mechanism(config.mechanism, index, **dict(config.params))
-                runtime = _RUNTIMES[config] = Runtime(config, store, index, mechanism)
+    if runtime is not None:  # no lock on a hit: one C call each, atomic under the GIL
+        with contextlib.suppress(KeyError):  # dropped by another thread meanwhile
+            _RUNTIMES.move_to_end(config)
+        return runtime
+    with _LOCK:
+        runtime = _RUNTIMES.get(config)
+        if runtime is not None:
+            return runtime
+        store = load_embedding(config.embedding)
+        index = NeighborIndex(store, config.policy(), approximate=config.index)
+        mechanism = build_mechanism(config.mechanism, index, **dict(config.params))
+        runtime = _RUNTIMES[config] = Runtime(config, store, index, mechanism)
+        _LIVE.add(runtime)
+        while len(_RUNTIMES) > RUNTIME_CACHE_SIZE:
+            _RUNTIMES.popitem(last=False)
     return runtime
