@@ -40,6 +40,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .._validate import strings
 from ..errors import ConfigError
@@ -207,15 +208,29 @@ class WordLists:
         return [s for s in spans if not self.allowed(text, s)] + self.deny_spans(text)
 
 
+class SpanFilter(Protocol):
+    """A second stage over merged spans (the local verifier, :class:`~.verify.SpanVerifier`)."""
+
+    name: str
+
+    def verify(self, text: str, spans: Sequence[Span]) -> list[Span]:
+        """The spans of ``text`` that are kept, in order."""
+        ...
+
+
 class UnionDetector:
-    """Runs several detectors, applies the word lists, and merges their spans into one list.
+    """Runs several detectors, applies the word lists, merges their spans into one list, and
+    passes the merged spans through the verifier, if any.
 
     Args:
         detectors: the detectors to combine (at least one), run in order.
         lists: allow and deny lists (default: none).
+        verifier: a second stage that drops merged spans (default: none); it sees the spans after
+            the word lists, so a deny-list span (source ``deny``) reaches it marked as such.
     """
 
-    def __init__(self, detectors: Sequence[Detector], *, lists: WordLists | None = None) -> None:
+    def __init__(self, detectors: Sequence[Detector], *, lists: WordLists | None = None,
+                 verifier: SpanFilter | None = None) -> None:
         detectors = tuple(detectors)
         if not detectors:
             raise ConfigError("at least one detector is needed")
@@ -224,6 +239,7 @@ class UnionDetector:
                 raise TypeError(f"expected a Detector, got {type(detector).__name__}")
         self.detectors = detectors
         self.lists = lists if lists is not None else WordLists()
+        self.verifier = verifier
         self.name = ",".join(d.name for d in detectors)
 
     def detect(self, text: str) -> list[Span]:
@@ -234,7 +250,8 @@ class UnionDetector:
         roles = role_ranges(text)
         if roles and found:
             found = without_ranges(text, sorted(found, key=lambda s: (s.start, s.end)), roles)
-        return merge_spans(self.lists.apply(text, found))
+        merged = merge_spans(self.lists.apply(text, found))
+        return merged if self.verifier is None else self.verifier.verify(text, merged)
 
 
 #: what a piece of a span loses where a range cut it: the label's colon and spaces

@@ -18,6 +18,7 @@ from .._registry import Registry
 from ..errors import ConfigError
 from .base import Detector
 from .merge import UnionDetector, WordLists
+from .verify import SpanVerifier
 
 #: The built-in detectors: name -> factory (``package.module:attribute``), imported on first lookup.
 BUILTIN_DETECTORS: dict[str, str] = {
@@ -62,13 +63,16 @@ def build_detector(name: str, **options: Any) -> Detector:
 
 def build_detectors(spec: str, *, allow: Iterable[str] = (),
                     deny: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
-                    **options: Any) -> UnionDetector:
+                    verify: bool = True, **options: Any) -> UnionDetector:
     """A union detector over the named detectors.
 
     Args:
         spec: comma-separated detector names, e.g. ``"model,regex"``.
         allow: strings never treated as PII (see :class:`~.merge.WordLists`).
         deny: ``{string: label}`` (or ``(string, label)`` pairs) always treated as PII.
+        verify: pass the merged spans through the shipped local verifier
+            (:class:`~.verify.SpanVerifier`), which drops likely false positives of ``model`` and
+            ``regex`` (spans of other detectors are kept); ``--detector-option verify=false``.
         **options: ``<detector>_<option>=value``, e.g. ``llm_url="http://127.0.0.1:8000/v1"``.
 
     Returns:
@@ -94,5 +98,8 @@ def build_detectors(spec: str, *, allow: Iterable[str] = (),
         if owner not in routed:
             raise ConfigError(f"option {key!r} is for detector {owner!r}, which is not selected")
         routed[owner][key[len(owner) + 1:]] = value
+    if not isinstance(verify, bool):
+        raise TypeError(f"verify must be true or false, got {verify!r}")
     detectors = [build_detector(name, **routed[name]) for name in names]
-    return UnionDetector(detectors, lists=WordLists.build(allow=allow, deny=deny))
+    verifier = SpanVerifier() if verify else None
+    return UnionDetector(detectors, lists=WordLists.build(allow=allow, deny=deny), verifier=verifier)

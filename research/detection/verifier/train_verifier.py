@@ -1,0 +1,262 @@
+"""Train the local verifier (``embedanon.detectors.verify``) and choose its threshold.
+
+    python research/detection/verifier/train_verifier.py --generated gen.jsonl \\
+        --out src/embedanon/detectors/data/verifier --report research/detection/verifier/train.json
+
+Candidates: the spans the detector (``--detector``, default ``model,regex``, with the verifier
+off) proposes on
+
+* the real-text **dev** half (``research/evaluation/realtext/dev.jsonl``; never test), and
+* generated span-labelled sets (``research/scripts/make_pii_set.py --split train``),
+
+each labelled true when gold covers >= 50 % of its characters (the scorer's precision rule).
+
+Model: scikit-learn's ``LogisticRegression`` (L2, lbfgs) over the hashed binary features and
+dense values of :mod:`embedanon.detectors.verify_features`, exported as numpy arrays; the product
+only loads and applies them. Dev records weigh ``--dev-weight`` times a generated record's spans.
+
+Threshold: out-of-fold probabilities on dev (``GroupKFold`` by source document, ``doc``; the
+generated data is in every training fold), and the highest threshold at which the verifier keeps
+at least ``--target`` of the gold spans the detector found (a gold span stays found while the
+kept predictions cover >= 50 % of it). The figures reported for dev are these out-of-fold ones;
+the final model is then fitted on all of dev and the generated data.
+
+Seeded (``--seed``); the sources are named in the manifest it writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GroupKFold
+
+from embedanon.detectors.base import Span
+from embedanon.detectors.registry import build_detectors
+from embedanon.detectors.verify_features import DENSE_NAMES, FEATURE_VERSION, featurize
+
+ROOT = Path(__file__).resolve().parents[3]
+DEV = ROOT / "research" / "evaluation" / "realtext" / "dev.jsonl"
+
+
+@dataclass
+class Candidates:
+    """Candidate spans of a set of records, their features and what they cover of gold."""
+
+    rows: list[np.ndarray] = field(default_factory=list)   # hashed ids per candidate
+    dense: list[np.ndarray] = field(default_factory=list)  # (D,) per candidate
+    y: list[int] = field(default_factory=list)
+    group: list[str] = field(default_factory=list)
+    register: list[str] = field(default_factory=list)
+    label: list[str] = field(default_factory=list)
+    # per gold span: (register, [(candidate index, characters covered)], length)
+    gold: list[tuple[str, list[tuple[int, int]], int]] = field(default_factory=list)
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def predictions(records: list[dict[str, Any]], detector: Any, cache: Path | None) -> list[list[Span]]:
+    """The detector's spans on each record, read from ``cache`` when it exists (else written there)."""
+    if cache is not None and cache.is_file():
+        rows = json.loads(cache.read_text(encoding="utf-8"))
+        if len(rows) == len(records):
+            return [[Span(*s) for s in row] for row in rows]
+    out = [detector.detect(rec["text"]) for rec in records]
+    if cache is not None:
+        cache.write_text(json.dumps([[[s.start, s.end, s.label, s.score, s.source] for s in row] for row in out]),
+                         encoding="utf-8")
+    return out
+
+
+def collect(records: list[dict[str, Any]], detector: Any, buckets: int, kind: str,
+            cache: Path | None = None) -> Candidates:
+    out = Candidates()
+    for rec, preds in zip(records, predictions(records, detector, cache), strict=True):
+        text = rec["text"]
+        gold = [(s["start"], s["end"]) for s in rec["spans"]]
+        mask = bytearray(len(text))
+        for a, b in gold:
+            mask[a:b] = b"\x01" * (b - a)
+        ids, dense = featurize(text, preds, buckets)
+        base = len(out.y)
+        group = rec.get("doc") or f"{kind}:{rec['id']}"
+        register = rec.get("register", kind)
+        for i, p in enumerate(preds):
+            out.rows.append(ids[i])
+            out.dense.append(dense[i])
+            out.y.append(int(2 * mask.count(1, p.start, p.end) >= p.end - p.start))
+            out.group.append(group)
+            out.register.append(register)
+            out.label.append(p.label)
+        for a, b in gold:
+            cover = [(base + i, min(b, p.end) - max(a, p.start)) for i, p in enumerate(preds)
+                     if p.start < b and a < p.end]
+            out.gold.append((register, cover, b - a))
+    return out
+
+
+def write_errors(path: Path, records: list[dict[str, Any]], detector: Any, cache: Path | None,
+                 proba: np.ndarray, c: Candidates) -> None:
+    lines, i = [], 0
+    for rec, preds in zip(records, predictions(records, detector, cache / "dev.json" if cache else None),
+                          strict=True):
+        t = rec["text"]
+        for p in preds:
+            ctx = (t[max(0, p.start - 30):p.start] + "[[" + t[p.start:p.end] + "]]" + t[p.end:p.end + 25])
+            lines.append(f"{proba[i]:.4f}\t{c.y[i]}\t{rec['register']}\t{p.label}\t{p.source}\t"
+                         + ctx.replace("\n", "|").replace("\t", " "))
+            i += 1
+    path.write_text("\n".join(sorted(lines)) + "\n", encoding="utf-8")
+
+
+def matrix(c: Candidates, buckets: int) -> sparse.csr_matrix:
+    n = len(c.rows)
+    indptr = np.concatenate(([0], np.cumsum([len(r) for r in c.rows])))
+    hashed = sparse.csr_matrix((np.ones(int(indptr[-1])), np.concatenate(c.rows), indptr), shape=(n, buckets))
+    hashed.sum_duplicates()
+    return sparse.hstack([hashed, sparse.csr_matrix(np.vstack(c.dense).astype(np.float64))], format="csr")
+
+
+def figures(c: Candidates, keep: np.ndarray) -> dict[str, dict[str, Any]]:
+    """Overlap P / R per register with the kept candidates, and recall relative to keeping all."""
+    out: dict[str, dict[str, Any]] = {}
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # gold, found_all, found, pred, right
+    for reg, cover, length in c.gold:
+        for r in (reg, "all"):
+            per[r][0] += 1
+            per[r][1] += int(2 * sum(k for _, k in cover) >= length)
+            per[r][2] += int(2 * sum(k for i, k in cover if keep[i]) >= length)
+    for i, reg in enumerate(c.register):
+        for r in (reg, "all"):
+            per[r][3] += int(keep[i])
+            per[r][4] += int(keep[i] and c.y[i])
+    for r, (g, fa, f, p, right) in sorted(per.items()):
+        out[r] = {"gold": g, "found_without": fa, "found": f, "predicted": p, "correct": right,
+                  "precision": round(right / p, 4) if p else None, "recall": round(f / g, 4) if g else None,
+                  "recall_of_found": round(f / fa, 4) if fa else None}
+    return out
+
+
+def threshold_for(c: Candidates, proba: np.ndarray, target: float) -> float:
+    """The highest threshold whose kept spans leave >= target of the found gold spans found."""
+    best = 0.0
+    for t in np.unique(np.round(proba, 4)):
+        if figures(c, proba >= t)["all"]["recall_of_found"] >= target:
+            best = max(best, float(t))
+        else:
+            break
+    return best
+
+
+def fit(x: sparse.csr_matrix, y: np.ndarray, weight: np.ndarray, c_value: float, seed: int) -> LogisticRegression:
+    model = LogisticRegression(C=c_value, max_iter=3000, random_state=seed)
+    model.fit(x, y, sample_weight=weight)
+    return model
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--detector", default="model,regex")
+    ap.add_argument("--generated", action="append", default=[], help="generated span JSONL (repeatable)")
+    ap.add_argument("--buckets", type=int, default=1 << 15)
+    ap.add_argument("--dev-weight", type=float, nargs="+", default=[4.0])
+    ap.add_argument("--C", type=float, nargs="+", default=[0.5], dest="c_values")
+    ap.add_argument("--target", type=float, default=0.98)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--out", help="directory to write weights.npz and manifest.json into")
+    ap.add_argument("--report", help="JSON file for the figures")
+    ap.add_argument("--cache", help="directory for the detector's spans per input (delete it when the detector changes)")
+    ap.add_argument("--errors", help="TSV of dev candidates with their out-of-fold probability (local reading only)")
+    args = ap.parse_args()
+
+    detector = build_detectors(args.detector, verify=False)
+    cache = Path(args.cache) if args.cache else None
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    dev_records = read(DEV)
+    dev = collect(dev_records, detector, args.buckets, "dev", cache / "dev.json" if cache else None)
+    gen = Candidates()
+    for path in args.generated:
+        part = collect(read(Path(path)), detector, args.buckets, "generated",
+                       cache / (Path(path).stem + ".json") if cache else None)
+        for name in ("rows", "dense", "y", "group", "register", "label"):
+            getattr(gen, name).extend(getattr(part, name))
+    x_dev, x_gen = matrix(dev, args.buckets), matrix(gen, args.buckets) if gen.y else None
+    y_dev, y_gen = np.array(dev.y), np.array(gen.y)
+    print(f"dev: {len(dev.y)} candidates ({int(y_dev.sum())} true), {len(dev.gold)} gold; "
+          f"generated: {len(gen.y)} candidates ({int(y_gen.sum())} true)", file=sys.stderr)
+
+    folds = list(GroupKFold(n_splits=args.folds).split(x_dev, y_dev, groups=dev.group))
+    runs = []
+    for dev_weight in args.dev_weight:
+        for c_value in args.c_values:
+            oof = np.zeros(len(y_dev))
+            for train, held in folds:
+                xs, ys, ws = [x_dev[train]], [y_dev[train]], [np.full(len(train), dev_weight)]
+                if x_gen is not None:
+                    xs.append(x_gen), ys.append(y_gen), ws.append(np.ones(len(y_gen)))
+                model = fit(sparse.vstack(xs, format="csr"), np.concatenate(ys), np.concatenate(ws),
+                            c_value, args.seed)
+                oof[held] = model.predict_proba(x_dev[held])[:, 1]
+            t = threshold_for(dev, oof, args.target)
+            fig = figures(dev, oof >= t)
+            runs.append({"dev_weight": dev_weight, "C": c_value, "threshold": t, "oof": fig, "proba": oof})
+            print(f"dev_weight {dev_weight} C {c_value}: threshold {t:.4f}  P {fig['all']['precision']}  "
+                  f"R {fig['all']['recall']}  of found {fig['all']['recall_of_found']}", file=sys.stderr)
+    best = max(runs, key=lambda r: (r["oof"]["all"]["precision"], -r["dev_weight"]))
+    if args.errors:
+        write_errors(Path(args.errors), dev_records, detector, cache, best["proba"], dev)
+    without = figures(dev, np.ones(len(y_dev), dtype=bool))
+    report: dict[str, Any] = {
+        "detector": args.detector, "feature_version": FEATURE_VERSION, "buckets": args.buckets,
+        "seed": args.seed, "target": args.target, "folds": args.folds,
+        "dev_candidates": len(y_dev), "dev_true": int(y_dev.sum()),
+        "generated_candidates": len(y_gen), "generated_true": int(y_gen.sum()),
+        "grid": [{k: v for k, v in r.items() if k != "proba"} | {"oof": r["oof"]["all"]} for r in runs],
+        "chosen": {"dev_weight": best["dev_weight"], "C": best["C"], "threshold": best["threshold"]},
+        "dev_without": without, "dev_with_oof": best["oof"],
+    }
+    if args.out:
+        xs, ys, ws = [x_dev], [y_dev], [np.full(len(y_dev), best["dev_weight"])]
+        if x_gen is not None:
+            xs.append(x_gen), ys.append(y_gen), ws.append(np.ones(len(y_gen)))
+        model = fit(sparse.vstack(xs, format="csr"), np.concatenate(ys), np.concatenate(ws), best["C"], args.seed)
+        coef = model.coef_[0]
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(out / "weights.npz", hashed=coef[: args.buckets].astype(np.float32),
+                            dense=coef[args.buckets :].astype(np.float32),
+                            bias=np.array([model.intercept_[0]], dtype=np.float32))
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+                                text=True, check=False).stdout.strip()
+        manifest = {
+            "kind": "logistic regression on (span, context) features",
+            "feature_version": FEATURE_VERSION, "buckets": args.buckets, "dense_names": list(DENSE_NAMES),
+            "threshold": best["threshold"], "target_recall_of_found": args.target,
+            "sources": sorted({s for s in args.detector.split(",")}),
+            "trained_on": {"detector": args.detector, "commit": commit,
+                           "real": "research/evaluation/realtext/dev.jsonl (dev half only)",
+                           "generated": [Path(p).name for p in args.generated],
+                           "dev_weight": best["dev_weight"], "C": best["C"], "seed": args.seed},
+            "recipe": "research/detection/verifier/train_verifier.py",
+        }
+        (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        report["manifest"] = manifest
+    if args.report:
+        Path(args.report).write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
