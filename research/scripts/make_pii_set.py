@@ -72,9 +72,10 @@ from faker import Faker
 #: ../shared/data beside the checkout (or inside it), or $EMBEDANON_SHARED_DATA (research/scripts/ is
 #: two levels below the checkout; the first existing candidate wins)
 _ROOT = Path(__file__).resolve().parents[2]
-DATA = next((p for p in (Path(os.environ.get("EMBEDANON_SHARED_DATA", "/nonexistent")), _ROOT / ".." / "shared" / "data",
-                         _ROOT / "shared" / "data", Path("/work/shared/data")) if p.is_dir()),
-            _ROOT / ".." / "shared" / "data")
+_CANDIDATES = (Path(os.environ.get("EMBEDANON_SHARED_DATA", "/nonexistent")),
+               _ROOT.parent / "shared" / "data", _ROOT / "shared" / "data", Path("/work/shared/data"))
+DATA = next((p for p in _CANDIDATES if p.is_dir()),
+            _ROOT.parent / "shared" / "data")
 
 #: Faker locale -> culture group. Locales that fall back to en_US names are left out.
 GROUPS: dict[str, str] = {

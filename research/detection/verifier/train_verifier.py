@@ -74,8 +74,8 @@ def predictions(records: list[dict[str, Any]], detector: Any, cache: Path | None
             return [[Span(*s) for s in row] for row in rows]
     out = [detector.detect(rec["text"]) for rec in records]
     if cache is not None:
-        cache.write_text(json.dumps([[[s.start, s.end, s.label, s.score, s.source] for s in row] for row in out]),
-                         encoding="utf-8")
+        rows = [[[s.start, s.end, s.label, s.score, s.source] for s in row] for row in out]
+        cache.write_text(json.dumps(rows), encoding="utf-8")
     return out
 
 
@@ -159,7 +159,8 @@ def threshold_for(c: Candidates, proba: np.ndarray, target: float) -> float:
     return best
 
 
-def fit(x: sparse.csr_matrix, y: np.ndarray, weight: np.ndarray, c_value: float, seed: int) -> LogisticRegression:
+def fit(x: sparse.csr_matrix, y: np.ndarray, weight: np.ndarray, c_value: float,
+        seed: int) -> LogisticRegression:
     model = LogisticRegression(C=c_value, max_iter=3000, random_state=seed)
     model.fit(x, y, sample_weight=weight)
     return model
@@ -177,8 +178,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--out", help="directory to write weights.npz and manifest.json into")
     ap.add_argument("--report", help="JSON file for the figures")
-    ap.add_argument("--cache", help="directory for the detector's spans per input (delete it when the detector changes)")
-    ap.add_argument("--errors", help="TSV of dev candidates with their out-of-fold probability (local reading only)")
+    ap.add_argument("--cache", help="directory for the detector's spans per input (delete it when the "
+                                    "detector changes)")
+    ap.add_argument("--errors", help="TSV of dev candidates with their out-of-fold probability "
+                                     "(for local reading only)")
     args = ap.parse_args()
 
     detector = build_detectors(args.detector, verify=False)
@@ -232,7 +235,8 @@ def main() -> None:
         xs, ys, ws = [x_dev], [y_dev], [np.full(len(y_dev), best["dev_weight"])]
         if x_gen is not None:
             xs.append(x_gen), ys.append(y_gen), ws.append(np.ones(len(y_gen)))
-        model = fit(sparse.vstack(xs, format="csr"), np.concatenate(ys), np.concatenate(ws), best["C"], args.seed)
+        model = fit(sparse.vstack(xs, format="csr"), np.concatenate(ys), np.concatenate(ws), best["C"],
+                    args.seed)
         coef = model.coef_[0]
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -252,7 +256,8 @@ def main() -> None:
                            "dev_weight": best["dev_weight"], "C": best["C"], "seed": args.seed},
             "recipe": "research/detection/verifier/train_verifier.py",
         }
-        (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+        (out / "manifest.json").write_text(text, encoding="utf-8")
         report["manifest"] = manifest
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")

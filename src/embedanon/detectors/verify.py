@@ -71,7 +71,8 @@ class SpanVerifier:
             raise ConfigError(f"cannot load the verifier from {folder}: {exc}") from None
         if manifest.get("feature_version") != FEATURE_VERSION:
             raise ConfigError(f"verifier in {folder} was fitted on feature version "
-                              f"{manifest.get('feature_version')!r}; this embedanon computes {FEATURE_VERSION}")
+                              f"{manifest.get('feature_version')!r}; this embedanon computes "
+                              f"{FEATURE_VERSION}")
         if tuple(manifest.get("dense_names", ())) != DENSE_NAMES or dense.shape != (len(DENSE_NAMES),):
             raise ConfigError(f"verifier in {folder} has dense features {manifest.get('dense_names')!r}, "
                               f"expected {list(DENSE_NAMES)}")
@@ -98,8 +99,9 @@ class SpanVerifier:
         lengths = np.fromiter((len(i) for i in ids), dtype=np.int64, count=len(ids))
         flat = np.concatenate(ids)
         offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        logits = np.add.reduceat(self.hashed[flat], offsets) + dense.astype(np.float64) @ self.dense + self.bias
-        return 1.0 / (1.0 + np.exp(-logits))
+        logits: np.ndarray = np.add.reduceat(self.hashed[flat], offsets)
+        logits += dense.astype(np.float64) @ self.dense + self.bias
+        return 0.5 * (1.0 + np.tanh(0.5 * logits))  # the logistic function, without overflow
 
     def probabilities_reference(self, text: str, spans: Sequence[Span]) -> list[float]:
         """The same probabilities by a plain loop over each span's named features."""
@@ -112,7 +114,7 @@ class SpanVerifier:
                 logit += float(self.hashed[zlib.crc32(name.encode("utf-8", "surrogatepass")) % self.buckets])
             for weight, value in zip(self.dense.tolist(), values, strict=True):
                 logit += weight * float(np.float32(value))
-            out.append(1.0 / (1.0 + math.exp(-logit)))
+            out.append(1.0 / (1.0 + math.exp(-logit)) if logit > -700 else 0.0)
         return out
 
     def verify(self, text: str, spans: Sequence[Span]) -> list[Span]:

@@ -68,7 +68,8 @@ def _shape(chunk: str) -> str:
     """Case/digit shape with runs collapsed: ``McDonald`` -> ``XxXx``, ``2023-01`` -> ``d-d``."""
     out: list[str] = []
     for ch in chunk:
-        c = "X" if ch.isupper() else "x" if ch.isalpha() else "d" if ch.isdigit() else " " if ch.isspace() else ch
+        c = "X" if ch.isupper() else "x" if ch.isalpha() else "d" if ch.isdigit() else (
+            " " if ch.isspace() else ch)
         if not out or out[-1] != c:
             out.append(c)
     return "".join(out)[:12]
@@ -83,7 +84,8 @@ def _case(chunk: str) -> str:
     if all(ch.isupper() for ch in letters):
         return "upper"
     words = _WORD.findall(chunk)
-    if all(w[:1].isupper() and (w[1:].islower() or not any(c.isalpha() for c in w[1:])) for w in words if w[:1].isalpha()):
+    if all(w[:1].isupper() and (w[1:].islower() or not any(c.isalpha() for c in w[1:]))
+           for w in words if w[:1].isalpha()):
         return "title"
     return "mixed"
 

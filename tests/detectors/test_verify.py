@@ -1,0 +1,183 @@
+"""The local verifier: numpy inference against plain references, its threshold, its place in the
+detector pipeline. Hand-written fixtures only (no /work/shared)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+
+from embedanon.detectors import Span, UnionDetector, build_detectors
+from embedanon.detectors.regex import RegexDetector
+from embedanon.detectors.verify import SpanVerifier, shipped_verifier_path
+from embedanon.detectors.verify_features import DENSE_NAMES, FEATURE_VERSION, featurize
+from embedanon.errors import ConfigError
+
+TEXT = ("Doctor: Good morning, Mrs. Okafor. How is Tunde?\n"
+        "Patient: Ooh! Aaaugh, my back. Call Amara at 617-555-0134 or amara.o@example.org.\n"
+        "BLACK KNIGHT: None shall pass!  [music] He was born 03/14/1961, seen on Wednesday.")
+
+
+def _spans(text: str) -> list[Span]:
+    """Every word-like chunk of ``text`` as a candidate, with labels and sources that vary."""
+    out = []
+    labels = ("NAME", "DATE", "PHONE", "EMAIL", "AGE", "ID")
+    sources = ("model", "regex", "model+regex")
+    for i, chunk in enumerate(text.split()):
+        start = text.index(chunk, out[-1].end if out else 0)
+        out.append(Span(start, start + len(chunk), labels[i % 6], (i % 10) / 10, sources[i % 3]))
+    return out
+
+
+def _write(folder: Path, *, hashed: np.ndarray, dense: np.ndarray, bias: float, threshold: float,
+           version: int = FEATURE_VERSION) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(folder / "weights.npz", hashed=hashed.astype(np.float32), dense=dense.astype(np.float32),
+             bias=np.array([bias], dtype=np.float32))
+    manifest = {"feature_version": version, "buckets": len(hashed), "dense_names": list(DENSE_NAMES),
+                "threshold": threshold, "sources": ["model", "regex"]}
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def random_verifier(tmp_path: Path) -> SpanVerifier:
+    rng = np.random.default_rng(5)
+    return SpanVerifier(path=_write(tmp_path / "v", hashed=rng.normal(0, 1, 1024), dense=rng.normal(0, 1, len(DENSE_NAMES)),
+                                    bias=0.3, threshold=0.5))
+
+
+def test_shipped_verifier_loads_with_a_threshold_from_its_manifest():
+    verifier = SpanVerifier()
+    manifest = json.loads((shipped_verifier_path() / "manifest.json").read_text(encoding="utf-8"))
+    assert verifier.threshold == manifest["threshold"] and 0.0 < verifier.threshold < 1.0
+    assert verifier.sources == {"model", "regex"}
+    assert manifest["feature_version"] == FEATURE_VERSION
+
+
+@pytest.mark.parametrize("which", ["shipped", "random"])
+def test_numpy_path_agrees_with_the_plain_loop(which: str, random_verifier: SpanVerifier):
+    verifier = SpanVerifier() if which == "shipped" else random_verifier
+    spans = _spans(TEXT)
+    fast = verifier.probabilities(TEXT, spans)
+    assert fast.shape == (len(spans),) and fast.dtype == np.float64
+    np.testing.assert_allclose(fast, verifier.probabilities_reference(TEXT, spans), rtol=0, atol=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.lists(st.sampled_from([*"aZx Ü9:!.\n[]-'@", "Dr. ", "Ann", "ooh", "BOB:"]), min_size=1,
+                    max_size=30).map("".join),
+       cuts=st.lists(st.tuples(st.integers(0, 79), st.integers(1, 12)), max_size=6))
+def test_numpy_path_agrees_with_the_plain_loop_on_any_text(text: str, cuts: list[tuple[int, int]]):
+    verifier = SpanVerifier()
+    spans = [Span(a, min(a + n, len(text)), "NAME", 0.7, "model") for a, n in cuts if a < len(text)]
+    np.testing.assert_allclose(verifier.probabilities(text, spans),
+                               verifier.probabilities_reference(text, spans), rtol=0, atol=1e-9)
+
+
+def test_numpy_path_agrees_with_sklearn_predict_proba_on_the_same_weights():
+    verifier = SpanVerifier()
+    spans = _spans(TEXT)
+    ids, dense = featurize(TEXT, spans, verifier.buckets)
+    indptr = np.concatenate(([0], np.cumsum([len(i) for i in ids])))
+    hashed = sparse.csr_matrix((np.ones(int(indptr[-1])), np.concatenate(ids), indptr),
+                               shape=(len(spans), verifier.buckets))
+    x = sparse.hstack([hashed, sparse.csr_matrix(dense.astype(np.float64))], format="csr")
+    model = LogisticRegression()
+    model.classes_ = np.array([0, 1])
+    model.coef_ = np.concatenate([verifier.hashed, verifier.dense])[None, :]
+    model.intercept_ = np.array([verifier.bias])
+    np.testing.assert_allclose(verifier.probabilities(TEXT, spans), model.predict_proba(x)[:, 1], rtol=0, atol=1e-9)
+
+
+def test_negative_control_a_wrong_inference_disagrees(random_verifier: SpanVerifier):
+    """The agreement tests can fail: an inference that drops the dense part, or reads each
+    hashed feature one bucket off, is far outside their tolerance."""
+    spans = _spans(TEXT)
+    right = np.array(random_verifier.probabilities_reference(TEXT, spans))
+    hashed, dense = random_verifier.hashed.copy(), random_verifier.dense.copy()
+    random_verifier.dense = np.zeros_like(dense)
+    assert np.abs(random_verifier.probabilities(TEXT, spans) - right).max() > 1e-3
+    random_verifier.dense, random_verifier.hashed = dense, np.roll(hashed, 1)
+    assert np.abs(random_verifier.probabilities(TEXT, spans) - right).max() > 1e-3
+
+
+def test_threshold_is_respected(tmp_path: Path):
+    rng = np.random.default_rng(8)
+    hashed, dense = rng.normal(0, 2, 256), rng.normal(0, 1, len(DENSE_NAMES))
+    spans = _spans(TEXT)
+    probe = SpanVerifier(path=_write(tmp_path / "a", hashed=hashed, dense=dense, bias=0.0, threshold=0.5))
+    proba = probe.probabilities(TEXT, spans)
+    for threshold in (0.0, 0.2, float(np.median(proba)), 0.8, 1.0):
+        verifier = SpanVerifier(path=tmp_path / "a", threshold=threshold)
+        kept = verifier.verify(TEXT, spans)
+        assert kept == [s for s, p in zip(spans, proba, strict=True) if p >= threshold]
+    assert SpanVerifier(path=tmp_path / "a", threshold=0.0).verify(TEXT, spans) == spans
+    assert 0 < len(SpanVerifier(path=tmp_path / "a", threshold=float(np.median(proba))).verify(TEXT, spans)) < len(spans)
+
+
+def test_spans_of_other_sources_are_never_judged(tmp_path: Path):
+    folder = _write(tmp_path / "v", hashed=np.full(64, -50.0), dense=np.zeros(len(DENSE_NAMES)), bias=-50.0,
+                    threshold=0.5)  # rejects everything it judges
+    verifier = SpanVerifier(path=folder)
+    spans = [Span(0, 6, "NAME", 1.0, "deny"), Span(8, 12, "NAME", 0.9, "model"), Span(14, 18, "NAME", 0.9, "llm+model"),
+             Span(20, 24, "NAME", 0.9, "presidio"), Span(26, 30, "EMAIL", 1.0, "regex"), Span(32, 36, "NAME", 0.9, "")]
+    kept = verifier.verify(TEXT, spans)
+    assert kept == [spans[0], spans[2], spans[3], spans[5]]
+
+
+def test_bad_weights_are_a_config_error(tmp_path: Path):
+    good = dict(hashed=np.zeros(64), dense=np.zeros(len(DENSE_NAMES)), bias=0.0, threshold=0.5)
+    with pytest.raises(ConfigError, match="feature version"):
+        SpanVerifier(path=_write(tmp_path / "old", **good, version=FEATURE_VERSION + 99))
+    with pytest.raises(ConfigError, match="cannot load the verifier"):
+        SpanVerifier(path=tmp_path / "missing")
+    with pytest.raises(ConfigError, match="threshold"):
+        SpanVerifier(path=_write(tmp_path / "t", **good), threshold=1.5)
+    with pytest.raises(TypeError, match="threshold"):
+        SpanVerifier(path=tmp_path / "t", threshold=True)
+
+
+# -- the pipeline -------------------------------------------------------------------------------------
+def test_on_by_default_and_off_by_option():
+    assert isinstance(build_detectors("model,regex").verifier, SpanVerifier)
+    assert build_detectors("model,regex", verify=False).verifier is None
+    with pytest.raises(TypeError, match="verify must be true or false"):
+        build_detectors("regex", verify="no")  # type: ignore[arg-type]
+
+
+def test_union_detector_passes_the_merged_spans_through_its_verifier():
+    seen: list[list[Span]] = []
+
+    class Recorder:
+        name = "recorder"
+
+        def verify(self, text: str, spans: list[Span]) -> list[Span]:
+            seen.append(list(spans))
+            return [s for s in spans if s.label != "PHONE"]
+
+    text = "mail ann@x.org or call 617-555-0134"
+    plain = UnionDetector([RegexDetector()]).detect(text)
+    verified = UnionDetector([RegexDetector()], verifier=Recorder()).detect(text)
+    assert seen == [plain] and verified == [s for s in plain if s.label != "PHONE"]
+
+
+def test_verified_spans_are_a_subset_of_the_unverified_ones():
+    on, off = build_detectors("model,regex"), build_detectors("model,regex", verify=False)
+    for line in TEXT.splitlines():
+        assert set(on.detect(line)) <= set(off.detect(line))
+
+
+def test_shipped_verifier_keeps_plain_contact_details():
+    """A recall guard on the shipped weights: unambiguous PII survives verification."""
+    text = "Please call Amara Okafor at 617-555-0134 or write to amara.okafor@example.org."
+    on = build_detectors("model,regex").detect(text)
+    labels = {text[s.start:s.end]: s.label for s in on}
+    assert labels.get("617-555-0134") == "PHONE" and labels.get("amara.okafor@example.org") == "EMAIL"
+    assert any("Okafor" in k for k in labels)
