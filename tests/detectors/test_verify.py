@@ -148,8 +148,10 @@ def test_bad_weights_are_a_config_error(tmp_path: Path):
 def test_on_by_default_and_off_by_option():
     assert isinstance(build_detectors("model,regex").verifier, SpanVerifier)
     assert build_detectors("model,regex", verify=False).verifier is None
-    with pytest.raises(TypeError, match="verify must be true or false"):
-        build_detectors("regex", verify="no")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="verify must be true, false or a verifier directory"):
+        build_detectors("regex", verify=1)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="cannot load the verifier"):
+        build_detectors("regex", verify="no/such/directory")
 
 
 def test_union_detector_passes_the_merged_spans_through_its_verifier():
@@ -181,3 +183,36 @@ def test_shipped_verifier_keeps_plain_contact_details():
     labels = {text[s.start:s.end]: s.label for s in on}
     assert labels.get("617-555-0134") == "PHONE" and labels.get("amara.okafor@example.org") == "EMAIL"
     assert any("Okafor" in k for k in labels)
+
+
+def _rejecting(folder: Path) -> Path:
+    """A verifier that rejects every span it judges."""
+    return _write(folder, hashed=np.zeros(64), dense=np.zeros(len(DENSE_NAMES)), bias=-50.0, threshold=0.5)
+
+
+def test_a_verifier_directory_plugs_into_build_detectors(tmp_path: Path):
+    text = "mail ann@x.org or call 617-555-0134"
+    assert build_detectors("regex", verify=False).detect(text)
+    assert build_detectors("regex", verify=str(_rejecting(tmp_path / "v"))).detect(text) == []
+    assert build_detectors("regex", verify=_rejecting(tmp_path / "v"), deny={"call": "NAME"}).detect(text) == [
+        Span(18, 22, "NAME", 1.0, "deny")]  # a deny-list span is never judged
+
+
+def test_the_command_line_reaches_the_verifier(tmp_path: Path):
+    """anonymize --detector-option verify=DIR|false: the option goes through the release config
+    to the detectors the pipeline builds."""
+    from typer.testing import CliRunner
+
+    from embedanon.cli import app
+
+    src = tmp_path / "in.txt"
+    src.write_text("Write to ann.lee@example.org about the results.\n", encoding="utf-8")
+    outs = {}
+    for name, value in (("off", "false"), ("rejecting", str(_rejecting(tmp_path / "v")))):
+        out = tmp_path / f"{name}.txt"
+        result = CliRunner().invoke(app, ["anonymize", str(src), "-o", str(out), "--seed", "1", "--scope", "detected",
+                                          "--detector", "regex", "--detector-option", f"verify={value}"])
+        assert result.exit_code == 0, result.output
+        outs[name] = out.read_text(encoding="utf-8")
+    assert "ann.lee@example.org" not in outs["off"]
+    assert outs["rejecting"] == src.read_text(encoding="utf-8")

@@ -11,6 +11,14 @@ off) proposes on
 
 each labelled true when gold covers >= 50 % of its characters (the scorer's precision rule).
 
+Augmentation (``--augment K``): the evaluation set's injected names are never among the 20,000
+most frequent English words, so on dev alone a common-word name (``David``, ``Grace``) would never
+be PII and the verifier would learn to drop it. K copies of each dev record with injected names
+are added to training (never scored), each injected name's first word replaced by a popular
+English given name that is a common word (Faker's en_* lists shipped in ``embedanon.surrogates``,
+less every name of ``probe_common_names.py``, the guard that measures this), in the case of the
+original; a copy belongs to its record's source document, so it is held out with it.
+
 Model: scikit-learn's ``LogisticRegression`` (L2, lbfgs) over the hashed binary features and
 dense values of :mod:`embedanon.detectors.verify_features`, exported as numpy arrays; the product
 only loads and applies them. Dev records weigh ``--dev-weight`` times a generated record's spans.
@@ -30,6 +38,7 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,10 +51,69 @@ from sklearn.model_selection import GroupKFold
 
 from embedanon.detectors.base import Span
 from embedanon.detectors.registry import build_detectors
+from embedanon.detectors.verify import SpanVerifier
 from embedanon.detectors.verify_features import DENSE_NAMES, FEATURE_VERSION, featurize
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT / "research" / "evaluation" / "realtext" / "dev.jsonl"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from probe_common_names import NAMES as PROBE_NAMES  # noqa: E402
+from probe_common_names import probe  # noqa: E402
+
+ENGLISH_LOCALES = ("en_US", "en_GB", "en_IE", "en_NZ", "en_AU", "en_CA")
+
+
+def common_given_names() -> list[str]:
+    """Faker's English given names that are among the 20,000 most frequent public words, less the
+    probe's names (sorted)."""
+    from importlib import resources
+
+    from embedanon.detectors.verify_features import COMMON_RANK, public_ranks
+
+    lists = resources.files("embedanon.surrogates").joinpath("data", "names.json")
+    data = json.loads(lists.read_text("utf-8"))
+    ranks, held = public_ranks(), {n.lower() for n in PROBE_NAMES}
+    names = {n for loc in ENGLISH_LOCALES if loc in data["locales"]
+             for key in ("female", "male") for n in data["locales"][loc][key]}
+    return sorted(n for n in names
+                  if ranks.get(n.lower(), COMMON_RANK + 1) <= COMMON_RANK and n.lower() not in held)
+
+
+def _cased(name: str, like: str) -> str:
+    if like.islower():
+        return name.lower()
+    if like.isupper() and len(like) > 1:
+        return name.upper()
+    return name
+
+
+def augmented(records: list[dict[str, Any]], copies: int, seed: int) -> list[dict[str, Any]]:
+    """``copies`` rewrites of each record with injected names (see the module docstring)."""
+    pool = common_given_names()
+    rng = np.random.default_rng(seed)
+    out = []
+    for rec in records:
+        if not any(s["label"] == "NAME" and s.get("origin") == "injected" for s in rec["spans"]):
+            continue
+        for k in range(copies):
+            text, spans, shift = rec["text"], [], 0
+            pieces, last = [], 0
+            for s in sorted(rec["spans"], key=lambda s: s["start"]):
+                a, b = s["start"], s["end"]
+                value = text[a:b]
+                if s["label"] == "NAME" and s.get("origin") == "injected":
+                    first = value.split()[0] if value.split() else value
+                    head = value.find(first)
+                    value = value[:head] + _cased(str(rng.choice(pool)), first) + value[head + len(first):]
+                pieces.append(text[last:a])
+                start = a + shift
+                pieces.append(value)
+                shift += len(value) - (b - a)
+                spans.append({**s, "start": start, "end": start + len(value)})
+                last = b
+            pieces.append(text[last:])
+            out.append({**rec, "id": f"{rec['id']}~{k}", "text": "".join(pieces), "spans": spans})
+    return out
 
 
 @dataclass
@@ -159,11 +227,26 @@ def threshold_for(c: Candidates, proba: np.ndarray, target: float) -> float:
     return best
 
 
-def fit(x: sparse.csr_matrix, y: np.ndarray, weight: np.ndarray, c_value: float,
+def fit(parts: list[tuple[sparse.csr_matrix, np.ndarray, float]], c_value: float,
         seed: int) -> LogisticRegression:
+    """A logistic regression on the stacked (features, labels, weight per row) parts."""
+    x = sparse.vstack([p[0] for p in parts], format="csr")
+    y = np.concatenate([p[1] for p in parts])
+    w = np.concatenate([np.full(len(p[1]), p[2]) for p in parts])
     model = LogisticRegression(C=c_value, max_iter=3000, random_state=seed)
-    model.fit(x, y, sample_weight=weight)
+    model.fit(x, y, sample_weight=w)
     return model
+
+
+def export(model: LogisticRegression, folder: Path, buckets: int, manifest: dict[str, Any]) -> None:
+    """weights.npz (float32 hashed, dense, bias) and manifest.json, as SpanVerifier reads them."""
+    coef = model.coef_[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(folder / "weights.npz", hashed=coef[:buckets].astype(np.float32),
+                        dense=coef[buckets:].astype(np.float32),
+                        bias=np.array([model.intercept_[0]], dtype=np.float32))
+    text = json.dumps(manifest | {"buckets": buckets}, indent=2, sort_keys=True) + "\n"
+    (folder / "manifest.json").write_text(text, encoding="utf-8")
 
 
 def main() -> None:
@@ -176,10 +259,11 @@ def main() -> None:
     ap.add_argument("--target", type=float, default=0.98)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--augment", type=int, default=0, help="common-name copies of each dev record")
     ap.add_argument("--out", help="directory to write weights.npz and manifest.json into")
     ap.add_argument("--report", help="JSON file for the figures")
-    ap.add_argument("--cache", help="directory for the detector's spans per input (delete it when the "
-                                    "detector changes)")
+    ap.add_argument("--cache", help="directory for the detector's spans per input (delete it when "
+                                    "the detector changes)")
     ap.add_argument("--errors", help="TSV of dev candidates with their out-of-fold probability "
                                      "(for local reading only)")
     args = ap.parse_args()
@@ -188,77 +272,91 @@ def main() -> None:
     cache = Path(args.cache) if args.cache else None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
+
+    def cached(name: str) -> Path | None:
+        return cache / name if cache else None
+
     dev_records = read(DEV)
-    dev = collect(dev_records, detector, args.buckets, "dev", cache / "dev.json" if cache else None)
+    dev = collect(dev_records, detector, args.buckets, "dev", cached("dev.json"))
+    aug = Candidates()
+    if args.augment:
+        aug = collect(augmented(dev_records, args.augment, args.seed), detector, args.buckets, "dev",
+                      cached(f"aug{args.augment}-{args.seed}.json"))
     gen = Candidates()
     for path in args.generated:
         part = collect(read(Path(path)), detector, args.buckets, "generated",
-                       cache / (Path(path).stem + ".json") if cache else None)
+                       cached(Path(path).stem + ".json"))
         for name in ("rows", "dense", "y", "group", "register", "label"):
             getattr(gen, name).extend(getattr(part, name))
-    x_dev, x_gen = matrix(dev, args.buckets), matrix(gen, args.buckets) if gen.y else None
-    y_dev, y_gen = np.array(dev.y), np.array(gen.y)
-    print(f"dev: {len(dev.y)} candidates ({int(y_dev.sum())} true), {len(dev.gold)} gold; "
-          f"generated: {len(gen.y)} candidates ({int(y_gen.sum())} true)", file=sys.stderr)
+    x_dev, y_dev, dev_group = matrix(dev, args.buckets), np.array(dev.y), np.array(dev.group)
+    x_aug = matrix(aug, args.buckets) if aug.y else None
+    y_aug, aug_group = np.array(aug.y), np.array(aug.group)
+    x_gen, y_gen = (matrix(gen, args.buckets) if gen.y else None), np.array(gen.y)
+    print(f"dev: {len(y_dev)} candidates ({int(y_dev.sum())} true), {len(dev.gold)} gold; augmented: "
+          f"{len(y_aug)} ({int(y_aug.sum())} true); generated: {len(y_gen)} ({int(y_gen.sum())} true)",
+          file=sys.stderr)
 
-    folds = list(GroupKFold(n_splits=args.folds).split(x_dev, y_dev, groups=dev.group))
+    def parts(dev_rows: np.ndarray, dev_weight: float) -> list[tuple[sparse.csr_matrix, np.ndarray, float]]:
+        out = [(x_dev[dev_rows], y_dev[dev_rows], dev_weight)]
+        if x_aug is not None:
+            inside = np.isin(aug_group, dev_group[dev_rows])  # copies travel with their document
+            out.append((x_aug[inside], y_aug[inside], dev_weight))
+        if x_gen is not None:
+            out.append((x_gen, y_gen, 1.0))
+        return out
+
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=False).stdout.strip()
+    folds = list(GroupKFold(n_splits=args.folds).split(x_dev, y_dev, groups=dev_group))
     runs = []
     for dev_weight in args.dev_weight:
         for c_value in args.c_values:
             oof = np.zeros(len(y_dev))
             for train, held in folds:
-                xs, ys, ws = [x_dev[train]], [y_dev[train]], [np.full(len(train), dev_weight)]
-                if x_gen is not None:
-                    xs.append(x_gen), ys.append(y_gen), ws.append(np.ones(len(y_gen)))
-                model = fit(sparse.vstack(xs, format="csr"), np.concatenate(ys), np.concatenate(ws),
-                            c_value, args.seed)
-                oof[held] = model.predict_proba(x_dev[held])[:, 1]
-            t = threshold_for(dev, oof, args.target)
-            fig = figures(dev, oof >= t)
-            runs.append({"dev_weight": dev_weight, "C": c_value, "threshold": t, "oof": fig, "proba": oof})
-            print(f"dev_weight {dev_weight} C {c_value}: threshold {t:.4f}  P {fig['all']['precision']}  "
-                  f"R {fig['all']['recall']}  of found {fig['all']['recall_of_found']}", file=sys.stderr)
-    best = max(runs, key=lambda r: (r["oof"]["all"]["precision"], -r["dev_weight"]))
+                oof[held] = fit(parts(train, dev_weight), c_value, args.seed).predict_proba(x_dev[held])[:, 1]
+            threshold = threshold_for(dev, oof, args.target)
+            fig = figures(dev, oof >= threshold)
+            manifest = {
+                "kind": "logistic regression on (span, context) features",
+                "feature_version": FEATURE_VERSION, "dense_names": list(DENSE_NAMES),
+                "threshold": threshold, "target_recall_of_found": args.target,
+                "sources": sorted(set(args.detector.split(","))),
+                "trained_on": {"detector": args.detector, "commit": commit,
+                               "real": "research/evaluation/realtext/dev.jsonl (dev half only)",
+                               "generated": [Path(p).name for p in args.generated], "augment": args.augment,
+                               "dev_weight": dev_weight, "C": c_value, "seed": args.seed},
+                "recipe": "research/detection/verifier/train_verifier.py",
+            }
+            final = fit(parts(np.arange(len(y_dev)), dev_weight), c_value, args.seed)
+            with tempfile.TemporaryDirectory() as tmp:
+                export(final, Path(tmp), args.buckets, manifest)
+                guard = probe(detector, SpanVerifier(path=tmp))
+            runs.append({"dev_weight": dev_weight, "C": c_value, "threshold": threshold, "oof": fig,
+                         "proba": oof, "probe": guard, "model": final, "manifest": manifest})
+            print(f"dev_weight {dev_weight} C {c_value}: threshold {threshold:.4f}  "
+                  f"P {fig['all']['precision']}  R {fig['all']['recall']}  "
+                  f"of found {fig['all']['recall_of_found']}  probe kept "
+                  f"{guard['kept_share']}", file=sys.stderr)
+    # the best out-of-fold precision among the settings that keep >= target of the probe's names
+    passing = [r for r in runs if (r["probe"]["kept_share"] or 0) >= args.target] or runs
+    best = max(passing, key=lambda r: (r["oof"]["all"]["precision"], -r["dev_weight"]))
     if args.errors:
         write_errors(Path(args.errors), dev_records, detector, cache, best["proba"], dev)
-    without = figures(dev, np.ones(len(y_dev), dtype=bool))
     report: dict[str, Any] = {
-        "detector": args.detector, "feature_version": FEATURE_VERSION, "buckets": args.buckets,
-        "seed": args.seed, "target": args.target, "folds": args.folds,
-        "dev_candidates": len(y_dev), "dev_true": int(y_dev.sum()),
+        "detector": args.detector, "commit": commit, "feature_version": FEATURE_VERSION,
+        "buckets": args.buckets, "seed": args.seed, "target": args.target, "folds": args.folds,
+        "dev_candidates": len(y_dev), "dev_true": int(y_dev.sum()), "augment": args.augment,
+        "augmented_candidates": len(y_aug), "augmented_true": int(y_aug.sum()),
+        "generated": [Path(p).name for p in args.generated],
         "generated_candidates": len(y_gen), "generated_true": int(y_gen.sum()),
-        "grid": [{k: v for k, v in r.items() if k != "proba"} | {"oof": r["oof"]["all"]} for r in runs],
+        "grid": [{"dev_weight": r["dev_weight"], "C": r["C"], "threshold": r["threshold"],
+                  "oof": r["oof"]["all"], "probe_kept_share": r["probe"]["kept_share"]} for r in runs],
         "chosen": {"dev_weight": best["dev_weight"], "C": best["C"], "threshold": best["threshold"]},
-        "dev_without": without, "dev_with_oof": best["oof"],
+        "dev_without": figures(dev, np.ones(len(y_dev), dtype=bool)), "dev_with_oof": best["oof"],
+        "probe": best["probe"], "manifest": best["manifest"],
     }
     if args.out:
-        xs, ys, ws = [x_dev], [y_dev], [np.full(len(y_dev), best["dev_weight"])]
-        if x_gen is not None:
-            xs.append(x_gen), ys.append(y_gen), ws.append(np.ones(len(y_gen)))
-        model = fit(sparse.vstack(xs, format="csr"), np.concatenate(ys), np.concatenate(ws), best["C"],
-                    args.seed)
-        coef = model.coef_[0]
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(out / "weights.npz", hashed=coef[: args.buckets].astype(np.float32),
-                            dense=coef[args.buckets :].astype(np.float32),
-                            bias=np.array([model.intercept_[0]], dtype=np.float32))
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
-                                text=True, check=False).stdout.strip()
-        manifest = {
-            "kind": "logistic regression on (span, context) features",
-            "feature_version": FEATURE_VERSION, "buckets": args.buckets, "dense_names": list(DENSE_NAMES),
-            "threshold": best["threshold"], "target_recall_of_found": args.target,
-            "sources": sorted({s for s in args.detector.split(",")}),
-            "trained_on": {"detector": args.detector, "commit": commit,
-                           "real": "research/evaluation/realtext/dev.jsonl (dev half only)",
-                           "generated": [Path(p).name for p in args.generated],
-                           "dev_weight": best["dev_weight"], "C": best["C"], "seed": args.seed},
-            "recipe": "research/detection/verifier/train_verifier.py",
-        }
-        text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-        (out / "manifest.json").write_text(text, encoding="utf-8")
-        report["manifest"] = manifest
+        export(best["model"], Path(args.out), args.buckets, best["manifest"])
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from .._registry import Registry
@@ -63,7 +64,7 @@ def build_detector(name: str, **options: Any) -> Detector:
 
 def build_detectors(spec: str, *, allow: Iterable[str] = (),
                     deny: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
-                    verify: bool = True, **options: Any) -> UnionDetector:
+                    verify: bool | str | Path = True, **options: Any) -> UnionDetector:
     """A union detector over the named detectors.
 
     Args:
@@ -72,7 +73,8 @@ def build_detectors(spec: str, *, allow: Iterable[str] = (),
         deny: ``{string: label}`` (or ``(string, label)`` pairs) always treated as PII.
         verify: pass the merged spans through the shipped local verifier
             (:class:`~.verify.SpanVerifier`), which drops likely false positives of ``model`` and
-            ``regex`` (spans of other detectors are kept); ``--detector-option verify=false``.
+            ``regex`` (spans of other detectors are kept); False: no verifier
+            (``--detector-option verify=false``); a directory: a verifier trained there.
         **options: ``<detector>_<option>=value``, e.g. ``llm_url="http://127.0.0.1:8000/v1"``.
 
     Returns:
@@ -98,8 +100,11 @@ def build_detectors(spec: str, *, allow: Iterable[str] = (),
         if owner not in routed:
             raise ConfigError(f"option {key!r} is for detector {owner!r}, which is not selected")
         routed[owner][key[len(owner) + 1:]] = value
-    if not isinstance(verify, bool):
-        raise TypeError(f"verify must be true or false, got {verify!r}")
+    if isinstance(verify, bool):
+        verifier = SpanVerifier() if verify else None
+    elif isinstance(verify, (str, Path)):
+        verifier = SpanVerifier(path=verify)
+    else:
+        raise TypeError(f"verify must be true, false or a verifier directory, got {type(verify).__name__}")
     detectors = [build_detector(name, **routed[name]) for name in names]
-    verifier = SpanVerifier() if verify else None
     return UnionDetector(detectors, lists=WordLists.build(allow=allow, deny=deny), verifier=verifier)
