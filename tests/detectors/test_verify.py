@@ -16,7 +16,13 @@ from sklearn.linear_model import LogisticRegression
 from embedanon.detectors import Span, UnionDetector, build_detectors
 from embedanon.detectors.regex import RegexDetector
 from embedanon.detectors.verify import SpanVerifier, shipped_verifier_path
-from embedanon.detectors.verify_features import DENSE_NAMES, FEATURE_VERSION, featurize
+from embedanon.detectors.verify_features import (
+    DENSE_NAMES,
+    FEATURE_VERSION,
+    featurize,
+    neighbor_words,
+    neighbor_words_reference,
+)
 from embedanon.errors import ConfigError
 
 TEXT = ("Doctor: Good morning, Mrs. Okafor. How is Tunde?\n"
@@ -79,6 +85,18 @@ def test_numpy_path_agrees_with_the_plain_loop_on_any_text(text: str, cuts: list
     spans = [Span(a, min(a + n, len(text)), "NAME", 0.7, "model") for a, n in cuts if a < len(text)]
     np.testing.assert_allclose(verifier.probabilities(text, spans),
                                verifier.probabilities_reference(text, spans), rtol=0, atol=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(st.sampled_from([*"aZ9 _'-\u2019\u0301.!\n", "ab-cd", "x" * 70, " " * 70, "Ann"]),
+                     min_size=1, max_size=40).map("".join),
+       start=st.integers(0, 400), length=st.integers(1, 30))
+def test_neighbor_words_window_agrees_with_the_whole_line(text: str, start: int, length: int):
+    start = min(start, len(text) - 1)
+    end = min(len(text), start + length)
+    line_a, line_b = text.rfind("\n", 0, start) + 1, len(text) if text.find("\n", start) < 0 else text.find("\n", start)
+    assert neighbor_words(text, start, end, line_a, max(line_b, end)) == \
+        neighbor_words_reference(text, start, end, line_a, max(line_b, end))
 
 
 def test_numpy_path_agrees_with_sklearn_predict_proba_on_the_same_weights():

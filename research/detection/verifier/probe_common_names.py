@@ -64,6 +64,26 @@ def probe(off: Any, verifier: Any) -> dict[str, Any]:
             "kept_share": round(kept / found, 4) if found else None, "per_template": per_template}
 
 
+def probe_probabilities(off: Any, verifier: Any) -> list[float]:
+    """The verifier's probability of the NAME span covering each name slot ``off`` finds."""
+    out = []
+    for template in TEMPLATES:
+        for i, name in enumerate(NAMES):
+            other = NAMES[(i + 7) % len(NAMES)]
+            text = template.format(n=name, m=other)
+            spans = off.detect(text)
+            proba = verifier.probabilities(text, spans)
+            for key, word in (("{n}", name), ("{m}", other)):
+                if key not in template:
+                    continue
+                for start in _positions(text, word):
+                    hit = [k for k, s in enumerate(spans)
+                           if s.start <= start and start + len(word) <= s.end and s.label == "NAME"]
+                    if hit:
+                        out.append(float(proba[hit[0]]))
+    return out
+
+
 def _covers(spans: list[Any], start: int, length: int) -> bool:
     return any(s.start <= start and start + length <= s.end and s.label == "NAME" for s in spans)
 

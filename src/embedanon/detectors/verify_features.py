@@ -47,6 +47,7 @@ _LABEL = re.compile(r"^[ \t]*([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*:(?=[ \t]|$)
 _TITLE_BEFORE = re.compile(rf"(?<!\w)({'|'.join(sorted(TITLES, key=lambda t: (-len(t), t)))})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 _REPEAT = re.compile(r"([^\W\d_])\1\1|^(?:[^\W\d_]{1,3})(?:[ -][^\W\d_]{1,3})+$", re.IGNORECASE)
+_WINDOW = 64
 _BANDS = ((1_000, "1k"), (5_000, "5k"), (20_000, "20k"), (100_000, "100k"))
 
 
@@ -130,6 +131,35 @@ class TextView:
         return len(self.text) if end < 0 else end
 
 
+#: characters a word may continue through (``_WORD``'s letters, digits and joiners)
+def _in_word(ch: str) -> bool:
+    return ch.isalnum() or ch in "'\u2019-"
+
+
+def neighbor_words(text: str, start: int, end: int, line_a: int,
+                   line_b: int) -> tuple[str | None, str | None]:
+    """The last word of ``text[line_a:start]`` and the first of ``text[end:line_b]`` (None: none),
+    read from windows of about :data:`_WINDOW` characters widened to whole words (the whole line
+    when a window holds no word), so a span costs the same on a long line as on a short one
+    (:func:`neighbor_words_reference` reads the whole line)."""
+    a = max(line_a, start - _WINDOW)
+    while a > line_a and _in_word(text[a - 1]):
+        a -= 1
+    b = min(line_b, end + _WINDOW)
+    while b < line_b and _in_word(text[b]):
+        b += 1
+    before = _WORD.findall(text, a, start) or _WORD.findall(text, line_a, start)
+    after = _WORD.search(text, end, b) or _WORD.search(text, end, line_b)
+    return (before[-1] if before else None), (after.group() if after else None)
+
+
+def neighbor_words_reference(text: str, start: int, end: int, line_a: int,
+                             line_b: int) -> tuple[str | None, str | None]:
+    """:func:`neighbor_words` by reading the whole line on each side."""
+    before, after = _WORD.findall(text[line_a:start]), _WORD.findall(text[end:line_b])
+    return (before[-1] if before else None), (after[0] if after else None)
+
+
 def _word_feature(prefix: str, word: str | None, ranks: dict[str, int]) -> str:
     if word is None:
         return f"{prefix}=<none>"
@@ -164,8 +194,7 @@ def span_features(view: TextView, span: Span) -> tuple[list[str], list[float]]:
     sources = sorted(set(span.source.split("+"))) if span.source else ["<none>"]
     line_a, line_b = view.line_start(span.start), view.line_end(span.start)
     before, after = text[line_a:span.start], text[span.end:line_b]
-    prev_words = _WORD.findall(before)
-    next_words = _WORD.findall(after)
+    prev_word, next_word = neighbor_words(text, span.start, span.end, line_a, line_b)
     label_end = view.label_ends.get(line_a)
     at_line_start = not before.strip()
     is_label = span.start in view.labels or (label_end is not None and span.end <= label_end)
@@ -190,10 +219,10 @@ def span_features(view: TextView, span: Span) -> tuple[list[str], list[float]]:
         f"text_case={view.case}|{case}|{label}",
         f"prev_char={_char_class(prev_ch)}|{label}",
         f"next_char={_char_class(next_ch)}|{label}",
-        _word_feature("prev", prev_words[-1] if prev_words else None, ranks) + f"|{label}",
-        _word_feature("next", next_words[0] if next_words else None, ranks) + f"|{label}",
-        _word_feature("prev", prev_words[-1] if prev_words else None, ranks),
-        _word_feature("next", next_words[0] if next_words else None, ranks),
+        _word_feature("prev", prev_word, ranks) + f"|{label}",
+        _word_feature("next", next_word, ranks) + f"|{label}",
+        _word_feature("prev", prev_word, ranks),
+        _word_feature("next", next_word, ranks),
     ]
     if len(words) == 1 and common is not None and common <= COMMON_RANK:
         names.append(f"word={lowers[0]}|{label}")
