@@ -5,7 +5,8 @@
         --dev-weight 2 4 8 --C 0.5 1 --augment 2 --seed 31 \\
         --out src/embedanon/detectors/data/verifier --report research/detection/verifier/train-report.json
 
-(the shipped verifier, decision 0250: those commands on main e391302, about 15 minutes on a shared 2-core machine).
+(the shipped verifier, decision 0250: those commands on main e391302, about 15 minutes on a
+shared 2-core machine).
 
 Candidates: the spans the detector (``--detector``, default ``model,regex``, with the verifier
 off) proposes on
