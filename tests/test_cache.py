@@ -116,6 +116,37 @@ def test_the_key_is_private_and_reused(tmp_path: Path) -> None:
     assert cache_key() == key
 
 
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o606, 0o620])
+def test_a_cache_key_other_users_can_read_or_write_is_not_used(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                                mode: int) -> None:
+    """Audit defect 14: whoever can read the key can sign a forged table; whoever can write it
+    can swap it. Such a key turns the disk cache off with one warning (the mode, never the key)."""
+    key = cache_key()
+    path = tmp_path / "home" / "cache.key"
+    assert key is not None
+    path.chmod(mode)
+    _cache._keys.clear()
+    build = Builder()
+    with caplog.at_level("WARNING"):
+        assert cache_key() is None
+        _load(tmp_path / "cache" / "a.npz", build)
+        _load(tmp_path / "cache" / "a.npz", build)
+    assert build.calls == 2 and not (tmp_path / "cache").exists()
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and f"mode {mode:o}" in warnings[0] and "chmod 600" in warnings[0]
+    assert key.hex() not in warnings[0]
+
+
+def test_a_private_cache_key_is_used_after_chmod_600(tmp_path: Path) -> None:
+    key = cache_key()
+    path = tmp_path / "home" / "cache.key"
+    path.chmod(0o644)
+    _cache._keys.clear()
+    _cache._disabled = None
+    path.chmod(0o600)
+    assert cache_key() == key
+
+
 def test_unwritable_cache_directory_warns_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     blocker = tmp_path / "blocker"
     blocker.write_text("a regular file", encoding="utf-8")

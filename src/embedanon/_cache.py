@@ -39,6 +39,7 @@ import json
 import logging
 import os
 import secrets
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -103,10 +104,25 @@ def cache_key() -> bytes | None:
 def _read_key(path: Path) -> bytes | None:
     try:
         with open_regular(path) as fh:  # a FIFO or a link planted there: no key, one warning
+            st = os.fstat(fh.fileno())
             key = fh.read(_KEY_BYTES + 1)
     except OSError:
         return None
+    exposed = _exposure(st)
+    if exposed:  # anyone who can read (or replace) the key can sign a forged cache entry
+        warn_disabled(f"the cache key {path} is {exposed}; remove it (a new private one is made) "
+                      "or chmod 600 it")
+        return None
     return key if len(key) == _KEY_BYTES else None
+
+
+def _exposure(st: os.stat_result) -> str:
+    """Why a cache key with this status is not private to this user, or ``""`` when it is."""
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return "owned by another user"
+    if st.st_mode & 0o077:
+        return f"readable or writable by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    return ""
 
 
 def key_id(key: bytes) -> str:
