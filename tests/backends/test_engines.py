@@ -205,3 +205,30 @@ def test_sigterm_to_a_local_dask_run_is_one_line(tmp_path) -> None:  # type: ign
     assert proc.returncode == 143, err
     assert err.splitlines() == ["error: terminated by SIGTERM; no output was written"], err
     assert not (tmp_path / "o.txt").exists()
+
+
+def _distributed_level() -> int:
+    import logging
+
+    return logging.getLogger("distributed.worker").getEffectiveLevel()
+
+
+@pytest.mark.slow
+def test_local_cluster_workers_log_nothing_below_critical_unless_verbose(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Audit defect 15, deterministically: the workers are processes of their own, so the run's
+    logger levels do not reach them; a worker that lost its peer on SIGTERM logged a traceback at
+    ERROR. Quiet runs start their workers with distributed's loggers at CRITICAL."""
+    pytest.importorskip("distributed")
+    import logging
+
+    from embedanon.backends.dask import _client
+
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "level", logging.WARNING)  # a run without --verbose
+    client = _client(None)
+    try:
+        levels = client.run(_distributed_level)
+    finally:
+        client.close()
+        client.cluster.close()
+    assert len(levels) == 2 and set(levels.values()) == {logging.CRITICAL}
