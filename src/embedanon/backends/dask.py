@@ -45,9 +45,8 @@ def _client(scheduler: str | None) -> Any:
         # tasks (texts and the release key). Mutual TLS with a certificate made for this run,
         # held in memory (distributed writes it for a moment to a private temporary directory to
         # load it) lets in only this process and the cluster's own workers.
-        from distributed.security import Security
-
         import dask
+        from distributed.security import Security
 
         security = Security.temporary()  # type: ignore[no-untyped-call]
         # the worker processes log on their own: a worker whose peer is gone after SIGTERM logged
