@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -225,7 +226,12 @@ def test_local_cluster_workers_log_nothing_below_critical_unless_verbose(monkeyp
 
     root = logging.getLogger()
     monkeypatch.setattr(root, "level", logging.WARNING)  # a run without --verbose
+    monkeypatch.delenv("DASK_LOGGING__DISTRIBUTED", raising=False)
+    before = dict(os.environ)
     client = _client(None)
+    # distributed's nannies write their pre-spawn variables into this process's environment;
+    # _client puts it back, so a later cluster or child process (a --verbose run) is not silenced
+    assert dict(os.environ) == before
     try:
         levels = client.run(_distributed_level)
     finally:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import shutil
 import tempfile
 import time
@@ -53,14 +54,32 @@ def _client(scheduler: str | None) -> Any:
         # a traceback at ERROR (audit defect 15). Their "distributed" loggers are set before
         # they spawn, through the environment distributed reads its logging levels from; a
         # task's own failure still reaches the run through its future.
+        # distributed's nannies write their pre-spawn variables into this process's own
+        # environment and leave them there; it is put back as it was, so that a quiet run
+        # in a Python session does not silence a later cluster, nor a child process.
         environ = {"DASK_LOGGING__DISTRIBUTED": "critical"} if quiet else {}
-        with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in environ.items()}):
+        with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in environ.items()}), \
+                _environment_kept():
             cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
                                    host="127.0.0.1", dashboard_address=":0",  # None still serves :8787
                                    protocol="tls", security=security,
                                    silence_logs=logging.ERROR if quiet else logging.WARNING)
         return Client(cluster, security=security)  # type: ignore[no-untyped-call]
     return _connect(Client, scheduler)
+
+
+@contextlib.contextmanager
+def _environment_kept() -> Iterator[None]:
+    """Restore ``os.environ`` as it was on entry (keys added, changed or removed inside)."""
+    before = dict(os.environ)
+    try:
+        yield
+    finally:
+        for name in [n for n in os.environ if n not in before]:
+            del os.environ[name]
+        for name, value in before.items():
+            if os.environ.get(name) != value:
+                os.environ[name] = value
 
 
 #: seconds to wait for a scheduler to answer, and for a cluster without workers to get one
