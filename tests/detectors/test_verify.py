@@ -15,7 +15,7 @@ from sklearn.linear_model import LogisticRegression
 
 from embedanon.detectors import Span, UnionDetector, build_detectors
 from embedanon.detectors.regex import RegexDetector
-from embedanon.detectors.verify import SpanVerifier, shipped_verifier_path
+from embedanon.detectors.verify import SpanVerifier, after_relation_noun, shipped_verifier_path
 from embedanon.detectors.verify_features import (
     DENSE_NAMES,
     FEATURE_VERSION,
@@ -234,3 +234,44 @@ def test_the_command_line_reaches_the_verifier(tmp_path: Path):
         outs[name] = out.read_text(encoding="utf-8")
     assert "ann.lee@example.org" not in outs["off"]
     assert outs["rejecting"] == src.read_text(encoding="utf-8")
+
+
+# -- the relation-noun exemption (decision 0111) ------------------------------------------------------
+#: the demo's clinical note (examples/clinical_note.txt, first two lines): the shipped verifier gives
+#: ``Emily`` about 0.03 (model score 0.28; its email also spells ``emily`` in lower case)
+CLINICAL = (
+    "CHIEF COMPLAINT: Chest pain and shortness of breath.\n"
+    "HISTORY OF PRESENT ILLNESS: Mr. John O'Neil is a 67-year-old retired teacher from Springfield who "
+    "was seen on 03/14/2024 by Dr. Maria Gonzalez at St. Vincent's Hospital. He reports substernal chest "
+    "pressure radiating to the left arm for two days. His daughter Emily can be reached at (217) 555-0198 "
+    "or emily.oneil@example.com.\n"
+    "MEDICATIONS: Metoprolol 25 mg twice daily, metformin 500 mg daily, aspirin 81 mg.\n")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("His daughter Emily", True), ("her sons, Tom", True), ("my sister-in-law Ana", True),
+    ("my friend dave", True), ("our step-mother Jo", True), ("My Grandson Bo", True),
+    ("Mason Emily", False), ("a daughter.\nEmily", False), ("the daughter of Emily", False),
+    ("his daughter, and Emily", False),
+])
+def test_after_relation_noun(text: str, expected: bool):
+    assert after_relation_noun(text, text.rindex("Emily" if "Emily" in text else text.split()[-1])) is expected
+
+
+def test_a_name_after_a_relation_noun_is_never_dropped(tmp_path: Path):
+    spans = [Span(4, 12, "NAME", 0.9, "model"), Span(13, 18, "NAME", 0.2, "model")]
+    text = "His daughter Emily called."
+    kept = SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, spans)
+    assert kept == [Span(13, 18, "NAME", 0.2, "model")]  # the rejecting verifier drops the rest
+    assert SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, [Span(13, 18, "DATE", 0.2, "model")]) == []
+
+
+def test_the_demo_note_releases_no_third_party_name_in_detected_scope():
+    """Regression (issue 31): ``His daughter Emily`` kept Emily verbatim in ``--scope detected``:
+    the model proposed her at 0.28 and the verifier dropped her."""
+    from embedanon import Anonymizer
+
+    found = build_detectors("model,regex").detect(CLINICAL)
+    assert any(CLINICAL[s.start:s.end] == "Emily" and s.label == "NAME" for s in found)
+    out = Anonymizer(scope="detected", detectors="model,regex", seed=7).anonymize(CLINICAL)
+    assert "Emily" not in out and "O'Neil" not in out and "Gonzalez" not in out
