@@ -377,7 +377,7 @@ def write_reports(
             )
     if progress is not None:
         progress(
-            f"wrote {output / 'results.csv'}, results.md and {plotted} plots"
+            f"wrote {output / 'results.csv'}, results.md and {plotted} plot{'' if plotted == 1 else 's'}"
             + ("" if plotted else " (install matplotlib for plots)")
         )
     return summaries
