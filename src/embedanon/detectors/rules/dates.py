@@ -35,9 +35,13 @@ Three rules run in this order:
   left as it is, and so is a time after a date (``12/25/08 at 10:30``): dropping the time would
   uncover it.
 
-The rules only ever remove characters that lie outside every ``regex`` date, from DATE spans
-only: they never add a character, never touch another label, and every ``regex`` date inside a
-DATE span stays whole inside one span. So they never reduce the protection of a date itself; the
+The rules only ever remove characters that lie outside every ``regex`` date: they never add a
+character, and every ``regex`` date inside a DATE span stays whole inside one span. ``date_edges``
+touches DATE spans only; ``date_lists`` and ``date_ranges`` also cut a span of another label that
+reaches into a ``regex`` date (``2020 and 9`` tagged ADDRESS between ``4 March 2020`` and
+``9 April 2021``: at a low threshold the model proposes such pieces, and the union would join both
+dates through them; decision 0110); a span of another label that reaches into no date is never
+touched. So they never reduce the protection of a date itself; the
 removed separators and function words stay in the text as they were. A span with nothing to cut
 between two dates stays one span, so a comma inside one date (``March 3, 2020``, ``3 March, 2020``,
 ``Monday, March 3, 2020``) never cuts (the year alone is no date), nor do the days of one date
@@ -190,56 +194,69 @@ def _trim(text: str, span: Span, dates: list[Span], date_starts: list[int]) -> S
 
 
 def _may_cut(context: RuleContext, spans: list[Span]) -> bool:
-    """The cheap test before the regex pass: a DATE span holds a separator or joiner character, or
-    has a space at an edge (a span that lies in the spaces of a gap)."""
+    """The cheap test before the regex pass: a span holds a separator or joiner character, or a
+    DATE span has a space at an edge (a span that lies in the spaces of a gap)."""
     text = context.text
-    return any(s.label == "DATE" and (_MAY_CUT.search(text, s.start, s.end) or text[s.start].isspace()
-                                      or text[s.end - 1].isspace()) for s in spans)
+    return any(_MAY_CUT.search(text, s.start, s.end)
+               or (s.label == "DATE" and (text[s.start].isspace() or text[s.end - 1].isspace()))
+               for s in spans)
 
 
-def _cut(spans: list[Span], cuts: list[tuple[int, int]]) -> list[Span]:
-    """The spans, DATE spans less the characters of ``cuts`` (sorted, disjoint)."""
+def _reaches_a_date(span: Span, dates: list[Span], date_starts: list[int]) -> bool:
+    i = bisect_left(date_starts, span.end)  # the dates that start before the span ends
+    return i > 0 and dates[i - 1].end > span.start
+
+
+def _cut(spans: list[Span], cuts: list[tuple[int, int]], dates: list[Span]) -> list[Span]:
+    """The spans, DATE spans and spans of other labels that reach into a ``regex`` date (``dates``,
+    sorted and disjoint) less the characters of ``cuts`` (sorted, disjoint)."""
     if not cuts:
         return spans
     cut_ends = [b for _, b in cuts]
+    date_starts = [d.start for d in dates]
     out: list[Span] = []
     for span in spans:
-        out.extend(_without(span, cuts, cut_ends) if span.label == "DATE" else (span,))
+        cut = span.label == "DATE" or _reaches_a_date(span, dates, date_starts)
+        out.extend(_without(span, cuts, cut_ends) if cut else (span,))
     return out
 
 
 def split_date_lists(context: RuleContext, spans: list[Span]) -> list[Span]:
-    """``date_lists``: DATE spans less the list separators between two ``regex`` dates (module
-    docstring: what counts, why decode rules, and why no date loses a character).
+    """``date_lists``: DATE spans, and spans that reach into a ``regex`` date, less the list
+    separators between two ``regex`` dates (module docstring: what counts, why decode rules, and
+    why no date loses a character).
 
     Args:
         context: the text and its ``regex`` dates.
         spans: spans, sorted and disjoint.
 
     Returns:
-        The spans, sorted and disjoint; other labels unchanged, each DATE span inside one of
-        ``spans``; a DATE span that was nothing but a separator is gone.
+        The spans, sorted and disjoint; spans of other labels that reach into no ``regex`` date
+        unchanged, each span inside one of ``spans``; a span that was nothing but a separator is
+        gone.
     """
     if not _may_cut(context, spans):
         return spans
-    return _cut(spans, list_separators(context.text, context.dates))
+    return _cut(spans, list_separators(context.text, context.dates), context.dates)
 
 
 def split_date_ranges(context: RuleContext, spans: list[Span]) -> list[Span]:
-    """``date_ranges``: DATE spans less the range joiners between two ``regex`` dates, so both
-    ends of a range move by the same offset (module docstring).
+    """``date_ranges``: DATE spans, and spans that reach into a ``regex`` date, less the range
+    joiners between two ``regex`` dates, so both ends of a range move by the same offset (module
+    docstring).
 
     Args:
         context: the text and its ``regex`` dates.
         spans: spans, sorted and disjoint.
 
     Returns:
-        The spans, sorted and disjoint; other labels unchanged, each DATE span inside one of
-        ``spans``; a DATE span that was nothing but a joiner is gone.
+        The spans, sorted and disjoint; spans of other labels that reach into no ``regex`` date
+        unchanged, each span inside one of ``spans``; a span that was nothing but a joiner is
+        gone.
     """
     if not _may_cut(context, spans):
         return spans
-    return _cut(spans, range_joiners(context.text, context.dates))
+    return _cut(spans, range_joiners(context.text, context.dates), context.dates)
 
 
 def trim_date_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
