@@ -293,9 +293,20 @@ def export(model: LogisticRegression, folder: Path, buckets: int, manifest: dict
     (folder / "manifest.json").write_text(text, encoding="utf-8")
 
 
+def _option(text: str) -> tuple[str, Any]:
+    key, _, value = text.partition("=")
+    try:
+        return key, float(value)
+    except ValueError:
+        return key, value
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--detector", default="model,regex")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a detector option of the first stage, e.g. model_threshold=0.02 (repeatable; "
+                         "numbers are read as floats)")
     ap.add_argument("--generated", action="append", default=[], help="generated span JSONL (repeatable)")
     ap.add_argument("--buckets", type=int, default=1 << 15)
     ap.add_argument("--dev-weight", type=float, nargs="+", default=[4.0])
@@ -312,7 +323,8 @@ def main() -> None:
                                      "(for local reading only)")
     args = ap.parse_args()
 
-    detector = build_detectors(args.detector, verify=False)
+    options = dict(_option(o) for o in args.option)
+    detector = build_detectors(args.detector, verify=False, **options)
     cache = Path(args.cache) if args.cache else None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
@@ -369,7 +381,7 @@ def main() -> None:
                 "feature_version": FEATURE_VERSION, "dense_names": list(DENSE_NAMES),
                 "threshold": threshold, "target_recall_of_found": args.target,
                 "sources": sorted(set(args.detector.split(","))),
-                "trained_on": {"detector": args.detector, "commit": commit,
+                "trained_on": {"detector": args.detector, "options": options, "commit": commit,
                                "real": "research/evaluation/realtext/dev.jsonl (dev half only)",
                                "generated": [Path(p).name for p in args.generated], "augment": args.augment,
                                "dev_weight": dev_weight, "C": c_value, "seed": args.seed},
@@ -411,7 +423,7 @@ def main() -> None:
     if args.errors:
         write_errors(Path(args.errors), dev_records, detector, cache, best["proba"], dev)
     report: dict[str, Any] = {
-        "detector": args.detector, "commit": commit, "feature_version": FEATURE_VERSION,
+        "detector": args.detector, "options": options, "commit": commit, "feature_version": FEATURE_VERSION,
         "buckets": args.buckets, "seed": args.seed, "target": args.target, "folds": args.folds,
         "dev_candidates": len(y_dev), "dev_true": int(y_dev.sum()), "augment": args.augment,
         "augmented_candidates": len(y_aug), "augmented_true": int(y_aug.sum()),
