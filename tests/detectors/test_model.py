@@ -499,6 +499,25 @@ def test_a_texts_output_does_not_depend_on_what_the_detector_saw_before():
             assert fresh.detect(text) == seasoned.detect(text)
 
 
+def test_featurize_gathers_each_words_facts_as_computed_word_by_word():
+    """The per-word facts table (a text's own ids and dense rows are one gather) holds what
+    ``word_facts`` computes for each word at its first sight (the plain reference), words seen
+    twice and a table grown past its first 1,024 rows included."""
+    rng = np.random.default_rng(5)
+    text = " ".join(_made_up_texts(rng, 60, 12)) + " the The THE 1234 , ."
+    toks = tokenize(text)
+    assert len(set(toks.words)) > 1024
+    ids, dense = make_featurizer([], 2**14).featurize(text, toks)
+    reference = make_featurizer([], 2**14)
+    first: dict[str, tuple[int, ...]] = {}
+    for word in toks.words:
+        if word not in first:
+            first[word] = reference.word_facts(word)
+    own = reference.own_slots
+    assert np.array_equal(ids[:, :own], np.array([first[w][:own] for w in toks.words]))
+    assert np.array_equal(dense[:, 1], np.array([first[w][own + 3] for w in toks.words]))
+
+
 def test_training_featurizer_must_not_empty_its_cache():
     featurizer = make_featurizer([], 2**14, cache_limit=5)
     records = _records(TRAIN_NAMES, np.random.default_rng(3), 20)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from embedanon.detectors import regex as regex_module
@@ -318,3 +318,48 @@ def test_worst_case_shapes_keep_their_matches() -> None:
     assert found("a'" * 5000 + "@x.com") == []  # no local part ends in an apostrophe
     assert found("+44 20 7946 0958") == [("PHONE", "+44 20 7946 0958")]
     assert not any(label == "PHONE" for label, _ in found("+" + "1" * 40))
+
+
+SPOKEN_PIECES = ["July", "JULY", "july", "jul", "Sept.", "sep", "may", "MAY", "Mar", "march", "janov",
+                 "fourth", "Twenty", "twenty-", "first", "thirtieth", "THIRD", "tenth", "of", "two thousand",
+                 "and", "eight", "nineteen", "oh", "2019", "'08", " ", "  ", ",", "-", ".", "\n", "x", "_",
+                 "é", "\u017f", "\u017feptember", "\u212a", "\u0130"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(SPOKEN_PIECES), max_size=12).map("".join))
+@example("twenty first of July")  # an opening inside a match ('first') starts no second match
+@example("the fourth of may, the fifth of MAY two thousand and eight; July twenty-ninth 2019")
+@example("March fourth of July")
+def test_word_start_scan_finds_what_finditer_finds(text):
+    """The IGNORECASE rules tried only at word starts (``_finditer``) give the very matches of a
+    scan at every position (``pattern.finditer``), the plain reference; and the month needs agree
+    with their IGNORECASE / case-sensitive searches."""
+    lowered = text.lower() if text.isascii() else None
+    for pattern in regex_module._WORD_STARTS:
+        fast = [m.span() for m in regex_module._finditer(pattern, text, lowered)]
+        assert fast == [m.span() for m in pattern.finditer(text)]
+    present = regex_module._present(text)
+    assert (regex_module._MONTH_WORD in present) == (regex_module._ANY_MONTH_WORD.search(text) is not None)
+    if regex_module._DIGIT in present:
+        assert ((regex_module._MONTH_AND_DIGIT in present)
+                == (regex_module._ANY_MONTH.search(text) is not None))
+
+
+def test_word_start_scan_needs_ascii_text():
+    """IGNORECASE matches beyond ASCII (the long s matches ``s``): a text that is not ASCII is
+    scanned at every position; lower-casing it would lose ``\u017feptember fourth``."""
+    text = "\u017feptember fourth"
+    pattern = regex_module._SPOKEN_DATES[0]
+    assert [m.span() for m in regex_module._finditer(pattern, text, None)] == [(0, 16)]
+    assert list(regex_module._finditer(pattern, text, text.lower())) == []
+    assert [(s.start, s.end, s.label) for s in DETECTOR.detect(text)] == [(0, 16, "DATE")]
+
+
+def test_word_starts_cover_every_form_of_their_rules():
+    """Every month form and spoken day starts with an opening the scan looks for."""
+    forms = regex_module._MONTH[3:-4].split("|")  # (?:A|B|...)\.?
+    assert forms and all(f.lower()[:3] in regex_module._MONTH_OPENINGS for f in forms)
+    days = [*regex_module._ORDINALS, "twenty", "thirty"]
+    assert all(d[:3] in regex_module._SPOKEN_DAY_OPENINGS for d in days)
+    assert all(p.flags & regex_module.re.IGNORECASE for p in regex_module._WORD_STARTS)

@@ -193,16 +193,29 @@ class Featurizer:
             np.argmax(vocab_rows @ cents.T, axis=1) if vocab_rows is not None else np.zeros(0, np.int64)
             for cents in self._clusters
         ]
-        #: per word: its ``own_slots`` own ids (zero-padded), then its word hash, shape hash,
-        #: cluster, dense row and band hash (one flat tuple: a text's facts are one array call)
-        self._cache: dict[str, tuple[int, ...]] = {}
+        #: per word: its row in ``_facts``: its ``own_slots`` own ids (zero-padded), then its word
+        #: hash, shape hash, cluster, dense row and band hash (a text's facts are one gather)
+        self._cache: dict[str, int] = {}
+        self._facts = np.zeros((1024, self.own_slots + 5), dtype=np.int64)
         self._chunks: dict[str, tuple[int, int]] = {}
 
     # -- per-word facts (cached) ----------------------------------------------------------------
-    def _word(self, token: str) -> tuple[int, ...]:
+    def _word(self, token: str) -> int:
+        """The row of ``token``'s facts in ``_facts`` (computed on first sight)."""
         hit = self._cache.get(token)
         if hit is not None:
             return hit
+        facts = self.word_facts(token)
+        row = len(self._cache)
+        if row == len(self._facts):
+            self._facts = np.concatenate((self._facts, np.zeros_like(self._facts)))
+        self._facts[row] = facts
+        self._cache[token] = row
+        return row
+
+    def word_facts(self, token: str) -> tuple[int, ...]:
+        """``token``'s own ids (``own_slots``, zero-padded), word hash, shape hash, cluster, dense
+        row and band hash; a word outside the embedding gets a composed dense row here."""
         key = fold(token)
         shape = word_shape(token)
         feats = [f"w={key}", f"s={shape}", f"len={min(len(token), 12)}"]
@@ -262,9 +275,7 @@ class Featurizer:
                     cluster = c + 1
         ids = [(_crc(f) & self._mask) or 1 for f in feats][: self.own_slots]
         ids += [_PAD] * (self.own_slots - len(ids))
-        out = (*ids, _crc(key), _crc(shape), cluster, dense_row, band_hash)
-        self._cache[token] = out
-        return out
+        return (*ids, _crc(key), _crc(shape), cluster, dense_row, band_hash)
 
     def clear(self) -> None:
         """Forget every word and chunk and the composed dense rows (a new :attr:`generation`)."""
@@ -291,8 +302,11 @@ class Featurizer:
         if self._limit is not None and max(len(self._cache), len(self._chunks)) >= self._limit:
             self.clear()  # at a text's start: every row id this call returns stays valid
         col = self.own_slots
-        words = self._cache
-        facts = np.array([words.get(w) or self._word(w) for w in toks.words], dtype=np.int64)
+        get = self._cache.get
+        rows = [get(w) for w in toks.words]
+        if None in rows:  # words seen first here (a word twice: one row, made at its first sight)
+            rows = [self._word(w) if r is None else r for r, w in zip(rows, toks.words, strict=True)]
+        facts = self._facts[np.fromiter(rows, dtype=np.intp, count=n)]
         ids[:, :col] = facts[:, :col]
         whash, shash, clus, drow = facts[:, col], facts[:, col + 1], facts[:, col + 2], facts[:, col + 3]
         mask = self._mask

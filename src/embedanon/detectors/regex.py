@@ -49,7 +49,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from .base import Span
@@ -312,6 +312,45 @@ _ANY_DIGIT = re.compile(r"\d")
 _ANY_MONTH = re.compile(_MONTH)
 _ANY_MONTH_WORD = re.compile(_MONTH, re.IGNORECASE)
 
+#: Every form of a month name (full, abbreviated, ``Sept``) starts with the month's first three
+#: letters, and every spoken day of the month with one of its own three-letter openings
+#: (``fir``st, ``twe``nty, ``thi``rtieth): in an ASCII text an IGNORECASE match of such a rule can
+#: only start where the lower-cased text has one at a word boundary.
+_MONTH_OPENINGS: Final = tuple(sorted({m[:3] for m in _MONTH_NAMES}))
+_SPOKEN_DAY_OPENINGS: Final = tuple(sorted({w[:3] for w in (*_ORDINALS, "twenty", "thirty")}))
+#: a month's opening anywhere in a lower-cased ASCII text (the ``_MONTH_WORD`` need)
+_MONTH_OPENING = re.compile("|".join(_MONTH_OPENINGS))
+#: every place a month's opening starts, overlapping ones too (``janov``)
+_MONTH_OPENING_AT = re.compile(rf"(?=(?:{'|'.join(_MONTH_OPENINGS)}))")
+#: rule pattern -> where its matches can start in the lower-cased ASCII text (:func:`_finditer`)
+_WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
+    _SPOKEN_DATES[0]: re.compile(rf"\b(?:{'|'.join(_MONTH_OPENINGS)})"),
+    _SPOKEN_DATES[1]: re.compile(rf"\b(?:{'|'.join(_SPOKEN_DAY_OPENINGS)})"),
+    _SPOKEN_DATES[2]: re.compile(rf"\b(?:{'|'.join(_MONTH_OPENINGS)})"),
+}
+
+
+def _finditer(pattern: re.Pattern[str], text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)``, tried only where a match can start when ``pattern`` has word
+    starts (:data:`_WORD_STARTS`) and ``lowered`` is ``text`` lower-cased (ASCII text only: None
+    otherwise, where IGNORECASE reaches beyond ASCII). The same matches: they never overlap, so
+    the next one is the first that matches at a start at or after the last one's end; an IGNORECASE
+    rule then scans a few word starts instead of every position (``\\b`` and a 50-way alternation
+    at each character). ``pattern.finditer`` is the reference (``tests/detectors/test_regex.py``)."""
+    starts = _WORD_STARTS.get(pattern)
+    if starts is None or lowered is None:
+        yield from pattern.finditer(text)
+        return
+    end = 0
+    for start in starts.finditer(lowered):
+        at = start.start()
+        if at < end:
+            continue
+        match = pattern.match(text, at)
+        if match is not None:
+            yield match
+            end = match.end()  # never empty: every such rule starts with a word
+
 
 _DIGIT_RUN = re.compile(r"\d(?:[ .\-/()]{0,3}\d){5}")
 _DIGIT_RUN_NO_SLASH = re.compile(r"\d(?:[ .\-()]{0,3}\d){5}")
@@ -344,13 +383,20 @@ class _Present:
     phone and ID rules are read off an ASCII text: each is implied by every match of its rules;
     a text that is not ASCII meets them all (``\\d``, ``\\w`` and case folding reach beyond ASCII)."""
 
-    __slots__ = ("_text", "_known", "_ascii", "_shapes")
+    __slots__ = ("_text", "_known", "_ascii", "_shapes", "_lowered")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._known: dict[str, bool] = {"": True}
         self._ascii: bytes | None = None
         self._shapes: bytes | None = None
+        self._lowered: str | None = None
+
+    def lowered(self) -> str | None:
+        """The text in lower case if it is ASCII, else None (computed once)."""
+        if self._lowered is None and self._text.isascii():
+            self._lowered = self._text.lower()
+        return self._lowered
 
     def __contains__(self, need: object) -> bool:
         if not isinstance(need, str):
@@ -366,14 +412,24 @@ class _Present:
             return "@" in text
         if need == _COLON:
             return ":" in text
-        if need == _MONTH_WORD:
-            return _ANY_MONTH_WORD.search(text) is not None
+        if need == _MONTH_WORD:  # in ASCII, IGNORECASE is the lower-cased text's
+            lowered = self.lowered()
+            if lowered is None:
+                return _ANY_MONTH_WORD.search(text) is not None
+            return _MONTH_OPENING.search(lowered) is not None
         if need == _DIGIT:
             return _ANY_DIGIT.search(text) is not None
         if _DIGIT not in self:
             return False
         if need == _MONTH_AND_DIGIT:
-            return _MONTH_WORD in self and _ANY_MONTH.search(text) is not None
+            if _MONTH_WORD not in self:
+                return False
+            lowered = self.lowered()
+            if lowered is None:
+                return _ANY_MONTH.search(text) is not None
+            # a case-sensitive month form starts where the lower-cased text has an opening
+            return any(_ANY_MONTH.match(text, m.start()) is not None
+                       for m in _MONTH_OPENING_AT.finditer(lowered))
         if not text.isascii():
             return True
         if need == _RUN_SLASH:  # 7+ digits of a phone, the runs of SSNs, cards and bare IDs
@@ -474,10 +530,11 @@ class RegexDetector:
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         spans: list[Span] = []
         present = _present(text)
+        lowered = text.lower() if text.isascii() else None
         for label, pattern, check, score, needs in _RULES:
             if label not in self.labels or needs not in present:
                 continue
-            for match in pattern.finditer(text):
+            for match in _finditer(pattern, text, lowered):
                 if check is not None and not check(match):
                     continue
                 start, end = match.span("v") if "v" in pattern.groupindex else match.span()
