@@ -19,7 +19,7 @@ from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.training import featurize_records, fit, token_labels
 from embedanon.detectors.weights import Weights, make_featurizer, shipped_path
 from embedanon.errors import ConfigError, InputError
-from tests.helpers.detector import fast_path_probabilities
+from tests.helpers.detector import PII_TEXT, fast_path_probabilities
 
 pytestmark = pytest.mark.default_embedding
 
@@ -516,6 +516,24 @@ def test_featurize_gathers_each_words_facts_as_computed_word_by_word():
     own = reference.own_slots
     assert np.array_equal(ids[:, :own], np.array([first[w][:own] for w in toks.words]))
     assert np.array_equal(dense[:, 1], np.array([first[w][own + 3] for w in toks.words]))
+
+
+def test_sparse_logits_from_word_sums_equal_the_plain_sum_bit_for_bit():
+    """The model's sparse logits from per-word sums of own rows equal ``sparse_sum`` over all ids
+    (the plain reference), bit for bit: before and after the caches are emptied, for words seen
+    before and new ones, and for a text longer than one block."""
+    from embedanon.detectors.weights import _SUM_BLOCK, sparse_sum
+
+    rng = np.random.default_rng(8)
+    detector = ModelDetector()
+    detector.featurizer._limit = 40
+    texts = _made_up_texts(rng, 12, 6) + [PII_TEXT, "", "Amina Okafor"]
+    texts.append(" ".join(_made_up_texts(rng, 1, 2 * _SUM_BLOCK // 20)))
+    for text in texts + texts:
+        ids, _, word_rows = detector.featurizer.featurize_words(text, tokenize(text))
+        fast = detector._sparse_logits(ids, word_rows)
+        assert fast.dtype == np.float32 and np.array_equal(fast, sparse_sum(detector.weights.sparse, ids))
+    assert detector.featurizer.generation > 3 and len(tokenize(texts[-1]).words) > _SUM_BLOCK
 
 
 def test_training_featurizer_must_not_empty_its_cache():

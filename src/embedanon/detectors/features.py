@@ -295,10 +295,25 @@ class Featurizer:
 
         The row ids index :attr:`dense_table` until the next call empties the caches (see
         ``cache_limit``); read the table before featurizing another text."""
+        ids, dense, _ = self.featurize_words(text, toks)
+        return ids, dense
+
+    @property
+    def words_seen(self) -> int:
+        """How many words the cache holds (their rows in :meth:`own_ids` are ``0 .. words_seen - 1``)."""
+        return len(self._cache)
+
+    def own_ids(self, first: int, stop: int) -> np.ndarray:
+        """int64 (stop - first, ``own_slots``): the own-word ids of the cached words of those rows."""
+        return self._facts[first:stop, : self.own_slots]
+
+    def featurize_words(self, text: str, toks: Tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`featurize`, and each token's word row intp (T,): its own ids are that row of
+        :meth:`own_ids` (until the next call empties the caches; a new :attr:`generation`)."""
         n = len(toks.words)
         ids = np.zeros((n, self.slots), dtype=np.int64)
         if n == 0:
-            return ids, np.zeros((0, 3), dtype=np.int64)
+            return ids, np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.intp)
         if self._limit is not None and max(len(self._cache), len(self._chunks)) >= self._limit:
             self.clear()  # at a text's start: every row id this call returns stays valid
         col = self.own_slots
@@ -306,7 +321,8 @@ class Featurizer:
         rows = [get(w) for w in toks.words]
         if None in rows:  # words seen first here (a word twice: one row, made at its first sight)
             rows = [self._word(w) if r is None else r for r, w in zip(rows, toks.words, strict=True)]
-        facts = self._facts[np.fromiter(rows, dtype=np.intp, count=n)]
+        word_rows = np.fromiter(rows, dtype=np.intp, count=n)
+        facts = self._facts[word_rows]
         ids[:, :col] = facts[:, :col]
         whash, shash, clus, drow = facts[:, col], facts[:, col + 1], facts[:, col + 2], facts[:, col + 3]
         mask = self._mask
@@ -400,7 +416,7 @@ class Featurizer:
         assert col + len(columns) <= self.slots
         ids[:, col : col + len(columns)] = h.T
         dense = np.stack([shifted(drow, -1, 0), drow, shifted(drow, 1, 0)], axis=1)
-        return ids, dense
+        return ids, dense, word_rows
 
 
 def spherical_kmeans(vecs: np.ndarray, k: int, *, seed: int, iters: int = 12) -> np.ndarray:

@@ -18,7 +18,16 @@ from .base import Span
 from .bio import CLASSES, absent_word_shifts, decode
 from .features import CACHE_LIMIT, tokenize
 from .rules import RULES, RuleContext, apply_rules
-from .weights import Weights, feature_flags, fold_ids, make_featurizer, shipped_path, softmax, sparse_sum
+from .weights import (
+    _SUM_BLOCK,
+    Weights,
+    feature_flags,
+    fold_ids,
+    make_featurizer,
+    shipped_path,
+    softmax,
+    sparse_sum,
+)
 
 
 class ModelDetector:
@@ -69,13 +78,17 @@ class ModelDetector:
         self._proj = np.zeros((0, self._stacked.shape[1]), dtype=np.float32)
         self._n_proj = 0
         self._generation = self.featurizer.generation
+        #: per cached word of the featurizer, the sum of its own ids' sparse rows (:meth:`_sparse_logits`)
+        self._own = np.zeros((0, c), dtype=np.float32)
+        self._n_own = 0
+        self._own_generation = self.featurizer.generation
         #: the decode rules run after Viterbi, in order (every rule; a study may run fewer)
         self.rules = RULES
 
     def probabilities(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Token starts, ends (int64 (T,)) and class probabilities float32 (T, C)."""
         toks = tokenize(text)
-        ids, rows = self.featurizer.featurize(text, toks)
+        ids, rows, word_rows = self.featurizer.featurize_words(text, toks)
         table = self.featurizer.dense_table
         if self.featurizer.generation != self._generation:  # composed rows were numbered anew
             self._generation = self.featurizer.generation
@@ -84,7 +97,7 @@ class ModelDetector:
             self._project(table)
         c = len(CLASSES)
         proj = self._proj
-        logits = sparse_sum(self.weights.sparse, ids) + self.weights.bias
+        logits = self._sparse_logits(ids, word_rows) + self.weights.bias
         logits += proj[rows[:, 0], :c] + proj[rows[:, 1], c : 2 * c] + proj[rows[:, 2], 2 * c : 3 * c]
         hidden = self.weights.hidden
         if hidden is not None:
@@ -94,6 +107,34 @@ class ModelDetector:
             a += proj[rows[:, 2], o + 2 * h :]
             logits += np.maximum(a, 0.0) @ hidden.out
         return toks.starts, toks.ends, softmax(logits)
+
+    def _sparse_logits(self, ids: np.ndarray, word_rows: np.ndarray) -> np.ndarray:
+        """float32 (T, C): ``sparse_sum(weights.sparse, ids)`` (the plain reference), bit for bit.
+
+        A token's own ids come first in its row and are the same wherever its word occurs, and
+        numpy sums the gathered rows one after another (``((w0 + w1) + w2) + ...``), so the sum
+        of a word's own rows is kept per word and the context rows are added to it in the same
+        order: half the rows gathered per text."""
+        own = self.featurizer.own_slots
+        seen = self.featurizer.words_seen
+        if self.featurizer.generation != self._own_generation:  # the words were numbered anew
+            self._own_generation = self.featurizer.generation
+            self._n_own = 0
+        weights = self.weights.sparse
+        if seen > self._n_own:
+            if seen > len(self._own):
+                grown = np.zeros((2 * seen, weights.shape[1]), dtype=weights.dtype)
+                grown[: self._n_own] = self._own[: self._n_own]
+                self._own = grown
+            self._own[self._n_own : seen] = sparse_sum(weights, self.featurizer.own_ids(self._n_own, seen))
+            self._n_own = seen
+        t, k = ids.shape
+        if t == 0 or t > _SUM_BLOCK:  # long texts: the blocks of the reference (bounded memory)
+            return sparse_sum(weights, ids)
+        gathered = np.empty((t, k - own + 1, weights.shape[1]), dtype=weights.dtype)
+        gathered[:, 0] = self._own[word_rows]
+        gathered[:, 1:] = np.take(weights, ids[:, own:].ravel(), axis=0).reshape(t, k - own, -1)
+        return gathered.sum(axis=1)
 
     def _project(self, table: np.ndarray) -> None:
         """Project the dense rows not projected yet: each enters the logits only as row @ W_block.
