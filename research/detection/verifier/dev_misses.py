@@ -41,12 +41,14 @@ def main() -> int:
                     continue
                 why = "verifier" if touched(proposed, a, b) else "first stage"
                 missed[why][reg] += 1
-                context = (text[max(0, a - 40):a] + "[[" + text[a:b] + "]]" + text[b:b + 30]).replace("\n", "|")
+                context = text[max(0, a - 40):a] + "[[" + text[a:b] + "]]" + text[b:b + 30]
+                context = context.replace("\n", "|")
                 lines.append(f"{reg}\t{why}\t{g.get('origin', '')}\t{context}")
     print("register\tparts\tmissed by the first stage\tdropped by the verifier")
     for reg in sorted(parts):
         print(f"{reg}\t{parts[reg]}\t{missed['first stage'][reg]}\t{missed['verifier'][reg]}")
-    print(f"all\t{sum(parts.values())}\t{sum(missed['first stage'].values())}\t{sum(missed['verifier'].values())}")
+    totals = [sum(parts.values()), sum(missed["first stage"].values()), sum(missed["verifier"].values())]
+    print("all\t" + "\t".join(map(str, totals)))
     print()
     print("\n".join(sorted(lines)))
     return 0
