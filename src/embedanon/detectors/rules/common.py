@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -40,6 +40,12 @@ _TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(TITLES, key=lambda t: (
 def after_title(text: str, start: int) -> bool:
     """Whether ``text[start:]`` comes right after a title (``Dr. ``, ``Mrs ``, ``Sir ``)."""
     return _TITLE_BEFORE.search(text, max(0, start - 40), start) is not None
+
+
+def drop_where(spans: list[Span], label: str, drops: Callable[[Span], bool]) -> list[Span]:
+    """``spans`` less the spans of ``label`` for which ``drops(span)`` is true (the others are
+    never tested), in order: the body of every rule that only removes spans of one label."""
+    return [s for s in spans if s.label != label or not drops(s)]
 
 
 def covered_tokens(starts: np.ndarray, ends: np.ndarray, spans: Iterable[Span]) -> np.ndarray:

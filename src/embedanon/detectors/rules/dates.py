@@ -56,6 +56,7 @@ from bisect import bisect_left, bisect_right
 
 from ..base import Span
 from .base import DATES, RuleContext
+from .common import drop_where
 
 #: words a DATE span may lose at its edges: prepositions, conjunctions and the article that
 #: introduce, join or approximate a date, none of them a month, a weekday, an ordinal or a number,
@@ -308,11 +309,9 @@ def drop_non_dates(context: RuleContext, spans: list[Span]) -> list[Span]:
         The spans less those DATE spans.
     """
     text = context.text
-    out = []
-    for span in spans:
-        if span.label == "DATE":
-            pieces = _PIECE.findall(text[span.start : span.end])
-            if pieces and all(_NO_DATE.fullmatch(p) for p in pieces):
-                continue
-        out.append(span)
-    return out
+
+    def no_date(span: Span) -> bool:
+        pieces = _PIECE.findall(text[span.start : span.end])
+        return bool(pieces) and all(_NO_DATE.fullmatch(p) for p in pieces)
+
+    return drop_where(spans, "DATE", no_date)

@@ -15,7 +15,7 @@ from ..base import Span
 from ..bio import true_runs
 from ..features import fold
 from .base import RuleContext
-from .common import NO_PROPAGATION, SpanLookup, after_title, capitalized
+from .common import NO_PROPAGATION, SpanLookup, after_title, capitalized, drop_where
 
 _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -287,15 +287,15 @@ def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
         The spans less those NAME spans.
     """
     text = context.text
-    out = []
-    for sp in spans:
+
+    def common(sp: Span) -> bool:
         piece = text[sp.start : sp.end]
-        if sp.label == "NAME" and sp.score < _PAIR_SCORE and not any(c.isdigit() for c in piece):
-            words = _LETTERS.findall(piece)
-            if words and not any(name_like(w) for w in words) and not after_title(text, sp.start):
-                continue
-        out.append(sp)
-    return out
+        if sp.score >= _PAIR_SCORE or any(c.isdigit() for c in piece):
+            return False
+        words = _LETTERS.findall(piece)
+        return bool(words) and not any(name_like(w) for w in words) and not after_title(text, sp.start)
+
+    return drop_where(spans, "NAME", common)
 
 
 def drop_drug_names(context: RuleContext, spans: list[Span]) -> list[Span]:
@@ -314,14 +314,12 @@ def drop_drug_names(context: RuleContext, spans: list[Span]) -> list[Span]:
     """
     text = context.text
     drugs = drug_words()
-    out = []
-    for sp in spans:
-        if sp.label == "NAME":
-            words = [w.lower() for w in _LETTERS.findall(text[sp.start : sp.end])]
-            if any(w in drugs for w in words) and all(w in drugs or not name_like(w) for w in words):
-                continue
-        out.append(sp)
-    return out
+
+    def drug(sp: Span) -> bool:
+        words = [w.lower() for w in _LETTERS.findall(text[sp.start : sp.end])]
+        return any(w in drugs for w in words) and all(w in drugs or not name_like(w) for w in words)
+
+    return drop_where(spans, "NAME", drug)
 
 
 #: the letter shapes of exclamations: a letter three times in a row (``Aaaugh``, ``Riiight``), or
@@ -344,11 +342,9 @@ def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
         The spans less those NAME spans.
     """
     text = context.text
-    out = []
-    for sp in spans:
-        if sp.label == "NAME":
-            words = _LETTERS.findall(text[sp.start : sp.end])
-            if words and all(_EXCLAMATION.fullmatch(w) for w in words):
-                continue
-        out.append(sp)
-    return out
+
+    def exclamation(sp: Span) -> bool:
+        words = _LETTERS.findall(text[sp.start : sp.end])
+        return bool(words) and all(_EXCLAMATION.fullmatch(w) for w in words)
+
+    return drop_where(spans, "NAME", exclamation)
