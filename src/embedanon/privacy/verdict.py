@@ -173,6 +173,7 @@ class Verdict:
 _WORDS = ("a larger --k (knn) or a smaller --epsilon; the words that identify people are "
           "protected by --scope hybrid (detected spans get surrogates)")
 _NAMES = "--scope hybrid (detected names get surrogates, whose originals no attack on the noise recovers)"
+_RELEASES = "one --key for every release of the same data (a re-run then adds nothing)"
 _RARE = ("--scope hybrid (detected spans get surrogates); a larger --k or a smaller --epsilon "
          "blurs rare words less than it costs")
 
@@ -218,11 +219,11 @@ DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
               "none in any mode (word count and sentence structure stay, decision 0350): share the "
               "release only with recipients who may learn who is in it"),
     Threshold("releases_top1", "words recovered after N releases (Bayes), top-1", 0.5, True,
-              "one --key for every release of the same data (a re-run then adds nothing)"),
+              _RELEASES),
     Threshold("releases_majority_top1", "words recovered after N releases (majority vote)", 0.5, True,
-              "one --key for every release of the same data (a re-run then adds nothing)"),
+              _RELEASES),
     Threshold("releases_gain", "top-1 gained by re-releasing (N releases minus 1)", 0.02, True,
-              "one --key for every release of the same data (a re-run then adds nothing)"),
+              _RELEASES),
 )
 
 
