@@ -11,10 +11,10 @@ import pytest
 from embedanon.errors import ConfigError
 from embedanon.mechanisms import available
 from embedanon.mechanisms.knn import KnnMechanism
-from embedanon.noise import Noise, uniform
 from embedanon.privacy import calibration
 from embedanon.privacy.calibration import calibrate, parse_grid, sweep_for
 from embedanon.vectors.index import NeighborIndex
+from tests.helpers.mechanisms import KeepWithProbability
 
 
 class Identity:
@@ -26,21 +26,6 @@ class Identity:
 
     def sample(self, ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return np.asarray(ids, dtype=np.int64).copy()
-
-
-class KeepWithProbability:
-    """Keep the word with probability 1 - exp(-epsilon), else move to the next word id."""
-
-    name = "keep"
-    may_return_input = True
-
-    def __init__(self, *, index: NeighborIndex, epsilon: float) -> None:
-        self.p = 1 - np.exp(-epsilon)
-        self.n = len(index.store)
-
-    def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:
-        ids = np.asarray(ids, dtype=np.int64)
-        return np.where(uniform(noise, 1)[:, 0] < self.p, ids, (ids + 1) % self.n)
 
 
 # ------------------------------------------------------------------------------------------------

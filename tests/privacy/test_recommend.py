@@ -4,29 +4,13 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from embedanon.errors import ConfigError
 from embedanon.mechanisms.knn import KnnMechanism
-from embedanon.noise import Noise, uniform
 from embedanon.privacy.recommend import figure_of, parse_target, recommend
 from embedanon.vectors.index import NeighborIndex
-
-
-class KeepWithProbability:
-    """Keeps the word with probability 1 - exp(-epsilon): N_w = 1 - exp(-epsilon) exactly."""
-
-    name = "keep"
-    may_return_input = True
-
-    def __init__(self, *, index: NeighborIndex, epsilon: float) -> None:
-        self.p = 1 - np.exp(-epsilon)
-        self.n = len(index.store)
-
-    def sample(self, ids: np.ndarray, noise: Noise) -> np.ndarray:
-        ids = np.asarray(ids, dtype=np.int64)
-        return np.where(uniform(noise, 1)[:, 0] < self.p, ids, (ids + 1) % self.n)
+from tests.helpers.mechanisms import KeepWithProbability
 
 
 @pytest.mark.parametrize(("target", "limit"), [("n_w", 0.5), ("change_rate", 0.5), ("n_w", 0.2)])

@@ -4,12 +4,11 @@ word opening a sentence are never listed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from embedanon.pipeline import AnonymizedDocument, Item
 from embedanon.review.lookalike import KINDS, Lookalike, Vocabulary, _unchanged, find_lookalikes
 from embedanon.text import lookup_key, tokenize
 
@@ -19,40 +18,23 @@ NAMES = frozenset({"jean", "york", "mary"})
 VOCAB = Vocabulary(lambda key: key in KNOWN, NAMES)
 
 
-@dataclass(frozen=True)
-class It:
-    start: int
-    end: int
-    new_start: int
-    new_end: int
-    kind: str = "word"
-    stage: str = "mechanism"
-    label: str | None = None
-
-
-@dataclass(frozen=True)
-class Doc:
-    text: str
-    items: tuple[It, ...]
-
-
-def release(text: str, changes: dict[str, str], stage: str = "mechanism") -> Doc:
+def release(text: str, changes: dict[str, str], stage: str = "mechanism") -> AnonymizedDocument:
     """Replace whole tokens of ``text`` (by their text) and record the items."""
     out, items, pos = [], [], 0
     for tok in tokenize(text):
         if tok.text in changes:
             new = changes[tok.text]
-            items.append(It(tok.start, tok.end, pos, pos + len(new), "code" if stage == "codes" else "word",
-                            stage))
+            items.append(Item(tok.start, tok.end, pos, pos + len(new), "code" if stage == "codes" else "word",
+                              stage))
             out.append(new)
             pos += len(new)
         else:
             out.append(tok.text)
             pos += len(tok.text)
-    return Doc("".join(out), tuple(items))
+    return AnonymizedDocument("".join(out), tuple(items))
 
 
-def listed(text: str, doc: Doc) -> list[tuple[str, str]]:
+def listed(text: str, doc: AnonymizedDocument) -> list[tuple[str, str]]:
     found = find_lookalikes(text, doc, VOCAB)
     for la in found:  # the same characters, at their own offsets, in both texts
         assert lookup_key(text[la.start:la.end]) == lookup_key(doc.text[la.new_start:la.new_end])
@@ -94,7 +76,7 @@ def test_lookalike_values_are_validated() -> None:
         Lookalike(3, 2, 0, 1, "digits")
 
 
-def _reference(text: str, doc: Doc) -> list[tuple[int, int, int]]:
+def _reference(text: str, doc: AnonymizedDocument) -> list[tuple[int, int, int]]:
     """Plain version of _unchanged: each token against every item."""
     out = []
     for tok in tokenize(text):

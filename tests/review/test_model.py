@@ -3,35 +3,23 @@ privacy.metrics.change_stats on real pipeline output; item validation."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedanon import Anonymizer
+from embedanon import AnonymizedDocument, Anonymizer
+from embedanon.pipeline import Item
 from embedanon.privacy.metrics import change_stats, check_items, scan
 from embedanon.review.model import TextStats, text_stats
 from embedanon.text import lookup_key, tokenize
 
 
-@dataclass(frozen=True)
-class It:
-    start: int
-    end: int
-    new_start: int
-    new_end: int
-    kind: str = "word"
-    stage: str = "mechanism"
+def It(start: int, end: int, new_start: int, new_end: int) -> Item:
+    """A word the mechanism replaced."""
+    return Item(start, end, new_start, new_end, "word", "mechanism")
 
 
-@dataclass(frozen=True)
-class Doc:
-    text: str
-    items: tuple[It, ...]
-
-
-def _reference(original: str, doc: Doc) -> tuple[int, int, list[tuple[int, int]]]:
+def _reference(original: str, doc: AnonymizedDocument) -> tuple[int, int, list[tuple[int, int]]]:
     """Plain version: for each token, scan every item for overlap (zero-length items touch the
     token they sit in or start)."""
     words = changed = 0
@@ -58,7 +46,7 @@ def _reference(original: str, doc: Doc) -> tuple[int, int, list[tuple[int, int]]
     return words, changed, kept
 
 
-def _replace(original: str, spans: list[tuple[int, int, str]]) -> Doc:
+def _replace(original: str, spans: list[tuple[int, int, str]]) -> AnonymizedDocument:
     out, items, pos = [], [], 0
     for start, end, repl in spans:
         out.append(original[pos:start])
@@ -67,11 +55,11 @@ def _replace(original: str, spans: list[tuple[int, int, str]]) -> Doc:
         items.append(It(start, end, new_start, new_start + len(repl)))
         pos = end
     out.append(original[pos:])
-    return Doc("".join(out), tuple(items))
+    return AnonymizedDocument("".join(out), tuple(items))
 
 
 @st.composite
-def documents(draw: st.DrawFn) -> tuple[str, Doc]:
+def documents(draw: st.DrawFn) -> tuple[str, AnonymizedDocument]:
     original = draw(st.text(alphabet="ab C1-' .", max_size=30))
     cuts = sorted(draw(st.lists(st.integers(0, len(original)), max_size=8)))
     spans = []
@@ -82,7 +70,7 @@ def documents(draw: st.DrawFn) -> tuple[str, Doc]:
 
 @given(documents())
 @settings(max_examples=300, deadline=None)
-def test_scan_agrees_with_quadratic_reference(case: tuple[str, Doc]) -> None:
+def test_scan_agrees_with_quadratic_reference(case: tuple[str, AnonymizedDocument]) -> None:
     original, doc = case
     assert scan(original, doc) == _reference(original, doc)
 
@@ -101,12 +89,12 @@ def test_hand_made_cases() -> None:
 
 def test_bad_items_are_refused_without_text() -> None:
     with pytest.raises(ValueError, match="item 1") as info:
-        check_items("abcdef", Doc("abcdef", (It(0, 3, 0, 3), It(2, 4, 3, 5))))
+        check_items("abcdef", AnonymizedDocument("abcdef", (It(0, 3, 0, 3), It(2, 4, 3, 5))))
     assert "abc" not in str(info.value)
     with pytest.raises(ValueError, match="outside"):
-        check_items("ab", Doc("ab", (It(0, 5, 0, 2),)))
+        check_items("ab", AnonymizedDocument("ab", (It(0, 5, 0, 2),)))
     with pytest.raises(ValueError, match="new offsets"):
-        check_items("ab", Doc("a", (It(0, 2, 0, 2),)))
+        check_items("ab", AnonymizedDocument("a", (It(0, 2, 0, 2),)))
     with pytest.raises(ValueError):
         TextStats(words=1, changed=2)
 
