@@ -454,18 +454,8 @@ class AtomicBatch:
             return handle if binary else _Guarded(handle, shown)  # type: ignore[return-value]
         target = regular_target(text)
         _refuse_stdin(target, text)
-        mode = _existing_mode(target)
-        temp = _make_temp(target)
-        try:
-            fh: IO[Any] = open(temp, "wb") if binary else open(  # noqa: SIM115
-                temp, "w", encoding="utf-8", newline="")
-        except OSError as exc:
-            _remove(temp)
-            raise OutputError(f"cannot write to {target.parent}: {_describe(exc)}") from None
-        self._pending.append(_Pending(text, fh, temp, target,
-                                      mode=new_file_mode(private=private) if mode is None else mode,
-                                      exclusive=exclusive))
-        return fh if binary else _Guarded(fh, text)  # type: ignore[return-value]
+        return self._open_temp(text, target, _existing_mode(target), private=private, binary=binary,
+                               exclusive=exclusive)
 
     def _open_in_place(self, text: str, *, private: bool, binary: bool) -> IO[Any]:
         """:meth:`open` with ``follow_links=False``: a temp file beside ``text`` itself (its
@@ -480,7 +470,13 @@ class AtomicBatch:
         if st is not None and stat.S_ISDIR(st.st_mode):
             raise OutputError(f"output {text} is a directory")
         mode = stat.S_IMODE(st.st_mode) if st is not None and stat.S_ISREG(st.st_mode) else None
-        temp = _make_temp(target)  # mkstemp: O_CREAT | O_EXCL | O_NOFOLLOW, mode 0600
+        return self._open_temp(text, target, mode, private=private, binary=binary)
+
+    def _open_temp(self, text: str, target: Path, mode: int | None, *, private: bool, binary: bool,
+                   exclusive: bool = False) -> IO[Any]:
+        """A temp file beside ``target`` (mkstemp: O_CREAT | O_EXCL | O_NOFOLLOW, mode 0600), kept
+        as pending until commit renames it over ``target`` with ``mode`` (None: a new file's)."""
+        temp = _make_temp(target)
         try:
             fh: IO[Any] = open(temp, "wb") if binary else open(  # noqa: SIM115
                 temp, "w", encoding="utf-8", newline="")
@@ -488,7 +484,8 @@ class AtomicBatch:
             _remove(temp)
             raise OutputError(f"cannot write to {target.parent}: {_describe(exc)}") from None
         self._pending.append(_Pending(text, fh, temp, target,
-                                      mode=new_file_mode(private=private) if mode is None else mode))
+                                      mode=new_file_mode(private=private) if mode is None else mode,
+                                      exclusive=exclusive))
         return fh if binary else _Guarded(fh, text)  # type: ignore[return-value]
 
     def commit(self) -> None:
