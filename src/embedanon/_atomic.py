@@ -280,6 +280,21 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     raise _stop(signum)
 
 
+def _unraisable_hook(previous: Callable[[Any], object]) -> Callable[[Any], object]:
+    """``sys.unraisablehook`` that stays silent on this module's own stop exceptions once a stop
+    signal arrived: swallowed where they landed (a finalizer, a gc callback such as
+    distributed's), they were printed as "Exception ignored in ..." with a traceback, while the
+    flag above still stops the run with its one line. Every other unraisable goes to ``previous``."""
+
+    def hook(unraisable: Any) -> object:
+        if _received is not None and isinstance(unraisable.exc_value, (Terminated, KeyboardInterrupt)):
+            return None
+        return previous(unraisable)
+
+    hook.embedanon_stop_hook = True  # type: ignore[attr-defined]
+    return hook
+
+
 def check_stop() -> None:
     """Raise ``KeyboardInterrupt`` or :class:`Terminated` if a stop signal arrived (see above)."""
     if _received is not None:
@@ -288,7 +303,8 @@ def check_stop() -> None:
 
 def install_signal_handlers() -> None:
     """Make SIGTERM (and SIGHUP) raise :class:`Terminated` and SIGINT ``KeyboardInterrupt``, and
-    remember them (:func:`check_stop`), so that ``finally`` blocks and the temp-file cleanup run.
+    remember them (:func:`check_stop`), so that ``finally`` blocks and the temp-file cleanup run;
+    where such an exception is swallowed (a finalizer), it is not printed either.
     Handlers someone else installed are kept. Main thread only; a no-op elsewhere."""
     import threading
 
@@ -299,6 +315,8 @@ def install_signal_handlers() -> None:
     for signum in _STOP_SIGNALS:
         if signal.getsignal(signum) in (signal.SIG_DFL, None, signal.default_int_handler):
             signal.signal(signum, _on_signal)
+    if not getattr(sys.unraisablehook, "embedanon_stop_hook", False):
+        sys.unraisablehook = _unraisable_hook(sys.unraisablehook)
 
 
 @contextlib.contextmanager
