@@ -26,6 +26,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -72,6 +73,11 @@ LABEL_RE = re.compile(r"^([^:\n/]{1,40}):(?=\s)", re.M)
 SAMPLE_LABEL_RE = re.compile(r"^([^:\n]{1,40}):", re.M)
 
 
+#: a filter on a register's pool before sampling (the dev extension: ``build_dev2.py``); it gets the
+#: pool and a function giving an item's source document, and returns the items to sample from
+Picker = Callable[[list, Callable[[Any], str]], list] | None
+
+
 def _rng(rid: str) -> random.Random:
     return random.Random(f"{SEED}:{rid}")
 
@@ -86,7 +92,7 @@ def _sample(rng: random.Random, items: list, n: int) -> list:
 
 
 # -- registers ------------------------------------------------------------------------------------
-def transcripts(n: int) -> Iterator[dict]:
+def transcripts(n: int, pick: Picker = None) -> Iterator[dict]:
     text = _webtext("overheard.txt")
     blocks = []
     for m in re.finditer(r"(?:[^\n]+\n?)+", text):
@@ -94,6 +100,8 @@ def transcripts(n: int) -> Iterator[dict]:
         words = len(block.split())
         if 12 <= words <= 90 and len(SAMPLE_LABEL_RE.findall(block)) >= 2:
             blocks.append((m.start(), block))
+    if pick:
+        blocks = pick(blocks, lambda b: f"overheard:{b[0]}")
     for offset, block in sorted(_sample(random.Random(SEED), blocks, n)):
         rid = f"ovh-{offset:06d}"
         yield _record(rid, "transcript", "nltk-webtext/overheard", f"overheard:{offset}", block,
@@ -156,7 +164,7 @@ ROLE_WORDS = {"SOLDIER", "GUARD", "MAN", "WOMAN", "OLD", "KNIGHT", "MONK", "CROW
               "CART", "DEAD", "LARGE", "FRENCH", "NARRATOR", "VOICE", "GIRLS", "BOTH", "ALL", "GUARDS"}
 
 
-def scripts(n: int) -> Iterator[dict]:
+def scripts(n: int, pick: Picker = None) -> Iterator[dict]:
     windows = []
     for name in ("pirates.txt", "grail.txt"):
         lines = _webtext(name).splitlines()
@@ -168,15 +176,19 @@ def scripts(n: int) -> Iterator[dict]:
                 chunk = "\n".join(lines[i : i + 7]).strip()
                 if len(SAMPLE_LABEL_RE.findall(chunk)) >= 3 and 20 <= len(chunk.split()) <= 140:
                     windows.append((name, scene, i, chunk))
+    if pick:
+        windows = pick(windows, lambda w: f"{w[0][:-4]}:scene{w[1]}")
     for name, scene, i, chunk in sorted(_sample(random.Random(SEED + 1), windows, n)):
         rid = f"scr-{name[:3]}-{i:05d}"
         yield _record(rid, "script", f"nltk-webtext/{name[:-4]}", f"{name[:-4]}:scene{scene}", chunk,
                       _inject_turns(_rng(rid), chunk, lower_share=0.0, script=True))
 
 
-def forum(n: int) -> Iterator[dict]:
+def forum(n: int, pick: Picker = None) -> Iterator[dict]:
     lines = _webtext("firefox.txt").splitlines()
     starts = list(range(0, len(lines) - 8, 8))
+    if pick:
+        starts = pick(starts, lambda s: f"firefox:{s // 400}")
     for s in sorted(_sample(random.Random(SEED + 2), starts, n)):
         chunk = "\n".join(lines[s : s + 8])
         rid = f"ffx-{s:05d}"

@@ -240,7 +240,7 @@ def print_report(name: str, split: str, rep: dict[str, Any]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--detector", default="model,regex")
-    ap.add_argument("--split", choices=("dev", "test"), default="dev")
+    ap.add_argument("--split", choices=("dev", "dev2", "test"), default="dev")
     ap.add_argument("--data", help="another span JSONL with the same fields (e.g. a fixture)")
     ap.add_argument("--no-fp", action="store_true", help="skip the false-positive benchmark")
     ap.add_argument("--no-verify", action="store_true",

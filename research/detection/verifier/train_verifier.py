@@ -307,6 +307,9 @@ def main() -> None:
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="a detector option of the first stage, e.g. model_threshold=0.02 (repeatable; "
                          "numbers are read as floats)")
+    ap.add_argument("--dev", action="append", type=Path, default=[],
+                    help="real-text dev span JSONL (repeatable; default realtext/dev.jsonl): the "
+                         "dev2 extension is added with a second --dev")
     ap.add_argument("--generated", action="append", default=[], help="generated span JSONL (repeatable)")
     ap.add_argument("--buckets", type=int, default=1 << 15)
     ap.add_argument("--dev-weight", type=float, nargs="+", default=[4.0])
@@ -332,7 +335,12 @@ def main() -> None:
     def cached(name: str) -> Path | None:
         return cache / name if cache else None
 
-    dev_records = read(DEV)
+    dev_paths = args.dev or [DEV]
+    dev_names = [str(p.resolve().relative_to(ROOT)) if p.resolve().is_relative_to(ROOT) else str(p)
+                 for p in dev_paths]
+    # the records of a second dev file report apart: register 'transcript-dev2' (never a feature)
+    dev_records = [rec if i == 0 else {**rec, "register": f"{rec['register']}-{path.stem}"}
+                   for i, path in enumerate(dev_paths) for rec in read(path)]
     dev = collect(dev_records, detector, args.buckets, "dev", cached("dev.json"))
     aug = Candidates()
     if args.augment:
@@ -382,7 +390,7 @@ def main() -> None:
                 "threshold": threshold, "target_recall_of_found": args.target,
                 "sources": sorted(set(args.detector.split(","))),
                 "trained_on": {"detector": args.detector, "options": options, "commit": commit,
-                               "real": "research/evaluation/realtext/dev.jsonl (dev half only)",
+                               "real": " + ".join(dev_names) + " (dev side of the split only)",
                                "generated": [Path(p).name for p in args.generated], "augment": args.augment,
                                "dev_weight": dev_weight, "C": c_value, "seed": args.seed},
                 "recipe": "research/detection/verifier/train_verifier.py",
