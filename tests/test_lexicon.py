@@ -9,6 +9,8 @@ from embedanon.lexicon import (
     drug_words,
     name_like,
     name_parts,
+    person_noun,
+    person_nouns,
     weighty_name,
     word_frequencies,
     word_ranks,
@@ -40,3 +42,11 @@ def test_drug_words_are_rare_and_never_a_listed_name():
     drugs = drug_words()
     assert {"ativan", "zetia", "bactrim"} <= drugs
     assert not drugs & set(name_parts()) and not any(common_word(w) for w in drugs)
+
+
+def test_person_nouns_are_kinds_of_people_and_never_a_listed_name():
+    nouns = person_nouns()
+    assert {"hobo", "crone", "bosun", "heathen", "bartender"} <= nouns
+    assert not nouns & set(name_parts())  # 'patsy', 'hunter', 'jack' are names first
+    assert person_noun("BARTENDERS") and person_noun("Witches") and person_noun("Hobo")
+    assert not person_noun("Patsy") and not person_noun("Okafor") and not person_noun("hobos-ish")

@@ -33,6 +33,10 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("Dr. Yaman: Fine.\nARTHUR and BLACK KNIGHT: Aaah!\n",
          [("Dr. Yaman", ["Yaman"]), ("ARTHUR and BLACK KNIGHT", ["ARTHUR"])]),
         ("Guy #1 (wearing do-rag): You know?\n", [("Guy #1 (wearing do-rag)", [])]),
+        # rare nouns for a kind of person are roles (WordNet's noun.person); a listed name never is
+        ("Hobo: Spare change?\nCRONE: Agh!\nBO'SUN: Haul him up.\nHeathens: No!\n",
+         [("Hobo", []), ("CRONE", []), ("BO'SUN", []), ("Heathens", [])]),
+        ("Patsy: Aye.\nHUNTER: Go.\nTolu: Yes.\n", [("Patsy", ["Patsy"]), ("HUNTER", ["HUNTER"]), ("Tolu", ["Tolu"])]),
         # not labels: a sentence, a time, a URL, a colon inside a line
         ("The patient said the following about it: fine.\nAt 10:30 he left.\nSee http://x.org\nA b: c\n",
          [("A b", [])]),

