@@ -9,7 +9,7 @@ from __future__ import annotations
 TITLES = frozenset((
     "mr", "mrs", "ms", "mx", "dr", "prof", "miss", "mister", "madam", "madame", "mme", "mlle", "sir",
     "dame", "lady", "lord", "doctor", "professor", "rev", "revd", "reverend", "fr", "father", "sister",
-    "capt", "col", "gen", "lt", "sgt", "hon", "judge",
+    "capt", "captain", "col", "gen", "lt", "sgt", "hon", "judge", "governor",
 ))  # fmt: skip
 
 

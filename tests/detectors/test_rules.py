@@ -666,6 +666,13 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
         ("the 'Ana' show", [("'Ana'", "NAME")], ["'Ana'"]),
         ("On 3 May, then", [("3 May,", "DATE")], ["3 May,"]),
         ("a , b", [(",", "NAME")], []),
+        # a title opening a span leaves it; a title alone, or inside, stays
+        ("JACK: Mister Gibbs!", [("Mister Gibbs!", "NAME")], ["Gibbs"]),
+        ("like Captain Jack.", [("Captain Jack", "NAME")], ["Jack"]),
+        ("to Dr. Mrs. Adu", [("Dr. Mrs. Adu", "NAME")], ["Adu"]),
+        ("ask Captain now", [("Captain", "NAME")], ["Captain"]),
+        ("Ana Governor Li", [("Ana Governor Li", "NAME")], ["Ana Governor Li"]),
+        ("On Dr. May 3", [("Dr. May 3", "DATE")], ["Dr. May 3"]),
     ],
 )
 def test_name_spans_lose_list_punctuation_at_their_edges(text, spans, expected):

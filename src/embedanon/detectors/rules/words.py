@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 
+from ..._english import TITLES
 from ...lexicon import drug_words, name_like
 from ...text import without_possessive
 from ..base import Span
@@ -190,13 +191,19 @@ def join_running_inversions(context: RuleContext, spans: list[Span]) -> list[Spa
 #: what a NAME span never starts or ends with (``Okafor,``: the model scored the comma a name
 #: continuation at the threshold)
 _NAME_EDGE_PUNCT = ",;:!?"
+#: a title opening a NAME span, then the name: ``Mister [Gibbs]``, ``Captain [Jack]``
+_LEADING_TITLE = re.compile(rf"(?:{'|'.join(sorted(TITLES, key=lambda t: (-len(t), t)))})\.?[ \t]+(?=\w)",
+                            re.IGNORECASE)
 
 
 def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     """NAME spans lose the list and sentence punctuation at their edges (``Okafor,`` → ``Okafor``):
     a redacted name otherwise took the comma after it with it (``Thanks to [NAME] Mrs. ...``).
     Only ``,;:!?`` and whitespace are removed, never a letter, a period (``J.``, ``Jr.``) or a
-    quote; a span of nothing else is dropped. Other labels are left as they are.
+    quote; a span of nothing else is dropped. A title that opens a span of more words leaves it
+    (``Mister Gibbs`` → ``Gibbs``, ``Captain Jack`` → ``Jack``; :data:`embedanon._english.TITLES`):
+    the name is the PII, the title is kept as written, as after ``Dr.``. Other labels are left
+    as they are.
 
     Args:
         context: the text.
@@ -216,6 +223,10 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
             a += 1
         while b > a and (text[b - 1] in _NAME_EDGE_PUNCT or text[b - 1].isspace()):
             b -= 1
+        title = _LEADING_TITLE.match(text, a, b)
+        while title is not None:
+            a = title.end()
+            title = _LEADING_TITLE.match(text, a, b)
         if (a, b) == (sp.start, sp.end):
             out.append(sp)
         elif a < b:
