@@ -17,9 +17,10 @@ without a common given name. A word is *name-like* (:func:`~embedanon.lexicon.na
 it is not among the 20,000 most frequent public English words (``Bedevere``, ``mawu``), when it
 is a given name that at least 0.1 % of the US population bears in Faker's en_US lists (``Jack``,
 ``Arthur``; ``Guy`` is 0.026 %), or a listed given name or surname below the 5,000 most frequent
-words (``Gibbs``, ``Turner``; not ``Black`` nor ``Knight``). In a label with capitals only its
-capitalized words count (``Older black gentleman``); ``Black guy`` is a role. Titles (``Dr.``,
-``Lord``) are structure too: a name span after one keeps only the name.
+words (``Gibbs``, ``Turner``; not ``Black`` nor ``Knight``); in a label, never when it is an English
+noun for a kind of person (:func:`~embedanon.lexicon.person_noun`: ``Hobo``, ``CRONE``). In a label
+with capitals only its capitalized words count (``Older black gentleman``); ``Black guy`` is a
+role. Titles (``Dr.``, ``Lord``) are structure too: a name span after one keeps only the name.
 
 This module is the per-text structure pass that the detectors (:mod:`embedanon.detectors`) and
 the scopes (:mod:`embedanon.pipeline.scope`) both read.
