@@ -37,6 +37,10 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("Hobo: Spare change?\nCRONE: Agh!\nBO'SUN: Haul him up.\nHeathens: No!\n",
          [("Hobo", []), ("CRONE", []), ("BO'SUN", []), ("Heathens", [])]),
         ("Patsy: Aye.\nHUNTER: Go.\nTolu: Yes.\n", [("Patsy", ["Patsy"]), ("HUNTER", ["HUNTER"]), ("Tolu", ["Tolu"])]),
+        # chat logs: a speaker in angle brackets; 'Word>' only beside 'Word:' labels, as before
+        ("<teacher> hi\n<student> hello\n<kemi> hey\n", [("teacher", []), ("student", []), ("kemi", ["kemi"])]),
+        ("x > y\nteacher> hi\n", []),
+        ("Guy: Yo.\nteacher> hi\n", [("Guy", []), ("teacher", [])]),
         # not labels: a sentence, a time, a URL, a colon inside a line
         ("The patient said the following about it: fine.\nAt 10:30 he left.\nSee http://x.org\nA b: c\n",
          [("A b", [])]),

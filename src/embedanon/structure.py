@@ -35,8 +35,10 @@ from ._english import TITLES
 from .lexicon import name_like, person_noun, weighty_name
 
 #: a line-start label: one to six words (letters first; digits, ``#``, ``_``, ``-``, ``'``, ``.``,
-#: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end
-_LABEL = re.compile(r"^[ \t]*([^\W\d_][\w#'.&,()\- \t]{0,39}?)[ \t]*[:>](?=[ \t]|\r?$)", re.MULTILINE)
+#: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end; or the
+#: same words in angle brackets, as chat logs write a speaker (``<teacher> hi``, ``<kemi> hey``)
+_LABEL_WORDS = r"[^\W\d_][\w#'.&,()\- \t]{0,39}?"
+_LABEL = re.compile(rf"^[ \t]*(?:<({_LABEL_WORDS})>|({_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$)", re.MULTILINE)
 #: remarks inside a label: ``(wearing do-rag)``
 _REMARK = re.compile(r"\([^)]*\)")
 #: what joins several speakers in one label: ``ARTHUR and BLACK KNIGHT``, ``A & B``, ``A, B``
@@ -116,18 +118,22 @@ def _split(label: str, at: int) -> tuple[list[tuple[int, int]], list[tuple[int, 
 
 
 def speaker_labels(text: str) -> list[SpeakerLabel]:
-    """The line-start labels of ``text`` (``Word:`` ... up to six words before a colon and a space
-    or the line's end), in text order, each split into role ranges and name ranges (module
-    docstring)."""
-    if ":" not in text:
+    """The line-start labels of ``text`` (``Word:`` ... up to six words before a colon or ``>`` and
+    a space or the line's end, or in angle brackets: ``<Word>``), in text order, each split into
+    role ranges and name ranges (module docstring)."""
+    colon = ":" in text
+    if not colon and "<" not in text:
         return []
     out = []
     for m in _LABEL.finditer(text):
-        label = m.group(1)
+        group = 1 if m.group(1) is not None else 2
+        if group == 2 and not colon:  # 'Word>' labels only in a text that has 'Word:' ones too
+            continue
+        label = m.group(group)
         if len(_WORD.findall(label)) > _MAX_WORDS:
             continue
-        roles, names = _split(label, m.start(1))
-        out.append(SpeakerLabel(m.start(1), m.end(1), tuple(roles), tuple(names)))
+        roles, names = _split(label, m.start(group))
+        out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names)))
     return out
 
 

@@ -673,6 +673,9 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
         ("ask Captain now", [("Captain", "NAME")], ["Captain"]),
         ("Ana Governor Li", [("Ana Governor Li", "NAME")], ["Ana Governor Li"]),
         ("On Dr. May 3", [("Dr. May 3", "DATE")], ["Dr. May 3"]),
+        # symbols only are no name; digits stay (an age the model read as a name is still PII)
+        ("<teacher> hi", [("<", "NAME")], []),
+        ("guy 68 GSOH", [("68", "NAME")], ["68"]),
     ],
 )
 def test_name_spans_lose_list_punctuation_at_their_edges(text, spans, expected):
@@ -895,3 +898,13 @@ def test_exclamations_are_no_names(text, names, expected):
 
     out = drop_exclamations(RuleContext(text), _spans(text, names))
     assert [text[s.start : s.end] for s in out] == expected
+
+
+def test_a_chat_log_with_speakers_in_angle_brackets():
+    from embedanon.detectors.registry import build_detectors
+
+    text = ("<teacher> hi there\n<student> hello\n<teacher> so, what did you do at the weekend, Maria?\n"
+            "<student> I visited my uncle Jorge\n")
+    found = [(text[s.start : s.end], s.label) for s in build_detectors("model,regex").detect(text)]
+    assert ("Maria", "NAME") in found and ("Jorge", "NAME") in found
+    assert not any(piece in ("<", "teacher", "student") for piece, _ in found)

@@ -200,7 +200,9 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     """NAME spans lose the list and sentence punctuation at their edges (``Okafor,`` → ``Okafor``):
     a redacted name otherwise took the comma after it with it (``Thanks to [NAME] Mrs. ...``).
     Only ``,;:!?`` and whitespace are removed, never a letter, a period (``J.``, ``Jr.``) or a
-    quote; a span of nothing else is dropped. A title that opens a span of more words leaves it
+    quote; a span of nothing else, or of symbols only (``<`` of ``<teacher>``), is dropped (one of
+    digits stays: the model may have read an age as a name, and it is still PII).
+    A title that opens a span of more words leaves it
     (``Mister Gibbs`` → ``Gibbs``, ``Captain Jack`` → ``Jack``; :data:`embedanon._english.TITLES`):
     the name is the PII, the title is kept as written, as after ``Dr.``. Other labels are left
     as they are.
@@ -227,9 +229,11 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
         while title is not None:
             a = title.end()
             title = _LEADING_TITLE.match(text, a, b)
+        if not any(c.isalnum() for c in text[a:b]):
+            continue  # symbols only: '<' of a chat log's '<teacher>'
         if (a, b) == (sp.start, sp.end):
             out.append(sp)
-        elif a < b:
+        else:
             out.append(Span(a, b, sp.label, sp.score, sp.source))
     return out
 
