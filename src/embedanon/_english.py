@@ -11,6 +11,8 @@ TITLES = frozenset((
     "dame", "lady", "lord", "doctor", "professor", "rev", "revd", "reverend", "fr", "father", "sister",
     "capt", "captain", "col", "gen", "lt", "sgt", "hon", "judge", "governor",
 ))  # fmt: skip
+#: :data:`TITLES` as one regular-expression alternation, longest first (``mrs`` before ``mr``)
+TITLE_ALTERNATION = "|".join(sorted(TITLES, key=lambda t: (-len(t), t)))
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._english import TITLES
+from .._english import TITLE_ALTERNATION
 from ..lexicon import word_frequencies
 from .base import Span
 
@@ -44,7 +44,7 @@ COMMON_RANK = 20_000
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|\d+")
 #: a line-start speaker or role label: up to five words (or ``#2``) and a colon, then a space
 _LABEL = re.compile(r"^[ \t]*([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*:(?=[ \t]|$)", re.M)
-_TITLE_BEFORE = re.compile(rf"(?<!\w)({'|'.join(sorted(TITLES, key=lambda t: (-len(t), t)))})"
+_TITLE_BEFORE = re.compile(rf"(?<!\w)({TITLE_ALTERNATION})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 _REPEAT = re.compile(r"([^\W\d_])\1\1|^(?:[^\W\d_]{1,3})(?:[ -][^\W\d_]{1,3})+$", re.IGNORECASE)
 _WINDOW = 64

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ..._english import TITLES
+from ..._english import TITLE_ALTERNATION
 from ..base import Span
 
 #: capitalized words that are not names when they stand next to a coordination
@@ -33,7 +33,7 @@ HEADER_LABELS = (
 HONORIFICS = ("mrs", "mr", "ms", "mx", "dr", "prof")
 #: a title (:data:`embedanon._english.TITLES`, which holds the honorifics) ending where a name
 #: starts: a period, spaces, or both, on the same line
-_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(TITLES, key=lambda t: (-len(t), t)))})"
+_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{TITLE_ALTERNATION})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 
 

@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from ..._english import TITLES
+from ..._english import TITLE_ALTERNATION
 from ...lexicon import drug_words, name_like
 from ...text import without_possessive
 from ..base import Span
@@ -192,8 +192,7 @@ def join_running_inversions(context: RuleContext, spans: list[Span]) -> list[Spa
 #: continuation at the threshold)
 _NAME_EDGE_PUNCT = ",;:!?"
 #: a title opening a NAME span, then the name: ``Mister [Gibbs]``, ``Captain [Jack]``
-_LEADING_TITLE = re.compile(rf"(?:{'|'.join(sorted(TITLES, key=lambda t: (-len(t), t)))})\.?[ \t]+(?=\w)",
-                            re.IGNORECASE)
+_LEADING_TITLE = re.compile(rf"(?:{TITLE_ALTERNATION})\.?[ \t]+(?=\w)", re.IGNORECASE)
 
 
 def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
