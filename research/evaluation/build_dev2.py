@@ -65,15 +65,7 @@ def main() -> None:
             from embedanon.detectors.registry import build_detectors
 
             detector = build_detectors("model,regex")
-        for r in records:
-            if r["register"] != args.review or (args.ids and r["id"] not in args.ids.split(",")):
-                continue
-            marks = ", ".join(f"{r['text'][s['start']:s['end']]}={s['label']}" for s in r["spans"])
-            print(f"=== {r['id']} [{'reviewed' if r['id'] in notes else 'open'}] inj: {marks}")
-            if detector is not None:
-                found = ", ".join(f"{r['text'][s.start:s.end]}={s.label}" for s in detector.detect(r["text"]))
-                print(f"--- candidates: {found}")
-            print(r["text"])
+        B.print_review(records, notes, args.review, args.ids, detector)
         return
     for r in records:
         r["reviewed"] = r["id"] in notes

@@ -493,6 +493,22 @@ def add_lexicon(record: dict, items: list[tuple[str, str, int | None]]) -> None:
     record["spans"].sort(key=lambda s: (s["start"], s["end"]))
 
 
+def print_review(records: list[dict], notes: dict, register: str, ids: str | None,
+                 detector: Any = None) -> None:
+    """Print the records of ``register`` (only ``ids``, comma-separated, when given) for hand
+    review: id, whether ``notes`` has it, the injected spans, the detector's spans when one is
+    given (a reading aid), the text."""
+    for r in records:
+        if r["register"] != register or (ids and r["id"] not in ids.split(",")):
+            continue
+        marks = ", ".join(f"{r['text'][s['start']:s['end']]}={s['label']}" for s in r["spans"])
+        print(f"=== {r['id']} [{'reviewed' if r['id'] in notes else 'open'}] inj: {marks}")
+        if detector is not None:
+            found = ", ".join(f"{r['text'][s.start:s.end]}={s.label}" for s in detector.detect(r["text"]))
+            print(f"--- candidates: {found}")
+        print(r["text"])
+
+
 def split_of(doc: str) -> str:
     return "dev" if zlib.crc32(f"{SPLIT_SALT}:{doc}".encode()) % 2 == 0 else "test"
 
@@ -562,12 +578,7 @@ def main() -> None:
     records = build()
     notes = read_annotations(HERE / "annotations.txt")
     if args.review:
-        for r in records:
-            if r["register"] != args.review or (args.ids and r["id"] not in args.ids.split(",")):
-                continue
-            marks = ", ".join(f"{r['text'][s['start']:s['end']]}={s['label']}" for s in r["spans"])
-            print(f"=== {r['id']} [{'reviewed' if r['id'] in notes else 'open'}] inj: {marks}")
-            print(r["text"])
+        print_review(records, notes, args.review, args.ids)
         return
     missing = [r["id"] for r in records if r["id"] not in notes]
     for r in records:
