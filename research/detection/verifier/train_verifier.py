@@ -18,6 +18,11 @@ each labelled true when gold covers >= 50 % of its characters (the scorer's prec
 Generated candidates labelled LOCATION or ORGANIZATION are left out: the generator does not
 annotate places and organizations, so its sets cannot say whether one is PII.
 
+Negatives (``--negatives``, decision 0252): real text with no private PII (PubMed abstracts,
+``make_negatives.py``); every candidate the detector proposes there, of any label, is false. Like
+the generated data they are in every training fold with weight 1 and are never scored here (the
+held-out half of ``make_negatives.py`` measures them).
+
 Augmentation (``--augment K``): the evaluation set's injected names are never among the 20,000
 most frequent English words, so on dev alone a common-word name (``David``, ``Grace``) would never
 be PII and the verifier would learn to drop it. K copies of each dev record with injected names
@@ -311,6 +316,8 @@ def main() -> None:
                     help="real-text dev span JSONL (repeatable; default realtext/dev.jsonl): the "
                          "dev2 extension is added with a second --dev")
     ap.add_argument("--generated", action="append", default=[], help="generated span JSONL (repeatable)")
+    ap.add_argument("--negatives", action="append", default=[],
+                    help="span JSONL of real text with no private PII (repeatable; make_negatives.py)")
     ap.add_argument("--buckets", type=int, default=1 << 15)
     ap.add_argument("--dev-weight", type=float, nargs="+", default=[4.0])
     ap.add_argument("--C", type=float, nargs="+", default=[0.5], dest="c_values")
@@ -347,18 +354,18 @@ def main() -> None:
         aug = collect(augmented(dev_records, args.augment, args.seed), detector, args.buckets, "dev",
                       cached(f"aug{args.augment}-{args.seed}.json"))
     gen = Candidates()
-    for path in args.generated:
-        part = collect(read(Path(path)), detector, args.buckets, "generated",
-                       cached(Path(path).stem + ".json"))
-        for name in ("rows", "dense", "y", "group", "register", "label"):
-            getattr(gen, name).extend(getattr(part, name))
+    for kind, paths in (("generated", args.generated), ("negatives", args.negatives)):
+        for path in paths:
+            part = collect(read(Path(path)), detector, args.buckets, kind, cached(Path(path).stem + ".json"))
+            for name in ("rows", "dense", "y", "group", "register", "label"):
+                getattr(gen, name).extend(getattr(part, name))
     x_dev, y_dev, dev_group = matrix(dev, args.buckets), np.array(dev.y), np.array(dev.group)
     x_aug = matrix(aug, args.buckets) if aug.y else None
     y_aug, aug_group = np.array(aug.y), np.array(aug.group)
     x_gen, y_gen = (matrix(gen, args.buckets) if gen.y else None), np.array(gen.y)
     print(f"dev: {len(y_dev)} candidates ({int(y_dev.sum())} true), {len(dev.gold)} gold; augmented: "
-          f"{len(y_aug)} ({int(y_aug.sum())} true); generated: {len(y_gen)} ({int(y_gen.sum())} true)",
-          file=sys.stderr)
+          f"{len(y_aug)} ({int(y_aug.sum())} true); generated and negatives: {len(y_gen)} "
+          f"({int(y_gen.sum())} true)", file=sys.stderr)
 
     def parts(dev_rows: np.ndarray, dev_weight: float) -> list[tuple[sparse.csr_matrix, np.ndarray, float]]:
         out = [(x_dev[dev_rows], y_dev[dev_rows], dev_weight)]
@@ -391,7 +398,8 @@ def main() -> None:
                 "sources": sorted(set(args.detector.split(","))),
                 "trained_on": {"detector": args.detector, "options": options, "commit": commit,
                                "real": " + ".join(dev_names) + " (dev side of the split only)",
-                               "generated": [Path(p).name for p in args.generated], "augment": args.augment,
+                               "generated": [Path(p).name for p in args.generated],
+                               "negatives": [Path(p).name for p in args.negatives], "augment": args.augment,
                                "dev_weight": dev_weight, "C": c_value, "seed": args.seed},
                 "recipe": "research/detection/verifier/train_verifier.py",
             }
@@ -436,6 +444,7 @@ def main() -> None:
         "dev_candidates": len(y_dev), "dev_true": int(y_dev.sum()), "augment": args.augment,
         "augmented_candidates": len(y_aug), "augmented_true": int(y_aug.sum()),
         "generated": [Path(p).name for p in args.generated],
+        "negatives": [Path(p).name for p in args.negatives],
         "generated_candidates": len(y_gen), "generated_true": int(y_gen.sum()),
         "grid": [{"dev_weight": r["dev_weight"], "C": r["C"], "threshold": r["threshold"],
                   "dev_threshold": r["dev_threshold"], "probe_threshold": r["probe_threshold"],

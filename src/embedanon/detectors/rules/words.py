@@ -1,7 +1,8 @@
 """Decode rules that read one name word and its neighbour: tokens the model puts on NAME that the
 decode left out (``Chun`` of ``I-Chun``), the other part of a confident one-word name, inverted
 names in running text, whole-word widening and the punctuation at a name's edges; and the NAME
-spans that are no private person's name: common words, drugs, exclamations, public figures.
+spans that are no private person's name: common words, drugs, exclamations, public figures,
+countries and words for a nationality.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 import numpy as np
 
 from ..._english import TITLE_ALTERNATION
-from ...lexicon import drug_words, folded, name_like, public_figure_key, public_figures
+from ...lexicon import drug_words, folded, group_names, name_like, public_figure_key, public_figures
 from ...text import without_possessive
 from ..base import Span
 from ..bio import true_runs
@@ -393,3 +394,21 @@ def drop_public_figures(context: RuleContext, spans: list[Span]) -> list[Span]:
     found = {k for k in found if not speakers.intersection(k.split())}
     dropped = found | {k.rsplit(" ", 1)[1] for k in found}  # the names and their last words
     return drop_where(spans, "NAME", lambda sp: keys[sp.start, sp.end] in dropped)
+
+
+def drop_group_names(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A name of a group names no one: a NAME span whose whole text is a country, a US state or a
+    word for a kind of person (a national, an inhabitant, an adherent: ``Afghan``,
+    ``Scandinavian``, ``Dutchman``, ``Ghana``, ``Minnesota``; :func:`~embedanon.lexicon.group_names`,
+    which holds no listed name part, so ``Jordan``, ``Georgia`` and ``Christian`` stay names) is
+    dropped. Decision 0118.
+
+    Args:
+        context: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those NAME spans.
+    """
+    text, groups = context.text, group_names()
+    return drop_where(spans, "NAME", lambda sp: public_figure_key(text[sp.start : sp.end]) in groups)
