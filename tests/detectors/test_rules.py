@@ -945,6 +945,11 @@ def test_the_last_word_of_a_public_figure_goes_with_the_full_name_in_the_same_te
              Span(text.rindex("Arafat"), text.rindex("Arafat") + 6, "NAME", 0.9, "model"),
              Span(text.index("Okafor"), text.index("Okafor") + 6, "NAME", 0.9, "model")]
     assert [text[s.start : s.end] for s in drop_public_figures(RuleContext(text), spans)] == ["Okafor"]
+    # a last word that is also a given name stays: it may be a private person's
+    legend = "He reads King Arthur stories to Arthur, his son."
+    spans = [Span(legend.index("King"), legend.index(" stories"), "NAME", 0.9, "model"),
+             Span(legend.index("Arthur,"), legend.index("Arthur,") + 6, "NAME", 0.9, "model")]
+    assert [legend[s.start : s.end] for s in drop_public_figures(RuleContext(legend), spans)] == ["Arthur"]
     alone = "Arafat is 75."
     assert drop_public_figures(RuleContext(alone), [Span(0, 6, "NAME", 0.9, "model")]) == [
         Span(0, 6, "NAME", 0.9, "model")]

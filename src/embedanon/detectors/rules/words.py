@@ -12,7 +12,15 @@ import re
 import numpy as np
 
 from ..._english import TITLE_ALTERNATION
-from ...lexicon import drug_words, folded, group_names, name_like, public_figure_key, public_figures
+from ...lexicon import (
+    drug_words,
+    folded,
+    group_names,
+    name_like,
+    name_parts,
+    public_figure_key,
+    public_figures,
+)
 from ...text import without_possessive
 from ..base import Span
 from ..bio import true_runs
@@ -372,7 +380,8 @@ def drop_public_figures(context: RuleContext, spans: list[Span]) -> list[Span]:
     list (:func:`~embedanon.lexicon.public_figures`: WordNet 3.0's person instances, less the
     two-word names whose given name and surname are both common, so ``John Smith`` is never on
     it) is dropped, and so is a one-word NAME span elsewhere in the text that is the last word of
-    a figure dropped there (``Arafat`` after ``Yasser Arafat``). Not when a word of the name labels
+    a figure dropped there (``Arafat`` after ``Yasser Arafat``) and no listed given name (``Arthur``
+    after ``King Arthur`` may be someone's son, and stays). Not when a word of the name labels
     a speaker's turn in the text (``ARTHUR:``): who speaks in a transcript is a participant,
     whatever name they share. Decision 0117.
 
@@ -392,7 +401,8 @@ def drop_public_figures(context: RuleContext, spans: list[Span]) -> list[Span]:
     speakers = {folded(w) for label in context.labels for a, b in label.names
                 for w in _LETTERS.findall(text[a:b])}
     found = {k for k in found if not speakers.intersection(k.split())}
-    dropped = found | {k.rsplit(" ", 1)[1] for k in found}  # the names and their last words
+    given = name_parts("first")  # a last word that is also a given name may be someone else's
+    dropped = found | {last for k in found if (last := k.rsplit(" ", 1)[1]) not in given}
     return drop_where(spans, "NAME", lambda sp: keys[sp.start, sp.end] in dropped)
 
 
