@@ -50,6 +50,7 @@ import bz2
 import gzip
 import pickle
 import re
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 
@@ -59,16 +60,22 @@ OUT = Path(__file__).resolve().parents[1] / "src" / "embedanon" / "data"
 _DRUG_WORD = re.compile(r"[a-z][a-z\-]{2,}")
 
 
+def _write(name: str, words: Iterable[str]) -> int:
+    """Write ``words`` to ``OUT/name`` (gzipped, sorted, one a line) and return how many."""
+    lines = sorted(words)
+    with gzip.open(OUT / name, "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("".join(f"{w}\n" for w in lines))
+    return len(lines)
+
+
 def build_drugs() -> int:
     source = resources.files("drug_named_entity_recognition").joinpath("drug_ner_dictionary.pkl.bz2")
     with source.open("rb") as raw, bz2.open(raw, "rb") as fh:
         dictionary = pickle.load(fh)  # noqa: S301 (the package's own file, read at build time only)
     ranks, names = word_ranks(), name_parts()
-    words = sorted(w for w in dictionary["drug_variant_to_canonical"]
-                   if _DRUG_WORD.fullmatch(w) and ranks.get(w, COMMON_RANK) >= COMMON_RANK and w not in names)
-    with gzip.open(OUT / "drugs.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write("".join(f"{w}\n" for w in words))
-    return len(words)
+    words = [w for w in dictionary["drug_variant_to_canonical"]
+             if _DRUG_WORD.fullmatch(w) and ranks.get(w, COMMON_RANK) >= COMMON_RANK and w not in names]
+    return _write("drugs.txt.gz", words)
 
 
 def build_name_parts() -> int:
@@ -96,9 +103,7 @@ def build_name_parts() -> int:
                     key = folded(piece)
                     if len(key) > 1 and key.isascii() and key.isalpha():
                         parts.add(key)
-    with gzip.open(OUT / "name_parts.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write("".join(f"{w}\n" for w in sorted(parts)))
-    return len(parts)
+    return _write("name_parts.txt.gz", parts)
 
 
 def _countries_and_states() -> list[str]:
@@ -129,9 +134,7 @@ def build_places() -> int:
     for county in json.loads(data.joinpath("us_counties.json").read_text(encoding="utf-8")):
         names.add(county["name"].lower())
     names -= large
-    with gzip.open(OUT / "places.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write("".join(f"{w}\n" for w in sorted(names)))
-    return len(names)
+    return _write("places.txt.gz", names)
 
 
 #: WordNet's lexicographer file number of ``noun.person``
@@ -139,7 +142,8 @@ _NOUN_PERSON = "18"
 
 
 def _noun_synsets(wordnet: Path) -> list[tuple[str, list[str], list[str]]]:
-    """``(lexicographer file, lemmas, pointer symbols)`` of every synset of WordNet's ``data.noun``."""
+    """``(lexicographer file, lemmas, pointer symbols)`` of every synset of WordNet's ``data.noun``;
+    a lemma loses its adjective marker (``sleeper(a)``) and reads with spaces (``Tony_Blair``)."""
     out = []
     with open(wordnet / "data.noun", encoding="latin-1") as fh:
         for line in fh:
@@ -147,7 +151,7 @@ def _noun_synsets(wordnet: Path) -> list[tuple[str, list[str], list[str]]]:
                 continue
             fields = line.split()
             count = int(fields[3], 16)
-            lemmas = [fields[4 + 2 * i] for i in range(count)]
+            lemmas = [fields[4 + 2 * i].split("(")[0].replace("_", " ") for i in range(count)]
             at = 4 + 2 * count
             pointers = [fields[at + 1 + 4 * k] for k in range(int(fields[at]))]
             out.append((fields[1], lemmas, pointers))
@@ -162,14 +166,12 @@ def build_person_nouns(wordnet: Path) -> int:
     for lexfile, lemmas, _ in _noun_synsets(wordnet):
         if lexfile != _NOUN_PERSON:
             continue
-        for lemma in (x.split("(")[0] for x in lemmas):  # 'sleeper(a)': an adjective marker
+        for lemma in lemmas:
             if lemma[:1].islower() and re.fullmatch(r"[a-z][a-z'\-]+", lemma):
                 words.add(lemma)
     names = name_parts()
     words = {w for w in words if folded(w) not in names}
-    with gzip.open(OUT / "person_nouns.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write("".join(f"{w}\n" for w in sorted(words)))
-    return len(words)
+    return _write("person_nouns.txt.gz", words)
 
 
 def build_public_figures(wordnet: Path) -> int:
@@ -182,15 +184,13 @@ def build_public_figures(wordnet: Path) -> int:
         if lexfile != _NOUN_PERSON or "@i" not in pointers:
             continue
         for lemma in lemmas:
-            words = public_figure_key(lemma.split("(")[0].replace("_", " ")).split()
+            words = public_figure_key(lemma).split()
             if len(words) < 2 or not all(w.isalpha() for w in words):
                 continue
             if len(words) == 2 and weighty_name(words[0], "first") and weighty_name(words[1], "last"):
                 continue
             names.add(" ".join(words))
-    with gzip.open(OUT / "public_figures.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write("".join(f"{w}\n" for w in sorted(names)))
-    return len(names)
+    return _write("public_figures.txt.gz", names)
 
 
 def build_group_names(wordnet: Path) -> int:
@@ -202,35 +202,34 @@ def build_group_names(wordnet: Path) -> int:
     for lexfile, lemmas, pointers in _noun_synsets(wordnet):
         if lexfile != _NOUN_PERSON or "@i" in pointers:
             continue
-        names |= {public_figure_key(lemma.split("(")[0].replace("_", " "))
-                  for lemma in lemmas if lemma[:1].isupper()}
+        names |= {public_figure_key(lemma) for lemma in lemmas if lemma[:1].isupper()}
     parts = name_parts()
     names = {n for n in names if n and not any(w in parts for w in n.split())}
-    with gzip.open(OUT / "group_names.txt.gz", "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write("".join(f"{w}\n" for w in sorted(names)))
-    return len(names)
+    return _write("group_names.txt.gz", names)
+
+
+#: each list's builder (given the WordNet folder, which only the WordNet lists read) and what it counts,
+#: in the order they are built
+_BUILDERS: dict[str, tuple[Callable[[Path], int], str]] = {
+    "name_parts": (lambda wordnet: build_name_parts(), "name parts"),
+    "drugs": (lambda wordnet: build_drugs(), "words"),
+    "places": (lambda wordnet: build_places(), "places"),
+    "person_nouns": (build_person_nouns, "words"),
+    "public_figures": (build_public_figures, "names"),
+    "group_names": (build_group_names, "names"),
+}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("name_parts", "drugs", "places", "person_nouns", "public_figures",
-                                       "group_names"))
+    ap.add_argument("--only", choices=tuple(_BUILDERS))
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"),
                     help="WordNet 3.0's dict folder (data.noun), for person_nouns, public_figures and "
                          "group_names")
     args = ap.parse_args()
-    if args.only in (None, "name_parts"):
-        print(f"name_parts.txt.gz: {build_name_parts()} name parts")
-    if args.only in (None, "drugs"):
-        print(f"drugs.txt.gz: {build_drugs()} words")
-    if args.only in (None, "places"):
-        print(f"places.txt.gz: {build_places()} places")
-    if args.only in (None, "person_nouns"):
-        print(f"person_nouns.txt.gz: {build_person_nouns(args.wordnet)} words")
-    if args.only in (None, "public_figures"):
-        print(f"public_figures.txt.gz: {build_public_figures(args.wordnet)} names")
-    if args.only in (None, "group_names"):
-        print(f"group_names.txt.gz: {build_group_names(args.wordnet)} names")
+    for name, (build, unit) in _BUILDERS.items():
+        if args.only in (None, name):
+            print(f"{name}.txt.gz: {build(args.wordnet)} {unit}")
 
 
 if __name__ == "__main__":
