@@ -258,6 +258,16 @@ def test_union_detector_merges_detectors_and_lists():
     ]
 
 
+def test_value_spans_lose_the_sentence_punctuation_a_detector_took():
+    text = "Call 555-123-4567! Mail ann@x.org. Age 35, ID 12. Dr. J. Lee."
+    spans = [S(5, 18, "PHONE"), S(24, 34, "EMAIL"), S(39, 42, "AGE"), S(46, 49, "ID"),
+             S(54, 61, "NAME"), S(48, 49, "ID")]  # the last: a detector's span of one period
+    union = UnionDetector([Fixed("a", spans)])
+    assert [(text[s.start:s.end], s.label) for s in union.detect(text)] == [
+        ("555-123-4567", "PHONE"), ("ann@x.org", "EMAIL"), ("35", "AGE"), ("12", "ID"),
+        ("J. Lee.", "NAME")]  # a name keeps its period (an initial's, or left to the detector)
+
+
 def test_union_detector_rejects_spans_outside_text_and_bad_arguments():
     with pytest.raises(ValueError, match="outside a text"):
         UnionDetector([Fixed("a", [S(0, 50)])]).detect("short")

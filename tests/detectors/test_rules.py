@@ -696,6 +696,15 @@ def test_a_redacted_name_keeps_the_comma_after_it():
     assert out.startswith("Thanks to [NAME], Mrs.") and "Okafor" not in out
 
 
+def test_a_phone_at_the_end_of_a_text_keeps_the_sentence_end():
+    from embedanon import Anonymizer
+
+    anon = Anonymizer(seed=1, scope="detected", detectors="model")
+    for text in ("You can call her at 617-555-0143.", "Call me at 555-123-4567!"):
+        out = anon.anonymize(text)
+        assert out[-1] == text[-1] and out[:11] == text[:11] and text[11:-1] not in out
+
+
 @pytest.mark.parametrize(
     ("text", "names", "expected"),
     [

@@ -31,7 +31,9 @@ over detectors in the merge only by the rule above.
 
 Structure is never a span: the characters of a transcript's role labels (``Doctor:``,
 ``Guest_family:``, ``Girl #2:``; :mod:`embedanon.structure`) leave every detector's spans before
-the lists apply (:func:`without_ranges`).
+the lists apply (:func:`without_ranges`). Nor is the sentence's punctuation: a phone, e-mail,
+URL, IP, ID or age span loses the ``.``, ``!`` or ``,`` a detector took after it
+(:func:`trim_value_edges`).
 """
 
 from __future__ import annotations
@@ -247,11 +249,45 @@ class UnionDetector:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         found = [span.check(text) for detector in self.detectors for span in detector.detect(text)]
+        found = trim_value_edges(text, found)
         roles = role_ranges(text)
         if roles and found:
             found = without_ranges(text, sorted(found, key=lambda s: (s.start, s.end)), roles)
         merged = merge_spans(self.lists.apply(text, found))
         return merged if self.verifier is None else self.verifier.verify(text, merged)
+
+
+#: labels whose values never end in sentence punctuation or space (a phone, an e-mail, an ID)
+VALUE_LABELS: frozenset[str] = frozenset({"EMAIL", "URL", "IP", "PHONE", "ID", "AGE"})
+_VALUE_EDGE = ".,;:!?"
+
+
+def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
+    """The spans, each of a :data:`VALUE_LABELS` label less the ``. , ; : ! ?`` and spaces at its
+    end and the spaces at its start; a span of nothing else is dropped. The model reads the
+    period or ``!`` after a phone number at the end of a text as part of it (``617-555-0143.``),
+    and the surrogate that replaced the span then took the sentence's punctuation with it. Other
+    labels are left to their detectors (a name's period may be an initial's, ``J.``).
+
+    Args:
+        text: the text.
+        spans: spans in any order; the order is kept.
+    """
+    out: list[Span] = []
+    for span in spans:
+        if span.label not in VALUE_LABELS:
+            out.append(span)
+            continue
+        a, b = span.start, span.end
+        while b > a and (text[b - 1] in _VALUE_EDGE or text[b - 1].isspace()):
+            b -= 1
+        while a < b and text[a].isspace():
+            a += 1
+        if not any(c.isalnum() for c in text[a:b]):
+            continue
+        out.append(span if (a, b) == (span.start, span.end)
+                   else Span(a, b, span.label, span.score, span.source))
+    return out
 
 
 #: what a piece of a span loses where a range cut it: the label's colon and spaces
