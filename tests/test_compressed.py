@@ -137,3 +137,17 @@ def test_compressed_standard_input(tmp_path: Path, anonymizer: Anonymizer, monke
     monkeypatch.setattr(sys, "stdin", stdin)
     files.anonymize_files(["-"], str(tmp_path / "piped.txt"), anonymizer)
     assert (tmp_path / "piped.txt").read_bytes() == (tmp_path / "plain.txt").read_bytes()
+
+
+def test_a_compressed_tsv_is_tab_separated(tmp_path: Path, anonymizer: Anonymizer) -> None:
+    # found by hand: notes.tsv.gz was read with commas (its header became one column and the run
+    # was refused), while notes.csv.gz is CSV as documented
+    tsv = "id\ttext\tlabel\n" + "".join(f"{i}\tthe patient, pain\tx{i}\n" for i in range(5))
+    (tmp_path / "plain.tsv").write_text(tsv)
+    files.anonymize_files([str(tmp_path / "plain.tsv")], str(tmp_path / "plain.out.tsv"), anonymizer)
+    expected = (tmp_path / "plain.out.tsv").read_bytes()
+    assert expected.count(b"\t") == tsv.count("\t")
+    (tmp_path / "notes.tsv.gz").write_bytes(gzip.compress(tsv.encode()))
+    files.anonymize_files([str(tmp_path / "notes.tsv.gz")], str(tmp_path / "out.tsv"), anonymizer)
+    assert (tmp_path / "out.tsv").read_bytes() == expected
+    assert files.read_texts(str(tmp_path / "notes.tsv.gz")) == ["the patient, pain"] * 5

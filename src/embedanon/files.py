@@ -551,7 +551,7 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
         return eio.read_txt(fh, shown, errors, sniff=sniff), eio.write_txt
     if form == "jsonl":
         return eio.read_jsonl(fh, shown, errors, fields), eio.write_jsonl
-    delimiter = "\t" if shown.lower().endswith(".tsv") else ","
+    delimiter = eio.csv_delimiter(shown)
     return (eio.read_csv(fh, shown, errors, fields, delimiter),
             eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)))
 

@@ -62,6 +62,12 @@ def detect_format(path: str, explicit: str | None = None) -> Format:
     return "txt"
 
 
+def csv_delimiter(path: str) -> str:
+    """The delimiter of a CSV input: a tab for ``.tsv`` (after any compression suffix:
+    ``notes.tsv.gz`` too), a comma otherwise (standard input included)."""
+    return "\t" if strip_suffix(path).lower().endswith(".tsv") else ","
+
+
 def _starts_like_parquet(path: str) -> bool:
     """Whether a regular file starts with Parquet's magic and is not text (never opens a FIFO)."""
     try:
