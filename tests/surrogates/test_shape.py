@@ -176,3 +176,25 @@ def test_symbols_of_a_long_span_come_in_bounded_draws():
     assert len(_symbols(long_, "0123456789", 1000)) == 1000  # type: ignore[arg-type]
     assert long_.asked == [10**64] * 15 + [10**40]
     assert _symbols(_Recording(), "01", 0) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("original", "lead", "trail"),
+    [
+        ("(10.0.0.254)", "(", ")"),  # a span that took in the brackets around it
+        ("10.1.2.3]:8080", "", "]:"),  # a span that cut the opening bracket off
+        ("<172.16.254.1>,", "<", ">,"),
+        ("(2001:db8:85a3::8a2e:370:7334)", "(", ")"),
+    ],
+)
+def test_ip_with_the_punctuation_around_it_still_goes_to_a_documentation_range(original, lead, trail):
+    """Found by hand: ``(10.0.0.254)`` came back as ``(32.8.9.404)``, an invalid address of no
+    documentation range (the maker failed to parse it and randomized its digits)."""
+    ranges = ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24", "2001:db8::/32")
+    for key in (b"a", b"b", b"c"):
+        out = replace(Surrogates(SurrogateConfig()), "IP", original, key)
+        assert out.startswith(lead), out
+        match = re.fullmatch(rf"{re.escape(lead)}([0-9a-f:.]+?){re.escape(trail)}(\d*)[>,)]*", out)
+        assert match, out
+        address = ipaddress.ip_address(match.group(1))
+        assert any(address in ipaddress.ip_network(n) for n in ranges), out

@@ -190,7 +190,13 @@ _IP_FORMS = (
     re.compile(r"()([0-9A-Fa-f:.]+)()(/\d{1,3})"),  # CIDR
     re.compile(r"()([0-9.]+)()(:\d{1,5})"),  # IPv4 and port
     re.compile(r"(\[)([0-9A-Fa-f:.]+)(\])(:\d{1,5})?"),  # [IPv6] and port
+    re.compile(r"(\[?)([0-9A-Fa-f:.]+)(\]?)(:\d{1,5})?"),  # a span that cut one bracket off
 )
+
+
+#: punctuation a detector's IP span may take in around the address (an unmatched bracket too): it
+#: stays, and the address inside still goes to a documentation range
+_AROUND = "()[]{}<>\"'`,;.!?"
 
 
 def _parse_ip(core: str) -> tuple[re.Match[str], ipaddress.IPv4Address | ipaddress.IPv6Address] | None:
@@ -215,6 +221,9 @@ class IpMaker:
     def make(self, text: str, context: Context) -> str:
         core = text.strip()
         parsed = _parse_ip(core)
+        if parsed is None:  # a span that took in the punctuation around it: ``(10.0.0.1)``, ``1.2.3.4]:80``
+            core = core.strip(_AROUND)
+            parsed = _parse_ip(core)
         if parsed is None:
             return shaped(text, context.entity(f"IP\x00{_alnum_key(text)}"))
         match, address = parsed
