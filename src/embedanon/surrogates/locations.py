@@ -5,7 +5,8 @@ release key from the entity's text, so every mention of one place gets one surro
 ``city()`` (``Lake Jennifer``, ``Smithmouth``), seeded from the key's stream, tried until it has as
 many words as the original (one word for one word where Faker allows) and shares no word with it;
 a trailing ``County`` / ``City`` / ``Island`` stays, and the original's case is kept (upper case
-stays upper case). Faker writes fake towns, so the surrogate points at no real place.
+stays upper case), and so are a possessive and the punctuation around the place (``(Lagos)``,
+``Boston's``). Faker writes fake towns, so the surrogate points at no real place.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from .keys import entity_key
 _KINDS = frozenset({"county", "city", "island", "islands", "town", "township", "parish", "borough",
                     "village"})
 MAX_ATTEMPTS = 16
+#: leading punctuation, the place, then a possessive and trailing punctuation
+_EDGES = re.compile(r"([\s\"'(\[{<]*)(.*?)((?:(?<=[^\W\d_])['\u2019]s?)?[\s\"'.,;:!?)\]}>]*)", re.DOTALL)
 
 
 class LocationMaker:
@@ -41,7 +44,11 @@ class LocationMaker:
         return self._fake
 
     def make(self, text: str, context: Context) -> str:
-        stripped = text.strip()
+        # the punctuation a span took in around the place (``(Lagos)``, ``Boston,``) and a
+        # possessive (``Boston's``) stay around the surrogate
+        edges = _EDGES.fullmatch(text)
+        assert edges is not None  # the pattern matches every string
+        lead, stripped, trail = edges.groups()
         if not stripped:
             return text
         words = stripped.split()
@@ -66,4 +73,4 @@ class LocationMaker:
             best = f"{best} {kind}"
         if stripped.isupper():
             best = best.upper()
-        return text.replace(stripped, best)
+        return f"{lead}{best}{trail}"

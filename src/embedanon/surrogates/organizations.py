@@ -8,7 +8,8 @@ from the entity's text, in the word's case (a word that reads as a person's name
 place counts as distinctive too: ``Mai``, ``Lagos``); the common words (``St.``,
 ``General``, ``Children's``, ``Hospital``, ``University of``) stay, so the surrogate is still a
 hospital, a school or a company. A name of common words only (``Behavior Center``) gets its
-first word replaced. The same organization gets the same surrogate everywhere under one key.
+first word replaced. A possessive stays (``St. Mary's Hospital`` → ``St. Okafor's
+Hospital``). The same organization gets the same surrogate everywhere under one key.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import Any
 
 from ..leakguard import keys_are_variants
 from ..lexicon import common_word, name_like, place_names
-from ..text import apply_case, case_code
+from ..text import TITLE, apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
 from .keys import entity_key
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+#: a possessive ending of a word (``Mary's``, ``Jude’s``): it stays after the surrogate
+_POSSESSIVE = re.compile(r"(?<=[^\W\d_]{2})['\u2019]s$", re.IGNORECASE)
 #: the words that say what kind of institution it is: they stay
 _KINDS = frozenset({"hospital", "hospitals", "medical", "center", "centre", "health", "clinic", "clinics",
                     "university", "college", "school", "academy", "institute", "church", "bank",
@@ -70,8 +73,10 @@ class OrganizationMaker:
                 new = stream.choice(surnames)
                 if not any(keys_are_variants(entity_key(new), o) for o in originals):
                     break
+            possessive = _POSSESSIVE.search(m.group())  # ``St. Mary's`` -> ``St. Okafor's``
             out.append(text[at : m.start()])
-            out.append(apply_case(new.lower(), case_code(m.group())))
-            at = m.end()
+            code = case_code(m.group())
+            out.append(new if code == TITLE else apply_case(new.lower(), code))  # ``McCoy`` stays
+            at = m.start() + possessive.start() if possessive else m.end()
         out.append(text[at:])
         return "".join(out)
