@@ -171,3 +171,17 @@ def test_ordinal_suffixes_agree_with_new_digits():
             n = int(number)
             assert suffix.lower() == ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
             assert suffix.isupper() == text.isupper()
+
+
+def test_email_local_part_keeps_every_letter_of_the_name_surrogate():
+    """Found by hand: ``wei.zhang@…`` became ``indira.qurbanl@…`` for the name ``Indira Qurbanlı``:
+    letters with no ASCII decomposition (ı, ł, ø, ß …) were dropped from e-mail local parts, 675 of
+    the 36,945 bundled names."""
+    from embedanon.surrogates.fakes import _ascii
+    from embedanon.surrogates.names import lexicon
+
+    assert [_ascii(n) for n in ("Qurbanlı", "Michał", "Søren", "Weiß", "Zoë")] == [
+        "qurbanli", "michal", "soren", "weiss", "zoe"]
+    for pool in lexicon().pools.values():
+        for name in (*pool.any, *pool.surnames):
+            assert len(_ascii(name)) >= sum(ch.isalpha() for ch in name), name

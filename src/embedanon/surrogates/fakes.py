@@ -59,8 +59,15 @@ _CONSONANTS = "bcdfghjklmnprstvz"
 _VOWELS = "aeiou"
 
 
+#: Latin letters that lose no accent but are letters of their own (no decomposition): written in
+#: ASCII as people write them in addresses, so ``Michał`` is ``michal``, not ``micha``
+_LATIN_LETTERS = str.maketrans({"ł": "l", "ı": "i", "ø": "o", "ə": "e", "đ": "d", "ß": "ss", "æ": "ae",
+                                "œ": "oe", "ð": "d", "þ": "th", "ħ": "h", "ŀ": "l", "ŧ": "t", "ŋ": "ng"})
+
+
 def _ascii(name: str) -> str:
-    return "".join(ch for ch in entity_key(name) if "a" <= ch <= "z")
+    """The name's letters in ASCII, as an e-mail local part writes them."""
+    return "".join(ch for ch in entity_key(name).translate(_LATIN_LETTERS) if "a" <= ch <= "z")
 
 
 def _case_like(word: str, original: str) -> str:
