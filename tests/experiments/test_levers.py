@@ -131,3 +131,27 @@ def test_public_keep_list_has_question_words_and_negations() -> None:
     assert {"who", "where", "how", "not", "was"} <= words
     assert "chest" not in words and keep_list(None) == frozenset()
 
+
+
+def test_a_surrogate_is_blanked_for_the_attack_so_the_pair_aligns() -> None:
+    """Neutral formats (the default) put a surrogate of another token count on a phone; the
+    attack pair must leave it out, else the runner stopped with 'does not align' (found by an
+    `experiment run` on a corpus with a phone number)."""
+    from embedanon.privacy.metrics import align_tokens
+
+    text = "Chest pain, call (312) 555-0143 now."
+    new = "Torso ache, call +00 475 940 1774 now."
+    phone = text.index("(312)"), text.index(" now")
+    new_phone = new.index("+00"), new.index(" now")
+    words = [("Chest", "Torso"), ("pain", "ache"), ("call", "call"), ("now", "now")]
+    items = []
+    for source, replacement in words:
+        start, new_start = text.index(source), new.index(replacement)
+        items.append(Item(start, start + len(source), new_start, new_start + len(replacement), "word", "mechanism"))
+    items.append(Item(*phone, *new_phone, "surrogate", "surrogate", "PHONE"))
+    doc = AnonymizedDocument(new, tuple(sorted(items, key=lambda i: i.start)))
+    released = apply_levers(text, doc, _store())
+    assert released.text == new and released.kept == 0
+    assert released.attack_pair == ("Chest pain, call   now.", "Torso ache, call   now.")
+    assert len(align_tokens(*released.attack_pair)) == 9
+    assert word_counts([released]).words == 4  # the phone is no word span

@@ -16,6 +16,10 @@ privacy can be measured before anyone changes the core:
   certainty, so they count as recovered, and the attack on the other words runs on the record with
   the kept words blanked on both sides (:attr:`Released.attack_pair`).
 
+A span the mechanism did not release (a surrogate: under the default neutral formats every phone
+and ID) is blanked in the attack pair as well: the word attacks model the mechanism, and a
+surrogate of another token count would leave the pair unaligned.
+
 Nothing here logs or returns text other than the released documents themselves.
 """
 
@@ -27,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..pipeline import AnonymizedDocument
+from ..privacy.scoped import MECHANISM_KINDS
 from ..text import lookup_key, transfer_case
 from ..vectors.store import EmbeddingStore
 
@@ -39,8 +44,9 @@ class Released:
         text: the released text.
         words: word spans replaced, as (original key, replacement key, in embedding) per span.
         kept: word spans released as they are by the ``keep`` lever (not in ``words``).
-        attack_pair: with ``kept``, the original and the release with each kept word blanked (one
-            space) on both sides, what the attack on the replaced words runs on; else ``None``.
+        attack_pair: with ``kept`` or a surrogate, the original and the release with each kept
+            word and each surrogate blanked (one space) on both sides, what the attack on the
+            replaced words runs on; else ``None``.
     """
 
     text: str
@@ -95,6 +101,7 @@ def apply_levers(
     blank_original: list[str] = []
     blank_release: list[str] = []
     kept = 0
+    blanked = False
     at = 0
     for item in doc.items:
         gap = original[at : item.start]
@@ -104,6 +111,12 @@ def apply_levers(
         source = original[item.start : item.end]
         new = doc.text[item.new_start : item.new_end]
         at = item.end
+        if item.kind not in MECHANISM_KINDS:  # a surrogate or a redaction: not attacked
+            blanked = True
+            pieces.append(new)
+            blank_original.append(" ")
+            blank_release.append(" ")
+            continue
         if item.kind == "word":
             key = lookup_key(source)
             if key in keep:
@@ -128,7 +141,7 @@ def apply_levers(
         blank_original.append(source)
         blank_release.append(new)
     pieces.append(original[at:])
-    if not kept:
+    if not kept and not blanked:
         return Released("".join(pieces), tuple(words))
     blank_original.append(original[at:])
     blank_release.append(original[at:])
