@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -63,7 +64,7 @@ def train_command(
         _train_transformer(data, target, base=None if base in ("model", "none") else base, epochs=epochs or 1,
                            seed=seed)
         return
-    records = read_span_records(data)
+    records = _model_labels_only(read_span_records(data), data)
     require_tokens(records, str(data))
     weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
     weights.manifest["train"]["data"] = data.name
@@ -73,13 +74,30 @@ def train_command(
                f"({counted(weights.manifest['train']['tokens'], 'token')}) -> {target}")
 
 
+def _model_labels_only(records: list[dict[str, Any]], data: Path) -> list[dict[str, Any]]:
+    """``records`` without their LOCATION and ORGANIZATION spans, with one warning line (counts only).
+
+    The span format accepts them (``evaluate-detection`` scores them), but the trained model tags
+    only :data:`~embedanon.detectors.base.MODEL_LABELS` (``regex`` finds places and institutions);
+    their tokens train as not personal, as in the shipped model's own training data."""
+    from ..detectors.base import MODEL_LABELS
+
+    left_out = Counter(s["label"] for r in records for s in r["spans"] if s["label"] not in MODEL_LABELS)
+    if not left_out:
+        return records
+    typer.echo(f"warning: {data}: {counted(left_out.total(), 'span')} left out of training ("
+               + ", ".join(f"{label} {n}" for label, n in sorted(left_out.items()))
+               + "): the trained model does not tag these labels (the regex detector finds them)", err=True)
+    return [{**r, "spans": [s for s in r["spans"] if s["label"] in MODEL_LABELS]} for r in records]
+
+
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
     from ..detectors.evaluate import read_span_records
     from ..detectors.training import require_tokens, save_model
     from ..detectors.transformer import TransformerDetector, require_transformers, train_transformer
 
     require_transformers()  # the one-line error before reading any data
-    records = read_span_records(data)
+    records = _model_labels_only(read_span_records(data), data)
     require_tokens(records, str(data))
     trained = train_transformer(records, base=base, epochs=epochs, seed=seed)
     trained.manifest["train"]["data"] = data.name

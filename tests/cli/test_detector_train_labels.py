@@ -1,0 +1,38 @@
+"""`detector train` on span files that also label places and institutions.
+
+The span format (and `evaluate-detection`) accepts LOCATION and ORGANIZATION, which the regex
+detector finds and the trained model does not tag; training on such a file ended in a KeyError
+traceback (found by running `detector train` on a file of ORGANIZATION spans).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from tests.helpers.detector import name_records
+
+runner = CliRunner()
+
+
+@pytest.mark.default_embedding
+def test_location_and_organization_spans_are_left_out_with_one_warning(tmp_path: Path) -> None:
+    records = name_records(4, seed=3)
+    text = "Seen at Mercy Hospital in Springfield today."
+    records.append({"text": text, "spans": [
+        {"start": text.index("Mercy"), "end": text.index(" in"), "label": "ORGANIZATION"},
+        {"start": text.index("Springfield"), "end": text.index(" today"), "label": "LOCATION"}]})
+    data = tmp_path / "spans.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "adapted"
+    result = runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(out), "--epochs", "1"])
+    assert result.exit_code == 0, result.output
+    assert (out / "weights.npz").is_file()
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    assert warnings == [f"warning: {data}: 2 spans left out of training (LOCATION 1, ORGANIZATION 1): the "
+                        "trained model does not tag these labels (the regex detector finds them)"]
+    assert "Mercy" not in result.output and "Springfield" not in result.output
