@@ -358,3 +358,20 @@ def test_detected_scope_defaults_to_surrogates_for_every_label():
     assert ScopeConfig(scope="all").default_action == "mechanism"
     mixed = ScopeConfig(scope="detected", strategies=(("DEFAULT", "mechanism"), ("NAME", "redact")))
     assert mixed.action("NAME") == "redact" and mixed.action("DATE") == "mechanism"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_lone_name_part_gets_the_surrogate_it_has_in_the_full_name(seed: int) -> None:
+    """Found by hand: ``Wei Zhang`` became ``Indira Qurbanlı`` and the lone ``Wei`` of the same
+    e-mail ``Rout``: the lists hold ``Wei`` more often as a surname, so alone it was drawn as
+    one. A lone part now takes the role it plays in the record's full names (``Lee`` after
+    ``Bruce Lee`` is a surname although the lists call it a given name as often)."""
+    text = "Wei Zhang came with Bruce Lee and Segun Adeyemi. Wei said Lee drove; Wei's bag and Segun's coat."
+    anon = Anonymizer(key=fast_key(seed), scope="detected", detectors="regex",
+                      deny={"Wei Zhang": "NAME", "Bruce Lee": "NAME", "Segun Adeyemi": "NAME"})
+    doc = anon.anonymize_document(text)
+    new = {text[i.start : i.end]: doc.text[i.new_start : i.new_end] for i in doc.items}
+    wei, zhang = new["Wei Zhang"].split()
+    bruce, lee = new["Bruce Lee"].split()
+    segun, adeyemi = new["Segun Adeyemi"].split()
+    assert (new["Wei"], new["Lee"], new["Wei's"], new["Segun's"]) == (wei, lee, wei + "'s", segun + "'s")

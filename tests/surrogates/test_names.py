@@ -308,3 +308,22 @@ def test_typographic_apostrophes_and_hyphens_name_the_same_entity(ascii_form: st
     assert folded == plain
     for joiner in ("\u2010", "\u2011", "\u2019s"):  # hyphens and a possessive keep their form
         assert (joiner in fancy) == (joiner in typographic)
+
+
+def test_record_roles_give_a_lone_part_its_role_in_the_full_names():
+    from embedanon.surrogates import record_roles
+    from embedanon.surrogates.fakes import _ascii
+
+    names = ["Wei Zhang", "ZHANG, Mei-Ling", "Bruce Lee", "Michael Jordan", "Jordan Peele", "Wei", "Dr. Okafor"]
+    roles = record_roles(names)
+    assert roles == {"wei": "given", "zhang": "surname", "mei": "given", "ling": "given", "bruce": "given",
+                     "lee": "surname", "michael": "given", "peele": "surname"}  # jordan plays both
+    for key in (b"a", b"b", b"c", b"d"):
+        def one(label: str, text: str, key: bytes = key) -> str:
+            return SURROGATES.replace(label, text, prf=prf_from_key(key), record_prf=prf_from_key(key + b"r"),
+                                      avoid=names, roles=roles)
+        wei = one("NAME", "Wei Zhang").split()[0]
+        assert one("NAME", "Wei") == wei and one("NAME", "WEI") == wei.upper()
+        assert one("EMAIL", "wei@example.org").split("@")[0] == _ascii(wei)
+        assert one("NAME", "Lee") == one("NAME", "Bruce Lee").split()[1]
+        assert one("NAME", "Dr. Wei").startswith("Dr. ")  # a title makes a lone part a surname

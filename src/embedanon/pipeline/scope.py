@@ -51,7 +51,7 @@ from ..detectors.regex import RegexDetector
 from ..detectors.rules.common import NO_PROPAGATION
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges
-from ..surrogates import AvoidNames, surrogates_for
+from ..surrogates import AvoidNames, record_roles, surrogates_for
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item
@@ -205,6 +205,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
     spans_with = Counter(w for words in name_words for w in words)  # word -> NAME spans holding it
     others = AvoidNames.for_record(names)  # what a surrogate of each name must not resemble
+    part_roles = record_roles(names)  # ``Wei`` alone is the given name of ``Wei Zhang``
     prf = key.prf("surrogate")
     out: list[str] = []
     new_items: list[Item] = []
@@ -228,7 +229,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         kind, stage, label = item.kind, item.stage, span_label
         if own is not None and item.kind == "word" and spans_with[k := lookup_key(new)] - (k in own) > 0:
             original = text[item.start : item.end]
-            new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf, avoid=others(original))
+            new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf, avoid=others(original),
+                                     roles=part_roles)
             kind = stage = "surrogate"
             label = "NAME"
         out.append(new)
@@ -259,7 +261,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             original = text[span.start : span.end]
             if action == "surrogate":
                 new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
-                                         avoid=others(original))
+                                         avoid=others(original), roles=part_roles)
             else:
                 new = f"[{span.label}]"
             out.append(new)

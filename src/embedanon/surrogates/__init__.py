@@ -20,7 +20,7 @@ EMAIL, URL, ADDRESS, AGE (:mod:`.fakes`), LOCATION (:mod:`.locations`), ORGANIZA
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from ..detectors.base import LABELS
@@ -31,7 +31,7 @@ from .base import PRF, Context, Maker, Stream, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
 from .dates import MONTHS
 from .keys import entity_key
-from .names import lexicon
+from .names import lexicon, record_roles
 from .registry import MAKERS
 
 
@@ -62,6 +62,7 @@ class Surrogates:
         prf: PRF,
         record_prf: PRF,
         avoid: AvoidNames | Iterable[str] = NO_NAMES,
+        roles: Mapping[str, str] | None = None,
     ) -> str:
         """A surrogate for the span ``text`` labelled ``label``.
 
@@ -75,6 +76,10 @@ class Surrogates:
                 surrogate equals or is a variant of a word of these (issue 9's cross-name rule).
                 An :class:`AvoidNames` built once per record (``AvoidNames.of(texts)``), or the
                 texts themselves (then read again on every call).
+            roles: the roles name keys play in the record's names of several parts
+                (:func:`~.names.record_roles` of the record's NAME spans, built once per record):
+                a lone part takes its role there, so ``Wei`` after ``Wei Zhang`` is the same
+                given name. None: the lists decide a lone part's role.
 
         Returns:
             The surrogate text. Whitespace-only text is returned as it is.
@@ -96,6 +101,7 @@ class Surrogates:
             entity=lambda purpose: Stream(entity_prf, purpose),
             record=lambda purpose: Stream(record_prf, purpose),
             avoid=avoid,
+            roles=roles or {},
         )
         out = maker.make(text, context)
         if out == text and label != "NAME" and _names_a_person(text):
@@ -143,5 +149,6 @@ __all__ = [
     "SurrogateConfig",
     "Surrogates",
     "prf_from_key",
+    "record_roles",
     "surrogates_for",
 ]

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from ..detectors.base import LABELS
@@ -117,11 +117,15 @@ class Context:
             too when ``consistency="record"``).
         record: ``record(context)`` → a :class:`Stream` keyed by the release key and the record.
         avoid: the record's other names, which a name surrogate must not resemble.
+        roles: the role (``"given"`` or ``"surname"``) a name key plays in the record's names of
+            several parts, where it plays one role only (:func:`~.names.record_roles`): a part
+            standing alone takes it, so ``Wei`` after ``Wei Zhang`` is the same given name.
     """
 
     entity: Callable[[str], Stream]
     record: Callable[[str], Stream]
     avoid: AvoidNames
+    roles: Mapping[str, str] = field(default_factory=dict)
 
 
 class Maker(Protocol):

@@ -138,7 +138,8 @@ class EmailMaker:
                 out.append(self._names.initial(run, scope, context))
             else:
                 if len(letters) == 1:
-                    role = self._names.role_of(entity_key(run))
+                    key = entity_key(run)
+                    role = context.roles.get(key) or self._names.role_of(key)
                 else:
                     role = "surname" if i == letters[-1] else "given"
                 name = _ascii(self._names.part(role, run, context, avoid)) or pronounceable(stream, 6)

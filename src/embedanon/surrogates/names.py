@@ -5,8 +5,10 @@ are kept, but only where a name part follows a title or connector (``Mike Judge`
 precedes a suffix; initials stay initials (``J.`` → ``K.``, a different letter keyed by the whole
 name, so initials do not form a corpus-wide letter cipher); every other name part is replaced by a
 given name or a surname: with a comma (``Smith, John``) the parts before it are surnames;
-otherwise the last of several parts is the surname, a lone part after a title is a surname, and a
-lone part is what the bundled lists say it more often is (a surname when no list has it).
+otherwise the last of several parts is the surname, a lone part after a title is a surname, a
+lone part takes the role it plays in the record's names of several parts (``context.roles``:
+``Wei`` after ``Wei Zhang`` is a given name), and any other lone part is what the bundled lists
+say it more often is (a surname when no list has it).
 Hyphenated parts are replaced piece by piece, a possessive ``'s`` is kept, and so is the case
 pattern of each part (``UPPER``, ``Title``, ``lower``). Lowercase particles (``van der Berg``) are
 dropped with the space after them, as they name a culture.
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -261,7 +263,7 @@ class NameMaker:
         kinds = _kinds(chunks)
         parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]
         words = [i for i in parts if kinds[i] == "word"]
-        roles = self._roles(chunks, kinds, parts, words)
+        roles = self._roles(chunks, kinds, parts, words, context.roles)
         exclude = [entity_key(piece) for i in words for piece in _pieces(_core(chunks[i]))]
         avoid = context.avoid.plus(pieces_of(exclude))  # pieces once per span, not once per part
         scope = entity_key(" ".join(_core(chunks[i]) for i in parts))
@@ -291,22 +293,47 @@ class NameMaker:
         return "".join(out)
 
     def _roles(
-        self, chunks: list[str], kinds: list[str], parts: list[int], words: list[int]
+        self, chunks: list[str], kinds: list[str], parts: list[int], words: list[int],
+        record: Mapping[str, str],
     ) -> dict[int, str]:
-        roles: dict[int, str] = {}
-        comma = next((i for i, c in enumerate(chunks) if c == ","), None)
-        if comma is not None and any(i < comma for i in words) and any(i > comma for i in parts):
-            return {i: "surname" if i < comma else "given" for i in words}
         if len(parts) == 1 and words:
             has_title = "title" in kinds[: words[0]]
             key = entity_key(_HYPHEN_SPLIT.split(_core(chunks[words[0]]))[0])
-            return {words[0]: "surname" if has_title else self.role_of(key)}
-        for i in words:
-            roles[i] = "surname" if i == parts[-1] else "given"
-        return roles
+            return {words[0]: "surname" if has_title else record.get(key) or self.role_of(key)}
+        return _several_roles(chunks, parts, words)
+
+
+def _several_roles(chunks: list[str], parts: list[int], words: list[int]) -> dict[int, str]:
+    """The roles of the words of a name of several parts: with a comma (``Smith, John``) the
+    parts before it are surnames, otherwise the last part is the surname."""
+    comma = next((i for i, c in enumerate(chunks) if c == ","), None)
+    if comma is not None and any(i < comma for i in words) and any(i > comma for i in parts):
+        return {i: "surname" if i < comma else "given" for i in words}
+    return {i: "surname" if i == parts[-1] else "given" for i in words}
 
 
 _INITIAL_LETTER = re.compile(r"[^\W\d_]")
+
+
+def record_roles(names: Iterable[str]) -> dict[str, str]:
+    """The role each name key plays in a record's NAME spans of several parts (``Wei Zhang``:
+    ``wei`` given, ``zhang`` surname; ``Smith, John``: by the comma), for the keys that play one
+    role only. A lone part of the record (``Wei``, ``Wei's``, ``WEI``) then takes that role and
+    gets the same surrogate as in the full name, where the lists alone would call ``Wei`` a
+    surname. Keys are those of each hyphen piece of a part."""
+    seen: dict[str, set[str]] = {}
+    for name in dict.fromkeys(names):
+        if not name.isascii():
+            name = without_format(name)
+        chunks = _CHUNK.findall(name)
+        kinds = _kinds(chunks)
+        parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]
+        if len(parts) < 2:
+            continue
+        for i, role in _several_roles(chunks, parts, [i for i in parts if kinds[i] == "word"]).items():
+            for piece in _pieces(_core(chunks[i])):
+                seen.setdefault(entity_key(piece), set()).add(role)
+    return {key: next(iter(roles)) for key, roles in seen.items() if len(roles) == 1}
 
 
 def _core(chunk: str) -> str:
