@@ -8,6 +8,7 @@ import pytest
 from embedanon.surrogates import surrogates_for
 from embedanon.surrogates.base import prf_from_key
 from embedanon.surrogates.config import SurrogateConfig
+from embedanon.surrogates.dates import WEEKDAYS
 from embedanon.surrogates.spoken import shift_spoken_date
 
 _SURROGATES = surrogates_for(SurrogateConfig())
@@ -46,9 +47,15 @@ def test_an_institution_keeps_its_kind(text, kept):
     ("the fourteenth of October", -300, "the nineteenth of December"),
     ("March twenty-first nineteen eighty four", 17, "April seventh nineteen eighty four"),
     ("July eighth two thousand and fifteen", 17, "July twenty fifth two thousand and fifteen"),
+    # found by hand: the year in digits and the comma before a year were dropped
+    ("twelfth of May, 2021", 40, "twenty first of June, 2021"),
+    ("the fourteenth of October, two thousand eight", 40, "the twenty third of November, two thousand eight"),
+    ("July the twenty ninth", 40, "September the seventh"),
     # not a date said in words: left to the other date rules
     ("12 March 2021", 17, None),
     ("March", 17, None),
+    ("on the fourteenth of October, two thousand eight", 40, None),  # was ' of November, ...'
+    ("July twenty ninth.", 40, None),  # shift_dates_in finds it inside the span
 ])
 def test_dates_said_in_words_move_and_are_said_again(text, offset, expected):
     assert shift_spoken_date(text, offset) == expected
@@ -73,3 +80,21 @@ def test_a_possessive_and_the_punctuation_around_a_place_or_institution_stay(lab
         assert middle.strip() and "'" not in middle and "\u2019" not in middle, new
         original = text[len(head) : len(text) - len(tail)]
         assert middle.lower() != original.lower(), new
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    ("on July twenty ninth.", "July twenty ninth"),
+    ("(the twelfth of May, 2021)", "the twelfth of May, 2021"),
+    ("Monday, July twenty ninth", "July twenty ninth"),
+])
+def test_a_date_said_in_words_inside_a_longer_span_moves_and_keeps_what_is_around_it(text, plain):
+    """Found by hand: a DATE span holding a date said in words and anything more (``on``, a
+    bracket, a full stop, a weekday) came back with its day scrubbed to random letters
+    (``on July qroblz cgfya``) or its punctuation dropped."""
+    for key in (b"k" * 32, b"j" * 32, b"m" * 32):
+        new, moved = _one("DATE", text, key), _one("DATE", plain, key)
+        head, tail = text.split(plain)
+        if head.startswith("Monday"):
+            assert new.split(", ", 1)[0].lower() in WEEKDAYS and new.endswith(", " + moved), new
+        else:
+            assert new == head + moved + tail, (new, moved)

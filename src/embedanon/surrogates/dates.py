@@ -176,7 +176,10 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
         for end in range(min(n, pos + _LONGEST_DATE), pos, -1):  # longest first
             if end < n and text[end].isalnum() or not text[end - 1].isalnum() and text[end - 1] != ".":
                 continue
-            new = shift_date(text[pos:end], offset, order=order)
+            window = text[pos:end]
+            new = shift_date(window, offset, order=order)
+            if new is None and window[:1].isalpha():  # a date said in words (``on July twenty ninth.``)
+                new = shift_spoken_date(window, offset)
             if new is not None:
                 best = (end, new)
                 break

@@ -2,9 +2,11 @@
 
 ``July twenty ninth two thousand eight`` moves by the record's date offset and comes back in the
 same words and order (``August fourth two thousand eight``); ``the fourteenth of October`` and
-``November fourth`` (no year: the shift is taken in a leap year, so the day exists) and ``May two
-thousand nine`` too. The month keeps its case and form, the day its joiner (``twenty-ninth``),
-the year its style (``two thousand (and) eight``, ``nineteen eighty four``).
+``November fourth`` (no year: the shift is taken in a leap year, so the day exists), ``May two
+thousand nine`` and ``the twelfth of May, 2021`` (a year in digits stays in digits) too; inside a
+longer span (``on July twenty ninth.``) :func:`~.dates.shift_dates_in` finds them. The month
+keeps its case and form, the day its joiner (``twenty-ninth``), the year its style (``two
+thousand (and) eight``, ``nineteen eighty four``).
 """
 
 from __future__ import annotations
@@ -94,23 +96,37 @@ def _say_year(year: int, original: list[str]) -> str:
     return f"{head} {'oh ' + _UNITS[low] if low < 10 else _say_two(low, ' ')}"
 
 
+#: a date said in words: words joined by spaces, hyphens or a comma, then perhaps a year in digits
+#: (``the twelfth of May, 2021``); anything else around it (``on``, brackets, a full stop) is not
+#: part of it (:func:`~.dates.shift_dates_in` finds it inside a longer span)
+_SPOKEN = re.compile(r"(?P<words>[A-Za-z]+(?:(?:,?\s+|-)[A-Za-z]+)*)(?:(?P<ysep>,?\s+)(?P<year>\d{4}))?")
+
+
 def shift_spoken_date(text: str, offset: int) -> str | None:
     """``text`` (a date said in words, module docstring) moved by ``offset`` days and said again;
-    None when ``text`` is not such a date."""
-    tokens = [t for t in _WORDS.findall(text) if t.isalpha()]
+    None when ``text`` is not such a date. A year in digits after it stays in digits, and the
+    separator before a year (``, ``) is kept."""
+    shape = _SPOKEN.fullmatch(text)
+    if shape is None:
+        return None
+    pieces = _WORDS.findall(shape.group("words"))
+    tokens = [t for t in pieces if t.isalpha()]
     lowered = [t.lower() for t in tokens]
     months = [i for i, w in enumerate(lowered) if w in MONTHS]
     if len(months) != 1:
         return None
     m = months[0]
     before, after = lowered[:m], lowered[m + 1 :]
+    the_after = False
     if before[:1] == ["the"]:
         before = before[1:]
     if before and before[-1:] == ["of"]:  # 'the fourteenth of October [year]'
         day, year_words = _day_value(before[:-1]), after
-    elif not before:  # 'July twenty ninth [year]', 'May two thousand nine'
+        if day is None:  # 'on the fourteenth of October': not a day before 'of'
+            return None
+    elif not before:  # 'July twenty ninth [year]', 'July the twenty ninth', 'May two thousand nine'
         if after[:1] == ["the"]:
-            after = after[1:]
+            after, the_after = after[1:], True
         day, year_words = None, after
         for n in (2, 1):
             if len(after) >= n and _day_value(after[:n]) is not None:
@@ -118,7 +134,15 @@ def shift_spoken_date(text: str, offset: int) -> str | None:
                 break
     else:
         return None
-    year = _year_value(year_words) if year_words else None
+    if shape.group("year") is not None:  # 'the twelfth of May, 2021'
+        if year_words:
+            return None
+        year: int | None = int(shape.group("year"))
+        year_sep = shape.group("ysep")
+    else:
+        year = _year_value(year_words) if year_words else None
+        first = len(tokens) - len(year_words)  # token k is pieces[2k]: the separator before the year
+        year_sep = pieces[2 * first - 1] if year_words else ""
     if (year_words and year is None) or (day is None and year is None):
         return None
     try:
@@ -132,13 +156,18 @@ def shift_spoken_date(text: str, offset: int) -> str | None:
     month_word = apply_case(MONTHS[moved.month - 1], case_code(tokens[m]))
     del month
     day_words = _say_day(moved.day, joiner) if day is not None else ""
-    year_text = _say_year(moved.year, year_words) if year is not None else ""
+    if year is None:
+        year_text = ""
+    elif shape.group("year") is not None:
+        year_text = f"{moved.year:04d}"
+    else:
+        year_text = _say_year(moved.year, year_words)
     if lowered[0] == "the" or (before and "of" in lowered[:m]):
         said = f"{'the ' if lowered[0] == 'the' else ''}{day_words} of {month_word}"
     else:
-        said = f"{month_word} {day_words}".strip()
+        said = f"{month_word} {'the ' if the_after else ''}{day_words}".strip()
     if year_text:
-        said = f"{said} {year_text}"
+        said = f"{said}{year_sep or ' '}{year_text}"
     if text[:1].isupper() and not said[:1].isupper():
         said = said[:1].upper() + said[1:]
     return said
