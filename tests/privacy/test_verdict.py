@@ -97,3 +97,16 @@ def test_figure_values_reads_the_attack_figures() -> None:
         "releases_top1:2", "releases_top1:5", "releases_gain"}
     one = figure_values(attacks={**attacks, "releases": attacks["releases"][:1]})
     assert "releases_gain" not in one
+
+
+def test_a_share_threshold_outside_zero_to_one_is_refused() -> None:
+    """`--threshold attack_public_top1=40` (a percentage) held the figure to 40 and passed every
+    release; found by giving privacy-report `--threshold membership_auc=2`."""
+    for bad in ("attack_public_top1=40", "membership_auc=2", "n_w=-0.1", "change_rate=90"):
+        with pytest.raises(ConfigError, match=r"a share: give a number from 0 to 1"):
+            parse_overrides([bad])
+    for bad in ("s_w=-1", "epsilon_record=-5"):
+        with pytest.raises(ConfigError, match=">= 0"):
+            parse_overrides([bad])
+    assert parse_overrides(["s_w=20", "epsilon_record=500", "n_w=0", "membership_auc=1"]) == {
+        "s_w": 20.0, "epsilon_record": 500.0, "n_w": 0.0, "membership_auc": 1.0}

@@ -227,11 +227,17 @@ DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
 )
 
 
+#: Figures that are not shares (rates, AUCs) in [0, 1]: distinct outputs per word, epsilon.
+_UNBOUNDED = frozenset({"s_w", "epsilon_record"})
+
+
 def parse_overrides(specs: Iterable[str] | None) -> dict[str, float]:
     """``["membership_auc=0.7"]`` -> ``{"membership_auc": 0.7}``.
 
     Raises:
-        ConfigError: a spec is not NAME=NUMBER, names no known figure, or gives a figure twice.
+        ConfigError: a spec is not NAME=NUMBER, names no known figure, holds a share (every
+            figure but ``s_w`` and ``epsilon_record``) to a number outside [0, 1] or the other
+            two to a negative one, or gives a figure twice.
     """
     out: dict[str, float] = {}
     for spec in specs or ():
@@ -248,6 +254,12 @@ def parse_overrides(specs: Iterable[str] | None) -> dict[str, float]:
             number = math.nan
         if not math.isfinite(number):
             raise ConfigError(f"threshold {name} must be a finite number, got {value.strip()!r}")
+        if name in _UNBOUNDED:
+            if number < 0:
+                raise ConfigError(f"threshold {name} must be >= 0, got {value.strip()!r}")
+        elif not 0 <= number <= 1:
+            raise ConfigError(f"threshold {name} is a share: give a number from 0 to 1 "
+                              f"(40 % is 0.4), got {value.strip()!r}")
         if name in out:
             raise ConfigError(f"threshold {name} is given twice")
         out[name] = number
