@@ -375,3 +375,40 @@ def test_a_lone_name_part_gets_the_surrogate_it_has_in_the_full_name(seed: int) 
     bruce, lee = new["Bruce Lee"].split()
     segun, adeyemi = new["Segun Adeyemi"].split()
     assert (new["Wei"], new["Lee"], new["Wei's"], new["Segun's"]) == (wei, lee, wei + "'s", segun + "'s")
+
+
+class _DatesOnly:
+    """A detector that labels the dates without the weekday written before them."""
+
+    name = "dates-without-weekdays"
+
+    def __init__(self) -> None:
+        pass
+
+    def detect(self, text: str) -> list[Span]:
+        return [Span(m.start(), m.end(), "DATE", 0.9, self.name)
+                for m in re.finditer(r"\d{1,2}(?:st|nd|rd|th)? (?:of )?[A-Z][a-z]+ \d{4}", text)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("action", ["surrogate", "redact"])
+def test_a_weekday_before_a_date_moves_with_it(seed: int, action: str) -> None:
+    """Found by hand: ``Date: Thursday, 7th March 2024`` came back as ``Thursday, 23rd September
+    2024`` (a Monday) when the detector took the date without its weekday: the weekday stayed as
+    written, wrong for the new date and telling the record's offset modulo 7."""
+    import datetime as dt
+
+    if "dates-without-weekdays" not in DETECTORS:
+        DETECTORS.add("dates-without-weekdays", _DatesOnly)
+    text = "Date: Thursday, 7th March 2024\nSeen on Tue 12 March 2024 and Friday the 15th of March 2024."
+    anon = Anonymizer(key=fast_key(seed), scope="detected", detectors="dates-without-weekdays",
+                      strategies={"DATE": action})
+    out = anon.anonymize(text)
+    if action == "redact":
+        assert out == "Date: [DATE]\nSeen on [DATE] and [DATE]."
+        return
+    found = re.findall(r"([A-Z][a-z]+),? (?:the )?(\d{1,2})(?:st|nd|rd|th)? (?:of )?([A-Z][a-z]+) (\d{4})", out)
+    assert len(found) == 3, out
+    for weekday, day, month, year in found:
+        date = dt.datetime.strptime(f"{day} {month} {year}", "%d %B %Y").date()
+        assert date.strftime("%A").startswith(weekday), out

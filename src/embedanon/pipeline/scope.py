@@ -156,6 +156,28 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     return merged
 
 
+#: a weekday written just before a date (``Thursday, ``, ``Thu. ``, ``Monday the ``)
+_WEEKDAY_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday)\.?,?\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def with_weekdays(text: str, spans: list[Span]) -> list[Span]:
+    """DATE spans widened to the weekday written just before them (``Thursday, 7th March 2024``
+    when a detector took ``7th March 2024`` only), where no other span holds it: the DATE
+    surrogate recomputes the weekday for the shifted date, while a weekday left outside stayed as
+    written, wrong for the new date and telling the record's offset modulo 7."""
+    out: list[Span] = []
+    for span in spans:
+        if span.label == "DATE":
+            floor = out[-1].end if out else 0
+            m = _WEEKDAY_BEFORE.search(text, max(floor, span.start - 16), span.start)
+            if m is not None:
+                span = Span(m.start(), span.end, span.label, span.score, span.source)
+        out.append(span)
+    return out
+
+
 @lru_cache(maxsize=8)
 def _allow_list(allow: tuple[str, ...]) -> WordLists:
     return WordLists.build(allow=allow)
@@ -193,7 +215,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     """The scoped output of one record from its full-scope replacement (see module docstring)."""
     lists = _allow_list(scope.allow)
     roles = role_ranges(text)  # structure: never a span, kept as written (never the mechanism's)
-    spans = propagate(text, spans, lambda span: lists.allowed(text, span))
+    spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)
     role_ends = [b for _, b in roles]
 
