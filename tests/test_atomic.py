@@ -565,3 +565,20 @@ def test_a_stop_swallowed_in_a_finalizer_is_not_printed() -> None:
     assert run.stdout == "stopped\n"
     assert "ValueError: a finalizer's own error" in run.stderr  # the negative control
     assert "Terminated" not in run.stderr and "_on_signal" not in run.stderr, run.stderr
+
+
+def _process_group(_: int) -> int:
+    return os.getpgid(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "setpgid"), reason="POSIX process groups")
+def test_pool_workers_leave_the_command_s_process_group() -> None:
+    """Found by hand: ``timeout 3 anonymize big.jsonl --jobs 2 -o out.jsonl`` hung for ever about
+    one run in six. ``timeout`` (like ``kill -- -PGID`` or a closed terminal's SIGHUP) signals the
+    whole process group; a worker killed while it held the pool's result-queue lock left the
+    parent's ``pool.terminate()`` waiting for that lock. Workers in a group of their own are
+    ended by the parent only (``terminate()``, or PR_SET_PDEATHSIG when it dies)."""
+    from embedanon.backends.processes import ProcessBackend
+
+    groups = set(ProcessBackend(jobs=2).map(_process_group, range(8)))
+    assert os.getpgid(0) not in groups

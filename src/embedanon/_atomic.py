@@ -361,11 +361,20 @@ def worker_signal_defaults() -> None:
     """Initializer for worker processes: ignore SIGINT (the parent handles Ctrl-C, stops the pool
     and prints the one line), restore the default SIGTERM/SIGHUP (a pool's ``terminate()`` must
     end a worker quietly, not raise :class:`Terminated` in it with a traceback), replacing any
-    handler inherited by the fork (see :func:`signals_deferred`)."""
+    handler inherited by the fork (see :func:`signals_deferred`).
+
+    The worker also leaves the command's process group for one of its own: a signal sent to the
+    whole group (``timeout``, ``kill -- -PGID``, a closed terminal's SIGHUP) killed a worker that
+    could hold the pool's result-queue lock, and the parent's ``pool.terminate()`` then waited for
+    that lock for ever (``timeout 3 anonymize --jobs 2``: one run in six hung). The parent alone
+    ends its workers: ``pool.terminate()``, or PR_SET_PDEATHSIG when it dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in _STOP_SIGNALS:
         if signum != signal.SIGINT:
             signal.signal(signum, signal.SIG_DFL)
+    if hasattr(os, "setpgid"):
+        with contextlib.suppress(OSError):  # a session leader cannot; it keeps the old behaviour
+            os.setpgid(0, 0)
 
 
 # -- writing -----------------------------------------------------------------------------------
