@@ -103,6 +103,22 @@ def test_address_layout(original, shape):
     assert replace("ADDRESS", original) == out
 
 
+@pytest.mark.parametrize(("original", "shape"), [
+    ("42 Elm Street.", r"\d+ [^,]+[^.]\."),
+    ("(42 Elm Street)", r"\(\d+ [^,()]+\)"),
+    ("Apt 4B, 221B Baker Street", r"(?:Apt\.|Suite) \d+, \d+ [^,]+"),
+    ("Flat 3, 10 Downing Street, London", r"(?:Apt\.|Suite) \d+, \d+ [^,]+, [^,\d]+"),
+])
+def test_address_keeps_the_punctuation_around_it_and_its_street_line(original, shape):
+    """Found by hand: ``42 Elm Street.`` lost its full stop and ``(42 Elm Street)`` its brackets;
+    ``Apt 4B, 221B Baker Street`` came back as ``98727 Miller Corner, DC 17252``: the street line
+    became a state and a postcode."""
+    for key in (b"k", b"j", b"m"):
+        out = replace("ADDRESS", original, key=key)
+        assert re.fullmatch(shape, out), out
+    assert replace("ADDRESS", "42 Elm Street.") == replace("ADDRESS", "42 Elm Street") + "."
+
+
 def test_address_locales_are_used():
     surrogates = Surrogates(SurrogateConfig(address_locales=("de_DE",)))
     out = replace("ADDRESS", "12 High Street", surrogates=surrogates)

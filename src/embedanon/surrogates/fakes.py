@@ -14,7 +14,9 @@
   frequent surrogate domain.
 * ADDRESS: Faker (``address_locales``, instances cached per locale, seeded from the PRF): the
   first comma/line part becomes a street address (a street name when it has no number), later
-  parts a secondary address, city, state or postcode by what they contain.
+  parts a secondary address, a street address (a number and a street word), city, state or
+  postcode by what they contain; ``Apt 4B`` is a secondary address wherever it stands, and the
+  punctuation around the address stays.
 * AGE: ages >= ``age_top`` become ``age_top`` (HIPAA safe harbor); other ages move by a
   per-record offset ``record_prf("AGE\\x00<age>")`` of at most ``age_jitter`` years (never 0,
   reflected at 1). The age is the span's first number, in digits or in English words
@@ -194,6 +196,11 @@ _ADDRESS_WORDS = frozenset((
     "west", "the", "and", "of", "po", "box",
 ))  # fmt: skip
 MAX_ADDRESS_ATTEMPTS = 16
+#: the word that makes a part with a number a street line (``10 Downing Street``), not a postcode
+_STREET = re.compile(r"\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|place|pl"
+                     r"|square|sq|way|terrace|parkway|pkwy|highway|hwy)\b\.?", re.IGNORECASE)
+#: leading punctuation, the address, trailing punctuation
+_ADDRESS_EDGES = re.compile(r"([\s\"'(\[{<]*)(.*?)([\s\"'.,;:!?)\]}>]*)", re.DOTALL)
 
 
 def _call(fake: Any, *names: str) -> str:
@@ -222,13 +229,15 @@ class AddressMaker:
         return fake
 
     def make(self, text: str, context: Context) -> str:
-        stream = context.entity(f"ADDRESS\x00{entity_key(text)}")
+        # the punctuation around the address (``(42 Elm Street)``, a full stop) stays around it
+        lead, core, trail = _ADDRESS_EDGES.fullmatch(text).groups()  # type: ignore[union-attr]
+        stream = context.entity(f"ADDRESS\x00{entity_key(core)}")
         fake = self._faker(stream.choice(self._locales))
         originals = {w for w in re.findall(r"[^\W\d_]{3,}", entity_key(text)) if w not in _ADDRESS_WORDS}
         candidate = text
         for _ in range(MAX_ADDRESS_ATTEMPTS):
             fake.seed_instance(stream.word())
-            candidate = self.render(text, fake)
+            candidate = f"{lead}{self.render(core, fake)}{trail}" if core else text
             words = {w for w in re.findall(r"[^\W\d_]{3,}", entity_key(candidate)) if w not in _ADDRESS_WORDS}
             if candidate != text and not any(keys_are_variants(w, o) for w in words for o in originals):
                 break
@@ -245,10 +254,12 @@ class AddressMaker:
             if not stripped:
                 continue
             has_digit = any(ch.isdigit() for ch in stripped)
-            if j == 0:
-                new = _call(fake, "street_address") if has_digit else _call(fake, "street_name")
-            elif has_digit and _SECONDARY.fullmatch(stripped):
+            if has_digit and _SECONDARY.fullmatch(stripped):  # ``Apt 4B``, ``Flat 3``
                 new = _call(fake, "secondary_address", "building_number")
+            elif j == 0:
+                new = _call(fake, "street_address") if has_digit else _call(fake, "street_name")
+            elif has_digit and _STREET.search(stripped):  # ``Flat 3, 10 Downing Street``
+                new = _call(fake, "street_address")
             elif has_digit and any(ch.isalpha() for ch in stripped):
                 try:
                     new = f"{_call(fake, 'state_abbr')} {_call(fake, 'postcode')}"
