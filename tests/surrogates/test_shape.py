@@ -198,3 +198,21 @@ def test_ip_with_the_punctuation_around_it_still_goes_to_a_documentation_range(o
         assert match, out
         address = ipaddress.ip_address(match.group(1))
         assert any(address in ipaddress.ip_network(n) for n in ranges), out
+
+
+@pytest.mark.parametrize(("original", "words"), [
+    ("(617) 555-0100 ext. 23", ["ext"]),
+    ("Tel: +44 20 7946 0958", ["Tel"]),
+    ("617.555.0100 x23", ["x"]),
+])
+def test_keep_shape_phone_keeps_its_words(original, words):
+    """Found by hand: with ``--keep-formats --phone-format keep-shape`` the phone ``(617) 555-0100
+    ext. 23`` came back as ``(273) 557-9908 bdy. 03``: the word ``ext`` was randomized like the
+    letters of a vanity number."""
+    surrogates = Surrogates(SurrogateConfig(phone_format="keep-shape"))
+    for key in (b"a", b"b", b"c"):
+        out = replace(surrogates, "PHONE", original, key)
+        assert re.findall(r"[A-Za-z]+", out) == words, out
+        assert layout(re.sub(r"[A-Za-z]", "", out)) == layout(re.sub(r"[A-Za-z]", "", original))
+    vanity = replace(surrogates, "PHONE", "1-800-FLOWERS", b"a")  # a vanity number's letters are digits
+    assert re.fullmatch(r"\d-\d{3}-[A-Z]{7}", vanity) and "FLOWERS" not in vanity

@@ -150,6 +150,11 @@ def shaped(text: str, stream: Stream, *, letters: bool = True) -> str:
     return redraw(lambda: randomize_shape(text, stream, letters=letters), text)
 
 
+#: the words of a phone span that a shape-kept surrogate keeps (an extension, a line's kind)
+PHONE_WORDS = frozenset({"ext", "extn", "extension", "x", "tel", "telephone", "phone", "ph", "fax",
+                         "mobile", "mob", "cell", "m", "t", "f", "p", "h", "w", "home", "work", "office"})
+
+
 class PhoneMaker:
     """PHONE: the neutral pattern (default), a pattern of the config's own, or the same shape."""
 
@@ -162,8 +167,8 @@ class PhoneMaker:
     def make(self, text: str, context: Context) -> str:
         stream = context.entity(f"PHONE\x00{_alnum_key(text)}")
         pattern = self._pattern
-        if pattern is None:
-            return shaped(text, stream)
+        if pattern is None:  # digits and letters (``1-800-FLOWERS``) random; ``ext.``, ``tel`` kept
+            return redraw(lambda: scrub(text, stream, PHONE_WORDS), text)
         return redraw(lambda: fill_pattern(pattern, stream), text)
 
 
