@@ -168,7 +168,8 @@ class PhoneMaker:
         stream = context.entity(f"PHONE\x00{_alnum_key(text)}")
         pattern = self._pattern
         if pattern is None:  # digits and letters (``1-800-FLOWERS``) random; ``ext.``, ``tel`` kept
-            return redraw(lambda: scrub(text, stream, PHONE_WORDS), text)
+            kept: str = redraw(lambda: scrub(text, stream, PHONE_WORDS), text)
+            return kept
         return redraw(lambda: fill_pattern(pattern, stream), text)
 
 
