@@ -201,3 +201,33 @@ def test_calibrate_recommends_an_epsilon_for_a_target(tiny_name: str, tmp_path: 
     assert "--epsilon" in line or "no epsilon measured" in line
     bad = runner.invoke(app, ["calibrate", "-m", "exponential", "--target", "n_w=7", "--embedding", tiny_name])
     assert bad.exit_code == 2 and "--target must be FIGURE=LIMIT" in bad.output
+
+
+def test_calibrate_shows_progress_on_stderr_when_asked(tiny_name: str, tmp_path: Path) -> None:
+    """`calibrate --target attack_top1=...` ran 6 minutes without a word on the terminal (found by
+    running docs/privacy/epsilon.md's examples): it now has --progress and -q like review."""
+    args = ["calibrate", "-m", "knn", "--k", "2,3", "--embedding", tiny_name, "--words", "8", "--draws", "20",
+            "--no-plot", "-o", str(tmp_path)]
+    shown = runner.invoke(app, [*args, "--progress", "plain"])
+    assert shown.exit_code == 0, shown.output
+    assert _stderr(shown).splitlines()[0].startswith("calibrate: measuring 0 of 2 values measured (")
+    assert shown.stdout.splitlines()[0].split()[:2] == ["k", "N_w"]  # the table stays on stdout
+    quiet = runner.invoke(app, [*args, "--progress", "plain", "-q"])
+    assert quiet.exit_code == 0 and "calibrate:" not in quiet.output
+    target = runner.invoke(app, [*args[:4], "2,4", "--target", "attack_top1=0.5", *args[5:], "--progress", "plain"])
+    assert target.exit_code == 0, target.output
+    assert _stderr(target).splitlines()[0].startswith("calibrate: measuring 0 values measured (")
+
+
+def test_calibrate_and_recommend_report_each_value_measured(tiny_name: str) -> None:
+    from embedanon.privacy.calibration import calibrate
+    from embedanon.privacy.recommend import recommend
+
+    seen: list[float] = []
+    rows = calibrate("knn", [2, 3], parameter="k", embedding=tiny_name, words=8, draws=20,
+                     on_value=lambda row: seen.append(row.value))
+    assert seen == [r.value for r in rows] == [2.0, 3.0]
+    seen.clear()
+    advice = recommend("knn", "attack_top1", 0.5, values=[2, 4], parameter="k", embedding=tiny_name, words=8,
+                       draws=20, on_value=lambda row: seen.append(row.value))
+    assert sorted(seen) == sorted(r.value for r in advice.rows)  # the bisection's values too

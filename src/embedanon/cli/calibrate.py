@@ -12,6 +12,7 @@ from ..privacy.recommend import parse_target, recommend
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors, setup_logging
 from .convention import examples, old_spelling
+from .progress import StageProgress, choose
 
 EXAMPLES = examples(
     "embedanon calibrate -m laplace --epsilon 10,20,40 -o calibration/",
@@ -50,6 +51,10 @@ def calibrate_command(
         "--output", "-o", help="Directory for calibration-MECHANISM.csv and .png.", metavar="DIR")] = ".",
     out: Annotated[Optional[str], typer.Option("--out", hidden=True, metavar="DIR")] = None,
     plot: Annotated[bool, typer.Option(help="Also write the PNG plot (needs matplotlib).")] = True,
+    progress: Annotated[str, typer.Option(
+        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
+             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
 ) -> None:
     """Measure what each epsilon (or k) does on an embedding: N_w, S_w and cosine per value.
@@ -65,13 +70,28 @@ def calibrate_command(
     if plot:
         calibration.require_matplotlib()
     advice = None
-    if goal is None:
-        rows = calibration.calibrate(mechanism, values, parameter=parameter, params=fixed,
-                                     embedding=embedding, words=words, draws=draws, seed=seed)
-    else:
-        advice = recommend(mechanism.lower(), *goal, values=values or None, parameter=parameter, params=fixed,
-                           embedding=embedding, words=words, draws=draws, seed=seed)
-        rows = list(advice.rows)
+    # values measured so far (the bisection after --target's grid adds an unknown number)
+    total = len(values) if goal is None else 0
+    shown = StageProgress(choose(progress, quiet, False), "calibrate", {"measuring": "values measured"})
+    measured: list[float] = []
+
+    def on_value(row: calibration.CalibrationRow) -> None:
+        measured.append(row.value)
+        shown("measuring", len(measured), total)
+
+    shown("measuring", 0, total)
+    try:
+        if goal is None:
+            rows = calibration.calibrate(mechanism, values, parameter=parameter, params=fixed,
+                                         embedding=embedding, words=words, draws=draws, seed=seed,
+                                         on_value=on_value)
+        else:
+            advice = recommend(mechanism.lower(), *goal, values=values or None, parameter=parameter,
+                               params=fixed, embedding=embedding, words=words, draws=draws, seed=seed,
+                               on_value=on_value)
+            rows = list(advice.rows)
+    finally:
+        shown.close()
     for line in calibration.format_table(rows):
         typer.echo(line)
     for line in advice.lines() if advice is not None else []:

@@ -177,7 +177,8 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
               parameter: str = "epsilon", params: dict[str, Any] | None = None,
               index: NeighborIndex | None = None, embedding: str = DEFAULT_EMBEDDING,
               words: int = 200, draws: int = 100, seed: int = 0,
-              pool: int = DEFAULT_POOL, attack: bool = False) -> list[CalibrationRow]:
+              pool: int = DEFAULT_POOL, attack: bool = False,
+              on_value: Callable[[CalibrationRow], None] | None = None) -> list[CalibrationRow]:
     """N_w, S_w and cosine of ``mechanism`` for each value of ``parameter``.
 
     Args:
@@ -191,6 +192,7 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
         seed: seed of the word sample and of every draw.
         attack: also measure the Bayes attack with the public word frequencies on one more set of
             ``draws`` replacements per word (``attack_top1``; needs a mechanism with an exact law).
+        on_value: called with each row once its value is measured (progress; counts only).
     """
     seed = seed_int(seed)
     draws = positive_int("draws", draws)
@@ -221,6 +223,8 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
             s_w_p50=float(s_w[1]), s_w_p90=float(s_w[2]), cosine_mean=float(stats.cosine.mean()),
             seconds=time.perf_counter() - started, attack_top1=top1,
         ))
+        if on_value is not None:
+            on_value(rows[-1])
     return rows
 
 

@@ -114,7 +114,7 @@ def recommend(mechanism: str | Callable[..., Any], target: str, limit: float, *,
               values: Sequence[float] | None = None, parameter: str = "epsilon",
               params: dict[str, Any] | None = None, index: NeighborIndex | None = None,
               embedding: str = DEFAULT_EMBEDDING, words: int = 200, draws: int = 100, seed: int = 0,
-              steps: int = 6) -> Recommendation:
+              steps: int = 6, on_value: Callable[[CalibrationRow], None] | None = None) -> Recommendation:
     """The value of ``parameter`` that meets ``target`` with the most utility (module docstring).
 
     Args:
@@ -123,6 +123,7 @@ def recommend(mechanism: str | Callable[..., Any], target: str, limit: float, *,
         values: the starting grid (default :func:`default_grid`).
         parameter, params, index, embedding, words, draws, seed: as :func:`~.calibration.calibrate`.
         steps: bisection steps after the grid.
+        on_value: called with each row once its value is measured, the bisection's included.
     """
     if target not in TARGETS:
         raise ConfigError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
@@ -133,7 +134,7 @@ def recommend(mechanism: str | Callable[..., Any], target: str, limit: float, *,
     name = mechanism if isinstance(mechanism, str) else "?"
     grid = sorted(set(values or default_grid(name, parameter)))
     options = dict(params=params, parameter=parameter, index=index, words=words, draws=draws, seed=seed,
-                   attack=target == "attack_top1")
+                   attack=target == "attack_top1", on_value=on_value)
     rows = {r.value: r for r in calibrate(mechanism, grid, **options)}  # type: ignore[arg-type]
     at_most = TARGETS[target]
     # safe values lie below the crossing for epsilon, above it for k
