@@ -146,6 +146,24 @@ def test_the_verdict_leads_with_its_settings(review, page: str) -> None:  # type
     assert "NOT JUDGED" in unjudged and "public-prior attack, top-1" in unjudged
 
 
+def test_each_verdict_row_gives_measured_and_threshold_in_one_unit(review) -> None:  # type: ignore[no-untyped-def]
+    """The page showed 'words recovered among five guesses 97.5% <= 0.8' and an AUC of 1.0 as
+    '100.0% <= 0.6' (found by reading a review page in a browser)."""
+    from embedanon.privacy.verdict import judge
+
+    verdict = judge({"attack_top5:oracle prior": 0.975, "membership_auc": 1.0, "s_w": 10.0, "n_w": 0.0})
+    doc = Page(render_html(dataclasses.replace(review, verdict=verdict)))
+    rows = ["".join(r.text) for r in doc.find("tr") if any(c.startswith("c-") for c in r.classes)]
+
+    def row_of(label: str) -> str:
+        (text,) = [t for t in rows if label in t]
+        return text
+
+    assert "97.5%" in row_of("five guesses") and "<= 80%" in row_of("five guesses")
+    assert "1.000" in row_of("held note") and "<= 0.6" in row_of("held note") and "%" not in row_of("held note")
+    assert ">= 5" in row_of("S_w") and "<= 20%" in row_of("N_w")
+
+
 def judge_with(review, overrides):  # type: ignore[no-untyped-def]
     from embedanon.review import judge_review, threshold_table
 

@@ -72,12 +72,24 @@ def _value(check: Check) -> str:
     value = check.value
     if value is None:
         return "n/a"
-    rate = check.figure.split(":", 1)[0] not in COUNT_FIGURES
-    return _pct(value) if rate else f"{value:g}"
+    figure = check.figure.split(":", 1)[0]
+    if figure in AUC_FIGURES:
+        return f"{value:.3f}"
+    return f"{value:g}" if figure in COUNT_FIGURES else _pct(value)
+
+
+def _threshold(check: Check) -> str:
+    """The threshold in the unit of :func:`_value`: a rate's limit as a percentage."""
+    figure, threshold = check.figure.split(":", 1)[0], check.threshold
+    if figure in COUNT_FIGURES or figure in AUC_FIGURES:
+        return threshold.describe()
+    return f"{'<=' if threshold.at_most else '>='} {100 * threshold.limit:g}%"
 
 
 #: Verdict figures that are counts or epsilons, not rates.
 COUNT_FIGURES = frozenset({"s_w", "epsilon_record"})
+#: Verdict figures that are areas under a curve (0.5: chance), not rates: shown as decimals.
+AUC_FIGURES = frozenset({"name_confirmation_auc", "membership_auc"})
 
 
 def _pct(value: float) -> str:
@@ -119,7 +131,7 @@ def _verdict(review: Review) -> str:
             rows.append(
                 f'<tr class="c-{slug(st)}"><td><span class="st st-{slug(st)}">{attr(st.upper())}</span></td>'
                 f"<td>{attr(check.label)}</td><td class=\"n\">{attr(_value(check))}</td>"
-                f'<td class="n">{attr(check.threshold.describe())}</td>'
+                f'<td class="n">{attr(_threshold(check))}</td>'
                 f"<td class=\"remedy\">{attr(check.threshold.remedy) if st == 'fail' else ''}</td></tr>")
         return ('<table class="checks"><tr><th>verdict</th><th>figure</th><th>measured</th><th>threshold</th>'
                 "<th>what moves it</th></tr>" + "".join(rows) + "</table>")
