@@ -187,3 +187,15 @@ def test_a_date_surrogate_keeps_no_other_word_or_number(span):
         calendar = {*MONTHS, *WEEKDAYS, *(w[:3] for w in (*MONTHS, *WEEKDAYS))}  # shifted
         kept = [w for w in re.findall(r"[^\W\d_]+", span) if w.casefold() in DATE_WORDS - calendar]
         assert all(w in out for w in kept)  # the other date words stay as written
+
+
+@pytest.mark.parametrize("offset", [40, -300, 3000, -1])
+def test_a_day_and_month_without_a_year_and_a_decade_are_dates(offset):
+    """Found by hand: the DATE spans ``03/07`` and ``1990s`` came back as ``41/90`` and
+    ``1843d``: no format matched, so their digits and letters were scrubbed to random ones."""
+    assert shift_date("03/07", offset) == shift_date("03/07/2024", offset)[:5]
+    assert shift_date("3/7", offset) == shift_date("3/7/2024", offset).rsplit("/", 1)[0]
+    assert shift_date("31/12", offset) == shift_date("31/12/2024", offset)[:5]  # only d/m is valid
+    decade = shift_date("1990s", offset)
+    assert re.fullmatch(r"(19[89]|200)0s", decade) and (decade != "1990s") == (offset == 3000)
+    assert shift_date("1980's", 40) == "1980's" and shift_date("13/13", 40) is None

@@ -201,3 +201,14 @@ def test_email_local_part_keeps_every_letter_of_the_name_surrogate():
     for pool in lexicon().pools.values():
         for name in (*pool.any, *pool.surnames):
             assert len(_ascii(name)) >= sum(ch.isalpha() for ch in name), name
+
+
+def test_age_as_a_decade_of_life_keeps_its_words_and_its_decade():
+    """Found by hand: the AGE span ``in her 40s`` came back as ``ip toe 38d``: the pronoun and
+    preposition were scrubbed to random letters and the decade read as an age of 38."""
+    for key in (b"a", b"b", b"c", b"d"):
+        assert replace("AGE", "in her 40s", key=key) == "in her 40s"  # the jitter is finer than a decade
+        assert re.fullmatch(r"in his early [4-6]0s", replace("AGE", "in his early 50s", key=key))
+        assert re.fullmatch(r"in her (?:39|40|42|43)", replace("AGE", "in her 41", key=key))
+    wide = Surrogates(SurrogateConfig(age_jitter=9))
+    assert {replace("AGE", "40s", key=k, surrogates=wide) for k in (b"a", b"b", b"c", b"d", b"e", b"f")} > {"40s"}

@@ -9,7 +9,8 @@ Formats (English month and weekday names, any case, full or abbreviated, optiona
 ``2024-03-07`` (also ``/`` or ``.``), ``20240307``,
 ``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
 date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
-``March 2024``, ``03/2024``, ``2024``, each optionally after a weekday (``Thursday, March 7``).
+``March 2024``, ``03/2024``, ``2024``, ``03/07`` (no year), each optionally after a weekday
+(``Thursday, March 7``), and decades (``1990s``).
 Each field keeps its width (``03`` stays two digits, ``24`` a two-digit year; a two-digit day
 next to a month name is not padded unless it starts with 0), a month name keeps its style and
 case (a bare ``May`` counts as a full name), and a weekday is recomputed for the new date
@@ -67,11 +68,14 @@ _PATTERNS = tuple(
         rf"(?:(?P<s2>,?\s+|-|/|\.\s*)(?P<y>\d{{4}}|\d{{2}}))?{_TIME}",
         rf"{_MON}(?P<s1>,?\s+|-|/)(?P<y>\d{{4}})",
         r"(?P<m>\d{1,2})(?P<s>[-/])(?P<y>\d{4})",
+        r"(?P<a>\d{1,2})(?P<s>/)(?P<b>\d{1,2})",  # no year (``03/07``): shifted in a leap year
         r"(?P<y>(?:1[89]|2[01])\d\d)",
         rf"{_WDN}\.?",
     )
 )
 _STRIP = " \t\r\n()[]{},;:"
+#: a decade (``1990s``, ``1980's``)
+_DECADE = re.compile(r"([12]\d{2}0)(['\u2019]?s)")
 
 #: the words a DATE surrogate keeps where it scrubs (:func:`~.shape.scrub`), case-folded: month
 #: and weekday names and their abbreviations, ordinal suffixes, the words that introduce, join or
@@ -140,6 +144,11 @@ def shift_date(text: str, offset: int, *, order: str = "mdy") -> str | None:
     core = text.strip(_STRIP)
     if not core:
         return None
+    decade = _DECADE.fullmatch(core)
+    if decade:  # ``1990s``: its middle moved, written as a decade again
+        moved = dt.date(int(decade.group(1)) + 5, 1, 1) + dt.timedelta(days=offset)
+        start = text.index(core)
+        return f"{text[:start]}{moved.year // 10 * 10:04d}{decade.group(2)}{text[start + len(core) :]}"
     for candidate in (core, core[:-1]) if core.endswith(".") else (core,):
         for pattern in _PATTERNS:
             match = pattern.fullmatch(candidate)
@@ -175,6 +184,8 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
         best: tuple[int, str] | None = None
         for end in range(min(n, pos + _LONGEST_DATE), pos, -1):  # longest first
             if end < n and text[end].isalnum() or not text[end - 1].isalnum() and text[end - 1] != ".":
+                continue
+            if end + 1 < n and text[end] in "/-" and text[end + 1].isdigit():  # ``03/07`` of ``03/07/2024x``
                 continue
             window = text[pos:end]
             new = shift_date(window, offset, order=order)

@@ -286,6 +286,8 @@ AGE_WORDS = frozenset({
     "mo", "mos", "week", "weeks", "wk", "wks", "day", "days", "d", "m", "w", "f", "male", "female",
     "man", "woman", "men", "women", "boy", "girl", "child", "infant", "baby", "patient", "pt",
     "gentleman", "lady", "person", "who", "birthday", "th", "st", "nd", "rd",
+    "in", "her", "his", "their", "my", "your", "our", "he", "she", "they", "i", "s", "early", "mid",
+    "late", "teens", "teen", "now", "turned", "turns", "turning",
 })
 _UNIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -353,7 +355,12 @@ class AgeMaker:
         stream = context.entity(f"AGE\x00{entity_key(text)}")
         match = re.search(r"\d+", text)
         if match is not None:
-            new = str(self.age(int(match.group()), context))
+            age = int(match.group())
+            if age % 10 == 0 and re.match(r"['\u2019]?s(?![^\W\d_])", text[match.end() :]):
+                # a decade of life (``in her 40s``): its middle moved, written as a decade again
+                new = str(self.age(age + 5, context) // 10 * 10)
+            else:
+                new = str(self.age(age, context))
         else:
             match = next((m for m in _NUMBER_IN_WORDS.finditer(text) if m.group()), None)
             if match is None:
