@@ -238,6 +238,23 @@ def test_csv_utf8_error_names_its_own_line(ending: bytes) -> None:
     assert records[-2].texts == ("bad \ufffd byte",) and records[-1].texts == ("after",)
 
 
+@pytest.mark.parametrize(("data", "texts", "header"), [
+    (b'\xef\xbb\xbf"text","id"\r\n"John","1"\r\n', [("John",)], "text,id"),
+    (b'\xef\xbb\xbf"id","text"\r\n"1","John"\r\n', [("John",)], "id,text"),
+    (b"\xef\xbb\xbftext,id\r\nJohn,1\r\n", [("John",)], "text,id"),
+])
+def test_a_byte_order_mark_before_a_quoted_header_is_no_part_of_it(
+        data: bytes, texts: list[tuple[str, ...]], header: str) -> None:
+    """Found by hand on a PowerShell-style export (a BOM, then every field quoted): the csv module
+    read the first column name as ``\\ufeff"text"`` with its quotes, so ``--field text`` was
+    refused, and a first column not anonymized was written back as a name with a BOM and quotes."""
+    records = _csv(data)
+    assert [r.texts for r in records[1:]] == texts
+    writer = eio.CsvWriter(",", "\r\n")
+    out = "".join(writer(r, r.texts) for r in records)
+    assert out.startswith("\ufeff" + header + "\r\n")  # the mark is kept, the name is plain
+
+
 def test_headerless_csv_never_shows_its_first_row() -> None:
     message = _refused(lambda: _csv(f"{CANARY} Smith,chest pain,54\n1,2,3\n".encode()),
                        "no column 'text' in the first row (3 columns)")

@@ -296,7 +296,7 @@ def _head_lines(lines: Iterator[bytes]) -> list[bytes]:
     return head
 
 
-def _chain(head: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
+def _chain(head: list[Any], rest: Iterator[Any]) -> Iterator[Any]:
     yield from head
     yield from rest
 
@@ -481,19 +481,24 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
     """
     # Long notes exceed the csv module's default 128 KiB field limit.
     csv.field_size_limit(max(csv.field_size_limit(), _CSV_FIELD_LIMIT))
-    reader = csv.reader(_csv_lines(fh, path, errors), delimiter=delimiter, strict=True)
+    lines = _csv_lines(fh, path, errors)
     row_no, start = 1, 1  # the row being read (the header is row 1) and the line it starts on
     try:
+        # A byte-order mark is no part of the first column name: left in front of the csv
+        # module, it made a quoted name ('\ufeff"text"') keep its quotes. Written back by CsvWriter.
+        first = next(lines, "")
+        bom = "\ufeff" if first.startswith("\ufeff") else ""
+        head = [first[len(bom):]] if len(first) > len(bom) else []  # a mark alone: an empty file
+        reader = csv.reader(_chain(head, lines), delimiter=delimiter, strict=True)
         try:
             header = next(reader)
         except StopIteration:
             raise InputError(f"{path}: empty CSV file (a header row is needed)") from None
-        # A byte-order mark sticks to the first column name; match names without it.
-        names = [h.lstrip("\ufeff") if i == 0 else h for i, h in enumerate(header)]
+        names = list(header)
         _check_columns(names, fields, path)
         cols = [names.index(f) for f in fields]
         width = len(header)
-        yield Record((), 0, ("header", header), header=True)
+        yield Record((), 0, ("header", header, bom), header=True)
         while True:
             row_no, start = row_no + 1, reader.line_num + 1
             row = next(reader, None)
@@ -595,8 +600,9 @@ class CsvWriter:
 
     def __call__(self, record: Record, results: tuple[str, ...]) -> str:
         kind = record.payload[0]
+        bom = ""
         if kind == "header":
-            row = record.payload[1]
+            row, bom = record.payload[1], record.payload[2]
         else:
             row = list(record.payload[1])
             for c, value in zip(record.payload[2], results, strict=True):
@@ -606,7 +612,7 @@ class CsvWriter:
         out = self._buf.getvalue()
         self._buf.seek(0)
         self._buf.truncate()
-        return out[:-2] + self._ending
+        return bom + out[:-2] + self._ending
 
 
 def check_output(path: str | None) -> None:
