@@ -412,3 +412,29 @@ def test_a_weekday_before_a_date_moves_with_it(seed: int, action: str) -> None:
     for weekday, day, month, year in found:
         date = dt.datetime.strptime(f"{day} {month} {year}", "%d %B %Y").date()
         assert date.strftime("%A").startswith(weekday), out
+
+
+class _WithEdges:
+    """A detector whose spans took in a full stop, a possessive and brackets, as the shipped
+    model's sometimes do (``Jordan.``, ``Kelly's``)."""
+
+    name = "with-edges"
+    SPANS = (("Jordan.", "NAME"), ("Kelly's", "NAME"), ("(10.0.0.1)", "IP"))
+
+    def __init__(self) -> None:
+        pass
+
+    def detect(self, text: str) -> list[Span]:
+        return sorted((Span(i, i + len(s), label, 0.9, self.name)
+                       for s, label in self.SPANS if (i := text.find(s)) >= 0), key=lambda s: s.start)
+
+
+def test_a_redaction_keeps_the_punctuation_and_possessive_the_span_took_in() -> None:
+    """Found by hand: with ``--strategy DEFAULT=redact`` the spans ``Jordan.`` and ``Kelly's``
+    became ``[NAME]``: ``Thanks [NAME] Is Kelly waiting`` and ``[NAME] phone is`` lost the full
+    stop and the possessive."""
+    if "with-edges" not in DETECTORS:
+        DETECTORS.add("with-edges", _WithEdges)
+    anon = Anonymizer(key=fast_key(1), scope="detected", detectors="with-edges", strategies={"DEFAULT": "redact"})
+    out = anon.anonymize("Thanks Jordan. Kelly's phone logged in from (10.0.0.1) twice.")
+    assert out == "Thanks [NAME]. [NAME]'s phone logged in from ([IP]) twice."

@@ -178,6 +178,29 @@ def with_weekdays(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: what a redaction leaves outside its brackets: sentence punctuation a span took in at its end,
+#: a pair of brackets around all of it, and a name's possessive
+_SENTENCE_END = re.compile(r"(?<=\S)[.,;:!?\s]+$")
+_POSSESSIVE_END = re.compile(r"(?<=\w)['\u2019]s?$")
+_POSSESSIVE_LABELS = frozenset({"NAME", "LOCATION", "ORGANIZATION"})
+_PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+def redacted(label: str, original: str) -> str:
+    """``[LABEL]`` for a span, with the sentence punctuation it took in at its end
+    (``Jordan.`` -> ``[NAME].``), the brackets around all of it (``(10.0.0.1)`` -> ``([IP])``)
+    and a possessive of a name (``Kelly's phone`` -> ``[NAME]'s phone``) kept outside."""
+    core, lead, trail = original, "", ""
+    if end := _SENTENCE_END.search(core):
+        core, trail = core[: end.start()], end.group()
+    if label in _POSSESSIVE_LABELS and (possessive := _POSSESSIVE_END.search(core)):
+        core, trail = core[: possessive.start()], possessive.group() + trail
+    close = _PAIRS.get(core[:1])
+    if close and len(core) > 2 and core.endswith(close) and close not in core[1:-1]:
+        lead, trail = core[0], close + trail
+    return f"{lead}[{label}]{trail}"
+
+
 @lru_cache(maxsize=8)
 def _allow_list(allow: tuple[str, ...]) -> WordLists:
     return WordLists.build(allow=allow)
@@ -285,7 +308,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
                 new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
                                          avoid=others(original), roles=part_roles)
             else:
-                new = f"[{span.label}]"
+                new = redacted(span.label, original)
             out.append(new)
             new_items.append(Item(span.start, span.end, written, written + len(new), action, action,
                                   span.label))
