@@ -275,3 +275,25 @@ def test_several_inputs_to_standard_output_name_the_fix(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match="^2 inputs need -o DIR, a directory"):
             files.plan_outputs(["a.txt", "b.txt"], output)
     assert files.plan_outputs(["a.txt"], None) == [None]
+
+
+@pytest.mark.parametrize(("name", "data", "output", "message"), [
+    ("in.jsonl", '{"text": "the patient"}\n', "out.parquet",
+     "output .*out.parquet is named as Parquet, but anonymize writes its input's format, JSON Lines "
+     "for .*in.jsonl; name the output .jsonl"),
+    ("in.csv", "text\nthe patient\n", "out.jsonl", "named as JSON Lines.*comma-separated CSV.*name the output .csv"),
+    ("in.tsv", "text\tid\nthe patient\t1\n", "out.csv.gz", "named as comma-separated CSV.*tab-separated CSV"),
+    ("in.txt", "the patient\n", "out.csv", "named as comma-separated CSV.*plain text.*name the output .txt"),
+])
+def test_an_output_named_as_another_format_is_refused(tmp_path: Path, glove: Path, name: str, data: str,
+                                                      output: str, message: str) -> None:
+    """Found by hand: ``anonymize notes.jsonl -o out.parquet`` wrote JSON text under a Parquet name
+    (and CSV into ``.jsonl``, Parquet bytes into ``.jsonl``): the output is always in the input's
+    format, so a name that says otherwise is refused before any work, and nothing is written."""
+    (tmp_path / name).write_text(data, encoding="utf-8")
+    anonymizer = Anonymizer(str(glove), seed=1)
+    with pytest.raises(ConfigError, match=message):
+        files.anonymize_files([str(tmp_path / name)], str(tmp_path / output), anonymizer)
+    assert not (tmp_path / output).exists()
+    for fine in ("out" + Path(name).suffix, "out" + Path(name).suffix + ".gz", "out.anon", "out.txt"):
+        files.anonymize_files([str(tmp_path / name)], str(tmp_path / fine), anonymizer)  # no format named

@@ -391,7 +391,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
             f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, got {encoding_errors!r}"
         )
     targets = check_outputs(inputs, output, report=None if report is None else report[0])
-    formats = check_formats(inputs, targets, fmt, fields)
+    formats = check_formats(inputs, targets, fmt, fields, output)
     for p in inputs:  # fail before writing anything when an input is missing
         eio.check_input(p)
     journals = _journals(inputs, targets, formats, anonymizer, fmt, fields, encoding_errors) if resume else {}
@@ -556,10 +556,26 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
             eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)))
 
 
+#: what an output's extension (after any compression suffix) says the file holds
+_NAMED_AS = {".jsonl": "JSON Lines", ".ndjson": "JSON Lines", ".csv": "comma-separated CSV",
+             ".tsv": "tab-separated CSV", ".parquet": "Parquet", ".pq": "Parquet"}
+_SUFFIX_OF = {"JSON Lines": ".jsonl", "comma-separated CSV": ".csv", "tab-separated CSV": ".tsv",
+              "Parquet": ".parquet", "plain text": ".txt"}
+
+
+def _written_as(path: str, form: str) -> str:
+    """What the output of input ``path`` read as ``form`` holds: the input's own format."""
+    if form == "csv":
+        return "tab-separated CSV" if eio.csv_delimiter(path) == "\t" else "comma-separated CSV"
+    return {"txt": "plain text", "jsonl": "JSON Lines", "parquet": "Parquet"}[form]
+
+
 def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | None,
-                  fields: list[str] | None) -> list[str]:
+                  fields: list[str] | None, output: str | None = None) -> list[str]:
     """The format of each input, refusing before any work a ``--field`` on text input and an
-    output that cannot take the format (Parquet written compressed)."""
+    output that cannot take the format (Parquet written compressed), or whose name, given as
+    ``-o FILE``, says another format than the input's: the output is always written in the
+    input's format, so ``-o out.parquet`` from JSONL would be JSON text under a Parquet name."""
     formats: list[str] = [eio.detect_format(p, fmt) for p in inputs]
     for path, target, form in zip(inputs, targets, formats, strict=True):
         if fields:
@@ -567,6 +583,11 @@ def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | N
         if target is not None and by_name(target) is not None and form == "parquet":
             raise ConfigError(f"output {target}: Parquet compresses its own columns; name the "
                               "output .parquet, without a compression suffix")
+        named = _NAMED_AS.get(Path(strip_suffix(target or "")).suffix.lower())
+        if target is not None and target == output and named not in (None, _written_as(path, form)):
+            shown, written = "<stdin>" if path == "-" else path, _written_as(path, form)
+            raise ConfigError(f"output {target} is named as {named}, but anonymize writes its input's "
+                              f"format, {written} for {shown}; name the output {_SUFFIX_OF[written]}")
     return formats
 
 
