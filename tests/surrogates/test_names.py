@@ -327,3 +327,26 @@ def test_record_roles_give_a_lone_part_its_role_in_the_full_names():
         assert one("EMAIL", "wei@example.org").split("@")[0] == _ascii(wei)
         assert one("NAME", "Lee") == one("NAME", "Bruce Lee").split()[1]
         assert one("NAME", "Dr. Wei").startswith("Dr. ")  # a title makes a lone part a surname
+
+
+def test_two_people_of_one_record_never_share_a_surrogate():
+    """Found by hand: in one chat record ``Liam`` and ``Aisha`` both became ``Eric`` (each part is
+    drawn on its own, so two of a record's names coincide with probability ~1/2,000 per pair: a
+    birthday problem in records with many names). With the record's ``taken`` registry a
+    surrogate already given to another part is drawn again; the same part keeps its surrogate."""
+    names = sorted({n for pool in lexicon().pools.values() for n in pool.any if n.isascii() and n.isalpha()})
+    names = names[:: len(names) // 200][:200]
+    for key in (b"\x00", b"\x01", b"\x02"):
+        prf = prf_from_key(key)
+        plain = [SURROGATES.replace("NAME", n, prf=prf, record_prf=prf) for n in names]
+        assert len(set(plain)) < len(names)  # the collisions the registry removes
+        taken: dict[str, str] = {}
+        first = [SURROGATES.replace("NAME", n, prf=prf, record_prf=prf, taken=taken) for n in names]
+        assert len(set(first)) == len(names)
+        again = [SURROGATES.replace("NAME", n, prf=prf, record_prf=prf, taken=taken) for n in reversed(names)]
+        assert again[::-1] == first  # consistent within the record, in any later order
+        assert SURROGATES.replace("NAME", f"{names[0]} Smith", prf=prf, record_prf=prf, taken=taken).split()[0] == first[0]
+    corpus = Surrogates(SurrogateConfig(consistency="corpus"))  # one surrogate everywhere: no registry
+    prf = prf_from_key(b"\x00")
+    assert [corpus.replace("NAME", n, prf=prf, record_prf=prf, taken={}) for n in names] == [
+        corpus.replace("NAME", n, prf=prf, record_prf=prf) for n in names]

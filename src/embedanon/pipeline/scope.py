@@ -251,6 +251,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     spans_with = Counter(w for words in name_words for w in words)  # word -> NAME spans holding it
     others = AvoidNames.for_record(names)  # what a surrogate of each name must not resemble
     part_roles = record_roles(names)  # ``Wei`` alone is the given name of ``Wei Zhang``
+    taken: dict[str, str] = {}  # name surrogates given in this record: never two people's
     prf = key.prf("surrogate")
     out: list[str] = []
     new_items: list[Item] = []
@@ -275,7 +276,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         if own is not None and item.kind == "word" and spans_with[k := lookup_key(new)] - (k in own) > 0:
             original = text[item.start : item.end]
             new = surrogates.replace("NAME", original, prf=prf, record_prf=record_prf, avoid=others(original),
-                                     roles=part_roles)
+                                     roles=part_roles, taken=taken)
             kind = stage = "surrogate"
             label = "NAME"
         out.append(new)
@@ -306,7 +307,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             original = text[span.start : span.end]
             if action == "surrogate":
                 new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
-                                         avoid=others(original), roles=part_roles)
+                                         avoid=others(original), roles=part_roles, taken=taken)
             else:
                 new = redacted(span.label, original)
             out.append(new)

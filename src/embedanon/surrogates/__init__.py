@@ -63,6 +63,7 @@ class Surrogates:
         record_prf: PRF,
         avoid: AvoidNames | Iterable[str] = NO_NAMES,
         roles: Mapping[str, str] | None = None,
+        taken: dict[str, str] | None = None,
     ) -> str:
         """A surrogate for the span ``text`` labelled ``label``.
 
@@ -80,6 +81,11 @@ class Surrogates:
                 (:func:`~.names.record_roles` of the record's NAME spans, built once per record):
                 a lone part takes its role there, so ``Wei`` after ``Wei Zhang`` is the same
                 given name. None: the lists decide a lone part's role.
+            taken: a dict the caller makes empty for each record and passes to every call of
+                the record (in the record's order): name surrogates already given to another
+                part there are drawn again, so two people of one record never share one. Only
+                with ``consistency="record"`` (under ``corpus`` a name must get the same
+                surrogate in every record, whatever else the record holds).
 
         Returns:
             The surrogate text. Whitespace-only text is returned as it is.
@@ -102,6 +108,7 @@ class Surrogates:
             record=lambda purpose: Stream(record_prf, purpose),
             avoid=avoid,
             roles=roles or {},
+            taken=taken if self._record_scope else None,
         )
         out = maker.make(text, context)
         if out == text and label != "NAME" and _names_a_person(text):

@@ -120,12 +120,16 @@ class Context:
         roles: the role (``"given"`` or ``"surname"``) a name key plays in the record's names of
             several parts, where it plays one role only (:func:`~.names.record_roles`): a part
             standing alone takes it, so ``Wei`` after ``Wei Zhang`` is the same given name.
+        taken: the name surrogates already given in the record (surrogate key -> the part it was
+            drawn for), filled as the record's spans are replaced, so two people of one record
+            never share a surrogate; None (corpus consistency, or a lone call): not checked.
     """
 
     entity: Callable[[str], Stream]
     record: Callable[[str], Stream]
     avoid: AvoidNames
     roles: Mapping[str, str] = field(default_factory=dict)
+    taken: dict[str, str] | None = None
 
 
 class Maker(Protocol):

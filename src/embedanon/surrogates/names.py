@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -209,18 +209,31 @@ class NameMaker:
             return pool.male
         return pool.any
 
-    def draw(self, role: str, key: str, stream: Stream, avoid: AvoidNames) -> tuple[str, str]:
+    def draw(self, role: str, key: str, stream: Stream, avoid: AvoidNames,
+             taken: dict[str, str] | None = None) -> tuple[str, str]:
         """``(unit, name)`` for the name key ``key``: the culture unit drawn and the name in it,
-        no piece of it a variant of ``key``'s pieces or of ``avoid``."""
+        no piece of it a variant of ``key``'s pieces or of ``avoid``, and (with ``taken``, the
+        record's surrogate keys -> the ``role\x00key`` they were drawn for) not a surrogate another
+        part of the record already has; the name drawn is then entered in ``taken``."""
         avoid = avoid.plus(key_pieces(key))
         unit, locales = self.unit(stream)
         pools = [self._pool(locale, role, key) for locale in locales]
         size = sum(len(pool) for pool in pools)
-        name = ""
+        owner = f"{role}\x00{key}"
 
         def admissible(candidate: str) -> bool:  # no piece of it a variant of a piece to avoid
+            if taken is not None and taken.get(_key(candidate), owner) != owner:
+                return False  # another person's surrogate in this record
             return not any(avoid.blocks(p) for p in key_pieces(_key(candidate)))
 
+        unit, name = self._draw(unit, pools, size, stream, admissible, role, key)
+        if taken is not None:
+            taken.setdefault(_key(name), owner)
+        return unit, name
+
+    def _draw(self, unit: str, pools: list[tuple[str, ...]], size: int, stream: Stream,
+              admissible: Callable[[str], bool], role: str, key: str) -> tuple[str, str]:
+        name = ""
         for _ in range(MAX_ATTEMPTS):
             i = stream.below(size)  # uniform over the unit's names
             for names in pools:
@@ -245,7 +258,7 @@ class NameMaker:
         ``avoid``: the pieces of the name's other parts and of ``context.avoid``."""
         key = entity_key(original)
         stream = context.entity(f"NAME\x00{role}\x00{key}")
-        _, name = self.draw(role, key, stream, avoid)
+        _, name = self.draw(role, key, stream, avoid, context.taken)
         return _with_case(name, original)
 
     def initial(self, letter: str, scope: str, context: Context) -> str:
