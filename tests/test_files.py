@@ -297,3 +297,17 @@ def test_an_output_named_as_another_format_is_refused(tmp_path: Path, glove: Pat
     assert not (tmp_path / output).exists()
     for fine in ("out" + Path(name).suffix, "out" + Path(name).suffix + ".gz", "out.anon", "out.txt"):
         files.anonymize_files([str(tmp_path / name)], str(tmp_path / fine), anonymizer)  # no format named
+
+
+@pytest.mark.parametrize(("mechanism", "options", "params"), [
+    ("knn", {}, {"k": 10}),
+    ("knn", {"k": 3}, {"k": 3}),
+    ("mahalanobis", {"epsilon": 20.0}, {"epsilon": 20.0, "lam": 0.2}),
+])
+def test_report_settings_state_the_mechanism_parameters_in_force(
+        glove: Path, mechanism: str, options: dict[str, float], params: dict[str, float]) -> None:
+    """Found by hand: a default knn run reported ``"params": {}``, so the release officer's
+    report did not say which k the release was made with (a default parameter was left out)."""
+    anonymizer = Anonymizer(str(glove), mechanism, seed=1, **options)
+    report = json.loads(files.run_report(anonymizer, files.RunStats(), 1.0, engine="processes", jobs=1))
+    assert report["settings"]["params"] == params

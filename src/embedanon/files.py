@@ -109,7 +109,7 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
     from . import __version__
 
     config = anonymizer.config
-    params = dict(config.params)
+    params = {**_default_params(config.mechanism), **dict(config.params)}  # what was in force
     epsilon = params.get("epsilon")
     report = {
         "embedanon": __version__,
@@ -141,6 +141,18 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
         "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,
     }
     return json.dumps(report, indent=2) + "\n"
+
+
+def _default_params(mechanism: str) -> dict[str, Any]:
+    """The parameters ``mechanism`` takes with a default value (``knn``: ``{"k": 10}``); a
+    default of None (computed from the others) is left out."""
+    import inspect
+
+    spec = MECHANISMS.get(mechanism)
+    signature = inspect.signature(spec.factory)
+    defaults = {name: signature.parameters[name].default for name in spec.params}
+    return {name: value for name, value in defaults.items()
+            if value is not inspect.Parameter.empty and value is not None}
 
 
 def write_run_report(path: str, anonymizer: Anonymizer, stats: RunStats, seconds: float, *,
