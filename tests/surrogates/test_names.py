@@ -350,3 +350,14 @@ def test_two_people_of_one_record_never_share_a_surrogate():
     prf = prf_from_key(b"\x00")
     assert [corpus.replace("NAME", n, prf=prf, record_prf=prf, taken={}) for n in names] == [
         corpus.replace("NAME", n, prf=prf, record_prf=prf) for n in names]
+
+
+def test_a_name_cut_from_a_handle_gets_the_names_surrogate():
+    """Found by hand: a chat handle ``liam_b`` gave the NAME span ``liam_``, which came back as
+    random letters (``sryr_``) while ``Liam`` of the same record became a name: the underscore
+    made the part no word."""
+    for key in (b"a", b"b", b"c"):
+        prf = prf_from_key(key)
+        liam = SURROGATES.replace("NAME", "Liam", prf=prf, record_prf=prf)
+        assert SURROGATES.replace("NAME", "liam_", prf=prf, record_prf=prf) == liam.lower() + "_"
+        assert SURROGATES.replace("NAME", "_LIAM", prf=prf, record_prf=prf) == "_" + liam.upper()

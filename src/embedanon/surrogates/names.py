@@ -55,7 +55,7 @@ PARTICLES = frozenset((
 ))  # fmt: skip
 CONNECTORS = frozenset(("and", "or", "und", "et", "y"))
 _CHUNK = re.compile(r"\s+|,|[^\s,]+")
-_EDGES = re.compile(r"^(\W*)(.*?)(\W*)$", re.DOTALL)
+_EDGES = re.compile(r"^([\W_]*)(.*?)([\W_]*)$", re.DOTALL)  # ``liam_`` of a handle: ``liam`` and ``_``
 _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*\.?")
 #: the hyphens that join the pieces of a compound name (``Mary-Jane``, ``Mary‐Jane``)
 _HYPHENS = "-\u2010\u2011"
