@@ -64,6 +64,24 @@ def test_anonymize_frame_changes_only_its_columns(setup: tuple[str, str]) -> Non
     assert [v for v in series if isinstance(v, str)] == _expected(glove, key)
 
 
+def test_a_categorical_column_is_anonymized_and_keeps_no_original_category(setup: tuple[str, str]) -> None:
+    """Found by hand: a categorical text column (what pandas makes of a dictionary-encoded Parquet
+    column) failed inside pandas ("Cannot setitem on a Categorical with a new category"), naming
+    no column. It stays categorical, and its categories are the released texts only: keeping the
+    old categories would ship every original text in the column's metadata."""
+    glove, key = setup
+    notes = pd.Series(["the patient has chest pain", None, "river stone", "the patient has chest pain"],
+                      dtype="category", name="note")
+    out = anonymize_series(notes, key=key, embedding=glove)
+    anon = Anonymizer(glove, key=key)
+    assert isinstance(out.dtype, pd.CategoricalDtype) and out.name == "note"
+    assert out.isna().tolist() == [False, True, False, False]
+    assert out.dropna().tolist() == [anon.anonymize(t) for t in notes.dropna()]
+    assert set(out.cat.categories) == set(out.dropna())  # no original text left among them
+    frame = anonymize_frame(pd.DataFrame({"note": notes}), ["note"], key=key, embedding=glove)
+    assert frame["note"].equals(out)
+
+
 @pytest.mark.parametrize(("call", "error", "message"), [
     (lambda f, k, g: anonymize_frame(f, "note", key=k, embedding=g), TypeError, "not one str"),
     (lambda f, k, g: anonymize_frame(f, ["nope"], key=k, embedding=g), ConfigError, "'nope' is not in the frame"),

@@ -59,7 +59,8 @@ def _check_values(column: object, values: Sequence[Any]) -> None:
 def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer | None = None,
                      jobs: int = 1, **options: Any) -> Any:
     """A copy of the pandas Series ``series`` with every text anonymized and every missing
-    value kept missing; its index, name and dtype are kept.
+    value kept missing; its index, name and dtype are kept (a categorical one gets the released
+    texts as its categories, none of the original ones).
 
     Args:
         series: a ``pandas.Series`` of str and missing values.
@@ -80,12 +81,16 @@ def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer 
     anon = _anonymizer(anonymizer, key, options)
     values = series.tolist()
     _check_values(series.name, values)
-    out = series.copy()
+    # A categorical column (a dictionary-encoded Parquet column read by pandas) cannot take new
+    # values in place, and its old categories are the original texts: rebuild it from the
+    # released values, so that only they become categories.
+    categorical = isinstance(series.dtype, pd.CategoricalDtype)
+    out = series.astype(object) if categorical else series.copy()
     present = [i for i, value in enumerate(values) if not is_missing(value)]
     texts = anon.anonymize_many([values[i] for i in present], jobs=jobs)
     if present:
         out.iloc[present] = list(texts)
-    return out
+    return out.astype("category") if categorical else out
 
 
 def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
