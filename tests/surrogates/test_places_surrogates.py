@@ -98,3 +98,14 @@ def test_a_date_said_in_words_inside_a_longer_span_moves_and_keeps_what_is_aroun
             assert new.split(", ", 1)[0].lower() in WEEKDAYS and new.endswith(", " + moved), new
         else:
             assert new == head + moved + tail, (new, moved)
+
+
+def test_a_place_of_several_comma_parts_keeps_them():
+    """Found by hand: ``Brooklyn, NY`` came back as one town (``Lake Cindybury``), and not as the
+    ``Brooklyn`` of the same record: the comma and the state were lost."""
+    for key in (b"k" * 32, b"j" * 32, b"m" * 32):
+        new = _one("LOCATION", "Brooklyn, NY", key)
+        town, state = new.split(", ")
+        assert town == _one("LOCATION", "Brooklyn", key) and len(state) == 2 and state.isupper()
+        assert state != "NY"
+        assert _one("LOCATION", "(Springfield, Illinois).", key).count(", ") == 1

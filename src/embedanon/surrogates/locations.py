@@ -6,7 +6,9 @@ release key from the entity's text, so every mention of one place gets one surro
 many words as the original (one word for one word where Faker allows) and shares no word with it;
 a trailing ``County`` / ``City`` / ``Island`` stays, and the original's case is kept (upper case
 stays upper case), and so are a possessive and the punctuation around the place (``(Lagos)``,
-``Boston's``). Faker writes fake towns, so the surrogate points at no real place.
+``Boston's``), and commas: each comma part is a place of its own (``Brooklyn, NY`` -> ``Lake
+Cindybury, TX``; a two-letter upper-case part a state). Faker writes fake towns, so the
+surrogate points at no real place.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from .keys import entity_key
 _KINDS = frozenset({"county", "city", "island", "islands", "town", "township", "parish", "borough",
                     "village"})
 MAX_ATTEMPTS = 16
+#: the comma between the parts of a place (``Brooklyn, NY``)
+_PARTS = re.compile(r"(\s*,\s*)")
 #: leading punctuation, the place, then a possessive and trailing punctuation
 _EDGES = re.compile(r"([\s\"'(\[{<]*)(.*?)((?:(?<=[^\W\d_])['\u2019]s?)?[\s\"'.,;:!?)\]}>]*)", re.DOTALL)
 
@@ -43,6 +47,17 @@ class LocationMaker:
             self._fake = Faker(self._locale)
         return self._fake
 
+    def _state(self, original: str, context: Context) -> str:
+        stream = context.entity(f"LOCATION\x00{entity_key(original)}")
+        fake = self._faker()
+        state = original
+        for _ in range(MAX_ATTEMPTS):
+            fake.seed_instance(stream.word())
+            state = str(getattr(fake, "state_abbr", fake.city_suffix)()).upper()
+            if state != original:
+                break
+        return state
+
     def make(self, text: str, context: Context) -> str:
         # the punctuation a span took in around the place (``(Lagos)``, ``Boston,``) and a
         # possessive (``Boston's``) stay around the surrogate
@@ -51,6 +66,11 @@ class LocationMaker:
         lead, stripped, trail = edges.groups()
         if not stripped:
             return text
+        if "," in stripped:  # ``Brooklyn, NY``: each part a place of its own, the commas kept
+            return lead + "".join(part if k % 2 or not part else self.make(part, context)
+                                  for k, part in enumerate(_PARTS.split(stripped))) + trail
+        if len(stripped) == 2 and stripped.isupper() and stripped.isalpha():  # a state (``NY``)
+            return f"{lead}{self._state(stripped, context)}{trail}"
         words = stripped.split()
         kind = words[-1] if len(words) > 1 and words[-1].lower() in _KINDS else ""
         core = words[:-1] if kind else words
