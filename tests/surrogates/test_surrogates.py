@@ -174,3 +174,19 @@ def test_real_dates_stay_dates() -> None:
         assert _surrogate("DATE", "today", str(r).encode()) == "today"
         out = _surrogate("DATE", "in June", str(r).encode())
         assert out == "[DATE]" or re.fullmatch(r"in [A-Z][a-z]+", out), out
+
+
+@pytest.mark.parametrize(("label", "text"), [
+    ("URL", "www.example.com."), ("EMAIL", "john@x.org."), ("PHONE", "+1 (415) 555-0132."),
+    ("ID", "A1234567,"), ("IP", "10.0.0.1!"),
+])
+def test_a_value_span_keeps_the_sentence_punctuation_it_took_in(label, text):
+    """Found by hand: ``Surrogates.replace`` gave ``www.example.com.`` back as ``www.who.int`` and
+    ``john@x.org.`` as ``...@outlook.com``: the sentence's full stop went with the value (the
+    detectors now trim it, a caller's span may not)."""
+    surrogates = Surrogates(SurrogateConfig())
+    for key in (b"a", b"b"):
+        prf = prf_from_key(key)
+        whole = surrogates.replace(label, text, prf=prf, record_prf=prf)
+        bare = surrogates.replace(label, text[:-1], prf=prf, record_prf=prf)
+        assert whole == bare + text[-1], (whole, bare)

@@ -110,7 +110,11 @@ class Surrogates:
             roles=roles or {},
             taken=taken if self._record_scope else None,
         )
-        out = maker.make(text, context)
+        end = _SENTENCE_END.search(text) if label in _VALUE_LABELS else None
+        if end is not None:  # ``john@x.org.``: the sentence's punctuation is no part of the value
+            out = maker.make(text[: end.start()], context) + end.group()
+        else:
+            out = maker.make(text, context)
         if out == text and label != "NAME" and _names_a_person(text):
             # A span its maker gave back unchanged (a "date" of public date words only) that
             # reads as a name (``Summer``, ``June`` a detector called a DATE): never the original.
@@ -121,6 +125,9 @@ class Surrogates:
 
 
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
+#: labels whose value never ends with sentence punctuation, and that punctuation at a span's end
+_VALUE_LABELS = frozenset({"EMAIL", "URL", "PHONE", "ID", "IP"})
+_SENTENCE_END = re.compile(r"(?<=\w)[.,;:!?]+\s*$")
 
 
 def _names_a_person(text: str) -> bool:
