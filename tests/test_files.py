@@ -260,6 +260,38 @@ def test_binary_containers_are_refused_up_front(tmp_path: Path, glove: Path, hea
         files.read_texts(str(src), fmt=fmt, encoding_errors="replace")
 
 
+_NOTE = "Zebulonius Smith went home\nMary called\n"
+
+
+@pytest.mark.parametrize(("data", "name", "what"), [
+    (b"\xff\xfe" + _NOTE.encode("utf-16-le"), "in.txt", "UTF-16"),
+    (b"\xfe\xff" + _NOTE.encode("utf-16-be"), "in.txt", "UTF-16"),
+    (_NOTE.encode("utf-16-le"), "in.txt", "UTF-16"),  # no byte-order mark: every other byte is 0
+    (("text\n" + _NOTE).encode("utf-16"), "in.csv", "UTF-16"),
+    (b"\xff\xfe\x00\x00" + _NOTE.encode("utf-32-le"), "in.txt", "UTF-32"),
+])
+@pytest.mark.parametrize("errors", ["strict", "replace"])
+def test_utf16_and_utf32_text_is_refused_never_read_as_utf8(tmp_path: Path, glove: Path, data: bytes, name: str,
+                                                            what: str, errors: str) -> None:
+    """Found by hand on a Notepad/PowerShell-style UTF-16 file: it was 'not valid UTF-8 (byte 1);
+    use --encoding-errors replace', and with that option every name came through a detected-scope
+    release unchanged ('J\\x00o\\x00h\\x00n'), since no detector reads a word cut by zero bytes."""
+    src = tmp_path / name
+    src.write_bytes(data)
+    with pytest.raises(files.InputError) as info:
+        files.anonymize_files([str(src)], str(tmp_path / ("o" + src.suffix)), Anonymizer(str(glove), seed=1),
+                              encoding_errors=errors)
+    message = str(info.value)
+    assert message.startswith(f"input {src} is {what} text, not UTF-8") and "convert it" in message
+    assert "Zebulonius" not in message and not (tmp_path / ("o" + src.suffix)).exists()
+
+
+def test_text_with_a_few_zero_bytes_is_still_read(tmp_path: Path, glove: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_bytes(b"the patient\x00 has pain\n" * 3 + b"\x00\x00\n")
+    assert files.anonymize_files([str(src)], str(tmp_path / "o.txt"), Anonymizer(str(glove), seed=1)).records == 4
+
+
 @pytest.mark.parametrize("line", [b"PAR1 is the ward we moved to\n", b"%PDF-export of the notes follows\n",
                                   b"ARROW1 delivered\n"])
 def test_text_that_starts_with_a_container_signature_is_read(tmp_path: Path, glove: Path, line: bytes) -> None:

@@ -182,7 +182,9 @@ def refuse_binary(fh: IO[bytes], path: str) -> None:
     """Refuse an input read as text (after :func:`open_input` decompressed it) that starts like
     compressed data again, or like an archive or binary data container (zip, Parquet, Arrow,
     Avro, SQLite, HDF5, legacy Office, PDF, NumPy): read as text it fails as invalid UTF-8, and
-    ``--encoding-errors replace`` would anonymize its bytes.
+    ``--encoding-errors replace`` would anonymize its bytes. UTF-16 and UTF-32 text is refused
+    too (see :func:`_wide_text`): with ``replace`` its words, cut by zero bytes, were released
+    unchanged in a detected or hybrid scope.
 
     A container's signature alone is not enough (a note may start with ``PAR1``): its first
     bytes (up to 4 KiB) must also not be text, holding a control character or invalid UTF-8.
@@ -198,6 +200,33 @@ def refuse_binary(fh: IO[bytes], path: str) -> None:
     for magic, what, advice in _CONTAINERS:
         if head.startswith(magic) and not _looks_like_text(head):
             raise InputError(f"input {path} is {what}, not text; {advice}")
+    wide = _wide_text(head)
+    if wide is not None:  # read as UTF-8, "J\0o\0h\0n" is no word any detector finds
+        name, why = wide
+        raise InputError(f"input {path} is {name} text, not UTF-8 ({why}); convert it first "
+                         f"(iconv -f {name} -t UTF-8)")
+
+
+#: byte-order marks of the wide Unicode encodings (UTF-32 first: its LE mark starts like UTF-16's)
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+               (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def _wide_text(head: bytes) -> tuple[str, str] | None:
+    """``(encoding, why)`` when ``head`` is UTF-16 or UTF-32 text: it starts with that encoding's
+    byte-order mark, or (UTF-16 without a mark) zero bytes fill at least 40 % of the odd or of the
+    even positions and at most 5 % of the others, as mostly-ASCII UTF-16 does. A few zero bytes in
+    UTF-8 text are read as they are."""
+    for mark, name in _WIDE_MARKS:
+        if head.startswith(mark):
+            return name, f"it starts with a {name} byte-order mark"
+    if len(head) < 8:
+        return None
+    even, odd = head[0::2], head[1::2]
+    low, high = sorted((even.count(0) / len(even), odd.count(0) / len(odd)))
+    if high >= 0.4 and low <= 0.05:
+        return "UTF-16", "every other byte is zero"
+    return None
 
 
 def _looks_like_text(head: bytes) -> bool:
