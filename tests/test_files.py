@@ -329,6 +329,9 @@ def test_an_output_named_as_another_format_is_refused(tmp_path: Path, glove: Pat
     assert not (tmp_path / output).exists()
     for fine in ("out" + Path(name).suffix, "out" + Path(name).suffix + ".gz", "out.anon", "out.txt"):
         files.anonymize_files([str(tmp_path / name)], str(tmp_path / fine), anonymizer)  # no format named
+    # named like the input, read in a format the user chose: the choice is theirs
+    files.anonymize_files([str(tmp_path / name)], str(tmp_path / ("chosen" + Path(name).suffix)), anonymizer,
+                          fmt="txt" if name != "in.txt" else None)
 
 
 @pytest.mark.parametrize(("mechanism", "options", "params"), [

@@ -596,7 +596,10 @@ def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | N
             raise ConfigError(f"output {target}: Parquet compresses its own columns; name the "
                               "output .parquet, without a compression suffix")
         named = _NAMED_AS.get(Path(strip_suffix(target or "")).suffix.lower())
-        if target is not None and target == output and named not in (None, _written_as(path, form)):
+        # named like the input itself: the user chose --format for it (notes.csv --format txt)
+        like_input = named == _NAMED_AS.get(Path(strip_suffix(path)).suffix.lower())
+        if target is not None and target == output and named not in (None, _written_as(path, form)) \
+                and not like_input:
             shown, written = "<stdin>" if path == "-" else path, _written_as(path, form)
             raise ConfigError(f"output {target} is named as {named}, but anonymize writes its input's "
                               f"format, {written} for {shown}; name the output {_SUFFIX_OF[written]}")
