@@ -212,3 +212,21 @@ def test_age_as_a_decade_of_life_keeps_its_words_and_its_decade():
         assert re.fullmatch(r"in her (?:39|40|42|43)", replace("AGE", "in her 41", key=key))
     wide = Surrogates(SurrogateConfig(age_jitter=9))
     assert {replace("AGE", "40s", key=k, surrogates=wide) for k in (b"a", b"b", b"c", b"d", b"e", b"f")} > {"40s"}
+
+
+def test_email_name_parts_take_their_role_in_the_record():
+    """Found by hand: ``Ana Pérez`` became ``Lei Bouzidi`` but ``ana.perez+kids@free.fr``
+    ``lei.gianfrancesco+warrior@…``: with a third letter run (the ``+kids`` tag) ``perez`` was
+    not the last run, so it was drawn as a given name."""
+    from embedanon.surrogates import record_roles
+    from embedanon.surrogates.fakes import _ascii
+
+    names = ["Ana Pérez"]
+    for key in (b"a", b"b", b"c"):
+        prf = prf_from_key(key)
+
+        def one(label: str, text: str, prf=prf) -> str:  # type: ignore[no-untyped-def]
+            return SURROGATES.replace(label, text, prf=prf, record_prf=prf, avoid=names, roles=record_roles(names))
+        first, last = one("NAME", "Ana Pérez").split()
+        local = one("EMAIL", "ana.perez+kids@free.fr").split("@")[0]
+        assert local.startswith(f"{_ascii(first)}.{_ascii(last)}+"), (local, first, last)

@@ -139,11 +139,11 @@ class EmailMaker:
             elif len(run) == 1:
                 out.append(self._names.initial(run, scope, context))
             else:
+                key = entity_key(run)
                 if len(letters) == 1:
-                    key = entity_key(run)
                     role = context.roles.get(key) or self._names.role_of(key)
-                else:
-                    role = "surname" if i == letters[-1] else "given"
+                else:  # the record's role first: ``perez`` of ``ana.perez+kids@`` is Ana Pérez's surname
+                    role = context.roles.get(key) or ("surname" if i == letters[-1] else "given")
                 name = _ascii(self._names.part(role, run, context, avoid)) or pronounceable(stream, 6)
                 out.append(_case_like(name, run))
         return prefix + "".join(out)
