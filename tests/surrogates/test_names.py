@@ -361,3 +361,14 @@ def test_a_name_cut_from_a_handle_gets_the_names_surrogate():
         liam = SURROGATES.replace("NAME", "Liam", prf=prf, record_prf=prf)
         assert SURROGATES.replace("NAME", "liam_", prf=prf, record_prf=prf) == liam.lower() + "_"
         assert SURROGATES.replace("NAME", "_LIAM", prf=prf, record_prf=prf) == "_" + liam.upper()
+
+
+def test_an_upper_case_possessive_is_the_names_possessive():
+    """Found by hand: ``DR. KHAN'S medicine`` came back as ``DR. SHARMA medicine`` while ``Dr. Khan``
+    of the same record became ``Dr. Camalov``: ``'S`` in upper case was read as part of the name."""
+    for key in (b"a", b"b", b"c"):
+        prf = prf_from_key(key)
+        khan = SURROGATES.replace("NAME", "Khan", prf=prf, record_prf=prf)
+        assert SURROGATES.replace("NAME", "KHAN'S", prf=prf, record_prf=prf) == khan.upper() + "'S"
+        assert SURROGATES.replace("NAME", "KHAN\u2019S", prf=prf, record_prf=prf) == khan.upper() + "\u2019S"
+        assert SURROGATES.replace("LOCATION", "BOSTON'S", prf=prf, record_prf=prf).endswith("'S")

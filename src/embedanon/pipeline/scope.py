@@ -181,7 +181,7 @@ def with_weekdays(text: str, spans: list[Span]) -> list[Span]:
 #: what a redaction leaves outside its brackets: sentence punctuation a span took in at its end,
 #: a pair of brackets around all of it, and a name's possessive
 _SENTENCE_END = re.compile(r"(?<=\S)[.,;:!?\s]+$")
-_POSSESSIVE_END = re.compile(r"(?<=\w)['\u2019]s?$")
+_POSSESSIVE_END = re.compile(r"(?<=\w)['\u2019][sS]?$")
 _POSSESSIVE_LABELS = frozenset({"NAME", "LOCATION", "ORGANIZATION"})
 _PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 

@@ -28,7 +28,7 @@ MAX_ATTEMPTS = 16
 #: the comma between the parts of a place (``Brooklyn, NY``)
 _PARTS = re.compile(r"(\s*,\s*)")
 #: leading punctuation, the place, then a possessive and trailing punctuation
-_EDGES = re.compile(r"([\s\"'(\[{<]*)(.*?)((?:(?<=[^\W\d_])['\u2019]s?)?[\s\"'.,;:!?)\]}>]*)", re.DOTALL)
+_EDGES = re.compile(r"([\s\"'(\[{<]*)(.*?)((?:(?<=[^\W\d_])['\u2019][sS]?)?[\s\"'.,;:!?)\]}>]*)", re.DOTALL)
 
 
 class LocationMaker:

@@ -61,7 +61,7 @@ _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*\.?")
 _HYPHENS = "-\u2010\u2011"
 _HYPHEN_SPLIT = re.compile(f"([{_HYPHENS}])")
 _WORD = re.compile(rf"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*(?:[{_HYPHENS}][^\W\d_]+(?:['’ʼ][^\W\d_]+)*)*")
-_POSSESSIVE = re.compile(r"^(.{2,}?)(['’ʼ]s?)$", re.DOTALL)
+_POSSESSIVE = re.compile(r"^(.{2,}?)(['’ʼ][sS]?)$", re.DOTALL)  # ``Khan's``, ``KHAN'S``
 
 
 @dataclass(frozen=True, slots=True)
