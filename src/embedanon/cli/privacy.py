@@ -109,6 +109,7 @@ def privacy_report_command(
         raise ConfigError(f"empirical draws must be an integer >= 0, got {empirical_draws}")
     texts = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     attacker = _attacker_text(attacker_text) if attacker_text is not None else None
+    name_spans = _name_spans(spans, texts) if spans else None  # a wrong file fails before any work
     anonymizer = release_anonymizer(**release)
     def say(message: str) -> None:
         if not (quiet or as_json):
@@ -144,7 +145,6 @@ def privacy_report_command(
     # The change rate describes the release as published; the word attacks model the mechanism, so
     # outside plain full scope they read only the tokens it released (see embedanon.privacy.scoped).
     originals, released = texts, outs
-    name_spans = _name_spans(spans, texts) if spans else None
     scoped: ScopedRelease | None = None
     if not plain:
         scoped = scoped_release(config.scope, texts, docs, outs)
@@ -309,7 +309,8 @@ def _name_spans(path: str, texts: list[str]) -> list[list[tuple[int, int, str]]]
     """Name spans per text from a spans.jsonl file whose records are the input's texts in order."""
     records = read_span_records(path)
     if len(records) != len(texts):
-        raise InputError(f"{path} has {len(records)} records; the input has {len(texts)} texts")
+        raise InputError(f"{path} has {counted(len(records), 'record')}; the input has "
+                         f"{counted(len(texts), 'text')}")
     out = []
     for n, (record, text) in enumerate(zip(records, texts, strict=True), 1):
         if record["text"] != text:
