@@ -199,3 +199,12 @@ def test_a_day_and_month_without_a_year_and_a_decade_are_dates(offset):
     decade = shift_date("1990s", offset)
     assert re.fullmatch(r"(19[89]|200)0s", decade) and (decade != "1990s") == (offset == 3000)
     assert shift_date("1980's", 40) == "1980's" and shift_date("13/13", 40) is None
+
+
+def test_a_numeric_date_with_an_unpadded_field_pads_none():
+    """Found by hand: ``9/30/23`` came back as ``2/02/24`` and ``2023/9/30`` as ``2024/2/02``: a
+    two-digit day was read as zero-padded although the month beside it was not."""
+    assert shift_date("9/30/23", 125) == "2/2/24"
+    assert shift_date("2023/9/30", 125) == "2024/2/2"
+    assert shift_date("12/31/99", 1) == "01/01/00"  # both fields of two digits: padded
+    assert shift_date("3/07/2024", 1) == "3/08/2024"  # a leading 0 pads its own field

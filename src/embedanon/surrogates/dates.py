@@ -227,7 +227,9 @@ def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
     if "y" in value and len(value["y"]) == 4 and not 1 <= new.year <= 9999:
         return None
     replacements: dict[str, str] = {}
-    numeric = "mon" not in fields
+    # a numeric date pads a field of two digits only when its month and day both have two
+    # (``12/31/99`` -> ``01/01/00``), not ``9/30/23`` (-> ``2/2/24``, not ``2/02/24``)
+    numeric = "mon" not in fields and all(len(g[name]) > 1 for name, role in fields.items() if role in "md")
     for name, role in fields.items():
         old_text = g[name]
         if role == "y":
