@@ -36,3 +36,17 @@ def test_location_and_organization_spans_are_left_out_with_one_warning(tmp_path:
     assert warnings == [f"warning: {data}: 2 spans left out of training (LOCATION 1, ORGANIZATION 1): the "
                         "trained model does not tag these labels (the regex detector finds them)"]
     assert "Mercy" not in result.output and "Springfield" not in result.output
+
+
+def test_an_output_directory_of_other_files_is_refused_under_the_option_the_user_gave(tmp_path: Path) -> None:
+    """The refusal named '--out', a spelling the help no longer shows (found with -o DIR/)."""
+    data = tmp_path / "spans.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in name_records(2, seed=1)), encoding="utf-8")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me\n", encoding="utf-8")
+    result = runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(other)])
+    assert result.exit_code == 2
+    assert result.output == (f"error: -o/--output {other} is a directory holding other files, not a trained "
+                             "detector; choose a new or empty directory\n")
+    assert (other / "notes.txt").read_text(encoding="utf-8") == "keep me\n"

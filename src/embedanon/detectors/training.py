@@ -411,7 +411,7 @@ def check_model_directory(out: str | Path) -> Path:
     if real.exists():
         names = {p.name for p in real.iterdir()}
         if names and not names & set(_MODEL_FILES):
-            raise OutputError(f"--out {text} is a directory holding other files, not a trained "
+            raise OutputError(f"-o/--output {text} is a directory holding other files, not a trained "
                               "detector; choose a new or empty directory")
         writable_directory(real.parent)
     return real
