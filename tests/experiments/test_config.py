@@ -165,3 +165,16 @@ def test_yaml_merge_keys_may_still_override(tmp_path: Path) -> None:
                     encoding="utf-8")
     config = load_config(path)
     assert [m.values for m in config.mechanisms] == [(5,), (6,)]
+
+
+@pytest.mark.parametrize(("content", "what"), [("", "an empty file"), ("# only a comment\n", "an empty file"),
+                                               ("- a\n- b\n", "a list"), ("just words\n", "a string")])
+def test_a_config_that_is_no_mapping_is_named_in_words(tmp_path, content: str, what: str) -> None:  # type: ignore[no-untyped-def]
+    """An empty YAML file said 'config must be a mapping, got NoneType' (found by running
+    experiment run on an empty file)."""
+    path = tmp_path / "run.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == (f"{path} must be a YAML mapping of name, datasets, mechanisms, classifiers, "
+                               f"seeds and output; it is {what}")

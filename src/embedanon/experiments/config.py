@@ -218,6 +218,11 @@ def load_config(path: str | Path) -> ExperimentConfig:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         raise ConfigError(f"{file} is not valid YAML{where}") from None
+    if not isinstance(data, dict):
+        what = ("an empty file" if data is None else "a list" if isinstance(data, list)
+                else "a string" if isinstance(data, str) else "a single value")
+        raise ConfigError(f"{file} must be a YAML mapping of name, datasets, mechanisms, classifiers, seeds "
+                          f"and output; it is {what}")
     return parse_config(data)
 
 
