@@ -208,3 +208,15 @@ def test_a_numeric_date_with_an_unpadded_field_pads_none():
     assert shift_date("2023/9/30", 125) == "2024/2/2"
     assert shift_date("12/31/99", 1) == "01/01/00"  # both fields of two digits: padded
     assert shift_date("3/07/2024", 1) == "3/08/2024"  # a leading 0 pads its own field
+
+
+def test_a_range_of_days_moves_as_a_whole():
+    """Found by hand: ``March 5-7, 2024`` came back as ``July 2-0, 2024``: the month and year
+    moved but the days were scrubbed to random digits."""
+    assert shift_date("March 5-7, 2024", 125) == "July 8-10, 2024"
+    assert shift_date("Mar 28-31, 2024", 1) == "Mar 29-Apr 1, 2024"  # the end says its month
+    assert shift_date("March 7-5, 2024", 1) is None  # no range
+    surrogates = Surrogates(SurrogateConfig())
+    out = surrogates.replace("DATE", "on March 5-7, 2024.", prf=prf_from_key(b"z"), record_prf=prf_from_key(b"z"))
+    match = re.fullmatch(r"on ([A-Z][a-z]+) (\d+)-(\d+), (\d{4})\.", out)
+    assert match and int(match.group(3)) - int(match.group(2)) == 2, out

@@ -10,7 +10,7 @@ Formats (English month and weekday names, any case, full or abbreviated, optiona
 ``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
 date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
 ``March 2024``, ``03/2024``, ``2024``, ``03/07`` (no year), each optionally after a weekday
-(``Thursday, March 7``), and decades (``1990s``).
+(``Thursday, March 7``), decades (``1990s``) and ranges of days (``March 5-7, 2024``).
 Each field keeps its width (``03`` stays two digits, ``24`` a two-digit year; a two-digit day
 next to a month name is not padded unless it starts with 0), a month name keeps its style and
 case (a bare ``May`` counts as a full name), and a weekday is recomputed for the new date
@@ -67,6 +67,9 @@ _PATTERNS = tuple(
         rf"{_WD}(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}(?P<s1>\s+(?:of\s+)?|-|/|\.\s*){_MON}"
         rf"(?:(?P<s2>,?\s+|-|/|\.\s*)(?P<y>\d{{4}}|\d{{2}}))?{_TIME}",
         rf"{_MON}(?P<s1>,?\s+|-|/)(?P<y>\d{{4}})",
+        # a range of days in one month (``March 5-7, 2024``): the last day moves with the first
+        rf"{_MON}(?P<s1>\s+)(?P<d>\d{{1,2}})(?P<rs>\s*[-\u2013]\s*)(?P<d2>\d{{1,2}})"
+        rf"(?:(?P<s2>,\s*|\s+)(?P<y>\d{{4}}))?",
         r"(?P<m>\d{1,2})(?P<s>[-/])(?P<y>\d{4})",
         r"(?P<a>\d{1,2})(?P<s>/)(?P<b>\d{1,2})",  # no year (``03/07``): shifted in a leap year
         r"(?P<y>(?:1[89]|2[01])\d\d)",
@@ -245,6 +248,15 @@ def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
             replacements[name] = _weekday_name(shifted, old_text)
     if g.get("ord"):
         replacements["ord"] = ordinal_suffix(new.day, g["ord"])
+    if g.get("d2") is not None:
+        try:
+            end = dt.date(year, month, int(g["d2"])) + dt.timedelta(days=offset)
+        except ValueError:
+            return None
+        if end <= new:
+            return None
+        same = (end.year, end.month) == (new.year, new.month)  # else the end says its month
+        replacements["d2"] = str(end.day) if same else f"{_month_name(end.month, g['mon'])} {end.day}"
     return _rebuild(match, replacements)
 
 
