@@ -230,3 +230,13 @@ def test_email_name_parts_take_their_role_in_the_record():
         first, last = one("NAME", "Ana Pérez").split()
         local = one("EMAIL", "ana.perez+kids@free.fr").split("@")[0]
         assert local.startswith(f"{_ascii(first)}.{_ascii(last)}+"), (local, first, last)
+
+
+def test_an_age_range_moves_as_a_whole():
+    """Found by hand: the AGE span ``45-50`` came back as ``43-87``: the first age was jittered and
+    the second scrubbed to random digits."""
+    for key in (b"a", b"b", b"z"):
+        low, high = map(int, replace("AGE", "45-50", key=key).split("-"))
+        assert high - low == 5 and abs(low - 45) <= 2 and low != 45
+        words = replace("AGE", "aged 45 to 50 years", key=key)
+        assert re.fullmatch(r"aged (\d+) to (\d+) years", words) and words.split()[1] == str(low)

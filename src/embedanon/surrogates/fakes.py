@@ -332,6 +332,10 @@ def in_words(value: int, like: str) -> str:
     return apply_case(joiner.join(parts), case_code(like))
 
 
+#: the upper end of an age range after its first number (``45-50``, ``45 to 50``)
+_AGE_RANGE = re.compile(r"(\s*(?:[-\u2013]|to)\s*)(\d+)(?!\d)")
+
+
 class AgeMaker:
     """AGE surrogates (see the module docstring)."""
 
@@ -355,16 +359,21 @@ class AgeMaker:
         stream = context.entity(f"AGE\x00{entity_key(text)}")
         match = re.search(r"\d+", text)
         if match is not None:
-            age = int(match.group())
-            if age % 10 == 0 and re.match(r"['\u2019]?s(?![^\W\d_])", text[match.end() :]):
+            age, stop = int(match.group()), match.end()
+            if age % 10 == 0 and re.match(r"['\u2019]?s(?![^\W\d_])", text[stop:]):
                 # a decade of life (``in her 40s``): its middle moved, written as a decade again
                 new = str(self.age(age + 5, context) // 10 * 10)
             else:
                 new = str(self.age(age, context))
+                upper = _AGE_RANGE.match(text, stop)
+                if upper and int(upper.group(2)) > age:  # ``45-50``: the range moves as a whole
+                    high = min(int(upper.group(2)) + int(new) - age, self._top)
+                    new, stop = f"{new}{upper.group(1)}{max(high, int(new))}", upper.end()
         else:
             match = next((m for m in _NUMBER_IN_WORDS.finditer(text) if m.group()), None)
             if match is None:
                 return scrubbed(text, stream, AGE_WORDS)
             new = in_words(min(self.age(_number_value(match), context), 999), match.group())
-        before, after = text[: match.start()], text[match.end() :]
+            stop = match.end()
+        before, after = text[: match.start()], text[stop:]
         return fix_ordinals(f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}")
