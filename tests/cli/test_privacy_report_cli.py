@@ -250,3 +250,17 @@ def test_a_spans_file_of_other_texts_is_refused_before_any_anonymizing(tmp_path:
                                  "--key", str(_key(tmp_path))])
     assert result.exit_code == 2
     assert result.output.splitlines() == [f"error: {spans} has 1 record; the input has {len(NOTES)} texts"]
+
+
+def test_the_one_key_releases_line_is_aligned_with_the_others(tmp_path: Path) -> None:
+    """'after 3 releases:   = 1 release' stood two columns left of every other value."""
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "--no-contextual", str(src), "--releases", "3",
+                                 "--key", str(_key(tmp_path))])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    (line,) = [x for x in lines if x.startswith("after 3 releases:")]
+    (change,) = [x for x in lines if x.startswith("change rate:")]
+    assert change[:22].rstrip() == "change rate:" and change[22] != " "  # values start at column 22
+    assert line.index("= 1 release") == 22

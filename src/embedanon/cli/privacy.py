@@ -215,8 +215,8 @@ def privacy_report_command(
                  + format_membership(membership)):
         typer.echo(line)
     if releases > 1 and fixed:
-        typer.echo(f"after {releases} releases:   = 1 release (every release under this key is the same "
-                   "text; only --fresh-key draws new noise)")
+        typer.echo(f"{f'after {releases} releases:':<22}= 1 release (every release under this key is the "
+                   "same text; only --fresh-key draws new noise)")
     for warning in warnings:
         typer.echo(f"warning:              {warning}")
     for line in verdict.lines():
