@@ -231,3 +231,19 @@ def test_calibrate_and_recommend_report_each_value_measured(tiny_name: str) -> N
     advice = recommend("knn", "attack_top1", 0.5, values=[2, 4], parameter="k", embedding=tiny_name, words=8,
                        draws=20, on_value=lambda row: seen.append(row.value))
     assert sorted(seen) == sorted(r.value for r in advice.rows)  # the bisection's values too
+
+
+def test_without_matplotlib_calibrate_writes_the_csv_unless_a_plot_is_asked_for(
+        tiny_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README says calibrate writes a CSV 'and a plot with the plot extra', but on a plain
+    install docs/cli.md's 'calibrate -m laplace --epsilon 10,20,40 -o calibration/' ended in
+    'error: plotting needs matplotlib' (found on the clone `make demo` installed)."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    args = ["calibrate", "-m", "knn", "--k", "2,3", "--embedding", tiny_name, "--words", "8", "--draws", "20"]
+    result = runner.invoke(app, [*args, "-o", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["calibration-knn.csv"]
+    assert "no plot: pip install embedanon[plot] for one" in _stderr(result)
+    asked = runner.invoke(app, [*args, "--plot", "-o", str(tmp_path / "b")])
+    assert asked.exit_code == 2 and "plotting needs matplotlib" in asked.output
+    assert not (tmp_path / "b").exists()

@@ -50,7 +50,9 @@ def calibrate_command(
     output: Annotated[str, typer.Option(
         "--output", "-o", help="Directory for calibration-MECHANISM.csv and .png.", metavar="DIR")] = ".",
     out: Annotated[Optional[str], typer.Option("--out", hidden=True, metavar="DIR")] = None,
-    plot: Annotated[bool, typer.Option(help="Also write the PNG plot (needs matplotlib).")] = True,
+    plot: Annotated[Optional[bool], typer.Option(
+        "--plot/--no-plot", help="Also write the PNG plot (default: when matplotlib, the plot extra, is "
+                                 "installed; --plot without it is an error).")] = None,
     progress: Annotated[str, typer.Option(
         help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
              "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
@@ -69,6 +71,8 @@ def calibrate_command(
     writable_directory(directory)  # fail before the long part
     if plot:
         calibration.require_matplotlib()
+    no_plot = plot is None and not calibration.has_matplotlib()  # the README: a plot with the extra
+    plot = not no_plot if plot is None else plot
     advice = None
     # values measured so far (the bisection after --target's grid adds an unknown number)
     total = len(values) if goal is None else 0
@@ -98,3 +102,5 @@ def calibrate_command(
         typer.echo(line)
     for path in calibration.write_outputs(rows, directory, plot=plot):
         typer.echo(f"wrote {path}")
+    if no_plot and not quiet:
+        typer.echo(f"no plot: {calibration.PLOT_HINT} for one", err=True)

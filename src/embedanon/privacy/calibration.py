@@ -231,6 +231,15 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
 # ------------------------------------------------------------------------------------------------
 # Output
 # ------------------------------------------------------------------------------------------------
+def has_matplotlib() -> bool:
+    """Whether the optional plotting dependency (the ``plot`` extra) is installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def require_matplotlib() -> None:
     """Raise a one-line ConfigError when the optional plotting dependency is missing."""
     try:
