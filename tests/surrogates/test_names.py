@@ -372,3 +372,18 @@ def test_an_upper_case_possessive_is_the_names_possessive():
         assert SURROGATES.replace("NAME", "KHAN'S", prf=prf, record_prf=prf) == khan.upper() + "'S"
         assert SURROGATES.replace("NAME", "KHAN\u2019S", prf=prf, record_prf=prf) == khan.upper() + "\u2019S"
         assert SURROGATES.replace("LOCATION", "BOSTON'S", prf=prf, record_prf=prf).endswith("'S")
+
+
+def test_a_small_culture_unit_shares_a_name_rather_than_change_the_units_odds():
+    """With the record's registry (decision 0312), a unit of 6 surnames (vi_VN) cannot give 40
+    people 40 of its own: they share one of the unit drawn, never take another unit's name (the
+    registry would otherwise move the culture odds, which decision 0302 keeps fixed)."""
+    maker = NameMaker(SurrogateConfig(name_cultures=("vi_VN", "ja_JP")))
+    pools = lexicon().pools
+    prf = prf_from_key(b"k")
+    taken: dict[str, str] = {}
+    for i in range(40):
+        context = f"NAME\x00surname\x00person{i}"
+        drawn, _ = maker.unit(Stream(prf, context))  # the stream's first draw: the unit
+        _, name = maker.draw("surname", f"person{i}", Stream(prf, context), NO_NAMES, taken)
+        assert name in pools[drawn].surnames, (drawn, name)

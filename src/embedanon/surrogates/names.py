@@ -221,18 +221,20 @@ class NameMaker:
         size = sum(len(pool) for pool in pools)
         owner = f"{role}\x00{key}"
 
-        def admissible(candidate: str) -> bool:  # no piece of it a variant of a piece to avoid
-            if taken is not None and taken.get(_key(candidate), owner) != owner:
-                return False  # another person's surrogate in this record
+        def loose(candidate: str) -> bool:  # no piece of it a variant of a piece to avoid
             return not any(avoid.blocks(p) for p in key_pieces(_key(candidate)))
 
-        unit, name = self._draw(unit, pools, size, stream, admissible, role, key)
+        def admissible(candidate: str) -> bool:  # nor another person's surrogate in this record
+            return (taken is None or taken.get(_key(candidate), owner) == owner) and loose(candidate)
+
+        unit, name = self._draw(unit, pools, size, stream, admissible, role, key, loose)
         if taken is not None:
             taken.setdefault(_key(name), owner)
         return unit, name
 
     def _draw(self, unit: str, pools: list[tuple[str, ...]], size: int, stream: Stream,
-              admissible: Callable[[str], bool], role: str, key: str) -> tuple[str, str]:
+              admissible: Callable[[str], bool], role: str, key: str,
+              loose: Callable[[str], bool]) -> tuple[str, str]:
         name = ""
         for _ in range(MAX_ATTEMPTS):
             i = stream.below(size)  # uniform over the unit's names
@@ -247,6 +249,11 @@ class NameMaker:
         # names directly, so the rule never gives way; only a unit without one (a locale of a few
         # names, every one of them avoided) hands the draw to the others.
         pool = sorted({n for names in pools for n in names if admissible(n)})
+        if pool:
+            return unit, stream.choice(pool)
+        # every name of the unit another person's already (a record with more names than a small
+        # unit holds, ``name_cultures="vi_VN"``): share one rather than leave the chosen mix
+        pool = sorted({n for names in pools for n in names if loose(n)})
         if pool:
             return unit, stream.choice(pool)
         rest = sorted({(u, n) for u, locs in self.units for loc in locs
