@@ -264,3 +264,11 @@ def test_the_one_key_releases_line_is_aligned_with_the_others(tmp_path: Path) ->
     (change,) = [x for x in lines if x.startswith("change rate:")]
     assert change[:22].rstrip() == "change rate:" and change[22] != " "  # values start at column 22
     assert line.index("= 1 release") == 22
+
+
+def test_a_hybrid_release_is_not_told_to_use_hybrid_scope(tmp_path: Path) -> None:
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    out = _report(str(src), "--scope", "hybrid", "--key", str(_key(tmp_path)))
+    remedies = [c["remedy"] for c in out["verdict"]["checks"]]
+    assert remedies and not [r for r in remedies if "--scope hybrid" in r]

@@ -110,3 +110,17 @@ def test_a_share_threshold_outside_zero_to_one_is_refused() -> None:
             parse_overrides([bad])
     assert parse_overrides(["s_w=20", "epsilon_record=500", "n_w=0", "membership_auc=1"]) == {
         "s_w": 20.0, "epsilon_record": 500.0, "n_w": 0.0, "membership_auc": 1.0}
+
+
+def test_in_hybrid_scope_no_figure_is_told_to_use_hybrid_scope() -> None:
+    """privacy-report --scope hybrid failed name confirmation with '-> --scope hybrid' (found by
+    running docs/cli.md's hybrid example): in hybrid scope the names left are the detectors' misses."""
+    from embedanon.privacy.verdict import for_scope
+
+    hybrid = for_scope(DEFAULT_THRESHOLDS, "hybrid")
+    assert not [t.figure for t in hybrid.values() if "--scope hybrid" in t.remedy]
+    assert "--deny FILE" in hybrid["name_confirmation_auc"].remedy
+    assert [t.limit for t in hybrid.values()] == [t.limit for t in DEFAULT_THRESHOLDS.values()]
+    for scope in ("all", "detected"):  # there --scope hybrid is the move
+        assert for_scope(DEFAULT_THRESHOLDS, scope) is DEFAULT_THRESHOLDS
+    assert "--scope hybrid" in DEFAULT_THRESHOLDS["name_confirmation_auc"].remedy

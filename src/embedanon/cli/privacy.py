@@ -27,7 +27,7 @@ from ..privacy.epsilon import epsilon_sentences
 from ..privacy.prior import has_aligned_words
 from ..privacy.report import PrivacyReport, privacy_report
 from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
-from ..privacy.verdict import figure_values, judge, parse_overrides, with_overrides
+from ..privacy.verdict import figure_values, for_scope, judge, parse_overrides, with_overrides
 from .common import handle_errors, setup_logging
 from .convention import examples
 from .options import (
@@ -200,7 +200,7 @@ def privacy_report_command(
         attacks=None if figures is None else figures.as_dict(), membership_auc=membership.auc)
     if releases > 1 and fixed:  # N releases under one key are one text: nothing gained, exactly
         values["releases_gain"] = 0.0
-    verdict = judge(values, thresholds)
+    verdict = judge(values, for_scope(thresholds, config.scope.scope))
     if as_json:
         payload: dict[str, Any] = {"report": _report_dict(report),
                                    "repeated_releases": _repeated(releases, fixed),

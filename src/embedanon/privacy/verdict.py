@@ -178,6 +178,25 @@ _RARE = ("--scope hybrid (detected spans get surrogates); a larger --k or a smal
          "blurs rare words less than it costs")
 
 
+#: The same advice once --scope hybrid is on: what is left are the spans the detectors missed.
+_IN_HYBRID = {
+    _WORDS: "a larger --k (knn) or a smaller --epsilon",
+    _NAMES: ("names the detectors missed: list them with --deny FILE, or adapt the detector to your "
+             "text (embedanon detector train)"),
+    _RARE: ("rare words the detectors missed: --deny FILE or an adapted detector (embedanon detector "
+            "train); a larger --k or a smaller --epsilon blurs rare words less than it costs"),
+}
+
+
+def for_scope(thresholds: Mapping[str, Threshold], scope: str) -> Mapping[str, Threshold]:
+    """``thresholds`` with what moves each figure as it reads in ``scope``: in ``hybrid`` the
+    advice to use --scope hybrid is moot and names the detectors' misses instead (limits unchanged)."""
+    if scope != "hybrid":
+        return thresholds
+    return MappingProxyType({name: replace(t, remedy=_IN_HYBRID.get(t.remedy, t.remedy))
+                             for name, t in thresholds.items()})
+
+
 def _table(*rows: Threshold) -> Mapping[str, Threshold]:
     table = {t.figure: t for t in rows}
     if len(table) != len(rows):

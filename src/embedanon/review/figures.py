@@ -29,7 +29,15 @@ from ..privacy.attacks import run_attacks
 from ..privacy.attacks.membership import layout_membership
 from ..privacy.report import privacy_report
 from ..privacy.scoped import is_plain
-from ..privacy.verdict import DEFAULT_THRESHOLDS, Threshold, Verdict, figure_values, judge, with_overrides
+from ..privacy.verdict import (
+    DEFAULT_THRESHOLDS,
+    Threshold,
+    Verdict,
+    figure_values,
+    for_scope,
+    judge,
+    with_overrides,
+)
 from .model import Figure, Review
 
 
@@ -196,4 +204,4 @@ def judge_review(review: Review, thresholds: Mapping[str, Threshold] = DEFAULT_T
     values = figure_values(change_rate=review.stats.change_rate, n_w=by_key.pop("n_w", None),
                            s_w=by_key.pop("s_w", None), epsilon_record=review.epsilon_spent)
     values.update(by_key)
-    return judge(values, thresholds)
+    return judge(values, for_scope(thresholds, review.scope or "all"))
