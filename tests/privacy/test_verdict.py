@@ -124,3 +124,20 @@ def test_in_hybrid_scope_no_figure_is_told_to_use_hybrid_scope() -> None:
     for scope in ("all", "detected"):  # there --scope hybrid is the move
         assert for_scope(DEFAULT_THRESHOLDS, scope) is DEFAULT_THRESHOLDS
     assert "--scope hybrid" in DEFAULT_THRESHOLDS["name_confirmation_auc"].remedy
+
+
+def test_a_value_is_shown_with_the_digits_its_verdict_needs() -> None:
+    """privacy-report printed 'FAIL ... 0.800 <= 0.8' for a figure of 0.8004 (found on a hybrid
+    report of examples/visits.csv)."""
+    from embedanon.privacy.verdict import shown
+
+    lines = judge({"attack_public_top5": 0.8004, "n_w": 0.2, "attack_public_top1": 0.31234}).lines()
+    (five,) = [line for line in lines if "top-5" in line]
+    assert five.lstrip().startswith("FAIL") and " 0.8004 " in five
+    (n_w,) = [line for line in lines if "N_w" in line]
+    assert n_w.lstrip().startswith("PASS") and " 0.200 " in n_w
+    (one,) = [line for line in lines if "public prior, top-1" in line]
+    assert " 0.312 " in one  # three decimals where they tell pass from fail
+    threshold = DEFAULT_THRESHOLDS["attack_public_top5"]
+    assert shown(0.8004, threshold, scale=100, digits=1, unit="%") == "80.04%"
+    assert shown(0.79996, threshold, scale=100, digits=1, unit="%") == "80.0%"  # passes, and reads so
