@@ -70,6 +70,18 @@ class Threshold:
                 "at_most": self.at_most, "remedy": self.remedy}
 
 
+def shown(value: float, threshold: Threshold, *, scale: float = 1.0, digits: int = 3, unit: str = "") -> str:
+    """``value`` (times ``scale``) with ``digits`` decimals, or more where rounding would hide the
+    verdict ('0.800 <= 0.8' for a failing 0.8004 reads as a pass): the shown number always
+    passes or fails as the value does."""
+    text = f"{scale * value:.{digits}f}"
+    for more in range(digits, digits + 6):
+        text = f"{scale * value:.{more}f}"
+        if threshold.holds(float(text) / scale) == threshold.holds(value):
+            break
+    return text + unit
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     """One figure against its threshold.
@@ -162,7 +174,7 @@ class Verdict:
         out = [f"verdict:              {self.summary()}"]
         width = max((len(c.label) for c in self.checks), default=0)
         for c in self.checks:
-            value = "n/a" if c.value is None else f"{c.value:.3f}"
+            value = "n/a" if c.value is None else shown(c.value, c.threshold)
             line = f"  {c.status.upper():4s}  {c.label:<{width}s}  {value:>7s}  {c.threshold.describe():>8s}"
             if c.status == "fail":
                 line += f"  -> {c.threshold.remedy}"

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from .._atomic import OutputError, atomic_write, is_stream, regular_target
-from ..privacy.verdict import Check
+from ..privacy.verdict import Check, shown
 from .assets import CSS, JS, LABEL_PALETTE
 from .lookalike import KINDS
 from .model import Review, label_of
@@ -74,8 +74,10 @@ def _value(check: Check) -> str:
         return "n/a"
     figure = check.figure.split(":", 1)[0]
     if figure in AUC_FIGURES:
-        return f"{value:.3f}"
-    return f"{value:g}" if figure in COUNT_FIGURES else _pct(value)
+        return shown(value, check.threshold)
+    if figure in COUNT_FIGURES:
+        return f"{value:g}"
+    return shown(value, check.threshold, scale=100, digits=1, unit="%")
 
 
 def _threshold(check: Check) -> str:
