@@ -45,8 +45,8 @@ _REMARK = re.compile(r"\([^)]*\)")
 _JOIN = re.compile(r"[ \t]+(?:and|&)[ \t]+|,[ \t]*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 #: lower-case words that may stand inside a name (``Maria de Souza``)
-_PARTICLES = frozenset({"de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du", "al",
-                        "el", "bin", "ibn", "ben", "dos", "das", "y"})
+NAME_PARTICLES = frozenset({"de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du",
+                            "al", "el", "bin", "ibn", "ben", "dos", "das", "y"})
 _MAX_WORDS = 6
 #: words of a description, never of a name (``KNIGHTS OF NI``, ``Nanny to little boy``)
 _FUNCTION_WORDS = frozenset({"of", "the", "on", "to", "with", "in", "at", "for", "from", "a", "an", "by"})
@@ -88,7 +88,7 @@ def _part_is_name(words: list[str], caseless: bool) -> bool:
     if not any(_name_like(w) for w in shown):
         return False
     descriptive = not caseless and words[0][:1].isupper() and any(
-        w.islower() and w.lower() not in _PARTICLES for w in words[1:])
+        w.islower() and w.lower() not in NAME_PARTICLES for w in words[1:])
     return not (descriptive and not any(weighty_name(w, "first") for w in words))
 
 

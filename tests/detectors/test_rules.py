@@ -438,6 +438,7 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n",
          "h depends on de novo protein synthesis. I-Chun moved to 18813 Maureen Lodge.",
          "Thanks to Amina Okafor and Bowers, the report was done.",
+         "teacher: ok\nstudent: Kenji said it yesterday\nteacher: oh",
          "Blessing: I finished.\nTutor: Good.\nBlessing: Thanks!\nTutor: Bye Blessing.",
          "PATIENT NAME: Nnamani, Patience\nNEEDLE EMG: normal study.",
          "Everyone calls me Mrs. He. Login from IP 10.0.0.1 failed.",
@@ -512,7 +513,7 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
     kept = ("role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
-            "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
+            "lower_edges", "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []
@@ -686,6 +687,42 @@ def test_name_spans_lose_list_punctuation_at_their_edges(text, spans, expected):
     given = sorted((Span(text.index(s), text.index(s) + len(s), label, 0.9, "model") for s, label in spans),
                    key=lambda s: s.start)
     assert [text[s.start : s.end] for s in trim_name_edges(RuleContext(text), given)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        ("Maria said she would come.", ["Maria said"], ["Maria"]),
+        ("Then Mary Jane said no.", ["Mary Jane said"], ["Mary Jane"]),
+        ("Hi, I'm Jordan Smith, your nurse.", ["I'm Jordan Smith"], ["Jordan Smith"]),
+        ("Maria told me so.", ["Maria told me"], ["Maria"]),
+        ("\"Go,\" said Wilson.", ["said Wilson"], ["Wilson"]),
+        # particles, rare words and a name written in lower case stay; one word never changes
+        ("Ana de Souza called.", ["Ana de Souza"], ["Ana de Souza"]),
+        ("Ludwig van was here.", ["Ludwig van"], ["Ludwig van"]),
+        ("Jack disembarks and begins.", ["Jack disembarks"], ["Jack disembarks"]),
+        ("we saw hải anh today. OK", ["hải anh"], ["hải anh"]),
+        ("Call said person. OK", ["said"], ["said"]),
+        ("Gave Enfamil today.", ["Enfamil"], ["Enfamil"]),
+        # only in text with both cases; other labels are left alone
+        ("maria said so", ["maria said"], ["maria said"]),
+        ("Ward said it.", [("Ward said", "ORGANIZATION")], ["Ward said"]),
+    ],
+)
+def test_name_spans_lose_lower_case_common_words_at_their_edges(text, spans, expected):
+    from embedanon.detectors.rules import trim_lower_edges
+
+    pairs = [(s, "NAME") if isinstance(s, str) else s for s in spans]
+    given = [Span(text.index(s), text.index(s) + len(s), label, 0.9, "model") for s, label in pairs]
+    assert [text[s.start : s.end] for s in trim_lower_edges(RuleContext(text), given)] == expected
+
+
+def test_a_name_before_a_verb_is_replaced_without_the_verb():
+    from embedanon import Anonymizer
+
+    anon = Anonymizer(seed=1, scope="detected", detectors="model")
+    out = anon.anonymize("teacher: ok\nstudent: Kenji said it yesterday\nteacher: oh")
+    assert " said it yesterday\n" in out and "Kenji" not in out
 
 
 def test_a_redacted_name_keeps_the_comma_after_it():

@@ -32,6 +32,7 @@ from .words import (
     drop_public_figures,
     join_running_inversions,
     name_orphan_tokens,
+    trim_lower_edges,
     trim_name_edges,
     widen_to_whole_words,
 )
@@ -57,6 +58,7 @@ RULES: tuple[Rule, ...] = (
     Rule("name_pairs", complete_name_pairs),
     Rule("whole_words", widen_to_whole_words),
     Rule("name_edges", trim_name_edges),
+    Rule("lower_edges", trim_lower_edges),
     Rule("public_figures", drop_public_figures),
     Rule("group_names", drop_group_names),
     Rule("role_labels_kept", drop_role_labels),
@@ -97,6 +99,7 @@ __all__ = [
     "split_date_lists",
     "split_date_ranges",
     "trim_date_edges",
+    "trim_lower_edges",
     "trim_name_edges",
     "widen_to_whole_words",
 ]

@@ -21,6 +21,7 @@ from ...lexicon import (
     public_figure_key,
     public_figures,
 )
+from ...structure import NAME_PARTICLES
 from ...text import without_possessive
 from ..base import Span
 from ..bio import true_runs
@@ -244,6 +245,58 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
             out.append(sp)
         else:
             out.append(Span(a, b, sp.label, sp.score, sp.source))
+    return out
+
+
+#: a word of a span, with the apostrophe forms of the pronoun ``I`` (``I'm Jordan Smith``)
+_SPAN_WORD = re.compile(r"\S+")
+_PRONOUN_I = frozenset({"i", "i'm", "i\u2019m", "i've", "i'd", "i'll"})
+
+
+def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A capitalized NAME span in text with both cases loses the lower-case common words at its
+    edges: the verb after a name that opens a sentence (``Maria said``, ``Kenji arrived``) and the
+    words before it (``I'm Jordan Smith``). The decode's shift towards names lets the model's
+    small continuation probability on such a word win; the surrogate then replaced the verb.
+
+    An edge word leaves when it is written in lower case (or is the pronoun ``I``, ``I'm``), is
+    among the 20,000 most frequent public English words and is no name particle (``de``, ``van``,
+    ``bin``); it leaves only while a capitalized word stays in the span, so a name written all
+    in lower case (``hải anh``) is left as it is, and a span of one word never changes.
+
+    Args:
+        context: the text and its case.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, NAME spans trimmed.
+    """
+    if context.case != "mixed":
+        return spans
+    text, common = context.text, context.common
+
+    def loose(word: str) -> bool:
+        key = fold(word.strip(",;:!?"))
+        if key in _PRONOUN_I:
+            return True
+        return word.islower() and key in common and key not in NAME_PARTICLES
+
+    out: list[Span] = []
+    for sp in spans:
+        if sp.label != "NAME":
+            out.append(sp)
+            continue
+        words = [(m.start(), m.end()) for m in _SPAN_WORD.finditer(text, sp.start, sp.end)]
+        i, j = 0, len(words)
+        while j - i > 1 and loose(text[words[j - 1][0] : words[j - 1][1]]):
+            j -= 1
+        while j - i > 1 and loose(text[words[i][0] : words[i][1]]):
+            i += 1
+        kept = [text[a:b] for a, b in words[i:j]]
+        if (i, j) == (0, len(words)) or not any(capitalized(w) for w in kept):
+            out.append(sp)
+            continue
+        out.append(Span(words[i][0], words[j - 1][1], sp.label, sp.score, sp.source))
     return out
 
 
