@@ -71,6 +71,17 @@ def test_jsonl_page_shows_the_release_of_anonymize(tiny_embedding: Path, tmp_pat
     assert 'field <code><bdi>note</bdi></code>' in page
 
 
+def test_a_compressed_tsv_is_read_with_tabs(tiny_embedding: Path, tmp_path: Path) -> None:
+    import gzip
+
+    src = tmp_path / "notes.tsv.gz"
+    src.write_bytes(gzip.compress(b"id\ttext\n1\tthe patient, a man, has fever\n"))
+    out = tmp_path / "review.html"
+    result = review(tiny_embedding, str(src), "-o", str(out), "--field", "text", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert panes(out.read_text(encoding="utf-8"), "orig") == ["the patient, a man, has fever"]
+
+
 def test_sample_is_deterministic_under_the_seed(tiny_embedding: Path, tmp_path: Path) -> None:
     src = tmp_path / "many.txt"
     src.write_text("".join(f"the patient {i} was seen\n" for i in range(40)), encoding="utf-8")
