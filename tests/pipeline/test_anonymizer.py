@@ -432,3 +432,26 @@ def test_a_k_beyond_a_small_embedding_says_how_many_candidates_it_has(tmp_path) 
     vectors.write_text("2 3\napple 1 0 0\nbread 0 1 0\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="at most 1: the embedding has only 2 candidate words"):
         Anonymizer(str(vectors), "knn", seed=1).anonymize("apple")
+
+
+def test_a_bad_index_is_named_as_the_anonymizer_calls_it() -> None:
+    """API audit: ``Anonymizer(index="annoy")`` said ``approximate must be ...``, the name of a
+    parameter the Anonymizer does not have."""
+    with pytest.raises(ConfigError, match="^index must be None or one of flat, hnsw, auto, got 'annoy'$"):
+        Anonymizer(seed=1, index="annoy")
+
+
+def test_anonymize_many_names_a_backend_that_is_not_an_engine(anon: Anonymizer) -> None:
+    """API audit: ``backend="dask"`` failed with ``'str' object has no attribute 'map'``."""
+    with pytest.raises(TypeError, match="^backend must be an engine object .*got str$"):
+        anon.anonymize_many(["hello"], backend="dask")  # type: ignore[arg-type]
+
+
+def test_anonymize_many_refuses_jobs_beside_a_backend(anon: Anonymizer) -> None:
+    """API audit: ``jobs=4`` beside a backend was ignored without a word (the CLI refuses
+    ``--jobs`` with ``--engine dask``); one worker count with a backend is the default."""
+    from embedanon.backends.processes import ProcessBackend
+
+    with pytest.raises(ConfigError, match="give jobs or backend, not both"):
+        anon.anonymize_many(["hello"], jobs=2, backend=ProcessBackend(jobs=1))
+    assert list(anon.anonymize_many(["hello"], backend=ProcessBackend(jobs=1))) == [anon.anonymize("hello")]

@@ -22,6 +22,7 @@ from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
+from ..vectors.index import SEARCH_MODES
 from .document import AnonymizedDocument, Task, anonymize_document, anonymize_text, run_task
 from .runtime import Runtime, get_runtime
 
@@ -188,6 +189,8 @@ class Anonymizer:
         clean = tuple(sorted((n, v) for n, v in params.items() if v is not None))
         if not isinstance(mechanism, str):
             raise TypeError(f"mechanism must be a name, got {type(mechanism).__name__}")
+        if isinstance(index, str) and index not in SEARCH_MODES:  # else the message named 'approximate'
+            raise ConfigError(f"index must be None or one of {', '.join(SEARCH_MODES)}, got {index!r}")
         self.config = AnonymizerConfig(
             embedding=str(embedding), mechanism=mechanism.lower(), params=clean,
             min_length=positive_int("min_length", min_length),
@@ -243,7 +246,16 @@ class Anonymizer:
             raise TypeError(f"texts must be a list/sequence of str, not one {type(texts).__name__}")
         if not isinstance(texts, Iterable):
             raise TypeError(f"texts must be a list/sequence of str, got {type(texts).__name__}")
-        return self._anonymize_many(texts, positive_int("jobs", jobs), backend)
+        jobs = positive_int("jobs", jobs)
+        if backend is not None:
+            if not callable(getattr(backend, "map", None)):  # a name such as "dask" is not an engine
+                raise TypeError("backend must be an engine object such as "
+                                "embedanon.backends.dask.DaskBackend(), got "
+                                f"{type(backend).__name__}")
+            if jobs != 1:  # the backend decides its workers: jobs would be ignored
+                raise ConfigError("jobs needs the default engine; give jobs or backend, not both "
+                                  "(ProcessBackend(jobs=N) is the processes engine)")
+        return self._anonymize_many(texts, jobs, backend)
 
     def _anonymize_many(self, texts: Iterable[str | None], jobs: int,
                         backend: Backend | None) -> Iterator[Any]:
