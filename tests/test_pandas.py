@@ -89,6 +89,11 @@ def test_a_categorical_column_is_anonymized_and_keeps_no_original_category(setup
     (lambda f, k, g: anonymize_frame(f, ["id"], key=k, embedding=g), TypeError, "holds a int value"),
     (lambda f, k, g: anonymize_frame(f["note"], ["note"], key=k), TypeError, "must be a pandas.DataFrame"),
     (lambda f, k, g: ColumnAnonymizer(["note"], key=Anonymizer(g, seed=1).key), TypeError, "path of a key file"),
+    # API audit: None gave "'NoneType' object is not iterable", naming no argument
+    (lambda f, k, g: anonymize_frame(f, None, key=k, embedding=g), TypeError,
+     "^columns must be a list of column names, got NoneType$"),
+    (lambda f, k, g: ColumnAnonymizer(None, key=k, embedding=g), TypeError,
+     "^columns must be a list of column names, got NoneType$"),
 ])
 def test_bad_calls_are_refused(setup: tuple[str, str], call, error: type, message: str) -> None:  # type: ignore[no-untyped-def]
     glove, key = setup

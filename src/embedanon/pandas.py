@@ -56,6 +56,12 @@ def _check_values(column: object, values: Sequence[Any]) -> None:
                             "missing values (None, NaN, pd.NA) can be anonymized")
 
 
+def _check_columns(columns: object) -> None:
+    # else None gave "'NoneType' object is not iterable", naming no argument
+    if not isinstance(columns, Iterable):
+        raise TypeError(f"columns must be a list of column names, got {type(columns).__name__}")
+
+
 def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer | None = None,
                      jobs: int = 1, **options: Any) -> Any:
     """A copy of the pandas Series ``series`` with every text anonymized and every missing
@@ -113,6 +119,7 @@ def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
         raise TypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
     if isinstance(columns, str):
         raise TypeError(f"columns must be a list of column names, not one str; use [{columns!r}]")
+    _check_columns(columns)
     names = list(dict.fromkeys(columns))
     present = list(frame.columns)
     for name in names:
@@ -147,6 +154,7 @@ class ColumnAnonymizer:
     def __init__(self, columns: Iterable[str], *, key: str | os.PathLike[str], **options: Any) -> None:
         if isinstance(columns, str):
             raise TypeError(f"columns must be a list of column names, not one str; use [{columns!r}]")
+        _check_columns(columns)
         if not isinstance(key, (str, os.PathLike)):
             raise TypeError("key must be the path of a key file (it is pickled to the workers; a "
                             f"ReleaseKey would carry its secret), got {type(key).__name__}")

@@ -238,3 +238,13 @@ def test_local_cluster_workers_log_nothing_below_critical_unless_verbose(monkeyp
         client.close()
         client.cluster.close()
     assert len(levels) == 2 and set(levels.values()) == {logging.CRITICAL}
+
+
+@pytest.mark.parametrize(("inflight", "error"), [("4", TypeError), (0, ConfigError)])
+def test_dask_engine_checks_inflight_up_front(inflight: object, error: type) -> None:
+    """API audit: ``DaskBackend(inflight="4")`` was accepted and failed inside ``map`` with
+    ``'>=' not supported between instances of 'int' and 'str'``; 0 was accepted too."""
+    from embedanon.backends import dask as dask_engine
+
+    with pytest.raises(error, match="inflight must be an integer"):
+        dask_engine.DaskBackend(inflight=inflight)  # type: ignore[arg-type]

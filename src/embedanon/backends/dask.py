@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from .._validate import positive_int
 from ..errors import ConfigError
 
 
@@ -193,7 +194,7 @@ class DaskBackend:
     def __init__(self, *, scheduler: str | None = None, client: Any = None, inflight: int = 16) -> None:
         self.scheduler = scheduler if scheduler is None else check_scheduler(scheduler)
         self._client = client
-        self.inflight = inflight
+        self.inflight = positive_int("inflight", inflight)  # else a str failed inside map
 
     def map(self, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         own = self._client is None
