@@ -285,6 +285,10 @@ def test_wrong_argument_types_are_named(anon: Anonymizer, call, message: str) ->
      ({"scope": "hybrid", "allow": ["ok", 5]}, r"allow\[1\] must be str, got int"),
      ({"scope": "hybrid", "strategies": ["NAME=keep"]}, r"strategies must be a mapping .*'NAME': 'keep'.*got list"),
      ({"scope": "hybrid", "deny": ["Zorblat"]}, r"deny must be a mapping .*got list"),
+     # API audit: these were str()-converted into ConfigErrors ("got 'none'", "got '1'")
+     ({"scope": "hybrid", "strategies": {"NAME": None}}, "strategies must map str labels to str actions.*got str: NoneType"),
+     ({"scope": "hybrid", "strategies": {1: "keep"}}, "strategies must map str labels.*got int: str"),
+     ({"neutral_formats": "no"}, "neutral_formats must be True, False or None, got str"),
      ({"scope": "hybrid", "deny": {"Zorblat": 5}}, "deny values must be str labels.*got int"),
      ({"scope": "hybrid", "deny": {5: "NAME"}}, "deny keys must be str.*got int"),
      ({"scope": "hybrid", "detector_options": ["x"]}, "detector_options must be a mapping"),

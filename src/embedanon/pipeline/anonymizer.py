@@ -86,6 +86,12 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
                         f"got {type(detectors).__name__}")
     if surrogates is not None and not isinstance(surrogates, SurrogateConfig):
         raise TypeError(f"surrogates must be a SurrogateConfig, got {type(surrogates).__name__}")
+    for label, action in _mapping("strategies", strategies, "{'NAME': 'keep'}").items():
+        if not isinstance(label, str) or not isinstance(action, str):  # else str(None) -> 'none'
+            raise TypeError("strategies must map str labels to str actions such as {'NAME': 'keep'}, "
+                            f"got {type(label).__name__}: {type(action).__name__}")
+    if neutral_formats is not None and not isinstance(neutral_formats, bool):
+        raise TypeError(f"neutral_formats must be True, False or None, got {type(neutral_formats).__name__}")
     options = _mapping("detector_options", detector_options, "{'llm_url': ...}")
     if neutral_formats is None:
         neutral_formats = True
