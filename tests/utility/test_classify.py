@@ -42,6 +42,20 @@ def test_validation() -> None:
         evaluate_utility(["a", "b"], None, [0, 1], folds=1)
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (("abcd", None, [0, 1, 0, 1]), "^original must be a list of str, not one str$"),
+    ((["a", "b"], "ab", [0, 1]), "^anonymized must be a list of str, not one str$"),
+    ((None, None, [0, 1]), "^original must be a list of str, got NoneType$"),
+    ((["a", "b"], None, None), "^labels must be a list of labels, got NoneType$"),
+    (((t for t in ["a", "b"]), None, [0, 1]), "^original must be a list of str, got generator$"),
+])
+def test_wrong_argument_kinds_are_named(args: tuple, message: str) -> None:  # type: ignore[type-arg]
+    """API audit: one str was classified as a corpus of one-letter documents, None failed in
+    ``len()`` and a generator with ``object of type 'generator' has no len()``."""
+    with pytest.raises(TypeError, match=message):
+        evaluate_utility(*args, folds=2)
+
+
 @pytest.mark.parametrize(("texts", "labels", "error", "message"), [
     ([], [], ConfigError, "needs at least 2 classes, got 0"),
     (["a b", "c d", "e f"], ["p", "p", "p"], ConfigError, "needs at least 2 classes, got 1"),
@@ -55,3 +69,10 @@ def test_corpora_cross_validation_cannot_use_are_refused_in_one_line(texts, labe
     with pytest.raises(error, match=message) as err:
         evaluate_utility(texts, None, labels, folds=2)
     assert "\n" not in str(err.value) and "'p'" not in str(err.value)
+
+
+def test_a_pandas_series_of_texts_is_still_taken() -> None:
+    pd = pytest.importorskip("pandas")
+    docs = pd.Series(["cat dog", "dog cat", "car bus", "bus car"] * 2)
+    labels = pd.Series(["a", "a", "b", "b"] * 2)
+    assert evaluate_utility(docs, None, labels, folds=2)[0].folds == 2

@@ -55,6 +55,14 @@ def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, 
     from sklearn.model_selection import StratifiedKFold
 
     CLASSIFIERS.get(classifier)  # unknown name: ConfigError before any work
+    for what, values in (("original", original), ("anonymized", anonymized), ("labels", labels)):
+        # one str would be taken as a list of one-letter documents; None failed in len(). A
+        # pandas Series or an array is fine: anything sized and indexable.
+        if isinstance(values, (str, bytes)) or not (values is None and what == "anonymized" or (
+                hasattr(values, "__len__") and hasattr(values, "__getitem__"))):
+            raise TypeError(f"{what} must be a list of {'labels' if what == 'labels' else 'str'}"
+                            + (f", not one {type(values).__name__}" if isinstance(values, (str, bytes))
+                               else f", got {type(values).__name__}"))
     folds = positive_int("folds", folds)
     if folds < 2:
         raise ConfigError(f"folds must be at least 2, got {folds}")
