@@ -272,3 +272,26 @@ def test_a_hybrid_release_is_not_told_to_use_hybrid_scope(tmp_path: Path) -> Non
     out = _report(str(src), "--scope", "hybrid", "--key", str(_key(tmp_path)))
     remedies = [c["remedy"] for c in out["verdict"]["checks"]]
     assert remedies and not [r for r in remedies if "--scope hybrid" in r]
+
+
+def test_fresh_key_releases_spend_epsilon_once_per_release(tmp_path: Path) -> None:
+    """Mechanism audit: with --releases 3 --fresh-key the report said the longest document spent
+    20 x 14 = 280 and the verdict held 280 to its threshold, but three releases with fresh noise
+    draw every word three times and spend 3 x 280 (basic composition, docs/mechanisms.md). Under
+    one key the three releases are one text and spend 280."""
+    src = tmp_path / "hy.txt"
+    src.write_text("The well-known follow-up of a left-sided non-small-cell mass was re-evaluated in the "
+                   "x-ray.\nShort one.\n", encoding="utf-8")
+    common = (str(src), "-m", "exponential", "--epsilon", "14", "--draws", "5", "--max-words", "5",
+              "--releases", "3")
+    fresh = runner.invoke(app, ["privacy-report", "--no-contextual", *common, "--fresh-key"])
+    assert fresh.exit_code == 0, fresh.output
+    assert "3 releases with fresh noise spend 3 times that: longest document 3 x 20 x 14 = 840" in fresh.stdout
+    record = [line for line in fresh.stdout.splitlines() if "epsilon spent by the longest record" in line]
+    assert len(record) == 1 and "840.000" in record[0], record
+
+    def spent(data: dict) -> float:
+        return next(c["value"] for c in data["verdict"]["checks"] if c["figure"] == "epsilon_record")
+
+    assert spent(_report(*common, "--fresh-key")) == 840
+    assert spent(_report(*common, "--key", str(_key(tmp_path)))) == 280

@@ -196,7 +196,9 @@ def privacy_report_command(
         warnings.extend(scoped.warnings)
     values = figure_values(
         change_rate=counts.change.change_rate, n_w=report.n_w_mean, s_w=report.s_w_mean,
-        epsilon_record=None if report.epsilon is None else counts.longest_parts * report.epsilon,
+        # each fresh-key release draws every word again: the N releases spend N times (basic
+        # composition); under one key they are one text and spend once
+        epsilon_record=None if report.epsilon is None else len(keys) * counts.longest_parts * report.epsilon,
         attacks=None if figures is None else figures.as_dict(), membership_auc=membership.auc)
     if releases > 1 and fixed:  # N releases under one key are one text: nothing gained, exactly
         values["releases_gain"] = 0.0
@@ -211,8 +213,8 @@ def privacy_report_command(
                                    "verdict": verdict.as_dict()}
         typer.echo(json.dumps(finite_json(payload), indent=2, allow_nan=False, default=str))
         return
-    for line in (format_report(report, counts) + (format_figures(figures) if figures else [])
-                 + format_membership(membership)):
+    for line in (format_report(report, counts, releases=len(keys))
+                 + (format_figures(figures) if figures else []) + format_membership(membership)):
         typer.echo(line)
     if releases > 1 and fixed:
         typer.echo(f"{f'after {releases} releases:':<22}= 1 release (every release under this key is the "
@@ -377,13 +379,16 @@ def _rate(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.3f}"
 
 
-def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) -> list[str]:
+def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None, *,
+                  releases: int = 1) -> list[str]:
     """Lines of the report (counts and rates only).
 
     Args:
         report: the figures; ``report.change`` is the release's.
         counts: what released each word token (default: plain full scope, every word through the
             mechanism).
+        releases: independent releases of the input (``--releases N --fresh-key``: N; under one
+            key N releases are one text: 1). Each spends epsilon again (basic composition).
     """
     c = report.change
     counts = _full_scope_counts(report) if counts is None else counts
@@ -396,6 +401,10 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None) ->
         spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per part; well-known "
                  f"is 2); longest document: {longest} x {e:g} = {longest * e:g}; whole input: "
                  f"{m} x {e:g} = {m * e:g}")
+        if releases > 1:
+            spent += (f"; {releases} releases with fresh noise spend {releases} times that: longest "
+                      f"document {releases} x {longest} x {e:g} = {releases * longest * e:g}, whole "
+                      f"input {releases} x {m} x {e:g} = {releases * m * e:g}")
         if counts.verbatim_words or counts.other_words:
             spent += "; the other words have no epsilon"
         plain = epsilon_sentences(e, longest_parts=longest, scope_all=not scoped)
