@@ -130,3 +130,23 @@ def test_likelihood_equals_distribution_on_the_default_embedding(default_index: 
         np.testing.assert_allclose(got, law, rtol=RTOL, atol=0)
     if len(non_cand):
         assert (mech.likelihood(np.array(inputs[:1]), non_cand[:1]) == 0).all()
+
+
+@pytest.mark.parametrize("epsilon", [1e6, 1e300])
+def test_likelihood_of_words_outside_the_candidates_stays_a_probability_at_huge_epsilon(
+        default_index: NeighborIndex, epsilon: float) -> None:
+    """Mechanism audit: likelihood() of 'a', 's', 'x' (in the default embedding, too short to be
+    candidates) at their nearest candidate was 1.0000000005 at epsilon = 1e6 and inf from about
+    1e19 (privacy-report at --epsilon 1e300 warned of an overflow and its attacks read NaN
+    posteriors): log_normalizers took the shift from the matrix product, one rounding away from
+    the pair kernel, and epsilon scales that rounding. Any finite epsilon runs (docs/mechanisms.md)."""
+    index = default_index
+    xs = np.setdiff1d(np.arange(len(index.store)), index.candidates).astype(np.int64)
+    _, nearest = index.search(index.store.vectors[xs], 2)
+    xs, ys = np.repeat(xs, 2), nearest.reshape(-1)
+    mech = ExponentialMechanism(index=index, epsilon=epsilon)
+    with np.errstate(under="ignore"):
+        got = mech.likelihood(xs, ys)
+        want = brute_pairs(mech, xs, ys)
+    assert np.isfinite(got).all() and got.max() <= 1.0
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=0)

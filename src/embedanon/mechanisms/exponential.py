@@ -162,7 +162,8 @@ class DistanceExponential:
             sims = np.einsum("ij,ij->i", vecs[x], cand_vecs[c], dtype=np.float64)
             sims *= inv_norm[x] * inv_norm[self.index.candidates[c]]
             delta = np.minimum(unit_distance(sims), self.gamma)
-            out[at] = np.exp(-0.5 * self.epsilon * (delta - shift[s])) / total[s]
+            # delta >= shift (the nearest candidate's): the cap keeps P(y | x) <= 1 / Z <= 1
+            out[at] = np.exp(np.minimum(0.0, -0.5 * self.epsilon * (delta - shift[s]))) / total[s]
         return out
 
     def _normalizer_parts(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -186,8 +187,13 @@ class DistanceExponential:
                 sims *= self.inv_norm[block][:, None] * inv_c[None, :]
                 # d = sqrt(2 - 2 s) amplifies the rounding of s near 1 (d(x, x) is 0 or ~2e-8
                 # depending on the summation order): redo those entries with the kernel of
-                # distribution() and likelihood(), so all three agree there bit for bit.
-                rows, cols = np.nonzero(sims > _NEAR_ONE)
+                # distribution() and likelihood(), so all three agree there bit for bit. Each
+                # row's nearest candidate is redone too: its delta is the shift, and a shift
+                # off by one rounding (1e-16) scales P(y | x) by exp(epsilon * 1e-16), above 1
+                # from epsilon ~ 1e15 and inf from ~ 1e19 (words outside the candidates: 'a').
+                redo_mask = sims > _NEAR_ONE
+                redo_mask[np.arange(len(block)), sims.argmax(axis=1)] = True
+                rows, cols = np.nonzero(redo_mask)
                 if len(rows):
                     redo = np.einsum("ij,ij->i", self.index.store.vectors[block[rows]],
                                      self.index.candidate_vectors[cols], dtype=np.float64)
