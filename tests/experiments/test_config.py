@@ -178,3 +178,14 @@ def test_a_config_that_is_no_mapping_is_named_in_words(tmp_path, content: str, w
         load_config(path)
     assert str(info.value) == (f"{path} must be a YAML mapping of name, datasets, mechanisms, classifiers, "
                                f"seeds and output; it is {what}")
+
+
+def test_wrong_argument_kinds_are_named() -> None:
+    """API audit: ``run_experiment({...})`` failed with ``'dict' object has no attribute
+    'output'`` and ``load_config(None)`` with ``expected str, bytes or os.PathLike object``."""
+    from embedanon.experiments import run_experiment
+
+    with pytest.raises(TypeError, match="^config must be an ExperimentConfig .*got dict$"):
+        run_experiment({"name": "x"})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^path must be the path of a YAML file, got NoneType$"):
+        load_config(None)  # type: ignore[arg-type]

@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -205,6 +206,8 @@ def load_config(path: str | Path) -> ExperimentConfig:
     """
     import yaml
 
+    if not isinstance(path, (str, os.PathLike)):  # else "expected str, bytes or os.PathLike object"
+        raise TypeError(f"path must be the path of a YAML file, got {type(path).__name__}")
     file = Path(path)
     try:
         text = file.read_text(encoding="utf-8")

@@ -431,6 +431,9 @@ def run_experiment(
         The rows of ``results.csv`` (dicts keyed by :data:`COLUMNS`).
     """
     say = progress or _quiet
+    if not isinstance(config, ExperimentConfig):  # else "'dict' object has no attribute 'output'"
+        raise TypeError(f"config must be an ExperimentConfig (load_config(path) or parse_config(dict)), "
+                        f"got {type(config).__name__}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
     output = Path(config.output)
