@@ -136,3 +136,24 @@ def test_dask_apis_take_a_key_file_path_like_the_cli(tmp_path) -> None:  # type:
     assert by_path.equals(by_key) and bag == [anon.anonymize("John Smith"), anon.anonymize("Mary")]
     with pytest.raises(ConfigError, match="cannot read key file"):
         anonymize_bag(db.from_sequence(["a"]), anon.config, str(tmp_path / "missing.key"))
+
+
+def test_dask_dataframe_releases_a_categorical_column_without_its_original_categories(anon: Anonymizer) -> None:
+    """API audit: a dictionary-encoded Parquet column, which ``dd.read_parquet`` reads as
+    ``category``, was refused ('has dtype category, not text') where the CLI and
+    ``anonymize_series`` release it; the metadata must not keep the original categories."""
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    notes = ["the patient", None, "the patient", "chest pain"]
+    frame = dd.from_pandas(pd.DataFrame({"id": [1, 2, 3, 4], "text": pd.Categorical(notes)}), npartitions=2)
+    released = anonymize_dataframe(frame, ["text"], anon.config, anon.key)
+    assert "the patient" not in list(getattr(released._meta["text"].cat, "categories", []))
+    with dask.config.set(scheduler="synchronous"):
+        out = released.compute()
+    assert isinstance(out["text"].dtype, pd.CategoricalDtype)
+    assert out["text"].isna().tolist() == [False, True, False, False]
+    assert out["text"].dropna().tolist() == [anon.anonymize(t) for t in notes if t is not None]
+    assert set(out["text"].cat.categories) <= set(out["text"].dropna())  # no original left
+    assert out["id"].tolist() == [1, 2, 3, 4]

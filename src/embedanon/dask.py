@@ -102,23 +102,33 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
             raise ConfigError(f"column {column!r} appears {count} times in the dataframe; give "
                               "each column its own name")
         dtype = frame.dtypes[column]
+        if _categorical(dtype):  # a dictionary-encoded Parquet column: text, released as such
+            continue
         if not (is_string_dtype(dtype) or is_object_dtype(dtype)):
             raise TypeError(f"column {column!r} has dtype {dtype}, not text; only text columns "
                             "can be anonymized")
     return names
 
 
+def _categorical(dtype: Any) -> bool:
+    import pandas as pd
+
+    return isinstance(dtype, pd.CategoricalDtype)
+
+
 def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig,
                         key: ReleaseKey | str | os.PathLike[str]) -> Any:
     """A ``dask.dataframe`` with ``columns`` anonymized and every other column kept. Missing
-    values (None, NaN, ``pd.NA``) stay missing; a column named twice is anonymized once.
+    values (None, NaN, ``pd.NA``) stay missing; a column named twice is anonymized once; a
+    categorical column stays categorical, with only released texts as its categories.
     ``config`` and ``key`` as in :func:`anonymize_bag` (``key``: a key file path or a
     :class:`ReleaseKey`).
 
     Raises:
         TypeError: ``frame`` is not a ``dask.dataframe.DataFrame`` (a pandas frame, a Series, a
             list); ``columns`` is one string (pass ``[name]``) or holds a name that is not a
-            str; a column is not text (its dtype is neither a string nor ``object``): refused
+            str; a column is not text (its dtype is neither a string, ``object`` nor
+            ``category``, the reading of a dictionary-encoded Parquet column): refused
             before any work. At compute time, a partition fails when an ``object`` column holds
             a value other than a str or a missing value (a number, bytes, a dict): it is not
             converted with ``str()``.
@@ -131,6 +141,11 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
     def part(df: Any) -> Any:
         df = df.copy()
         for column in names:
+            # A categorical column cannot take new values in place, and its categories are the
+            # original texts: it is rebuilt from the released values (as anonymize_series does)
+            categorical = _categorical(df[column].dtype)
+            if categorical:
+                df[column] = df[column].astype(object)
             values = df[column]
             mask = values.notna()
             texts = values[mask].tolist()
@@ -139,7 +154,14 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                     raise TypeError(f"column {column!r} holds a {type(text).__name__} value; only "
                                     "str and missing values can be anonymized")
             df.loc[mask, column] = _partition(texts, config, key)
+            if categorical:
+                df[column] = df[column].astype("category")
         return df
 
-    return frame.map_partitions(part, meta=frame._meta)
+    from dask.dataframe.utils import clear_known_categories
+
+    # known categories in the metadata would be the original texts: they become unknown
+    cats = [c for c in names if _categorical(frame.dtypes[c])]
+    meta = clear_known_categories(frame._meta, cols=cats, index=False) if cats else frame._meta  # type: ignore[no-untyped-call]
+    return frame.map_partitions(part, meta=meta)
 
