@@ -459,3 +459,14 @@ def test_anonymize_many_refuses_jobs_beside_a_backend(anon: Anonymizer) -> None:
     with pytest.raises(ConfigError, match="give jobs or backend, not both"):
         anon.anonymize_many(["hello"], jobs=2, backend=ProcessBackend(jobs=1))
     assert list(anon.anonymize_many(["hello"], backend=ProcessBackend(jobs=1))) == [anon.anonymize("hello")]
+
+
+def test_equal_parameters_of_other_number_types_give_one_digest() -> None:
+    """API audit: ``epsilon=13``, ``13.0`` and ``numpy.float64(13)`` made equal configurations
+    and the same release but three ``digest()`` values (the digest hashed ``repr``), though the
+    digest is documented as equal for the same configuration and key."""
+    np = pytest.importorskip("numpy")
+    made = [Anonymizer(seed=7, mechanism="exponential", epsilon=e) for e in (13, 13.0, np.float64(13))]
+    assert len({a.digest() for a in made}) == 1
+    assert made[0].config.params == (("epsilon", 13.0),) and type(made[0].config.params[0][1]) is float
+    assert Anonymizer(seed=7, k=np.int64(5)).digest() == Anonymizer(seed=7, k=5).digest()

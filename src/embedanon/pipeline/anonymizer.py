@@ -136,6 +136,28 @@ def _check_params(params: Mapping[str, Any]) -> None:
         raise TypeError(f"Anonymizer got an unexpected keyword {name!r}{hint}")
 
 
+def _plain(mechanism: str, name: str, value: Any) -> Any:
+    """A number parameter as the type the mechanism declares (``epsilon: float``, ``k: int``), so
+    that ``epsilon=13``, ``13.0`` and ``numpy.float64(13)`` (equal configurations, one release)
+    give one configuration and one digest. Anything else is left to the mechanism's own checks."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or mechanism not in MECHANISMS.names():
+        return value
+    try:
+        declared = inspect.signature(MECHANISMS.get(mechanism).factory).parameters.get(name)
+    except (TypeError, ValueError):
+        return value
+    kind = str(declared.annotation) if declared is not None else ""
+    try:
+        if kind.startswith("float"):
+            number = float(value)
+            return number if number == value else value  # an integer beyond float range: refused later
+        if kind.startswith("int") and isinstance(value, numbers.Integral):
+            return int(value)
+    except (OverflowError, ValueError):
+        pass
+    return value
+
+
 class Anonymizer:
     """Replace every word of a text by a word drawn near it in an embedding.
 
@@ -192,9 +214,10 @@ class Anonymizer:
         scope = _scope_config(scope, detectors, strategies, allow, deny, detector_options,
                               surrogates, neutral_formats)
         release_key = resolve_key(key, seed)
-        clean = tuple(sorted((n, v) for n, v in params.items() if v is not None))
         if not isinstance(mechanism, str):
             raise TypeError(f"mechanism must be a name, got {type(mechanism).__name__}")
+        clean = tuple(sorted((n, _plain(mechanism.lower(), n, v)) for n, v in params.items()
+                             if v is not None))
         if isinstance(index, str) and index not in SEARCH_MODES:  # else the message named 'approximate'
             raise ConfigError(f"index must be None or one of {', '.join(SEARCH_MODES)}, got {index!r}")
         self.config = AnonymizerConfig(
