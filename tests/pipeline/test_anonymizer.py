@@ -470,3 +470,21 @@ def test_equal_parameters_of_other_number_types_give_one_digest() -> None:
     assert len({a.digest() for a in made}) == 1
     assert made[0].config.params == (("epsilon", 13.0),) and type(made[0].config.params[0][1]) is float
     assert Anonymizer(seed=7, k=np.int64(5)).digest() == Anonymizer(seed=7, k=5).digest()
+
+
+@pytest.mark.parametrize(("texts", "message"), [
+    ("John Smith", "^texts must be a list of str, not one str$"),
+    (b"John Smith", "^texts must be a list of str, not one bytes$"),
+    (None, "^texts must be a list of str, got NoneType$"),
+    ((t for t in ["John Smith"]), "^texts must be a list of str, got generator$"),
+])
+def test_batch_record_functions_refuse_what_is_not_a_list_of_texts(anon: Anonymizer, texts: object,
+                                                                   message: str) -> None:
+    """API audit: ``anonymize_records("John", ...)`` released four one-letter texts, and a
+    generator was used up by the type check, so ``[]`` came back with nothing anonymized."""
+    from embedanon.pipeline import anonymize_documents
+
+    for call in (anonymize_records, anonymize_documents):
+        with pytest.raises(TypeError, match=message):
+            call(texts, anon.config, anon.key)  # type: ignore[arg-type]
+    assert anonymize_records(("John Smith",), anon.config, anon.key) == [anon.anonymize("John Smith")]

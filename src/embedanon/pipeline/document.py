@@ -115,6 +115,12 @@ def check_config_key(config: object, key: object) -> None:
 
 
 def _check_texts(texts: Sequence[str]) -> None:
+    # one str was taken as a list of one-letter texts, and a generator was used up here, so
+    # nothing was anonymized and [] came back
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(f"texts must be a list of str, not one {type(texts).__name__}")
+    if not (hasattr(texts, "__len__") and hasattr(texts, "__getitem__")):
+        raise TypeError(f"texts must be a list of str, got {type(texts).__name__}")
     for text in texts:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, got {type(text).__name__}")
