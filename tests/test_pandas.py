@@ -125,3 +125,11 @@ def test_dataset_map_with_two_processes_is_the_same_release(setup: tuple[str, st
     frame = anonymize_frame(pd.DataFrame({"note": notes}), ["note"], key=key, embedding=glove)
     assert out["note"] == [None if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) else v
                            for v in frame["note"]]
+
+
+def test_anonymize_many_refuses_a_whole_frame(setup: tuple[str, str]) -> None:
+    """API audit: ``anon.anonymize_many(df)`` anonymized the frame's column names."""
+    glove, key = setup
+    frame = pd.DataFrame({"note": ["the patient"]})
+    with pytest.raises(TypeError, match=r"got DataFrame \(its keys or column names would be taken"):
+        Anonymizer(glove, key=key).anonymize_many(frame)

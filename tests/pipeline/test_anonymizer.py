@@ -270,6 +270,8 @@ def test_pickle_holds_only_config_and_key() -> None:
     [(lambda a: list(a.anonymize_many("hello")), "texts must be a list/sequence of str, not one str"),
      (lambda a: a.anonymize_many(b"hello"), "not one bytes"),
      (lambda a: a.anonymize_many(5), "texts must be a list/sequence of str, got int"),
+     # API audit: a dict's keys were anonymized in place of its texts
+     (lambda a: a.anonymize_many({"r1": "John Smith"}), r"got dict \(its keys or column names"),
      # None is a missing cell, yielded back (tests/test_pandas.py); a number is no text
      (lambda a: list(a.anonymize_many(["hi", 12])), r"texts\[1\] must be str, got int"),
      (lambda a: a.anonymize(None), "text must be str, got NoneType")],

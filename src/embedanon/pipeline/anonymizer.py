@@ -275,6 +275,11 @@ class Anonymizer:
             raise TypeError(f"texts must be a list/sequence of str, not one {type(texts).__name__}")
         if not isinstance(texts, Iterable):
             raise TypeError(f"texts must be a list/sequence of str, got {type(texts).__name__}")
+        if isinstance(texts, Mapping) or (type(texts).__name__ == "DataFrame"
+                                          and type(texts).__module__.startswith("pandas")):
+            # iterating either yields its keys or column names: those were anonymized
+            raise TypeError(f"texts must be a list/sequence of str, got {type(texts).__name__} "
+                            "(its keys or column names would be taken; give .values() or a column)")
         jobs = positive_int("jobs", jobs)
         if backend is not None:
             if not callable(getattr(backend, "map", None)):  # a name such as "dask" is not an engine
