@@ -295,3 +295,15 @@ def test_fresh_key_releases_spend_epsilon_once_per_release(tmp_path: Path) -> No
 
     assert spent(_report(*common, "--fresh-key")) == 840
     assert spent(_report(*common, "--key", str(_key(tmp_path)))) == 280
+
+
+def test_releases_without_attacks_still_spend_epsilon_per_release(tmp_path: Path) -> None:
+    """Mechanism audit: laplace (no exact law) with --releases 2 --fresh-key said '--releases had no
+    effect' next to an epsilon spent of 2 releases; it has no effect on the attacks only."""
+    src = tmp_path / "a.txt"
+    src.write_text("The patient was seen today.\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "--no-contextual", str(src), "-m", "laplace",
+                                 "--epsilon", "60", "--releases", "2", "--fresh-key", "--draws", "3"])
+    assert result.exit_code == 0, result.output
+    assert "--releases had no effect on them;" in result.stdout
+    assert "longest document 2 x 5 x 60 = 600" in result.stdout

@@ -187,7 +187,7 @@ def privacy_report_command(
         unused = [name for name, on in given if on]
         if unused:
             warnings.append(f"{anonymizer.config.mechanism} has no exact law, so the attacks did not run "
-                            f"and {', '.join(unused)} had no effect; add --empirical-draws N (lower "
+                            f"and {', '.join(unused)} had no effect on them; add --empirical-draws N (lower "
                             "bounds, slow)")
     if anonymizer.key.origin == "seed":
         warnings.append("this release used --seed: anyone who guesses the seed (e.g. by replaying one "
