@@ -248,3 +248,24 @@ def test_dask_engine_checks_inflight_up_front(inflight: object, error: type) -> 
 
     with pytest.raises(error, match="inflight must be an integer"):
         dask_engine.DaskBackend(inflight=inflight)  # type: ignore[arg-type]
+
+
+def test_a_quiet_dask_run_gives_the_logger_levels_back() -> None:
+    """API audit: a quiet run (a Python session's default WARNING root level) set distributed's,
+    asyncio's and tornado's loggers to CRITICAL for the rest of the process, silencing the
+    user's own later use of distributed; the run now puts their levels back."""
+    pytest.importorskip("distributed")
+    import logging
+
+    from embedanon.backends import dask as dask_engine
+
+    names = ["distributed", "distributed.client", "asyncio", "tornado"]
+    before = {name: logging.getLogger(name).level for name in names}
+    original = before["distributed.client"]
+    logging.getLogger("distributed.client").setLevel(logging.ERROR)
+    before["distributed.client"] = logging.ERROR
+    try:
+        assert list(dask_engine.DaskBackend().map(abs, [-1, -2])) == [1, 2]
+        assert {name: logging.getLogger(name).level for name in names} == before
+    finally:
+        logging.getLogger("distributed.client").setLevel(original)

@@ -69,6 +69,24 @@ def _client(scheduler: str | None) -> Any:
     return _connect(Client, scheduler)
 
 
+_QUIETED = ("distributed", "asyncio", "tornado")
+
+
+def _logger_levels() -> dict[str, int]:
+    """The levels of the loggers :func:`_client` may set, by name."""
+    names = [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
+    return {name: logging.getLogger(name).level for name in [*names, *_QUIETED]}
+
+
+def _restore_levels(levels: dict[str, int]) -> None:
+    """Put the levels of :func:`_logger_levels` back; a logger made since gets no level of its
+    own (NOTSET), as it had when it was made."""
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]:
+        logging.getLogger(name).setLevel(levels.get(name, logging.NOTSET))
+    for name in _QUIETED:
+        logging.getLogger(name).setLevel(levels[name])
+
+
 @contextlib.contextmanager
 def _environment_kept() -> Iterator[None]:
     """Restore ``os.environ`` as it was on entry (keys added, changed or removed inside)."""
@@ -199,6 +217,9 @@ class DaskBackend:
     def map(self, func: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         own = self._client is None
         scratch = None
+        # a quiet run sets distributed's logger levels (see _client); they are put back at the
+        # end, so a Python session's later use of distributed is not silenced by this run
+        levels = _logger_levels()
         if own and self.scheduler is None:  # a local cluster's scratch space, removed at the end
             import dask
 
@@ -225,3 +246,4 @@ class DaskBackend:
                         cluster.close(timeout=CONNECT_SECONDS / 2)
             if scratch is not None:
                 shutil.rmtree(scratch, ignore_errors=True)
+            _restore_levels(levels)
