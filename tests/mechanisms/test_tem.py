@@ -267,3 +267,18 @@ def test_default_embedding_sampler_fits_exact_law(default_index: NeighborIndex) 
     words = [default_index.store.id_of("movie"), default_index.store.id_of("good")]
     pvalues = chi_square_pvalues(default_index, mech.sample, mech.distribution, words, 20_000, 8)
     assert min(pvalues) > ALPHA
+
+
+@pytest.mark.parametrize("epsilon", [5e-324, 1e-310])
+def test_tiny_epsilon_runs_with_the_default_gamma(tiny_index: NeighborIndex, epsilon: float) -> None:
+    """Mechanism audit: 'anonymize -m tem --epsilon 5e-324' failed with 'gamma must be a finite
+    number > 0, got inf' although no --gamma was given and docs/mechanisms.md says any finite
+    epsilon > 0 runs: the paper's default threshold 2/epsilon * ln(...) overflows. Its limit, no
+    truncation, is the exponential mechanism."""
+    tem = TemMechanism(index=tiny_index, epsilon=epsilon)
+    assert tem.gamma == math.inf
+    exp = ExponentialMechanism(index=tiny_index, epsilon=epsilon)
+    np.testing.assert_array_equal(tem.distribution(0), exp.distribution(0))
+    ids = np.zeros(50, dtype=np.int64)
+    out = tem.sample(ids, keyed_noise(7, len(ids)))
+    assert (out == exp.sample(ids, keyed_noise(7, len(ids)))).all()

@@ -65,5 +65,10 @@ class TemMechanism(DistanceExponential):
     def __init__(self, *, index: NeighborIndex, epsilon: float, gamma: float | None = None) -> None:
         epsilon = positive_float("epsilon", epsilon)
         if gamma is None:
+            # below epsilon ~ 1e-307 the paper's threshold overflows to inf: no truncation, which
+            # is its limit (any gamma >= 2 is the exponential mechanism on unit vectors)
             gamma = default_gamma(epsilon, index.n_candidates)
+            if not math.isfinite(gamma):
+                super().__init__(index=index, epsilon=epsilon, gamma=math.inf)
+                return
         super().__init__(index=index, epsilon=epsilon, gamma=positive_float("gamma", gamma))
