@@ -299,6 +299,9 @@ def test_wrong_argument_types_are_named(anon: Anonymizer, call, message: str) ->
      ({"scope": 1}, "scope must be 'all', 'detected', 'hybrid' or a ScopeConfig, got int"),
      ({"key": b"0" * 32}, "key must be a ReleaseKey or a key file path, got bytes"),
      ({"key": 5}, "key must be a ReleaseKey or a key file path, got int"),
+     # API audit: these said "unknown embedding 'None'" / "unknown embedding \"b'minilm-words'\""
+     ({"embedding": None}, "^embedding must be an embedding name or a file path, got NoneType$"),
+     ({"embedding": b"minilm-words"}, "^embedding must be an embedding name or a file path, got bytes$"),
      ({"detector": "regex"}, "unexpected keyword 'detector' \\(did you mean 'detectors'\\?\\)"),
      ({"zzqq": 1}, "unexpected keyword 'zzqq'$")],
 )

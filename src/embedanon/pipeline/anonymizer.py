@@ -216,6 +216,9 @@ class Anonymizer:
         release_key = resolve_key(key, seed)
         if not isinstance(mechanism, str):
             raise TypeError(f"mechanism must be a name, got {type(mechanism).__name__}")
+        if not isinstance(embedding, (str, os.PathLike)):  # else "unknown embedding 'None'"
+            raise TypeError("embedding must be an embedding name or a file path, "
+                            f"got {type(embedding).__name__}")
         clean = tuple(sorted((n, _plain(mechanism.lower(), n, v)) for n, v in params.items()
                              if v is not None))
         if isinstance(index, str) and index not in SEARCH_MODES:  # else the message named 'approximate'
