@@ -269,3 +269,12 @@ def test_a_quiet_dask_run_gives_the_logger_levels_back() -> None:
         assert {name: logging.getLogger(name).level for name in names} == before
     finally:
         logging.getLogger("distributed.client").setLevel(original)
+
+
+def test_dask_engine_refuses_a_scheduler_beside_a_client() -> None:
+    """API audit: ``DaskBackend(scheduler=..., client=...)`` ran on the client and ignored the
+    scheduler address without a word."""
+    from embedanon.backends import dask as dask_engine
+
+    with pytest.raises(ConfigError, match="a scheduler or a client, not both"):
+        dask_engine.DaskBackend(scheduler="tcp://127.0.0.1:8786", client=object())

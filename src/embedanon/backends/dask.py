@@ -210,6 +210,8 @@ class DaskBackend:
     name = "dask"
 
     def __init__(self, *, scheduler: str | None = None, client: Any = None, inflight: int = 16) -> None:
+        if scheduler is not None and client is not None:  # the scheduler would be ignored
+            raise ConfigError("give the dask engine a scheduler or a client, not both")
         self.scheduler = scheduler if scheduler is None else check_scheduler(scheduler)
         self._client = client
         self.inflight = positive_int("inflight", inflight)  # else a str failed inside map
