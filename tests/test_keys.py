@@ -68,6 +68,23 @@ def test_on_ci_no_key_is_made_but_an_existing_one_is_used(home: Path, monkeypatc
     assert default_key().secret == made.secret
 
 
+def test_a_missing_key_named_by_the_environment_is_refused_never_made(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$EMBEDANON_KEY`` names the key the user means; made anew (a typo, an unmounted secret
+    store, a relative path read from another directory) it would start a composing release."""
+    monkeypatch.setenv(KEY_ENV, str(home / "team.key"))
+    with pytest.raises(ConfigError, match=r"EMBEDANON_KEY names .*team\.key, which does not exist.*keygen"):
+        default_key(announce=lambda _: None)
+    assert not (home / "team.key").exists()
+    write_key_file(home / "team.key")
+    assert default_key().origin == "default"
+    monkeypatch.chdir(home)
+    monkeypatch.setenv(KEY_ENV, "relative.key")
+    with pytest.raises(ConfigError, match="does not exist"):
+        default_key()
+    assert not (home / "relative.key").exists()
+
+
 def test_a_process_that_loses_the_creation_race_reads_the_winners_key(
         home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two first uses at once (``datasets.map(num_proc=8)`` workers each building an Anonymizer):

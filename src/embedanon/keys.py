@@ -7,8 +7,11 @@ recover 37.6 % of their words, five 83.7 % (issue 33). So, as ssh and gpg do wit
 
 * **the default key** (:func:`default_key`): with neither ``--key`` nor ``--seed``, a release uses
   the user's own key, ``$EMBEDANON_KEY`` if that is set, else
-  ``$XDG_CONFIG_HOME/embedanon/release.key`` (``~/.config/embedanon/release.key``). It is created
-  on first use (mode 0600, in a directory of mode 0700) and announced once; on a CI machine
+  ``$XDG_CONFIG_HOME/embedanon/release.key`` (``~/.config/embedanon/release.key``). The latter
+  is created on first use (mode 0600, in a directory of mode 0700) and announced once; a
+  ``$EMBEDANON_KEY`` file must exist (``embedanon keygen``): a missing one is a typo, an unmounted
+  secret store or a relative path read from another directory, and a key made there would start a
+  release that composes with the others (decision 0355); on a CI machine
   (``$CI`` set) it is never created, because it would be lost with the machine and the next run
   would compose with this one;
 * **a key file** (:meth:`~embedanon.noise.ReleaseKey.from_file`, written by
@@ -88,11 +91,17 @@ def default_key(announce: Callable[[str], object] | None = None) -> ReleaseKey:
             command line prints it); None: the message is logged as a warning.
 
     Raises:
-        ConfigError: the key is missing on a CI machine, cannot be created, or its file holds no
-            usable key (see :meth:`~embedanon.noise.ReleaseKey.from_file`).
+        ConfigError: the key is missing on a CI machine or where ``$EMBEDANON_KEY`` names it,
+            cannot be created, or its file holds no usable key (see
+            :meth:`~embedanon.noise.ReleaseKey.from_file`).
     """
     path = default_key_path()
     if not os.path.lexists(path):
+        if os.environ.get(KEY_ENV):
+            raise ConfigError(
+                f"${KEY_ENV} names {path}, which does not exist; make it once with 'embedanon keygen "
+                f"{path}' (a key made here now would be a new one, and this release would compose "
+                "with those made under the key you meant)")
         if on_ci():
             raise ConfigError(
                 f"no release key at {path}, and on a CI machine ($CI is set) one made now would be "

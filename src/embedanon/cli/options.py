@@ -50,9 +50,10 @@ LamOpt = Annotated[Optional[float], typer.Option(
         help="mahalanobis: weight of the covariance in the noise, 0..1 (default 0.2).", metavar="LAMBDA")]
 KeyOpt = Annotated[Optional[str], typer.Option(
         "--key", metavar="FILE",
-        help="Release key file (see 'embedanon keygen'). Default: your own key, $EMBEDANON_KEY or "
-             "~/.config/embedanon/release.key, created on first use. The same data under the same "
-             "key is always released as the same text, so a repeated export reveals nothing new.")]
+        help="Release key file (see 'embedanon keygen'). Default: your own key, $EMBEDANON_KEY (which "
+             "must exist) or ~/.config/embedanon/release.key, created on first use. The same data "
+             "under the same key is always released as the same text, so a repeated export reveals "
+             "nothing new.")]
 SeedOpt = Annotated[Optional[int], typer.Option(
         help="For experiments only: derive the key from this integer. A small seed can be "
              "guessed from the output and the noise replayed; never release with --seed.", metavar="N")]

@@ -168,8 +168,9 @@ class Anonymizer:
         key: the release key (a :class:`~embedanon.noise.ReleaseKey` or the path of a key file
             written by ``embedanon keygen``). The same data under the same key always gives the
             same release, so exporting it again reveals nothing new. Neither key nor seed: the
-            user's default key (``$EMBEDANON_KEY`` or ``~/.config/embedanon/release.key``, created
-            on first use; see :mod:`embedanon.keys`), so a script run twice releases the same
+            user's default key (``$EMBEDANON_KEY``, which must exist, or
+            ``~/.config/embedanon/release.key``, created on first use; see :mod:`embedanon.keys`),
+            so a script run twice releases the same
             text. ``key=ReleaseKey.fresh()`` draws new noise, and releasing the same data again
             under another key composes.
         seed: for reproducible experiments only: the key is derived from it (scrypt), and anyone
