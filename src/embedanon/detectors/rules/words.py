@@ -248,8 +248,9 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     return out
 
 
-#: a word of a span, with the apostrophe forms of the pronoun ``I`` (``I'm Jordan Smith``)
+#: a word of a span, as the text's spaces cut it
 _SPAN_WORD = re.compile(r"\S+")
+#: the pronoun ``I`` and its apostrophe forms, folded (``I'm Jordan Smith``)
 _PRONOUN_I = frozenset({"i", "i'm", "i\u2019m", "i've", "i'd", "i'll"})
 
 
@@ -276,7 +277,7 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     text, common = context.text, context.common
 
     def loose(word: str) -> bool:
-        key = fold(word.strip(",;:!?"))
+        key = fold(word.strip(_NAME_EDGE_PUNCT))
         if key in _PRONOUN_I:
             return True
         return word.islower() and key in common and key not in NAME_PARTICLES
