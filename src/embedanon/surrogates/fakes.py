@@ -39,7 +39,7 @@ from .base import Context, Stream
 from .config import SurrogateConfig
 from .keys import entity_key
 from .names import NameMaker
-from .shape import fix_ordinals, scrubbed, shaped
+from .shape import edges, fix_ordinals, scrubbed, shaped
 
 ROLE_ACCOUNTS = frozenset((
     "info", "admin", "administrator", "contact", "support", "noreply", "no-reply", "office", "hello",
@@ -199,8 +199,6 @@ MAX_ADDRESS_ATTEMPTS = 16
 #: the word that makes a part with a number a street line (``10 Downing Street``), not a postcode
 _STREET = re.compile(r"\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|place|pl"
                      r"|square|sq|way|terrace|parkway|pkwy|highway|hwy)\b\.?", re.IGNORECASE)
-#: leading punctuation, the address, trailing punctuation
-_ADDRESS_EDGES = re.compile(r"([\s\"'(\[{<]*)(.*?)([\s\"'.,;:!?)\]}>]*)", re.DOTALL)
 
 
 def _call(fake: Any, *names: str) -> str:
@@ -230,7 +228,7 @@ class AddressMaker:
 
     def make(self, text: str, context: Context) -> str:
         # the punctuation around the address (``(42 Elm Street)``, a full stop) stays around it
-        lead, core, trail = _ADDRESS_EDGES.fullmatch(text).groups()  # type: ignore[union-attr]
+        lead, core, trail = edges(text)
         stream = context.entity(f"ADDRESS\x00{entity_key(core)}")
         fake = self._faker(stream.choice(self._locales))
         originals = {w for w in re.findall(r"[^\W\d_]{3,}", entity_key(text)) if w not in _ADDRESS_WORDS}

@@ -20,6 +20,7 @@ from ..leakguard import keys_are_variants
 from .base import Context
 from .config import SurrogateConfig
 from .keys import entity_key
+from .shape import edges
 
 #: words a place name may end with that the surrogate keeps (``Will County`` -> ``Smithmouth County``)
 _KINDS = frozenset({"county", "city", "island", "islands", "town", "township", "parish", "borough",
@@ -27,8 +28,6 @@ _KINDS = frozenset({"county", "city", "island", "islands", "town", "township", "
 MAX_ATTEMPTS = 16
 #: the comma between the parts of a place (``Brooklyn, NY``)
 _PARTS = re.compile(r"(\s*,\s*)")
-#: leading punctuation, the place, then a possessive and trailing punctuation
-_EDGES = re.compile(r"([\s\"'(\[{<]*)(.*?)((?:(?<=[^\W\d_])['\u2019][sS]?)?[\s\"'.,;:!?)\]}>]*)", re.DOTALL)
 
 
 class LocationMaker:
@@ -61,9 +60,7 @@ class LocationMaker:
     def make(self, text: str, context: Context) -> str:
         # the punctuation a span took in around the place (``(Lagos)``, ``Boston,``) and a
         # possessive (``Boston's``) stay around the surrogate
-        edges = _EDGES.fullmatch(text)
-        assert edges is not None  # the pattern matches every string
-        lead, stripped, trail = edges.groups()
+        lead, stripped, trail = edges(text, possessive=True)
         if not stripped:
             return text
         if "," in stripped:  # ``Brooklyn, NY``: each part a place of its own, the commas kept

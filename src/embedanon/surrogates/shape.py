@@ -150,6 +150,24 @@ def shaped(text: str, stream: Stream, *, letters: bool = True) -> str:
     return redraw(lambda: randomize_shape(text, stream, letters=letters), text)
 
 
+#: what a span may take in before and after its entity: quotes, brackets and spaces before;
+#: sentence punctuation, quotes, brackets and spaces after (a possessive too, where asked)
+_LEAD = r"[\s\"'(\[{<]*"
+_TRAIL = r"[\s\"'.,;:!?)\]}>]*"
+_EDGES = re.compile(rf"({_LEAD})(.*?)({_TRAIL})", re.DOTALL)
+_EDGES_POSSESSIVE = re.compile(rf"({_LEAD})(.*?)((?:(?<=[^\W\d_])['\u2019][sS]?)?{_TRAIL})", re.DOTALL)
+
+
+def edges(text: str, *, possessive: bool = False) -> tuple[str, str, str]:
+    """``(lead, core, trail)`` of a span's text: the punctuation around the entity that its
+    surrogate keeps as written (``(42 Elm Street).`` -> ``(``, ``42 Elm Street``, ``).``), with a
+    possessive in ``trail`` when ``possessive`` (``Boston's``). Every string splits."""
+    match = (_EDGES_POSSESSIVE if possessive else _EDGES).fullmatch(text)
+    assert match is not None  # each part may be empty
+    lead, core, trail = match.groups()
+    return lead, core, trail
+
+
 #: the words of a phone span that a shape-kept surrogate keeps (an extension, a line's kind)
 PHONE_WORDS = frozenset({"ext", "extn", "extension", "x", "tel", "telephone", "phone", "ph", "fax",
                          "mobile", "mob", "cell", "m", "t", "f", "p", "h", "w", "home", "work", "office"})
