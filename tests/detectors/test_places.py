@@ -29,6 +29,11 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("She grew up in London and Chicago.", []),
         ("We went to the hospital in the morning.", []),
         ("seen at st. lizbeth medical center", []),
+        # a surname that is also a town is a name after a title, with or without a locative
+        ("I spoke with Mr. González about the results.", []),
+        ("She was referred to Dr. Tyler in Tyler.", [("Tyler", "LOCATION")]),
+        # a name part written with its accents is still a name part, not a distinctive place
+        ("Later, González came to the clinic.", []),
     ],
 )
 def test_places_and_institutions(text, expected):

@@ -14,7 +14,8 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
   US county (GeoNames; countries and US states are not identifiers and are not listed), after a
   locative word (``in``, ``from``, ``of``, ``near``, ``to``, ``at``, ``outside``, ``visiting``:
   ``in Tyler``, ``94, of Yonkers``), or anywhere when the name is no common English word and no
-  person's name part (``Kumasi``, ``Mornington``, ``Yogyakarta``).
+  person's name part, accents aside (``Kumasi``, ``Mornington``, ``Yogyakarta``; not
+  ``González``); never right after a title (``Mr. González``, ``Dr. Tyler`` are people).
 
 Only in text with both cases: capitals are the evidence.
 """
@@ -23,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon import COMMON_RANK, NAME_RANK, name_parts, place_names, word_ranks
+from .._english import TITLE_ALTERNATION
+from ..lexicon import COMMON_RANK, NAME_RANK, folded, name_parts, place_names, word_ranks
 from .base import Span
 
 #: the institution words an organization's name ends in
@@ -51,6 +53,8 @@ _PHRASE = re.compile(r"(?<![\w'\u2019\-])([A-Z][a-z\u00c0-\u024f'\u2019\-]+|[A-Z
 #: capitalized words a phrase may open with before the place (``In Yonkers``, ``Near Akron``)
 _LEADING = frozenset({"in", "from", "of", "near", "to", "at", "outside", "around", "visiting", "toward",
                       "towards", "into", "the"})
+#: a title just before a phrase: what follows is a person's name (``Mr. González``, ``Dr. Tyler``)
+_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{TITLE_ALTERNATION})(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 #: words a place name follows
 _LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|from|of|near|to|at|outside|around|visiting|towards?|into)[ \t]+\Z",
                        re.IGNORECASE)
@@ -83,7 +87,7 @@ def _well_known(phrase: str) -> bool:
 def _distinctive(phrase: str) -> bool:
     """A place name no English word or person's name shares (every word rare, none a name part)."""
     ranks, parts = word_ranks(), name_parts()
-    words = [w.lower() for w in re.findall(r"[^\W\d_]+", phrase)]
+    words = [folded(w) for w in re.findall(r"[^\W\d_]+", phrase)]  # name parts are keyed in ASCII
     return all(ranks.get(w, COMMON_RANK) >= COMMON_RANK and w not in parts for w in words) and len(phrase) > 3
 
 
@@ -96,6 +100,8 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
     for m in _PHRASE.finditer(text):
         a, b = m.span()
         if any(x < b and a < y for x, y in taken_ranges):
+            continue
+        if _TITLE_BEFORE.search(text, max(0, a - 40), a):  # a surname, not a place
             continue
         words = text[a:b].split()
         while len(words) > 1 and words[0].lower() in _LEADING:  # 'In Yonkers', 'The Bronx'
