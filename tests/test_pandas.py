@@ -113,6 +113,26 @@ def test_column_anonymizer_pickles_without_the_key(setup: tuple[str, str]) -> No
     assert list(out) == ["note"] and [v for v in out["note"] if v is not None] == _expected(glove, key)
 
 
+def test_column_anonymizer_pickles_no_deny_term_and_changes_with_the_key(setup: tuple[str, str]) -> None:
+    """Decision 0360: ``datasets`` persists an unkeyed hash of this pickle (its cache fingerprint),
+    so a deny term in it could be confirmed by guessing; and the same key path holding a new key
+    must pickle differently, or ``datasets`` hands back the old key's cached release."""
+    glove, key = setup
+    deny = {"Zorblatovic": "NAME"}
+    blob = pickle.dumps(ColumnAnonymizer(["note"], key=key, embedding=glove, scope="hybrid", deny=deny))
+    assert b"Zorblatovic" not in blob and "Zorblatovic".encode("utf-16-le") not in blob
+    assert blob == pickle.dumps(ColumnAnonymizer(["note"], key=key, embedding=glove, scope="hybrid", deny=deny))
+    Path(key).unlink()
+    write_key_file(key)  # a new key at the same path
+    rotated = ColumnAnonymizer(["note"], key=key, embedding=glove, scope="hybrid", deny=deny)
+    assert pickle.dumps(rotated) != blob
+    with pytest.raises(ConfigError, match="is not the key this ColumnAnonymizer was made with"):
+        pickle.loads(blob)({"note": ["Zorblatovic came"]})  # a worker reading the new key file
+    out = pickle.loads(pickle.dumps(rotated))({"note": ["Zorblatovic came"]})
+    assert out["note"] == [Anonymizer(glove, key=key, scope="hybrid", deny=deny).anonymize("Zorblatovic came")]
+    assert "Zorblatovic" not in out["note"][0]
+
+
 def test_dataset_map_with_two_processes_is_the_same_release(setup: tuple[str, str]) -> None:
     """The README's Dataset.map recipe: batched, num_proc=2, the same key, the same output."""
     datasets = pytest.importorskip("datasets")

@@ -40,7 +40,9 @@ from enum import IntEnum
 from typing import Protocol
 
 import numpy as np
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 
 from ._validate import seed_int
 from .errors import ConfigError
@@ -161,6 +163,29 @@ class ReleaseKey:
     def record_prf(self, purpose: str, identity: bytes) -> Prf:
         """A PRF keyed by the release key AND one record (per-record choices, e.g. a date shift)."""
         return Prf(hmac.new(self.subkey(purpose), identity, hashlib.sha256).digest())
+
+    def seal(self, purpose: str, data: bytes) -> bytes:
+        """``data`` encrypted and authenticated under this key for ``purpose`` (AES-256-SIV).
+
+        Deterministic: the same key, purpose and data give the same bytes, so a digest of them
+        (a ``datasets`` cache fingerprint) is stable from run to run, yet it can neither be
+        computed nor confirmed for guessed data without the key, and it changes with the key.
+        """
+        return self._siv(purpose).encrypt(data, None)
+
+    def unseal(self, purpose: str, sealed: bytes) -> bytes:
+        """The data :meth:`seal` sealed under this key for ``purpose``.
+
+        Raises:
+            ConfigError: sealed under another key or purpose, or altered.
+        """
+        try:
+            return self._siv(purpose).decrypt(sealed, None)
+        except InvalidTag:
+            raise ConfigError(f"the {purpose} were sealed under another release key, or altered") from None
+
+    def _siv(self, purpose: str) -> AESSIV:
+        return AESSIV(self.subkey(purpose + "/siv-mac") + self.subkey(purpose + "/siv-ctr"))
 
     def fingerprint(self) -> str:
         """A short public digest identifying the key (safe to log; reveals nothing usable)."""

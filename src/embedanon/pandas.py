@@ -24,6 +24,7 @@ is seen, and would be a second way to say what ``anonymize_frame(df, columns, ke
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ from .pipeline import Anonymizer
 from .pipeline.anonymizer import is_missing
 
 KeyArg = ReleaseKey | str | os.PathLike[str] | None
+_SEALED = "ColumnAnonymizer options"
 
 
 def _anonymizer(anonymizer: Anonymizer | None, key: KeyArg, options: Mapping[str, Any]) -> Anonymizer:
@@ -142,8 +144,13 @@ class ColumnAnonymizer:
         ...             batched=True, num_proc=4)
 
     It pickles (to ``num_proc`` workers, and into ``datasets``' cache fingerprint) as the key
-    file path and the options, never as the key's secret, and builds the Anonymizer once per
-    process on the first batch. Only a key file path is accepted, for that reason.
+    file path and the options sealed under the release key (:meth:`ReleaseKey.seal`), never as
+    the key's secret, and builds the Anonymizer once per process on the first batch. Only a key
+    file path is accepted, for that reason. Sealed, because ``datasets`` persists an unkeyed hash
+    of the pickle in its cache file names and the options hold the ``deny`` list: plain, a guessed
+    deny list could be confirmed against that hash offline (decision record 0360). The seal also
+    binds the fingerprint to the key: a new key at the same path is a new fingerprint, never the
+    cached release of the old key, and a worker whose key file differs refuses to run.
 
     Args:
         columns: the text columns.
@@ -160,19 +167,29 @@ class ColumnAnonymizer:
                             f"ReleaseKey would carry its secret), got {type(key).__name__}")
         self.columns = list(dict.fromkeys(columns))
         self.key = os.fspath(key)
-        self.options = dict(options)
-        self._anonymizer: Anonymizer | None = Anonymizer(key=self.key, **self.options)  # fail fast
+        self._anonymizer: Anonymizer | None = Anonymizer(key=self.key, **options)  # fail fast
+        self._sealed = self._anonymizer.key.seal(_SEALED, pickle.dumps(dict(options), protocol=4))
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"columns": self.columns, "key": self.key, "options": self.options}
+        return {"columns": self.columns, "key": self.key, "sealed": self._sealed}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        self.columns, self.key, self._sealed = state["columns"], state["key"], state["sealed"]
         self._anonymizer = None
+
+    def _build(self) -> Anonymizer:
+        key = ReleaseKey.from_file(self.key)
+        try:
+            # only bytes sealed under this very key are unpickled (AES-SIV authenticates them)
+            options = pickle.loads(key.unseal(_SEALED, self._sealed))  # noqa: S301
+        except ConfigError:
+            raise ConfigError(f"the key file {self.key} is not the key this ColumnAnonymizer was made "
+                              "with (it changed, or this worker reads another file)") from None
+        return Anonymizer(key=key, **options)
 
     def __call__(self, batch: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
         if self._anonymizer is None:
-            self._anonymizer = Anonymizer(key=self.key, **self.options)
+            self._anonymizer = self._build()
         out = {}
         for name in self.columns:
             if name not in batch:
