@@ -18,6 +18,7 @@ from embedanon.detectors.rules import (
     apply_rules,
     complete_name_pairs,
     drop_role_labels,
+    email_shapes,
     extend_coordinations,
     join_inverted_names,
     join_name_particles,
@@ -380,6 +381,29 @@ def test_a_word_before_its_own_email_is_a_name(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "email", "expected"),
+    [
+        # chat handles read as one e-mail: the handles written like names are names
+        ("Thanks @Liam, @Aisha for the notes!", "@Liam, @Aisha", [("Liam", "NAME"), ("Aisha", "NAME")]),
+        ("thanks @liam and @import", "@liam and @import", [("liam", "NAME")]),
+        # no address and no handle: gone
+        ("crashes in [@ comdlg32.dll ] on save", "[@ comdlg32.dll", []),
+        ("if the page uses @import url", "@import", []),
+        # an address inside a wider span: the address alone; two addresses: two spans
+        ("write to: ana.ruiz@example.org, please", "to: ana.ruiz@example.org,", [("ana.ruiz@example.org", "EMAIL")]),
+        ("a@example.org b@example.com", "a@example.org b@example.com",
+         [("a@example.org", "EMAIL"), ("b@example.com", "EMAIL")]),
+    ],
+)
+def test_an_email_span_holds_an_address(text, email, expected):
+    spans = [*_spans(text, ["notes"] if "notes" in text else []), *_spans(text, [email], label="EMAIL")]
+    out = email_shapes(RuleContext(text), sorted(spans, key=lambda s: s.start))
+    got = [(text[s.start : s.end], s.label) for s in out if text[s.start : s.end] != "notes"]
+    assert got == expected and [s.start for s in out] == sorted(s.start for s in out)
+    assert ("notes" in text) == any(text[s.start : s.end] == "notes" for s in out)  # other spans stay
+
+
+@pytest.mark.parametrize(
     ("text", "names", "expected"),
     [
         ("Contacts:\nNomagugu Godide\nKai\nThembile\n", ["Nomagugu Godide", "Kai"],
@@ -438,6 +462,7 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "nd fibril architecture in fibrotic skin.\n\ncheers, i-hsuan\n",
          "h depends on de novo protein synthesis. I-Chun moved to 18813 Maureen Lodge.",
          "Thanks to Amina Okafor and Bowers, the report was done.",
+         "Thanks @Liam, @Aisha for the notes!",
          "teacher: ok\nstudent: Kenji said it yesterday\nteacher: oh",
          "Blessing: I finished.\nTutor: Good.\nBlessing: Thanks!\nTutor: Bye Blessing.",
          "PATIENT NAME: Nnamani, Patience\nNEEDLE EMG: normal study.",
@@ -496,7 +521,7 @@ _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor
            "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. ",
            "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor",
            " 's ", "d' ", "Wage (wage94@yahoo.com)", "Hi ", "GOOD MORNING ", "thanks, ", "!", ". ",
-           "Thembile", "I-An", "Attendees: "]
+           "Thembile", "I-An", "Attendees: ", "@", "@Liam", "@aisha"]
 
 
 def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
@@ -509,10 +534,10 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     detector = ModelDetector(path=shipped_path())
     plain = ModelDetector(path=shipped_path())
 
-    # every rule, and only the rules that remove (role labels, common words, drug names, name
+    # every rule, and only the rules that remove (e-mail shapes, role labels, common words, drug names, name
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
-    kept = ("role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
+    kept = ("email_shapes", "role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
             "lower_edges", "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 

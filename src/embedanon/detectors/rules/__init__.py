@@ -20,7 +20,7 @@ from ..base import Span
 from .base import Rule, RuleContext
 from .context import extend_coordinations, join_inverted_names, name_after_honorifics, propagate_names
 from .dates import drop_non_dates, split_date_lists, split_date_ranges, trim_date_edges
-from .layout import join_name_particles, name_before_own_email
+from .layout import email_shapes, join_name_particles, name_before_own_email
 from .lists import name_list_items
 from .turns import drop_role_labels, name_after_greetings, name_speaker_turns
 from .words import (
@@ -40,6 +40,7 @@ from .words import (
 #: the decode rules, in the order they run: the DATE rules last, so the NAME rules see the DATE
 #: spans the decode gave
 RULES: tuple[Rule, ...] = (
+    Rule("email_shapes", email_shapes),
     Rule("orphan_names", name_orphan_tokens),
     Rule("role_labels", drop_role_labels),
     Rule("common_words", drop_common_words),
@@ -85,6 +86,7 @@ __all__ = [
     "drop_non_dates",
     "drop_public_figures",
     "drop_role_labels",
+    "email_shapes",
     "extend_coordinations",
     "join_inverted_names",
     "join_name_particles",

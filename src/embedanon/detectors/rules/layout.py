@@ -1,14 +1,16 @@
 """Decode rules that read how a name is written beside other things: name particles (``d'``,
-``'s``) and a word written before its own e-mail address. Lists of names: :mod:`.lists`.
+``'s``), a word written before its own e-mail address, and what an EMAIL span must hold (an
+address; a chat handle ``@Liam`` is a name). Lists of names: :mod:`.lists`.
 """
 
 from __future__ import annotations
 
 import re
 
+from ...lexicon import folded, name_parts
 from ..base import Span
 from .base import RuleContext
-from .common import NO_PROPAGATION, WORD, SpanLookup
+from .common import NO_PROPAGATION, WORD, SpanLookup, mixed_name_case
 
 #: after a name: a Dutch / French / Italian particle written apart, then the rest of the surname
 #: (``Ella-Yfke 's Gravensande``, ``Jake d' Heripon``; an initial's period may come first)
@@ -92,3 +94,46 @@ def name_before_own_email(context: RuleContext, spans: list[Span]) -> list[Span]
             continue
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+#: an e-mail address: a local part, ``@``, a domain with a dot
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+#: a chat handle: ``@`` right before a word, not inside one (``@Liam``)
+_HANDLE = re.compile(r"(?<![\w@])@([^\W\d_][\w'\u2019-]*)")
+
+
+def email_shapes(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """An EMAIL span holds an e-mail address. The model reads other things around an ``@`` as
+    one (``@Liam, @Aisha``, ``[@ comdlg32.dll``, ``@import``): a span with addresses in it keeps
+    each address as its own span; a span without one is no e-mail: each chat handle in it whose
+    word is written like a name (capitalized in text with both cases, a listed name part in text
+    without capitals) becomes a NAME span over the word, and the rest goes.
+
+    Args:
+        context: the text and its case.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans, sorted and disjoint.
+    """
+    if not any(sp.label == "EMAIL" for sp in spans):
+        return spans
+    text = context.text
+    parts = name_parts()
+    out: list[Span] = []
+    for sp in spans:
+        if sp.label != "EMAIL":
+            out.append(sp)
+            continue
+        piece = text[sp.start : sp.end]
+        addresses = list(_ADDRESS.finditer(piece))
+        if addresses:
+            out.extend(Span(sp.start + m.start(), sp.start + m.end(), "EMAIL", sp.score, sp.source)
+                       for m in addresses)
+            continue
+        for m in _HANDLE.finditer(piece):
+            word = m.group(1)
+            named = folded(word) in parts if context.caseless else mixed_name_case(word)
+            if named and word.lower() not in NO_PROPAGATION:
+                out.append(Span(sp.start + m.start(1), sp.start + m.end(1), "NAME", sp.score, sp.source))
+    return out
