@@ -43,7 +43,7 @@ from .mechanisms import MECHANISMS
 from .parquet import ParquetJob
 from .pipeline import Anonymizer
 from .pipeline.document import Task, anonymize_documents, run_task
-from .privacy.epsilon import epsilon_sentences
+from .privacy.epsilon import epsilon_sentences, spent
 from .text import drawn_parts, split_words, token_kind
 
 log = logging.getLogger(__name__)
@@ -129,7 +129,8 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                                             else stats.full_scope_fallbacks)},
         "epsilon": None if epsilon is None else {
             "per_word": epsilon, "longest_text_draws": stats.longest_draws,
-            "longest_text": stats.longest_draws * epsilon, "whole_input": stats.draws * epsilon,
+            # None past the largest float: JSON has no infinity (decision 0370)
+            "longest_text": spent(stats.longest_draws, epsilon), "whole_input": spent(stats.draws, epsilon),
             "note": "basic composition: each word part the mechanism releases (well-known: 2) spends "
                     "epsilon, so a text of n such parts spends n x epsilon per release"
                     + ("; words released verbatim or as surrogates spend none"
@@ -140,7 +141,7 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
         "seconds": round(seconds, 3),
         "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,
     }
-    return json.dumps(report, indent=2) + "\n"
+    return json.dumps(report, indent=2, allow_nan=False) + "\n"
 
 
 def _default_params(mechanism: str) -> dict[str, Any]:

@@ -529,3 +529,30 @@ def _deny(tmp_path: Path) -> Path:
     deny = tmp_path / "deny.tsv"
     deny.write_text("NAME\tJohn Smith\nNAME\tSarah Davis\n", encoding="utf-8")
     return deny
+
+
+def test_report_of_an_epsilon_past_the_largest_float_is_valid_json(tmp_path: Path) -> None:
+    """Privacy audit: at --epsilon 1e308 the report wrote 'longest_text': Infinity (13 x 1e308),
+    which is not JSON, and said 'e^inf' and '= inf' in words. A total past the largest float is
+    null, and said as 'more than 1.8e+308' (decision 0370)."""
+    src = tmp_path / "in.txt"
+    src.write_text("The patient walked to the clinic on Monday and felt much better.\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "-m", "exponential", "--epsilon", "1e308",
+                 "--report", str(report))
+    assert result.exit_code == 0, result.output
+
+    def no_constant(name: str) -> None:
+        raise AssertionError(f"the report holds {name}, which JSON has not")
+
+    spent = json.loads(report.read_text(encoding="utf-8"), parse_constant=no_constant)["epsilon"]
+    assert spent["per_word"] == 1e308 and spent["longest_text_draws"] == 12
+    assert spent["longest_text"] is None and spent["whole_input"] is None
+    words = " ".join(spent["in_words"].values())
+    assert "inf" not in words.replace("information", "") and words.count("more than 1.8e+308") == 4
+    # a total that fits is still a number
+    fits = tmp_path / "fits.json"
+    result = run(str(src), "-o", str(tmp_path / "out2.txt"), "-m", "exponential", "--epsilon", "1e300",
+                 "--report", str(fits))
+    assert result.exit_code == 0, result.output
+    assert json.loads(fits.read_text(encoding="utf-8"))["epsilon"]["longest_text"] == 12 * 1e300

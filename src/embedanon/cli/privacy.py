@@ -23,7 +23,7 @@ from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
 from ..privacy.attacks.likelihood import likelihood_for
 from ..privacy.attacks.membership import MembershipFigure, layout_membership
-from ..privacy.epsilon import epsilon_sentences
+from ..privacy.epsilon import amount, epsilon_sentences
 from ..privacy.prior import has_aligned_words
 from ..privacy.report import PrivacyReport, privacy_report
 from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
@@ -399,12 +399,12 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None, *,
     else:
         e, m, longest = report.epsilon, counts.mechanism_parts, counts.longest_parts
         spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per part; well-known "
-                 f"is 2); longest document: {longest} x {e:g} = {longest * e:g}; whole input: "
-                 f"{m} x {e:g} = {m * e:g}")
+                 f"is 2); longest document: {longest} x {e:g} = {amount(longest * e)}; whole input: "
+                 f"{m} x {e:g} = {amount(m * e)}")
         if releases > 1:
             spent += (f"; {releases} releases with fresh noise spend {releases} times that: longest "
-                      f"document {releases} x {longest} x {e:g} = {releases * longest * e:g}, whole "
-                      f"input {releases} x {m} x {e:g} = {releases * m * e:g}")
+                      f"document {releases} x {longest} x {e:g} = {amount(releases * longest * e)}, "
+                      f"whole input {releases} x {m} x {e:g} = {amount(releases * m * e)}")
         if counts.verbatim_words or counts.other_words:
             spent += "; the other words have no epsilon"
         plain = epsilon_sentences(e, longest_parts=longest, scope_all=not scoped)

@@ -12,6 +12,7 @@ embedding (N_w = 0.1 and 0.5: below it the text is noise, above it most words su
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -38,8 +39,26 @@ def ranges_help() -> str:
             f"see 'embedanon calibrate --target'): {', '.join(parts)} (tem as exponential)")
 
 
+def spent(parts: int, epsilon: float) -> float | None:
+    """epsilon spent by ``parts`` word parts (basic composition: ``parts * epsilon``), or None when
+    that exceeds the largest float (about 1.8e308; decision 0370): a report writes no infinity,
+    which JSON cannot hold."""
+    total = parts * epsilon
+    return total if math.isfinite(total) else None
+
+
+def amount(value: float | None) -> str:
+    """An epsilon total in words: ``7,000``; beyond the largest float (None or inf) ``more than
+    1.8e+308``, never ``inf``."""
+    if value is None or not math.isfinite(value):
+        return f"more than {sys.float_info.max:.2g}"
+    return f"{value:,.6g}"
+
+
 def _power(exponent: float) -> str:
     """e^x in words: ``e^28 (about 1.4e+12)``; beyond what a float holds, only the exponent."""
+    if not math.isfinite(exponent):
+        return f"e^({amount(exponent)})"
     if exponent > 700:
         return f"e^{exponent:,.0f}"
     return f"e^{exponent:g} (about {math.exp(exponent):.2g})"
@@ -68,12 +87,12 @@ def epsilon_sentences(epsilon: float, *, longest_parts: int | None = None,
     if longest_parts is not None:
         total = longest_parts * epsilon
         out["per_record"] = (f"the longest record has {longest_parts} such parts and spends "
-                             f"{longest_parts} x {epsilon:g} = {total:,.6g} (basic composition: a "
+                             f"{longest_parts} x {epsilon:g} = {amount(total)} (basic composition: a "
                              f"bound of {_power(total)} on the odds about the whole record)")
     note = NOTE_WORDS * epsilon
     out["note_500_words"] = (
         f"a {NOTE_WORDS}-word note{'' if scope_all else ' whose words all go through the mechanism'} "
-        f"spends about {NOTE_WORDS} x {epsilon:g} = {note:,.6g}: as a formal guarantee that is "
+        f"spends about {NOTE_WORDS} x {epsilon:g} = {amount(note)}: as a formal guarantee that is "
         + ("meaningful (at most e^10)" if note <= 10 else "none at all")
         + "; what such a release protects is what privacy-report's attacks measure")
     return out
