@@ -155,6 +155,28 @@ def test_a_changed_input_options_or_key_is_refused(tmp_path: Path, glove: Path, 
     assert not resumable.journal_path(out).exists() and not resumable.temp_path(out).exists()
 
 
+def test_a_file_the_options_name_edited_in_place_is_refused(tmp_path: Path, glove: Path, key: Path) -> None:
+    """The configuration holds the --candidates list and an embedding file by path only: edited
+    between the runs, resuming spliced two releases (found by the data audit, by hand: 2,201
+    records under one candidate list, the rest under the other, exit 0)."""
+    src = tmp_path / "a.txt"
+    src.write_text(_lines(4000), encoding="utf-8")
+    candidates = tmp_path / "candidates.txt"
+    candidates.write_text("\n".join(_WORDS) + "\n", encoding="utf-8")
+    out = str(tmp_path / "o.txt")
+    anonymizer = Anonymizer(str(glove), key=str(key), allowlist=str(candidates))
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([str(src)], out, anonymizer, backend=Interrupting(1), resume=True)
+    candidates.write_text("\n".join(_WORDS[::2]) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="^--resume: the options changed .*or a file they name"):
+        files.anonymize_files([str(src)], out, anonymizer, resume=True)
+    candidates.write_text("\n".join(_WORDS) + "\n", encoding="utf-8")
+    write_glove(glove, _WORDS, seed=1)  # the same words, other vectors
+    with pytest.raises(ConfigError, match="^--resume: the options changed .*or a file they name"):
+        files.anonymize_files([str(src)], out, anonymizer, resume=True)
+    assert not Path(out).exists() and resumable.journal_path(out).exists()
+
+
 def test_kept_bytes_that_changed_are_refused(tmp_path: Path, glove: Path, key: Path) -> None:
     src, out, anonymizer = _interrupted(tmp_path, glove, key)
     temp = resumable.temp_path(out)

@@ -472,11 +472,18 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
 
     resumable.check_resumable(inputs, targets, formats)
     journals: dict[str | None, resumable.Journal] = {}
+    config = anonymizer.config
+    # the configuration holds these by path only: bind their content, or a file edited between
+    # the two runs splices two releases (the --candidates list, an embedding, a model directory)
+    files = resumable.named_files({"candidates": config.allowlist, "embedding": config.embedding,
+                                   **{f"detector option {name}": value
+                                      for name, value in config.scope.detector_options}})
     for path, target, form in zip(inputs, targets, formats, strict=True):
         assert target is not None
         options = resumable.options_digest({
             "embedanon": __version__, "config": anonymizer.digest(), "format": form,
-            "sniff": fmt is None, "fields": list(fields or ["text"]), "encoding_errors": errors})
+            "sniff": fmt is None, "fields": list(fields or ["text"]), "encoding_errors": errors,
+            "files": files})
         journals[target] = resumable.Journal(target, path, resumable.Binding(
             resumable.input_digest(path), options, anonymizer.key.fingerprint()))
     return journals

@@ -8,7 +8,10 @@ bytes that is, the sha256 of those bytes and the run's counts. The journal is bo
 
 * the input: the sha256 of its bytes;
 * the options: the keyed configuration digest (:meth:`~embedanon.Anonymizer.digest`), the
-  format, fields, encoding-error rule and the output's compression, and the embedanon version;
+  format, fields, encoding-error rule and the output's compression, the embedanon version, and
+  the content of every file the configuration names by path (the ``--candidates`` list, an
+  embedding file, a detector's model directory): the configuration holds only their paths, and
+  a file edited in place between the two runs would splice two releases;
 * the key: its public fingerprint.
 
 Run again with ``--resume``, the run checks all three and the kept bytes, cuts the temp file to
@@ -72,6 +75,32 @@ def input_digest(path: str) -> str:
     return digest.hexdigest()
 
 
+def content_digest(path: str) -> str:
+    """sha256 of a file's bytes, or of a directory's files (their relative names, sizes and
+    bytes, in sorted order)."""
+    digest = hashlib.sha256()
+    root = Path(path)
+    files = [root] if not root.is_dir() else sorted(
+        p for p in root.rglob("*") if p.is_file())
+    try:
+        for file in files:
+            digest.update(f"{file.relative_to(root).as_posix()}\0{file.stat().st_size}\0".encode(
+                "utf-8", "surrogatepass"))
+            with open_regular(str(file)) as fh:
+                while chunk := fh.read(1 << 20):
+                    digest.update(chunk)
+    except OSError as exc:
+        raise InputError(f"--resume: cannot read {path}: {exc.strerror or type(exc).__name__}") from None
+    return digest.hexdigest()
+
+
+def named_files(named: dict[str, object]) -> dict[str, str]:
+    """The content digest of each value of ``named`` (what -> a path given in the options) that
+    names an existing file or directory; other values (names, URLs, numbers) are left out."""
+    return {what: content_digest(value) for what, value in sorted(named.items())
+            if isinstance(value, str) and value and os.path.exists(value)}
+
+
 @dataclass(frozen=True)
 class Binding:
     """What a journal is valid for (see the module docstring)."""
@@ -129,7 +158,8 @@ class Journal:
         for field, what in (("key", "the release key changed"),  # first: the options digest is keyed
                             ("input", f"the input {self.source} changed"),
                             ("options", "the options changed (embedding, mechanism, scope, format, "
-                                        "fields ...)")):
+                                        "fields ...), or a file they name (--candidates, an "
+                                        "embedding or model file)")):
             if getattr(binding, field) != getattr(self.binding, field):
                 raise ConfigError(f"--resume: {what} since the interrupted run of {self.target}; "
                                   f"run without --resume to start again")
