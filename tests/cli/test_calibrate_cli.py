@@ -210,13 +210,13 @@ def test_calibrate_shows_progress_on_stderr_when_asked(tiny_name: str, tmp_path:
             "--no-plot", "-o", str(tmp_path)]
     shown = runner.invoke(app, [*args, "--progress", "plain"])
     assert shown.exit_code == 0, shown.output
-    assert _stderr(shown).splitlines()[0].startswith("calibrate: measuring 0 of 2 values measured (")
+    assert _stderr(shown).splitlines()[0].startswith("calibrate: measuring 0 of 2 values (")
     assert shown.stdout.splitlines()[0].split()[:2] == ["k", "N_w"]  # the table stays on stdout
     quiet = runner.invoke(app, [*args, "--progress", "plain", "-q"])
     assert quiet.exit_code == 0 and "calibrate:" not in quiet.output
     target = runner.invoke(app, [*args[:4], "2,4", "--target", "attack_top1=0.5", *args[5:], "--progress", "plain"])
     assert target.exit_code == 0, target.output
-    assert _stderr(target).splitlines()[0].startswith("calibrate: measuring 0 values measured (")
+    assert _stderr(target).splitlines()[0].startswith("calibrate: measuring 0 values (")
 
 
 def test_calibrate_and_recommend_report_each_value_measured(tiny_name: str) -> None:

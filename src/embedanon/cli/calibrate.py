@@ -76,7 +76,7 @@ def calibrate_command(
     advice = None
     # values measured so far (the bisection after --target's grid adds an unknown number)
     total = len(values) if goal is None else 0
-    shown = StageProgress(choose(progress, quiet, False), "calibrate", {"measuring": "values measured"})
+    shown = StageProgress(choose(progress, quiet, False), "calibrate", {"measuring": ("value", "values")})
     measured: list[float] = []
 
     def on_value(row: calibration.CalibrationRow) -> None:

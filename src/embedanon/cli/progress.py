@@ -100,19 +100,22 @@ class StageProgress:
     Args:
         mode: ``bar``, ``plain`` or ``none`` (see :func:`choose`).
         label: the command (``review``).
-        units: what each stage counts (``{"reading": "records"}``); a stage not listed counts
-            ``steps``.
+        units: what each stage counts, singular and plural (``{"reading": ("record", "records")}``:
+            ``reading 1 record``, ``anonymizing 3 of 5 texts``; the number agrees with the total
+            when there is one); a stage not listed counts ``steps``.
         interval: seconds between two lines of one stage in ``plain`` mode.
     """
 
-    def __init__(self, mode: str, label: str, units: dict[str, str], *, interval: float = 5.0) -> None:
+    def __init__(self, mode: str, label: str, units: dict[str, tuple[str, str]], *,
+                 interval: float = 5.0) -> None:
         self.mode, self.label, self.units, self.interval = mode, label, units, interval
         self.stage = ""
         self.start = self.last = time.monotonic()
         self.shown = ""
 
     def line(self, stage: str, done: int, total: int) -> str:
-        unit = self.units.get(stage, "steps")
+        one, many = self.units.get(stage, ("step", "steps"))
+        unit = one if (total or done) == 1 else many
         count = f"{done:,} of {total:,} {unit}" if total else f"{done:,} {unit}"
         return f"{self.label}: {stage} {count} ({time.monotonic() - self.start:.1f} s)"
 

@@ -25,8 +25,8 @@ from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, release_anonymizer, re
 from .progress import StageProgress, choose, show_notices
 
 #: What each stage of :func:`~embedanon.review.build_review` counts, as the progress line says it.
-UNITS = {"reading": "records read", "anonymizing": "texts anonymized", "measuring": "figure sources done",
-         "writing": "pages written"}
+UNITS = {"reading": ("record", "records"), "anonymizing": ("text", "texts"),
+         "measuring": ("figure source", "figure sources"), "writing": ("page", "pages")}
 
 EXAMPLES = examples(
     "embedanon review examples/visits.csv --field note -o review.html --key release.key",
