@@ -674,3 +674,26 @@ def test_realtext_fixture_end_to_end():
     assert out["per_label"]["PHONE"]["found"] == 1 and out["per_label"]["EMAIL"]["found"] == 2
     assert {g["group"] for g in out["groups"]} == {"g1", "g2"}
     assert sum(g["spans"] for g in out["groups"]) == 8
+
+
+@pytest.mark.parametrize(
+    ("records", "detector", "message"),
+    [(None, Nothing(), "^records must be an iterable of GoldRecords, got NoneType; read a span file"),
+     ("spans.jsonl", Nothing(), "^records must be GoldRecords, not a str; read a span file"),
+     ([FIXTURE[0]], Nothing(), r"^records\[0\] must be a GoldRecord, got dict; make one with GoldRecord"),
+     ([], None, r"^detector must be a Detector \(e.g. build_detectors\('model,regex'\)\), got NoneType$"),
+     ([], "regex", r"^detector must be a Detector .*, got str$")],
+)
+def test_evaluate_names_a_wrong_argument(records, detector, message):
+    """evaluate(None, d) said "'NoneType' object is not iterable", a path string or a dict
+    "'str' object has no attribute 'text'" (detection-commands audit)."""
+    with pytest.raises(TypeError, match=message):
+        evaluate(records, detector)
+
+
+def test_evaluate_takes_any_iterable_of_records():
+    records = [parse_record(json.dumps(r), "fixture") for r in FIXTURE]
+    assert evaluate(iter(records), Everything()).to_dict() | {"seconds": 0, "megabytes_per_second": 0,
+                                                             "docs_per_second": 0} == \
+        evaluate(records, Everything()).to_dict() | {"seconds": 0, "megabytes_per_second": 0,
+                                                    "docs_per_second": 0}

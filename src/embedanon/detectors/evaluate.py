@@ -72,7 +72,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import IO, Any
 
 from .._validate import fraction, positive_int
@@ -556,10 +556,36 @@ def label_confusion(gold: Sequence[GoldSpan], predicted: Sequence[Span],
     return out
 
 
-def evaluate(records: Sequence[GoldRecord], detector: Detector, *,
+def _gold_records(records: object) -> tuple[GoldRecord, ...]:
+    """``records`` as a tuple of :class:`GoldRecord`, or a TypeError naming what was given (never
+    a value: a record holds private text)."""
+    hint = "; read a span file with read_span_file(path)"
+    if isinstance(records, (str, bytes, PurePath)):
+        raise TypeError(f"records must be GoldRecords, not a {type(records).__name__}{hint}")
+    if not isinstance(records, Iterable):
+        raise TypeError(f"records must be an iterable of GoldRecords, got {type(records).__name__}{hint}")
+    out = tuple(records)
+    for i, record in enumerate(out):
+        if not isinstance(record, GoldRecord):
+            raise TypeError(f"records[{i}] must be a GoldRecord, got {type(record).__name__}"
+                            "; make one with GoldRecord(id, text, (GoldSpan(start, end, label), ...)) or "
+                            "read_span_file(path)")
+    return out
+
+
+def evaluate(records: Iterable[GoldRecord], detector: Detector, *,
              min_coverage: float = 0.5, margin: float = EQUIVALENCE_MARGIN) -> DetectionReport:
     """Run ``detector`` on every record and score it against the gold spans (``margin``: of the
-    groups' equivalence test, :func:`equivalence_p`)."""
+    groups' equivalence test, :func:`equivalence_p`).
+
+    Raises:
+        TypeError: ``records`` is not an iterable of :class:`GoldRecord` (a path: read it with
+            :func:`read_span_file` first) or ``detector`` has no ``detect`` method.
+    """
+    records = _gold_records(records)
+    if not callable(getattr(detector, "detect", None)):
+        raise TypeError("detector must be a Detector (e.g. build_detectors('model,regex')), "
+                        f"got {type(detector).__name__}")
     min_coverage = fraction("min_coverage", min_coverage, low_open=True)  # 0: anything matches
     margin = fraction("margin", margin, low_open=True)
     overlap = typed = exact = Counts()
