@@ -217,9 +217,9 @@ def _write(path: Path, fmt: str) -> None:
     elif fmt == "jsonl":
         path.write_text("".join(json.dumps({"id": i, "text": r}) + "\n" for i, r in enumerate(RECORDS)),
                         encoding="utf-8")
-    elif fmt == "csv":
+    elif fmt in ("csv", "tsv"):
         with path.open("w", encoding="utf-8", newline="") as fh:
-            writer = csv.writer(fh)
+            writer = csv.writer(fh, delimiter="\t" if fmt == "tsv" else ",")
             writer.writerow(["id", "text"])
             writer.writerows(enumerate(RECORDS))
     else:
@@ -232,8 +232,9 @@ def _others(path: Path, fmt: str) -> list[object]:
     """What a record holds besides its text (kept as it was)."""
     if fmt == "jsonl":
         return [json.loads(line)["id"] for line in path.read_text(encoding="utf-8").splitlines()]
-    if fmt == "csv":
-        return [row["id"] for row in csv.DictReader(path.open(encoding="utf-8", newline=""))]
+    if fmt in ("csv", "tsv"):
+        return [row["id"] for row in csv.DictReader(path.open(encoding="utf-8", newline=""),
+                                                     delimiter="\t" if fmt == "tsv" else ",")]
     if fmt == "parquet":
         return pytest.importorskip("pyarrow.parquet").read_table(path).column("id").to_pylist()
     return []

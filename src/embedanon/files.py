@@ -571,7 +571,7 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
         return eio.read_txt(fh, shown, errors, sniff=sniff), eio.write_txt
     if form == "jsonl":
         return eio.read_jsonl(fh, shown, errors, fields), eio.write_jsonl
-    delimiter = eio.csv_delimiter(shown)
+    delimiter = eio.csv_delimiter(shown, form)
     return (eio.read_csv(fh, shown, errors, fields, delimiter),
             eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)))
 
@@ -585,8 +585,8 @@ _SUFFIX_OF = {"JSON Lines": ".jsonl", "comma-separated CSV": ".csv", "tab-separa
 
 def _written_as(path: str, form: str) -> str:
     """What the output of input ``path`` read as ``form`` holds: the input's own format."""
-    if form == "csv":
-        return "tab-separated CSV" if eio.csv_delimiter(path) == "\t" else "comma-separated CSV"
+    if form in ("csv", "tsv"):
+        return "tab-separated CSV" if eio.csv_delimiter(path, form) == "\t" else "comma-separated CSV"
     return {"txt": "plain text", "jsonl": "JSON Lines", "parquet": "Parquet"}[form]
 
 

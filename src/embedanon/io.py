@@ -31,10 +31,12 @@ from ._english import counted
 from .compressed import decompressing, sniff, strip_suffix
 from .errors import ConfigError, InputError
 
-Format = Literal["txt", "jsonl", "csv", "parquet"]
-FORMATS: tuple[str, ...] = ("txt", "jsonl", "csv", "parquet")
+Format = Literal["txt", "jsonl", "csv", "tsv", "parquet"]
+#: ``tsv`` is CSV with a TAB delimiter: the name a ``.tsv`` file gets, and what ``--format tsv``
+#: says of standard input or of a file under any name (decision 0365).
+FORMATS: tuple[str, ...] = ("txt", "jsonl", "csv", "tsv", "parquet")
 #: the formats whose records have named fields (``--field``)
-FIELD_FORMATS: tuple[str, ...] = ("jsonl", "csv", "parquet")
+FIELD_FORMATS: tuple[str, ...] = ("jsonl", "csv", "tsv", "parquet")
 ENCODING_ERRORS = ("strict", "replace")
 _CSV_FIELD_LIMIT = 1 << 30
 #: How much of a text input is inspected to tell whether it is really JSON Lines.
@@ -44,7 +46,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def detect_format(path: str, explicit: str | None = None) -> Format:
     """``explicit`` if given, else from the extension after any compression suffix
-    (``.jsonl``/``.ndjson``, ``.csv``/``.tsv``, ``.parquet``/``.pq``; ``notes.csv.gz`` is CSV),
+    (``.jsonl``/``.ndjson``, ``.csv``, ``.tsv``, ``.parquet``/``.pq``; ``notes.csv.gz`` is CSV),
     else from the content: a Parquet file is Parquet whatever its name; anything else is text."""
     if explicit is not None:
         if explicit not in FORMATS:
@@ -54,7 +56,7 @@ def detect_format(path: str, explicit: str | None = None) -> Format:
     if suffix in (".jsonl", ".ndjson"):
         return "jsonl"
     if suffix in (".csv", ".tsv"):
-        return "csv"
+        return suffix[1:]  # type: ignore[return-value]
     if suffix in (".parquet", ".pq"):
         return "parquet"
     if path != "" and path != "-" and _starts_like_parquet(path):
@@ -62,10 +64,11 @@ def detect_format(path: str, explicit: str | None = None) -> Format:
     return "txt"
 
 
-def csv_delimiter(path: str) -> str:
-    """The delimiter of a CSV input: a tab for ``.tsv`` (after any compression suffix:
-    ``notes.tsv.gz`` too), a comma otherwise (standard input included)."""
-    return "\t" if strip_suffix(path).lower().endswith(".tsv") else ","
+def csv_delimiter(path: str, form: str = "csv") -> str:
+    """The delimiter of a CSV input read as ``form``: a tab for ``tsv`` (``--format tsv``, or the
+    ``.tsv`` name it was chosen from) and for a ``.tsv`` name (after any compression suffix:
+    ``notes.tsv.gz`` too), a comma otherwise."""
+    return "\t" if form == "tsv" or strip_suffix(path).lower().endswith(".tsv") else ","
 
 
 def _starts_like_parquet(path: str) -> bool:
@@ -90,7 +93,7 @@ def format_of_field_input(path: str, form: str, explicit: str | None) -> None:
            "standard input without --format" if path == "-" else
            "its name has no .jsonl, .csv, .tsv or .parquet extension")
     raise ConfigError(f"--field applies to {', '.join(FIELD_FORMATS)} input; {shown} is read as plain "
-                      f"text ({why}); give --format jsonl, csv or parquet")
+                      f"text ({why}); give --format jsonl, csv, tsv or parquet")
 
 
 @dataclass(frozen=True, slots=True)

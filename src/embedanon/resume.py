@@ -227,7 +227,7 @@ def check_resumable(inputs: list[str], targets: list[str | None], formats: list[
         if is_stream(target):
             raise ConfigError(f"--resume needs a regular output file, not {target}")
         if form == "parquet":
-            raise ConfigError("--resume applies to txt, jsonl and csv outputs (a Parquet file is "
+            raise ConfigError("--resume applies to txt, jsonl, csv and tsv outputs (a Parquet file is "
                               "written whole)")
         if by_name(target) is not None:
             raise ConfigError(f"--resume cannot continue a compressed output ({target}); write it "

@@ -191,7 +191,7 @@ def _bad(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "epsilon with knn": ([str(good), "--epsilon", "1"], "does not take 'epsilon'"),
         "output is input": ([str(good), "-o", str(good)], "same file as input"),
         "bad format": ([str(good), "--format", "xml"], "format must be one of"),
-        "field on txt": ([str(good), "--field", "x"], "--field applies to jsonl, csv, parquet input"),
+        "field on txt": ([str(good), "--field", "x"], "--field applies to jsonl, csv, tsv, parquet input"),
         "bad jobs": ([str(good), "--jobs", "0"], "jobs must be an integer >= 1"),
         "bad encoding errors": ([str(good), "--encoding-errors", "ignore"], "encoding errors must be"),
         "missing output dir": ([str(good), "-o", str(tmp_path / "no" / "out.txt")],
@@ -556,3 +556,21 @@ def test_report_of_an_epsilon_past_the_largest_float_is_valid_json(tmp_path: Pat
                  "--report", str(fits))
     assert result.exit_code == 0, result.output
     assert json.loads(fits.read_text(encoding="utf-8"))["epsilon"]["longest_text"] == 12 * 1e300
+
+
+def test_tab_separated_standard_input_with_format_tsv(tmp_path: Path) -> None:
+    """Standard input was read as comma-separated whatever it held (--format tsv was refused):
+    a TAB header was one column and --field found nothing, or a header with a comma anonymized
+    part of a cell (detection-commands audit). --format tsv reads it as a .tsv file is read."""
+    tsv = "note,x\tid\nJohn Smith, has pain\t1\nMary Jones\t2\n"
+    src = tmp_path / "in.tsv"
+    src.write_text(tsv, encoding="utf-8")
+    from_file = run(str(src), "--seed", "4", "--field", "note,x")
+    from_stdin = run("-", "--format", "tsv", "--seed", "4", "--field", "note,x", input=tsv)
+    assert from_file.exit_code == from_stdin.exit_code == 0, from_stdin.output
+    assert from_stdin.stdout == from_file.stdout
+    rows = list(csv.reader(from_stdin.stdout.splitlines(), delimiter="\t"))
+    assert [row[1] for row in rows] == ["id", "1", "2"] and "Smith" not in from_stdin.stdout
+    named = run("-", "--format", "tsv", "--seed", "4", "--field", "note,x", "-o", str(tmp_path / "o.csv"),
+                input=tsv)
+    assert named.exit_code == 2 and "tab-separated CSV for <stdin>; name the output .tsv" in named.output

@@ -118,7 +118,7 @@ def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("device", [str(txt), "-o", "/dev/null"], "regular file only"),
         ("directory", [str(txt), "-o", str(tmp)], "is a directory"),
         ("same as input", [str(txt), "-o", str(txt)], "same file as input"),
-        ("field on txt", [str(txt), "-o", out, "--field", "x"], "--field applies to jsonl, csv, parquet input"),
+        ("field on txt", [str(txt), "-o", out, "--field", "x"], "--field applies to jsonl, csv, tsv, parquet input"),
         ("bad json", [str(jsonl), "-o", out], "line 2 is not valid JSON"),
         ("missing field", [str(nofield), "-o", out], "has no field 'text'"),
         ("headerless csv", [str(headless), "-o", out], "no column 'text'"),

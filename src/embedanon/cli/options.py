@@ -62,8 +62,9 @@ FreshKeyOpt = Annotated[bool, typer.Option(
                             "data again then COMPOSES: each release is another draw of every word "
                             "(2 knn releases give back 38 % of words, 5 give 84 %).")]
 FmtOpt = Annotated[Optional[str], typer.Option(
-        "--format", help="txt, jsonl, csv or parquet (default: from the file extension, after any "
-                         ".gz, .bz2, .xz or .zst).", metavar="txt|jsonl|csv|parquet")]
+        "--format", help="txt, jsonl, csv, tsv or parquet (default: from the file extension, after "
+                         "any .gz, .bz2, .xz or .zst; tsv: tab-separated CSV, e.g. on standard "
+                         "input).", metavar="txt|jsonl|csv|tsv|parquet")]
 FieldOpt = Annotated[Optional[list[str]], typer.Option(
         help="JSONL/CSV/Parquet field to anonymize (repeatable; default 'text').", metavar="NAME")]
 JobsOpt = Annotated[int, typer.Option(

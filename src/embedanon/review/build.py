@@ -72,7 +72,7 @@ def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[ei
         elif fmt == "jsonl":
             yield from eio.read_jsonl(fh, shown, errors, fields)
         else:
-            for record in eio.read_csv(fh, shown, errors, fields, eio.csv_delimiter(shown)):
+            for record in eio.read_csv(fh, shown, errors, fields, eio.csv_delimiter(shown, fmt)):
                 if not record.header:
                     yield record
 
