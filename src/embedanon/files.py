@@ -485,7 +485,8 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
             "sniff": fmt is None, "fields": list(fields or ["text"]), "encoding_errors": errors,
             "files": files})
         journals[target] = resumable.Journal(target, path, resumable.Binding(
-            resumable.input_digest(path), options, anonymizer.key.fingerprint()))
+            resumable.input_digest(path, anonymizer.key.subkey("resume input")), options,
+            anonymizer.key.fingerprint()))
     return journals
 
 

@@ -6,7 +6,7 @@ it, ``.<name>.embedanon-resume.tmp``, and after each completed chunk records in 
 ``.<name>.embedanon-resume.json`` (both private, 0600), how many records are written, how many
 bytes that is, the sha256 of those bytes and the run's counts. The journal is bound to
 
-* the input: the sha256 of its bytes;
+* the input: an HMAC of its bytes under a subkey of the release key;
 * the options: the keyed configuration digest (:meth:`~embedanon.Anonymizer.digest`), the
   format, fields, encoding-error rule and the output's compression, the embedanon version, and
   the content of every file the configuration names by path (the ``--candidates`` list, an
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 from dataclasses import asdict, dataclass
@@ -63,9 +64,14 @@ def remove_leftovers(target: str) -> None:
             path.unlink()
 
 
-def input_digest(path: str) -> str:
-    """sha256 of the input file's bytes (as stored: a compressed input is hashed compressed)."""
-    digest = hashlib.sha256()
+def input_digest(path: str, mac_key: bytes) -> str:
+    """HMAC-SHA256 under ``mac_key`` (a subkey of the release key) of the input file's bytes (as
+    stored: a compressed input is hashed compressed).
+
+    Keyed, because the journal stays on disk after an interruption: a plain sha256 of a short or
+    templated input let anyone holding the journal confirm a guessed text (a name in a letter).
+    """
+    digest = hmac.new(mac_key, digestmod=hashlib.sha256)
     try:
         with open_regular(path) as fh:
             while chunk := fh.read(1 << 20):
