@@ -325,3 +325,20 @@ def test_without_ranges_agrees_with_a_per_character_reference():
                 if run and any(text[j].isalnum() for j in run):
                     expected.append(Span(run[0], run[-1] + 1, "NAME", 0.5, "model"))
         assert without_ranges(text, spans, ranges) == expected, (text, spans, ranges)
+
+
+@pytest.mark.parametrize(
+    ("piece", "kept"),
+    [
+        ("617-555-0143", True), ("555-0143 ext", True), ("+44 20 7946 0958", True), ("5550143", True),
+        # fewer than seven digits: versions, bug numbers, scores, counts, a time-zone offset
+        ("5.0.2195", False), ("#225239", False), ("102-68", False), ("+0000", False), ("421", False),
+    ],
+)
+def test_a_phone_span_holds_seven_digits_or_more(piece, kept):
+    from embedanon.detectors.merge import trim_value_edges
+
+    text = f"see {piece} here"
+    spans = [Span(4, 4 + len(piece), "PHONE", 0.9, "model"), Span(4, 4 + len(piece), "ID", 0.9, "model")]
+    out = trim_value_edges(text, spans)
+    assert [s.label for s in out] == (["PHONE", "ID"] if kept else ["ID"])  # other labels untouched

@@ -32,7 +32,8 @@ over detectors in the merge only by the rule above.
 Structure is never a span: the characters of a transcript's role labels (``Doctor:``,
 ``Guest_family:``, ``Girl #2:``; :mod:`embedanon.structure`) leave every detector's spans before
 the lists apply (:func:`without_ranges`). Nor is the sentence's punctuation: a phone, e-mail,
-URL, IP, ID or age span loses the ``.``, ``!`` or ``,`` a detector took after it
+URL, IP, ID or age span loses the ``.``, ``!`` or ``,`` a detector took after it, and a
+PHONE span of fewer than seven digits (a version, a bug number, a score) is no phone
 (:func:`trim_value_edges`).
 """
 
@@ -260,6 +261,8 @@ class UnionDetector:
 #: labels whose values never end in sentence punctuation or space (a phone, an e-mail, an ID)
 VALUE_LABELS: frozenset[str] = frozenset({"EMAIL", "URL", "IP", "PHONE", "ID", "AGE"})
 _VALUE_EDGE = ".,;:!?"
+#: the fewest digits a phone number has (a local number without its area code)
+PHONE_DIGITS = 7
 
 
 def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
@@ -268,6 +271,9 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     period or ``!`` after a phone number at the end of a text as part of it (``617-555-0143.``),
     and the surrogate that replaced the span then took the sentence's punctuation with it. Other
     labels are left to their detectors (a name's period may be an initial's, ``J.``).
+    A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
+    news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
+    ``#225239``, ``102-68``, ``+0000``), decision 0133.
 
     Args:
         text: the text.
@@ -284,6 +290,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
         while a < b and text[a].isspace():
             a += 1
         if not any(c.isalnum() for c in text[a:b]):
+            continue
+        if span.label == "PHONE" and sum(c.isdigit() for c in text[a:b]) < PHONE_DIGITS:
             continue
         out.append(span if (a, b) == (span.start, span.end)
                    else Span(a, b, span.label, span.score, span.source))
