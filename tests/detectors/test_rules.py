@@ -101,6 +101,26 @@ def test_propagation_marks_other_occurrences_of_the_same_shape(text, names, expe
     assert [w for w, _ in _prop(text, names)] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # Will, a name found once, is a name where the verb cannot stand
+        ("WILL TURNER: Hold.\nELIZABETH SWANN: Will?\n[Jack points it at Will]", ["WILL TURNER"],
+         ["WILL TURNER", "Will", "Will"]),
+        ("Will Smith came. He said Will can come. Come on, Will, step to!", ["Will Smith"],
+         ["Will Smith", "Will", "Will"]),
+        ("WILL TURNER: Hold.\n[Will and the governor descend]", ["WILL TURNER"], ["WILL TURNER", "Will"]),
+        # negative controls: the verb opening a question or a sentence, lower case, no name Will
+        ("WILL TURNER: Hold.\nDAVY JONES: Will you now? Will follow up. `` Will he die", ["WILL TURNER"],
+         ["WILL TURNER"]),
+        ("Will Smith came. The patient will return.", ["Will Smith"], ["Will Smith"]),
+        ("Ana came. She said Will can come.", ["Ana"], ["Ana"]),
+    ],
+)
+def test_the_name_will_marks_occurrences_where_the_verb_cannot_stand(text, names, expected):
+    assert [w for w, _ in _prop(text, names)] == expected
+
+
 def test_propagation_leaves_words_inside_other_spans_alone():
     text = "Amina wrote from amina.okafor@example.org; Amina again."
     got = _prop(text, ["Amina"], (("amina.okafor@example.org", "EMAIL"),))

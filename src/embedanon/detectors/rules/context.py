@@ -118,14 +118,33 @@ def _shape(word: str) -> str | None:
     return None
 
 
+#: the word ``Will`` / ``WILL`` inside a NAME span (``Will Turner``, ``WILL TURNER:``)
+_WILL_IN_NAME = re.compile(r"(?<![^\W\d_])(?:Will|WILL)(?![^\W\d_])")
+#: what the verb ``will`` is never followed by
+_NOT_AFTER_VERB = re.compile(r"[ \t]*(?:[?!,.\]*]|and\b)")
+#: what ends a sentence (or a stage direction's opening bracket, a speaker's colon) before a word
+_SENTENCE_BEFORE = re.compile(r"(?:^|[.!?:;\[(\"\u201c\u2018`'*\n])[ \t]*\Z")
+
+
+def _will_is_a_name(text: str, start: int, end: int) -> bool:
+    """Whether ``Will`` at ``text[start:end]`` stands where the verb cannot: inside a sentence
+    (``points it at Will``), or before ``?``, ``!``, ``,``, ``.``, ``]`` or ``and`` (``Will?``,
+    ``[Will and the governor``)."""
+    return (_SENTENCE_BEFORE.search(text, max(0, start - 10), start) is None
+            or _NOT_AFTER_VERB.match(text, end) is not None)
+
+
 def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A name found once is a name everywhere in the same text: every word of a NAME span
     (alphabetic, two letters or more, not in ``NO_PROPAGATION``) marks its other occurrences that
     no span covers as NAME spans, with the score of the span it came from. Shapes must agree: a
     title- or upper-case word marks title- and upper-case occurrences, a lower-case word only
     lower-case ones (a name ``Will`` leaves the verb ``will`` alone). An irregularly cased word
-    (``COmfort``, ``McKay``) marks its occurrences of the very same spelling (round 15). Nothing
-    outlives the call.
+    (``COmfort``, ``McKay``) marks its occurrences of the very same spelling (round 15). The name
+    ``Will`` (``will`` is in ``NO_PROPAGATION``) marks only occurrences written ``Will`` where the
+    verb cannot stand: inside a sentence, or right before ``?``, ``!``, ``,``, ``.``, ``]`` or
+    `` and `` (``at Will]``, ``ELIZABETH SWANN: Will?``, ``[Will and the governor``; never ``Will
+    you now?``; decision 0134). Nothing outlives the call.
 
     Args:
         context: the text and its tokens (``tokenize``).
@@ -147,18 +166,23 @@ def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
                 found.setdefault((w.lower(), shape != "lower"), sp)
             else:
                 found.setdefault((w, None), sp)
-    if not found:
+    will = next((sp for sp in spans
+                 if sp.label == "NAME" and _WILL_IN_NAME.search(text, sp.start, sp.end)), None)
+    if not found and will is None:
         return spans
     covered = covered_tokens(starts, ends, spans)
     keys = {word.lower() for word, _ in found}  # a token can only match a key it lowers to
+    if will is not None:
+        keys.add("will")
     added: list[Span] = []
     for i in np.flatnonzero(~covered).tolist():
         a, b = int(starts[i]), int(ends[i])
         w = text[a:b]
         if w.lower() not in keys:
             continue
-        shape = _shape(w)
-        if shape is None:
+        if w.lower() == "will":
+            partner = will if w == "Will" and _will_is_a_name(text, a, b) else None
+        elif (shape := _shape(w)) is None:
             partner = found.get((w, None)) if w.isalpha() else None
         else:
             partner = found.get((w.lower(), shape != "lower"))
