@@ -307,3 +307,22 @@ def test_releases_without_attacks_still_spend_epsilon_per_release(tmp_path: Path
     assert result.exit_code == 0, result.output
     assert "--releases had no effect on them;" in result.stdout
     assert "longest document 2 x 5 x 60 = 600" in result.stdout
+
+
+def test_a_spans_file_with_labels_of_its_own_is_read_as_evaluate_detection_reads_it(tmp_path: Path) -> None:
+    """--spans refused a span file evaluate-detection scores ('label must be one of NAME, ...' for
+    PHONE_NUMBER): the same file, read by two commands two ways (detection-commands audit). Only
+    the NAME spans are used, so the other labels change nothing."""
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(NOTES) + "\n", encoding="utf-8")
+    name = NOTES[0].index(CANARY)
+    records = [{"text": t, "spans": []} for t in NOTES]
+    records[0]["spans"] = [{"start": name, "end": name + len(CANARY) + 6, "label": "NAME", "group": "g1"}]
+    plain, extra = tmp_path / "names.jsonl", tmp_path / "names_and_more.jsonl"
+    plain.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    records[1]["spans"] = [{"start": 4, "end": 10, "label": "PHONE_NUMBER"}]
+    extra.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    key = str(_key(tmp_path))
+    with_names, with_more = (_report(str(src), "--spans", str(p), "--key", key) for p in (plain, extra))
+    assert with_names["attacks"] == with_more["attacks"]
+    assert [row["group"] for row in with_more["attacks"]["names"]] == ["all", "g1"]

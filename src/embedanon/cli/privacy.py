@@ -64,7 +64,8 @@ def privacy_report_command(
              "would, and the attack intersects them.", metavar="N")] = 1,
     spans: Annotated[Optional[str], typer.Option(
         help="spans.jsonl marking person names (with 'group') of the input's texts, in order: "
-             "name figures per culture group.", metavar="FILE")] = None,
+             "name figures per culture group (NAME spans are read; spans of any other label are "
+             "left out).", metavar="FILE")] = None,
     attacker_text: Annotated[Optional[str], typer.Option(
         help="Text of the input's kind that an attacker could hold (published notes of the same "
              "specialty, never the input itself), read as anonymize reads a file: its word "
@@ -308,8 +309,9 @@ def _attacker_text(path: str) -> list[str]:
 
 
 def _name_spans(path: str, texts: list[str]) -> list[list[tuple[int, int, str]]]:
-    """Name spans per text from a spans.jsonl file whose records are the input's texts in order."""
-    records = read_span_records(path)
+    """Name spans per text from a spans.jsonl file whose records are the input's texts in order
+    (spans of other labels, any label, are read and left out, as evaluate-detection reads them)."""
+    records = read_span_records(path, any_label=True)
     if len(records) != len(texts):
         raise InputError(f"{path} has {counted(len(records), 'record')}; the input has "
                          f"{counted(len(texts), 'text')}")

@@ -220,16 +220,17 @@ def read_span_file(path: str | Path, *, require_id: bool = True, any_label: bool
                             any_label=any_label)
 
 
-def read_span_records(path: str | Path) -> list[dict[str, Any]]:
+def read_span_records(path: str | Path, *, any_label: bool = False) -> list[dict[str, Any]]:
     """Records of a span-labelled JSONL file as dicts (``{"id", "text", "spans": [...]}``).
 
     A thin view of :func:`read_span_file` (the one reader and validator of the
-    format; a record without an ``id`` gets its line number).
+    format; a record without an ``id`` gets its line number; ``any_label``: see
+    :func:`parse_record`).
 
     Raises:
         InputError: naming the line of the first malformed record (never quoting its text).
     """
-    return [record.to_dict() for record in read_span_file(path, require_id=False)]
+    return [record.to_dict() for record in read_span_file(path, require_id=False, any_label=any_label)]
 
 
 @dataclass(frozen=True, slots=True)
