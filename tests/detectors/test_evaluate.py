@@ -697,3 +697,18 @@ def test_evaluate_takes_any_iterable_of_records():
                                                              "docs_per_second": 0} == \
         evaluate(records, Everything()).to_dict() | {"seconds": 0, "megabytes_per_second": 0,
                                                     "docs_per_second": 0}
+
+
+def test_json_keeps_labels_and_groups_that_spell_nan():
+    """to_dict turned nan into null by replacing 'NaN' in the dumped JSON, so a group named 'NaN'
+    came back as 'null' and a label 'NaNny_PHONE' as 'nullny_PHONE' (detection-commands audit)."""
+    text = "Call Nan Li at 555-123-4567 or Bob Chan."
+    record = parse_record(json.dumps({"id": "a", "text": text, "spans": [
+        g(text, "Nan Li", "NAME", "NaN"), g(text, "555-123-4567", "NaNny_PHONE"), g(text, "Bob Chan", "NAME", "Han")]}),
+        "fixture", any_label=True)
+    out = evaluate([record], Fixed([Span(*_at(text, "555-123-4567"), "PHONE", 1.0, "fixed")])).to_dict()
+    assert [row["group"] for row in out["groups"]] == ["Han", "NaN"]
+    assert set(out["intervals"]["groups"]) == {"Han", "NaN"} and out["group_test"]["best"] in ("Han", "NaN")
+    assert out["unknown_labels"] == {"NaNny_PHONE": 1} and out["confusion"] == {"NaNny_PHONE>PHONE": 1}
+    assert out["per_label"]["NaNny_PHONE"]["precision"] is None  # a real nan is still null
+    assert json.loads(json.dumps(out, allow_nan=False)) == out

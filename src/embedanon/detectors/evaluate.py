@@ -66,7 +66,6 @@ counted). Reports hold counts and rates only, never text.
 from __future__ import annotations
 
 import collections
-import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -341,7 +340,22 @@ class DetectionReport:
                              "precision": clopper_pearson(self.overlap.correct, self.overlap.predicted),
                              "groups": {g.group: clopper_pearson(g.found, g.spans) for g in self.groups}},
                "group_test": asdict(self.group_test) if self.group_test else None}
-        return json.loads(json.dumps(out, default=float).replace("NaN", "null"))
+        return _json_ready(out)
+
+
+def _json_ready(value: Any) -> Any:
+    """``value`` with tuples as lists, numbers as plain floats and ints, and nan as None.
+
+    Not a text replacement of ``NaN`` in the dumped JSON: labels and groups are the user's own
+    strings, and one named ``NaN`` (or ``NaNny_PHONE``) came back as ``null`` (``nullny_PHONE``)."""
+    if isinstance(value, dict):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    number = float(value)
+    return None if math.isnan(number) else number
 
 
 def _mask(length: int, spans: Iterable[tuple[int, int]]) -> bytearray:
