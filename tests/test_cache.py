@@ -307,3 +307,45 @@ def test_a_forged_embedding_cache_is_never_used(tmp_path: Path, caplog: pytest.L
     defaults._load_named.cache_clear()
     assert defaults.load_embedding(str(source)).words == honest.words
     defaults._load_named.cache_clear()
+
+
+def _modes(directory: Path) -> set[int]:
+    return {stat.S_IMODE(p.stat().st_mode) for p in [directory, *directory.iterdir()]}
+
+
+def test_a_copy_of_an_embedding_others_may_not_read_is_private(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """An embedding trained on the notes holds their names as words: its cached fast form and an
+    imported copy were world-readable (0644 under umask 022) though the file was 0600 (found by
+    the data audit)."""
+    from embedanon.vectors import defaults
+    from tests.helpers.embeddings import write_glove
+
+    old = os.umask(0o022)
+    try:
+        source = write_glove(tmp_path / "e.glove.txt", ["alpha", "bravo", "charlie", "delta", "zorblatovic"])
+        source.chmod(0o600)
+        defaults._load_named.cache_clear()
+        words = defaults.load_embedding(str(source)).words
+        (cached,) = list((tmp_path / "cache" / "vectors").iterdir())
+        assert _modes(cached) == {0o700, 0o600}
+        imported = defaults.import_embedding(source, name="private-one")
+        assert imported.words == words
+        assert _modes(tmp_path / "home" / "embeddings" / "private-one") == {0o700, 0o600}
+        # a public copy left by an older version is rewritten owner-only, without a warning
+        for path in [cached, *cached.iterdir()]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        defaults._load_named.cache_clear()
+        with caplog.at_level("WARNING"):
+            assert defaults.load_embedding(str(source)).words == words
+        assert _modes(cached) == {0o700, 0o600} and "integrity" not in caplog.text
+        # a file everyone may read keeps the umask's modes (a negative control)
+        source.chmod(0o644)
+        shutil.rmtree(cached)
+        defaults._load_named.cache_clear()
+        defaults.load_embedding(str(source))
+        (cached,) = list((tmp_path / "cache" / "vectors").iterdir())
+        assert _modes(cached) == {0o755, 0o644}
+    finally:
+        os.umask(old)
+        defaults._load_named.cache_clear()

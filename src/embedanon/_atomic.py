@@ -15,7 +15,8 @@ Mode rule (one for everything):
   because nobody has reviewed them yet;
 * **public** files are derived from public resources only (neighbor-table caches, imported
   embeddings, calibration outputs): created ``0666 & ~umask`` (directories ``0777 & ~umask``),
-  like any file a program creates;
+  like any file a program creates; a copy of an embedding file that not everyone may read (its
+  cached fast form, an imported copy) is private, since its words may be the names in the notes;
 * replacing an existing regular file keeps that file's permission bits: a ``chmod`` the user made
   survives a rerun.
 

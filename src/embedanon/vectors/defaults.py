@@ -13,6 +13,7 @@ import hashlib
 import logging
 import os
 import re
+import stat
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -80,11 +81,28 @@ def import_embedding(path: str | Path, *, name: str | None = None, fmt: str | No
         raise ConfigError(f"an embedding named {name!r} already exists (use --overwrite)")
     store = read_vectors(path, fmt=fmt, limit=limit, name=name)
     try:
-        store.save(target)
+        store.save(target, private=owner_only(path))
     except OSError as exc:
         raise EmbeddingError(f"cannot write {target}: {exc.strerror or type(exc).__name__}") from None
     _load_named.cache_clear()
     return store
+
+
+def owner_only(path: Path) -> bool:
+    """Whether a copy of the file at ``path`` must be private (0600): unless everyone may read
+    the file, its copy must not be more readable than it (an embedding trained on the notes being
+    released holds their names as words; a world-readable cache copy of a 0600 file leaked them)."""
+    try:
+        return not path.stat().st_mode & stat.S_IROTH
+    except OSError:
+        return True
+
+
+def _readable_by_others(path: Path) -> bool:
+    try:
+        return bool(path.stat().st_mode & (stat.S_IRGRP | stat.S_IROTH))
+    except OSError:
+        return False
 
 
 def _path_cache_key(path: Path) -> str:
@@ -135,15 +153,19 @@ def _load_path(path: Path) -> EmbeddingStore:
         except EmbeddingError:
             log.info("cached fast form of %s is damaged; reading the file again", path)
         else:
-            if directory_verifies(key, cached.name, store.fingerprint, meta.get("cache_mac")):
+            if not directory_verifies(key, cached.name, store.fingerprint, meta.get("cache_mac")):
+                log.warning("cached fast form of %s fails its integrity check (damaged, modified or "
+                            "made by an older version); reading the file again", path)
+            elif not (owner_only(path) and _readable_by_others(cached / "words.txt")):
                 return store
-            log.warning("cached fast form of %s fails its integrity check (damaged, modified or "
-                        "made by an older version); reading the file again", path)
+            # else written public by an older version from a file not everyone may read: the
+            # copy is rewritten owner-only below
     store = read_vectors(path, name=str(path))
     if key is None:
         return store
     try:
-        store.save(cached, extra={"cache_mac": directory_mac(key, cached.name, store.fingerprint)})
+        store.save(cached, extra={"cache_mac": directory_mac(key, cached.name, store.fingerprint)},
+                   private=owner_only(path))
     except (OSError, OutputError) as exc:
         warn_disabled(f"cannot write the cache directory {cached.parent} ({exc})")
     return store

@@ -297,11 +297,12 @@ class EmbeddingStore:
         return None if norm == 0 else total / norm
 
     # -- persistence -------------------------------------------------------------------------
-    def save(self, directory: Path, *, extra: dict[str, str] | None = None) -> None:
-        """Write the fast-loading form (``vectors.npy``, ``words.txt``, ``meta.json``) atomically
-        (a public artefact: modes follow the umask, see :mod:`embedanon._atomic`); ``extra``
-        entries go into ``meta.json`` too (a cache's HMAC)."""
-        with atomic_directory(directory, private=False) as tmp:
+    def save(self, directory: Path, *, extra: dict[str, str] | None = None, private: bool = False) -> None:
+        """Write the fast-loading form (``vectors.npy``, ``words.txt``, ``meta.json``) atomically;
+        ``extra`` entries go into ``meta.json`` too (a cache's HMAC). Modes follow the umask (a
+        public artefact, see :mod:`embedanon._atomic`) unless ``private`` (owner only: a copy of
+        a file others may not read, whose words may be private)."""
+        with atomic_directory(directory, private=private) as tmp:
             np.save(tmp / "vectors.npy", self.vectors)
             (tmp / "words.txt").write_text("\n".join(self.words), encoding="utf-8")
             if self.pieces:
