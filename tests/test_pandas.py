@@ -147,6 +147,22 @@ def test_dataset_map_with_two_processes_is_the_same_release(setup: tuple[str, st
                            for v in frame["note"]]
 
 
+def test_dataset_map_without_batched_is_the_same_release(setup: tuple[str, str]) -> None:
+    """``Dataset.map``'s default is one example at a time: ``list()`` of its str anonymized each
+    character alone and made the column a list column; None raised a bare TypeError (found by
+    the data audit)."""
+    datasets = pytest.importorskip("datasets")
+    glove, key = setup
+    notes = [n if isinstance(n, str) else None for n in NOTES]
+    ds = datasets.Dataset.from_dict({"id": list(range(len(notes))), "note": notes})
+    out = ds.map(ColumnAnonymizer(["note"], key=key, embedding=glove), load_from_cache_file=False)
+    assert out.features["note"] == ds.features["note"] and out["id"] == list(range(len(notes)))
+    batched = ds.map(ColumnAnonymizer(["note"], key=key, embedding=glove), batched=True, load_from_cache_file=False)
+    assert out["note"] == batched["note"] and [v for v in out["note"] if v] == [e for e in _expected(glove, key) if e]
+    with pytest.raises(TypeError, match="holds a int value"):
+        ColumnAnonymizer(["id"], key=key, embedding=glove)({"id": 3})
+
+
 def test_anonymize_many_refuses_a_whole_frame(setup: tuple[str, str]) -> None:
     """API audit: ``anon.anonymize_many(df)`` anonymized the frame's column names."""
     glove, key = setup

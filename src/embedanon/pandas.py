@@ -136,8 +136,9 @@ def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
 
 
 class ColumnAnonymizer:
-    """The batched function of ``datasets.Dataset.map``: a batch (a dict of column -> list)
-    with ``columns`` anonymized, None kept None.
+    """The function of ``datasets.Dataset.map``: a batch (a dict of column -> list) with
+    ``columns`` anonymized, None kept None; called on one example (``map`` without
+    ``batched=True``: a dict of column -> value), the same for that one value.
 
         >>> from embedanon.pandas import ColumnAnonymizer
         >>> ds = ds.map(ColumnAnonymizer(["text"], key="release.key"),  # doctest: +SKIP
@@ -187,14 +188,21 @@ class ColumnAnonymizer:
                               "with (it changed, or this worker reads another file)") from None
         return Anonymizer(key=key, **options)
 
-    def __call__(self, batch: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
+    def __call__(self, batch: Mapping[str, Any]) -> dict[str, Any]:
         if self._anonymizer is None:
             self._anonymizer = self._build()
-        out = {}
+        out: dict[str, Any] = {}
         for name in self.columns:
             if name not in batch:
                 raise ConfigError(f"column {name!r} is not in the batch")
-            values = list(batch[name])
+            value = batch[name]
+            # One example (Dataset.map without batched=True, its default): a str, a missing
+            # value or any other single value, not a list. list() of a str anonymized each
+            # character on its own and made the column a list column; None raised
+            # "'NoneType' object is not iterable".
+            one = isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable)
+            values = [value] if one else list(value)
             _check_values(name, values)
-            out[name] = list(self._anonymizer.anonymize_many(values))
+            released = list(self._anonymizer.anonymize_many(values))
+            out[name] = released[0] if one else released
         return out
