@@ -1,7 +1,9 @@
 """English words the package needs in more than one place: counts in messages ("1 word", "2 words",
-never "1 words") and the titles that stand before a person's name."""
+never "1 words") and the titles that stand before a person's name (and whether one does)."""
 
 from __future__ import annotations
+
+import re
 
 #: titles written before a name (``Dr.``, ``Mrs``, ``Sister``, ``Capt.``), lower case without a
 #: period: the detection rules read a NAME after one as a person's (``detectors.rules.common``),
@@ -13,6 +15,14 @@ TITLES = frozenset((
 ))  # fmt: skip
 #: :data:`TITLES` as one regular-expression alternation, longest first (``mrs`` before ``mr``)
 TITLE_ALTERNATION = "|".join(sorted(TITLES, key=lambda t: (-len(t), t)))
+#: a title ending where a name starts: a period, spaces, or both, on the same line
+_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{TITLE_ALTERNATION})(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z",
+                           re.IGNORECASE)
+
+
+def after_title(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` comes right after a title (``Dr. ``, ``Mrs ``, ``Sir ``)."""
+    return _TITLE_BEFORE.search(text, max(0, start - 40), start) is not None
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .._english import after_title
 from .._validate import strings
 from ..errors import ConfigError
 from ..structure import role_ranges
@@ -186,9 +187,6 @@ class WordLists:
         if not self.allow or strict_key(text[span.start:span.end]) not in self.allow:
             return False
         if span.label == "NAME":
-            # imported here: the rules import the regex detector, which imports this module
-            from .rules.common import after_title
-
             return not after_title(text, span.start)
         return True
 

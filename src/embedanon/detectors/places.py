@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .._english import TITLE_ALTERNATION
+from .._english import after_title
 from ..lexicon import COMMON_RANK, NAME_RANK, folded, name_parts, place_names, word_ranks
 from .base import Span
 
@@ -53,8 +53,6 @@ _PHRASE = re.compile(r"(?<![\w'\u2019\-])([A-Z][a-z\u00c0-\u024f'\u2019\-]+|[A-Z
 #: capitalized words a phrase may open with before the place (``In Yonkers``, ``Near Akron``)
 _LEADING = frozenset({"in", "from", "of", "near", "to", "at", "outside", "around", "visiting", "toward",
                       "towards", "into", "the"})
-#: a title just before a phrase: what follows is a person's name (``Mr. González``, ``Dr. Tyler``)
-_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{TITLE_ALTERNATION})(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 #: words a place name follows
 _LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|from|of|near|to|at|outside|around|visiting|towards?|into)[ \t]+\Z",
                        re.IGNORECASE)
@@ -101,7 +99,7 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
         a, b = m.span()
         if any(x < b and a < y for x, y in taken_ranges):
             continue
-        if _TITLE_BEFORE.search(text, max(0, a - 40), a):  # a surname, not a place
+        if after_title(text, a):  # a surname (``Mr. González``), not a place
             continue
         words = text[a:b].split()
         while len(words) > 1 and words[0].lower() in _LEADING:  # 'In Yonkers', 'The Bronx'

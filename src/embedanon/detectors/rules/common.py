@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ..._english import TITLE_ALTERNATION
 from ..base import Span
 
 #: capitalized words that are not names when they stand next to a coordination
@@ -31,15 +30,6 @@ HEADER_LABELS = (
 
 #: honorifics the decode rules read a name after (``Dr. Okafor``), lower case, without the period
 HONORIFICS = ("mrs", "mr", "ms", "mx", "dr", "prof")
-#: a title (:data:`embedanon._english.TITLES`, which holds the honorifics) ending where a name
-#: starts: a period, spaces, or both, on the same line
-_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{TITLE_ALTERNATION})"
-                           r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
-
-
-def after_title(text: str, start: int) -> bool:
-    """Whether ``text[start:]`` comes right after a title (``Dr. ``, ``Mrs ``, ``Sir ``)."""
-    return _TITLE_BEFORE.search(text, max(0, start - 40), start) is not None
 
 
 def drop_where(spans: list[Span], label: str, drops: Callable[[Span], bool]) -> list[Span]:

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ..._english import TITLE_ALTERNATION
+from ..._english import TITLE_ALTERNATION, after_title
 from ...lexicon import (
     drug_words,
     folded,
@@ -27,7 +27,7 @@ from ..base import Span
 from ..bio import true_runs
 from ..features import fold
 from .base import RuleContext
-from .common import NO_PROPAGATION, SpanLookup, after_title, capitalized, drop_where
+from .common import NO_PROPAGATION, SpanLookup, capitalized, drop_where
 
 _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
