@@ -12,9 +12,15 @@ from embedanon.detectors.folding import fold_char, fold_key, folded_view, origin
 
 
 def _reference_fold(ch: str) -> str:
-    """Folding written out, with no ASCII shortcut: NFKD, casefold, NFKD, no marks, no Cf."""
+    """Folding written out, with no ASCII shortcut: NFKD, casefold, NFKD, no marks, no Cf;
+    typographic apostrophes and hyphens are the ASCII ones."""
     if unicodedata.category(ch) == "Cf":
         return ""
+    if unicodedata.name(ch, "") in ("LEFT SINGLE QUOTATION MARK", "RIGHT SINGLE QUOTATION MARK",
+                                    "MODIFIER LETTER APOSTROPHE"):
+        return "'"
+    if unicodedata.name(ch, "") in ("HYPHEN", "NON-BREAKING HYPHEN"):
+        return "-"
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", ch).casefold())
     return "".join(c for c in folded if not unicodedata.category(c).startswith("M"))
 
@@ -25,7 +31,7 @@ def _reference_view(text: str) -> tuple[str, list[int]]:
 
 
 _MIXED = st.text(alphabet=st.sampled_from(
-    "aZ ß\u00df\u1e9e\u0130\u0131\u03a3\u03c2e\u0301\u00e9\u200b\u00ad\ufeff\u00a0\t\nＺｏ\ufb01\u00bd_1-."
+    "aZ ß\u00df\u1e9e\u0130\u0131\u03a3\u03c2e\u0301\u00e9\u200b\u00ad\ufeff\u00a0\t\nＺｏ\ufb01\u00bd_1-.'\u2018\u2019\u02bc\u2010\u2011\u201d"
 ), max_size=40)
 
 

@@ -155,6 +155,14 @@ DENY_VARIANTS = [
     ("Zorblat", "Contact Zorblat2 today.", None),
     ("van der Berg", "Contact van derBerg today.", None),
     ("Zorblat", "Contact Zorbla today.", None),
+    # detection-commands audit: a deny entry typed with ASCII punctuation missed the typographic
+    # apostrophe and hyphen of word processors, and the name was released verbatim
+    ("O'Zorblat", "Contact O\u2019Zorblat today.", "O\u2019Zorblat"),
+    ("O\u2019Zorblat", "Contact O'Zorblat today.", "O'Zorblat"),
+    ("N'Zorblat", "Contact N\u02bcZorblat today.", "N\u02bcZorblat"),
+    ("Smith-Zorblat", "Contact Smith\u2011Zorblat today.", "Smith\u2011Zorblat"),
+    ("Smith-Zorblat", "Contact Smith\u2010Zorblat today.", "Smith\u2010Zorblat"),
+    ("O'Zorblat", "Contact O\u201dZorblat today.", None),  # a closing double quote is no apostrophe
 ]
 
 

@@ -2,7 +2,8 @@
 
 Folding one character: its compatibility decomposition (NFKD: full-width ``Ｚ`` is ``Z``, the
 ligature ``ﬁ`` is ``fi``), case-folded (``ß`` is ``ss``), decomposed again, less its combining
-marks (``ó`` is ``o``, in NFC or NFD); a format character (Unicode category ``Cf``: zero-width
+marks (``ó`` is ``o``, in NFC or NFD); a typographic apostrophe or hyphen is the ASCII one
+(``O’Brien`` is ``O'Brien``); a format character (Unicode category ``Cf``: zero-width
 space and joiners, soft hyphen, byte-order mark, bidirectional controls) folds to nothing. Folding
 is per character, so every character of the folded text comes from exactly one character of the
 original, and a match in the folded text maps back to whole original characters.
@@ -21,6 +22,8 @@ from functools import lru_cache
 from ..text import without_format
 
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+#: Typographic apostrophes and hyphens, folded to the ASCII character a list entry is typed with.
+_TYPOGRAPHIC = {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2010": "-", "\u2011": "-"}
 
 
 @lru_cache(maxsize=1 << 14)
@@ -30,6 +33,8 @@ def fold_char(ch: str) -> str:
         return ch.lower()  # what the steps below give for ASCII, without them
     if unicodedata.category(ch) == "Cf":
         return ""
+    if ch in _TYPOGRAPHIC:  # NFKD keeps them apart from the ASCII ones
+        return _TYPOGRAPHIC[ch]
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", ch).casefold())
     return "".join(c for c in folded if not unicodedata.category(c).startswith("M"))
 
