@@ -443,6 +443,11 @@ def test_cli_negative_controls(tmp_path):
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", '
      '"label": "ID"}]}\n', "line 1 has a JSON object with a repeated key"),
     ('{"id": "a", "text": "SECRETNAME", "spans": [], "x": NaN}\n', "line 1: a number is not finite"),
+    # detection-commands audit: a file given twice (cat a.jsonl a.jsonl) counted every span twice
+    ('{"id": "SECRETNAME", "text": "SECRETNAME", "spans": []}\n{"id": "b", "text": "x", "spans": []}\n'
+     '{"id": "SECRETNAME", "text": "SECRETNAME", "spans": []}\n', "line 3 repeats the id of line 1"),
+    ('{"id": 7, "text": "SECRETNAME", "spans": []}\n{"id": "7", "text": "x", "spans": []}\n',
+     "line 2 repeats the id of line 1"),
 ])
 def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"

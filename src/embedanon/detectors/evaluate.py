@@ -173,12 +173,23 @@ def read_records(lines: Iterable[str], source: str, *, require_id: bool = True,
     Args:
         lines: one JSON object per item (split on ``"\\n"`` only: see :func:`jsonl_lines`).
         source: how errors name the input.
-        require_id: refuse a record without an ``id`` (else it gets its line number).
+        require_id: refuse a record without an ``id``, and one whose ``id`` an earlier record has
+            (else a record without one gets its line number, and ids may repeat).
         any_label: see :func:`parse_record`.
     """
-    records = [parse_record(line, f"{source}: line {n}", default_id=None if require_id else str(n),
-                            any_label=any_label)
-               for n, line in enumerate(lines, 1) if line.strip()]
+    records: list[GoldRecord] = []
+    first: dict[str, int] = {}  # id -> line of its first record
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        record = parse_record(line, f"{source}: line {n}", default_id=None if require_id else str(n),
+                              any_label=any_label)
+        if require_id:  # a file given twice (cat dev.jsonl dev.jsonl) would count every span twice
+            if record.id in first:  # the id is not quoted: it may be a patient's number
+                raise InputError(f"{source}: line {n} repeats the id of line {first[record.id]} "
+                                 "(each record needs its own id; 1 and \"1\" are one id)")
+            first[record.id] = n
+        records.append(record)
     if not records:
         raise InputError(f"{source}: no records")
     return records
