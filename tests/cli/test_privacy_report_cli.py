@@ -326,3 +326,28 @@ def test_a_spans_file_with_labels_of_its_own_is_read_as_evaluate_detection_reads
     with_names, with_more = (_report(str(src), "--spans", str(p), "--key", key) for p in (plain, extra))
     assert with_names["attacks"] == with_more["attacks"]
     assert [row["group"] for row in with_more["attacks"]["names"]] == ["all", "g1"]
+
+
+def test_membership_of_templated_notes_is_told_by_their_words(tmp_path: Path) -> None:
+    """Privacy audit: short notes of one layout tied in the layout game (AUC 0.500), so the
+    verdict passed membership under the default knn, although every released word is one of the
+    k neighbors of the note's own word and an attacker holding a note finds its record by them.
+    The figure is now the stronger of the layout and word games."""
+    subjects = ["patient", "woman", "man", "child", "student", "teacher"]
+    symptoms = ["pain", "swelling", "stiffness", "weakness"]
+    places = ["knee", "ankle", "shoulder", "elbow", "wrist"]
+    notes = [f"The {subjects[i % 6]} reported {symptoms[i % 4]} in the {places[i % 5]} today."
+             for i in range(24)]
+    path = tmp_path / "notes.txt"
+    path.write_text("\n".join(notes) + "\n", encoding="utf-8")
+    key = tmp_path / "fixed.key"  # a fixed key: the same figures every run
+    key.write_text("5a" * 8 + "c3" * 8 + "17" * 8 + "e9" * 8 + "\n", encoding="utf-8")
+    key.chmod(0o600)
+    out = _report(str(path), "--key", str(key))
+    membership = out["membership"]
+    assert membership["records"] == 24 and membership["layout_auc"] == 0.5
+    # not 1: knee and elbow share neighbors, so a similar note's record can fit as well (a tie)
+    assert membership["word_auc"] > 0.7 and membership["auc"] == membership["word_auc"]
+    assert _report(str(path), "--key", str(key))["membership"] == membership  # same key, same figures
+    check = next(c for c in out["verdict"]["checks"] if c["figure"] == "membership_auc")
+    assert check["value"] == membership["auc"] and check["status"] == "fail"

@@ -1,9 +1,11 @@
-"""The layout membership attack: exact on hand-made releases, its index against a plain reference."""
+"""The layout and word membership attacks: exact on hand-made releases, the layout index against a
+plain reference."""
 
 from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from embedanon.privacy.attacks.membership import (
     layout_levels,
     layout_membership,
     mann_whitney_auc,
+    word_membership,
 )
 
 
@@ -87,3 +90,53 @@ def test_the_indexed_score_equals_the_plain_reference(use: tuple[str, ...], seed
 def test_levels_must_include_the_word_count() -> None:
     with pytest.raises(ValueError, match="words"):
         layout_membership(["a"], ["b"], levels=("layout",))
+
+
+# A toy knn law over eight words: each word's two neighbors, 1/2 each (never itself).
+_WORDS = ["red", "blue", "cat", "dog", "hot", "cold", "sun", "moon"]
+_NEIGHBORS = {0: (1, 2), 1: (0, 3), 2: (3, 0), 3: (2, 1), 4: (5, 6), 5: (4, 7), 6: (7, 4), 7: (6, 5)}
+
+
+def _toy_law(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    return np.array([0.5 if y in _NEIGHBORS[x] else 0.0 for x, y in zip(xs.tolist(), ys.tolist(), strict=True)])
+
+
+def _toy_id(word: str) -> int:
+    return _WORDS.index(word.lower()) if word.lower() in _WORDS else -1
+
+
+def _toy_release(note: str, pick: int) -> str:
+    words = note.rstrip(".").split()
+    return " ".join(_WORDS[_NEIGHBORS[_toy_id(w)][pick]] for w in words).capitalize() + "."
+
+
+def test_the_word_game_tells_members_that_share_one_layout() -> None:
+    """Privacy audit: records of one layout (short templated notes) tie in the layout game (AUC
+    0.5, a verdict PASS), but under a knn law a released word is a neighbor of the note's own
+    word, so only the note's own record fits every position: the word game's AUC is 1."""
+    notes = ["Red hot sun.", "Cat cold moon.", "Dog hot red.", "Blue sun cat."]
+    released = [_toy_release(n, i % 2) for i, n in enumerate(notes)]
+    figure = layout_membership(notes, released)
+    assert figure.auc == 0.5 and figure.unique_layout == 0.0
+    words = word_membership(notes, released, pairs=_toy_law, id_of=_toy_id)
+    assert words == 1.0
+    assert replace(figure, word_auc=words).strongest_auc == 1.0
+    assert replace(figure, word_auc=words).as_dict()["auc"] == 1.0
+
+
+def test_negative_control_a_release_unrelated_to_the_notes_is_chance_in_the_word_game() -> None:
+    """The same notes against a release drawn from other notes' words: no note fits its own
+    record better than the others, so the member and non-member scores tie (AUC exactly 0.5);
+    a wrong game that credits the own record for its position alone would fail here."""
+    notes = ["Red hot sun.", "Cat cold moon.", "Dog hot red.", "Blue sun cat."]
+    released = ["Moon moon moon."] * 4  # every record the same: nothing of any note in it
+    assert word_membership(notes, released, pairs=_toy_law, id_of=_toy_id) == 0.5
+    assert np.isnan(word_membership(notes[:1], released[:1], pairs=_toy_law, id_of=_toy_id))
+
+
+def test_the_word_game_compares_a_note_with_records_of_its_word_count_only() -> None:
+    """A note whose word count no other record has is told apart by that alone, as in the layout
+    game (its non-member score is the floor); within a word count the law decides."""
+    notes = ["Red hot.", "Cat cold moon.", "Dog hot red."]
+    released = [_toy_release(n, 0) for n in notes]
+    assert word_membership(notes, released, pairs=_toy_law, id_of=_toy_id) == 1.0

@@ -21,8 +21,8 @@ from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks
-from ..privacy.attacks.likelihood import likelihood_for
-from ..privacy.attacks.membership import MembershipFigure, layout_membership
+from ..privacy.attacks.likelihood import Likelihood, likelihood_for
+from ..privacy.attacks.membership import MembershipFigure, layout_membership, word_membership
 from ..privacy.epsilon import amount, epsilon_sentences
 from ..privacy.prior import has_aligned_words
 from ..privacy.report import PrivacyReport, privacy_report
@@ -176,8 +176,8 @@ def privacy_report_command(
                               neighbors=neighbors, likelihood=law, seed=_seed(anonymizer.key, 3))
     # membership reads the release as published, in every scope
     published = outs[0] if plain else [d.text for d in docs[0]]
-    say("playing the membership game on the layout")
-    membership = _membership(texts, published, anonymizer.key)
+    say("playing the membership games on the layout and the words")
+    membership = _membership(texts, published, anonymizer.key, law, index.store.id_of, kept=not plain)
     warnings = []
     if attacker is not None and {t.strip() for t in texts if t.strip()} <= {t.strip() for t in attacker}:
         warnings.append("--attacker-text holds every text of the input: the domain-prior figures are an "
@@ -200,7 +200,7 @@ def privacy_report_command(
         # each fresh-key release draws every word again: the N releases spend N times (basic
         # composition); under one key they are one text and spend once
         epsilon_record=None if report.epsilon is None else len(keys) * counts.longest_parts * report.epsilon,
-        attacks=None if figures is None else figures.as_dict(), membership_auc=membership.auc)
+        attacks=None if figures is None else figures.as_dict(), membership_auc=membership.strongest_auc)
     if releases > 1 and fixed:  # N releases under one key are one text: nothing gained, exactly
         values["releases_gain"] = 0.0
     verdict = judge(values, for_scope(thresholds, config.scope.scope))
@@ -242,19 +242,29 @@ def _seed(key: ReleaseKey, stream: int) -> int:
     return int.from_bytes(key.subkey(f"privacy-report/{stream}")[:8], "little")
 
 
-def _membership(texts: list[str], published: list[str], key: ReleaseKey) -> MembershipFigure:
-    """The layout membership game on the release (a keyed sample of at most
-    :data:`MEMBERSHIP_RECORDS` records: the game on a release of that many)."""
+def _membership(texts: list[str], published: list[str], key: ReleaseKey, law: Likelihood | None,
+                id_of: Callable[[str], int], *, kept: bool) -> MembershipFigure:
+    """The layout and word membership games on the release (a keyed sample of at most
+    :data:`MEMBERSHIP_RECORDS` records: the games on a release of that many); the word game
+    needs the mechanism's law (None: not played); ``kept``: the scope keeps words as they are."""
     if len(texts) > MEMBERSHIP_RECORDS:
         rng = np.random.default_rng(_seed(key, 4))
         chosen = np.sort(rng.choice(len(texts), size=MEMBERSHIP_RECORDS, replace=False)).tolist()
         texts, published = [texts[i] for i in chosen], [published[i] for i in chosen]
-    return layout_membership(texts, published)
+    figure = layout_membership(texts, published)
+    if law is None:
+        return figure
+    words = word_membership(texts, published, pairs=law.pairs, id_of=id_of, kept=kept,
+                            seed=_seed(key, 5))
+    return replace(figure, word_auc=words)
 
 
 def format_membership(figure: MembershipFigure) -> list[str]:
-    """The membership line (an AUC and shares, never text)."""
-    return [f"membership (layout):  AUC {_rate(figure.auc)} over {figure.records} records (0.5: chance); "
+    """The membership line (AUCs and shares, never text)."""
+    words = ("not played: no exact law" if math.isnan(figure.word_auc) and figure.records >= 2
+             else _rate(figure.word_auc))
+    return [f"membership:           AUC {_rate(figure.strongest_auc)} over {figure.records} records "
+            f"(0.5: chance; the stronger of layout {_rate(figure.auc)} and words {words}); "
             f"{_rate(figure.unique_layout)} have a layout, {_rate(figure.unique_sentences)} a sentence "
             "structure no other released record has"]
 

@@ -246,9 +246,11 @@ DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
     Threshold("names_top10", "name parts recovered, top-10", 0.2, True, _NAMES),
     Threshold("name_confirmation_auc", "which of two names a record holds (AUC, 0.5: chance)", 0.6, True,
               _NAMES),
-    Threshold("membership_auc", "whether a held note is in the release, from its layout (AUC)", 0.6, True,
-              "none in any mode (word count and sentence structure stay, decision 0350): share the "
-              "release only with recipients who may learn who is in it"),
+    Threshold("membership_auc", "whether a held note is in the release, from its layout or words (AUC)",
+              0.6, True,
+              "the layout: none in any mode (word count and sentence structure stay, decision 0350); "
+              "the words: a smaller --epsilon; share the release only with recipients who may learn "
+              "who is in it"),
     Threshold("releases_top1", "words recovered after N releases (Bayes), top-1", 0.5, True,
               _RELEASES),
     Threshold("releases_majority_top1", "words recovered after N releases (majority vote)", 0.5, True,
@@ -365,7 +367,7 @@ def figure_values(*, change_rate: float | None = None, n_w: float | None = None,
         epsilon_record: epsilon spent by the longest record (None: no epsilon).
         attacks: ``PrivacyFigures.as_dict()`` of :func:`~embedanon.privacy.attacks.run_attacks`
             (None: the attacks did not run).
-        membership_auc: the layout membership attack's AUC.
+        membership_auc: the membership attack's AUC (the stronger of the layout and word games).
         name_confirmation_auc: the candidate-name confirmation AUC.
 
     Returns:

@@ -187,7 +187,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
                                      originals, released, anonymizer,
                                      progress=lambda done, n: report("measuring", done, n))
     # membership reads the sample as published, in every scope (as privacy-report does)
-    figures = (*figures, membership_figure(shown, [d.text for d in docs]))
+    figures = (*figures, membership_figure(shown, [d.text for d in docs], anonymizer))
     review = Review(
         input_name="<stdin>" if path == "-" else Path(path).name, format=form,
         fields=tuple(names) if form != "txt" else (), settings=settings_of(anonymizer),

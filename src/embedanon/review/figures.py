@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..errors import EmbedanonError
 from ..pipeline import Anonymizer
 from ..privacy.attacks import run_attacks
-from ..privacy.attacks.membership import layout_membership
+from ..privacy.attacks.likelihood import likelihood_for
+from ..privacy.attacks.membership import layout_membership, word_membership
 from ..privacy.report import privacy_report
 from ..privacy.scoped import is_plain
 from ..privacy.verdict import (
@@ -147,14 +149,28 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
     return tuple(out)
 
 
-def membership_figure(originals: Sequence[str], published: Sequence[str]) -> Figure:
-    """Whether a held note is in the release, from its layout
-    (:func:`~embedanon.privacy.attacks.membership.layout_membership`; n/a below two records)."""
+def membership_figure(originals: Sequence[str], published: Sequence[str],
+                      anonymizer: Anonymizer | None = None) -> Figure:
+    """Whether a held note is in the release, from its layout or its words: the stronger of
+    :func:`~embedanon.privacy.attacks.membership.layout_membership` and, for a mechanism with
+    an exact law (``anonymizer`` given), :func:`~embedanon.privacy.attacks.membership.word_membership`
+    (n/a below two records)."""
     figure = layout_membership(list(originals), list(published))
+    words = "not played"
+    if anonymizer is not None and hasattr(anonymizer.mechanism, "distribution"):
+        law = likelihood_for(anonymizer.mechanism, anonymizer.runtime.index)
+        figure = replace(figure, word_auc=word_membership(list(originals), list(published), pairs=law.pairs,
+                                                          id_of=anonymizer.runtime.index.store.id_of,
+                                                          kept=not is_plain(anonymizer.config.scope)))
+        words = _auc_text(figure.word_auc)
     threshold = DEFAULT_THRESHOLDS["membership_auc"]
-    return Figure("attack", threshold.label, _rate(figure.auc), 0,
-                  f"AUC over {figure.records} records (0.5: chance); the word count and sentence structure "
-                  "stay in every mode", key="membership_auc")
+    return Figure("attack", threshold.label, _rate(figure.strongest_auc), 0,
+                  f"AUC over {figure.records} records (0.5: chance): layout {_auc_text(figure.auc)}, words "
+                  f"{words}; the word count and sentence structure stay in every mode", key="membership_auc")
+
+
+def _auc_text(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.3f}"
 
 
 def default_sources(*, attacks: bool = True) -> tuple[FigureSource, ...]:

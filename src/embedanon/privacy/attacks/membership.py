@@ -23,12 +23,23 @@ the AUC of the member scores against the non-member scores (Mann-Whitney, ties c
 half): 0.5 is chance, 1.0 tells every member apart. Records identical as texts count as one
 another's copies, as they would for a real attacker.
 
+**The word game** (:func:`word_membership`, played the same way): the attacker who knows the
+mechanism also reads the words. It scores its note against each released record of the same
+word count by the mechanism's law, the mean over aligned word positions of log P(y | x) (x the
+note's word, y the record's; outside plain full scope a word returned as itself counts as
+certain where the law gives it no mass, as the words a scope keeps), and takes the best
+record. Records of one layout (short, templated notes) tie in the layout game; the words tell
+them apart: under ``knn`` a released word is one of the k neighbors of the note's word, so
+another note's record rarely fits at every position. The report's membership figure is the
+stronger of the two games (decision 0371).
+
 Only scores and counts leave this module, never text.
 """
 
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -37,6 +48,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...text import LOWER, TITLE, case_code, tokenize
+
+#: Word pairs the word game scores per note at most: a note is compared with a keyed sample of
+#: the records of its word count beyond that.
+WORD_PAIRS_PER_NOTE = 20_000
+#: The score of a position the law gives no mass, and of a note no record of its length fits.
+_FLOOR = math.log(1e-12)
 
 #: The levels of :func:`layout_levels`, finest first.
 LEVELS = ("layout", "sentences", "words")
@@ -89,6 +106,7 @@ class MembershipFigure:
         unique_layout: share of records whose full layout no other released record has.
         unique_sentences: the same for the sentence structure.
         unique_words: the same for the word count.
+        word_auc: the AUC of the word game (:func:`word_membership`; nan when not played).
     """
 
     records: int
@@ -96,9 +114,17 @@ class MembershipFigure:
     unique_layout: float
     unique_sentences: float
     unique_words: float
+    word_auc: float = float("nan")
+
+    @property
+    def strongest_auc(self) -> float:
+        """The AUC of the stronger game (the figure a verdict judges; nan when none was played)."""
+        played = [a for a in (self.auc, self.word_auc) if not math.isnan(a)]
+        return max(played) if played else float("nan")
 
     def as_dict(self) -> dict[str, float | int]:
-        return {"records": self.records, "auc": self.auc, "unique_layout": self.unique_layout,
+        return {"records": self.records, "auc": self.strongest_auc, "layout_auc": self.auc,
+                "word_auc": self.word_auc, "unique_layout": self.unique_layout,
                 "unique_sentences": self.unique_sentences, "unique_words": self.unique_words}
 
 
@@ -192,3 +218,71 @@ def layout_membership(originals: Sequence[str], released: Sequence[str], *,
     unique = [sum(release.counts[i][lv[i]] == 1 for lv in release.levels) / n if n else float("nan")
               for i in range(3)]
     return MembershipFigure(n, mann_whitney_auc(members, outsiders) if n >= 2 else float("nan"), *unique)
+
+
+def _word_ids(text: str, id_of: Callable[[str], int]) -> np.ndarray:
+    """int64 embedding ids of the word tokens of ``text``, -1 for one outside the embedding or
+    with a joiner (as :func:`~embedanon.privacy.metrics.word_id_pairs` keeps them)."""
+    return np.array([id_of(t.text) if t.text.isalpha() else -1 for t in tokenize(text) if t.kind == "word"],
+                    dtype=np.int64)
+
+
+def word_membership(originals: Sequence[str], released: Sequence[str], *,
+                    pairs: Callable[[np.ndarray, np.ndarray], np.ndarray], id_of: Callable[[str], int],
+                    kept: bool = False, seed: int = 0) -> float:
+    """Play the word game of the module docstring: the AUC (nan with fewer than 2 records).
+
+    Args:
+        originals: the records' texts (the notes an attacker may hold).
+        released: their releases as published, in the same order.
+        pairs: the mechanism's law, float64 P(y_i | x_i) for aligned int64 word-id arrays
+            (:meth:`~embedanon.privacy.attacks.likelihood.Likelihood.pairs`).
+        id_of: word -> embedding id (-1 when absent).
+        kept: words outside the mechanism may come back as themselves (a scope other than plain
+            ``all``): a word returned as itself is then certain where the law gives it no mass.
+            False in plain full scope, where the law is the whole truth (``knn`` never returns
+            its input, so a record that does is not the note's).
+        seed: picks the records a note is compared with when its word count has more than
+            :data:`WORD_PAIRS_PER_NOTE` word pairs of them (the same sample in and out).
+    """
+    if len(originals) != len(released):
+        raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
+    if len(originals) < 2:
+        return float("nan")
+    notes = [_word_ids(t, id_of) for t in originals]
+    records = [_word_ids(t, id_of) for t in released]
+    by_length: dict[int, list[int]] = {}
+    for j, ids in enumerate(records):
+        by_length.setdefault(len(ids), []).append(j)
+    rng = np.random.default_rng(seed)
+    members, outsiders = [], []
+    for i, note in enumerate(notes):
+        others = [j for j in by_length.get(len(note), ()) if j != i]
+        cap = max(1, WORD_PAIRS_PER_NOTE // max(1, len(note)))
+        if len(others) > cap:
+            others = sorted(rng.choice(others, size=cap, replace=False).tolist())
+        scores = _word_scores(note, [records[j] for j in [i, *others]], pairs, kept) if len(note) else None
+        own = _FLOOR if scores is None else float(scores[0])
+        best_other = _FLOOR if scores is None or len(scores) < 2 else float(scores[1:].max())
+        members.append(max(own, best_other))
+        outsiders.append(best_other)
+    return mann_whitney_auc(members, outsiders)
+
+
+def _word_scores(note: np.ndarray, candidates: list[np.ndarray],
+                 pairs: Callable[[np.ndarray, np.ndarray], np.ndarray], kept: bool) -> np.ndarray:
+    """float64 (len(candidates),): mean log P(candidate's word | note's word) over the positions
+    where both words are in the embedding (with ``kept``, a word returned as itself is certain
+    where the law gives it no mass; a position of no mass scores :data:`_FLOOR`; no such
+    position: the floor)."""
+    ys = np.stack(candidates)  # (c, w): every candidate has the note's word count
+    xs = np.broadcast_to(note, ys.shape)
+    both = (xs >= 0) & (ys >= 0)
+    logs = np.full(ys.shape, _FLOOR)
+    if both.any():
+        p = pairs(xs[both], ys[both])
+        if kept:
+            p = np.where((p <= 0) & (xs[both] == ys[both]), 1.0, p)
+        logs[both] = np.maximum(np.log(np.maximum(p, 1e-300)), _FLOOR)
+    counted = both.sum(axis=1)
+    return np.where(counted > 0, (logs * both).sum(axis=1) / np.maximum(counted, 1), _FLOOR)
