@@ -351,3 +351,27 @@ def test_membership_of_templated_notes_is_told_by_their_words(tmp_path: Path) ->
     assert _report(str(path), "--key", str(key))["membership"] == membership  # same key, same figures
     check = next(c for c in out["verdict"]["checks"] if c["figure"] == "membership_auc")
     assert check["value"] == membership["auc"] and check["status"] == "fail"
+
+
+def test_names_a_detected_scope_leaves_unchanged_count_as_recovered(tmp_path: Path) -> None:
+    """Privacy audit: in --scope detected a name the detectors missed is released as it is, but
+    the name figures read only the mechanism's tokens, so --spans marking two such names gave
+    'top-1 n/a of 0 name tokens' and no name check in the verdict (which then passed with
+    --threshold change_rate=0). Such a name part is read, not guessed: a hit at top-1 and top-10."""
+    texts = ["Write to ana@example.org or call Zorblat Quexley today about the visit.",
+             "The nurse saw the patient in the morning and wrote a short note."]
+    src = tmp_path / "notes.txt"
+    src.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    start = texts[0].index("Zorblat")
+    spans = tmp_path / "names.jsonl"
+    spans.write_text(json.dumps({"text": texts[0], "spans": [
+        {"start": start, "end": start + len("Zorblat Quexley"), "label": "NAME", "group": "g1"}]}) + "\n"
+        + json.dumps({"text": texts[1], "spans": []}) + "\n", encoding="utf-8")
+    out = _report(str(src), "--scope", "detected", "--detector", "regex", "--spans", str(spans),
+                  "--key", str(_key(tmp_path)), "--threshold", "change_rate=0")
+    names = {n["group"]: n for n in out["attacks"]["names"]}
+    assert names["all"]["tokens"] == 2 and names["all"]["verbatim"] == 2 and names["all"]["top1"] == 1.0
+    assert names["g1"]["top1"] == 1.0
+    checks = {c["figure"]: c for c in out["verdict"]["checks"]}
+    assert checks["names_top1"]["status"] == "fail" and checks["names_top10"]["status"] == "fail"
+    assert out["verdict"]["status"] == "fail"

@@ -20,13 +20,20 @@ from ..files import read_texts
 from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
-from ..privacy.attacks.figures import PrivacyFigures, run_attacks
+from ..privacy.attacks.figures import PrivacyFigures, run_attacks, with_verbatim_names
 from ..privacy.attacks.likelihood import Likelihood, likelihood_for
 from ..privacy.attacks.membership import MembershipFigure, layout_membership, word_membership
 from ..privacy.epsilon import amount, epsilon_sentences
 from ..privacy.prior import has_aligned_words
 from ..privacy.report import PrivacyReport, privacy_report
-from ..privacy.scoped import ReleaseCounts, ScopedRelease, full_scope_config, is_plain, scoped_release
+from ..privacy.scoped import (
+    ReleaseCounts,
+    ScopedRelease,
+    full_scope_config,
+    is_plain,
+    scoped_release,
+    verbatim_name_groups,
+)
 from ..privacy.verdict import figure_values, for_scope, judge, parse_overrides, with_overrides
 from .common import handle_errors, setup_logging
 from .convention import examples
@@ -147,6 +154,7 @@ def privacy_report_command(
     # outside plain full scope they read only the tokens it released (see embedanon.privacy.scoped).
     originals, released = texts, outs
     scoped: ScopedRelease | None = None
+    given_spans = name_spans  # of the originals: names a scope releases unchanged are counted from them
     if not plain:
         scoped = scoped_release(config.scope, texts, docs, outs)
         view = scoped.view
@@ -174,6 +182,9 @@ def privacy_report_command(
                               release_counts=sorted({1, len(keys)}), contextual=contextual,
                               empirical_draws=0 if exact else empirical_draws, attacker_text=attacker,
                               neighbors=neighbors, likelihood=law, seed=_seed(anonymizer.key, 3))
+        if scoped is not None and given_spans is not None:  # names the scope left as they are
+            figures = replace(figures, names=with_verbatim_names(
+                figures.names, verbatim_name_groups(texts, docs[0], given_spans)))
     # membership reads the release as published, in every scope
     published = outs[0] if plain else [d.text for d in docs[0]]
     say("playing the membership games on the layout and the words")
@@ -382,8 +393,9 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
                      f"{confirmation['names']} names from the {confirmation['source']}, "
                      f"{confirmation['decoys']} other names each; 0.5: chance)")
     for n in f["names"]:
+        verbatim = f" ({n['verbatim']} released unchanged: read, not guessed)" if n.get("verbatim") else ""
         lines.append(f"names ({n['group']}):{' ' * max(1, 12 - len(n['group']))}top-1 {_rate(n['top1'])}, "
-                     f"top-10 {_rate(n['top10'])} of {n['tokens']} name tokens")
+                     f"top-10 {_rate(n['top10'])} of {n['tokens']} name tokens{verbatim}")
     return lines
 
 

@@ -93,6 +93,23 @@ def mechanism_tokens(original: str, document: DocumentLike) -> set[int]:
     return out
 
 
+def verbatim_name_groups(originals: Sequence[str], documents: Sequence[DocumentLike],
+                         spans: Sequence[Sequence[tuple[int, int, str]]]) -> list[str]:
+    """The culture group of each word token inside a name span of ``spans`` (character offsets of
+    the originals) that ``documents`` release unchanged: no item touches it (counts only)."""
+    groups = []
+    for original, document, doc_spans in zip(originals, documents, spans, strict=True):
+        if not doc_spans:
+            continue
+        kept = {start for start, _ in scan(original, document)[2]}
+        for token in tokenize(original):
+            if token.kind != "word" or token.start not in kept:
+                continue
+            inside = [group for start, end, group in doc_spans if start < token.end and end > token.start]
+            groups += inside[:1]
+    return groups
+
+
 def release_counts(originals: Sequence[str], documents: Sequence[DocumentLike]) -> ReleaseCounts:
     """Counts of the release ``documents`` of ``originals`` (one document each)."""
     if len(originals) != len(documents):

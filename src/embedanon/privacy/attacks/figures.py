@@ -8,7 +8,7 @@ passes the mechanism and index the anonymizer was built on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -55,6 +55,8 @@ class NameFigure:
         in_dictionary: of them, whose name is in the public dictionary.
         top1_hits, top10_hits: expected hits; unmarked tokens count as misses.
         mean_candidates: mean number of dictionary names with a positive score (marked tokens).
+        verbatim: of ``tokens``, released unchanged outside the mechanism (scope ``detected``:
+            a name the detectors missed), each a hit at top-1 and top-10: read, not guessed.
     """
 
     group: str
@@ -64,12 +66,29 @@ class NameFigure:
     top1_hits: float
     top10_hits: float
     mean_candidates: float
+    verbatim: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         n = self.tokens or float("nan")
         return {"group": self.group, "tokens": self.tokens, "marked": self.marked,
                 "in_dictionary": self.in_dictionary, "top1": self.top1_hits / n,
-                "top10": self.top10_hits / n, "mean_candidates": self.mean_candidates}
+                "top10": self.top10_hits / n, "mean_candidates": self.mean_candidates,
+                "verbatim": self.verbatim}
+
+
+def with_verbatim_names(names: Sequence[NameFigure], groups: Sequence[str]) -> tuple[NameFigure, ...]:
+    """``names`` with name tokens the release shows unchanged (one culture group per token) added
+    to ``all`` and to their group, each recovered at top-1 and top-10: an attacker reads them."""
+    if not groups:
+        return tuple(names)
+    by_group = {n.group: n for n in names}
+    out = []
+    for group in ["all", *sorted({*(n.group for n in names if n.group != "all"), *groups})]:
+        v = len(groups) if group == "all" else sum(g == group for g in groups)
+        n = by_group.get(group, NameFigure(group, 0, 0, 0, 0.0, 0.0, float("nan")))
+        out.append(replace(n, tokens=n.tokens + v, top1_hits=n.top1_hits + v, top10_hits=n.top10_hits + v,
+                           verbatim=n.verbatim + v))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
