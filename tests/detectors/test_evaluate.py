@@ -717,3 +717,27 @@ def test_json_keeps_labels_and_groups_that_spell_nan():
     assert out["unknown_labels"] == {"NaNny_PHONE": 1} and out["confusion"] == {"NaNny_PHONE>PHONE": 1}
     assert out["per_label"]["NaNny_PHONE"]["precision"] is None  # a real nan is still null
     assert json.loads(json.dumps(out, allow_nan=False)) == out
+
+
+def test_groups_on_other_labels_are_counted_not_dropped_silently(tmp_path):
+    """A gold file labelled PERSON (Presidio's name) with groups got no group table and no word
+    why (detection-commands audit): the spans left out of the name test are now counted."""
+    text = "Ann Lee and Bob Chan wrote from ann@x.org."
+    records = [{"id": "a", "text": text, "spans": [g(text, "Ann Lee", "PERSON", "g1"), g(text, "Bob Chan", "PERSON", "g2"),
+                                                   g(text, "ann@x.org", "EMAIL", "g1")]}]
+    path = tmp_path / "person.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d", "test_everything"])
+    assert result.exit_code == 0, result.output
+    assert ("groups on labels other than NAME (left out of the group test, which is about names): "
+            "PERSON 2, EMAIL 1") in result.output
+    out = json.loads(runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d", "test_everything",
+                                         "--json"]).output)
+    assert out["groups"] == [] and out["groups_left_out"] == {"PERSON": 2, "EMAIL": 1}
+    named = evaluate(read_span_file(path, any_label=True), Everything())
+    assert named.groups_left_out == {"PERSON": 2, "EMAIL": 1}
+    names = [{**r, "spans": [{**s, "label": "NAME"} if s["label"] == "PERSON" else s for s in r["spans"]]}
+             for r in records]
+    path.write_text("".join(json.dumps(r) + "\n" for r in names), encoding="utf-8")
+    relabelled = evaluate(read_span_file(path, any_label=True), Everything())
+    assert [row.group for row in relabelled.groups] == ["g1", "g2"] and relabelled.groups_left_out == {"EMAIL": 1}

@@ -94,6 +94,9 @@ def format_report(report: DetectionReport) -> list[str]:
     if report.unknown_labels:
         lines.append("gold labels the detectors do not have (scored label-blind): "
                      + ", ".join(f"{label} {n}" for label, n in report.unknown_labels.items()))
+    if report.groups_left_out:
+        lines.append("groups on labels other than NAME (left out of the group test, which is about "
+                     "names): " + ", ".join(f"{label} {n}" for label, n in report.groups_left_out.items()))
     ci = report.to_dict()["intervals"]
     lines.append(f"exact 95% intervals (Clopper-Pearson): recall {_ci(ci['recall'])}, "
                  f"precision {_ci(ci['precision'])}")

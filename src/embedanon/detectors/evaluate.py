@@ -38,7 +38,8 @@ precision or recall is 0, even when the other is undefined (gold spans and no pr
 recall 0, F 0), and undefined only when a rate is undefined and the other is not 0.
 
 Groups: gold NAME spans carrying a ``group`` (e.g. the culture of an injected name) give overlap
-recall per group with counts (a ``group`` on another label is ignored: the test is about names);
+recall per group with counts (a ``group`` on another label is left out of the test, which is
+about names, and counted per label in ``groups_left_out``);
 the groups with the highest and lowest recall are compared by a pooled
 two-proportion z-test and a Mann-Whitney U test on the 0/1 found indicators (scipy), and all
 groups together by a chi-square test of homogeneity (scipy, no continuity correction: with two
@@ -324,6 +325,8 @@ class DetectionReport:
     confusion: dict[str, int] = field(default_factory=dict)
     #: gold labels outside :data:`~.base.LABELS` -> number of gold spans (scored label-blind)
     unknown_labels: dict[str, int] = field(default_factory=dict)
+    #: labels other than NAME -> number of their gold spans that carry a ``group`` (not tested)
+    groups_left_out: dict[str, int] = field(default_factory=dict)
 
     @property
     def docs_per_second(self) -> float:
@@ -347,6 +350,7 @@ class DetectionReport:
                "per_label": {k: rates(v) for k, v in self.per_label.items()},
                "groups": [{**asdict(g), "recall": g.recall} for g in self.groups],
                "confusion": dict(self.confusion), "unknown_labels": dict(self.unknown_labels),
+               "groups_left_out": dict(self.groups_left_out),
                "intervals": {"recall": clopper_pearson(self.overlap.found, self.overlap.gold),
                              "precision": clopper_pearson(self.overlap.correct, self.overlap.predicted),
                              "groups": {g.group: clopper_pearson(g.found, g.spans) for g in self.groups}},
@@ -619,6 +623,7 @@ def evaluate(records: Iterable[GoldRecord], detector: Detector, *,
     groups: dict[str, list[int]] = {}
     confusion: collections.Counter[str] = collections.Counter()
     unknown: collections.Counter[str] = collections.Counter()
+    left_out: collections.Counter[str] = collections.Counter()
     seconds, failed, size = 0.0, 0, 0
     for record in records:
         began = time.perf_counter()
@@ -641,13 +646,15 @@ def evaluate(records: Iterable[GoldRecord], detector: Detector, *,
                 tally = groups.setdefault(gold.group, [0, 0])
                 tally[0] += 1
                 tally[1] += hit
+            elif gold.group is not None:  # counted and said: PERSON spans would vanish silently
+                left_out[gold.label] += 1
     rows = tuple(GroupRow(g, n, k) for g, (n, k) in sorted(groups.items()))
     ordered = {label: per_label[label] for label in [*LABELS, *sorted(set(per_label) - set(LABELS))]
                if label in per_label}
     return DetectionReport(getattr(detector, "name", "?"), len(records), failed, size / 1e6, seconds,
                            min_coverage, overlap, typed, exact, ordered, rows,
                            compare_groups(rows, margin=margin), dict(confusion.most_common()),
-                           dict(unknown.most_common()))
+                           dict(unknown.most_common()), dict(left_out.most_common()))
 
 
 def measure_speed(texts: Sequence[str], detectors: Mapping[str, Detector], *, rounds: int = 2,
