@@ -14,6 +14,7 @@ from embedanon.pipeline.document import (
     anonymize_documents,
     anonymize_prefix,
     prefix_end,
+    rough_end,
     sentence_units,
 )
 
@@ -73,3 +74,16 @@ def test_prefix_end_and_leading_units_agree_with_the_plain_definitions(text: str
     assert leading == [u for u in units if u[1] <= limit and u[1] < len(text)]
     if len(text) > limit:
         assert prefix_end(text, limit, "sentence") == (leading[-1][1] if leading else 0)
+
+
+def test_rough_end_cuts_where_prefix_end_finds_no_place() -> None:
+    """The review page's fallback (decision 0367): the record rule while it leaves a word, else
+    the limit itself, never between a character and its combining mark or joiner."""
+    assert rough_end("x" * 50, 10) == 10 and prefix_end("x" * 50, 10) == 0
+    assert rough_end("one two three", 9) == prefix_end("one two three", 9) == 7
+    no_end = "the patient had fever and cough " * 20
+    assert prefix_end(no_end, 100, "sentence") == 0 and rough_end(no_end, 100) == prefix_end(no_end, 100)
+    accented = "e\u0301" * 30
+    assert rough_end(accented, 11) == 10 and accented[rough_end(accented, 11)] == "e"
+    assert rough_end("ab\u200dcd" * 10, 2) == 1  # the joiner stays with what it joins
+    assert rough_end("short", 10) == 5

@@ -19,6 +19,7 @@ import pytest
 
 from embedanon import Anonymizer
 from embedanon._atomic import OutputError
+from embedanon.pipeline.document import prefix_end
 from embedanon.review import BANNER, Figure, build_review, render_html, write_review
 from embedanon.review.assets import JS
 from embedanon.review.model import label_of
@@ -345,3 +346,34 @@ def test_a_long_line_costs_memory_bounded_by_the_cut(anonymizer: Anonymizer, tmp
         tracemalloc.stop()
     assert peak < 15_000_000, peak  # 6.5 MB; the whole line anonymized with items took hundreds
     assert review.records[0].texts[0].truncated
+
+
+@pytest.mark.parametrize(("unit", "line"), [
+    ("record", "\u60a3\u8005" * 3_000),  # CJK: no whitespace at all
+    ("record", "Zebulonius" + "x" * 7_000),  # one long token (a blob, a data URL)
+    ("sentence", "the patient had fever and cough at night " * 200),  # no sentence end
+])
+def test_a_long_text_with_no_place_to_cut_is_shown_not_emptied(tiny_embedding: Path, tmp_path: Path,
+                                                              unit: str, line: str) -> None:
+    """Detection-commands audit: a text longer than --max-chars with no whitespace before the
+    limit (or, under --noise-unit sentence, no sentence end) showed 'the first 0 of N characters'
+    and measured nothing. It is now cut inside a word (sentence) and the page says so."""
+    anonymizer = Anonymizer(embedding=str(tiny_embedding), k=3, seed=5, min_length=1, noise_unit=unit)
+    src = tmp_path / "long.txt"
+    src.write_text(line + "\nthe patient\n", encoding="utf-8")
+    review = build_review(str(src), anonymizer, sources=(), max_chars=5_000, sample=0)
+    cut, short = (r.texts[0] for r in review.records)
+    assert 4_900 <= len(cut.original) <= 5_000 and line.startswith(cut.original)  # it was 0
+    assert cut.truncated and not cut.exact_cut and short.exact_cut and not short.truncated
+    assert cut.stats.words > 0 and cut.document.text.strip()
+    note = "".join(Page(render_html(review)).find("div", "cut")[0].text)
+    assert "cut inside a word" in note and f"of {len(line):,} characters" in note
+
+
+def test_a_text_with_a_place_to_cut_keeps_the_exact_cut(anonymizer: Anonymizer, tmp_path: Path) -> None:
+    line = "the patient had fever. " * 400
+    src = tmp_path / "long.txt"
+    src.write_text(line + "\n", encoding="utf-8")
+    text = build_review(str(src), anonymizer, sources=(), max_chars=5_000).records[0].texts[0]
+    assert text.truncated and text.exact_cut and len(text.original) == prefix_end(line, 5_000)
+    assert "cut inside" not in render_html(build_review(str(src), anonymizer, sources=(), max_chars=5_000))

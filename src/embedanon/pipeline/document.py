@@ -8,6 +8,7 @@ release, in any process, chunking, engine, file format or field.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -235,6 +236,24 @@ def prefix_end(text: str, limit: int, unit: str = "record") -> int:
     return next((i for i in range(limit, -1, -1) if head[i].isspace()), 0)
 
 
+def rough_end(text: str, limit: int) -> int:
+    """A cut for a text whose :func:`prefix_end` leaves no word before it (a text with no
+    whitespace, a long unpunctuated run under ``noise_unit="sentence"``): the record rule of
+    :func:`prefix_end` (a line break or whitespace) if it leaves a word, else ``limit`` itself,
+    moved back off combining marks and joiners so no character loses its accent. Unlike
+    :func:`prefix_end` it may cut a word (or a noise unit), whose release then differs from the
+    whole text's: only for a page that would otherwise show nothing."""
+    if len(text) <= limit:
+        return len(text)
+    cut = prefix_end(text, limit)
+    if text[:cut].strip():
+        return cut
+    cut = limit
+    while cut > 0 and unicodedata.category(text[cut]) in ("Mn", "Mc", "Me", "Cf"):  # marks, joiners
+        cut -= 1
+    return cut
+
+
 def _leading_units(text: str, limit: int) -> list[tuple[int, int]]:
     """The noise units of ``text`` that end at or before ``limit``, equal to the first units of
     :func:`sentence_units` (tested), found without reading the rest of a long text: a unit is
@@ -265,21 +284,22 @@ def _leading_units(text: str, limit: int) -> list[tuple[int, int]]:
 
 
 def anonymize_prefix(text: str, limit: int, config: AnonymizerConfig,
-                     key: ReleaseKey) -> tuple[AnonymizedDocument, int]:
+                     key: ReleaseKey, *, rough: bool = False) -> tuple[AnonymizedDocument, int]:
     """The release of the first characters of ``text``: for a text too long to show whole.
 
     The text is cut at :func:`prefix_end` and the part before the cut is anonymized as a record
     whose identity is the whole text's, so in scope ``all`` it equals the start of the whole
     release, word for word and item for item (tested), at a cost bounded by ``limit`` rather
     than by the text. In other scopes the detectors read only the part before the cut, so a
-    span that would reach across it may be found differently.
+    span that would reach across it may be found differently. ``rough``: cut at
+    :func:`rough_end` instead, which may cut a word or a noise unit (its release then differs).
 
     Returns:
         ``(document, cut)``: the release of ``text[:cut]``.
     """
     check_config_key(config, key)
     _check_texts([text])
-    cut = prefix_end(text, limit, config.noise_unit)
+    cut = rough_end(text, limit) if rough else prefix_end(text, limit, config.noise_unit)
     if cut == len(text):
         return _documents([text], [record_identity(text)], config, key)[0], cut
     return _documents([text[:cut]], [record_identity(text)], config, key)[0], cut

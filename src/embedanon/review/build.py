@@ -18,11 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import io as eio
-from ..config import ScopeConfig
+from ..config import AnonymizerConfig, ScopeConfig
 from ..errors import ConfigError
 from ..mechanisms import available
+from ..noise import ReleaseKey
 from ..pipeline import Anonymizer
-from ..pipeline.document import anonymize_prefix
+from ..pipeline.document import AnonymizedDocument, anonymize_prefix
 from ..privacy.scoped import ScopedRelease, full_scope_config, is_plain, scoped_release
 from ..text import mechanism_draws
 from .figures import (
@@ -75,6 +76,19 @@ def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[ei
             for record in eio.read_csv(fh, shown, errors, fields, eio.csv_delimiter(shown, fmt)):
                 if not record.header:
                     yield record
+
+
+def _shown(text: str, limit: int | None, config: AnonymizerConfig, key: ReleaseKey
+           ) -> tuple[AnonymizedDocument, int, bool]:
+    """The release of the part of ``text`` the page shows, where it is cut, and whether that part
+    is exactly the start of the text's release. A text with no word or sentence boundary before
+    the limit (no whitespace: CJK, a code blob; no sentence end under ``noise_unit="sentence"``)
+    showed nothing; it is cut inside a word or a noise unit instead (decision 0367)."""
+    doc, cut = anonymize_prefix(text, limit or len(text), config, key)
+    if limit and cut < len(text) and not text[:cut].strip() and text.strip():
+        doc, cut = anonymize_prefix(text, limit, config, key, rough=True)
+        return doc, cut, False
+    return doc, cut, True
 
 
 def _draw_count(texts: Sequence[str]) -> int:
@@ -158,9 +172,9 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     for number, texts in chosen:
         review_texts = []
         for j, text in enumerate(texts):
-            doc, cut = anonymize_prefix(text, limit or len(text), config, key)
+            doc, cut, exact = _shown(text, limit, config, key)
             original = text[:cut]
-            review_texts.append(ReviewText.build(names[j], original, doc, length=len(text),
+            review_texts.append(ReviewText.build(names[j], original, doc, length=len(text), exact_cut=exact,
                                                  lookalikes=find_lookalikes(original, doc, vocabulary)))
             shown.append(original)
             docs.append(doc)
@@ -177,7 +191,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         # taken from the full-scope release under the same key (embedanon.privacy.scoped).
         full_config = full_scope_config(config)
         whole = [text for _, texts in chosen for text in texts]
-        full = [anonymize_prefix(text, limit or len(text), full_config, key)[0].text for text in whole]
+        full = [_shown(text, limit, full_config, key)[0].text for text in whole]
         scoped = scoped_release(config.scope, originals, [docs], [full])
         # the figures read the mechanism's view, as privacy-report's do, whatever the counts
         originals, released = list(scoped.view.originals), list(scoped.view.releases[0])

@@ -94,6 +94,9 @@ class ReviewText:
         length: characters of the whole input text (``>= len(original)``).
         lookalikes: unchanged stretches that look like personal data
             (:mod:`~embedanon.review.lookalike`), in text order.
+        exact_cut: False when a truncated text had no word (or sentence) boundary before the
+            limit and was cut inside one: the release of its last word (sentence) shown may differ
+            from the whole text's (:func:`~embedanon.pipeline.document.rough_end`).
     """
 
     field: str
@@ -102,6 +105,7 @@ class ReviewText:
     stats: TextStats
     length: int = -1
     lookalikes: tuple[Lookalike, ...] = ()
+    exact_cut: bool = True
 
     def __post_init__(self) -> None:
         if self.length == -1:
@@ -117,8 +121,9 @@ class ReviewText:
 
     @classmethod
     def build(cls, field_name: str, original: str, document: DocumentLike, *, length: int = -1,
-              lookalikes: tuple[Lookalike, ...] = ()) -> ReviewText:
-        return cls(field_name, original, document, text_stats(original, document), length, lookalikes)
+              lookalikes: tuple[Lookalike, ...] = (), exact_cut: bool = True) -> ReviewText:
+        return cls(field_name, original, document, text_stats(original, document), length, lookalikes,
+                   exact_cut)
 
 
 @dataclass(frozen=True, slots=True)

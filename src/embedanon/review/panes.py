@@ -98,8 +98,12 @@ def marked(text: str, marks: list[Mark]) -> str:
 def _cut_note(text: ReviewText) -> str:
     if not text.truncated:
         return ""
+    rough = ("" if text.exact_cut else
+             "; it has no place to cut before the limit, so it is cut inside a word (with "
+             "--noise-unit sentence, inside a sentence) whose release here may differ from the "
+             "full release's")
     return (f'<div class="cut" role="note">truncated: the page shows the first {len(text.original):,} of '
-            f"{text.length:,} characters of this text; the figures cover only them</div>")
+            f"{text.length:,} characters of this text; the figures cover only them{rough}</div>")
 
 
 def panes(rec: ReviewRecord, t: int, text: ReviewText, label_index: dict[str, int]) -> str:
