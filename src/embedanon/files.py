@@ -600,7 +600,7 @@ def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | N
     formats: list[str] = [eio.detect_format(p, fmt) for p in inputs]
     for path, target, form in zip(inputs, targets, formats, strict=True):
         if fields:
-            eio.format_of_field_input(path, form, fmt)
+            eio.format_of_field_input(path, form, fmt, fields)
         if target is not None and by_name(target) is not None and form == "parquet":
             raise ConfigError(f"output {target}: Parquet compresses its own columns; name the "
                               "output .parquet, without a compression suffix")
@@ -621,7 +621,7 @@ def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = 
     JSONL/CSV/Parquet records, each line of a text file; headers and blank lines skipped)."""
     form = eio.detect_format(path, fmt)
     if fields:
-        eio.format_of_field_input(path, form, fmt)
+        eio.format_of_field_input(path, form, fmt, fields)
     if form == "parquet":
         job = ParquetJob(path, io.BytesIO(), list(fields or ["text"]), path)
         return [text for record in job.records() for text in record.texts]

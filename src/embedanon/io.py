@@ -20,7 +20,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,9 +83,15 @@ def _starts_like_parquet(path: str) -> bool:
     return head.startswith(b"PAR1") and not _looks_like_text(head)
 
 
-def format_of_field_input(path: str, form: str, explicit: str | None) -> None:
+def format_of_field_input(path: str, form: str, explicit: str | None, fields: Sequence[str] = ()) -> None:
     """Refuse ``--field`` for an input read as txt, saying why it is read so (the message used
-    to call a Parquet file txt)."""
+    to call a Parquet file txt), and a field named twice: it was anonymized twice over, and the
+    run report counted its words and its epsilon twice."""
+    seen: set[str] = set()
+    for name in fields:
+        if name in seen:
+            raise ConfigError(f"--field {name!r} is given twice; name each field once")
+        seen.add(name)
     if form in FIELD_FORMATS:
         return
     shown = "<stdin>" if path == "-" else path

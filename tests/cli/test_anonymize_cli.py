@@ -192,6 +192,8 @@ def _bad(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "output is input": ([str(good), "-o", str(good)], "same file as input"),
         "bad format": ([str(good), "--format", "xml"], "format must be one of"),
         "field on txt": ([str(good), "--field", "x"], "--field applies to jsonl, csv, tsv, parquet input"),
+        # audit: a field named twice was anonymized twice and its words and epsilon counted twice
+        "field twice": ([str(csvfile), "--field", "text", "--field", "text"], "--field 'text' is given twice"),
         "bad jobs": ([str(good), "--jobs", "0"], "jobs must be an integer >= 1"),
         "bad encoding errors": ([str(good), "--encoding-errors", "ignore"], "encoding errors must be"),
         "missing output dir": ([str(good), "-o", str(tmp_path / "no" / "out.txt")],
@@ -208,7 +210,7 @@ def _bad(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 CASES = ["missing input", "directory input", "invalid utf-8", "malformed jsonl", "missing field",
          "not an object", "field not a string", "missing csv column", "k zero", "k too large",
          "unknown embedding", "unknown mechanism", "epsilon with knn", "output is input", "bad format",
-         "field on txt", "bad jobs", "bad encoding errors", "missing output dir",
+         "field on txt", "field twice", "bad jobs", "bad encoding errors", "missing output dir",
          "detector option without value", "unknown detector option", "bad detector threshold"]
 
 

@@ -119,6 +119,7 @@ def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("directory", [str(txt), "-o", str(tmp)], "is a directory"),
         ("same as input", [str(txt), "-o", str(txt)], "same file as input"),
         ("field on txt", [str(txt), "-o", out, "--field", "x"], "--field applies to jsonl, csv, tsv, parquet input"),
+        ("field twice", [str(jsonl), "-o", out, "--field", "text", "--field", "text"], "--field 'text' is given twice"),
         ("bad json", [str(jsonl), "-o", out], "line 2 is not valid JSON"),
         ("missing field", [str(nofield), "-o", out], "has no field 'text'"),
         ("headerless csv", [str(headless), "-o", out], "no column 'text'"),
@@ -129,7 +130,7 @@ def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
 
 BAD_CASES = ["missing input", "negative sample", "sample over the cap", "stdout", "empty output", "device",
              "directory",
-             "same as input", "field on txt", "bad json", "missing field", "headerless csv",
+             "same as input", "field on txt", "field twice", "bad json", "missing field", "headerless csv",
              "epsilon on knn", "unknown mechanism"]
 
 

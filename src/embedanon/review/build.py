@@ -142,7 +142,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         raise ConfigError(f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, "
                           f"got {encoding_errors!r}")
     if fields:
-        eio.format_of_field_input(path, form, fmt)
+        eio.format_of_field_input(path, form, fmt, fields)
     limits = threshold_table(thresholds)  # refused before any work
     report = progress or _no_progress
     names = list(fields or ["text"]) if form != "txt" else [""]
