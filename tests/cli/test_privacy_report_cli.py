@@ -375,3 +375,12 @@ def test_names_a_detected_scope_leaves_unchanged_count_as_recovered(tmp_path: Pa
     checks = {c["figure"]: c for c in out["verdict"]["checks"]}
     assert checks["names_top1"]["status"] == "fail" and checks["names_top10"]["status"] == "fail"
     assert out["verdict"]["status"] == "fail"
+
+
+def test_spans_and_input_cannot_both_be_standard_input(tmp_path: Path) -> None:
+    """The input read all of standard input and --spans then said '-: no records' (audit)."""
+    result = runner.invoke(app, ["privacy-report", "-", "--spans", "-", "--no-contextual"],
+                           input="\n".join(NOTES) + "\n")
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        "error: --spans and INPUT cannot both be standard input; give the spans file by name"]

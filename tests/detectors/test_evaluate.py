@@ -741,3 +741,11 @@ def test_groups_on_other_labels_are_counted_not_dropped_silently(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in names), encoding="utf-8")
     relabelled = evaluate(read_span_file(path, any_label=True), Everything())
     assert [row.group for row in relabelled.groups] == ["g1", "g2"] and relabelled.groups_left_out == {"EMAIL": 1}
+
+
+def test_standard_input_is_named_in_errors():
+    """'-: line 2 is not valid JSON' named no input (detection-commands audit)."""
+    result = runner.invoke(app, ["evaluate-detection", "--data", "-", "-d", "regex"],
+                           input='{"id": "a", "text": "SECRETNAME", "spans": []}\n{oops\n')
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: <stdin>: line 2 is not valid JSON: Expecting property name enclosed in double quotes"

@@ -115,6 +115,8 @@ def privacy_report_command(
     thresholds = with_overrides(parse_overrides(threshold))
     if empirical_draws < 0:
         raise ConfigError(f"empirical draws must be an integer >= 0, got {empirical_draws}")
+    if spans == "-" and input_path == "-":  # the input takes all of it: "-: no records" came after
+        raise ConfigError("--spans and INPUT cannot both be standard input; give the spans file by name")
     texts = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     attacker = _attacker_text(attacker_text) if attacker_text is not None else None
     name_spans = _name_spans(spans, texts) if spans else None  # a wrong file fails before any work

@@ -226,9 +226,9 @@ def read_span_file(path: str | Path, *, require_id: bool = True, any_label: bool
     """
     from ..io import open_input
 
+    shown = "<stdin>" if str(path) == "-" else str(path)  # "-: line 3" named no input
     with open_input(str(path)) as fh:
-        return read_records(jsonl_lines(fh, str(path)), str(path), require_id=require_id,
-                            any_label=any_label)
+        return read_records(jsonl_lines(fh, shown), shown, require_id=require_id, any_label=any_label)
 
 
 def read_span_records(path: str | Path, *, any_label: bool = False) -> list[dict[str, Any]]:
