@@ -291,3 +291,18 @@ def test_an_error_line_shows_unprintable_characters_of_a_file_name_as_escapes(tm
     result = CliRunner().invoke(app, ["anonymize", str(name), "--seed", "1"])
     assert result.exit_code == 2
     assert "\u202e" not in result.output and "\\u202e" in result.output
+
+
+@pytest.mark.parametrize(("allow", "deny", "message"), [
+    (None, "NAME\tZorblat\nNAME\t\u200b\u00ad\n", "deny file line 2 has only invisible characters"),
+    ("Monday\n\n\u200b\n", None, "allow file line 3 has only invisible characters"),
+    ("Monday\nzorblat\n", "NAME\tQuexley\nNAME\tZORBLAT\n", "allow file line 2 and deny file line 2 give the same string"),
+])
+def test_word_list_errors_name_their_lines(tmp_path: Path, allow: str | None, deny: str | None,
+                                           message: str) -> None:
+    """Detection-commands audit: these said 'deny list entries must not be empty' / 'a string is
+    in both the allow and the deny list', naming no line of either file."""
+    with pytest.raises(ConfigError, match=message) as info:
+        word_lists(None if allow is None else _file(tmp_path, "allow.txt", allow.encode()),
+                   None if deny is None else _file(tmp_path, "deny.txt", deny.encode()))
+    assert "rblat" not in str(info.value).casefold()

@@ -195,7 +195,9 @@ def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], li
     then never matches, and the name it was meant to cover would be released. Its label must be
     one of the labels (columns swapped put the string there: it is not quoted), and a string
     given twice, compared as the deny list compares it, must have one label. An allow line must
-    have no TAB (it is one string; a TAB means a deny-style line in the wrong file).
+    have no TAB (it is one string; a TAB means a deny-style line in the wrong file), and must
+    not give a string of the deny list. A string of invisible characters only (zero-width or
+    format) is refused by its line, in either file.
     """
     denied = []
     seen: dict[str, tuple[str, int]] = {}  # folded string -> (label, line number)
@@ -208,6 +210,9 @@ def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], li
             raise ConfigError(f"deny file line {n}: the label must be one of {', '.join(LABELS)} "
                               "(a line is LABEL<TAB>string, the label first)")
         key = fold_key(term)
+        if not key:  # else "deny list entries must not be empty", naming no line
+            raise ConfigError(f"deny file line {n} has only invisible characters (zero-width or format) "
+                              "as its string")
         if key in seen and seen[key][0] != label:
             raise ConfigError(f"deny file lines {seen[key][1]} and {n} give the same string "
                               "(ignoring case, width and accents) two different labels")
@@ -217,6 +222,11 @@ def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], li
     for n, line in _lines(allow, "allow"):
         if "\t" in line:
             raise ConfigError(f"allow file line {n} must be one string without a TAB")
+        if not fold_key(line):
+            raise ConfigError(f"allow file line {n} has only invisible characters (zero-width or format)")
+        if fold_key(line) in seen:  # else "a string is in both the allow and the deny list", no lines
+            raise ConfigError(f"allow file line {n} and deny file line {seen[fold_key(line)][1]} give the "
+                              "same string (ignoring case, width and accents)")
         allowed.append(line.strip())
     return tuple(allowed), denied
 
