@@ -11,9 +11,11 @@ from embedanon.privacy.verdict import (
     DEFAULT_THRESHOLDS,
     Check,
     Threshold,
+    figure_samples,
     figure_values,
     judge,
     parse_overrides,
+    wilson_interval,
     with_overrides,
 )
 
@@ -141,3 +143,56 @@ def test_a_value_is_shown_with_the_digits_its_verdict_needs() -> None:
     threshold = DEFAULT_THRESHOLDS["attack_public_top5"]
     assert shown(0.8004, threshold, scale=100, digits=1, unit="%") == "80.04%"
     assert shown(0.79996, threshold, scale=100, digits=1, unit="%") == "80.0%"  # passes, and reads so
+
+
+def test_wilson_interval_matches_its_formula_and_known_values() -> None:
+    """The 95 % Wilson score interval, against an independent evaluation of its formula and the
+    textbook value for 0 of 3 (upper 0.5615) and 0 of 73 (just under 0.05)."""
+    z = 1.959963984540054
+    for rate, n in ((0.0, 3), (0.381, 21), (0.5, 40), (1.0, 5), (0.337, 2000)):
+        center = (rate + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n))
+        low, high = wilson_interval(rate, n)
+        assert low == pytest.approx(max(0.0, center - half), abs=1e-12)
+        assert high == pytest.approx(min(1.0, center + half), abs=1e-12)
+    assert wilson_interval(0.0, 3)[1] == pytest.approx(0.5615, abs=1e-4)
+    assert wilson_interval(0.0, 73)[1] < 0.05 < wilson_interval(0.0, 72)[1]
+
+
+def test_a_pass_on_too_few_samples_is_unsure_never_a_pass() -> None:
+    """Privacy audit: 0 of 3 name parts recovered passed 'name parts recovered <= 0.05' and the
+    verdict said PASS; its 95 % interval reaches 0.56. Such a figure is unsure (decision 0372); a
+    failing figure still fails, a figure that describes the release in full ignores samples."""
+    values = {"names_top1": 0.0, "membership_auc": 0.5, "attack_public_top1": 0.2, "n_w": 0.1}
+    few = judge(values, samples={"names_top1": 3, "membership_auc": 40, "attack_public_top1": 5000,
+                                 "n_w": 2})
+    assert few.check("names_top1").status == "unsure"
+    assert few.check("membership_auc").status == "unsure"  # 0.35-0.65 reaches past 0.6
+    assert few.check("attack_public_top1").status == "pass"
+    assert few.check("n_w").status == "pass" and few.check("n_w").samples is None
+    assert few.status == "unsure" and not few.passed and few.summary().startswith("UNSURE: 2 of 4")
+    row = few.check("names_top1").as_dict()
+    assert row["samples"] == 3 and row["interval"][1] == pytest.approx(0.5615, abs=1e-4)
+    assert any("95 % interval 0.000-0.561" in line for line in few.lines())
+    enough = judge(values, samples={"names_top1": 100, "membership_auc": 400})
+    assert enough.status == "pass" and enough.passed
+    failing = judge({**values, "n_w": 0.5}, samples={"names_top1": 3})
+    assert failing.status == "fail" and "1 of 4 figures meet their thresholds on too few" in failing.summary()
+    assert judge(values).status == "pass"  # without samples: judged on the values alone
+
+
+def test_figure_samples_names_the_count_each_figure_was_measured_on() -> None:
+    attacks = {"public_prior": {"tokens": 120, "top1": 0.3, "top5": 0.5},
+               "oov": {"tokens": 7, "top1": 0.0, "top5": 0.0},
+               "contextual": {"tokens": 118, "contextual_top1": 0.4},
+               "names": [{"group": "all", "tokens": 9, "top1": 0.0, "top10": 0.1},
+                         {"group": "g1", "tokens": 4, "top1": 0.0, "top10": 0.0}],
+               "name_confirmation": {"names": 5, "auc": 0.5},
+               "releases": [{"releases": 1, "tokens": 120, "top1": 0.3},
+                            {"releases": 3, "tokens": 120, "top1": 0.4, "majority_top1": 0.2}]}
+    samples = figure_samples(attacks=attacks, membership_records=30)
+    assert samples == {"attack_public_top1": 120, "attack_public_top5": 120, "attack_oov_top1": 7,
+                       "attack_top5:oov": 7, "attack_contextual_top1": 118, "names_top1": 9,
+                       "names_top10": 9, "names_top1:g1": 4, "name_confirmation_auc": 5,
+                       "releases_top1:3": 120, "releases_majority_top1:3": 120, "membership_auc": 30}
+    assert set(samples) <= set(figure_values(attacks=attacks, membership_auc=0.5))

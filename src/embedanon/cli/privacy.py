@@ -34,7 +34,14 @@ from ..privacy.scoped import (
     scoped_release,
     verbatim_name_groups,
 )
-from ..privacy.verdict import figure_values, for_scope, judge, parse_overrides, with_overrides
+from ..privacy.verdict import (
+    figure_samples,
+    figure_values,
+    for_scope,
+    judge,
+    parse_overrides,
+    with_overrides,
+)
 from .common import handle_errors, setup_logging
 from .convention import examples
 from .options import (
@@ -216,7 +223,9 @@ def privacy_report_command(
         attacks=None if figures is None else figures.as_dict(), membership_auc=membership.strongest_auc)
     if releases > 1 and fixed:  # N releases under one key are one text: nothing gained, exactly
         values["releases_gain"] = 0.0
-    verdict = judge(values, for_scope(thresholds, config.scope.scope))
+    samples = figure_samples(attacks=None if figures is None else figures.as_dict(),
+                             membership_records=membership.records)
+    verdict = judge(values, for_scope(thresholds, config.scope.scope), samples)
     if as_json:
         payload: dict[str, Any] = {"report": _report_dict(report),
                                    "repeated_releases": _repeated(releases, fixed),

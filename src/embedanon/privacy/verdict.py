@@ -5,7 +5,14 @@ show the same verdict from this module: :func:`figure_values` turns what they me
 flat mapping ``figure -> rate``, and :func:`judge` holds each figure to its
 :class:`Threshold` (the documented defaults are :data:`DEFAULT_THRESHOLDS`; a caller overrides
 any of them with :func:`with_overrides`), giving a :class:`Verdict` of :class:`Check` rows:
-pass, fail or n/a (nothing to measure), and the option that moves the figure.
+pass, fail, n/a (nothing to measure) or unsure, and the option that moves the figure.
+
+A figure measured on a sample (an attack's word tokens, the membership game's records) carries
+its sample size, and with it a 95 % Wilson interval: a value that meets its limit while the
+interval reaches past it is **unsure**, not a pass (decision 0372): 0 of 3 name parts recovered
+says little about a limit of 5 %. For an AUC over n records (each played once in and once out)
+the interval treats n as the sample size, as the Birnbaum–Klose bound on the variance of the
+Mann–Whitney statistic, A (1 - A) / min(m, n), allows.
 
 A figure may be qualified by a group after a colon (``names_top1:american``,
 ``releases_top1:5``): it is held to the threshold of its base name. A figure without a threshold
@@ -29,7 +36,24 @@ from typing import Any, Literal
 
 from ..errors import ConfigError
 
-Status = Literal["pass", "fail", "n/a"]
+Status = Literal["pass", "fail", "n/a", "unsure"]
+
+#: z of a two-sided 95 % interval.
+_Z = 1.959963984540054
+#: Figures that describe the release or the mechanism's draws in full, not a sample of attack
+#: outcomes: never unsure.
+_DESCRIPTIVE = frozenset({"change_rate", "n_w", "s_w", "epsilon_record"})
+
+
+def wilson_interval(rate: float, samples: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a share ``rate`` measured on ``samples`` outcomes."""
+    if samples <= 0:
+        return (0.0, 1.0)
+    z2 = _Z * _Z
+    center = (rate + z2 / (2 * samples)) / (1 + z2 / samples)
+    spread = max(rate * (1 - rate), 0.0) / samples + z2 / (4 * samples * samples)
+    half = _Z * math.sqrt(spread) / (1 + z2 / samples)
+    return (max(0.0, center - half), min(1.0, center + half))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +114,14 @@ class Check:
         figure: the figure's name, possibly qualified (``names_top1:american``).
         value: its value, or None when there was nothing to measure.
         threshold: the threshold it is held to.
+        samples: the outcomes a sampled share was measured on (word or name tokens, records,
+            names); None for a figure that is not a sample (the change rate, N_w, S_w, epsilon).
     """
 
     figure: str
     value: float | None
     threshold: Threshold
+    samples: int | None = None
 
     def __post_init__(self) -> None:
         if self.figure.split(":", 1)[0] != self.threshold.figure:
@@ -103,10 +130,24 @@ class Check:
             raise ValueError("a check's value is a number or None, never nan or a bool")
 
     @property
+    def interval(self) -> tuple[float, float] | None:
+        """The 95 % Wilson interval of the value (None: not a sampled share, or not measured)."""
+        if self.value is None or self.samples is None or not 0.0 <= self.value <= 1.0:
+            return None
+        return wilson_interval(self.value, self.samples)
+
+    @property
     def status(self) -> Status:
         if self.value is None:
             return "n/a"
-        return "pass" if self.threshold.holds(self.value) else "fail"
+        if not self.threshold.holds(self.value):
+            return "fail"
+        interval = self.interval
+        if interval is not None:
+            far = interval[1] if self.threshold.at_most else interval[0]
+            if not self.threshold.holds(far):
+                return "unsure"
+        return "pass"
 
     @property
     def label(self) -> str:
@@ -115,9 +156,11 @@ class Check:
         return f"{self.threshold.label} ({group})" if group else self.threshold.label
 
     def as_dict(self) -> dict[str, Any]:
+        interval = self.interval
         return {"figure": self.figure, "label": self.label, "value": self.value,
                 "threshold": self.threshold.describe(), "limit": self.threshold.limit,
-                "at_most": self.threshold.at_most, "status": self.status, "remedy": self.threshold.remedy}
+                "at_most": self.threshold.at_most, "status": self.status, "remedy": self.threshold.remedy,
+                "samples": self.samples, "interval": None if interval is None else list(interval)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +178,17 @@ class Verdict:
         return tuple(c for c in self.checks if c.status == "fail")
 
     @property
+    def unsure(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if c.status == "unsure")
+
+    @property
     def status(self) -> Status:
-        """``fail`` if any check fails, ``pass`` if at least one passes and none fails, else n/a."""
+        """``fail`` if any check fails; else ``unsure`` if any meets its limit on too few samples
+        to be sure; ``pass`` if at least one passes; else n/a."""
         if self.failed:
             return "fail"
+        if self.unsure:
+            return "unsure"
         return "pass" if any(c.status == "pass" for c in self.checks) else "n/a"
 
     @property
@@ -161,9 +211,14 @@ class Verdict:
         judged = [c for c in self.checks if c.status != "n/a"]
         if self.status == "n/a":
             return "n/a: nothing measured"
-        if not self.failed:
-            return f"PASS: all {len(judged)} figures meet their thresholds"
-        return f"FAIL: {len(self.failed)} of {len(judged)} figures miss their thresholds"
+        unsure = (f"{len(self.unsure)} of {len(judged)} figures meet their thresholds on too few samples "
+                  "to be sure (95 % interval past the limit)")
+        if self.failed:
+            return (f"FAIL: {len(self.failed)} of {len(judged)} figures miss their thresholds"
+                    + (f"; {unsure}" if self.unsure else ""))
+        if self.unsure:
+            return f"UNSURE: {unsure}; none misses its threshold; measure more text"
+        return f"PASS: all {len(judged)} figures meet their thresholds"
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "summary": self.summary(),
@@ -175,9 +230,13 @@ class Verdict:
         width = max((len(c.label) for c in self.checks), default=0)
         for c in self.checks:
             value = "n/a" if c.value is None else shown(c.value, c.threshold)
-            line = f"  {c.status.upper():4s}  {c.label:<{width}s}  {value:>7s}  {c.threshold.describe():>8s}"
+            line = f"  {c.status.upper():6s}  {c.label:<{width}s}  {value:>7s}  {c.threshold.describe():>8s}"
             if c.status == "fail":
                 line += f"  -> {c.threshold.remedy}"
+            elif c.status == "unsure" and c.interval is not None:
+                low, high = c.interval
+                line += (f"  -> measured on {c.samples}: 95 % interval {low:.3f}-{high:.3f} reaches past the "
+                         "limit; measure more text")
             out.append(line)
         return out
 
@@ -318,12 +377,16 @@ def _number(value: Any) -> float | None:
 
 
 def judge(values: Mapping[str, float | None],
-          thresholds: Mapping[str, Threshold] = DEFAULT_THRESHOLDS) -> Verdict:
+          thresholds: Mapping[str, Threshold] = DEFAULT_THRESHOLDS,
+          samples: Mapping[str, int] | None = None) -> Verdict:
     """Hold every figure of ``values`` to its threshold.
 
     Args:
         values: figure -> value (None or nan: not measured, judged n/a).
         thresholds: figure -> threshold (default: :data:`DEFAULT_THRESHOLDS`).
+        samples: figure -> the outcomes it was measured on (:func:`figure_samples`); a figure
+            left out, or one that describes the release in full (change rate, N_w, S_w,
+            epsilon), is judged on its value alone.
 
     Raises:
         ValueError: a figure has no threshold.
@@ -334,7 +397,9 @@ def judge(values: Mapping[str, float | None],
         base = figure.split(":", 1)[0]
         if base not in thresholds:
             raise ValueError(f"figure {figure!r} has no threshold")
-        checks.append((order[base], figure, Check(figure, _number(value), thresholds[base])))
+        n = None if samples is None or base in _DESCRIPTIVE else samples.get(figure)
+        checks.append((order[base], figure, Check(figure, _number(value), thresholds[base],
+                                                  None if n is None else int(n))))
     checks.sort(key=lambda row: (row[0], _qualifier_key(row[1])))
     return Verdict(tuple(c for _, _, c in checks))
 
@@ -353,6 +418,57 @@ def _rate(entry: Any, key: str) -> float | None:
     if isinstance(entry, Mapping):
         return _number(entry.get(key))
     return None
+
+
+#: figure -> the entry of ``PrivacyFigures.as_dict()`` holding its top-1 (and top-5) rate.
+_TOP_K_ENTRIES = (("attack_public_top1", "public_prior"), ("attack_uniform_top1", "uniform_prior"),
+                  ("attack_oracle_top1", "oracle_prior"), ("attack_release_prior_top1", "release_prior"),
+                  ("attack_record_pooled_top1", "record_pooled"),
+                  ("attack_record_pooled_top1:release-fitted", "release_record_pooled"),
+                  ("attack_record_pooled_top1:domain", "domain_record_pooled"),
+                  ("attack_domain_top1", "domain_prior"), ("attack_oov_top1", "oov"),
+                  ("attack_oov_top1:record-pooled", "oov_record_pooled"),
+                  ("attack_oov_domain_top1", "oov_domain"),
+                  ("attack_oov_domain_top1:record-pooled", "oov_domain_record_pooled"))
+
+
+def figure_samples(*, attacks: Mapping[str, Any] | None = None,
+                   membership_records: int | None = None) -> dict[str, int]:
+    """How many outcomes each sampled figure of :func:`figure_values` was measured on: word or
+    name tokens for the attacks, names for name confirmation, records for membership (the
+    ``samples`` of :func:`judge`)."""
+    out: dict[str, int] = {}
+
+    def tokens(entry: Any, key: str = "tokens") -> int | None:
+        value = entry.get(key) if isinstance(entry, Mapping) else None
+        return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+    if attacks:
+        counted: list[tuple[str, int | None]] = []
+        for key, entry in _TOP_K_ENTRIES:
+            n = tokens(attacks.get(entry))
+            counted.append((key, n))
+            if entry == "public_prior":
+                counted.append(("attack_public_top5", n))
+            else:
+                counted.append((f"attack_top5:{entry.replace('_', ' ')}", n))
+        for key, entry in (("attack_contextual_top1", "contextual"),
+                           ("attack_contextual_domain_top1", "contextual_domain")):
+            counted.append((key, tokens(attacks.get(entry))))
+        for name in attacks.get("names") or ():
+            group = str(name.get("group", "all"))
+            counted.append((f"names_top1{'' if group == 'all' else ':' + group}", tokens(name)))
+            if group == "all":
+                counted.append(("names_top10", tokens(name)))
+        counted.append(("name_confirmation_auc", tokens(attacks.get("name_confirmation"), "names")))
+        releases = [r for r in attacks.get("releases") or () if int(r.get("releases", 1)) > 1]
+        for r in releases:
+            n = int(r["releases"])
+            counted += [(f"releases_top1:{n}", tokens(r)), (f"releases_majority_top1:{n}", tokens(r))]
+        out.update({key: n for key, n in counted if n is not None})
+    if membership_records is not None:
+        out["membership_auc"] = int(membership_records)
+    return out
 
 
 def figure_values(*, change_rate: float | None = None, n_w: float | None = None, s_w: float | None = None,
@@ -380,16 +496,7 @@ def figure_values(*, change_rate: float | None = None, n_w: float | None = None,
         if name != "epsilon_record" or value is not None:
             out[name] = _number(value)
     if attacks:
-        for key, entry in (("attack_public_top1", "public_prior"), ("attack_uniform_top1", "uniform_prior"),
-                           ("attack_oracle_top1", "oracle_prior"),
-                           ("attack_release_prior_top1", "release_prior"),
-                           ("attack_record_pooled_top1", "record_pooled"),
-                           ("attack_record_pooled_top1:release-fitted", "release_record_pooled"),
-                           ("attack_record_pooled_top1:domain", "domain_record_pooled"),
-                           ("attack_domain_top1", "domain_prior"), ("attack_oov_top1", "oov"),
-                           ("attack_oov_top1:record-pooled", "oov_record_pooled"),
-                           ("attack_oov_domain_top1", "oov_domain"),
-                           ("attack_oov_domain_top1:record-pooled", "oov_domain_record_pooled")):
+        for key, entry in _TOP_K_ENTRIES:
             if attacks.get(entry) is not None:
                 out[key] = _rate(attacks[entry], "top1")
                 if entry == "public_prior":

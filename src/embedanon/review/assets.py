@@ -89,6 +89,8 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .verdict.v-fail .badge { background: #b91c1c; }
 .verdict.v-pass { border-left: 6px solid #15803d; }
 .verdict.v-fail { border-left: 6px solid #b91c1c; }
+.verdict.v-unsure .badge { background: #b45309; }
+.verdict.v-unsure { border-left: 6px solid #b45309; }
 .verdict .summary { font-size: 15px; font-weight: 600; }
 .settings-line { color: #334155; font-size: 12.5px; margin: 0 0 10px; }
 .settings-line code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
@@ -96,6 +98,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .st { font-size: 11px; font-weight: 700; border-radius: 4px; padding: 1px 6px; background: #e2e8f0; }
 .st-pass { background: #dcfce7; color: #166534; }
 .st-fail { background: #fee2e2; color: #991b1b; }
+.st-unsure { background: #fef3c7; color: #92400e; }
 tr.c-fail td { background: #fff7f7; }
 td.remedy { color: #7f1d1d; font-size: 12.5px; }
 details.passed { margin-top: 8px; }

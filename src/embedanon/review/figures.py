@@ -35,6 +35,7 @@ from ..privacy.verdict import (
     DEFAULT_THRESHOLDS,
     Threshold,
     Verdict,
+    figure_samples,
     figure_values,
     for_scope,
     judge,
@@ -122,11 +123,6 @@ class AttackFigures:
         return attack_figures(figs.as_dict())
 
 
-#: Where ``PrivacyFigures.as_dict()`` keeps the token count of each verdict figure.
-_TOKENS = {"attack_public_top1": "public_prior", "attack_public_top5": "public_prior",
-           "attack_uniform_top1": "uniform_prior", "attack_oracle_top1": "oracle_prior",
-           "attack_release_prior_top1": "release_prior", "attack_record_pooled_top1": "record_pooled",
-           "attack_oov_top1": "oov", "attack_contextual_top1": "contextual"}
 #: The figures :func:`~embedanon.privacy.verdict.figure_values` always returns, measured here by
 #: other sources (or by the page itself).
 _NOT_ATTACKS = frozenset({"change_rate", "n_w", "s_w", "epsilon_record"})
@@ -137,13 +133,13 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
     ``PrivacyFigures.as_dict()``, named by their thresholds' labels, with their token counts."""
     lower = "" if data.get("exact", True) else " (lower bound)"
     out = []
+    samples = figure_samples(attacks=data)  # the count each figure was measured on, as the verdict reads it
     for key, value in figure_values(attacks=data).items():
         if key in _NOT_ATTACKS:
             continue
         base, _, group = key.partition(":")
         threshold = DEFAULT_THRESHOLDS[base]
-        entry = data.get(_TOKENS.get(key, ""))
-        tokens = int(entry.get("tokens", 0)) if isinstance(entry, dict) else 0
+        tokens = samples.get(key, 0)
         name = threshold.label + (f" ({group})" if group else "") + lower
         out.append(Figure("attack", name, _rate(value), tokens, key=key))
     return tuple(out)
@@ -164,7 +160,7 @@ def membership_figure(originals: Sequence[str], published: Sequence[str],
                                                           kept=not is_plain(anonymizer.config.scope)))
         words = _auc_text(figure.word_auc)
     threshold = DEFAULT_THRESHOLDS["membership_auc"]
-    return Figure("attack", threshold.label, _rate(figure.strongest_auc), 0,
+    return Figure("attack", threshold.label, _rate(figure.strongest_auc), figure.records,
                   f"AUC over {figure.records} records (0.5: chance): layout {_auc_text(figure.auc)}, words "
                   f"{words}; the word count and sentence structure stay in every mode", key="membership_auc")
 
@@ -220,4 +216,7 @@ def judge_review(review: Review, thresholds: Mapping[str, Threshold] = DEFAULT_T
     values = figure_values(change_rate=review.stats.change_rate, n_w=by_key.pop("n_w", None),
                            s_w=by_key.pop("s_w", None), epsilon_record=review.epsilon_spent)
     values.update(by_key)
-    return judge(values, for_scope(thresholds, review.scope or "all"))
+    # a figure over sampled outcomes (word or name tokens, records) carries their count: a pass
+    # whose 95 % interval reaches past the limit is unsure (decision 0372)
+    samples = {f.key: f.tokens for f in review.figures if f.key and f.tokens > 0}
+    return judge(values, for_scope(thresholds, review.scope or "all"), samples)

@@ -134,13 +134,13 @@ def _verdict(review: Review) -> str:
                 f'<tr class="c-{slug(st)}"><td><span class="st st-{slug(st)}">{attr(st.upper())}</span></td>'
                 f"<td>{attr(check.label)}</td><td class=\"n\">{attr(_value(check))}</td>"
                 f'<td class="n">{attr(_threshold(check))}</td>'
-                f"<td class=\"remedy\">{attr(check.threshold.remedy) if st == 'fail' else ''}</td></tr>")
+                f"<td class=\"remedy\">{attr(_remedy(check))}</td></tr>")
         return ('<table class="checks"><tr><th>verdict</th><th>figure</th><th>measured</th><th>threshold</th>'
                 "<th>what moves it</th></tr>" + "".join(rows) + "</table>")
 
     # what fails first, with what moves it; the rest one click away (in the verdict's order)
-    failed = [c for c in verdict.checks if c.status == "fail"]
-    others = [c for c in verdict.checks if c.status != "fail"]
+    failed = [c for c in verdict.checks if c.status in ("fail", "unsure")]
+    others = [c for c in verdict.checks if c.status not in ("fail", "unsure")]
     passed = sum(1 for c in others if c.status == "pass")
     rest = ""
     if others:
@@ -157,6 +157,17 @@ def _verdict(review: Review) -> str:
             "<code>privacy-report</code> (<code>--threshold FIGURE=LIMIT</code> changes one); "
             "attack rates are the share of word tokens an attacker recovers.</p>"
             f"{_released_by(review)}{notes}</section>")
+
+
+def _remedy(check: Check) -> str:
+    """What moves a failing figure; for an unsure one, its sample and interval."""
+    if check.status == "fail":
+        return check.threshold.remedy
+    if check.status == "unsure" and check.interval is not None:
+        low, high = check.interval
+        return (f"measured on {check.samples}: 95 % interval {low:.3f}-{high:.3f} reaches past the limit; "
+                "measure more text")
+    return ""
 
 
 def _figure_table(review: Review) -> str:
