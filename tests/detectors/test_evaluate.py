@@ -448,6 +448,11 @@ def test_cli_negative_controls(tmp_path):
      '{"id": "SECRETNAME", "text": "SECRETNAME", "spans": []}\n', "line 3 repeats the id of line 1"),
     ('{"id": 7, "text": "SECRETNAME", "spans": []}\n{"id": "7", "text": "x", "spans": []}\n',
      "line 2 repeats the id of line 1"),
+    # detection-commands audit: offsets in UTF-16 units (after an emoji) scored misaligned spans
+    ('{"id": "a", "text": "\U0001F600 SECRETNAME here", "spans": [{"start": 3, "end": 13, "label": "NAME", '
+     '"text": "SECRETNAME"}]}\n', "line 1: span 0 [3, 13) does not hold the span's own 'text'"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", "text": 6}]}\n',
+     "line 1: span 0 [0, 6) does not hold the span's own 'text'"),
 ])
 def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"
@@ -749,3 +754,11 @@ def test_standard_input_is_named_in_errors():
                            input='{"id": "a", "text": "SECRETNAME", "spans": []}\n{oops\n')
     assert result.exit_code == 2
     assert result.output.strip() == "error: <stdin>: line 2 is not valid JSON: Expecting property name enclosed in double quotes"
+
+
+def test_a_span_holding_its_own_text_is_read():
+    text = "\U0001F600 met Ann Lee"
+    start = text.index("Ann Lee")
+    record = parse_record(json.dumps({"id": "a", "text": text, "spans": [
+        {"start": start, "end": start + 7, "label": "NAME", "text": "Ann Lee"}]}), "fixture")
+    assert record.spans == (GoldSpan(start, start + 7, "NAME"),)

@@ -122,7 +122,10 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
 
     Fields other than ``id``, ``text``, ``spans`` and ``ignore`` (and other than ``start``, ``end``,
     ``label``, ``group`` in a span: ``score``, ``source``, ``origin`` ...) are ignored, so the
-    span files of other tools and of the real-text evaluation set read as they are.
+    span files of other tools and of the real-text evaluation set read as they are. A span that
+    carries its own ``text`` (as many tools write it) must hold it at ``[start, end)``: offsets
+    counted in UTF-16 units (JavaScript) or bytes, or a record text changed after labelling
+    (CRLF made LF), would otherwise score misaligned spans without a word (decision 0368).
 
     Args:
         line: one JSON object.
@@ -157,6 +160,10 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
         seen[start, end] = i
         if group is not None and not isinstance(group, str):
             raise InputError(f"{where}: span {i} group must be a string")
+        if "text" in item and item["text"] != text[start:end]:  # decision 0368; neither is quoted
+            raise InputError(f"{where}: span {i} [{start}, {end}) does not hold the span's own 'text' "
+                             "(offsets must count code points, not UTF-16 units or bytes, in the "
+                             "record's text as written)")
         spans.append(GoldSpan(start, end, str(label), group))
     ignore = obj.get("ignore", [])
     if not isinstance(ignore, list) or not all(
