@@ -661,6 +661,9 @@ def test_any_label_scored_and_listed_group_test_on_names_only(tmp_path):
     assert out["overlap"]["gold"] == 3 and out["overlap"]["found"] == 2  # the place and the phone
     low, high = out["intervals"]["recall"]
     assert 0 < low < 2 / 3 < high < 1
+    table = runner.invoke(app, ["evaluate-detection", "--data", str(path), "--detector", "regex"]).output
+    assert ("gold labels the detectors do not have (found by a prediction of any label in the overlap and "
+            "per-label rows; never in the typed and exact rows): GPE 1") in table  # it said 'scored label-blind'
     # the strict reader (training) still refuses an unknown label
     with pytest.raises(InputError, match="label must be one of"):
         read_span_file(path)

@@ -92,7 +92,8 @@ def format_report(report: DetectionReport) -> list[str]:
              "", "per label (overlap; recall by gold label, precision by predicted label)", head]
     lines += [_row(label, counts) for label, counts in report.per_label.items()]
     if report.unknown_labels:
-        lines.append("gold labels the detectors do not have (scored label-blind): "
+        lines.append("gold labels the detectors do not have (found by a prediction of any label in the "
+                     "overlap and per-label rows; never in the typed and exact rows): "
                      + ", ".join(f"{label} {n}" for label, n in report.unknown_labels.items()))
     if report.groups_left_out:
         lines.append("groups on labels other than NAME (left out of the group test, which is about "

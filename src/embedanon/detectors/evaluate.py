@@ -132,7 +132,8 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
         where: how errors name the line (``"spans.jsonl: line 3"``).
         default_id: id of a record without one (None: an ``id`` is required).
         any_label: accept any non-empty string label (``evaluate-detection``: labels outside
-            :data:`~.base.LABELS` are scored label-blind and listed); else only :data:`LABELS`.
+            :data:`~.base.LABELS` are found by any label in the overlap figures and listed);
+            else only :data:`LABELS`.
     """
     from ..io import parse_json_line  # strict: json.loads keeps the last of two "spans" silently
 
@@ -330,7 +331,8 @@ class DetectionReport:
     group_test: GroupTest | None = None
     #: ``"GOLD>PREDICTED"`` -> found gold spans whose main prediction has the other label
     confusion: dict[str, int] = field(default_factory=dict)
-    #: gold labels outside :data:`~.base.LABELS` -> number of gold spans (scored label-blind)
+    #: gold labels outside :data:`~.base.LABELS` -> number of gold spans (found by any label in
+    #: the overlap and per-label figures; no prediction has their label, so never typed or exact)
     unknown_labels: dict[str, int] = field(default_factory=dict)
     #: labels other than NAME -> number of their gold spans that carry a ``group`` (not tested)
     groups_left_out: dict[str, int] = field(default_factory=dict)
