@@ -94,8 +94,8 @@ def run_with_progress(mode: str, total: int, work: Callable[[Callable[[int], Non
 class StageProgress:
     """Progress of a command that works in stages, as ``callback(stage, done, total)`` (counts
     only; ``total`` 0 when unknown): on a terminal (``bar``) one line rewritten in place, in
-    batch jobs (``plain``) a line when a stage starts, every ``interval`` seconds within it and
-    when the command ends (:meth:`close`).
+    batch jobs (``plain``) a line when a stage starts and every ``interval`` seconds within it
+    (the command's own summary line ends the run; :meth:`close` clears the bar's line).
 
     Args:
         mode: ``bar``, ``plain`` or ``none`` (see :func:`choose`).
