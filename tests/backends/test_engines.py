@@ -278,3 +278,38 @@ def test_dask_engine_refuses_a_scheduler_beside_a_client() -> None:
 
     with pytest.raises(ConfigError, match="a scheduler or a client, not both"):
         dask_engine.DaskBackend(scheduler="tcp://127.0.0.1:8786", client=object())
+
+
+_KILLED_WORKER = """
+import os, signal, sys
+from embedanon.backends import build_backend
+from embedanon.errors import ConfigError
+
+def work(item):
+    if item == 5:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+    return item
+
+try:
+    print(list(build_backend("processes", jobs=2).map(work, range(40))))
+except ConfigError as exc:
+    print(exc)
+    sys.exit(2)
+"""
+
+
+def test_a_killed_worker_ends_the_run_with_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A pool worker killed by SIGKILL took its task with it and the run waited for ever (found
+    by the data audit: ``kill -9`` of one ``--jobs 2`` worker, the command still running 10
+    minutes later)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "killed.py"
+    script.write_text(_KILLED_WORKER, encoding="utf-8")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr[-500:]
+    assert done.stdout.strip() == ("a worker process died (killed by SIGKILL: out of memory? try fewer "
+                                   "--jobs); no output was written")
+    assert time.monotonic() - started < 60

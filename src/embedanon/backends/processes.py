@@ -102,16 +102,44 @@ class ProcessBackend:
         try:
             with signals_deferred():  # a signal inside fork's at-fork callbacks would be swallowed
                 pool = ctx.Pool(self.jobs, initializer=_worker_init, initargs=(os.getpid(),))
+            workers = list(pool._pool)  # type: ignore[attr-defined]  # its Process objects
             inflight: deque[Any] = deque()
             for item in items:
                 inflight.append(pool.apply_async(func, (item,)))
                 if len(inflight) >= 4 * self.jobs:
-                    yield inflight.popleft().get()
+                    yield _result(inflight.popleft(), workers)
             while inflight:
-                yield inflight.popleft().get()
+                yield _result(inflight.popleft(), workers)
             pool.close()
         finally:
             if pool is not None:
                 pool.terminate()
                 pool.join()
 
+
+
+#: seconds between two checks that the workers live, while a result is awaited
+WORKER_CHECK_SECONDS = 0.5
+
+
+def _result(pending: Any, workers: list[Any]) -> Any:
+    """The result of ``pending`` (an ``AsyncResult``), or one line when a worker died.
+
+    A pool worker killed by a signal (the out-of-memory killer, ``kill -9``) takes its task with
+    it: the pool starts a new worker but the task's result never comes, and ``get()`` waited for
+    ever. A worker of this pool never exits on its own (no ``maxtasksperchild``), so any exit
+    code is a death.
+    """
+    import multiprocessing as mp
+
+    while True:
+        try:
+            return pending.get(timeout=WORKER_CHECK_SECONDS)
+        except mp.TimeoutError:
+            dead = [w for w in workers if w.exitcode is not None]
+            if dead:
+                code = dead[0].exitcode
+                how = (f"killed by {signal.Signals(-code).name}" if code < 0 and -code in
+                       signal.valid_signals() else f"exit status {code}")
+                hint = ": out of memory? try fewer --jobs" if code == -signal.SIGKILL else ""
+                raise ConfigError(f"a worker process died ({how}{hint}); no output was written") from None
