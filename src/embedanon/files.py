@@ -63,6 +63,9 @@ class RunStats:
     words: int = 0
     draws: int = 0
     longest_draws: int = 0
+    #: word parts drawn in the longest record, all its texts (fields) together: a record is one
+    #: person's, and basic composition adds the epsilon of every field released
+    longest_record_draws: int = 0
     #: records of a scope other than ``all`` released in full scope (every word perturbed)
     #: because a detector failed on one of their texts (see :func:`run_counted`)
     full_scope_fallbacks: int = 0
@@ -129,13 +132,16 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                                             else stats.full_scope_fallbacks)},
         "epsilon": None if epsilon is None else {
             "per_word": epsilon, "longest_text_draws": stats.longest_draws,
+            "longest_record_draws": stats.longest_record_draws,
+            "longest_record": spent(stats.longest_record_draws, epsilon),
             # None past the largest float: JSON has no infinity (decision 0370)
             "longest_text": spent(stats.longest_draws, epsilon), "whole_input": spent(stats.draws, epsilon),
             "note": "basic composition: each word part the mechanism releases (well-known: 2) spends "
-                    "epsilon, so a text of n such parts spends n x epsilon per release"
+                    "epsilon, so a text of n such parts spends n x epsilon per release, and a record "
+                    "the epsilon of all its texts (fields)"
                     + ("; words released verbatim or as surrogates spend none"
                        if config.scope.scope != "all" else ""),
-            "in_words": epsilon_sentences(float(epsilon), longest_parts=stats.longest_draws,
+            "in_words": epsilon_sentences(float(epsilon), longest_parts=stats.longest_record_draws,
                                           scope_all=config.scope.scope == "all")},
         "change_rate": 1.0 if config.scope.scope == "all" and config.mechanism == "knn" else None,
         "seconds": round(seconds, 3),
@@ -497,8 +503,8 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
     done = journal.load()
     before = {name: getattr(stats, name) for name in resumable.COUNTS}
     for name, value in (done.counts or {}).items():
-        if name == "longest_draws":
-            stats.longest_draws = max(stats.longest_draws, value)
+        if name in ("longest_draws", "longest_record_draws"):
+            setattr(stats, name, max(getattr(stats, name), value))
         elif name in before:
             setattr(stats, name, getattr(stats, name) + value)
     raw = batch.open_kept(target, journal.temp, done.offset)
@@ -506,7 +512,7 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
         return
 
     def counts() -> dict[str, int]:
-        return {name: getattr(stats, name) - (0 if name == "longest_draws" else before[name])
+        return {name: getattr(stats, name) - (0 if name.startswith("longest") else before[name])
                 for name in resumable.COUNTS}
 
     last = time.monotonic()
@@ -619,16 +625,24 @@ def read_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = 
                encoding_errors: str = "strict") -> list[str]:
     """Every text to anonymize in ``path``, as ``anonymize`` reads them (the named fields of
     JSONL/CSV/Parquet records, each line of a text file; headers and blank lines skipped)."""
+    return [text for texts in read_record_texts(path, fmt=fmt, fields=fields, encoding_errors=encoding_errors)
+            for text in texts]
+
+
+def read_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = None,
+                      encoding_errors: str = "strict") -> list[tuple[str, ...]]:
+    """The texts of :func:`read_texts`, grouped by record (a record's named fields together; one
+    text per line of a text file)."""
     form = eio.detect_format(path, fmt)
     if fields:
         eio.format_of_field_input(path, form, fmt, fields)
     if form == "parquet":
         job = ParquetJob(path, io.BytesIO(), list(fields or ["text"]), path)
-        return [text for record in job.records() for text in record.texts]
+        return [tuple(record.texts) for record in job.records() if record.texts]
     with eio.open_input(path) as fh:
         eio.refuse_binary(fh, path)
         records, _ = _reader(fh, path, form, list(fields or ["text"]), encoding_errors, fmt is None)
-        return [text for record in records for text in record.texts]
+        return [tuple(record.texts) for record in records if record.texts]
 
 
 def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[str, ...]], None], *,
@@ -668,9 +682,12 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
     pending: deque[eio.Record] = deque()
     config, key = anonymizer.config, anonymizer.key
 
+    text_draws: deque[int] = deque()  # per text, in order, until its record is written
+
     def count_draws(n: int) -> None:
         stats.draws += n
         stats.longest_draws = max(stats.longest_draws, n)
+        text_draws.append(n)
 
     def texts() -> Iterator[str]:
         nonlocal sample
@@ -716,6 +733,9 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             write(record, tuple(results.popleft() for _ in record.texts))
             written += 1
             stats.full_scope_fallbacks += any([fell_back.popleft() for _ in record.texts])
+            if count_words:
+                stats.longest_record_draws = max(stats.longest_record_draws,
+                                                 sum(text_draws.popleft() for _ in record.texts))
             stats.records += not record.header
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes

@@ -42,7 +42,8 @@ from .errors import ConfigError, InputError
 
 _TAG = "embedanon-resume"
 #: the RunStats fields a journal carries (counts only, never text)
-COUNTS = ("records", "texts", "bytes_in", "words", "draws", "longest_draws", "full_scope_fallbacks")
+COUNTS = ("records", "texts", "bytes_in", "words", "draws", "longest_draws", "longest_record_draws",
+          "full_scope_fallbacks")
 
 
 def temp_path(target: str) -> Path:

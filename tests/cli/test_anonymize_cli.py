@@ -576,3 +576,21 @@ def test_tab_separated_standard_input_with_format_tsv(tmp_path: Path) -> None:
     named = run("-", "--format", "tsv", "--seed", "4", "--field", "note,x", "-o", str(tmp_path / "o.csv"),
                 input=tsv)
     assert named.exit_code == 2 and "tab-separated CSV for <stdin>; name the output .tsv" in named.output
+
+
+def test_report_epsilon_of_a_record_adds_all_its_fields(tmp_path: Path) -> None:
+    """Privacy audit: with --field a --field b the report's 'per_record' sentence said the longest
+    record spends 13 x 10 (its longest field), where the row releases both fields and spends
+    (7 + 13) x 10 = 200 by basic composition. longest_record_draws counts a record's fields together;
+    longest_text_draws stays the longest single text."""
+    src = tmp_path / "in.csv"
+    src.write_text('id,a,b\n1,"The patient walked to the clinic today.","She said the pain was worse at night '
+                   'and better in the morning."\n2,"No fever.","Cough at night."\n', encoding="utf-8")
+    report = tmp_path / "r.json"
+    result = run(str(src), "-o", str(tmp_path / "out.csv"), "--field", "a", "--field", "b", "-m",
+                 "exponential", "--epsilon", "10", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    spent = json.loads(report.read_text(encoding="utf-8"))["epsilon"]
+    assert spent["longest_text_draws"] == 13 and spent["longest_text"] == 130.0
+    assert spent["longest_record_draws"] == 20 and spent["longest_record"] == 200.0
+    assert "the longest record has 20 such parts" in spent["in_words"]["per_record"]

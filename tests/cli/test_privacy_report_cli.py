@@ -385,3 +385,20 @@ def test_spans_and_input_cannot_both_be_standard_input(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.splitlines() == [
         "error: --spans and INPUT cannot both be standard input; give the spans file by name"]
+
+
+def test_epsilon_of_the_longest_record_adds_all_its_fields(tmp_path: Path) -> None:
+    """Privacy audit: with two --field the verdict's 'epsilon spent by the longest record' was its
+    longest field's (13 x 10 = 130); the row releases both and spends 20 x 10 = 200."""
+    src = tmp_path / "in.csv"
+    src.write_text('id,a,b\n1,"The patient walked to the clinic today.","She said the pain was worse at night '
+                   'and better in the morning."\n2,"No fever.","Cough at night."\n', encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", "--no-contextual", str(src), "--field", "a", "--field",
+                                 "b", "-m", "exponential", "--epsilon", "10", "--key", str(_key(tmp_path)),
+                                 "--max-words", "5", "--draws", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    checks = {c["figure"]: c for c in out["verdict"]["checks"]}
+    assert checks["epsilon_record"]["value"] == 200.0
+    assert out["release"]["longest_record_mechanism_parts"] == 20
+    assert out["release"]["longest_document_mechanism_parts"] == 13

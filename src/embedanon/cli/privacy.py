@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from typing import Annotated, Any, Optional
 
@@ -16,7 +16,7 @@ from .._english import counted
 from .._validate import positive_int
 from ..detectors.evaluate import read_span_records
 from ..errors import ConfigError, InputError
-from ..files import read_texts
+from ..files import read_record_texts, read_texts
 from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
@@ -42,6 +42,7 @@ from ..privacy.verdict import (
     parse_overrides,
     with_overrides,
 )
+from ..text import mechanism_draws
 from .common import handle_errors, setup_logging
 from .convention import examples
 from .options import (
@@ -124,7 +125,8 @@ def privacy_report_command(
         raise ConfigError(f"empirical draws must be an integer >= 0, got {empirical_draws}")
     if spans == "-" and input_path == "-":  # the input takes all of it: "-: no records" came after
         raise ConfigError("--spans and INPUT cannot both be standard input; give the spans file by name")
-    texts = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
+    records = read_record_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
+    texts = [text for record in records for text in record]
     attacker = _attacker_text(attacker_text) if attacker_text is not None else None
     name_spans = _name_spans(spans, texts) if spans else None  # a wrong file fails before any work
     anonymizer = release_anonymizer(**release)
@@ -180,6 +182,9 @@ def privacy_report_command(
                             max_words=max_words, neighbors=neighbors, mc_draws=mc_draws, likelihood=law,
                             attack=not (exact or empirical_draws))  # else run_attacks has these figures
     counts = _full_scope_counts(report) if scoped is None else scoped.counts
+    # a record (a CSV/JSONL row: one person's) spends the epsilon of all its fields together
+    per_text = counts.document_parts or tuple(mechanism_draws(t) for t in texts)
+    longest_record = _longest_record(per_text, [len(r) for r in records])
     # From here on ``report.change`` is the release's; N_w, S_w and the attacks stay the mechanism's.
     report = replace(report, change=counts.change)
     figures = None
@@ -219,7 +224,7 @@ def privacy_report_command(
         change_rate=counts.change.change_rate, n_w=report.n_w_mean, s_w=report.s_w_mean,
         # each fresh-key release draws every word again: the N releases spend N times (basic
         # composition); under one key they are one text and spend once
-        epsilon_record=None if report.epsilon is None else len(keys) * counts.longest_parts * report.epsilon,
+        epsilon_record=None if report.epsilon is None else len(keys) * longest_record * report.epsilon,
         attacks=None if figures is None else figures.as_dict(), membership_auc=membership.strongest_auc)
     if releases > 1 and fixed:  # N releases under one key are one text: nothing gained, exactly
         values["releases_gain"] = 0.0
@@ -229,14 +234,15 @@ def privacy_report_command(
     if as_json:
         payload: dict[str, Any] = {"report": _report_dict(report),
                                    "repeated_releases": _repeated(releases, fixed),
-                                   "release": _release_dict(config.scope.scope, counts),
+                                   "release": {**_release_dict(config.scope.scope, counts),
+                                               "longest_record_mechanism_parts": longest_record},
                                    "warnings": warnings,
                                    "attacks": None if figures is None else figures.as_dict(),
                                    "membership": membership.as_dict(),
                                    "verdict": verdict.as_dict()}
         typer.echo(json.dumps(finite_json(payload), indent=2, allow_nan=False, default=str))
         return
-    for line in (format_report(report, counts, releases=len(keys))
+    for line in (format_report(report, counts, releases=len(keys), longest_record=longest_record)
                  + (format_figures(figures) if figures else []) + format_membership(membership)):
         typer.echo(line)
     if releases > 1 and fixed:
@@ -311,6 +317,16 @@ def _report_dict(report: PrivacyReport) -> dict[str, Any]:
                                                 "method": report.attack_method}
     out["change"]["change_rate"] = report.change.change_rate
     return out
+
+
+def _longest_record(per_text: Sequence[int], sizes: Sequence[int]) -> int:
+    """The most word parts drawn in one record: ``per_text`` summed over each record's ``sizes``
+    texts, in order."""
+    longest = at = 0
+    for size in sizes:
+        longest = max(longest, sum(per_text[at:at + size]))
+        at += size
+    return longest
 
 
 def _full_scope_counts(report: PrivacyReport) -> ReleaseCounts:
@@ -415,7 +431,7 @@ def _rate(value: float) -> str:
 
 
 def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None, *,
-                  releases: int = 1) -> list[str]:
+                  releases: int = 1, longest_record: int | None = None) -> list[str]:
     """Lines of the report (counts and rates only).
 
     Args:
@@ -424,6 +440,8 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None, *,
             mechanism).
         releases: independent releases of the input (``--releases N --fresh-key``: N; under one
             key N releases are one text: 1). Each spends epsilon again (basic composition).
+        longest_record: word parts the mechanism replaced in the longest record, all its texts
+            (fields) together (None: one text per record, the longest document).
     """
     c = report.change
     counts = _full_scope_counts(report) if counts is None else counts
@@ -433,16 +451,20 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None, *,
         spent = f"not applicable: {report.mechanism} is not differentially private (no epsilon)"
     else:
         e, m, longest = report.epsilon, counts.mechanism_parts, counts.longest_parts
+        record = longest if longest_record is None else longest_record
         spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per part; well-known "
                  f"is 2); longest document: {longest} x {e:g} = {amount(longest * e)}; whole input: "
                  f"{m} x {e:g} = {amount(m * e)}")
+        if record != longest:
+            spent += (f"; longest record (its fields together): {record} x {e:g} = {amount(record * e)}")
         if releases > 1:
+            unit = "document" if record == longest else "record"
             spent += (f"; {releases} releases with fresh noise spend {releases} times that: longest "
-                      f"document {releases} x {longest} x {e:g} = {amount(releases * longest * e)}, "
+                      f"{unit} {releases} x {record} x {e:g} = {amount(releases * record * e)}, "
                       f"whole input {releases} x {m} x {e:g} = {amount(releases * m * e)}")
         if counts.verbatim_words or counts.other_words:
             spent += "; the other words have no epsilon"
-        plain = epsilon_sentences(e, longest_parts=longest, scope_all=not scoped)
+        plain = epsilon_sentences(e, longest_parts=record, scope_all=not scoped)
         spent += f"\nepsilon in words:     {plain['per_word']}; {plain['note_500_words']}"
     released = ([f"released by:          mechanism {counts.mechanism_words}, unchanged (verbatim) "
                  f"{counts.verbatim_words}, surrogate or redaction {counts.other_words} "

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..config import AnonymizerConfig, ScopeConfig
 from ..text import ALNUM_KINDS, drawn_parts, tokenize
@@ -46,6 +46,7 @@ class ReleaseCounts:
         mechanism_parts: the word parts of those tokens the mechanism replaced, each a use of
             epsilon (:func:`~embedanon.text.drawn_parts`: ``well-known`` is 2).
         longest_parts: the most of them in one document (its epsilon spent is this times epsilon).
+        document_parts: those parts per document, in order (empty when not counted).
     """
 
     change: ChangeStats
@@ -53,6 +54,7 @@ class ReleaseCounts:
     mechanism_words: int
     mechanism_parts: int = 0
     longest_parts: int = 0
+    document_parts: tuple[int, ...] = field(default=(), compare=False)  # a detail of the totals
 
     def __post_init__(self) -> None:
         if min(self.verbatim_words, self.mechanism_words) < 0 or self.verbatim_words + \
@@ -115,6 +117,7 @@ def release_counts(originals: Sequence[str], documents: Sequence[DocumentLike]) 
     if len(originals) != len(documents):
         raise ValueError(f"need one document per text, got {len(documents)} for {len(originals)}")
     tokens = words = changed = verbatim = mechanism = parts = longest = 0
+    per_document = []
     for original, document in zip(originals, documents, strict=True):
         n, c, kept = scan(original, document)
         words, changed = words + n, changed + c
@@ -129,7 +132,9 @@ def release_counts(originals: Sequence[str], documents: Sequence[DocumentLike]) 
             if token.start in by_mechanism:
                 drawn += drawn_parts(token.text)
         parts, longest = parts + drawn, max(longest, drawn)
-    return ReleaseCounts(ChangeStats(tokens, words, changed), verbatim, mechanism, parts, longest)
+        per_document.append(drawn)
+    return ReleaseCounts(ChangeStats(tokens, words, changed), verbatim, mechanism, parts, longest,
+                         tuple(per_document))
 
 
 @dataclass(frozen=True, slots=True)
