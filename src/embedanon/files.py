@@ -414,6 +414,21 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
     for p in inputs:  # fail before writing anything when an input is missing
         eio.check_input(p)
     journals = _journals(inputs, targets, formats, anonymizer, fmt, fields, encoding_errors) if resume else {}
+    try:
+        return _anonymize_all(inputs, output, targets, formats, journals, anonymizer, fields=fields,
+                              fmt=fmt, engine=engine, encoding_errors=encoding_errors, progress=progress,
+                              count_words=count_words, report=report, language=language)
+    finally:
+        for journal in journals.values():
+            journal.unlock()
+
+
+def _anonymize_all(inputs: list[str], output: str | None, targets: list[str | None], formats: list[str],
+                   journals: dict[str | None, resumable.Journal], anonymizer: Anonymizer, *,
+                   fields: list[str] | None, fmt: str | None, engine: Backend, encoding_errors: str,
+                   progress: Callable[[int], None] | None, count_words: bool,
+                   report: tuple[str, Callable[[RunStats], str]] | None, language: str) -> RunStats:
+    """:func:`anonymize_files` once its arguments are checked and its journals locked."""
     stats = RunStats()
     with output_directory(inputs, output), eio.output_batch() as batch:
         # every output appears only when every input succeeded
@@ -500,6 +515,7 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
                    names: list[str], errors: str, sniff: bool, stats: RunStats,
                    run: Callable[..., int]) -> None:
     """One input of a resumable run: continue from its journal, checkpoint every chunk."""
+    journal.lock()  # before its journal is read or its temp file cut: one run per output
     done = journal.load()
     before = {name: getattr(stats, name) for name in resumable.COUNTS}
     for name, value in (done.counts or {}).items():

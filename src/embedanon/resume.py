@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ._atomic import atomic_write, open_regular
+from ._atomic import OutputError, atomic_write, open_regular
 from .errors import ConfigError, InputError
 
 _TAG = "embedanon-resume"
@@ -142,6 +142,41 @@ class Journal:
         self.path, self.temp = journal_path(target), temp_path(target)
         self._hash = hashlib.sha256()
         self.progress = Progress()
+        self._lock: int | None = None
+
+    def lock(self) -> None:
+        """Hold an exclusive lock on the kept temp file (created if missing) until
+        :meth:`unlock`: two runs continuing one output wrote into the same file, and one of them
+        cutting it to the journal's checkpoint left the other's output with a hole of NUL
+        bytes, renamed over the target with exit 0.
+
+        Raises:
+            ConfigError: another run holds the lock.
+            OutputError: the temp file cannot be created.
+        """
+        try:
+            import fcntl
+        except ImportError:  # no flock (Windows): unguarded, as before
+            return
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(self.temp, flags, 0o600)
+        except OSError as exc:
+            raise OutputError(f"cannot write to {self.temp.parent}: "
+                              f"{exc.strerror or type(exc).__name__}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ConfigError(f"--resume: another run is writing {self.target} now (its kept file "
+                              f"{self.temp.name} is locked); wait for it to end") from None
+        self._lock = fd
+
+    def unlock(self) -> None:
+        """Release :meth:`lock` (at the end of the run, whatever its outcome)."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def load(self) -> Progress:
         """The state to continue from: the journal's, checked against the binding and the kept
@@ -176,8 +211,12 @@ class Journal:
 
     def _start_fresh(self) -> None:
         self.progress = Progress()
+        # a temp file without its journal holds nothing to trust
+        if self._lock is not None:  # emptied, not removed: the lock is held on it
+            os.ftruncate(self._lock, 0)
+            return
         with contextlib.suppress(OSError):
-            self.temp.unlink()  # a temp file without its journal holds nothing to trust
+            self.temp.unlink()
 
     def _check_kept(self, progress: Progress) -> None:
         digest = hashlib.sha256()
