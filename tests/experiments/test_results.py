@@ -44,3 +44,25 @@ def test_epsilon_smaller_is_more_private() -> None:
     assert whole.status == "whole grid" and whole.value == 10
     never = ninety_percent_point(_grid("epsilon", [(10, 0.5, 0.1), (14, 0.6, 0.3)]))
     assert never.status == "none" and math.isnan(never.value)
+
+
+def test_results_md_gives_the_attack_and_canary_figures_with_their_interval(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Privacy audit: results.md printed 'attack top-1 45 %' for 115 attacked word tokens and
+    'canary leak 0 %' for 30 name parts with nothing to say how few they were (the CSV had the
+    counts). Each now comes with its 95 % Wilson interval (decision 0372)."""
+    from embedanon.experiments.config import load_config
+    from embedanon.experiments.results import markdown
+
+    config_path = tmp_path / "e.yaml"
+    data = tmp_path / "d.csv"
+    data.write_text("text,label\n" + "".join(f"note {i},{'ab'[i % 2]}\n" for i in range(6)), encoding="utf-8")
+    config_path.write_text(f"name: e\ndatasets:\n  - {{name: d, loader: csv, path: {data}, text_column: text, "
+                           "label_column: label}\nmechanisms:\n  - {name: knn, k: [5]}\nclassifiers: [tfidf-logreg]\n"
+                           f"seeds: [0]\nfolds: 2\noutput: {tmp_path / 'out'}\n", encoding="utf-8")
+    config = load_config(config_path)
+    rows = [{**_row("none", "", 0.5), "classifier": "tfidf-logreg"},
+            {**_row("knn", 5, 0.3, attack=0.44898), "classifier": "tfidf-logreg", "attack_tokens": 115,
+             "canary_leak": 0.0, "canary_parts": 30}]
+    text = markdown(config, summarize(rows))
+    assert "| 45 % (36-54) |" in text and "| 0 % (0-11) |" in text
+    assert "95 % Wilson interval" in text

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._atomic import atomic_write
+from ..privacy.verdict import wilson_interval
 from .config import ExperimentConfig
 
 TARGET_SHARE = 0.9
@@ -91,7 +92,7 @@ COLUMNS = (
 #: Per-cell figures averaged over seeds: the runner's columns from the change rate to the
 #: contextual attack, the canary leak and the time (one list of columns).
 _FIGURES = (*COLUMNS[COLUMNS.index("change_rate") : COLUMNS.index("attack_contextual_top1") + 1],
-            "canary_leak", "seconds")
+            "attack_tokens", "canary_leak", "canary_parts", "seconds")
 
 
 def _num(value: Any) -> float:
@@ -192,6 +193,14 @@ def _pct(x: float) -> str:
     return "—" if math.isnan(x) else f"{100 * x:.0f} %"
 
 
+def _pct_of(x: float, n: float) -> str:
+    """A share with its 95 % Wilson interval over ``n`` outcomes (one seed's): ``45 % (36-54)``."""
+    if math.isnan(x) or math.isnan(n) or n < 1:
+        return _pct(x)
+    low, high = wilson_interval(x, int(round(n)))
+    return f"{100 * x:.0f} % ({100 * low:.0f}-{100 * high:.0f})"
+
+
 def _f(x: float, digits: int = 3) -> str:
     return "—" if math.isnan(x) else f"{x:.{digits}f}"
 
@@ -211,7 +220,10 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
         "seeds (± sd when several). *both*: train and test on the release; *train*: train on the "
         "release, test on the original. Attack: public-prior Bayes top-1 on in-vocabulary words "
         "(embedanon.privacy.attacks.run_attacks); *overall*: all words incl. out-of-vocabulary ones "
-        "(those released unchanged, and the words a `keep` lever releases, count as recovered).",
+        "(those released unchanged, and the words a `keep` lever releases, count as recovered). "
+        "In brackets: the 95 % Wilson interval over the attacked word tokens (attack top-1) and the "
+        "canary name parts (canary leak) of one seed; tokens of one document are not independent, "
+        "so it is a floor on the uncertainty.",
         "",
     ]
     index = {(s.dataset, s.classifier, s.variant, s.value, s.setting): s for s in summaries}
@@ -250,9 +262,10 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
                 lines.append(
                     f"| {s.variant} {_value(s.param, s.value)} | {s.macro_f1:.3f}{sd} | {_pct(s.share)} | "
                     f"{_f(t.macro_f1) if t else '—'} | {_pct(t.share) if t else '—'} | {s.accuracy:.3f} | "
-                    f"{_f(g['change_rate'])} | {_f(g['n_w'])} | {_pct(g['attack_public_top1'])} | "
+                    f"{_f(g['change_rate'])} | {_f(g['n_w'])} | "
+                    f"{_pct_of(g['attack_public_top1'], g['attack_tokens'])} | "
                     f"{_pct(g['attack_overall_top1'])} | {_f(g['repeat_link'], 2)} | "
-                    f"{_pct(g['canary_leak'])} | {_f(g['seconds'], 1)} |"
+                    f"{_pct_of(g['canary_leak'], g['canary_parts'])} | {_f(g['seconds'], 1)} |"
                 )
             lines.append("")
             points = []
