@@ -211,6 +211,19 @@ def files_output(tmp_path: Path, src: str, anonymizer: Anonymizer) -> bytes:
     return whole.read_bytes()
 
 
+def test_resume_under_a_fresh_key_is_refused_up_front(tmp_path: Path, glove: Path) -> None:
+    """A --fresh-key run's key is not kept: its journal could never be continued, yet it was kept
+    and, run again, refused only then as 'the release key changed' (found by the data audit)."""
+    from embedanon.noise import ReleaseKey
+
+    src = tmp_path / "a.txt"
+    src.write_text(_lines(10), encoding="utf-8")
+    out = tmp_path / "o.txt"
+    with pytest.raises(ConfigError, match="^--resume cannot continue a run under --fresh-key"):
+        files.anonymize_files([str(src)], str(out), Anonymizer(str(glove), key=ReleaseKey.fresh()), resume=True)
+    assert sorted(os.listdir(tmp_path)) == ["a.txt", "tiny.glove.txt"]
+
+
 def test_kept_bytes_that_changed_are_refused(tmp_path: Path, glove: Path, key: Path) -> None:
     src, out, anonymizer = _interrupted(tmp_path, glove, key)
     temp = resumable.temp_path(out)

@@ -492,6 +492,9 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
     from . import __version__
 
     resumable.check_resumable(inputs, targets, formats)
+    if anonymizer.key.origin == "fresh":  # its journal could only ever say "the key changed"
+        raise ConfigError("--resume cannot continue a run under --fresh-key, whose key is not kept; "
+                          "give --key FILE (embedanon keygen FILE) to release under a new key")
     journals: dict[str | None, resumable.Journal] = {}
     config = anonymizer.config
     # the configuration holds these by path only: bind their content, or a file edited between
