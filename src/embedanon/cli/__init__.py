@@ -42,6 +42,7 @@ app.command("anonymize", cls=Command, epilog=anonymize.EXAMPLES)(anonymize.anony
 app.add_typer(embeddings.app, name="embeddings")
 app.command("calibrate", cls=Command, epilog=calibrate.EXAMPLES)(calibrate.calibrate_command)
 app.command("privacy-report", cls=Command, epilog=privacy.EXAMPLES)(privacy.privacy_report_command)
+app.command("detect", cls=Command, epilog=detection.DETECT_EXAMPLES)(detection.detect_command)
 app.command("evaluate-detection", cls=Command,
             epilog=detection.EXAMPLES)(detection.evaluate_detection_command)
 app.command("keygen", cls=Command, epilog=keygen.EXAMPLES)(keygen.keygen_command)

@@ -1,19 +1,123 @@
-"""``embedanon evaluate-detection``: precision, recall, F1/F5, per label and per group (counts only)."""
+"""``embedanon detect``: the spans the detectors find, as a span file to correct by hand; and
+``embedanon evaluate-detection``: precision, recall, F1/F5, per label and per group (counts only)."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import random
+import time
+from collections import Counter
 from typing import Annotated, Optional
 
 import typer
 
-from ..detectors.evaluate import EQUIVALENCE_MARGIN, Counts, DetectionReport, evaluate, read_span_file
+from .._atomic import OutputError, atomic_write, is_stream, regular_target
+from ..detectors.evaluate import (
+    EQUIVALENCE_MARGIN,
+    Counts,
+    DetectionReport,
+    detected_records,
+    evaluate,
+    read_span_file,
+)
 from ..detectors.registry import build_detectors
 from ..errors import InputError
+from ..files import check_paths, read_texts
 from .common import handle_errors
 from .convention import examples
-from .options import AllowOpt, DenyOpt, DetectorOptionOpt, detector_options, word_lists
+from .options import (
+    AllowOpt,
+    DenyOpt,
+    DetectorOptionOpt,
+    EncodingErrorsOpt,
+    FieldOpt,
+    FmtOpt,
+    detector_options,
+    word_lists,
+)
+from .progress import StageProgress, choose
+
+DETECT_EXAMPLES = examples(
+    "embedanon detect examples/visits.csv --field note -o spans.jsonl --sample 50",
+    "embedanon evaluate-detection --data spans.jsonl -d model,regex",
+)
+#: what each stage of ``detect`` counts
+_DETECT_UNITS = {"reading": ("text", "texts"), "detecting": ("text", "texts"), "writing": ("file", "files")}
+
+
+@handle_errors
+def detect_command(
+    input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Input file ('-' for standard input).")],
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="FILE",
+        help="The span file (JSONL; a regular file: it contains the original text).")],
+    fmt: FmtOpt = None,
+    field: FieldOpt = None,
+    encoding_errors: EncodingErrorsOpt = "strict",
+    detector: Annotated[str, typer.Option(
+        "--detector", "-d", metavar="NAMES",
+        help="Detector name(s), comma-separated (regex, llm, presidio, model, transformer).")
+    ] = "model,regex",
+    detector_option: DetectorOptionOpt = None,
+    allow: AllowOpt = None,
+    deny: DenyOpt = None,
+    sample: Annotated[int, typer.Option(
+        metavar="N", help="Texts written: a uniform sample of N drawn with --seed, in input order (0: all).")
+    ] = 0,
+    seed: Annotated[int, typer.Option(metavar="N", help="Seed of the --sample draw.")] = 0,
+    progress: Annotated[str, typer.Option(
+        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
+             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no summary line.")] = False,
+) -> None:
+    """Write the spans the detectors find in INPUT as a span file, to correct by hand.
+
+    One JSON line per text: {id, text, spans: [{start, end, label, text, score, source}]}, the
+    id being the text's place in INPUT (1, 2, ...). Correct the spans (delete the wrong ones, add
+    the missed ones), then score detectors against the file with 'evaluate-detection --data'.
+    The file contains the original text: handle it like the source data."""
+    started = time.monotonic()
+    if output == "-" or (output and is_stream(output)):
+        raise OutputError("the span file contains original text and is written to a regular file only, "
+                          "not to standard output or a special file")
+    regular_target(output, stream_ok=False)
+    if sample < 0:
+        raise InputError(f"sample must be 0 (all) or a positive number of texts, got {sample}")
+    check_paths([("input", input_path), ("allow", allow), ("deny", deny)], [("output", output)])
+    options = detector_options({}, detector_option)
+    allowed, denied = word_lists(allow, deny)
+    union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
+    mode = choose(progress, quiet, input_path == "-")
+    shown = StageProgress(mode, "detect", _DETECT_UNITS)
+    try:
+        shown("reading", 0, 0)
+        texts = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
+        shown("reading", len(texts), 0)
+        chosen = list(range(len(texts)))
+        if sample and sample < len(texts):
+            chosen = sorted(random.Random(seed).sample(chosen, sample))
+        labels: Counter[str] = Counter()
+        records = []
+        for n, i in enumerate(chosen):
+            shown("detecting", n, len(chosen))
+            record = next(detected_records([texts[i]], union, ids=[i + 1]))
+            labels.update(span["label"] for span in record["spans"])
+            records.append(record)
+        shown("detecting", len(chosen), len(chosen))
+        shown("writing", 0, 1)
+        with atomic_write(os.fspath(output), private=True) as fh:
+            for record in records:
+                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        shown("writing", 1, 1)
+    finally:
+        shown.close()
+    if not quiet:  # counts only, never text
+        by_label = ", ".join(f"{label} {n:,}" for label, n in sorted(labels.items())) or "none"
+        typer.echo(f"detect: {sum(labels.values()):,} spans in {len(records):,} of {len(texts):,} texts "
+                   f"({by_label}) in {time.monotonic() - started:.1f} s; the file holds the original "
+                   "text", err=True)
 
 EXAMPLES = examples(
     "embedanon evaluate-detection --data examples/spans.jsonl --detector model,regex",

@@ -252,6 +252,31 @@ def read_span_records(path: str | Path, *, any_label: bool = False) -> list[dict
     return [record.to_dict() for record in read_span_file(path, require_id=False, any_label=any_label)]
 
 
+def detected_records(texts: Iterable[str], detector: Detector, *,
+                     ids: Iterable[str | int] | None = None) -> Iterator[dict[str, Any]]:
+    """Each text with the spans ``detector`` finds in it, as a record of the span file format
+    (``{"id", "text", "spans": [{"start", "end", "label", "text", "score", "source"}]}``): what
+    ``embedanon detect`` writes, for a person to correct by hand and then score detectors
+    against with :func:`evaluate` (each span's ``text`` is checked against its offsets when the
+    file is read back; ``score`` and ``source`` are ignored there).
+
+    Args:
+        texts: the texts, in order.
+        detector: the detector (a union, its verifier included, as ``anonymize`` builds it).
+        ids: one id per text (default: 1, 2, 3 ... in order).
+
+    Raises:
+        DetectorUnavailable: the detector cannot run on a text (nothing is made up for it).
+    """
+    given = iter(ids) if ids is not None else None
+    for k, text in enumerate(texts, 1):
+        record_id = k if given is None else next(given)
+        spans = [{"start": s.start, "end": s.end, "label": s.label, "text": text[s.start:s.end],
+                  "score": round(float(s.score), 4), "source": s.source}
+                 for s in sorted(detector.detect(text), key=lambda s: (s.start, s.end))]
+        yield {"id": record_id, "text": text, "spans": spans}
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     """Matched counts; the rates are properties (nan when undefined)."""

@@ -1,0 +1,95 @@
+"""`embedanon detect`: the detectors' spans as a span file a person corrects, read back by
+`evaluate-detection` (issue 31 item 7: one span format for what the tool finds and what people label)."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from embedanon.cli import app
+from embedanon.detectors.base import Span
+from embedanon.detectors.evaluate import detected_records, read_span_file
+
+runner = CliRunner()
+
+
+class _Fixed:
+    """Finds every 'Okafor' as a NAME."""
+
+    name = "fixed"
+
+    def detect(self, text: str) -> list[Span]:
+        out, at = [], text.find("Okafor")
+        while at >= 0:
+            out.append(Span(at, at + 6, "NAME", 0.5, "fixed"))
+            at = text.find("Okafor", at + 1)
+        return out[::-1]  # unsorted on purpose: the records hold them sorted
+
+
+def test_detected_records_are_span_records_with_the_span_texts() -> None:
+    records = list(detected_records(["Ana met Okafor and Okafor.", "Nothing."], _Fixed()))
+    assert [r["id"] for r in records] == [1, 2]
+    assert [(s["start"], s["text"]) for s in records[0]["spans"]] == [(8, "Okafor"), (19, "Okafor")]
+    assert records[1]["spans"] == []
+    assert list(detected_records(["Okafor"], _Fixed(), ids=["a"]))[0]["id"] == "a"
+
+
+@pytest.mark.default_embedding
+def test_detect_writes_a_private_span_file_that_evaluate_detection_reads(tmp_path: Path) -> None:
+    data = tmp_path / "visits.csv"
+    data.write_text('id,note\n1,"Seen by Dr. Okafor on 3 May 2021. Call 617-555-0143."\n2,"Nothing here."\n',
+                    encoding="utf-8")
+    out = tmp_path / "spans.jsonl"
+    result = runner.invoke(app, ["detect", str(data), "--field", "note", "-o", str(out), "-d", "regex"])
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600  # it holds the original text
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in lines] == [1, 2] and lines[0]["text"].startswith("Seen by Dr. Okafor")
+    assert {s["label"] for s in lines[0]["spans"]} == {"DATE", "PHONE"}
+    assert "Okafor" not in result.output and "617" not in result.output  # counts only on the terminal
+    records = read_span_file(out)  # the evaluation's own reader, span texts checked
+    assert len(records) == 2 and len(records[0].spans) == 2
+    scored = runner.invoke(app, ["evaluate-detection", "--data", str(out), "-d", "regex", "--json"])
+    assert scored.exit_code == 0, scored.output
+    report = json.loads(scored.output)
+    assert report["overlap"]["precision"] == 1.0 and report["overlap"]["recall"] == 1.0
+
+
+@pytest.mark.default_embedding
+def test_detect_sample_is_seeded_and_keeps_input_order_and_places(tmp_path: Path) -> None:
+    data = tmp_path / "notes.txt"
+    data.write_text("".join(f"Note {i} for Okafor.\n" for i in range(1, 21)), encoding="utf-8")
+    ids = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.jsonl"
+        result = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "regex", "--sample", "5",
+                                     "--seed", "7", "-q"])
+        assert result.exit_code == 0, result.output
+        ids.append([json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()])
+    assert ids[0] == ids[1] and ids[0] == sorted(ids[0]) and len(set(ids[0])) == 5
+    texts = data.read_text(encoding="utf-8").splitlines()
+    first = json.loads((tmp_path / "a.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert texts[first["id"] - 1] == first["text"]  # the id is the text's place in the input
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-o", "-"], "regular file only"),
+        (["-o", "{input}"], "output"),
+        (["-o", "{out}", "--sample", "-1"], "sample"),
+    ],
+)
+def test_detect_refuses_with_one_line_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:
+    data = tmp_path / "notes.txt"
+    data.write_text("Seen by Dr. Okafor.\n", encoding="utf-8")
+    out = tmp_path / "spans.jsonl"
+    argv = [a.format(input=data, out=out) for a in args]
+    result = runner.invoke(app, ["detect", str(data), *argv, "-d", "regex"])
+    assert result.exit_code == 2 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Okafor" not in result.output
+    assert not out.exists() and data.read_text(encoding="utf-8") == "Seen by Dr. Okafor.\n"
