@@ -157,3 +157,22 @@ def test_dask_dataframe_releases_a_categorical_column_without_its_original_categ
     assert out["text"].dropna().tolist() == [anon.anonymize(t) for t in notes if t is not None]
     assert set(out["text"].cat.categories) <= set(out["text"].dropna())  # no original left
     assert out["id"].tolist() == [1, 2, 3, 4]
+
+
+def test_dask_bag_keeps_missing_elements_in_place(anon: Anonymizer) -> None:
+    """A bag plucked from JSON lines holds None: anonymize_bag failed the partition ("text must
+    be str, got float" for a NaN) where anonymize_many, anonymize_frame and anonymize_dataframe
+    keep missing values in place (found by the data audit)."""
+    dask = pytest.importorskip("dask")
+    import dask.bag as db
+    import pandas as pd
+
+    from embedanon.dask import anonymize_bag
+
+    texts = ["John Smith came", None, "", float("nan"), pd.NA, "Mary Jones left"]
+    with dask.config.set(scheduler="synchronous"):
+        out = anonymize_bag(db.from_sequence(texts, npartitions=2), anon.config, anon.key).compute()
+        assert out[0] == anon.anonymize("John Smith came") and out[5] == anon.anonymize("Mary Jones left")
+        assert out[1] is None and out[2] == "" and out[3] != out[3] and out[4] is pd.NA
+        with pytest.raises(TypeError, match="must be str, got int"):
+            anonymize_bag(db.from_sequence(["a text", 5], npartitions=1), anon.config, anon.key).compute()

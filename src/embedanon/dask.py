@@ -23,11 +23,15 @@ from ._validate import strings
 from .config import AnonymizerConfig
 from .errors import ConfigError
 from .noise import ReleaseKey
+from .pipeline.anonymizer import is_missing
 from .pipeline.document import anonymize_records, check_config_key
 
 
-def _partition(texts: list[str], config: AnonymizerConfig, key: ReleaseKey) -> list[str]:
-    return anonymize_records(texts, config, key)
+def _partition(texts: list[Any], config: AnonymizerConfig, key: ReleaseKey) -> list[Any]:
+    """``texts`` anonymized, missing values (None, NaN, ``pd.NA``) kept in place, as
+    :meth:`~embedanon.Anonymizer.anonymize_many` keeps them (decision record 0400)."""
+    released = iter(anonymize_records([t for t in texts if not is_missing(t)], config, key))
+    return [t if is_missing(t) else next(released) for t in texts]
 
 
 def _dask_module(name: str) -> Any:
@@ -57,9 +61,12 @@ def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey | str | os
         key: the release key: a key file path (as ``--key FILE``) or a :class:`ReleaseKey`
             (``Anonymizer(...).key``).
 
+    Missing elements (None, NaN, ``pd.NA``) stay in place, as in
+    :meth:`~embedanon.Anonymizer.anonymize_many` and :func:`anonymize_dataframe`.
+
     Raises:
         TypeError: ``bag`` is not a ``dask.bag.Bag`` (a list: ``dask.bag.from_sequence(texts)``).
-            An element that is not a str fails its partition at compute time.
+            An element neither str nor missing fails its partition at compute time.
     """
     key = _release_key(key)
     check_config_key(config, key)  # here, not on a worker at compute time
