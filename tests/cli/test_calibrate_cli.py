@@ -167,7 +167,8 @@ def test_privacy_report_detected_scope_describes_the_release(tiny_name: str, tmp
     assert data["release"] == {"scope": "detected", "word_tokens": 12, "changed_words": 2,
                                "change_rate": pytest.approx(2 / 12), "verbatim_words": 10,
                                "mechanism_words": 2, "surrogate_or_redacted_words": 0,
-                               "mechanism_parts": 2, "longest_document_mechanism_parts": 1}
+                               "mechanism_parts": 2, "longest_document_mechanism_parts": 1,
+                               "longest_record_mechanism_parts": 1}
     # N_w, S_w and the attacks read only the mechanism's two tokens (one word type)
     assert data["report"]["stats_words"] == 1
     assert data["attacks"]["invocab_tokens"] == 2
@@ -180,14 +181,16 @@ def test_privacy_report_hybrid_and_all_keep_their_figures(tiny_name: str, tmp_pa
                                      "--deny", str(tmp_path / "deny.txt"), "--json").stdout)
     assert data["release"] == {"scope": "hybrid", "word_tokens": 12, "changed_words": 12, "change_rate": 1.0,
                                "verbatim_words": 0, "mechanism_words": 10, "surrogate_or_redacted_words": 2,
-                               "mechanism_parts": 10, "longest_document_mechanism_parts": 7}
+                               "mechanism_parts": 10, "longest_document_mechanism_parts": 7,
+                               "longest_record_mechanism_parts": 7}
     assert data["attacks"]["invocab_tokens"] == 10
     assert "2 of 12 word tokens are surrogates or redactions" in data["warnings"][-1]
     assert "unchanged" not in data["warnings"][-1]
     data = json.loads(_scoped_report(tiny_name, tmp_path, "--json").stdout)
     assert data["release"] == {"scope": "all", "word_tokens": 12, "changed_words": 12, "change_rate": 1.0,
                                "verbatim_words": 0, "mechanism_words": 12, "surrogate_or_redacted_words": 0,
-                               "mechanism_parts": 12, "longest_document_mechanism_parts": 8}
+                               "mechanism_parts": 12, "longest_document_mechanism_parts": 8,
+                               "longest_record_mechanism_parts": 8}
     assert data["attacks"]["invocab_tokens"] == 12 and data["report"]["stats_words"] == 8
     assert not [w for w in data["warnings"] if "scope" in w]
 
