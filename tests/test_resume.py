@@ -177,6 +177,25 @@ def test_a_file_the_options_name_edited_in_place_is_refused(tmp_path: Path, glov
     assert not Path(out).exists() and resumable.journal_path(out).exists()
 
 
+def test_an_embedding_imported_again_under_its_name_is_refused(tmp_path: Path, glove: Path, key: Path) -> None:
+    """An imported embedding is named, not given by path: imported again with other vectors
+    between the runs, resuming spliced two releases (found by the data audit, by hand: killed at
+    78,328 of 200,000 lines, re-imported, resumed with exit 0 to neither release)."""
+    from embedanon.vectors.defaults import import_embedding
+
+    src = tmp_path / "a.txt"
+    src.write_text(_lines(4000), encoding="utf-8")
+    out = str(tmp_path / "o.txt")
+    import_embedding(glove, name="resume-test-embedding", overwrite=True)
+    anonymizer = Anonymizer("resume-test-embedding", key=str(key))
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([str(src)], out, anonymizer, backend=Interrupting(1), resume=True)
+    import_embedding(write_glove(tmp_path / "other.glove.txt", _WORDS, seed=1), name="resume-test-embedding",
+                     overwrite=True)
+    with pytest.raises(ConfigError, match="^--resume: the options changed .*or a file they name"):
+        files.anonymize_files([str(src)], out, anonymizer, resume=True)
+
+
 def test_the_journal_holds_no_unkeyed_digest_of_the_input(tmp_path: Path, glove: Path, key: Path) -> None:
     """The journal stays on disk after an interruption: a plain sha256 of the input let anyone
     holding it confirm a guessed input (found by the data audit: a templated letter's name)."""

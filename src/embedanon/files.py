@@ -45,6 +45,7 @@ from .pipeline import Anonymizer
 from .pipeline.document import Task, anonymize_documents, run_task
 from .privacy.epsilon import epsilon_sentences, spent
 from .text import drawn_parts, split_words, token_kind
+from .vectors.defaults import embedding_source
 
 log = logging.getLogger(__name__)
 
@@ -499,7 +500,9 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
     config = anonymizer.config
     # the configuration holds these by path only: bind their content, or a file edited between
     # the two runs splices two releases (the --candidates list, an embedding, a model directory)
-    files = resumable.named_files({"candidates": config.allowlist, "embedding": config.embedding,
+    source = embedding_source(config.embedding)  # an imported name too: it may be imported again
+    files = resumable.named_files({"candidates": config.allowlist,
+                                   "embedding": None if source is None else str(source),
                                    **{f"detector option {name}": value
                                       for name, value in config.scope.detector_options}})
     for path, target, form in zip(inputs, targets, formats, strict=True):

@@ -9,9 +9,10 @@ bytes that is, the sha256 of those bytes and the run's counts. The journal is bo
 * the input: an HMAC of its bytes under a subkey of the release key;
 * the options: the keyed configuration digest (:meth:`~embedanon.Anonymizer.digest`), the
   format, fields, encoding-error rule and the output's compression, the embedanon version, and
-  the content of every file the configuration names by path (the ``--candidates`` list, an
-  embedding file, a detector's model directory): the configuration holds only their paths, and
-  a file edited in place between the two runs would splice two releases;
+  the content of every file the configuration names (the ``--candidates`` list, an embedding
+  file or imported embedding, a detector's model directory): the configuration holds only their
+  paths or names, and a file edited or imported again between the two runs would splice two
+  releases;
 * the key: its public fingerprint.
 
 Run again with ``--resume``, the run checks all three and the kept bytes, cuts the temp file to

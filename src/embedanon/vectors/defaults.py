@@ -111,15 +111,27 @@ def _path_cache_key(path: Path) -> str:
     return hashlib.sha1(raw.encode()).hexdigest()[:16]
 
 
+def embedding_source(spec: str) -> Path | None:
+    """Where the embedding ``spec`` is read from: an imported embedding's directory, or an
+    embedding file given by path; None for the built-in one (part of the package) and for a
+    spec that names nothing."""
+    if spec == DEFAULT_EMBEDDING:
+        return None
+    if _NAME_RE.match(spec) and _is_file(home_dir() / "embeddings" / spec / "meta.json"):
+        return home_dir() / "embeddings" / spec
+    path = Path(spec).expanduser()
+    return path if _is_file(path) else None
+
+
 @lru_cache(maxsize=4)
 def _load_named(spec: str) -> EmbeddingStore:
     if spec == DEFAULT_EMBEDDING:
         return load_default()
-    if _NAME_RE.match(spec) and _is_file(home_dir() / "embeddings" / spec / "meta.json"):
-        return EmbeddingStore.load_saved(home_dir() / "embeddings" / spec)
-    path = Path(spec).expanduser()
-    if _is_file(path):
-        return _load_path(path)
+    source = embedding_source(spec)
+    if source is not None and source.is_dir():
+        return EmbeddingStore.load_saved(source)
+    if source is not None:
+        return _load_path(source)
     raise EmbeddingError(
         f"unknown embedding {spec!r}: not a file and not one of {', '.join(available())}"
     )
