@@ -402,3 +402,24 @@ def test_epsilon_of_the_longest_record_adds_all_its_fields(tmp_path: Path) -> No
     assert checks["epsilon_record"]["value"] == 200.0
     assert out["release"]["longest_record_mechanism_parts"] == 20
     assert out["release"]["longest_document_mechanism_parts"] == 13
+
+
+def test_membership_without_an_exact_law_reads_the_words_returned_as_themselves(tmp_path: Path) -> None:
+    """Privacy audit: laplace has no exact law, so the word game was not played and templated
+    notes passed membership on their layout (0.500); laplace at a readable epsilon returns many
+    words unchanged, and the rare ones point at their note."""
+    subjects = ["patient", "woman", "man", "child", "student", "teacher"]
+    symptoms = ["pain", "swelling", "stiffness", "weakness"]
+    places = ["knee", "ankle", "shoulder", "elbow", "wrist"]
+    notes = [f"The {subjects[i % 6]} reported {symptoms[i % 4]} in the {places[i % 5]} today."
+             for i in range(24)]
+    path = tmp_path / "notes.txt"
+    path.write_text("\n".join(notes) + "\n", encoding="utf-8")
+    key = tmp_path / "fixed.key"
+    key.write_text("5a" * 8 + "c3" * 8 + "17" * 8 + "e9" * 8 + "\n", encoding="utf-8")
+    key.chmod(0o600)
+    out = _report(str(path), "--key", str(key), "-m", "laplace", "--epsilon", "70", "--mc-draws", "2",
+                  "--draws", "5", "--max-words", "5")
+    membership = out["membership"]
+    assert membership["layout_auc"] == 0.5 and membership["word_auc"] is not None
+    assert membership["word_auc"] > 0.55 and membership["auc"] == membership["word_auc"]  # 0.62 here

@@ -140,3 +140,27 @@ def test_the_word_game_compares_a_note_with_records_of_its_word_count_only() -> 
     notes = ["Red hot.", "Cat cold moon.", "Dog hot red."]
     released = [_toy_release(n, 0) for n in notes]
     assert word_membership(notes, released, pairs=_toy_law, id_of=_toy_id) == 1.0
+
+
+def test_without_a_law_the_word_game_reads_rare_words_returned_as_themselves() -> None:
+    """Privacy audit: laplace and mahalanobis have no exact law, so only the layout game was
+    played and templated notes passed membership (0.500) while a rare word the mechanism returns
+    unchanged points at its note. verbatim_evidence scores such a word by its public rarity
+    (1 / frequency), more than a surviving 'the'; a release that keeps none is chance."""
+    from embedanon.privacy.attacks.membership import verbatim_evidence
+
+    words = ["the", "of", "ankle", "knee", "wrist", "elbow", "red", "blue"]
+    pairs = verbatim_evidence(words)
+    the, ankle = pairs(np.array([0, 2]), np.array([0, 2]))
+    assert ankle > the > 1.0 and pairs(np.array([2]), np.array([3]))[0] == 1.0
+
+    def id_of(word: str) -> int:
+        return words.index(word.lower()) if word.lower() in words else -1
+
+    notes = ["The ankle of red.", "The knee of blue.", "The wrist of red.", "The elbow of blue."]
+    # each release keeps 'the' and 'of' and its own body part; the colour is redrawn
+    kept = ["The ankle of blue.", "The knee of red.", "The wrist of blue.", "The elbow of red."]
+    assert layout_membership(notes, kept).auc == 0.5
+    assert word_membership(notes, kept, pairs=pairs, id_of=id_of) == 1.0
+    common = ["The red of blue.", "The blue of red.", "The red of blue.", "The blue of red."]
+    assert word_membership(notes, common, pairs=pairs, id_of=id_of) == 0.5  # only 'the', 'of' kept

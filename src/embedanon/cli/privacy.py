@@ -22,7 +22,12 @@ from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks, with_verbatim_names
 from ..privacy.attacks.likelihood import Likelihood, likelihood_for
-from ..privacy.attacks.membership import MembershipFigure, layout_membership, word_membership
+from ..privacy.attacks.membership import (
+    MembershipFigure,
+    layout_membership,
+    verbatim_evidence,
+    word_membership,
+)
 from ..privacy.epsilon import amount, epsilon_sentences
 from ..privacy.prior import has_aligned_words
 from ..privacy.report import PrivacyReport, privacy_report
@@ -202,7 +207,8 @@ def privacy_report_command(
     # membership reads the release as published, in every scope
     published = outs[0] if plain else [d.text for d in docs[0]]
     say("playing the membership games on the layout and the words")
-    membership = _membership(texts, published, anonymizer.key, law, index.store.id_of, kept=not plain)
+    membership = _membership(texts, published, anonymizer.key, law, index.store.id_of, index.store.words,
+                             kept=not plain)
     warnings = []
     if attacker is not None and {t.strip() for t in texts if t.strip()} <= {t.strip() for t in attacker}:
         warnings.append("--attacker-text holds every text of the input: the domain-prior figures are an "
@@ -271,26 +277,26 @@ def _seed(key: ReleaseKey, stream: int) -> int:
 
 
 def _membership(texts: list[str], published: list[str], key: ReleaseKey, law: Likelihood | None,
-                id_of: Callable[[str], int], *, kept: bool) -> MembershipFigure:
+                id_of: Callable[[str], int], words: Sequence[str], *, kept: bool) -> MembershipFigure:
     """The layout and word membership games on the release (a keyed sample of at most
-    :data:`MEMBERSHIP_RECORDS` records: the games on a release of that many); the word game
-    needs the mechanism's law (None: not played); ``kept``: the scope keeps words as they are."""
+    :data:`MEMBERSHIP_RECORDS` records: the games on a release of that many); the word game reads
+    the mechanism's law, or without one (None) the words returned as themselves
+    (:func:`~embedanon.privacy.attacks.membership.verbatim_evidence`); ``kept``: the scope keeps
+    words as they are."""
     if len(texts) > MEMBERSHIP_RECORDS:
         rng = np.random.default_rng(_seed(key, 4))
         chosen = np.sort(rng.choice(len(texts), size=MEMBERSHIP_RECORDS, replace=False)).tolist()
         texts, published = [texts[i] for i in chosen], [published[i] for i in chosen]
     figure = layout_membership(texts, published)
-    if law is None:
-        return figure
-    words = word_membership(texts, published, pairs=law.pairs, id_of=id_of, kept=kept,
-                            seed=_seed(key, 5))
-    return replace(figure, word_auc=words)
+    # without an exact law the attacker reads the words returned as themselves
+    pairs = law.pairs if law is not None else verbatim_evidence(words)
+    auc = word_membership(texts, published, pairs=pairs, id_of=id_of, kept=kept, seed=_seed(key, 5))
+    return replace(figure, word_auc=auc)
 
 
 def format_membership(figure: MembershipFigure) -> list[str]:
     """The membership line (AUCs and shares, never text)."""
-    words = ("not played: no exact law" if math.isnan(figure.word_auc) and figure.records >= 2
-             else _rate(figure.word_auc))
+    words = _rate(figure.word_auc)
     return [f"membership:           AUC {_rate(figure.strongest_auc)} over {figure.records} records "
             f"(0.5: chance; the stronger of layout {_rate(figure.auc)} and words {words}); "
             f"{_rate(figure.unique_layout)} have a layout, {_rate(figure.unique_sentences)} a sentence "

@@ -28,7 +28,7 @@ from ..errors import EmbedanonError
 from ..pipeline import Anonymizer
 from ..privacy.attacks import run_attacks
 from ..privacy.attacks.likelihood import likelihood_for
-from ..privacy.attacks.membership import layout_membership, word_membership
+from ..privacy.attacks.membership import layout_membership, verbatim_evidence, word_membership
 from ..privacy.report import privacy_report
 from ..privacy.scoped import is_plain
 from ..privacy.verdict import (
@@ -148,15 +148,17 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
 def membership_figure(originals: Sequence[str], published: Sequence[str],
                       anonymizer: Anonymizer | None = None) -> Figure:
     """Whether a held note is in the release, from its layout or its words: the stronger of
-    :func:`~embedanon.privacy.attacks.membership.layout_membership` and, for a mechanism with
-    an exact law (``anonymizer`` given), :func:`~embedanon.privacy.attacks.membership.word_membership`
-    (n/a below two records)."""
+    :func:`~embedanon.privacy.attacks.membership.layout_membership` and (``anonymizer`` given)
+    :func:`~embedanon.privacy.attacks.membership.word_membership` by the mechanism's law, or
+    without one by the words returned as themselves (n/a below two records)."""
     figure = layout_membership(list(originals), list(published))
     words = "not played"
-    if anonymizer is not None and hasattr(anonymizer.mechanism, "distribution"):
-        law = likelihood_for(anonymizer.mechanism, anonymizer.runtime.index)
-        figure = replace(figure, word_auc=word_membership(list(originals), list(published), pairs=law.pairs,
-                                                          id_of=anonymizer.runtime.index.store.id_of,
+    if anonymizer is not None:
+        store = anonymizer.runtime.index.store
+        pairs = (likelihood_for(anonymizer.mechanism, anonymizer.runtime.index).pairs
+                 if hasattr(anonymizer.mechanism, "distribution") else verbatim_evidence(store.words))
+        figure = replace(figure, word_auc=word_membership(list(originals), list(published), pairs=pairs,
+                                                          id_of=store.id_of,
                                                           kept=not is_plain(anonymizer.config.scope)))
         words = _auc_text(figure.word_auc)
     threshold = DEFAULT_THRESHOLDS["membership_auc"]

@@ -31,7 +31,10 @@ certain where the law gives it no mass, as the words a scope keeps), and takes t
 record. Records of one layout (short, templated notes) tie in the layout game; the words tell
 them apart: under ``knn`` a released word is one of the k neighbors of the note's word, so
 another note's record rarely fits at every position. The report's membership figure is the
-stronger of the two games (decision 0371).
+stronger of the two games (decision 0371). A mechanism without an exact law (``laplace``,
+``mahalanobis``) is read by its words returned as themselves (:func:`verbatim_evidence`): each
+such position scores -log of the word's public frequency, as a rare word that survives says
+more than ``the``.
 
 Only scores and counts leave this module, never text.
 """
@@ -47,7 +50,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...text import LOWER, TITLE, case_code, tokenize
+from ...lexicon import word_frequencies
+from ...text import LOWER, TITLE, case_code, lookup_key, tokenize
 
 #: Word pairs the word game scores per note at most: a note is compared with a keyed sample of
 #: the records of its word count beyond that.
@@ -236,7 +240,8 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
         originals: the records' texts (the notes an attacker may hold).
         released: their releases as published, in the same order.
         pairs: the mechanism's law, float64 P(y_i | x_i) for aligned int64 word-id arrays
-            (:meth:`~embedanon.privacy.attacks.likelihood.Likelihood.pairs`).
+            (:meth:`~embedanon.privacy.attacks.likelihood.Likelihood.pairs`), or another score
+            whose log is the evidence of a position (:func:`verbatim_evidence`).
         id_of: word -> embedding id (-1 when absent).
         kept: words outside the mechanism may come back as themselves (a scope other than plain
             ``all``): a word returned as itself is then certain where the law gives it no mass.
@@ -267,6 +272,23 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
         members.append(max(own, best_other))
         outsiders.append(best_other)
     return mann_whitney_auc(members, outsiders)
+
+
+def verbatim_evidence(words: Sequence[str]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """A score for :func:`word_membership` where no exact law is known: 1 / f(x) where the
+    released word is the note's word x (f its public frequency, at most 1e-7 for a word outside
+    the list), 1 elsewhere (no evidence either way).
+
+    Args:
+        words: the embedding's words, by id.
+    """
+    frequencies = word_frequencies()
+    weight = np.array([1.0 / max(frequencies.get(lookup_key(w), 0.0), 1e-7) for w in words], dtype=np.float64)
+
+    def pairs(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        return np.where(xs == ys, weight[xs], 1.0)
+
+    return pairs
 
 
 def _word_scores(note: np.ndarray, candidates: list[np.ndarray],
