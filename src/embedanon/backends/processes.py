@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -111,10 +112,36 @@ class ProcessBackend:
             while inflight:
                 yield _result(inflight.popleft(), workers)
             pool.close()
+        except WorkerDied:
+            assert pool is not None
+            _abandon(pool)
+            pool = None
+            raise
         finally:
             if pool is not None:
                 pool.terminate()
                 pool.join()
+
+
+class WorkerDied(ConfigError):
+    """A worker process of the pool died (killed by a signal): its task is lost."""
+
+
+def _abandon(pool: Any) -> None:
+    """Stop a pool one of whose workers died, without waiting on it.
+
+    ``Pool.terminate()`` first takes the lock its idle workers hold while they wait for a task;
+    a worker killed while waiting (the out-of-memory killer picks any) never gives it back, and
+    terminate() then waited for ever (seen in 1 of 6 runs). The workers are killed here, and
+    terminate() runs in a daemon thread that may stay stuck on that lock without keeping the
+    process alive; forked workers die with this process anyway (``_die_with_parent``).
+    """
+    import threading
+
+    for worker in list(pool._pool):
+        with contextlib.suppress(OSError, ValueError):
+            worker.kill()
+    threading.Thread(target=pool.terminate, name="embedanon-abandoned-pool", daemon=True).start()
 
 
 
@@ -142,4 +169,4 @@ def _result(pending: Any, workers: list[Any]) -> Any:
                 how = (f"killed by {signal.Signals(-code).name}" if code < 0 and -code in
                        signal.valid_signals() else f"exit status {code}")
                 hint = ": out of memory? try fewer --jobs" if code == -signal.SIGKILL else ""
-                raise ConfigError(f"a worker process died ({how}{hint}); no output was written") from None
+                raise WorkerDied(f"a worker process died ({how}{hint}); no output was written") from None
