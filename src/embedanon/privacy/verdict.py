@@ -29,6 +29,7 @@ Only figures (rates, AUCs, counts) pass through here, never text.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -97,7 +98,10 @@ class Threshold:
 def shown(value: float, threshold: Threshold, *, scale: float = 1.0, digits: int = 3, unit: str = "") -> str:
     """``value`` (times ``scale``) with ``digits`` decimals, or more where rounding would hide the
     verdict ('0.800 <= 0.8' for a failing 0.8004 reads as a pass): the shown number always
-    passes or fails as the value does."""
+    passes or fails as the value does. A value past the largest float (an epsilon total at a
+    huge epsilon) is ``> 1.8e+308``, as the report's sentences say it, never ``inf``."""
+    if math.isinf(value) and value > 0:
+        return f"> {sys.float_info.max:.2g}{unit}"
     text = f"{scale * value:.{digits}f}"
     for more in range(digits, digits + 6):
         text = f"{scale * value:.{more}f}"
