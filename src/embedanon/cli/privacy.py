@@ -205,7 +205,7 @@ def privacy_report_command(
             figures = replace(figures, names=with_verbatim_names(
                 figures.names, verbatim_name_groups(texts, docs[0], given_spans)))
     # membership reads the release as published, in every scope
-    published = outs[0] if plain else [d.text for d in docs[0]]
+    published = [out if plain else [d.text for d in doc] for out, doc in zip(outs, docs, strict=True)]
     say("playing the membership games on the layout and the words")
     membership = _membership(texts, published, anonymizer.key, law, index.store.id_of, index.store.words,
                              kept=not plain)
@@ -276,21 +276,24 @@ def _seed(key: ReleaseKey, stream: int) -> int:
     return int.from_bytes(key.subkey(f"privacy-report/{stream}")[:8], "little")
 
 
-def _membership(texts: list[str], published: list[str], key: ReleaseKey, law: Likelihood | None,
+def _membership(texts: list[str], published: list[list[str]], key: ReleaseKey, law: Likelihood | None,
                 id_of: Callable[[str], int], words: Sequence[str], *, kept: bool) -> MembershipFigure:
     """The layout and word membership games on the release (a keyed sample of at most
     :data:`MEMBERSHIP_RECORDS` records: the games on a release of that many); the word game reads
     the mechanism's law, or without one (None) the words returned as themselves
-    (:func:`~embedanon.privacy.attacks.membership.verbatim_evidence`); ``kept``: the scope keeps
-    words as they are."""
+    (:func:`~embedanon.privacy.attacks.membership.verbatim_evidence`), over every release of
+    ``published`` (one per key: under ``--fresh-key`` each further release adds evidence; the
+    layout, kept by every release, is read once); ``kept``: the scope keeps words as they are."""
     if len(texts) > MEMBERSHIP_RECORDS:
         rng = np.random.default_rng(_seed(key, 4))
         chosen = np.sort(rng.choice(len(texts), size=MEMBERSHIP_RECORDS, replace=False)).tolist()
-        texts, published = [texts[i] for i in chosen], [published[i] for i in chosen]
-    figure = layout_membership(texts, published)
+        texts = [texts[i] for i in chosen]
+        published = [[release[i] for i in chosen] for release in published]
+    figure = layout_membership(texts, published[0])
     # without an exact law the attacker reads the words returned as themselves
     pairs = law.pairs if law is not None else verbatim_evidence(words)
-    auc = word_membership(texts, published, pairs=pairs, id_of=id_of, kept=kept, seed=_seed(key, 5))
+    auc = word_membership(texts, published[0], pairs=pairs, id_of=id_of, kept=kept, seed=_seed(key, 5),
+                          more=published[1:])
     return replace(figure, word_auc=auc)
 
 

@@ -233,7 +233,7 @@ def _word_ids(text: str, id_of: Callable[[str], int]) -> np.ndarray:
 
 def word_membership(originals: Sequence[str], released: Sequence[str], *,
                     pairs: Callable[[np.ndarray, np.ndarray], np.ndarray], id_of: Callable[[str], int],
-                    kept: bool = False, seed: int = 0) -> float:
+                    kept: bool = False, seed: int = 0, more: Sequence[Sequence[str]] = ()) -> float:
     """Play the word game of the module docstring: the AUC (nan with fewer than 2 records).
 
     Args:
@@ -249,13 +249,21 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
             its input, so a record that does is not the note's).
         seed: picks the records a note is compared with when its word count has more than
             :data:`WORD_PAIRS_PER_NOTE` word pairs of them (the same sample in and out).
+        more: further releases of the same records, in the same order, under fresh keys
+            (``privacy-report --releases N --fresh-key``). The attacker links a record across
+            releases (same place, same layout) and adds its evidence: a record's score is the sum
+            over releases of its mean log-likelihood, so every fresh release sharpens the game.
     """
     if len(originals) != len(released):
         raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
     if len(originals) < 2:
         return float("nan")
+    for other in more:
+        if len(other) != len(originals):
+            raise ValueError(f"need one release per record, got {len(other)} for {len(originals)}")
     notes = [_word_ids(t, id_of) for t in originals]
     records = [_word_ids(t, id_of) for t in released]
+    extra = [[_word_ids(t, id_of) for t in other] for other in more]
     by_length: dict[int, list[int]] = {}
     for j, ids in enumerate(records):
         by_length.setdefault(len(ids), []).append(j)
@@ -266,7 +274,14 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
         cap = max(1, WORD_PAIRS_PER_NOTE // max(1, len(note)))
         if len(others) > cap:
             others = sorted(rng.choice(others, size=cap, replace=False).tolist())
-        scores = _word_scores(note, [records[j] for j in [i, *others]], pairs, kept) if len(note) else None
+        scores = None
+        if len(note):
+            chosen = [i, *others]
+            scores = _word_scores(note, [records[j] for j in chosen], pairs, kept)
+            for release in extra:  # the same records, linked by place; their words must fit too
+                fits = [j for j in chosen if len(release[j]) == len(note)]
+                if len(fits) == len(chosen):
+                    scores = scores + _word_scores(note, [release[j] for j in chosen], pairs, kept)
         own = _FLOOR if scores is None else float(scores[0])
         best_other = _FLOOR if scores is None or len(scores) < 2 else float(scores[1:].max())
         members.append(max(own, best_other))
