@@ -144,6 +144,21 @@ def regular_target(path: str | os.PathLike[str], *, stream_ok: bool = True) -> P
     return real
 
 
+def private_target(path: str | os.PathLike[str], what: str) -> Path:
+    """:func:`regular_target` for a file that holds original text (``what``: ``the review
+    page``): standard output and special files (a device, a FIFO, ``/dev/stdout``) are refused
+    too, before any work.
+
+    Raises:
+        OutputError: with one line naming the problem.
+    """
+    text = os.fspath(path)
+    if text == "-" or (text and is_stream(text)):
+        raise OutputError(f"{what} contains original text and is written to a regular file only, not to "
+                          "standard output or a special file")
+    return regular_target(text, stream_ok=False)
+
+
 def writable_directory(path: str | os.PathLike[str]) -> Path:
     """Check, before any long work, that files can be created in directory ``path`` (made later
     if missing); return it.

@@ -66,6 +66,13 @@ def remove_leftovers(target: str) -> None:
             path.unlink()
 
 
+def _feed(digest: Any, path: str) -> None:
+    """Update ``digest`` (a hashlib or hmac object) with the bytes of the regular file ``path``."""
+    with open_regular(path) as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+
+
 def input_digest(path: str, mac_key: bytes) -> str:
     """HMAC-SHA256 under ``mac_key`` (a subkey of the release key) of the input file's bytes (as
     stored: a compressed input is hashed compressed).
@@ -75,9 +82,7 @@ def input_digest(path: str, mac_key: bytes) -> str:
     """
     digest = hmac.new(mac_key, digestmod=hashlib.sha256)
     try:
-        with open_regular(path) as fh:
-            while chunk := fh.read(1 << 20):
-                digest.update(chunk)
+        _feed(digest, path)
     except OSError as exc:
         raise InputError(f"--resume: cannot read {path}: {exc.strerror or type(exc).__name__}") from None
     return digest.hexdigest()
@@ -94,9 +99,7 @@ def content_digest(path: str) -> str:
         for file in files:
             digest.update(f"{file.relative_to(root).as_posix()}\0{file.stat().st_size}\0".encode(
                 "utf-8", "surrogatepass"))
-            with open_regular(str(file)) as fh:
-                while chunk := fh.read(1 << 20):
-                    digest.update(chunk)
+            _feed(digest, str(file))
     except OSError as exc:
         raise InputError(f"--resume: cannot read {path}: {exc.strerror or type(exc).__name__}") from None
     return digest.hexdigest()

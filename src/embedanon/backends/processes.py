@@ -144,7 +144,6 @@ def _abandon(pool: Any) -> None:
     threading.Thread(target=pool.terminate, name="embedanon-abandoned-pool", daemon=True).start()
 
 
-
 #: seconds between two checks that the workers live, while a result is awaited
 WORKER_CHECK_SECONDS = 0.5
 

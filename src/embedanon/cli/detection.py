@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .._atomic import OutputError, atomic_write, is_stream, regular_target
+from .._atomic import atomic_write, private_target
 from ..detectors.evaluate import (
     EQUIVALENCE_MARGIN,
     Counts,
@@ -34,6 +34,7 @@ from .options import (
     EncodingErrorsOpt,
     FieldOpt,
     FmtOpt,
+    InputArg,
     detector_options,
     word_lists,
 )
@@ -49,7 +50,7 @@ _DETECT_UNITS = {"reading": ("text", "texts"), "detecting": ("text", "texts"), "
 
 @handle_errors
 def detect_command(
-    input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Input file ('-' for standard input).")],
+    input_path: InputArg,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="FILE",
         help="The span file (JSONL; a regular file: it contains the original text).")],
@@ -79,10 +80,7 @@ def detect_command(
     the missed ones), then score detectors against the file with 'evaluate-detection --data'.
     The file contains the original text: handle it like the source data."""
     started = time.monotonic()
-    if output == "-" or (output and is_stream(output)):
-        raise OutputError("the span file contains original text and is written to a regular file only, "
-                          "not to standard output or a special file")
-    regular_target(output, stream_ok=False)
+    private_target(output, "the span file")
     if sample < 0:
         raise InputError(f"sample must be 0 (all) or a positive number of texts, got {sample}")
     check_paths([("input", input_path), ("allow", allow), ("deny", deny)], [("output", output)])
@@ -100,12 +98,11 @@ def detect_command(
             chosen = sorted(random.Random(seed).sample(chosen, sample))
         labels: Counter[str] = Counter()
         records = []
-        for n, i in enumerate(chosen):
-            shown("detecting", n, len(chosen))
-            record = next(detected_records([texts[i]], union, ids=[i + 1]))
+        shown("detecting", 0, len(chosen))
+        for record in detected_records([texts[i] for i in chosen], union, ids=[i + 1 for i in chosen]):
             labels.update(span["label"] for span in record["spans"])
             records.append(record)
-        shown("detecting", len(chosen), len(chosen))
+            shown("detecting", len(records), len(chosen))
         shown("writing", 0, 1)
         with atomic_write(os.fspath(output), private=True) as fh:
             for record in records:

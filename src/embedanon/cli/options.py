@@ -61,6 +61,7 @@ FreshKeyOpt = Annotated[bool, typer.Option(
         "--fresh-key", help="Draw new noise: a key of this run only, not saved. Releasing the same "
                             "data again then COMPOSES: each release is another draw of every word "
                             "(2 knn releases give back 38 % of words, 5 give 84 %).")]
+InputArg = Annotated[str, typer.Argument(metavar="INPUT", help="Input file ('-' for standard input).")]
 FmtOpt = Annotated[Optional[str], typer.Option(
         "--format", help="txt, jsonl, csv, tsv or parquet (default: from the file extension, after "
                          "any .gz, .bz2, .xz or .zst; tsv: tab-separated CSV, e.g. on standard "

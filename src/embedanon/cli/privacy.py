@@ -22,12 +22,7 @@ from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
 from ..privacy.attacks.figures import PrivacyFigures, run_attacks, with_verbatim_names
 from ..privacy.attacks.likelihood import Likelihood, likelihood_for
-from ..privacy.attacks.membership import (
-    MembershipFigure,
-    layout_membership,
-    verbatim_evidence,
-    word_membership,
-)
+from ..privacy.attacks.membership import MembershipFigure, membership_games
 from ..privacy.epsilon import amount, epsilon_sentences
 from ..privacy.prior import has_aligned_words
 from ..privacy.report import PrivacyReport, privacy_report
@@ -289,12 +284,8 @@ def _membership(texts: list[str], published: list[list[str]], key: ReleaseKey, l
         chosen = np.sort(rng.choice(len(texts), size=MEMBERSHIP_RECORDS, replace=False)).tolist()
         texts = [texts[i] for i in chosen]
         published = [[release[i] for i in chosen] for release in published]
-    figure = layout_membership(texts, published[0])
-    # without an exact law the attacker reads the words returned as themselves
-    pairs = law.pairs if law is not None else verbatim_evidence(words)
-    auc = word_membership(texts, published[0], pairs=pairs, id_of=id_of, kept=kept, seed=_seed(key, 5),
-                          more=published[1:])
-    return replace(figure, word_auc=auc)
+    return membership_games(texts, published, law=None if law is None else law.pairs, words=words,
+                            id_of=id_of, kept=kept, seed=_seed(key, 5))
 
 
 def format_membership(figure: MembershipFigure) -> list[str]:

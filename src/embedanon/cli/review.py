@@ -21,7 +21,7 @@ from ..review import (
 )
 from .common import handle_errors, setup_logging
 from .convention import examples
-from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, release_anonymizer, release_options
+from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, InputArg, release_anonymizer, release_options
 from .progress import StageProgress, choose, show_notices
 
 #: What each stage of :func:`~embedanon.review.build_review` counts, as the progress line says it.
@@ -37,7 +37,7 @@ EXAMPLES = examples(
 @handle_errors
 @release_options
 def review_command(
-    input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Input file ('-' for standard input).")],
+    input_path: InputArg,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="FILE",
         help="The HTML page (a regular file; it contains the original text).")],

@@ -41,9 +41,9 @@ Status = Literal["pass", "fail", "n/a", "unsure"]
 
 #: z of a two-sided 95 % interval.
 _Z = 1.959963984540054
-#: Figures that describe the release or the mechanism's draws in full, not a sample of attack
-#: outcomes: never unsure.
-_DESCRIPTIVE = frozenset({"change_rate", "n_w", "s_w", "epsilon_record"})
+#: The figures that describe the release or the mechanism's draws in full, not a sample of attack
+#: outcomes (never unsure): :func:`figure_values` always returns them, the rest are attacks'.
+RELEASE_FIGURES = ("change_rate", "n_w", "s_w", "epsilon_record")
 
 
 def wilson_interval(rate: float, samples: int) -> tuple[float, float]:
@@ -401,7 +401,7 @@ def judge(values: Mapping[str, float | None],
         base = figure.split(":", 1)[0]
         if base not in thresholds:
             raise ValueError(f"figure {figure!r} has no threshold")
-        n = None if samples is None or base in _DESCRIPTIVE else samples.get(figure)
+        n = None if samples is None or base in RELEASE_FIGURES else samples.get(figure)
         checks.append((order[base], figure, Check(figure, _number(value), thresholds[base],
                                                   None if n is None else int(n))))
     checks.sort(key=lambda row: (row[0], _qualifier_key(row[1])))
@@ -495,8 +495,7 @@ def figure_values(*, change_rate: float | None = None, n_w: float | None = None,
         except the release figures given explicitly, which are kept as None when not measured.
     """
     out: dict[str, float | None] = {}
-    for name, value in (("change_rate", change_rate), ("n_w", n_w), ("s_w", s_w),
-                        ("epsilon_record", epsilon_record)):
+    for name, value in zip(RELEASE_FIGURES, (change_rate, n_w, s_w, epsilon_record), strict=True):
         if name != "epsilon_record" or value is not None:
             out[name] = _number(value)
     if attacks:

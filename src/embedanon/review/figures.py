@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 from ..errors import EmbedanonError
 from ..pipeline import Anonymizer
 from ..privacy.attacks import run_attacks
 from ..privacy.attacks.likelihood import likelihood_for
-from ..privacy.attacks.membership import layout_membership, verbatim_evidence, word_membership
+from ..privacy.attacks.membership import layout_membership, membership_games
 from ..privacy.report import privacy_report
 from ..privacy.scoped import is_plain
 from ..privacy.verdict import (
     DEFAULT_THRESHOLDS,
+    RELEASE_FIGURES,
     Threshold,
     Verdict,
     figure_samples,
@@ -123,9 +123,6 @@ class AttackFigures:
         return attack_figures(figs.as_dict())
 
 
-#: The figures :func:`~embedanon.privacy.verdict.figure_values` always returns, measured here by
-#: other sources (or by the page itself).
-_NOT_ATTACKS = frozenset({"change_rate", "n_w", "s_w", "epsilon_record"})
 
 
 def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
@@ -135,7 +132,7 @@ def attack_figures(data: dict[str, Any]) -> tuple[Figure, ...]:
     out = []
     samples = figure_samples(attacks=data)  # the count each figure was measured on, as the verdict reads it
     for key, value in figure_values(attacks=data).items():
-        if key in _NOT_ATTACKS:
+        if key in RELEASE_FIGURES:  # measured here by other sources (or by the page itself)
             continue
         base, _, group = key.partition(":")
         threshold = DEFAULT_THRESHOLDS[base]
@@ -151,15 +148,15 @@ def membership_figure(originals: Sequence[str], published: Sequence[str],
     :func:`~embedanon.privacy.attacks.membership.layout_membership` and (``anonymizer`` given)
     :func:`~embedanon.privacy.attacks.membership.word_membership` by the mechanism's law, or
     without one by the words returned as themselves (n/a below two records)."""
-    figure = layout_membership(list(originals), list(published))
     words = "not played"
-    if anonymizer is not None:
+    if anonymizer is None:
+        figure = layout_membership(list(originals), list(published))
+    else:
         store = anonymizer.runtime.index.store
-        pairs = (likelihood_for(anonymizer.mechanism, anonymizer.runtime.index).pairs
-                 if hasattr(anonymizer.mechanism, "distribution") else verbatim_evidence(store.words))
-        figure = replace(figure, word_auc=word_membership(list(originals), list(published), pairs=pairs,
-                                                          id_of=store.id_of,
-                                                          kept=not is_plain(anonymizer.config.scope)))
+        law = (likelihood_for(anonymizer.mechanism, anonymizer.runtime.index).pairs
+               if hasattr(anonymizer.mechanism, "distribution") else None)
+        figure = membership_games(list(originals), [list(published)], law=law, words=store.words,
+                                  id_of=store.id_of, kept=not is_plain(anonymizer.config.scope))
         words = _auc_text(figure.word_auc)
     threshold = DEFAULT_THRESHOLDS["membership_auc"]
     return Figure("attack", threshold.label, _rate(figure.strongest_auc), figure.records,

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .. import __version__
-from .._atomic import OutputError, atomic_write, is_stream, regular_target
+from .._atomic import atomic_write, private_target
 from ..privacy.verdict import Check, shown
 from .assets import CSS, JS, LABEL_PALETTE
 from .lookalike import KINDS
@@ -398,11 +398,7 @@ def check_target(path: str | os.PathLike[str]) -> None:
     Raises:
         OutputError: with one line naming the problem.
     """
-    text = os.fspath(path)
-    if text == "-" or (text and is_stream(text)):
-        raise OutputError("the review page contains original text and is written to a regular "
-                          "file only, not to standard output or a special file")
-    regular_target(text, stream_ok=False)
+    private_target(path, "the review page")
 
 
 def summary_lines(review: Review) -> Sequence[str]:

@@ -46,7 +46,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -287,6 +287,28 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
         members.append(max(own, best_other))
         outsiders.append(best_other)
     return mann_whitney_auc(members, outsiders)
+
+
+def membership_games(originals: Sequence[str], releases: Sequence[Sequence[str]], *,
+                     law: Callable[[np.ndarray, np.ndarray], np.ndarray] | None, words: Sequence[str],
+                     id_of: Callable[[str], int], kept: bool = False, seed: int = 0) -> MembershipFigure:
+    """Both games on a release (what ``privacy-report`` and the review page judge): the layout
+    game on the first release (every release keeps the layout) and the word game on all of them,
+    by the mechanism's law, or without one (None) by the words returned as themselves
+    (:func:`verbatim_evidence`).
+
+    Args:
+        originals: the records' texts.
+        releases: one or more releases of them, each in the same order (more than one: fresh keys).
+        law: float64 P(y | x) for aligned word-id arrays (``Likelihood.pairs``), or None.
+        words: the embedding's words, by id (for :func:`verbatim_evidence`).
+        id_of, kept, seed: as :func:`word_membership`.
+    """
+    figure = layout_membership(originals, releases[0])
+    pairs = law if law is not None else verbatim_evidence(words)
+    auc = word_membership(originals, releases[0], pairs=pairs, id_of=id_of, kept=kept, seed=seed,
+                          more=releases[1:])
+    return replace(figure, word_auc=auc)
 
 
 def verbatim_evidence(words: Sequence[str]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
