@@ -80,3 +80,23 @@ def test_allowlist_restricts_replacements(tmp_path: Path) -> None:
     assert {w.lower() for w in out.split()} <= set(words)
     with pytest.raises(Exception, match="cannot read allowlist"):
         Anonymizer(allowlist=str(tmp_path / "missing.txt"))
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_failed_import_leaves_no_embedding(home: Path, overwrite: bool) -> None:
+    """An import whose neighbor table cannot be built (one candidate word) exits 2 and saves
+    nothing: it was saved first and then failed, so 'embeddings list' showed an embedding the
+    error said was not imported, and a second import of a fixed file was refused as a duplicate.
+    With --overwrite the embedding already there is left as it was."""
+    if overwrite:
+        good = _glove(home / "good.txt")
+        assert runner.invoke(app, ["embeddings", "import", str(good), "--name", "tiny"]).exit_code == 0
+    one = write_glove(home / "one.txt", ["patient"])
+    args = ["embeddings", "import", str(one), "--name", "tiny"] + (["--overwrite"] if overwrite else [])
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "1 candidate words" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    listed = runner.invoke(app, ["embeddings", "list"]).stdout
+    assert ("tiny" in listed) == overwrite
+    if overwrite:
+        assert len(defaults.load_embedding("tiny")) == 8

@@ -9,7 +9,7 @@ import typer
 from ..mechanisms.knn import DEFAULT_K
 from ..vectors import defaults
 from ..vectors.index import NeighborIndex
-from ..vectors.store import CandidatePolicy
+from ..vectors.store import CandidatePolicy, EmbeddingStore
 from .common import handle_errors
 from .convention import Command, Group, examples
 
@@ -63,8 +63,13 @@ def import_command(
     table: Annotated[bool, typer.Option(help="Precompute the neighbour table now.")] = True,
 ) -> None:
     """Convert an embedding file once into embedanon's fast-loading form."""
-    store = defaults.import_embedding(path, name=name, fmt=fmt, limit=limit, overwrite=overwrite)
-    if table:
+
+    def build_table(store: EmbeddingStore) -> None:
+        # before the save: an embedding whose table cannot be built (fewer than 2 candidate
+        # words) is refused, not saved under its name by a command that then fails
         index = NeighborIndex(store)
         index.table(min(DEFAULT_K, index.n_candidates - 1))
+
+    store = defaults.import_embedding(path, name=name, fmt=fmt, limit=limit, overwrite=overwrite,
+                                      prepare=build_table if table else None)
     typer.echo(f"imported {store.name}: {len(store)} words x {store.dim}")

@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import stat
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -67,8 +68,15 @@ def available() -> list[str]:
 
 
 def import_embedding(path: str | Path, *, name: str | None = None, fmt: str | None = None,
-                     limit: int | None = None, overwrite: bool = False) -> EmbeddingStore:
-    """Convert an embedding file once into the fast-loading form; return the store."""
+                     limit: int | None = None, overwrite: bool = False,
+                     prepare: Callable[[EmbeddingStore], object] | None = None) -> EmbeddingStore:
+    """Convert an embedding file once into the fast-loading form; return the store.
+
+    Args:
+        prepare: called with the store before it is saved (the command line builds its neighbor
+            table there); when it raises, nothing is saved and an embedding of the same name is
+            left as it was, so a failed import leaves no embedding behind.
+    """
     path = Path(path)
     if name is None:  # an empty name given is refused below, not replaced by the file's stem
         name = re.sub(r"[^a-z0-9._-]", "-", path.stem.lower()).strip("-.") or "embedding"
@@ -80,6 +88,8 @@ def import_embedding(path: str | Path, *, name: str | None = None, fmt: str | No
     if target.exists() and not overwrite:
         raise ConfigError(f"an embedding named {name!r} already exists (use --overwrite)")
     store = read_vectors(path, fmt=fmt, limit=limit, name=name)
+    if prepare is not None:
+        prepare(store)
     try:
         store.save(target, private=owner_only(path))
     except OSError as exc:
