@@ -85,7 +85,29 @@ DAMAGE: dict[str, tuple[Callable[[Path], object], str]] = {
     "manifest without clusters": (lambda d: (d / "manifest.json").write_text(json.dumps(
         {k: v for k, v in json.loads((d / "manifest.json").read_text()).items() if k != "clusters"})),
         "manifest.json lacks its list of cluster sizes"),
+    # found in the embeddings/detector audit: each was a ValueError or TypeError traceback, exit 1
+    "threshold not a number": (lambda d: _edit_manifest(d, threshold=SECRET),
+                               "manifest.json's threshold must be a number in (0, 1)"),
+    "threshold a list": (lambda d: _edit_manifest(d, threshold=[0.5]),
+                         "manifest.json's threshold must be a number in (0, 1)"),
+    "lower_threshold not a number": (lambda d: _edit_manifest(d, lower_threshold=SECRET),
+                                     "manifest.json's lower_threshold must be a number in (0, 1)"),
+    "threshold 1": (lambda d: _edit_manifest(d, threshold=1),
+                    "manifest.json's threshold must be a number in (0, 1)"),
+    "clusters of another dimension": (lambda d: _npz(d / "weights.npz", **{
+        **_arrays(d / "weights.npz"), "clusters0": np.ones((3, 5), np.float16)}),
+        "weights.npz holds arrays of the wrong shapes"),
+    "cluster sizes not the manifest's": (lambda d: _edit_manifest(d, clusters=[4]),
+                                         "weights.npz holds arrays of the wrong shapes"),
+    "one sparse row": (lambda d: _npz(d / "weights.npz", **{
+        **_arrays(d / "weights.npz"), "sparse": np.ones((1, len(CLASSES)), np.float16)}),
+        "weights.npz holds arrays of the wrong shapes"),
 }
+
+
+def _edit_manifest(directory: Path, **entries: object) -> None:
+    path = directory / "manifest.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **entries}))
 
 
 def test_a_saved_model_loads(tmp_path: Path) -> None:
@@ -115,7 +137,8 @@ def test_hidden_layer_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.default_embedding
-@pytest.mark.parametrize("case", ["garbage weights (c1)", "cut manifest (c2)", "manifest is a list (c3)"])
+@pytest.mark.parametrize("case", ["garbage weights (c1)", "cut manifest (c2)", "manifest is a list (c3)",
+                                  "threshold not a number"])
 def test_detector_info_and_model_path_give_one_line_and_exit_2(tmp_path: Path, case: str) -> None:
     damage, message = DAMAGE[case]
     directory = _saved(tmp_path / "m")
@@ -129,6 +152,51 @@ def test_detector_info_and_model_path_give_one_line_and_exit_2(tmp_path: Path, c
     result = runner.invoke(app, ["anonymize", str(source), "--seed", "1", "--scope", "detected",
                                  "--detector-option", f"model_path={directory}"])
     assert result.exit_code == 2 and message in result.output and SECRET not in result.output
+
+
+def test_hidden_layer_of_one_bucket_is_refused(tmp_path: Path) -> None:
+    """fold_ids takes ids modulo buckets - 1: one bucket was an IndexError at the first text."""
+    directory = _saved(tmp_path / "m", hidden=True)
+    arrays = _arrays(directory / "weights.npz")
+    _npz(directory / "weights.npz", **{**arrays, "hidden_sparse": arrays["hidden_sparse"][:1]})
+    with pytest.raises(ConfigError, match="wrong shapes"):
+        Weights.load(directory)
+
+
+@pytest.mark.default_embedding
+def test_a_model_for_another_embedding_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A consistent model whose clusters and dense weights have another dimension than the
+    shipped embedding's (384) was a matmul ValueError traceback, exit 1, from model_path= and
+    from detector train --base."""
+    directory = _saved(tmp_path / "m")  # 2-wide: loads, but cannot run on minilm-words
+    source = tmp_path / "in.txt"
+    source.write_text("Call Ana Lima.\n")
+    data = tmp_path / "spans.jsonl"
+    data.write_text(json.dumps({"id": 1, "text": "Call Ana Lima.", "spans": [
+        {"start": 5, "end": 13, "label": "NAME"}]}) + "\n")
+    for args in (["anonymize", str(source), "--seed", "1", "--scope", "detected",
+                  "--detector-option", f"model_path={directory}"],
+                 ["detector", "train", "--data", str(data), "-o", str(tmp_path / "out"),
+                  "--base", str(directory)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert "clusters have dimension 2" in result.output and len(result.output.splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.default_embedding
+def test_a_model_of_too_few_buckets_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Right dimension (384) but 8 sparse rows: the featurizer's ValueError was a traceback."""
+    rng = np.random.default_rng(1)
+    c = len(CLASSES)
+    directory = Weights(np.zeros((8, c), np.float32), rng.normal(size=(3 * 384, c)).astype(np.float32),
+                        np.zeros(c, np.float32), [rng.normal(size=(3, 384)).astype(np.float32)]).save(tmp_path / "m")
+    source = tmp_path / "in.txt"
+    source.write_text("Call Ana Lima.\n")
+    result = runner.invoke(app, ["anonymize", str(source), "--seed", "1", "--scope", "detected",
+                                 "--detector-option", f"model_path={directory}"])
+    assert result.exit_code == 2 and "buckets must be a power of two" in result.output
+    assert len(result.output.splitlines()) == 1
 
 
 def test_a_damaged_transformer_manifest_is_one_line_in_detector_info(tmp_path: Path) -> None:

@@ -155,7 +155,7 @@ class Featurizer:
         cache_limit: int | None = None,
     ) -> None:
         if buckets < 1024 or buckets & (buckets - 1):
-            raise ValueError(f"buckets must be a power of two >= 1024, got {buckets}")
+            raise ConfigError(f"buckets must be a power of two >= 1024, got {buckets}")
         for flag, on in (("band_context", band_context), ("absent_spelling", absent_spelling),
                          ("absent_affixes", absent_affixes)):
             if on and word_rank is None:  # a manifest may ask for it: a user-facing error

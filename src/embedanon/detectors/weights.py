@@ -25,6 +25,8 @@ from .bio import CLASSES
 from .features import Featurizer, public_ranks
 
 EMBEDDING = "minilm-words"
+#: Manifest entries the detector reads as probabilities (each optional).
+THRESHOLD_KEYS = ("threshold", "lower_threshold", "absent_threshold")
 
 
 @dataclass
@@ -132,6 +134,11 @@ class Weights:
         levels = meta.get("clusters")
         if not isinstance(levels, list) or not all(type(k) is int and k > 0 for k in levels):
             raise ConfigError(f"{where}: manifest.json lacks its list of cluster sizes")
+        for key in THRESHOLD_KEYS:  # read with float() by the detector and by training
+            value = meta.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not 0.0 < value < 1.0):
+                raise ConfigError(f"{where}: manifest.json's {key} must be a number in (0, 1)")
         try:
             data = np.load(weights, allow_pickle=False)
         except (OSError, ValueError, EOFError, zipfile.BadZipFile):  # ValueError: "pickled data"
@@ -148,7 +155,7 @@ class Weights:
                 loaded = cls(sparse, dense, bias, clusters, meta, cls._hidden(meta, data, where))
             except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error):
                 raise ConfigError(f"{where}: weights.npz is damaged (an array does not read)") from None
-        loaded._check_shapes(where)
+        loaded._check_shapes(where, levels)
         return loaded
 
     @staticmethod
@@ -160,16 +167,22 @@ class Weights:
             raise ConfigError(f"{where} lacks its hidden-layer weights")
         return Hidden(*(data[k].astype(np.float32) for k in names))
 
-    def _check_shapes(self, where: str) -> None:
-        """Refuse arrays that would fail only at the first text (a damaged or foreign archive)."""
+    def _check_shapes(self, where: str, levels: Sequence[int]) -> None:
+        """Refuse arrays that would fail only at the first text (a damaged or foreign archive):
+        besides each array's own shape, the clusters must have the sizes the manifest lists and
+        one dimension d, and the dense weights 3 * d rows (previous, own and next word)."""
         c = len(CLASSES)
-        ok = (self.sparse.ndim == 2 and self.sparse.shape[1] == c and self.bias.shape == (c,)
-              and self.dense.ndim == 2 and self.dense.shape[1] == c
-              and all(k.ndim == 2 for k in self.clusters))
+        ok = (self.sparse.ndim == 2 and self.sparse.shape[1] == c and self.sparse.shape[0] >= 2
+              and self.bias.shape == (c,) and self.dense.ndim == 2 and self.dense.shape[1] == c
+              and all(k.ndim == 2 for k in self.clusters)
+              and [len(k) for k in self.clusters] == list(levels)
+              and len({k.shape[1] for k in self.clusters}) <= 1
+              and all(self.dense.shape[0] == 3 * k.shape[1] for k in self.clusters))
         if ok and self.hidden is not None:
             h = self.hidden
             units = h.bias.shape
             ok = (len(units) == 1 and h.sparse.ndim == 2 and h.sparse.shape[1:] == units
+                  and h.sparse.shape[0] >= 2  # fold_ids divides by buckets - 1
                   and h.dense.shape == (self.dense.shape[0], *units) and h.out.shape == (*units, c))
         if not ok:
             raise ConfigError(f"{where}: weights.npz holds arrays of the wrong shapes")
@@ -240,6 +253,10 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
     from ..vectors.defaults import load_embedding
 
     store = load_embedding(EMBEDDING)
+    for cents in clusters:
+        if cents.ndim != 2 or cents.shape[1] != store.dim:
+            raise ConfigError(f"the model's clusters have dimension {cents.shape[-1]}, but its embedding "
+                              f"{EMBEDDING} has {store.dim}: a model made for another embedding")
     word_rank = None
     if frequency_bands:
         get = public_ranks().get
