@@ -84,3 +84,49 @@ def test_import_cli_refuses_and_writes_nothing(tmp_path: Path, monkeypatch: pyte
                                       "--limit", "15"])
     assert result.exit_code == 0, result.output
     assert "15 words x 5" in result.output
+
+
+# -- word2vec binary: the header's count and dimension are checked against the records ---------
+
+def _binary(path: Path, header: bytes, n: int, dim: int, *, newline: bool, tail: bytes = b"") -> Path:
+    """``n`` records of ``dim`` float32 values (word2vec.c ends each with a line end, gensim not)."""
+    rng = np.random.default_rng(1)
+    records = [f"w{i} ".encode() + rng.normal(size=dim).astype(np.float32).tobytes()
+               + (b"\n" if newline else b"") for i in range(n)]
+    raw = header + b"\n" + b"".join(records) + tail
+    if path.suffix == ".gz":
+        import gzip
+
+        raw = gzip.compress(raw)
+    path.write_bytes(raw)
+    return path
+
+
+@pytest.mark.parametrize("name", ["v.bin", "v.bin.gz"])
+@pytest.mark.parametrize("newline", [False, True])
+def test_binary_records_as_announced_are_read(tmp_path: Path, name: str, newline: bool) -> None:
+    path = _binary(tmp_path / name, b"20 6", 20, 6, newline=newline, tail=b"\n")
+    assert len(read_vectors(path, fmt="word2vec-binary")) == 20
+
+
+@pytest.mark.parametrize("name", ["v.bin", "v.bin.gz"])
+@pytest.mark.parametrize(("header", "message"), [
+    # gensim read the first 15 records and dropped the other 5 silently
+    (b"15 6", "data follows the 15 words of dimension 6 its header announces"),
+    # gensim read float bytes as words: garbage imported (the audit's 104 x 8 file: 71 words x 4)
+    (b"20 3", "data follows the 20 words of dimension 3"),
+    (b"21 6", "announces 21 words of dimension 6, but the file ends after 20 of them"),
+    (b"12 9", "announces 12 words of dimension 9, but the file ends after"),
+])
+def test_binary_header_that_lies_is_refused(tmp_path: Path, name: str, header: bytes, message: str) -> None:
+    path = _binary(tmp_path / name, header, 20, 6, newline=False)
+    with pytest.raises(EmbeddingError, match=message):
+        read_vectors(path, fmt="word2vec-binary")
+
+
+def test_binary_limit_reads_a_prefix_without_checking_the_rest(tmp_path: Path) -> None:
+    path = _binary(tmp_path / "v.bin", b"15 6", 20, 6, newline=True, tail=CANARY.encode())
+    assert len(read_vectors(path, limit=15)) == 15
+    with pytest.raises(EmbeddingError, match="data follows the 15 words") as info:
+        read_vectors(path, limit=16)
+    assert CANARY not in str(info.value)

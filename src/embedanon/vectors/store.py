@@ -484,6 +484,71 @@ def _scan_text(path: Path, fmt: str, limit: int | None) -> None:
             f"{path}: its header announces {count} words but {read} lines follow it")
 
 
+#: bytes read at a time by :func:`_scan_binary`; also the longest word it accepts
+_SCAN_CHUNK = 1 << 20
+
+
+def _scan_binary(path: Path, limit: int | None) -> None:
+    """Check that a word2vec binary file holds the records its header announces, before gensim
+    reads it: gensim reads ``count`` records of ``dim`` float32 values and ignores what follows,
+    so a header announcing fewer words dropped the others silently, and one announcing a smaller
+    dimension read float bytes as words and imported garbage.
+
+    A record is a word, a space and ``4 * dim`` bytes (a line end before the next word is part
+    of it); after the announced records only white space may follow. Under a ``limit`` smaller
+    than or equal to the count, records past the limit are not read, so not checked. Errors name
+    record numbers only.
+    """
+    import gzip
+
+    header = _header(path)
+    if header is None:  # refused by _check_header already
+        return
+    count, dim = header
+    rows = count if limit is None else min(count, limit)
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    with opener(path, "rb") as fh:  # type: ignore[operator]
+        fh.readline()
+        buf, pos = b"", 0
+
+        def more() -> bool:
+            nonlocal buf, pos
+            chunk = fh.read(_SCAN_CHUNK)
+            buf, pos = buf[pos:] + chunk, 0
+            return bool(chunk)
+
+        for row in range(rows):
+            space = buf.find(b" ", pos)
+            while space < 0:
+                if len(buf) - pos > _SCAN_CHUNK:
+                    raise EmbeddingError(f"{path}: word {row + 1} is not followed by a space within "
+                                         f"{_SCAN_CHUNK} bytes (damaged or not a word2vec binary file)")
+                if not more():
+                    space = -1
+                    break
+                space = buf.find(b" ", pos)
+            while space >= 0 and len(buf) - space - 1 < 4 * dim:
+                offset = pos
+                if not more():
+                    space = -1
+                    break
+                space -= offset
+            if space < 0:
+                raise EmbeddingError(
+                    f"{path}: its header announces {count} words of dimension {dim}, but the file "
+                    f"ends after {row} of them (truncated or a wrong header)")
+            pos = space + 1 + 4 * dim
+        if limit is not None and limit <= count:
+            return
+        rest = buf[pos:]
+        while rest:
+            if rest.strip():
+                raise EmbeddingError(
+                    f"{path}: data follows the {count} words of dimension {dim} its header announces "
+                    "(a wrong header or appended data)")
+            rest = fh.read(_SCAN_CHUNK)
+
+
 def memory_limit_bytes() -> int:
     """Largest array embedanon allocates for an embedding or a table: half the physical memory
     (4 GiB where it cannot be read)."""
@@ -512,11 +577,11 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
     Words are keyed by ``lookup_key`` (lower case, accents stripped); when two words collide
     (``Apple``/``apple``) the first one in the file, usually the more frequent, is kept. A word
     listed twice exactly, a NaN, infinite or all-zero vector, a dimension below 2, an empty file or
-    a header that lies about its size or its word count (lines past the count are not dropped
-    silently), or a word of a text file that is not valid UTF-8 (never replaced; in a binary file,
-    where published vectors hold words cut inside a character, it is replaced) is refused with an
-    :class:`EmbeddingError` that names line numbers only: the file may not be an embedding at all
-    but someone's notes.
+    a header that lies about its size, its word count (lines or binary records past the count are
+    not dropped silently) or, in a binary file, its dimension, or a word of a text file that is
+    not valid UTF-8 (never replaced; in a binary file, where published vectors hold words cut
+    inside a character, it is replaced) is refused with an :class:`EmbeddingError` that names
+    line or record numbers only: the file may not be an embedding at all but someone's notes.
     """
     path = Path(path)
     if limit is not None:
@@ -531,6 +596,8 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
         _check_header(path, fmt, limit)
         _scan_text(path, fmt, limit)
+        if fmt == "word2vec-binary":
+            _scan_binary(path, limit)
     except OSError as exc:
         raise EmbeddingError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
     try:
