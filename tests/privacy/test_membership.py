@@ -194,3 +194,24 @@ def test_fresh_releases_add_their_evidence_to_the_word_game() -> None:
     assert same == pytest.approx(one)
     with pytest.raises(ValueError, match="one release per record"):
         word_membership(notes, releases[0], pairs=law, id_of=_toy_id, more=[releases[1][:3]])
+
+
+def test_a_note_whose_own_record_changed_word_count_is_scored_by_the_others() -> None:
+    """Review audit: `privacy-report` and `review` crashed (numpy broadcast error) in scope
+    detected on MTSamples notes, where the surrogate of 'Eastchester, New' has three words: the
+    word game stacked the note's own record with the records of the note's word count. The
+    attacker compares a note with records of its word count only, so a member whose record
+    changed length scores as an outsider would (a tie), whatever the other length is."""
+    notes = ["Red hot sun.", "Cat cold moon.", "Dog hot red."]
+    released = [_toy_release(n, 0) for n in notes]
+    longer = ["Blue dog cat moon.", *released[1:]]
+    auc = word_membership(notes, longer, pairs=_toy_law, id_of=_toy_id)
+    assert auc == word_membership(notes, ["Blue dog cat moon sun.", *released[1:]], pairs=_toy_law,
+                                  id_of=_toy_id)
+    # note 0's member score is its outsider score (the one tie of the 9 pairs); notes 1 and 2
+    # fit their own records only, so every other pair is won
+    assert auc == pytest.approx(8.5 / 9)
+    # with fresh-key releases too, and when no record shares the note's word count
+    assert word_membership(notes, longer, pairs=_toy_law, id_of=_toy_id, more=[longer]) == auc
+    assert word_membership(notes[:2], ["Blue dog cat moon.", released[1]], pairs=_toy_law,
+                           id_of=_toy_id) >= 0.5

@@ -274,16 +274,20 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
         cap = max(1, WORD_PAIRS_PER_NOTE // max(1, len(note)))
         if len(others) > cap:
             others = sorted(rng.choice(others, size=cap, replace=False).tolist())
+        # the note's own record is a candidate only at its word count: a surrogate of another
+        # length (scope detected or hybrid) leaves it to the records of the note's word count
+        fits_own = len(records[i]) == len(note)
+        chosen = [i, *others] if fits_own else others
         scores = None
-        if len(note):
-            chosen = [i, *others]
+        if len(note) and chosen:
             scores = _word_scores(note, [records[j] for j in chosen], pairs, kept)
             for release in extra:  # the same records, linked by place; their words must fit too
                 fits = [j for j in chosen if len(release[j]) == len(note)]
                 if len(fits) == len(chosen):
                     scores = scores + _word_scores(note, [release[j] for j in chosen], pairs, kept)
-        own = _FLOOR if scores is None else float(scores[0])
-        best_other = _FLOOR if scores is None or len(scores) < 2 else float(scores[1:].max())
+        rest = None if scores is None else scores[1:] if fits_own else scores
+        own = _FLOOR if scores is None or not fits_own else float(scores[0])
+        best_other = _FLOOR if rest is None or not len(rest) else float(rest.max())
         members.append(max(own, best_other))
         outsiders.append(best_other)
     return mann_whitney_auc(members, outsiders)
