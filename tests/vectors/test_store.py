@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -206,6 +207,17 @@ def test_gensim_warnings_quoting_words_are_silenced(tmp_path: Path, caplog: pyte
     with caplog.at_level("DEBUG"), pytest.raises(EmbeddingError):
         read_vectors(path)
     assert CANARY not in caplog.text
+
+
+def test_value_past_float32_is_one_error_without_a_warning(tmp_path: Path) -> None:
+    """1e39 overflows float32: the read printed numpy's RuntimeWarning and a line of gensim's
+    source on stderr before the one-line error (found by hand in the embeddings audit)."""
+    path = _w2v(tmp_path / "big.txt", ["alpha 1 2 3", "bravo 1e39 1 1"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(EmbeddingError, match="NaN or infinite values"):
+            read_vectors(path)
+    assert [str(w.message) for w in caught] == []
 
 
 def test_store_validation_in_memory() -> None:

@@ -559,14 +559,19 @@ def memory_limit_bytes() -> int:
 
 
 class _QuietGensim:
-    """Silence gensim's logger while reading: its warnings quote words of the file."""
+    """Silence gensim's logger while reading (its warnings quote words of the file) and numpy's
+    floating-point warnings (a value past float32's range, ``1e39``, printed a RuntimeWarning and
+    a line of gensim's source before the one-line error: check_vectors refuses the inf it makes)."""
 
     def __enter__(self) -> None:
         self._logger = logging.getLogger("gensim")
         self._level = self._logger.level
         self._logger.setLevel(logging.CRITICAL + 1)
+        self._errstate = np.errstate(all="ignore")
+        self._errstate.__enter__()
 
     def __exit__(self, *_: object) -> None:
+        self._errstate.__exit__(None, None, None)
         self._logger.setLevel(self._level)
 
 
