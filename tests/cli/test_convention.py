@@ -47,6 +47,12 @@ def test_every_command_follows_the_convention(name: str) -> None:
     summary = (command.help or "").split("\n\n")[0]  # type: ignore[attr-defined]
     assert summary and "\n" not in summary.strip(), "the description's first paragraph is one line"
     assert (command.epilog or "").startswith("Examples:"), "the help ends with examples"  # type: ignore[attr-defined]
+    british = re.findall(BRITISH, text, flags=re.IGNORECASE)
+    assert not british, f"US spelling in help text (STYLE.md): {british}"
+
+
+#: British spellings seen in embedanon's prose (the help said "neighbour table" until the audit)
+BRITISH = r"\b\w*(?:neighbour|behaviour|colour|favour|anonymis|organis|optimis|normalis|licence)\w*"
 
 
 def _example_commands() -> Iterator[tuple[str, str]]:

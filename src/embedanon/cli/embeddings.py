@@ -60,7 +60,7 @@ def import_command(
         metavar="word2vec|word2vec-binary|glove|fasttext-bin")] = None,
     limit: Annotated[Optional[int], typer.Option(help="Keep only the first N words.", metavar="N")] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an embedding of the same name.")] = False,
-    table: Annotated[bool, typer.Option(help="Precompute the neighbour table now.")] = True,
+    table: Annotated[bool, typer.Option(help="Precompute the neighbor table now.")] = True,
 ) -> None:
     """Convert an embedding file once into embedanon's fast-loading form."""
 
