@@ -7,8 +7,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from embedanon import Anonymizer
-from embedanon.review import build_review, render_html
+from embedanon.review import build_review, render_html, write_review
 
 RLO, LRI, PDI = "\u202e", "\u2066", "\u2069"
 CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -40,3 +42,22 @@ def test_controls_are_isolated_and_names_spelled_out(tmp_path: Path, anonymizer:
     # Every raw control left is inside a record's text (kept: the reviewer's evidence), isolated.
     texts = re.findall(r'<div class="text"><bdi>(.*?)</bdi></div>', page, flags=re.S)
     assert page.count(RLO) == sum(t.count(RLO) for t in texts) >= 1
+
+
+def test_a_file_name_that_is_not_utf8_is_spelled_out_and_the_page_written(tmp_path: Path,
+                                                                          anonymizer: Anonymizer) -> None:
+    """Review audit: `embedanon review 'bad\\xffname.jsonl'` did all its work, then died with a
+    UnicodeEncodeError traceback (exit 1) writing the page: Python decodes such a name with an
+    unpaired surrogate (U+DCFF), which UTF-8 cannot hold. Now the name is shown as its escape."""
+    name = "notes\udcffx.jsonl"
+    try:
+        path = tmp_path / name
+        path.write_text(json.dumps({"text": "Mother had fever today."}) + "\n", encoding="utf-8")
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes only UTF-8 names")
+    review = build_review(str(path), anonymizer, fmt="jsonl", sources=(), generated="2026-01-01 00:00 UTC")
+    out = tmp_path / "review.html"
+    write_review(review, out)
+    page = out.read_text(encoding="utf-8")
+    assert "notes\\udcffx.jsonl" in page
+    assert "notes\\udcffx.jsonl" in re.search(r"<title>(.*?)</title>", page, flags=re.S).group(1)  # type: ignore[union-attr]

@@ -27,8 +27,9 @@ Mark = tuple[int, int, str, str]  # (start, end, opening tag, closing tag)
 
 
 def attr(value: Any) -> str:
-    """``value`` escaped for text or a quoted attribute."""
-    return escape(str(value), quote=True)
+    """``value`` escaped for text or a quoted attribute (an unpaired surrogate, which UTF-8
+    cannot hold, written as its ``\\udcff`` escape)."""
+    return escape(_UNPAIRED.sub(_escaped, str(value)), quote=True)
 
 
 def slug(text: str) -> str:
@@ -122,13 +123,20 @@ def field_name(value: Any) -> str:
 
 
 #: Characters that reorder or hide text without being seen: bidirectional embeddings, overrides,
-#: isolates and marks, and zero-width characters. Shown as ``\u202e`` escapes in names.
-_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+#: isolates and marks, and zero-width characters; and unpaired surrogates (a file name that is not
+#: UTF-8, as Python decodes it), which the UTF-8 page cannot hold. Shown as ``\u202e`` escapes in
+#: names.
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]")
+_UNPAIRED = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def spelled(value: Any) -> str:
     """``value`` with each invisible control written as its ``\\uXXXX`` escape."""
-    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", str(value))
+    return _INVISIBLE.sub(_escaped, str(value))
 
 
 def record_html(rec: ReviewRecord, label_index: dict[str, int], named_fields: bool) -> str:
