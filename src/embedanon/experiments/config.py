@@ -368,6 +368,10 @@ def _mechanism(entry: Any, where: str) -> MechanismSpec:
     nums = tuple(_number(v, f"{where}.{param}", param) for v in values)
     if len(set(nums)) != len(nums):  # a repeated value would repeat its rows and fake a spread
         raise ConfigError(f"{where}.{param} values must be distinct")
+    for k in params:  # every mechanism parameter is a number; its range is the mechanism's to check
+        given = entry.get(k, 0.0)
+        if k != param and (isinstance(given, bool) or not isinstance(given, int | float)):
+            raise ConfigError(f"{where}.{k} must be a number, got {type(entry[k]).__name__}")
     fixed = tuple(sorted((k, entry[k]) for k in params if k in entry and k != param))
     oov = entry.get("oov", "composed")
     if oov not in OOV_MODES:

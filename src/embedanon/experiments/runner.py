@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from .._atomic import atomic_write
-from ..errors import ConfigError
+from .._atomic import atomic_write, writable_directory
+from ..errors import ConfigError, EmbedanonError
 from ..utility.classify import evaluate_utility
 from ..utility.datasets import Dataset, check_folds, load_dataset, stratified_sample
 from .canaries import inject_canaries, leaked_parts
@@ -417,6 +417,38 @@ def _utility_rows(results: list[Any], common: dict[str, Any]) -> list[dict[str, 
     return rows
 
 
+def check_setup(config: ExperimentConfig, output: Path) -> None:
+    """Refuse, before any work, what would otherwise fail in the middle of a run: an output path
+    that is not a writable directory, an embedding that does not load, and a mechanism value the
+    mechanism refuses (``k`` above the embedding's candidates, a bad fixed ``gamma``, a missing
+    allowlist, an unknown ``index``). Each error names the config key.
+
+    Raises:
+        ConfigError: the first problem found (one line).
+    """
+    from ..vectors.defaults import load_embedding
+
+    try:
+        writable_directory(output)
+    except EmbedanonError as exc:
+        raise ConfigError(f"output: {exc}") from None
+    for where, name in [("embedding", config.embedding)] + [
+        (f"mechanisms[{i}].embedding", m.embedding) for i, m in enumerate(config.mechanisms) if m.embedding
+    ]:
+        if where == "embedding" and all(m.embedding for m in config.mechanisms):
+            continue  # every entry names its own
+        try:
+            load_embedding(name)
+        except EmbedanonError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    for i, mech in enumerate(config.mechanisms):
+        for value in mech.values:
+            try:
+                make_anonymizer(mech, value, 0, embedding=config.embedding, output=output)
+            except EmbedanonError as exc:
+                raise ConfigError(f"mechanisms[{i}].{mech.param} = {value}: {exc}") from None
+
+
 def run_experiment(
     config: ExperimentConfig, *, jobs: int = 1, progress: Progress | None = None
 ) -> list[dict[str, Any]]:
@@ -442,6 +474,7 @@ def run_experiment(
                 for i, spec in enumerate(config.datasets)]
     for i, (spec, data) in enumerate(datasets):
         check_folds(data.labels, config.folds, f"datasets[{i}] ({spec.name})")
+    check_setup(config, output)  # after the data: a public allowlist it writes is not left alone
     cells.mkdir(parents=True, exist_ok=True)
     per_data = len(config.seeds) * (1 + sum(len(m.values) for m in config.mechanisms))
     total, step = len(datasets) * per_data * len(config.classifiers), 0
