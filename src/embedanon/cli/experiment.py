@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import signal
 from typing import Annotated
 
 import typer
 
+from .._atomic import Terminated
 from .common import fail, handle_errors
 from .convention import Command, Group, examples
 
@@ -48,7 +50,10 @@ def run_command(
         if not quiet:
             typer.echo(line, err=True)
 
+    resume = "finished cells are kept, run the same command to resume"
     try:
         run_experiment(config, jobs=jobs, progress=say)
     except KeyboardInterrupt:
-        raise fail("interrupted; finished cells are kept, run the same command to resume", 130) from None
+        raise fail(f"interrupted; {resume}", 130) from None
+    except Terminated as exc:  # else handle_errors' "no output was written": cells were
+        raise fail(f"terminated by {signal.Signals(exc.signum).name}; {resume}", 128 + exc.signum) from None
