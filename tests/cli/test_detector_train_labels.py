@@ -50,3 +50,39 @@ def test_an_output_directory_of_other_files_is_refused_under_the_option_the_user
     assert result.output == (f"error: -o/--output {other} is a directory holding other files, not a trained "
                              "detector; choose a new or empty directory\n")
     assert (other / "notes.txt").read_text(encoding="utf-8") == "keep me\n"
+
+
+@pytest.mark.default_embedding
+@pytest.mark.parametrize(("second", "labels"), [
+    ({"start": 9, "end": 14, "label": "NAME"}, "[4, 14) NAME and [9, 14) NAME"),  # a nested surname
+    ({"start": 9, "end": 25, "label": "DATE"}, "[4, 14) NAME and [9, 25) DATE"),
+])
+def test_overlapping_spans_are_refused_before_training(tmp_path: Path, second: dict[str, object],
+                                                       labels: str) -> None:
+    """Decision 0610: a token has one label in training; of two overlapping spans the later one
+    took the shared tokens, silently (found by hand in the detector audit: trained, exit 0)."""
+    text = "Mr. John Smith was seen on 03/04/2021."
+    records = [*name_records(2, seed=1),
+               {"text": text, "spans": [{"start": 4, "end": 14, "label": "NAME"}, second]}]
+    data = tmp_path / "spans.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "adapted"
+    result = runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(out), "--epochs", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.output == (f"error: {data}: record 3: spans {labels} overlap; a token has one label "
+                             "in training, so merge them or keep one\n")
+    assert not out.exists()
+
+
+def test_overlap_check_sees_a_span_inside_an_earlier_wide_one() -> None:
+    from embedanon.detectors.training import require_disjoint_spans
+    from embedanon.errors import InputError
+
+    spans = [{"start": 0, "end": 30, "label": "ADDRESS"}, {"start": 2, "end": 4, "label": "ID"},
+             {"start": 10, "end": 12, "label": "NAME"}]
+    require_disjoint_spans([{"text": "x" * 40, "spans": spans[1:]}], "t")  # disjoint: fine
+    with pytest.raises(InputError, match=r"\[0, 30\) ADDRESS and \[2, 4\) ID overlap"):
+        require_disjoint_spans([{"text": "x" * 40, "spans": spans}], "t")
+    # adjacent spans (end == start) do not overlap
+    require_disjoint_spans([{"text": "x" * 40, "spans": [{"start": 0, "end": 5, "label": "NAME"},
+                                                          {"start": 5, "end": 9, "label": "NAME"}]}], "t")

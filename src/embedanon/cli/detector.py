@@ -47,7 +47,13 @@ def train_command(
     Use it with --detector-option model_path=DIR (--backend transformer: transformer_path=DIR)."""
     from ..detectors.evaluate import read_span_records
     from ..detectors.model import ModelDetector
-    from ..detectors.training import check_model_directory, require_tokens, save_model, train
+    from ..detectors.training import (
+        check_model_directory,
+        require_disjoint_spans,
+        require_tokens,
+        save_model,
+        train,
+    )
 
     target = old_spelling("--out", out, "-o/--output", output, parameter="output")
     if target is None:
@@ -66,6 +72,7 @@ def train_command(
         return
     records = _model_labels_only(read_span_records(data), data)
     require_tokens(records, str(data))
+    require_disjoint_spans(records, str(data))  # after LOCATION and ORGANIZATION are left out
     weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
     weights.manifest["train"]["data"] = data.name
     # all or nothing, 0700/0600: the model reveals words of the training notes
@@ -93,12 +100,13 @@ def _model_labels_only(records: list[dict[str, Any]], data: Path) -> list[dict[s
 
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
     from ..detectors.evaluate import read_span_records
-    from ..detectors.training import require_tokens, save_model
+    from ..detectors.training import require_disjoint_spans, require_tokens, save_model
     from ..detectors.transformer import TransformerDetector, require_transformers, train_transformer
 
     require_transformers()  # the one-line error before reading any data
     records = _model_labels_only(read_span_records(data), data)
     require_tokens(records, str(data))
+    require_disjoint_spans(records, str(data))  # after LOCATION and ORGANIZATION are left out
     trained = train_transformer(records, base=base, epochs=epochs, seed=seed)
     trained.manifest["train"]["data"] = data.name
     save_model(out, trained.save, lambda tmp: TransformerDetector(path=tmp))

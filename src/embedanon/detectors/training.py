@@ -306,6 +306,30 @@ def require_tokens(records: Iterable[dict[str, Any]], source: str) -> None:
         raise InputError(f"{source}: no tokens to train on (every text is empty or blank)")
 
 
+def require_disjoint_spans(records: Iterable[dict[str, Any]], source: str) -> None:
+    """Refuse training records whose spans overlap (decision 0610).
+
+    A token has one BIO class, so :func:`token_labels` gave the tokens two spans share to the
+    later span: a nested surname ``[9, 14)`` inside a name ``[4, 14)`` trained as a second name,
+    a DATE inside a NAME relabelled the name's tokens, silently. Neither guess can be right for
+    every file; the person who labelled it can say which span is meant.
+
+    Raises:
+        InputError: one line naming ``source``, the record (its position, 1-based) and the two
+            spans' offsets and labels, never their text.
+    """
+    for k, record in enumerate(records, 1):
+        widest: dict[str, Any] | None = None  # of the spans seen so far, the one ending last
+        for span in sorted(record["spans"], key=lambda s: (s["start"], s["end"])):
+            if widest is not None and span["start"] < widest["end"]:
+                raise InputError(
+                    f"{source}: record {k}: spans [{widest['start']}, {widest['end']}) {widest['label']} "
+                    f"and [{span['start']}, {span['end']}) {span['label']} overlap; a token has one "
+                    "label in training, so merge them or keep one")
+            if widest is None or span["end"] > widest["end"]:
+                widest = span
+
+
 #: Domain adaptation defaults, chosen on presidio-research's generated_large.json (10 documents
 #: adapted, the rest scored; research/detection/adapt_tuning.json), not on the evaluation set.
 ADAPT_EPOCHS = 20
@@ -342,6 +366,7 @@ def train(
     epochs = positive_int("epochs", epochs) if epochs is not None \
         else (4 if base is None else ADAPT_EPOCHS)  # the manifest records the passes made
     require_tokens(records, "training records")
+    require_disjoint_spans(records, "training records")
     if base is None:
         from ..vectors.defaults import load_embedding
 

@@ -40,7 +40,7 @@ from .._validate import positive_float, positive_int, seed_int
 from ..errors import ConfigError, InputError
 from .base import Span
 from .bio import CLASSES, decode
-from .training import require_tokens, token_labels
+from .training import require_disjoint_spans, require_tokens, token_labels
 from .weights import read_manifest
 
 #: file next to the transformers weights: classes, threshold, windowing, training facts
@@ -248,6 +248,7 @@ def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | N
     if max_seconds is not None:
         max_seconds = positive_float("max_seconds", max_seconds)
     require_tokens(records, "training records")
+    require_disjoint_spans(records, "training records")
     torch, _ = require_transformers()
     torch.manual_seed(seed)
     source = minilm_path() if base is None else Path(base)
