@@ -130,3 +130,26 @@ def test_binary_limit_reads_a_prefix_without_checking_the_rest(tmp_path: Path) -
     with pytest.raises(EmbeddingError, match="data follows the 15 words") as info:
         read_vectors(path, limit=16)
     assert CANARY not in str(info.value)
+
+
+# -- a UTF-8 byte-order mark at the start of a text file ---------------------------------------
+
+def test_glove_file_with_a_byte_order_mark_keeps_its_first_word(tmp_path: Path) -> None:
+    """Found by hand in the embeddings audit: the mark became part of the first word (in GloVe
+    files the most frequent one, 'the'), which was then neither found nor a candidate."""
+    lines = _lines(4)
+    path = _write(tmp_path / "v.txt", [b"\xef\xbb\xbf" + lines[0], *lines[1:]])
+    store = read_vectors(path, fmt=None)
+    assert store.words == ["w0", "w1", "w2", "w3"] and "w0" in store
+
+
+@pytest.mark.parametrize("name", ["v.txt", "v.txt.gz"])
+def test_word2vec_file_with_a_byte_order_mark_is_refused_by_name(tmp_path: Path, name: str) -> None:
+    """It was read as GloVe ('\\ufeff4 5' is no header) and refused as 'damaged'."""
+    import gzip
+
+    raw = b"\xef\xbb\xbf" + b"\n".join([b"4 5", *_lines(4)]) + b"\n"
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(raw) if name.endswith(".gz") else raw)
+    with pytest.raises(EmbeddingError, match="begins with a UTF-8 byte-order mark"):
+        read_vectors(path)

@@ -400,13 +400,25 @@ def detect_format(path: Path) -> str:
     return "word2vec" if _header(path) is not None else "glove"
 
 
+#: the UTF-8 byte-order mark some editors (Notepad, PowerShell) write at the start of a text file
+_BOM = b"\xef\xbb\xbf"
+
+
+def _has_bom(path: Path) -> bool:
+    import gzip
+
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    with opener(path, "rb") as fh:  # type: ignore[operator]
+        return bool(fh.read(len(_BOM)) == _BOM)
+
+
 def _header(path: Path) -> tuple[int, int] | None:
     """``(count, dim)`` when the first line of ``path`` is a word2vec header, else ``None``."""
     import gzip
 
     opener = gzip.open if path.suffix.lower() == ".gz" else open
     with opener(path, "rb") as fh:  # type: ignore[operator]
-        first = fh.readline(256).split()
+        first = fh.readline(256).removeprefix(_BOM).split()
     if len(first) == 2 and all(part.isdigit() for part in first):
         return int(first[0]), int(first[1])
     return None
@@ -417,6 +429,9 @@ def _check_header(path: Path, fmt: str, limit: int | None) -> None:
     or that would not fit in memory, before gensim allocates it."""
     if fmt not in ("word2vec", "word2vec-binary"):
         return
+    if _has_bom(path):  # gensim reads the header's count as an integer, and '\ufeff3000000' is not
+        raise EmbeddingError(f"{path} begins with a UTF-8 byte-order mark, which cannot stand before a "
+                             "word2vec header: save the file as UTF-8 without it")
     header = _header(path)
     if header is None:
         raise EmbeddingError(f"{path} has no word2vec header line ('<words> <dimension>')")
@@ -643,6 +658,8 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
                   first=1 + header_lines if fmt != "fasttext-bin" else 0)
     seen: dict[str, int] = {}
     rows: list[int] = []
+    if fmt == "glove" and keys:  # a byte-order mark is not part of the first word
+        keys[0] = str(keys[0]).removeprefix("\ufeff")
     for i, key in enumerate(keys):
         word = lookup_key(str(key))
         if word and not _SPACE.search(word) and word not in seen:
