@@ -12,7 +12,8 @@
   separators and a known file extension are kept. Both are keyed on the whole address, so the
   same address always gets the same surrogate, while a frequent domain does not become a
   frequent surrogate domain.
-* ADDRESS: Faker (``address_locales``, instances cached per locale, seeded from the PRF): the
+* ADDRESS: Faker (``address_locales``, instances cached per locale and thread, seeded from the
+  PRF; a seeded instance is state, so two threads never share one): the
   first comma/line part becomes a street address (a street name when it has no number), later
   parts a secondary address, a street address (a number and a street word), city, state or
   postcode by what they contain; ``Apt 4B`` is a secondary address wherever it stands, and the
@@ -30,6 +31,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 from ..leakguard import keys_are_variants
@@ -216,14 +218,17 @@ class AddressMaker:
 
     def __init__(self, config: SurrogateConfig) -> None:
         self._locales = config.address_locales
-        self._fakers: dict[str, Any] = {}
+        # per thread: seeding an instance and drawing from it must not interleave with another
+        # thread's (two anonymizers of one surrogate config share this maker)
+        self._local = threading.local()
 
     def _faker(self, locale: str) -> Any:
-        fake = self._fakers.get(locale)
+        fakers: dict[str, Any] = self._local.__dict__.setdefault("fakers", {})
+        fake = fakers.get(locale)
         if fake is None:
             from faker import Faker  # imported on first use: 0.1 s, only when addresses occur
 
-            fake = self._fakers[locale] = Faker(locale)
+            fake = fakers[locale] = Faker(locale)
         return fake
 
     def make(self, text: str, context: Context) -> str:

@@ -14,6 +14,7 @@ surrogate points at no real place.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 from ..leakguard import keys_are_variants
@@ -37,14 +38,17 @@ class LocationMaker:
 
     def __init__(self, config: SurrogateConfig) -> None:
         self._locale = config.address_locales[0] if config.address_locales else "en_US"
-        self._fake: Any = None
+        # one instance per thread: a seeded instance is state that another thread's seeding
+        # would change between this thread's seeding and drawing
+        self._local = threading.local()
 
     def _faker(self) -> Any:
-        if self._fake is None:
+        fake = getattr(self._local, "fake", None)
+        if fake is None:
             from faker import Faker  # imported on first use, only when places occur
 
-            self._fake = Faker(self._locale)
-        return self._fake
+            fake = self._local.fake = Faker(self._locale)
+        return fake
 
     def _state(self, original: str, context: Context) -> str:
         stream = context.entity(f"LOCATION\x00{entity_key(original)}")
