@@ -209,6 +209,19 @@ def test_gensim_warnings_quoting_words_are_silenced(tmp_path: Path, caplog: pyte
     assert CANARY not in caplog.text
 
 
+@pytest.mark.parametrize("fmt", [None, "word2vec", "word2vec-binary", "glove"])
+def test_gensim_native_file_is_refused_by_name_and_never_unpickled(tmp_path: Path, fmt: str | None) -> None:
+    """KeyedVectors.save() writes a pickle; importing it said 'line 1 is not valid UTF-8' or 'has no
+    word2vec header line' (found by hand in the embeddings audit). It is named, never loaded."""
+    from gensim.models import KeyedVectors
+
+    kv = KeyedVectors(4)
+    kv.add_vectors(["alpha", "bravo", "charlie"], np.eye(3, 4, dtype=np.float32) + 0.1)
+    kv.save(str(tmp_path / "vectors.kv"))
+    with pytest.raises(EmbeddingError, match="is a Python pickle .* never loads"):
+        read_vectors(tmp_path / "vectors.kv", fmt=fmt)
+
+
 def test_value_past_float32_is_one_error_without_a_warning(tmp_path: Path) -> None:
     """1e39 overflows float32: the read printed numpy's RuntimeWarning and a line of gensim's
     source on stderr before the one-line error (found by hand in the embeddings audit)."""

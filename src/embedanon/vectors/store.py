@@ -611,6 +611,13 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
             raise EmbeddingError(f"embedding file not found: {path}")
         if path.stat().st_size == 0:
             raise EmbeddingError(f"embedding file {path} is empty")
+        with open(path, "rb") as fh:
+            head = fh.read(2)
+        if len(head) == 2 and head[0] == 0x80 and 2 <= head[1] <= 5:  # pickle protocols 2-5
+            raise EmbeddingError(
+                f"{path} is a Python pickle (a gensim model saved with .save()), which embedanon never "
+                "loads, since loading a pickle can run code: save its vectors with "
+                "model.wv.save_word2vec_format(FILE, binary=True) and import FILE")
         fmt = fmt or detect_format(path)
         if fmt not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
