@@ -80,6 +80,7 @@ COLUMNS = (
     "attack_overall_top1",
     "attack_contextual_top1",
     "attack_tokens",
+    "attack_public_tokens",
     "canary_leak",
     "canary_parts",
     "documents",
@@ -92,7 +93,7 @@ COLUMNS = (
 #: Per-cell figures averaged over seeds: the runner's columns from the change rate to the
 #: contextual attack, the canary leak and the time (one list of columns).
 _FIGURES = (*COLUMNS[COLUMNS.index("change_rate") : COLUMNS.index("attack_contextual_top1") + 1],
-            "attack_tokens", "canary_leak", "canary_parts", "seconds")
+            "attack_tokens", "attack_public_tokens", "canary_leak", "canary_parts", "seconds")
 
 
 def _num(value: Any) -> float:
@@ -221,7 +222,8 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
         "release, test on the original. Attack: public-prior Bayes top-1 on in-vocabulary words "
         "(embedanon.privacy.attacks.run_attacks); *overall*: all words incl. out-of-vocabulary ones "
         "(those released unchanged, and the words a `keep` lever releases, count as recovered). "
-        "In brackets: the 95 % Wilson interval over the attacked word tokens (attack top-1) and the "
+        "In brackets: the 95 % Wilson interval over the attacked in-vocabulary word tokens (attack "
+        "top-1; none for cells written before that count was kept) and the "
         "canary name parts (canary leak) of one seed; tokens of one document are not independent, "
         "so it is a floor on the uncertainty.",
         "",
@@ -263,7 +265,7 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
                     f"| {s.variant} {_value(s.param, s.value)} | {s.macro_f1:.3f}{sd} | {_pct(s.share)} | "
                     f"{_f(t.macro_f1) if t else '—'} | {_pct(t.share) if t else '—'} | {s.accuracy:.3f} | "
                     f"{_f(g['change_rate'])} | {_f(g['n_w'])} | "
-                    f"{_pct_of(g['attack_public_top1'], g['attack_tokens'])} | "
+                    f"{_pct_of(g['attack_public_top1'], g['attack_public_tokens'])} | "
                     f"{_pct(g['attack_overall_top1'])} | {_f(g['repeat_link'], 2)} | "
                     f"{_pct_of(g['canary_leak'], g['canary_parts'])} | {_f(g['seconds'], 1)} |"
                 )

@@ -231,6 +231,7 @@ def privacy_figures(
         attack_overall_top1=nan,
         attack_contextual_top1=nan,
         attack_tokens=0,
+        attack_public_tokens=0,
     )
     if len(types):
         rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5717]))
@@ -259,6 +260,7 @@ def privacy_figures(
         attack_oov_top1=figures.oov.rate(1),
         attack_overall_top1=hits / total if total else nan,
         attack_tokens=figures.word_tokens,
+        attack_public_tokens=figures.public_prior.tokens,  # the denominator of attack_public_top1
     )
     if figures.contextual is not None:
         out["attack_contextual_top1"] = float(figures.contextual.as_dict()["contextual_top1"])
