@@ -93,6 +93,28 @@ def test_errors_never_quote_texts(tmp_path: Path) -> None:
         load_dataset("nope", path)
 
 
+@pytest.mark.parametrize("loader", ["csv", "mtsamples"])
+def test_a_file_without_header_row_is_refused_without_quoting_its_first_record(tmp_path: Path, loader: str) -> None:
+    """Found by the experiment audit: a CSV without its header row was refused with 'it has 3
+    columns: '1', 'cardiology', 'Mr. James Walker, 62, ... Call his wife Linda at (312) 555-0143.''
+    -- the first record, quoted in full. Now the first row is named by count only."""
+    secret = "Mr. James Walker, 62, seen for chest pain. Call his wife Linda at (312) 555-0143."
+    path = tmp_path / "d.csv"
+    path.write_text(f'1,cardiology,"{secret}"\n2,neurology,headache\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_dataset(loader, path, where="datasets[0]", **({"text_column": "note"} if loader == "csv" else {}))
+    message = str(info.value)
+    assert "Walker" not in message and "cardiology" not in message and "555" not in message
+    assert "in the first row of d.csv (3 columns; the first row must be a header row" in message
+
+
+def test_a_column_named_but_for_case_is_suggested(tmp_path: Path) -> None:
+    path = _write_csv(tmp_path / "d.csv", ["Text", "label"], [["a b", "x"], ["c d", "y"]])
+    with pytest.raises(ConfigError, match=r"no column 'text' in the first row of d.csv \(2 columns; did you "
+                                          r"mean 'Text'\?\)"):
+        load_dataset("csv", path)
+
+
 def test_single_class_is_refused(tmp_path: Path) -> None:
     path = _write_csv(tmp_path / "d.csv", ["text", "label"], [["a b", "x"], ["c d", "x"]])
     with pytest.raises(ConfigError, match="at least 2 classes"):

@@ -310,9 +310,15 @@ def _rows(
         columns = reader.fieldnames or []
         for key, column in required:
             if column not in columns:
+                # the first row is named by count only: in a file without a header row it is a
+                # record, and an error message never quotes data; a name equal but for case is a
+                # header name, safe to suggest
+                same = [c for c in columns if c.casefold() == column.casefold()]
+                hint = (f"did you mean {same[0]!r}?" if same
+                        else "the first row must be a header row naming the columns")
                 raise ConfigError(
-                    f"{where}.{key}: no column {column!r} in {path.name} "
-                    f"(it has {len(columns)} columns: {', '.join(map(repr, columns[:12]))})"
+                    f"{where}.{key}: no column {column!r} in the first row of {path.name} "
+                    f"({len(columns)} column{'' if len(columns) == 1 else 's'}; {hint})"
                 )
         yield from reader
 
