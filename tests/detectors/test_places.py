@@ -34,6 +34,10 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("She was referred to Dr. Tyler in Tyler.", [("Tyler", "LOCATION")]),
         # a name part written with its accents is still a name part, not a distinctive place
         ("Later, González came to the clinic.", []),
+        # a speaker is a person or a role, never a place: a town's name as a label's name part is
+        # left to the name detectors (0137); a role label keeps its place, and so does the body
+        ("Luena: Fine!\nWoman #1: Then why?\nLuena: Kumasi, I said.", [("Kumasi", "LOCATION")]),
+        ("Guy from Yonkers: I'm done.\nGirl: Okay.", [("Yonkers", "LOCATION")]),
     ],
 )
 def test_places_and_institutions(text, expected):
@@ -75,3 +79,18 @@ def test_licence_plates_are_ids(text, expected):
 def test_a_capitalized_preposition_opening_the_phrase_is_no_part_of_the_place():
     text = "In Yonkers, near it. Near Akron we stopped."
     assert [text[s.start : s.end] for s in locations(text)] == ["Yonkers", "Akron"]
+
+
+def test_a_speaker_named_like_a_town_stays_a_name_through_the_verifier():
+    # 'Luena' and 'Carmo' are GeoNames towns no name list holds: as LOCATION the label lost to
+    # the verifier, which drops places at a label, and the name went out on every turn (0137)
+    from embedanon.detectors.registry import build_detectors
+
+    text = ("Luena: It doesn't mean anything! It's just green paper!\nWoman #1: Then why don't you "
+            "throw it out?\nLuena: Fine! If it means so much to you, go get it.\nWoman #2: For reals?\n"
+            "Luena: Hey, it's gone. Where's my money?")
+    spans = build_detectors("model,regex").detect(text)
+    turns = [i for i in range(len(text)) if text.startswith("Luena:", i)]
+    assert len(turns) == 3
+    for i in turns:
+        assert [s.label for s in spans if s.start < i + 5 and i < s.end] == ["NAME"]

@@ -15,7 +15,10 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
   locative word (``in``, ``from``, ``of``, ``near``, ``to``, ``at``, ``outside``, ``visiting``:
   ``in Tyler``, ``94, of Yonkers``), or anywhere when the name is no common English word and no
   person's name part, accents aside (``Kumasi``, ``Mornington``, ``Yogyakarta``; not
-  ``González``); never right after a title (``Mr. González``, ``Dr. Tyler`` are people).
+  ``González``); never right after a title (``Mr. González``, ``Dr. Tyler`` are people) nor as
+  the name part of a line-start speaker label (``Luena:``, ``Carmo:``: a speaker is a person or a
+  role, never a place; :mod:`embedanon.structure`; ``Guy from Yonkers:`` is a role and keeps its
+  place).
 
 Only in text with both cases: capitals are the evidence.
 """
@@ -26,6 +29,7 @@ import re
 
 from .._english import after_title
 from ..lexicon import COMMON_RANK, NAME_RANK, folded, name_parts, place_names, word_ranks
+from ..structure import speaker_labels
 from .base import Span
 
 #: the institution words an organization's name ends in
@@ -94,6 +98,7 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
     of ``taken`` (the organizations: ``Kumasi General Hospital`` is one organization)."""
     places = place_names()
     taken_ranges = [(s.start, s.end) for s in taken or ()]
+    taken_ranges += [part for label in speaker_labels(text) for part in label.names]
     out: list[Span] = []
     for m in _PHRASE.finditer(text):
         a, b = m.span()
