@@ -110,6 +110,42 @@ def test_missing_torch_is_a_one_line_config_error(monkeypatch):
     assert "\n" not in str(info.value)
 
 
+def test_only_safetensors_weights_are_ever_loaded(tmp_path, monkeypatch):
+    """A transformer_path holding pytorch_model.bin (a pickle, which transformers would unpickle)
+    and no model.safetensors is refused before transformers reads anything, and weights are read
+    with use_safetensors=True (found in the detector audit: loading never asked for safetensors).
+    torch and transformers are stood in for, so this runs without them."""
+    import json
+    import types
+
+    from embedanon.detectors import transformer
+
+    calls = []
+
+    class Loader:
+        def __init__(self, what):
+            self.what = what
+
+        def from_pretrained(self, path, **options):
+            calls.append((self.what, options))
+            return types.SimpleNamespace(is_fast=True, to=lambda device: None)
+
+    fake = types.SimpleNamespace(AutoTokenizer=Loader("tokenizer"),
+                                 BertForTokenClassification=Loader("model"))
+    torch = types.SimpleNamespace(device=lambda name: name)
+    monkeypatch.setattr(transformer, "require_transformers", lambda: (torch, fake))
+    (tmp_path / transformer.MANIFEST).write_text(json.dumps({"classes": list(CLASSES)}))
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "pytorch_model.bin").write_bytes(b"\x80\x04K\x01.")  # a pickle
+    with pytest.raises(ConfigError, match="has no model.safetensors; .* never loaded") as info:
+        transformer._load(tmp_path, for_training=False)
+    assert calls == [] and "\n" not in str(info.value)
+    (tmp_path / "model.safetensors").write_bytes(b"")
+    transformer._load(tmp_path, for_training=False)
+    assert [what for what, _ in calls] == ["tokenizer", "model"]
+    assert calls[1][1]["use_safetensors"] is True
+
+
 def test_transformer_needs_a_path():
     with pytest.raises(ConfigError, match="needs the detector option transformer_path=DIR"):
         build_detectors("transformer")

@@ -49,6 +49,11 @@ KIND = "transformer-token-classification"
 IGNORE = -100
 
 
+#: The weight files a transformer directory is loaded from (one file, or the index of shards):
+#: safetensors only, since transformers would unpickle a pytorch_model.bin.
+SAFETENSORS = ("model.safetensors", "model.safetensors.index.json")
+
+
 def require_transformers() -> tuple[Any, Any]:
     """``(torch, transformers)``, imported now (offline), or a one-line :class:`ConfigError`."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing may download at run time
@@ -197,12 +202,16 @@ def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict[str, Any]]:
                           "research/scripts/train_transformer_detector.py")
     if not (path / "config.json").is_file():
         raise ConfigError(f"transformer path {str(path)!r} has no config.json")
+    if not any((path / name).is_file() for name in SAFETENSORS):
+        raise ConfigError(f"transformer path {str(path)!r} has no model.safetensors; weights in any other "
+                          "form (pytorch_model.bin is a pickle, which can run code) are never loaded")
     tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
     if not tokenizer.is_fast:
         raise ConfigError(f"transformer path {str(path)!r} has no fast tokenizer (offsets are needed)")
     labels = {"num_labels": len(CLASSES), "id2label": dict(enumerate(CLASSES)),
               "label2id": {c: i for i, c in enumerate(CLASSES)}}
-    model = transformers.BertForTokenClassification.from_pretrained(path, local_files_only=True, **labels)
+    model = transformers.BertForTokenClassification.from_pretrained(
+        path, local_files_only=True, use_safetensors=True, **labels)
     model.to(torch.device("cpu"))
     return model, tokenizer, manifest
 
