@@ -115,6 +115,22 @@ def test_a_column_named_but_for_case_is_suggested(tmp_path: Path) -> None:
         load_dataset("csv", path)
 
 
+@pytest.mark.parametrize("bad", ["NaN", "Infinity"])
+def test_a_nan_label_is_refused_like_a_null_one(tmp_path: Path, bad: str) -> None:
+    """Found by the experiment audit: a JSON Lines label NaN (what json.dumps writes for a missing
+    float) became a class 'nan' and was classified; a null label was refused. Now both are."""
+    path = tmp_path / "d.jsonl"
+    lines = [json.dumps({"text": f"note {i}", "label": "ab"[i % 2]}) for i in range(6)]
+    lines[3] = '{"text": "note 3", "label": ' + bad + "}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"datasets\[0\]\.label_column: line 4 of d\.jsonl: field 'label' is "
+                                          r"(nan|inf) \(a missing label"):
+        load_dataset("jsonl", path, where="datasets[0]")
+    path.write_text("\n".join(lines).replace(bad, "null") + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="line 4 of d.jsonl: field 'label' is not a string or number"):
+        load_dataset("jsonl", path, where="datasets[0]")
+
+
 def test_single_class_is_refused(tmp_path: Path) -> None:
     path = _write_csv(tmp_path / "d.csv", ["text", "label"], [["a b", "x"], ["c d", "x"]])
     with pytest.raises(ConfigError, match="at least 2 classes"):

@@ -42,6 +42,7 @@ import csv
 import gzip
 import json
 import lzma
+import math
 import re
 import zipfile
 from collections import Counter
@@ -420,6 +421,11 @@ def load_jsonl(path: Path, *, where: str, text_column: str, label_column: str) -
                 raise ConfigError(
                     f"{where}.text_column: line {number} of {path.name}: "
                     f"field {text_column!r} is not a string"
+                )
+            if isinstance(label, float) and not math.isfinite(label):  # NaN is Python's missing value
+                raise ConfigError(
+                    f"{where}.label_column: line {number} of {path.name}: field {label_column!r} is "
+                    f"{label} (a missing label; every record needs one)"
                 )
             if isinstance(label, bool | int | float | str):
                 yield text, str(label).strip()
