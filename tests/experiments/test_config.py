@@ -77,6 +77,9 @@ def test_the_issue_example_parses() -> None:
         ("mechanisms.1.epsilon", [14, 14.0], r"mechanisms\[1\]\.epsilon values must be distinct"),
         ("classifiers", ["tfidf-logreg", "tfidf-logreg"], r"classifiers must be distinct"),
         ("seeds", [-1], r"seeds\[0\] must be an integer >= 0, got -1"),
+        # found by the experiment audit: 2**32 passed and ended in scikit-learn's traceback (exit 1)
+        ("seeds", [0, 2**32], r"seeds\[1\] must be at most 4294967295, got 4294967296"),
+        ("seeds", [10**400], r"seeds\[0\] must be at most 4294967295, got an integer of 1329 bits"),
         ("folds", 1, r"folds must be an integer >= 2, got 1"),
         ("privacy", {"attack_docs": 0}, r"privacy\.attack_docs must be an integer >= 1, got 0"),
         ("privacy", {"docs": 3}, r"privacy: unknown key 'docs'; valid keys: attack_docs"),

@@ -45,12 +45,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .._validate import seed_int
 from ..errors import ConfigError
 
 OOV_MODES = ("composed", "keep", "uniform")
 #: Public word lists of the ``keep`` lever (loaded by :func:`.levers.keep_list`).
 KEEP_LISTS = ("english-stopwords",)
 VALUE_MODES = ("ends", "all")
+#: The largest experiment seed (scikit-learn's ``random_state`` is a 32-bit seed).
+MAX_SEED = 2**32 - 1
 _TOP = (
     "name",
     "datasets",
@@ -457,7 +460,9 @@ def parse_config(data: Any) -> ExperimentConfig:
     seeds = _need(data.get("seeds", [0]), list, "seeds", "a list")
     if not seeds:
         raise ConfigError("seeds must not be empty")
-    seeds = [_int(s, f"seeds[{i}]", 0) for i, s in enumerate(seeds)]
+    # a seed also seeds scikit-learn's folds and models, which take 0 .. 2**32 - 1
+    seeds = [seed_int(_int(s, f"seeds[{i}]", 0), name=f"seeds[{i}]", maximum=MAX_SEED)
+             for i, s in enumerate(seeds)]
     if len(set(seeds)) != len(seeds):
         raise ConfigError("seeds must be distinct")
     folds = _int(data.get("folds", 5), "folds", 2)
