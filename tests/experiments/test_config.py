@@ -81,6 +81,12 @@ def test_the_issue_example_parses() -> None:
         ("seeds", [0, 2**32], r"seeds\[1\] must be at most 4294967295, got 4294967296"),
         ("seeds", [10**400], r"seeds\[0\] must be at most 4294967295, got an integer of 1329 bits"),
         ("folds", 1, r"folds must be an integer >= 2, got 1"),
+        # found by the experiment audit: output '' ran into the working directory, name '' made
+        # rows and a plot named 'plot--tfidf-logreg.png'
+        ("output", "", r"output must be a directory path, got an empty string"),
+        ("output", "  ", r"output must be a directory path, got an empty string"),
+        ("datasets.0.name", "", r"datasets\[0\]\.name must not be empty"),
+        ("datasets.0.path", "", r"datasets\[0\]\.path must not be empty"),
         ("privacy", {"attack_docs": 0}, r"privacy\.attack_docs must be an integer >= 1, got 0"),
         ("privacy", {"docs": 3}, r"privacy: unknown key 'docs'; valid keys: attack_docs"),
         ("quick", {"values": "some"}, r"quick\.values must be one of ends, all, got 'some'"),

@@ -298,6 +298,8 @@ def _dataset(entry: Any, where: str) -> DatasetSpec:
         if key not in entry:
             raise ConfigError(f"{where}.{key} is required")
         _need(entry[key], str, f"{where}.{key}", "a string")
+        if not entry[key].strip():  # an empty name labels rows and plot files with nothing
+            raise ConfigError(f"{where}.{key} must not be empty")
     if entry["loader"] not in LOADERS:
         raise ConfigError(
             f"{where}.loader: unknown loader {entry['loader']!r}; choose one of {', '.join(LOADERS.names())}"
@@ -435,6 +437,9 @@ def parse_config(data: Any) -> ExperimentConfig:
             raise ConfigError(f"{key} is required (keys: {', '.join(_TOP)})")
     name = _need(data["name"], str, "name", "a string")
     output = _need(data["output"], str, "output", "a path string")
+    if not output.strip():  # "" would be the working directory: cells/ and results.* among the user's files
+        raise ConfigError("output must be a directory path, got an empty string "
+                          "(use '.' for the working directory)")
     datasets = _need(data["datasets"], list, "datasets", "a list")
     mechanisms = _need(data["mechanisms"], list, "mechanisms", "a list")
     if not datasets:
