@@ -90,6 +90,8 @@ def test_the_issue_example_parses() -> None:
         ("privacy", {"attack_docs": 0}, r"privacy\.attack_docs must be an integer >= 1, got 0"),
         ("privacy", {"docs": 3}, r"privacy: unknown key 'docs'; valid keys: attack_docs"),
         ("quick", {"values": "some"}, r"quick\.values must be one of ends, all, got 'some'"),
+        # found by the experiment audit: --quick then failed naming datasets[0].limit
+        ("quick", {"limit": 1}, r"quick\.limit must be an integer >= 2, got 1"),
     ],
 )
 def test_bad_config_one_line(path: str, value: object, message: str) -> None:

@@ -476,6 +476,8 @@ def parse_config(data: Any) -> ExperimentConfig:
     quick = QuickSettings(**_settings(data.get("quick"), "quick", _QUICK))
     if quick.folds < 2:
         raise ConfigError(f"quick.folds must be an integer >= 2, got {quick.folds}")
+    if quick.limit < 2:  # else --quick failed with "datasets[0].limit must be ...", a key not in the file
+        raise ConfigError(f"quick.limit must be an integer >= 2, got {quick.limit}")
     return ExperimentConfig(
         name, specs, mechs, tuple(classifiers), tuple(seeds), output, folds, embedding, privacy, quick
     )
