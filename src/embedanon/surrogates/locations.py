@@ -5,9 +5,9 @@ release key from the entity's text, so every mention of one place gets one surro
 ``city()`` (``Lake Jennifer``, ``Smithmouth``), seeded from the key's stream, tried until it has as
 many words as the original (one word for one word where Faker allows) and shares no word with it;
 a trailing ``County`` / ``City`` / ``Island`` stays, and the original's case is kept (upper case
-stays upper case), and so are a possessive and the punctuation around the place (``(Lagos)``,
-``Boston's``), and commas: each comma part is a place of its own (``Brooklyn, NY`` -> ``Lake
-Cindybury, TX``; a two-letter upper-case part a state). Faker writes fake towns, so the
+stays upper case, lower case lower case), and so are a possessive and the punctuation around the
+place (``(Lagos)``, ``Boston's``), and commas: each comma part is a place of its own (``Brooklyn,
+NY`` -> ``Lake Cindybury, TX``; a two-letter upper-case part a state). Faker writes fake towns, so the
 surrogate points at no real place.
 """
 
@@ -94,4 +94,6 @@ class LocationMaker:
             best = f"{best} {kind}"
         if stripped.isupper():
             best = best.upper()
+        elif stripped.islower():  # ``boston`` in a chat: a capitalized town would stand out
+            best = best.lower()
         return f"{lead}{best}{trail}"
