@@ -18,9 +18,10 @@ case (a bare ``May`` counts as a full name), and a weekday is recomputed for the
 anchor: the 15th for month and year, July 2 for a bare year; they keep their value when the
 offset is smaller than their resolution.
 
-A time of day may follow a full date, after ``T``, a space, a comma or ``at`` / ``@``
-(``2024-03-07T10:15:00Z``, ``03/07/2024 10:30``, ``12/25/08 at 10am``, ``March 7, 2024, 9:05 p.m.``):
-it is kept as written (a time of day alone names no one, and intervals within a day survive).
+A time of day may follow a date with a day or a weekday (``Monday at 9:45am``, ``3/4 at 23:59``),
+after ``T``, a space, a comma or ``at`` / ``@`` (``2024-03-07T10:15:00Z``, ``03/07/2024 10:30``,
+``12/25/08 at 10am``, ``March 7, 2024, 9:05 p.m.``): it is kept as written (a time of day alone
+names no one, and intervals within a day survive).
 
 A span that is not one date (``03/01/2024, discharged``, ``DOB 02/29/1960``, ``03/07/2024 10:30
 John Smith`` after a merge) has every date inside it shifted by the same offset
@@ -71,9 +72,9 @@ _PATTERNS = tuple(
         rf"{_MON}(?P<s1>\s+)(?P<d>\d{{1,2}})(?P<rs>\s*[-\u2013]\s*)(?P<d2>\d{{1,2}})"
         rf"(?:(?P<s2>,\s*|\s+)(?P<y>\d{{4}}))?",
         r"(?P<m>\d{1,2})(?P<s>[-/])(?P<y>\d{4})",
-        r"(?P<a>\d{1,2})(?P<s>/)(?P<b>\d{1,2})",  # no year (``03/07``): shifted in a leap year
+        rf"(?P<a>\d{{1,2}})(?P<s>/)(?P<b>\d{{1,2}}){_TIME}",  # no year (``03/07``): shifted in a leap year
         r"(?P<y>(?:1[89]|2[01])\d\d)",
-        rf"{_WDN}\.?",
+        rf"{_WDN}\.?{_TIME}",
     )
 )
 _STRIP = " \t\r\n()[]{},;:"
@@ -222,8 +223,9 @@ def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
         year = _year(value["y"]) if "y" in value else 2000
         month = int(value["m"]) if "m" in value else month_number(value["mon"]) if "mon" in value else 7
         day = int(value["d"]) if "d" in value else 15 if "m" in value or "mon" in value else 2
-        if "wd" in value and len(value) == 1:
-            return _weekday_name((_weekday_index(value["wd"]) + offset) % 7, value["wd"])
+        if "wd" in value and len(value) == 1:  # a weekday alone, with its time of day if any
+            moved = _weekday_name((_weekday_index(value["wd"]) + offset) % 7, value["wd"])
+            return _rebuild(match, {"wd": moved})
         new = dt.date(year, month, day) + dt.timedelta(days=offset)
     except (ValueError, OverflowError):
         return None
