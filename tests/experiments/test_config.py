@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,21 @@ def test_two_entries_of_one_mechanism_need_labels() -> None:
         parse_config(data)
     data["mechanisms"][1]["label"] = "knn-min3"
     assert [m.variant for m in parse_config(data).mechanisms] == ["knn", "knn-min3"]
+
+
+@pytest.mark.parametrize(("written", "hint"), [("1e3", "1.0e+3"), ("1.5e3", "1.5e+3"), ("2E-1", "2.0e-1")])
+def test_a_number_yaml_reads_as_text_gets_its_number_spelling(tmp_path: Path, written: str, hint: str) -> None:
+    """Found by the experiment audit: 'epsilon: [1e3]' was refused with 'values must be finite
+    numbers, got '1e3'', which reads as nonsense: PyYAML (YAML 1.1) reads 1e3 as a string."""
+    import yaml
+
+    path = tmp_path / "e.yaml"
+    data = _with("mechanisms.1.epsilon", ["EPS"])
+    path.write_text(yaml.safe_dump(data).replace("EPS", written), encoding="utf-8")
+    with pytest.raises(ConfigError, match=rf"got '{written}' \(YAML reads {written} as text; write {re.escape(hint)}\)"):
+        load_config(path)
+    path.write_text(yaml.safe_dump(data).replace("EPS", hint), encoding="utf-8")
+    assert load_config(path).mechanisms[1].values == (float(written),)
 
 
 def test_yaml_errors(tmp_path: Path) -> None:

@@ -322,9 +322,33 @@ def _dataset(entry: Any, where: str) -> DatasetSpec:
     )
 
 
+def _yaml_number_hint(value: Any) -> str:
+    """Why a number-looking string is text: YAML 1.1 (PyYAML) reads ``1e3`` (no dot) and ``1.0e3``
+    (no exponent sign) as strings; the hint gives the spelling it reads as a number."""
+    import yaml
+
+    if not isinstance(value, str) or len(value) > 40:
+        return ""
+    mantissa, e, exponent = value.strip().lower().partition("e")
+    if not e:
+        return ""
+    if "." not in mantissa:
+        mantissa += ".0"
+    if exponent[:1] not in ("+", "-"):
+        exponent = "+" + exponent
+    spelling = f"{mantissa}e{exponent}"
+    try:
+        number = yaml.safe_load(spelling)
+    except yaml.YAMLError:
+        return ""
+    if not isinstance(number, float) or not math.isfinite(number):
+        return ""
+    return f" (YAML reads {value} as text; write {spelling})"
+
+
 def _number(value: Any, key: str, param: str) -> float | int:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ConfigError(f"{key} values must be finite numbers, got {value!r}")
+        raise ConfigError(f"{key} values must be finite numbers, got {value!r}{_yaml_number_hint(value)}")
     if param == "k":
         if not isinstance(value, int) or value < 1:
             raise ConfigError(f"{key} values must be integers >= 1, got {value!r}")
