@@ -76,3 +76,22 @@ def test_a_pandas_series_of_texts_is_still_taken() -> None:
     docs = pd.Series(["cat dog", "dog cat", "car bus", "bus car"] * 2)
     labels = pd.Series(["a", "a", "b", "b"] * 2)
     assert evaluate_utility(docs, None, labels, folds=2)[0].folds == 2
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"],  # no word in 2 documents
+        ["! 1", "!! 2", "? 3", "?? 4", ". 5", ".. 6", ", 7", ",, 8"],  # no word of 2 characters
+    ],
+)
+def test_training_texts_without_a_term_are_one_line(texts: list[str]) -> None:
+    """Found by the experiment audit: such a corpus ended `experiment run` in scikit-learn's
+    'After pruning, no terms remain' / 'empty vocabulary' traceback, exit 1."""
+    labels = ["a", "b"] * 4
+    with pytest.raises(ConfigError, match=r"^tfidf-logreg: the training texts \(original text, fold 1 of 2\) "
+                                          r"have no term it can use") as info:
+        evaluate_utility(texts, None, labels, folds=2)
+    assert "alpha" not in str(info.value)
+    with pytest.raises(ConfigError, match=r"\(anonymized text, fold 1 of 2\)"):
+        evaluate_utility(["the fever and the cough"] * 8, texts, labels, folds=2)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +33,19 @@ class UtilityResult:
     macro_f1_std: float
     accuracy: float
     folds: int
+
+
+def _fit(classifier: str, seed: int, texts: list[str], labels: np.ndarray, where: str) -> Any:
+    """``classifier`` fitted on ``texts``; a training set without a single feature (TF-IDF keeps
+    only words of two or more characters found in at least two documents) is one line, not
+    scikit-learn's traceback."""
+    try:
+        return build_classifier(classifier, seed=seed).fit(texts, labels)
+    except ValueError as exc:
+        if "no terms remain" not in str(exc) and "empty vocabulary" not in str(exc):
+            raise
+        raise ConfigError(f"{classifier}: the training texts ({where}) have no term it can use (a word of 2+ "
+                          "characters found in 2+ documents); use longer or more documents") from None
 
 
 def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, labels: Sequence[object],
@@ -91,12 +105,13 @@ def evaluate_utility(original: Sequence[str], anonymized: Sequence[str] | None, 
         settings += [("anonymized -> anonymized", anon, anon), ("anonymized -> original", anon, orig)]
     scores: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in settings}
     splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
-    for train, test in splitter.split(orig, y):
+    for fold, (train, test) in enumerate(splitter.split(orig, y), 1):
         fitted: dict[int, object] = {}
         for name, train_x, test_x in settings:
             key = id(train_x)
             if key not in fitted:
-                fitted[key] = build_classifier(classifier, seed=seed).fit(list(train_x[train]), y[train])
+                fitted[key] = _fit(classifier, seed, list(train_x[train]), y[train],
+                                   f"{name.split(' ->')[0]} text, fold {fold} of {folds}")
             pred = fitted[key].predict(list(test_x[test]))  # type: ignore[attr-defined]
             scores[name].append((f1_score(y[test], pred, average="macro"), accuracy_score(y[test], pred)))
     out = []
