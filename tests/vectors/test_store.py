@@ -80,6 +80,9 @@ def test_bad_files(tmp_path: Path) -> None:
         read_vectors(tmp_path / "missing.txt")
     bad = tmp_path / "bad.txt"
     bad.write_text("2 3\nfoo 1 2\nbar 1 2 x\n", encoding="utf-8")
+    with pytest.raises(EmbeddingError, match="line 2 has 2 values after its word, not 3"):
+        read_vectors(bad)
+    bad.write_text("2 3\nfoo 1 2 3\nbar 1 2 x\n", encoding="utf-8")  # the right count, not a number
     with pytest.raises(EmbeddingError, match="cannot read"):
         read_vectors(bad)
     with pytest.raises(ConfigError, match="format must be one of"):
@@ -175,7 +178,7 @@ def _w2v(path: Path, rows: list[str], header: str | None = "auto") -> Path:
     ([f"{CANARY} 1 2 3", "other 1 2 x"], None, "cannot read"),
     # notes given by mistake: gensim's own message would quote the first non-number, the canary
     ([f"seen {CANARY} chest pain today", "Mary visited Boston with him"], None, "cannot read"),
-    ([f"{CANARY} visited", "Mary visited Boston"], None, "cannot read"),
+    ([f"{CANARY} visited", "Mary visited Boston"], None, "line 2 has 2 values after its word, not 1"),
 ])
 def test_garbage_embeddings_are_refused_without_quoting(tmp_path: Path, rows: list[str],
                                                         header: str | None, message: str) -> None:

@@ -153,3 +153,29 @@ def test_word2vec_file_with_a_byte_order_mark_is_refused_by_name(tmp_path: Path,
     path.write_bytes(gzip.compress(raw) if name.endswith(".gz") else raw)
     with pytest.raises(EmbeddingError, match="begins with a UTF-8 byte-order mark"):
         read_vectors(path)
+
+
+# -- every line: one word and the dimension's values; blank lines only at the end ----------------
+
+@pytest.mark.parametrize(("fmt", "header"), [("word2vec", [b"6 5"]), ("glove", [])])
+def test_a_line_with_another_number_of_values_is_named(tmp_path: Path, fmt: str, header: list[bytes]) -> None:
+    """It was 'cannot read ... damaged, or not in this format (ValueError)', no line (found by
+    hand in the embeddings audit); a word with a space in it is the usual cause in GloVe files."""
+    lines = _lines(6)
+    lines[3] = CANARY.encode() + b" " + lines[3]  # "<canary> w3 v1 ... v5": a word with a space
+    path = _write(tmp_path / "v.txt", [*header, *lines])
+    with pytest.raises(EmbeddingError, match=f"line {len(header) + 4} has 6 values after its word, not 5") as info:
+        read_vectors(path, fmt=fmt)
+    assert CANARY not in str(info.value)
+
+
+@pytest.mark.parametrize(("fmt", "header"), [("word2vec", [b"4 5"]), ("glove", [])])
+def test_blank_lines_may_end_a_file_but_not_stand_between_words(tmp_path: Path, fmt: str,
+                                                                header: list[bytes]) -> None:
+    """A GloVe file ending in a blank line was refused as 'damaged' (gensim read it as a word)."""
+    ending = _write(tmp_path / "end.txt", [*header, *_lines(4), b"", b"  "])
+    assert len(read_vectors(ending, fmt=fmt)) == 4
+    inside = _write(tmp_path / "inside.txt", [*header, *_lines(2), b"", *_lines(2, start=2)])
+    with pytest.raises(EmbeddingError, match=f"line {len(header) + 3} is blank"):
+        read_vectors(inside, fmt=fmt)
+    assert len(read_vectors(inside, fmt=fmt, limit=2)) == 2  # the blank line is past the limit

@@ -453,29 +453,37 @@ def _check_header(path: Path, fmt: str, limit: int | None) -> None:
             f"{memory_limit_bytes() / 2**30:.1f} GiB allowed (use --limit)")
 
 
-def _scan_text(path: Path, fmt: str, limit: int | None) -> None:
+def _scan_text(path: Path, fmt: str, limit: int | None) -> int | None:
     """Check a text file line by line before gensim reads it, which would silently drop lines
-    past the header's count and replace bytes that are not UTF-8.
+    past the header's count and replace bytes that are not UTF-8, and refuses a damaged line or
+    a blank one only as "damaged" (no line number).
 
-    Decodes every line that will be read (the first ``limit`` under a limit) strictly. A word2vec
-    header must announce exactly the lines that follow (blank lines at the end aside); under a
-    ``limit`` smaller than or equal to the count, lines past the limit are not read, so not checked.
-    Errors name line numbers only.
+    Decodes every line that will be read (the first ``limit`` under a limit) strictly, and counts
+    its values (the fields after the word, separated by single spaces, as gensim splits them):
+    the header's dimension in a word2vec file, the first line's count in a GloVe file. A word2vec
+    header must announce exactly the lines that follow; blank lines may end a file but not stand
+    between words. Under a ``limit`` smaller than or equal to the count, lines past the limit are
+    not read, so not checked. Errors name line numbers only.
+
+    Returns:
+        For GloVe, the number of lines gensim must read (trailing blank lines left out, at most
+        ``limit``); None for the other formats.
     """
     import gzip
 
     if fmt not in ("word2vec", "glove"):
-        return
-    count = None
+        return None
+    count = dim = None
     if fmt == "word2vec":
         header = _header(path)
         if header is None:  # refused by _check_header already
-            return
-        count = header[0]
+            return None
+        count, dim = header
     rows = count if limit is None else limit if count is None else min(count, limit)
     check_tail = count is not None and (limit is None or limit > count)
     first = 2 if fmt == "word2vec" else 1
     read = 0
+    blank = 0  # number of the first blank line not yet followed by a word
     opener = gzip.open if path.suffix.lower() == ".gz" else open
     with opener(path, "rb") as fh:  # type: ignore[operator]
         for line_no, line in enumerate(fh, start=1):
@@ -483,20 +491,38 @@ def _scan_text(path: Path, fmt: str, limit: int | None) -> None:
                 continue
             if rows is not None and read >= rows:
                 if not check_tail:
-                    return
+                    break
                 if line.strip():
                     raise EmbeddingError(
                         f"{path}: line {line_no} is past the {count} words its header announces "
                         "(a wrong header or appended lines)")
                 continue
             try:
-                line.decode("utf-8")
+                text = line.decode("utf-8")
             except UnicodeDecodeError:
                 raise EmbeddingError(f"{path}: line {line_no} is not valid UTF-8") from None
+            body = text.rstrip()
+            if not body:
+                blank = blank or line_no
+                continue
+            if blank:
+                raise EmbeddingError(f"{path}: line {blank} is blank; an embedding file has one word "
+                                     "and its vector on every line")
+            values = body.count(" ")
+            if dim is None:
+                dim = values
+            elif values != dim:
+                raise EmbeddingError(
+                    f"{path}: line {line_no} has {values} values after its word, not "
+                    f"{dim} ({'its header' if fmt == 'word2vec' else 'line 1'}); a damaged line, or "
+                    "a word containing a space")
             read += 1
     if count is not None and rows is not None and read < rows:
         raise EmbeddingError(
             f"{path}: its header announces {count} words but {read} lines follow it")
+    if fmt == "glove" and read == 0:
+        raise EmbeddingError(f"embedding file {path} has no words")
+    return read if fmt == "glove" else None
 
 
 #: bytes read at a time by :func:`_scan_binary`; also the longest word it accepts
@@ -622,7 +648,7 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
         if fmt not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
         _check_header(path, fmt, limit)
-        _scan_text(path, fmt, limit)
+        lines = _scan_text(path, fmt, limit)
         if fmt == "word2vec-binary":
             _scan_binary(path, limit)
     except OSError as exc:
@@ -639,7 +665,8 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
                     str(path), binary=fmt == "word2vec-binary", no_header=fmt == "glove",
                     # text: every line was checked to be UTF-8; binary: published files (the
                     # GoogleNews vectors) hold words cut inside a character, replaced as before
-                    limit=limit, unicode_errors="replace" if fmt == "word2vec-binary" else "strict",
+                    limit=lines if fmt == "glove" else limit,
+                    unicode_errors="replace" if fmt == "word2vec-binary" else "strict",
                 )
     except MemoryError:
         raise EmbeddingError(f"cannot read {path} as {fmt}: it does not fit in memory") from None
