@@ -498,17 +498,17 @@ def _scan_text(path: Path, fmt: str, limit: int | None) -> int | None:
                         "(a wrong header or appended lines)")
                 continue
             try:
-                text = line.decode("utf-8")
+                line.decode("utf-8")
             except UnicodeDecodeError:
                 raise EmbeddingError(f"{path}: line {line_no} is not valid UTF-8") from None
-            body = text.rstrip()
+            body = line.rstrip()  # bytes, as gensim strips them before splitting at b" "
             if not body:
                 blank = blank or line_no
                 continue
             if blank:
                 raise EmbeddingError(f"{path}: line {blank} is blank; an embedding file has one word "
                                      "and its vector on every line")
-            values = body.count(" ")
+            values = body.count(b" ")
             if dim is None:
                 dim = values
             elif values != dim:
