@@ -387,3 +387,15 @@ def test_a_small_culture_unit_shares_a_name_rather_than_change_the_units_odds():
         drawn, _ = maker.unit(Stream(prf, context))  # the stream's first draw: the unit
         _, name = maker.draw("surname", f"person{i}", Stream(prf, context), NO_NAMES, taken)
         assert name in pools[drawn].surnames, (drawn, name)
+
+
+@pytest.mark.parametrize("original", ["d'Artagnan", "d'Angelo", "deSousa", "al-Hassan"])
+def test_a_name_with_a_capital_inside_is_not_written_in_lower_case(original):
+    """Review audit: ``d'Artagnan`` became ``hsueh``: a part whose first letter is lower case was
+    written all in lower case, though a capital inside says it is written as a name, and a
+    lower-case name in a capitalized text points at the surrogate. Such a part (or its piece with
+    the capital) now gets a name in title case; an all-lower-case part stays lower case."""
+    for key in (b"a", b"b", b"c"):
+        out = name(original, key=key)
+        assert any(w[:1].isupper() for w in words(out)), out
+        assert name(original.lower(), key=key).islower()

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from .._english import TITLES
-from ..text import LOWER, TITLE, UPPER, case_code, without_format
+from ..text import LOWER, UPPER, case_code, without_format
 from .avoid import AvoidNames, key_pieces, pieces_of
 from .base import Context, Stream
 from .config import SurrogateConfig, name_data
@@ -150,10 +150,9 @@ def _with_case(name: str, original: str) -> str:
     code = case_code(original)
     if code == UPPER:
         return name.upper()
-    if code == LOWER:
+    if code == LOWER and original.islower():  # ``d'Artagnan``, ``deSousa``: a name, not lower case
         return name.lower()
-    assert code == TITLE
-    return name
+    return name  # title case (the bundled names are written so)
 
 
 class NameMaker:
