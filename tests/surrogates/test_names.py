@@ -399,3 +399,15 @@ def test_a_name_with_a_capital_inside_is_not_written_in_lower_case(original):
         out = name(original, key=key)
         assert any(w[:1].isupper() for w in words(out)), out
         assert name(original.lower(), key=key).islower()
+
+
+@pytest.mark.parametrize("original", ["St. John", "St. Clair", "Wm. Smith", "Chas. Dickens"])
+def test_an_abbreviated_part_gets_a_whole_name_without_its_full_stop(original):
+    """Review audit: ``St. John`` became ``Hana. Moraga`` and ``Wm. Smith`` ``Eunice. Sheng``: the
+    full stop of the abbreviation stayed after a whole name. A full stop that ends the span (the
+    sentence's) stays; initials keep theirs."""
+    for key in (b"a", b"b", b"c"):
+        out = name(original, key=key)
+        assert re.fullmatch(r"[^\W\d_][^\s.]* [^\W\d_]\S*", out), out
+        assert name(original + ".", key=key) == out + "."
+        assert re.fullmatch(r"[A-Z]\. [^\W\d_]\S*", name("J. Smith", key=key))

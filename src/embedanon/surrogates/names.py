@@ -303,6 +303,9 @@ class NameMaker:
                         for k, piece in enumerate(_HYPHEN_SPLIT.split(core))
                     ),
                 )
+                if chunks[i].endswith(".") and any(j > i for j in parts):
+                    # an abbreviation (``St. John``, ``Wm. Smith``) gets a whole name: no full stop
+                    out[i] = out[i][:-1]
             elif kind == "particle":
                 out[i] = ""
                 if i + 1 < len(out) and chunks[i + 1].isspace():
