@@ -15,7 +15,12 @@ from sklearn.linear_model import LogisticRegression
 
 from embedanon.detectors import Span, UnionDetector, build_detectors
 from embedanon.detectors.regex import RegexDetector
-from embedanon.detectors.verify import SpanVerifier, after_relation_noun, shipped_verifier_path
+from embedanon.detectors.verify import (
+    SpanVerifier,
+    after_relation_noun,
+    before_speech_verb,
+    shipped_verifier_path,
+)
 from embedanon.detectors.verify_features import (
     DENSE_NAMES,
     FEATURE_VERSION,
@@ -264,6 +269,28 @@ def test_a_name_after_a_relation_noun_is_never_dropped(tmp_path: Path):
     kept = SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, spans)
     assert kept == [Span(13, 18, "NAME", 0.2, "model")]  # the rejecting verifier drops the rest
     assert SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, [Span(13, 18, "DATE", 0.2, "model")]) == []
+
+
+# -- the speech-verb exemption (decision 0138) ---------------------------------------------------------
+@pytest.mark.parametrize(("text", "name", "expected"), [
+    ("Well, I get it, Artie said, still on the ladder.", "Artie", True),
+    ("Kwame told him twice.", "Kwame", True), ("Then Ana Souza asked: why?", "Ana Souza", True),
+    ("a popup asks me to log in", "popup", False), ("Artie, who said so", "Artie", False),
+    ("Artie saidthat", "Artie", False), ("Artie\nsaid it", "Artie", False),
+])
+def test_before_speech_verb(text: str, name: str, expected: bool):
+    at = text.index(name)
+    assert before_speech_verb(text, Span(at, at + len(name), "NAME", 0.1, "model")) is expected
+
+
+def test_a_capitalized_name_before_a_verb_of_saying_is_never_dropped(tmp_path: Path):
+    text = "Kwame said the homework is due Monday, and the popup said nothing."
+    spans = [Span(0, 5, "NAME", 0.3, "model"), Span(45, 50, "NAME", 0.3, "model")]
+    assert SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, spans) == [spans[0]]
+    assert SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, [Span(0, 5, "DATE", 0.3, "model")]) == []
+    # the shipped detector: the model scores Kwame 0.34 here and the verifier dropped him
+    found = build_detectors("model,regex").detect(text)
+    assert [(text[s.start:s.end], s.label) for s in found][:1] == [("Kwame", "NAME")]
 
 
 def test_the_demo_note_releases_no_third_party_name_in_detected_scope():

@@ -16,7 +16,9 @@ any other detector (or the deny list) contributed is kept as it is, and so is a 
 after a relation noun (``his daughter Emily``, ``my friend dave``, ``her sons, Tom``:
 :data:`RELATION_NOUNS`, :func:`after_relation_noun`): such a name is a third party, the very case
 the detector must not miss, and the logistic features describe it only through the previous word,
-which the development data shows too rarely to outweigh a low model score (decision 0111).
+which the development data shows too rarely to outweigh a low model score (decision 0111); and so
+is a capitalized ``NAME`` span right before a verb of saying (``Artie said``, ``Kwame told him``:
+:data:`SPEECH_VERBS`, :func:`before_speech_verb`; decision 0138).
 
 :meth:`SpanVerifier.probabilities` is the vectorised path; :meth:`SpanVerifier.probabilities_reference`
 the plain per-feature loop the tests compare it with.
@@ -66,6 +68,19 @@ def after_relation_noun(text: str, start: int) -> bool:
     spaces or tabs and at most one comma between them, on the same line (``his daughter Emily``,
     ``her sons, Tom``, ``my sister-in-law Ana``; not ``Mason Emily`` nor ``daughter.\nEmily``)."""
     return _RELATION_BEFORE.search(text, max(0, start - _RELATION_WINDOW), start) is not None
+
+
+#: verbs of saying after which a capitalized NAME candidate is never dropped (decision 0138)
+SPEECH_VERBS: tuple[str, ...] = ("said", "says", "asked", "asks", "told", "tells", "replied", "answered",
+                                 "whispered", "shouted", "cried", "added", "explained", "wrote", "writes")
+_SPEECH_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:" + "|".join(SPEECH_VERBS) + r")(?![\w'\u2019-])")
+
+
+def before_speech_verb(text: str, span: Span) -> bool:
+    """Whether ``span`` opens with a capital and a verb of saying (:data:`SPEECH_VERBS`) follows it:
+    only spaces or tabs and at most one comma between them (``Artie said``, ``, Andrus said .``,
+    ``Kwame told him``; not ``a popup asks``, ``Artie, who said``)."""
+    return text[span.start : span.start + 1].isupper() and _SPEECH_AFTER.match(text, span.end) is not None
 
 
 def shipped_verifier_path() -> Path:
@@ -121,8 +136,11 @@ class SpanVerifier:
         return bool(parts) and all(p in self.sources for p in parts)
 
     def exempt(self, text: str, span: Span) -> bool:
-        """Whether ``span`` is kept whatever its probability: a NAME right after a relation noun."""
-        return span.label == "NAME" and after_relation_noun(text, span.start)
+        """Whether ``span`` is kept whatever its probability: a NAME right after a relation noun or a
+        capitalized NAME right before a verb of saying."""
+        if span.label != "NAME":
+            return False
+        return after_relation_noun(text, span.start) or before_speech_verb(text, span)
 
     def probabilities(self, text: str, spans: Sequence[Span]) -> np.ndarray:
         """float64 (S,): each span's probability of being PII (spans of any source)."""
