@@ -357,7 +357,7 @@ def _base_payload(config: ExperimentConfig, spec: DatasetSpec, seed: int, classi
 
 
 def _mech_payload(config: ExperimentConfig, mech: MechanismSpec, value: float | int) -> dict[str, Any]:
-    return {
+    payload: dict[str, Any] = {
         "mechanism": mech.name,
         "variant": mech.variant,
         "param": mech.param,
@@ -366,6 +366,14 @@ def _mech_payload(config: ExperimentConfig, mech: MechanismSpec, value: float | 
         "levers": mech.levers(),
         "privacy": asdict(config.privacy),
     }
+    # an entry's own embedding file and allowlist file, replaced at the same path, make new cells
+    # (added only when the entry names a file: the keys of other cells stay as they were)
+    for name, path in (("embedding_file", mech.embedding),
+                       ("allowlist_file", mech.allowlist if isinstance(mech.allowlist, str) else None)):
+        stamp = _file_stamp(path) if path else None
+        if stamp is not None:
+            payload[name] = stamp
+    return payload
 
 
 def _write_cell(cells: Path, key: str, rows: list[dict[str, Any]]) -> None:
