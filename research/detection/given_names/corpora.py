@@ -1,0 +1,47 @@
+"""Real text outside the set: all NLTK webtext blocks, 500 Brown files (their first 3,000
+characters), 800 MTSamples notes (shuffled with seed 1, first 3,000 characters)."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import random
+import re
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1].parent / "evaluation"))
+
+from build_set import DATA  # noqa: E402  (the evaluation set's own lookup of ../shared/data)
+
+
+def webtext() -> Iterator[tuple[str, str]]:
+    with zipfile.ZipFile(DATA / "nltk_data" / "corpora" / "webtext.zip") as z:
+        for name in ("overheard", "firefox", "singles", "pirates", "grail", "wine"):
+            text = z.read(f"webtext/{name}.txt").decode("latin-1")
+            for m in re.finditer(r"(?:[^\n]+\n?)+", text):
+                yield name, m.group(0).strip()
+
+
+def brown() -> Iterator[tuple[str, str]]:
+    with zipfile.ZipFile(DATA / "nltk_data" / "corpora" / "brown.zip") as z:
+        for name in z.namelist():
+            if re.search(r"brown/c[a-r]\d\d$", name):
+                words = z.read(name).decode("latin-1").split()
+                yield "brown", " ".join(w.rsplit("/", 1)[0] for w in words)[:3000]
+
+
+def mtsamples() -> Iterator[tuple[str, str]]:
+    with gzip.open(DATA / "mtsamples" / "mtsamples.csv.gz", "rt", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    random.Random(1).shuffle(rows)
+    for row in rows[:800]:
+        yield "mtsamples", row["transcription"][:3000]
+
+
+def all_texts() -> Iterator[tuple[str, str]]:
+    yield from webtext()
+    yield from brown()
+    yield from mtsamples()
