@@ -438,3 +438,20 @@ def test_a_redaction_keeps_the_punctuation_and_possessive_the_span_took_in() -> 
     anon = Anonymizer(key=fast_key(1), scope="detected", detectors="with-edges", strategies={"DEFAULT": "redact"})
     out = anon.anonymize("Thanks Jordan. Kelly's phone logged in from (10.0.0.1) twice.")
     assert out == "Thanks [NAME]. [NAME]'s phone logged in from ([IP]) twice."
+
+
+def test_a_date_surrogate_writes_its_padding_in_the_records_style() -> None:
+    """Review audit (decision 0620): a DATE surrogate padded a month and day of two digits by
+    their own digits, so in a note that writes '3/7/92', '11/22/92' came back as '04/06/92': the
+    padding told the reader that the original's month was 10-12 and its day 10-31, and so the
+    record's shift to within weeks (40 of 60 MTSamples notes of that style under one seed).
+    Now it follows the record: unpadded here, and padded in a record that writes '03/07/92'."""
+    anon = Anonymizer(key=fast_key(6), scope="detected", detectors="regex")
+    for day in range(10, 28):
+        text = f"Seen on 3/7/92. Follow-up on 11/{day}/92. Discharged 12/{day}/92."
+        doc = anon.anonymize_document(text)
+        dates = [doc.text[i.new_start:i.new_end] for i in doc.items if i.label == "DATE"]
+        assert len(dates) == 3 and not any(re.search(r"(^|/)0", d) for d in dates), (text, dates)
+        padded = anon.anonymize_document(text.replace("3/7/92", "03/07/92"))
+        moved = [padded.text[i.new_start:i.new_end] for i in padded.items if i.label == "DATE"]
+        assert all(re.fullmatch(r"\d\d/\d\d/\d\d", d) for d in moved), moved

@@ -239,3 +239,18 @@ def test_a_time_after_a_date_without_a_year_survives_as_a_time_in_a_surrogate():
     # a date without a year comes back when the record's shift is a whole year (+365 days:
     # record 10 here, 1 record in 730 under the default shift; see docs/surrogates.md)
     assert sum(out == "3/4 at 23:59" for out in outs) == 1
+
+
+@pytest.mark.parametrize(("text", "style"), [
+    ("seen 3/7/92 and 11/22/92", "unpadded"),
+    ("seen 03/07/92 and 11/22/92", "padded"),
+    ("2024-3-7 then 2024-11-22", "unpadded"),
+    ("only 11/22/92", ""),  # no evidence
+    ("03/07/92 and 3/7/92", ""),  # both: a writer of both styles
+    ("a score of 46/25 and 11/22/92", ""),  # no month and day: no evidence
+])
+def test_date_style_reads_how_a_record_writes_its_dates(text, style):
+    from embedanon.surrogates.dates import date_style
+
+    assert date_style(text) == style
+    assert shift_date("11/22/92", -200, style=style) == ("5/6/92" if style == "unpadded" else "05/06/92")

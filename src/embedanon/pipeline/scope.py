@@ -51,7 +51,7 @@ from ..detectors.regex import RegexDetector
 from ..detectors.rules.common import NO_PROPAGATION
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges
-from ..surrogates import AvoidNames, record_roles, surrogates_for
+from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item
@@ -252,6 +252,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     others = AvoidNames.for_record(names)  # what a surrogate of each name must not resemble
     part_roles = record_roles(names)  # ``Wei`` alone is the given name of ``Wei Zhang``
     taken: dict[str, str] = {}  # name surrogates given in this record: never two people's
+    style = date_style(text)  # how the record writes numeric dates: its DATE surrogates follow
     prf = key.prf("surrogate")
     out: list[str] = []
     new_items: list[Item] = []
@@ -307,7 +308,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
             original = text[span.start : span.end]
             if action == "surrogate":
                 new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
-                                         avoid=others(original), roles=part_roles, taken=taken)
+                                         avoid=others(original), roles=part_roles, taken=taken,
+                                         date_style=style)
             else:
                 new = redacted(span.label, original)
             out.append(new)

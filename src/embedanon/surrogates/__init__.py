@@ -29,7 +29,7 @@ from ..text import TITLE, UPPER, case_code
 from .avoid import NO_NAMES, AvoidNames
 from .base import PRF, Context, Maker, Stream, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
-from .dates import MONTHS
+from .dates import MONTHS, date_style
 from .keys import entity_key
 from .names import lexicon, record_roles
 from .registry import MAKERS
@@ -64,6 +64,7 @@ class Surrogates:
         avoid: AvoidNames | Iterable[str] = NO_NAMES,
         roles: Mapping[str, str] | None = None,
         taken: dict[str, str] | None = None,
+        date_style: str = "",
     ) -> str:
         """A surrogate for the span ``text`` labelled ``label``.
 
@@ -86,6 +87,9 @@ class Surrogates:
                 part there are drawn again, so two people of one record never share one. Only
                 with ``consistency="record"`` (under ``corpus`` a name must get the same
                 surrogate in every record, whatever else the record holds).
+            date_style: how the record writes its numeric dates (:func:`~.dates.date_style` of
+                the record's text, computed once per record): a DATE surrogate writes a month or
+                day of two digits in it, so its padding does not tell the original's digits.
 
         Returns:
             The surrogate text. Whitespace-only text is returned as it is.
@@ -109,6 +113,7 @@ class Surrogates:
             avoid=avoid,
             roles=roles or {},
             taken=taken if self._record_scope else None,
+            date_style=date_style,
         )
         end = _SENTENCE_END.search(text) if label in _VALUE_LABELS else None
         if end is not None:  # ``john@x.org.``: the sentence's punctuation is no part of the value
@@ -162,6 +167,7 @@ __all__ = [
     "Stream",
     "SurrogateConfig",
     "Surrogates",
+    "date_style",
     "prf_from_key",
     "record_roles",
     "surrogates_for",

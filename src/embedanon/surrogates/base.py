@@ -123,6 +123,8 @@ class Context:
         taken: the name surrogates already given in the record (surrogate key -> the part it was
             drawn for), filled as the record's spans are replaced, so two people of one record
             never share a surrogate; None (corpus consistency, or a lone call): not checked.
+        date_style: how the record writes its numeric dates (:func:`~.dates.date_style`):
+            ``"padded"``, ``"unpadded"`` or ``""`` (unknown).
     """
 
     entity: Callable[[str], Stream]
@@ -130,6 +132,7 @@ class Context:
     avoid: AvoidNames
     roles: Mapping[str, str] = field(default_factory=dict)
     taken: dict[str, str] | None = None
+    date_style: str = ""
 
 
 class Maker(Protocol):

@@ -12,7 +12,8 @@ date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, 
 ``March 2024``, ``03/2024``, ``2024``, ``03/07`` (no year), each optionally after a weekday
 (``Thursday, March 7``), decades (``1990s``) and ranges of days (``March 5-7, 2024``).
 Each field keeps its width (``03`` stays two digits, ``24`` a two-digit year; a two-digit day
-next to a month name is not padded unless it starts with 0), a month name keeps its style and
+next to a month name is not padded unless it starts with 0; a two-digit month or day of a numeric
+date without a leading zero follows the record's style, :func:`date_style`), a month name keeps its style and
 case (a bare ``May`` counts as a full name), and a weekday is recomputed for the new date
 (shifted by ``offset mod 7`` when there is no year). Partial dates are shifted from an
 anchor: the 15th for month and year, July 2 for a bare year; they keep their value when the
@@ -128,11 +129,43 @@ def _weekday_name(day: int, original: str) -> str:
     return apply_case(word, case_code(original))
 
 
-def _width(value: int, original: str, *, numeric: bool) -> str:
+def _width(value: int, original: str, *, numeric: bool, style: str = "") -> str:
     """``value`` zero-padded like ``original``: a leading 0 pads; so does a width of 2 in an
-    all-numeric date (``12/31/99`` → ``01/01/00``), but not next to a month name (``Sept 30`` → ``Oct 1``)."""
-    padded = original.startswith("0") or (numeric and len(original) > 1)
+    all-numeric date (``12/31/99`` → ``01/01/00``) unless the record writes its numeric dates
+    unpadded (``style``, :func:`date_style`), but not next to a month name (``Sept 30`` → ``Oct 1``)."""
+    padded = original.startswith("0") or (numeric and len(original) > 1 and style != "unpadded")
     return f"{value:0{len(original)}d}" if padded else str(value)
+
+
+#: the numeric dates whose month and day fields show how a record writes them: ``2024-03-07``,
+#: ``3/7/24``, ``03.07.2024``, ``3/7`` (no year: with ``/`` only, as ``3-7`` is often a range)
+_STYLE_DATES = re.compile(
+    r"(?<![\w./-])(?:\d{4}(?P<s1>[-/.])(?P<m>\d{1,2})(?P=s1)(?P<d>\d{1,2})"
+    r"|(?P<a>\d{1,2})(?P<s2>[-/.])(?P<b>\d{1,2})(?P=s2)(?:\d{4}|\d{2})"
+    r"|(?P<c>\d{1,2})/(?P<e>\d{1,2}))(?![\w/-])")
+
+
+def date_style(text: str) -> str:
+    """How ``text`` (a whole record) writes the month and day of its numeric dates: ``"padded"``
+    when some field has a leading zero and none has one digit (``03/07/2024``), ``"unpadded"`` when
+    some has one digit and none a leading zero (``3/7/24``), else ``""`` (no evidence, or both).
+
+    A DATE surrogate writes a field of two digits without a leading zero (``11/22/92``) in the
+    record's style, not by its own digits: padded by its own digits, ``11/22/92`` among ``3/7/92``
+    became ``04/06/92``, which told the original's month (10-12) and day (10-31), and with them the
+    record's shift to within a few weeks (decision 0620)."""
+    padded = unpadded = False
+    for match in _STYLE_DATES.finditer(text):
+        g = match.groupdict()
+        fields = [f for f in (g["m"], g["d"], g["a"], g["b"], g["c"], g["e"]) if f]
+        values = [int(f) for f in fields]
+        if max(values) > 31 or min(values) > 12 or min(values) == 0:
+            continue  # no month and day (``46/25``, a score): no evidence
+        padded = padded or any(f.startswith("0") for f in fields)
+        unpadded = unpadded or any(len(f) == 1 for f in fields)
+    if padded == unpadded:
+        return ""
+    return "padded" if padded else "unpadded"
 
 
 def _year(text: str) -> int:
@@ -142,9 +175,10 @@ def _year(text: str) -> int:
     return value
 
 
-def shift_date(text: str, offset: int, *, order: str = "mdy") -> str | None:
+def shift_date(text: str, offset: int, *, order: str = "mdy", style: str = "") -> str | None:
     """``text`` shifted by ``offset`` days in its own format, or None when it is not one date
-    (with its time of day) in the formats of the module docstring."""
+    (with its time of day) in the formats of the module docstring; ``style``: the record's
+    :func:`date_style`."""
     core = text.strip(_STRIP)
     if not core:
         return None
@@ -157,7 +191,7 @@ def shift_date(text: str, offset: int, *, order: str = "mdy") -> str | None:
         for pattern in _PATTERNS:
             match = pattern.fullmatch(candidate)
             if match:
-                new = _shift_match(match, offset, order)
+                new = _shift_match(match, offset, order, style)
                 if new is not None:
                     start = text.index(candidate)
                     return text[:start] + new + text[start + len(candidate) :]
@@ -170,7 +204,8 @@ _LONGEST_DATE = 64
 _LONGEST_SEARCH = 4096
 
 
-def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: str = "mdy") -> str:
+def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: str = "mdy",
+                   style: str = "") -> str:
     """Every date inside ``text`` shifted by ``offset`` (leftmost, then longest, as
     :func:`shift_date` reads one), and the text between them rewritten by ``gap``.
 
@@ -192,7 +227,7 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
             if end + 1 < n and text[end] in "/-" and text[end + 1].isdigit():  # ``03/07`` of ``03/07/2024x``
                 continue
             window = text[pos:end]
-            new = shift_date(window, offset, order=order)
+            new = shift_date(window, offset, order=order, style=style)
             if new is None and window[:1].isalpha():  # a date said in words (``on July twenty ninth.``)
                 new = shift_spoken_date(window, offset)
             if new is not None:
@@ -208,7 +243,7 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
     return "".join(out)
 
 
-def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
+def _shift_match(match: re.Match[str], offset: int, order: str, style: str = "") -> str | None:
     g = match.groupdict()
     fields: dict[str, str] = {}  # group name -> its role ("y", "m", "d", "mon", "wd")
     for name in ("y", "m", "d", "mon", "wd"):
@@ -240,9 +275,9 @@ def _shift_match(match: re.Match[str], offset: int, order: str) -> str | None:
         if role == "y":
             replacements[name] = f"{new.year % 100:02d}" if len(old_text) == 2 else f"{new.year:04d}"
         elif role == "m":
-            replacements[name] = _width(new.month, old_text, numeric=numeric)
+            replacements[name] = _width(new.month, old_text, numeric=numeric, style=style)
         elif role == "d":
-            replacements[name] = _width(new.day, old_text, numeric=numeric)
+            replacements[name] = _width(new.day, old_text, numeric=numeric, style=style)
         elif role == "mon":
             replacements[name] = _month_name(new.month, old_text)
         elif role == "wd":
@@ -313,7 +348,7 @@ class DateMaker:
 
     def make(self, text: str, context: Context) -> str:
         offset = self.offset(context)
-        shifted = shift_date(text, offset, order=self._order)
+        shifted = shift_date(text, offset, order=self._order, style=context.date_style)
         if shifted is None:  # a date said in words (transcribed speech)
             shifted = shift_spoken_date(text, offset)
         if shifted is not None:
@@ -326,7 +361,7 @@ class DateMaker:
             return scrubbed(shift_month_names(part, offset), stream, DATE_WORDS - names)
 
         stream = context.entity(f"DATE\x00{entity_key(text)}")
-        out = shift_dates_in(text, offset, gap, order=self._order)
+        out = shift_dates_in(text, offset, gap, order=self._order, style=context.date_style)
         if names and gaps == [text] and _capitalized_words(text):
             # no date in it at all, and it reads as a person's name (``Summer``, ``Autumn Smith``):
             # a name surrogate, not the original's date words kept and the rest scrubbed
