@@ -75,6 +75,41 @@ def test_fasttext_bin(tmp_path: Path) -> None:
     assert store.dim == 8
 
 
+def _fasttext_file(path: Path) -> Path:
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    sentences = [["patient", "has", "chest", "pain"], ["doctor", "sees", "patient"]] * 20
+    model = FastText(vector_size=4, min_count=1, epochs=1, seed=1, workers=1, bucket=64)
+    model.build_vocab(corpus_iterable=sentences)
+    model.train(corpus_iterable=sentences, total_examples=len(sentences), epochs=1)
+    save_facebook_model(model, str(path))
+    return path
+
+
+def test_fasttext_bin_cut_inside_its_vocabulary_is_refused_not_read_forever(tmp_path: Path) -> None:
+    """gensim reads a fastText word a byte at a time until its end mark, and at the end of the
+    file reads nothing forever: 'embeddings import' of a cut .bin never returned (found by hand in
+    the embeddings audit). Run in a subprocess, so that a hang fails the test instead of the run."""
+    import subprocess
+    import sys
+
+    raw = _fasttext_file(tmp_path / "whole.bin").read_bytes()
+    results = []
+    # inside the header; inside a word of the vocabulary (a cut between entries was a struct.error)
+    for cut in (60, raw.index(b"patient") + 3):
+        path = tmp_path / f"cut{cut}.bin"
+        path.write_bytes(raw[:cut])
+        code = ("from embedanon.vectors.store import read_vectors\n"
+                "from embedanon.errors import EmbeddingError\n"
+                f"try:\n    read_vectors({str(path)!r})\nexcept EmbeddingError as e:\n    print(e)")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        results.append(done.stdout.strip())
+    assert results[0].endswith("the file ends inside its fastText header (truncated)")
+    assert "its vocabulary announces 6 words, but the file ends after" in results[1]
+    assert len(read_vectors(tmp_path / "whole.bin")) == 6
+
+
 def test_bad_files(tmp_path: Path) -> None:
     with pytest.raises(EmbeddingError, match="not found"):
         read_vectors(tmp_path / "missing.txt")

@@ -525,8 +525,57 @@ def _scan_text(path: Path, fmt: str, limit: int | None) -> int | None:
     return read if fmt == "glove" else None
 
 
-#: bytes read at a time by :func:`_scan_binary`; also the longest word it accepts
+#: bytes read at a time by the binary scans; also the longest word they accept
 _SCAN_CHUNK = 1 << 20
+
+
+class _Chunks:
+    """A binary file read a chunk at a time, walked forward by :func:`_scan_binary` and
+    :func:`_scan_fasttext` without holding more than about two chunks."""
+
+    def __init__(self, fh: Any) -> None:
+        self.fh, self.buf, self.pos = fh, b"", 0
+
+    def _more(self) -> bool:
+        chunk = self.fh.read(_SCAN_CHUNK)
+        self.buf, self.pos = self.buf[self.pos :] + chunk, 0
+        return bool(chunk)
+
+    def past(self, marker: bytes) -> bool | None:
+        """Move past the next ``marker``: True; None when it is not within :data:`_SCAN_CHUNK`
+        bytes; False when the file ends first."""
+        found = self.buf.find(marker, self.pos)
+        while found < 0:
+            if len(self.buf) - self.pos > _SCAN_CHUNK:
+                return None
+            if not self._more():
+                return False
+            found = self.buf.find(marker, self.pos)
+        self.pos = found + len(marker)
+        return True
+
+    def skip(self, n: int) -> bool:
+        """Move ``n`` bytes forward; False when the file ends first."""
+        while len(self.buf) - self.pos < n:
+            if not self._more():
+                return False
+        self.pos += n
+        return True
+
+    def take(self, n: int) -> bytes | None:
+        """The next ``n`` bytes, or None when the file ends first."""
+        if not self.skip(n):
+            return None
+        return self.buf[self.pos - n : self.pos]
+
+    def rest_is_blank(self) -> bool:
+        """Whether nothing but white space follows (reads to the end)."""
+        rest = self.buf[self.pos :]
+        while rest:
+            if rest.strip():
+                return False
+            rest = self.fh.read(_SCAN_CHUNK)
+        return True
 
 
 def _scan_binary(path: Path, limit: int | None) -> None:
@@ -550,44 +599,61 @@ def _scan_binary(path: Path, limit: int | None) -> None:
     opener = gzip.open if path.suffix.lower() == ".gz" else open
     with opener(path, "rb") as fh:  # type: ignore[operator]
         fh.readline()
-        buf, pos = b"", 0
-
-        def more() -> bool:
-            nonlocal buf, pos
-            chunk = fh.read(_SCAN_CHUNK)
-            buf, pos = buf[pos:] + chunk, 0
-            return bool(chunk)
-
+        chunks = _Chunks(fh)
         for row in range(rows):
-            space = buf.find(b" ", pos)
-            while space < 0:
-                if len(buf) - pos > _SCAN_CHUNK:
-                    raise EmbeddingError(f"{path}: word {row + 1} is not followed by a space within "
-                                         f"{_SCAN_CHUNK} bytes (damaged or not a word2vec binary file)")
-                if not more():
-                    space = -1
-                    break
-                space = buf.find(b" ", pos)
-            while space >= 0 and len(buf) - space - 1 < 4 * dim:
-                offset = pos
-                if not more():
-                    space = -1
-                    break
-                space -= offset
-            if space < 0:
+            found = chunks.past(b" ")
+            if found is None:
+                raise EmbeddingError(f"{path}: word {row + 1} is not followed by a space within "
+                                     f"{_SCAN_CHUNK} bytes (damaged or not a word2vec binary file)")
+            if not found or not chunks.skip(4 * dim):
                 raise EmbeddingError(
                     f"{path}: its header announces {count} words of dimension {dim}, but the file "
                     f"ends after {row} of them (truncated or a wrong header)")
-            pos = space + 1 + 4 * dim
-        if limit is not None and limit <= count:
-            return
-        rest = buf[pos:]
-        while rest:
-            if rest.strip():
+        if (limit is None or limit > count) and not chunks.rest_is_blank():
+            raise EmbeddingError(
+                f"{path}: data follows the {count} words of dimension {dim} its header announces "
+                "(a wrong header or appended data)")
+
+
+#: fastText's model file: magic number and version (int32), then its arguments: 12 int32 and a
+#: double (dim and ws first), or in the old format without magic and version, 10 and a double
+_FASTTEXT_ARGS, _FASTTEXT_OLD_ARGS = 12 * 4 + 8, 10 * 4 + 8
+
+
+def _scan_fasttext(path: Path) -> None:
+    """Walk a fastText ``.bin`` file's vocabulary before gensim reads it: gensim reads each word
+    a byte at a time until its end mark, and at the end of a file cut inside the vocabulary it
+    reads nothing forever (a 200-byte cut of a model hung ``embeddings import``).
+
+    The layout (fastText's ``Args::save`` and ``Dictionary::save``): the header, the vocabulary's
+    size, word and label counts (3 int32), its token count (int64), in the new format the
+    pruned-index size (int64), then each entry as its bytes, a 0 byte, a count (int64) and a
+    type (int8). A file that ends before the last entry, or an entry without its end mark within
+    :data:`_SCAN_CHUNK` bytes, is refused naming the entry; the matrices that follow are checked
+    by gensim (a short matrix fails there).
+    """
+    import gzip
+    import struct
+
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    with opener(path, "rb") as fh:  # type: ignore[operator]
+        chunks = _Chunks(fh)
+        head = chunks.take(8)
+        new_format = head is not None and struct.unpack("@i", head[:4])[0] == _FASTTEXT_MAGIC
+        args = _FASTTEXT_ARGS if new_format else _FASTTEXT_OLD_ARGS
+        counts = chunks.take(12) if head is not None and chunks.skip(args) else None
+        if counts is None or not chunks.skip(16 if new_format else 8):
+            raise EmbeddingError(f"{path}: the file ends inside its fastText header (truncated)")
+        size = struct.unpack("@3i", counts)[0]
+        for entry in range(max(size, 0)):
+            found = chunks.past(b"\0")
+            if found is None:
+                raise EmbeddingError(f"{path}: vocabulary entry {entry + 1} has no end within "
+                                     f"{_SCAN_CHUNK} bytes (damaged or not a fastText .bin file)")
+            if not found or not chunks.skip(9):
                 raise EmbeddingError(
-                    f"{path}: data follows the {count} words of dimension {dim} its header announces "
-                    "(a wrong header or appended data)")
-            rest = fh.read(_SCAN_CHUNK)
+                    f"{path}: its vocabulary announces {size} words, but the file ends after {entry} "
+                    "of them (truncated)")
 
 
 def memory_limit_bytes() -> int:
@@ -651,6 +717,8 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
         lines = _scan_text(path, fmt, limit)
         if fmt == "word2vec-binary":
             _scan_binary(path, limit)
+        elif fmt == "fasttext-bin":
+            _scan_fasttext(path)
     except OSError as exc:
         raise EmbeddingError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
     try:
