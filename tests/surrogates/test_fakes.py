@@ -240,3 +240,18 @@ def test_an_age_range_moves_as_a_whole():
         assert high - low == 5 and abs(low - 45) <= 2 and low != 45
         words = replace("AGE", "aged 45 to 50 years", key=key)
         assert re.fullmatch(r"aged (\d+) to (\d+) years", words) and words.split()[1] == str(low)
+
+
+@pytest.mark.parametrize("text", ["1 year old", "one year old", "1 month old", "2 years old", "two weeks",
+                                  "2 DAYS OLD", "1 yr old"])
+def test_an_age_unit_agrees_with_the_surrogate_age(text):
+    """Review audit: '1 year old' always came back as '2 year old' or '3 year old', a singular
+    noun after another number that told the reader the original age was exactly 1 (and '2 years
+    old' could read '1 years old'). The unit noun now follows the surrogate's number; a
+    hyphenated '1-year-old' is singular either way."""
+    for record in range(40):
+        out = replace("AGE", text, record=b"r%d" % record)
+        number, noun = re.match(r"(\w+) (\w+)", out).groups()
+        one = number.lower() in ("1", "one")
+        assert noun.lower() in ("year", "month", "week", "day", "yr") if one else noun.lower().endswith("s"), out
+    assert replace("AGE", "1-year-old").endswith("-year-old")

@@ -378,5 +378,21 @@ class AgeMaker:
                 return scrubbed(text, stream, AGE_WORDS)
             new = in_words(min(self.age(_number_value(match), context), 999), match.group())
             stop = match.end()
-        before, after = text[: match.start()], text[stop:]
+        before, after = text[: match.start()], _agree(text[stop:], new)
         return fix_ordinals(f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}")
+
+
+#: a unit noun after an age, apart from it (``1 year old``; not ``1-year-old``, always singular)
+_AGE_UNIT = re.compile(r"(\s+)(year|month|week|day|yr|wk)(s?)(?![^\W\d_])", re.IGNORECASE)
+
+
+def _agree(after: str, new: str) -> str:
+    """``after`` with the unit noun that starts it in the number of the age ``new``: ``1 year old``
+    moved to 3 reads ``3 years old``, not ``3 year old``, which told that the original was 1."""
+    unit = _AGE_UNIT.match(after)
+    if unit is None or not (new.isdigit() or _NUMBER_IN_WORDS.fullmatch(new)):
+        return after  # no unit noun, or a range (``45-50 years``: plural either way)
+    match = _NUMBER_IN_WORDS.fullmatch(new)
+    one = int(new) == 1 if new.isdigit() else match is not None and _number_value(match) == 1
+    noun = unit.group(2) + ("" if one else "S" if unit.group(2).isupper() else "s")
+    return unit.group(1) + noun + after[unit.end():]
