@@ -152,3 +152,46 @@ def test_the_manifest_records_the_epochs_actually_run(tmp_path: Path, data: Path
     assert json.loads((out / "manifest.json").read_text())["train"]["epochs"] == ADAPT_EPOCHS == 20
     assert _train(data, out).exit_code == 0  # --epochs 1
     assert json.loads((out / "manifest.json").read_text())["train"]["epochs"] == 1
+
+
+# -- ignored regions (decision 0611) --------------------------------------------------------------
+
+def test_token_labels_leave_ignored_tokens_unlabelled_but_keep_spans() -> None:
+    import numpy as np
+
+    from embedanon.detectors.features import tokenize
+    from embedanon.detectors.training import UNLABELLED, token_labels
+
+    text = "Seen at Mercy Hospital by Ana Lima."
+    toks = tokenize(text)
+    spans = [{"start": 26, "end": 34, "label": "NAME"}]
+    plain = token_labels(toks.starts, toks.ends, spans)
+    assert plain.tolist() == [0, 0, 0, 0, 0, 1, 2, 0]  # negative control: the old labels
+    ignored = token_labels(toks.starts, toks.ends, spans, [[8, 22]])
+    assert ignored.tolist() == [0, 0, UNLABELLED, UNLABELLED, 0, 1, 2, 0]
+    # a region reaching into a span: the span's tokens keep their labels
+    reaching = token_labels(toks.starts, toks.ends, spans, [[20, 30]])
+    assert reaching.tolist() == [0, 0, 0, UNLABELLED, UNLABELLED, 1, 2, 0]
+    assert np.array_equal(token_labels(toks.starts, toks.ends, spans, []), plain)
+
+
+@pytest.mark.default_embedding
+def test_ignored_regions_are_left_out_of_training_not_trained_as_not_personal() -> None:
+    """The span format's ignore regions are 'neither gold nor wrong to flag'; training taught
+    them as O, not personal (found reading the trainer in the detector audit)."""
+    from embedanon.detectors.training import featurize_records
+    from embedanon.detectors.weights import Weights, make_featurizer, shipped_path
+    from embedanon.errors import InputError
+
+    weights = Weights.load(shipped_path())
+    featurizer = make_featurizer(weights.clusters, int(weights.sparse.shape[0]))
+    text = "Seen at Mercy Hospital by Ana Lima."
+    record = {"text": text, "spans": [{"start": 26, "end": 34, "label": "NAME"}]}
+    plain = featurize_records(featurizer, [record])
+    ignored = featurize_records(featurizer, [{**record, "ignore": [[8, 22]]}])
+    assert len(plain.y) == 8 and ignored.y.tolist() == [0, 0, 0, 1, 2, 0]
+    # the kept tokens keep the features they had in context (Mercy and Hospital stay neighbors)
+    keep = [0, 1, 4, 5, 6, 7]
+    assert (ignored.ids == plain.ids[keep]).all() and (ignored.rows == plain.rows[keep]).all()
+    with pytest.raises(InputError, match="every token is in an ignored region"):
+        featurize_records(featurizer, [{**record, "spans": [], "ignore": [[0, len(text)]]}])

@@ -43,9 +43,21 @@ class Examples:
     y: np.ndarray
 
 
-def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict[str, Any]]) -> np.ndarray:
-    """BIO class ids int64 (T,): a token is inside a span when it overlaps it."""
+#: :func:`token_labels`' class for a token of an ignored region: no label, left out of training
+UNLABELLED = -1
+
+
+def token_labels(starts: np.ndarray, ends: np.ndarray, spans: Iterable[dict[str, Any]],
+                 ignore: Iterable[Sequence[int]] = ()) -> np.ndarray:
+    """BIO class ids int64 (T,): a token is inside a span when it overlaps it.
+
+    A token outside every span that overlaps an ignored region (the span format's ``"ignore":
+    [[start, end], ...]``: text that is neither gold nor wrong to flag, decision 0611) gets
+    :data:`UNLABELLED` instead of ``O``: training leaves it out rather than teach that it is not
+    personal."""
     y = np.zeros(len(starts), dtype=np.int64)
+    for start, end in ignore:
+        y[(starts < end) & (ends > start)] = UNLABELLED
     for s in sorted(spans, key=lambda s: (s["start"], s["end"])):
         inside = np.flatnonzero((starts < s["end"]) & (ends > s["start"]))
         if len(inside) == 0:
@@ -109,14 +121,18 @@ def featurize_records(
                     ids[i, 0] = 0  # w=
                     ids[i, 3 : _own_features(ids[i], featurizer.own_slots)] = 0  # affixes ... clusters
                     rows[i, 1] = 0  # own dense row -> the zero row
-        ids_.append(ids.astype(np.int32))
-        rows_.append(rows.astype(np.int32))
-        ys.append(token_labels(toks.starts, toks.ends, r["spans"]))
+        y = token_labels(toks.starts, toks.ends, r["spans"], r.get("ignore", ()))
+        kept = y != UNLABELLED  # featurized with their context first: only the rows are left out
+        ids_.append(ids[kept].astype(np.int32))
+        rows_.append(rows[kept].astype(np.int32))
+        ys.append(y[kept])
     if featurizer.generation != generation:  # the rows of earlier records were numbered anew
         raise ConfigError("the featurizer emptied its cache while featurizing training records; "
                           "build it with cache_limit=None")
     if not ys:
         raise InputError("no training records")
+    if not any(len(y) for y in ys):
+        raise InputError("no tokens to train on: every token is in an ignored region")
     return Examples(np.concatenate(ids_), np.concatenate(rows_), np.concatenate(ys))
 
 

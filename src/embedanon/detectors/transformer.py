@@ -40,7 +40,7 @@ from .._validate import positive_float, positive_int, seed_int
 from ..errors import ConfigError, InputError
 from .base import Span
 from .bio import CLASSES, decode
-from .training import require_disjoint_spans, require_tokens, token_labels
+from .training import UNLABELLED, require_disjoint_spans, require_tokens, token_labels
 from .weights import read_manifest
 
 #: file next to the transformers weights: classes, threshold, windowing, training facts
@@ -127,10 +127,13 @@ def windows(n: int, *, max_length: int, stride: int) -> list[tuple[int, int]]:
     return [w for i, w in enumerate(out) if i == 0 or w[1] > out[i - 1][1]]
 
 
-def piece_labels(enc: Encoded, spans: Sequence[dict[str, Any]]) -> np.ndarray:
-    """int64 (P,): each word's BIO class id on its first wordpiece, ``IGNORE`` elsewhere."""
+def piece_labels(enc: Encoded, spans: Sequence[dict[str, Any]],
+                 ignore: Sequence[Sequence[int]] = ()) -> np.ndarray:
+    """int64 (P,): each word's BIO class id on its first wordpiece, ``IGNORE`` elsewhere (and on
+    the words of ``ignore`` regions outside every span, see :func:`~.training.token_labels`)."""
     labels = np.full(len(enc.ids), IGNORE, dtype=np.int64)
-    labels[enc.first] = token_labels(enc.starts, enc.ends, spans)
+    words = token_labels(enc.starts, enc.ends, spans, ignore)
+    labels[enc.first] = np.where(words == UNLABELLED, IGNORE, words)
     return labels
 
 
@@ -268,7 +271,7 @@ def train_transformer(records: Sequence[dict[str, Any]], *, base: str | Path | N
     rows = []
     for r in records:
         enc = encode(tokenizer, r["text"], case_channel=case_channel)
-        labels = piece_labels(enc, r["spans"])
+        labels = piece_labels(enc, r["spans"], r.get("ignore", ()))
         rows += [(enc.ids[a:b], enc.types[a:b], labels[a:b])
                  for a, b in windows(len(enc.ids), max_length=max_length, stride=stride) if b > a]
     if not rows:
