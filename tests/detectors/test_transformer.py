@@ -146,6 +146,20 @@ def test_only_safetensors_weights_are_ever_loaded(tmp_path, monkeypatch):
     assert calls[1][1]["use_safetensors"] is True
 
 
+def test_piece_labels_give_ignored_words_the_loss_ignore_index():
+    """Decision 0611 on the transformer path (plain numpy: runs without torch)."""
+    from embedanon.detectors.transformer import IGNORE, Encoded
+
+    # "Seen Mercy Hospital Ana": 4 words, "Hospital" in two pieces
+    enc = Encoded(ids=np.arange(5), types=np.zeros(5, np.int64), first=np.array([0, 1, 2, 4]),
+                  starts=np.array([0, 5, 11, 20]), ends=np.array([4, 10, 19, 23]))
+    spans = [{"start": 20, "end": 23, "label": "NAME"}]
+    b_name = CLASSES.index("B-NAME")
+    assert piece_labels(enc, spans).tolist() == [0, 0, 0, IGNORE, b_name]
+    assert piece_labels(enc, spans, [[5, 19]]).tolist() == [0, IGNORE, IGNORE, IGNORE, b_name]
+    assert piece_labels(enc, spans, [[15, 23]]).tolist() == [0, 0, IGNORE, IGNORE, b_name]
+
+
 def test_transformer_needs_a_path():
     with pytest.raises(ConfigError, match="needs the detector option transformer_path=DIR"):
         build_detectors("transformer")
