@@ -505,7 +505,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "Stay 01/02/2020 \u2013 03/04/2020 only.",
          "ask hsiu-hsia or younes taibi before noon.",
          "Church leaders will today urge Tony Blair to launch an inquiry.",
-         "Two women were shot dead by Afghan and U.S.-led troops."]
+         "Two women were shot dead by Afghan and U.S.-led troops.",
+         "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!"]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):
@@ -1064,3 +1065,35 @@ def test_names_of_groups_are_no_names(text, names, expected):
 
     spans = _spans(text, names)
     assert [text[s.start : s.end] for s in drop_group_names(RuleContext(text), spans)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # a noun for a kind of person in lower case is a role, whatever the score (0140)
+        ("JACK SPARROW: Bugger, bugger.\nBEDEVERE: My liege! You nitwit!", ["liege", "nitwit"], []),
+        ("Patient: Yes ma'am. He is married, nonsmoker.", ["ma", "nonsmoker"], []),
+        ("Hey, jaywalker! You're late!", ["jaywalker"], []),
+        # names stay: capitalized (a surname, a character), a listed name part, not all role words,
+        # after a title, and any span in text without both cases
+        ("I met Parsons and Draper at the inn.", ["Parsons", "Draper"], ["Parsons", "Draper"]),
+        ("we saw hải anh at the park.", ["hải anh"], ["hải anh"]),
+        ("Then my friend tunde waved.", ["tunde"], ["tunde"]),
+        ("Hi doctor, I'm fine.", ["doctor"], ["doctor"]),
+        ("Ask Mr. nurse about it, Tom.", ["nurse"], ["nurse"]),
+        ("We met the liege lord Tom there.", ["liege lord Tom"], ["liege lord Tom"]),
+    ],
+)
+def test_role_nouns_in_lower_case_are_no_names(text, names, expected):
+    from embedanon.detectors.rules import drop_role_nouns
+
+    out = drop_role_nouns(RuleContext(text), _spans(text, names))
+    assert [text[s.start : s.end] for s in out] == expected
+
+
+def test_a_role_noun_after_a_greeting_is_no_name_in_the_shipped_detector():
+    # the demo dialogue register: 'Yes ma'am.' kept ma'am as a NAME (model 0.69) before 0140
+    from embedanon.detectors.registry import build_detectors
+
+    text = "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!"
+    assert build_detectors("model,regex").detect(text) == []

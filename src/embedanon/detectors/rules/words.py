@@ -18,6 +18,7 @@ from ...lexicon import (
     group_names,
     name_like,
     name_parts,
+    person_noun,
     public_figure_key,
     public_figures,
 )
@@ -31,6 +32,8 @@ from .common import NO_PROPAGATION, SpanLookup, capitalized, drop_where
 
 _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
+#: a word with its inner apostrophes and hyphens (``ma'am``, ``sister-in-law``)
+_JOINED_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 #: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
 _PAIR_SCORE = 0.5
 _PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
@@ -374,6 +377,38 @@ def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
         return bool(words) and not any(name_like(w) for w in words) and not after_title(text, sp.start)
 
     return drop_where(spans, "NAME", common)
+
+
+def drop_role_nouns(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A noun for a kind of person written in lower case is a role, not a name: in text with both
+    cases, a NAME span written all in lower case whose words are all such nouns
+    (:func:`~embedanon.lexicon.person_noun`: WordNet's person nouns, no listed name part among
+    them) is dropped, whatever the model's score, unless it follows a title: ``Yes ma'am``, ``my
+    liege``, ``you nitwit``, ``Hey, jaywalker!`` (decision 0140). A capitalized one may be a
+    surname (``Parsons``, ``Draper``) or a script's character and is left to the other rules;
+    ``doctor``, ``boss`` and ``guy`` are listed name parts too and stay with the model.
+
+    Args:
+        context: the text and its case.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those NAME spans.
+    """
+    if context.case != "mixed":
+        return spans
+    text = context.text
+
+    def role(sp: Span) -> bool:
+        # the whole words the span touches: the decode may hold ``ma`` of ``ma'am``
+        line_start = text.rfind("\n", 0, sp.start) + 1
+        line_end = text.find("\n", sp.end) % (len(text) + 1)  # -1 (no line break): the text's end
+        words = [m.group() for m in _JOINED_WORD.finditer(text, line_start, line_end)
+                 if m.start() < sp.end and sp.start < m.end()]
+        return (bool(words) and all(w.islower() and person_noun(w) for w in words)
+                and not after_title(text, sp.start))
+
+    return drop_where(spans, "NAME", role)
 
 
 def drop_drug_names(context: RuleContext, spans: list[Span]) -> list[Span]:
