@@ -132,7 +132,8 @@ CASES: dict[str, Case] = {
     "invalid utf-8 in a file": _case("line 2 is not valid UTF-8")(
         lambda e, m: e.run(str(e.write("l.txt", f"{CANARY}\ncaf\xe9\n".encode("latin-1"))))),
     # embeddings and allowlists
-    "notes given as embedding": _case("damaged, or not in this format")(
+    "notes given as embedding": _case("line 2 has 2 values after its word, not 3 (line 1): a damaged line, "
+                                      "a word with a space in it, or not an embedding file")(
         lambda e, m: e.run(str(e.good), "--embedding",
                            str(e.write("notes.txt", f"seen {CANARY} chest pain\nMary visited Boston\n")),
                            embedding=False)),

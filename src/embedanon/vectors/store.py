@@ -514,8 +514,8 @@ def _scan_text(path: Path, fmt: str, limit: int | None) -> int | None:
             elif values != dim:
                 raise EmbeddingError(
                     f"{path}: line {line_no} has {values} values after its word, not "
-                    f"{dim} ({'its header' if fmt == 'word2vec' else 'line 1'}); a damaged line, or "
-                    "a word containing a space")
+                    f"{dim} ({'its header' if fmt == 'word2vec' else 'line 1'}): a damaged line, a "
+                    "word with a space in it, or not an embedding file")
             read += 1
     if count is not None and rows is not None and read < rows:
         raise EmbeddingError(
