@@ -497,6 +497,9 @@ def parse_config(data: Any) -> ExperimentConfig:
     folds = _int(data.get("folds", 5), "folds", 2)
     embedding = _need(data.get("embedding", "minilm-words"), str, "embedding", "a string")
     privacy = PrivacySettings(**_settings(data.get("privacy"), "privacy", _PRIVACY))
+    from ..privacy.metrics import check_draws
+
+    check_draws(privacy.draws, "privacy.draws")  # else the N_w draws of a cell can take all memory
     quick = QuickSettings(**_settings(data.get("quick"), "quick", _QUICK))
     if quick.folds < 2:
         raise ConfigError(f"quick.folds must be an integer >= 2, got {quick.folds}")

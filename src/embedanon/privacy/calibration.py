@@ -38,7 +38,7 @@ from ..vectors.defaults import DEFAULT_EMBEDDING, load_embedding
 from ..vectors.index import NeighborIndex
 from .attacks.bayes import PosteriorAttack
 from .attacks.likelihood import likelihood_for
-from .metrics import word_statistics
+from .metrics import CHUNK_DRAWS, check_draws, word_statistics
 from .prior import embedding_vocabulary, public_prior
 
 #: Words are sampled among this many most frequent candidates (embedding files are in
@@ -164,8 +164,12 @@ def attack_top1(mechanism: Mechanism, index: NeighborIndex, ids: np.ndarray, dra
     Raises:
         ConfigError: the mechanism has no exact law.
     """
-    repeated = np.repeat(np.asarray(ids, dtype=np.int64), draws)
-    ys = np.asarray(mechanism.sample(repeated, GeneratorNoise(rng, len(repeated))), dtype=np.int64)
+    repeated = np.repeat(np.asarray(ids, dtype=np.int64), check_draws(draws))
+    # sampled in chunks of CHUNK_DRAWS rows (bounded memory; one chunk, as before, up to 65,536 draws)
+    ys = np.concatenate([
+        np.asarray(mechanism.sample(part, GeneratorNoise(rng, len(part))), dtype=np.int64)
+        for part in (repeated[i:i + CHUNK_DRAWS] for i in range(0, len(repeated), CHUNK_DRAWS))
+    ]) if len(repeated) else repeated
     store = index.store
     vocabulary = embedding_vocabulary(store, public_prior(store))
     posterior = PosteriorAttack(likelihood_for(mechanism, index), vocabulary, store.words,
@@ -195,7 +199,7 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
         on_value: called with each row once its value is measured (progress; counts only).
     """
     seed = seed_int(seed)
-    draws = positive_int("draws", draws)
+    draws = check_draws(draws)
     if not values:
         raise ConfigError(f"{parameter} grid is empty")
     if index is None:

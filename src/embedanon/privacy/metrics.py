@@ -19,13 +19,32 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._validate import positive_int
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..mechanisms.base import Mechanism
 from ..noise import GeneratorNoise
 from ..text import ALNUM_KINDS, Token, lookup_key, tokenize
 
 #: Words sampled per chunk in :func:`word_statistics` (bounds memory: chunk * draws * d floats).
 _CHUNK_WORDS = 64
+#: At most this many draws are sampled in one call (a mechanism holds about 1 kB per draw): fewer
+#: words per chunk when ``draws`` exceeds 1,024, so the chunks of the defaults are unchanged.
+CHUNK_DRAWS = 1 << 16
+#: The most draws per word :func:`word_statistics` accepts: N_w is then resolved to 1e-5, and one
+#: word's draws (one chunk) stay within about 0.2 GB.
+MAX_DRAWS = 100_000
+
+
+def check_draws(draws: object, name: str = "draws") -> int:
+    """``draws`` as an int in [1, :data:`MAX_DRAWS`] (before any long work).
+
+    Raises:
+        ConfigError: out of range; TypeError: not an int.
+    """
+    draws = positive_int(name, draws)
+    if draws > MAX_DRAWS:
+        raise ConfigError(f"{name} must be at most {MAX_DRAWS:,}, got {draws:,} (N_w is resolved to "
+                          f"1/{MAX_DRAWS:,} already; more draws only cost memory and time)")
+    return draws
 
 
 # ------------------------------------------------------------------------------------------------
@@ -234,14 +253,15 @@ def word_statistics(mechanism: Mechanism, ids: np.ndarray, draws: int, rng: np.r
         rng: the only source of randomness (words are sampled in fixed chunks, in order).
         vectors: float32 (V, d) unit rows of the embedding, for the cosine; optional.
     """
-    draws = positive_int("draws", draws)
+    draws = check_draws(draws)
     ids = np.asarray(ids, dtype=np.int64).reshape(-1)
     m = len(ids)
+    per_chunk = max(1, min(_CHUNK_WORDS, CHUNK_DRAWS // draws))
     n_w = np.empty(m, dtype=np.float64)
     s_w = np.empty(m, dtype=np.int64)
     cosine = np.full(m, np.nan, dtype=np.float64)
-    for start in range(0, m, _CHUNK_WORDS):
-        chunk = ids[start:start + _CHUNK_WORDS]
+    for start in range(0, m, per_chunk):
+        chunk = ids[start:start + per_chunk]
         noise = GeneratorNoise(rng, len(chunk) * draws)
         out = np.asarray(mechanism.sample(np.repeat(chunk, draws), noise), dtype=np.int64)
         out = out.reshape(len(chunk), draws)
