@@ -101,6 +101,16 @@ def test_bad_config_one_line(path: str, value: object, message: str) -> None:
     assert "\n" not in str(info.value)
 
 
+def test_dataset_names_that_share_a_plot_file_are_refused() -> None:
+    """Found by the experiment audit: datasets named 'notes 2024' and 'notes-2024' both wrote
+    plot-notes-2024-tfidf-logreg.png, the second over the first."""
+    data = _with("datasets", [dict(EXAMPLE["datasets"][0], name="notes 2024"),
+                              dict(EXAMPLE["datasets"][0], name="notes-2024")])
+    with pytest.raises(ConfigError, match=r"^datasets\[0\] and datasets\[1\]: names 'notes 2024' and "
+                                          r"'notes-2024' give the same plot file name"):
+        parse_config(data)
+
+
 def test_two_entries_of_one_mechanism_need_labels() -> None:
     data = _with("mechanisms", [{"name": "knn", "k": [5]}, {"name": "knn", "k": [10], "min_length": 3}])
     with pytest.raises(ConfigError, match="same label"):

@@ -192,6 +192,11 @@ class ExperimentConfig:
         )
 
 
+def file_name(name: str) -> str:
+    """``name`` as part of a file name: letters, digits, ``-`` and ``_`` kept, anything else ``-``."""
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+
+
 def cell_key(payload: dict[str, Any]) -> str:
     """Stable 16-hex-digit hash of a cell's configuration (canonical JSON)."""
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
@@ -472,6 +477,12 @@ def parse_config(data: Any) -> ExperimentConfig:
     names = [d.name for d in specs]
     if len(set(names)) != len(names):
         raise ConfigError("datasets: names must be unique")
+    files: dict[str, int] = {}
+    for i, d in enumerate(specs):  # one plot file per dataset: plot-<file name>-<classifier>.png
+        j = files.setdefault(file_name(d.name), i)
+        if j != i:
+            raise ConfigError(f"datasets[{j}] and datasets[{i}]: names {specs[j].name!r} and {d.name!r} "
+                              "give the same plot file name; rename one (letters, digits, - and _ are kept)")
     mechs = tuple(_mechanism(m, f"mechanisms[{i}]") for i, m in enumerate(mechanisms))
     variants = [m.variant for m in mechs]
     if len(set(variants)) != len(variants):

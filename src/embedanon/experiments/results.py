@@ -23,7 +23,7 @@ import numpy as np
 
 from .._atomic import atomic_write
 from ..privacy.verdict import wilson_interval
-from .config import ExperimentConfig
+from .config import ExperimentConfig, file_name
 
 TARGET_SHARE = 0.9
 #: Parameters for which a larger value is more private (every other one: smaller is).
@@ -365,10 +365,6 @@ def plot(
     return True
 
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
-
-
 def write_reports(
     config: ExperimentConfig,
     rows: Sequence[dict[str, Any]],
@@ -388,7 +384,7 @@ def write_reports(
                 summaries,
                 spec.name,
                 classifier,
-                output / f"plot-{_safe(spec.name)}-{_safe(classifier)}.png",
+                output / f"plot-{file_name(spec.name)}-{file_name(classifier)}.png",
             )
     if progress is not None:
         progress(
