@@ -70,3 +70,27 @@ def test_results_md_gives_the_attack_and_canary_figures_with_their_interval(tmp_
     assert "95 % Wilson interval" in text
     del rows[1]["attack_public_tokens"]  # a cell written before the count was kept: no interval
     assert "| 45 % |" in markdown(config, summarize(rows))
+
+
+def test_a_single_seed_table_gives_the_fold_spread(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Found by the experiment audit: with one seed results.md printed a bare macro-F1 (0.299, share
+    60 %) though results.csv held its sd over the folds (0.108); the plot's error bars were 0.
+    Decision 0601: one seed shows ± the fold sd, marked (folds); several seeds their sd as before."""
+    from embedanon.experiments.config import parse_config
+    from embedanon.experiments.results import markdown
+
+    config = parse_config({"name": "e", "output": str(tmp_path / "o"), "seeds": [0],
+                           "datasets": [{"name": "d", "loader": "csv", "path": "d.csv"}],
+                           "mechanisms": [{"name": "knn", "k": [5]}], "classifiers": ["tfidf-logreg"]})
+    rows = [{**_row("none", "", 0.5), "classifier": "tfidf-logreg", "macro_f1_std": 0.135},
+            {**_row("knn", 5, 0.3), "classifier": "tfidf-logreg", "macro_f1_std": 0.108}]
+    text = markdown(config, summarize(rows))
+    assert "| original | 0.500 ± 0.135 (folds) |" in text and "| knn k=5 | 0.300 ± 0.108 (folds) | 60 % |" in text
+    summary = [s for s in summarize(rows) if s.mechanism == "knn"][0]
+    assert summary.error == pytest.approx(0.108)  # the plot's error bar
+    two = rows + [{**_row("none", "", 0.7, seed=1), "classifier": "tfidf-logreg", "macro_f1_std": 0.1},
+                  {**_row("knn", 5, 0.5, seed=1), "classifier": "tfidf-logreg", "macro_f1_std": 0.1}]
+    text = markdown(config, summarize(two))
+    assert "| knn k=5 | 0.400 ± 0.141 | 67 % |" in text and "(folds) |" not in text
+    bare = [{k: v for k, v in r.items() if k != "macro_f1_std"} for r in rows]  # no fold sd: nothing made up
+    assert "| knn k=5 | 0.300 | 60 % |" in markdown(config, summarize(bare))

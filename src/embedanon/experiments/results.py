@@ -36,6 +36,8 @@ class Summary:
 
     Attributes:
         macro_f1, macro_f1_sd: mean and standard deviation over seeds (sd 0 for one seed).
+        fold_sd: the standard deviation of macro-F1 over the cross-validation folds (mean over
+            seeds; nan when the rows lack it): the spread a single seed shows.
         share: macro_f1 / the original's macro_f1 (nan for the original itself).
         figures: means over seeds of the privacy columns (nan when absent).
     """
@@ -53,6 +55,21 @@ class Summary:
     accuracy: float
     share: float
     figures: dict[str, float]
+    fold_sd: float = math.nan
+
+    def spread(self) -> str:
+        """`` ± sd`` over seeds when there are several, else `` ± sd (folds)`` over the folds of
+        the one seed, else nothing."""
+        if self.seeds > 1:
+            return f" ± {self.macro_f1_sd:.3f}"
+        return "" if math.isnan(self.fold_sd) else f" ± {self.fold_sd:.3f} (folds)"
+
+    @property
+    def error(self) -> float:
+        """The plot's error bar: the sd over seeds, or over the folds of a single seed."""
+        if self.seeds > 1 or math.isnan(self.fold_sd):
+            return self.macro_f1_sd
+        return self.fold_sd
 
 
 #: The columns of ``results.csv``, one row per (cell, seed, setting).
@@ -149,6 +166,7 @@ def summarize(rows: Sequence[dict[str, Any]]) -> list[Summary]:
                 accuracy=_mean([_num(r["accuracy"]) for r in group]),
                 share=math.nan if key[2] == "none" or not base else mean / base,
                 figures={f: _mean([_num(r.get(f)) for r in group]) for f in _FIGURES},
+                fold_sd=_mean([_num(r.get("macro_f1_std")) for r in group]),
             )
         )
     return out
@@ -218,8 +236,9 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
         f"# {config.name}",
         "",
         f"Seeds {', '.join(map(str, config.seeds))}; {config.folds}-fold stratified CV; macro-F1 mean over "
-        "seeds (± sd when several). *both*: train and test on the release; *train*: train on the "
-        "release, test on the original. Attack: public-prior Bayes top-1 on in-vocabulary words "
+        "seeds ± its sd over the seeds; with one seed, ± its sd over the CV folds (*folds*). "
+        "*both*: train and test on the release; *train*: train on the release, test on the original. "
+        "Attack: public-prior Bayes top-1 on in-vocabulary words "
         "(embedanon.privacy.attacks.run_attacks); *overall*: all words incl. out-of-vocabulary ones "
         "(those released unchanged, and the words a `keep` lever releases, count as recovered). "
         "In brackets: the 95 % Wilson interval over the attacked in-vocabulary word tokens (attack "
@@ -250,7 +269,7 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
             ]
             if base is not None:
-                sd = f" ± {base.macro_f1_sd:.3f}" if base.seeds > 1 else ""
+                sd = base.spread()
                 lines.append(
                     f"| original | {base.macro_f1:.3f}{sd} | — | {base.macro_f1:.3f} | — | "
                     f"{base.accuracy:.3f} | 0 | 1 | — | — | — | {_pct(base.figures['canary_leak'])} | "
@@ -259,7 +278,7 @@ def markdown(config: ExperimentConfig, summaries: Sequence[Summary]) -> str:
             order = {m.variant: i for i, m in enumerate(config.mechanisms)}
             for s in sorted(cells, key=lambda s: (order.get(s.variant, 99), s.value)):
                 t = index.get((s.dataset, s.classifier, s.variant, s.value, "perturbed-train"))
-                sd = f" ± {s.macro_f1_sd:.3f}" if s.seeds > 1 else ""
+                sd = s.spread()
                 g = s.figures
                 lines.append(
                     f"| {s.variant} {_value(s.param, s.value)} | {s.macro_f1:.3f}{sd} | {_pct(s.share)} | "
@@ -321,7 +340,7 @@ def plot(
                 ax.errorbar(
                     [s.value for s in pts],
                     [s.macro_f1 for s in pts],
-                    yerr=[s.macro_f1_sd for s in pts],
+                    yerr=[s.error for s in pts],
                     fmt=style,
                     color="tab:blue",
                     capsize=2,
