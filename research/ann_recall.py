@@ -25,8 +25,8 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from embedanon.vectors.formats import read_vectors
 from embedanon.vectors.index import TABLE_K, HNSWParams, NeighborIndex
-from embedanon.vectors.store import read_vectors
 
 OUT = Path(__file__).with_suffix(".json")
 HNSW_GRID = (

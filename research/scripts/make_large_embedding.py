@@ -10,7 +10,7 @@ outside the repository:
 Corpus (about 35M tokens): IMDB train/test/unsup reviews, the biomedical sentences, MTSamples
 transcriptions, PubMed abstracts, AG News and the NLTK corpora zips. Text is cut with the
 project's tokenizer (``embedanon.text.WORD_RE``) and passed through ``lookup_key`` so that every
-trained word survives :func:`embedanon.vectors.store.read_vectors` unchanged. The tokenised corpus
+trained word survives :func:`embedanon.vectors.formats.read_vectors` unchanged. The tokenised corpus
 is cached next to the output (``<out>.corpus.txt``) so a rerun skips tokenising.
 
 When training does not reach ``--min-words`` words (e.g. the data folder is partial), the missing

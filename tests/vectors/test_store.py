@@ -11,7 +11,8 @@ import pytest
 
 from embedanon.errors import ConfigError, EmbeddingError
 from embedanon.vectors import defaults
-from embedanon.vectors.store import EmbeddingStore, detect_format, read_vectors
+from embedanon.vectors.formats import detect_format, read_vectors
+from embedanon.vectors.store import EmbeddingStore
 
 WORDS = ["the", "Patient", "patient", "doctor", "nurse", "hospital", "pain", "New_York"]
 
@@ -100,7 +101,7 @@ def test_fasttext_bin_cut_inside_its_vocabulary_is_refused_not_read_forever(tmp_
     for cut in (60, raw.index(b"patient") + 3):
         path = tmp_path / f"cut{cut}.bin"
         path.write_bytes(raw[:cut])
-        code = ("from embedanon.vectors.store import read_vectors\n"
+        code = ("from embedanon.vectors.formats import read_vectors\n"
                 "from embedanon.errors import EmbeddingError\n"
                 f"try:\n    read_vectors({str(path)!r})\nexcept EmbeddingError as e:\n    print(e)")
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

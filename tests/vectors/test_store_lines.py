@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from embedanon.cli import app
 from embedanon.errors import EmbeddingError
-from embedanon.vectors.store import read_vectors
+from embedanon.vectors.formats import read_vectors
 
 CANARY = "zqsecretword"
 

@@ -25,7 +25,8 @@ from .._atomic import OutputError
 from .._cache import cache_key, caching_enabled, directory_mac, directory_verifies, warn_disabled
 from .._paths import cache_dir, home_dir
 from ..errors import ConfigError, EmbeddingError
-from .store import EmbeddingStore, read_vectors
+from .formats import read_vectors
+from .store import EmbeddingStore
 
 log = logging.getLogger(__name__)
 
