@@ -282,7 +282,8 @@ def _scan_fasttext(path: Path) -> None:
         args = _FASTTEXT_ARGS if new_format else _FASTTEXT_OLD_ARGS
         counts = chunks.take(12) if head is not None and chunks.skip(args) else None
         if counts is None or not chunks.skip(16 if new_format else 8):
-            raise EmbeddingError(f"{path}: the file ends inside its fastText header (truncated)")
+            raise EmbeddingError(f"{path}: the file ends inside its fastText header (truncated, or "
+                                 "not a fastText .bin file)")
         size = struct.unpack("@3i", counts)[0]
         for entry in range(max(size, 0)):
             found = chunks.past(b"\0")
@@ -292,7 +293,7 @@ def _scan_fasttext(path: Path) -> None:
             if not found or not chunks.skip(9):
                 raise EmbeddingError(
                     f"{path}: its vocabulary announces {size} words, but the file ends after {entry} "
-                    "of them (truncated)")
+                    "of them (truncated, or not a fastText .bin file)")
 
 
 class _QuietGensim:
