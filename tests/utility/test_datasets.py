@@ -131,6 +131,20 @@ def test_a_nan_label_is_refused_like_a_null_one(tmp_path: Path, bad: str) -> Non
         load_dataset("jsonl", path, where="datasets[0]")
 
 
+@pytest.mark.parametrize("opener", [open, gzip.open])
+def test_a_byte_order_mark_is_not_part_of_the_first_column_name(tmp_path: Path, opener) -> None:  # type: ignore[no-untyped-def]
+    """Found by the experiment audit: a CSV saved as Excel's "CSV UTF-8" (a UTF-8 byte order mark
+    first) was refused with "no column 'text'": the first header name was '\ufefftext'."""
+    path = tmp_path / ("d.csv" if opener is open else "d.csv.gz")
+    with opener(path, "wt", encoding="utf-8-sig", newline="") as fh:
+        csv.writer(fh).writerows([["text", "label"], ["a b", "x"], ["c d", "y"]])
+    assert load_dataset("csv", path).texts == ("a b", "c d")
+    jl = tmp_path / "d.jsonl"
+    jl.write_text("".join(json.dumps({"text": t, "label": y}) + "\n" for t, y in [("a b", "x"), ("c d", "y")]),
+                  encoding="utf-8-sig")
+    assert load_dataset("jsonl", jl).labels == ("x", "y")
+
+
 def test_single_class_is_refused(tmp_path: Path) -> None:
     path = _write_csv(tmp_path / "d.csv", ["text", "label"], [["a b", "x"], ["c d", "x"]])
     with pytest.raises(ConfigError, match="at least 2 classes"):

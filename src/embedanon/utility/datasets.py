@@ -288,7 +288,9 @@ def stratified_sample(labels: list[str], n: int, seed: int, *, floor: int = 0) -
     return sorted(out)
 
 
-def _open_text(path: Path, encoding: str = "utf-8") -> IO[str]:
+def _open_text(path: Path, encoding: str = "utf-8-sig") -> IO[str]:
+    """``path`` opened for reading text, decompressed by its suffix; ``utf-8-sig`` drops the byte
+    order mark Excel's "CSV UTF-8" writes (else the first column's name starts with U+FEFF)."""
     suffixes = path.suffixes
     if suffixes and suffixes[-1] == ".gz":
         return gzip.open(path, "rt", encoding=encoding, newline="")
