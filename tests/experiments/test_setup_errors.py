@@ -52,3 +52,15 @@ def test_an_unknown_top_level_embedding_is_named(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.startswith("error: embedding: unknown embedding"), result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.default_embedding
+def test_a_mechanism_without_an_attack_says_so_in_its_progress_line(tmp_path: Path) -> None:
+    """Found by the experiment audit: a laplace cell's progress line ended 'attack nan'."""
+    corpus = write_corpus(tmp_path / "corpus.csv", n=30)
+    config = write_config(tmp_path, corpus, mechanisms="  - {name: laplace, epsilon: [60]}", seeds="[0]",
+                          extra="folds: 3")
+    result = CliRunner().invoke(app, ["experiment", "run", str(config)])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("[2/2]"))
+    assert "nan" not in line and "no attack figure" in line

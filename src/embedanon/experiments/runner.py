@@ -604,10 +604,12 @@ def run_experiment(
                         }
                         done = _utility_rows(res, common)
                         _write_cell(cells, keys[c], done)
+                        attack = figures["attack_public_top1"]
                         say(
                             f"[{step}/{total}] {label} {c}: macro-F1 {done[0]['macro_f1']:.3f}, change "
-                            f"{figures['change_rate']:.3f}, attack {figures['attack_public_top1']:.3f} "
-                            f"({done[0]['seconds']:.1f} s)"
+                            f"{figures['change_rate']:.3f}, "
+                            + ("no attack figure " if math.isnan(attack) else f"attack {attack:.3f} ")
+                            + f"({done[0]['seconds']:.1f} s)"
                         )
                         finish(done)
     write_reports(config, rows, output, progress=say)
