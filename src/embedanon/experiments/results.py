@@ -384,6 +384,14 @@ def plot(
     return True
 
 
+def write_markdown(config: ExperimentConfig, rows: Sequence[dict[str, Any]], output: Path) -> list[Summary]:
+    """Write ``results.md`` (atomically) from ``rows``; return the summaries."""
+    summaries = summarize(rows)
+    with atomic_write(output / "results.md", private=False) as fh:
+        fh.write(markdown(config, summaries) + "\n")
+    return summaries
+
+
 def write_reports(
     config: ExperimentConfig,
     rows: Sequence[dict[str, Any]],
@@ -392,9 +400,7 @@ def write_reports(
     progress: Callable[[str], None] | None = None,
 ) -> list[Summary]:
     """Write ``results.md`` and the plots under ``output``; return the summaries."""
-    summaries = summarize(rows)
-    with atomic_write(output / "results.md", private=False) as fh:
-        fh.write(markdown(config, summaries) + "\n")
+    summaries = write_markdown(config, rows, output)
     plotted = 0
     for spec in config.datasets:
         for classifier in config.classifiers:

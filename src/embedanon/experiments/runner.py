@@ -55,7 +55,7 @@ from ..utility.datasets import Dataset, check_folds, load_dataset, stratified_sa
 from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
 from .levers import Released, apply_levers, keep_list, word_counts
-from .results import COLUMNS, write_reports
+from .results import COLUMNS, write_markdown, write_reports
 
 #: Bumped when the meaning of a cell's numbers changes (invalidates every finished cell).
 SCHEMA_VERSION = 1
@@ -491,8 +491,11 @@ def run_experiment(
     rows: list[dict[str, Any]] = []
 
     def finish(done: list[dict[str, Any]]) -> None:
+        # results.md follows results.csv cell by cell: a stopped re-run never leaves the tables of an
+        # earlier run (other data, another config) beside the new rows
         rows.extend(done)
         write_csv(output / "results.csv", rows)
+        write_markdown(config, rows, output)
 
     for spec, data in datasets:
         texts, labels = list(data.texts), list(data.labels)
