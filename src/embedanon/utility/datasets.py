@@ -192,7 +192,8 @@ def load_dataset(
         loader_name: registered loader.
         path: the file.
         name: the dataset's name (default: the loader's).
-        limit: at most this many documents (stratified sample), or None for all.
+        limit: this many documents (stratified sample), or None for all; more when ``per_class``
+            needs more (``limit`` 20, six classes, ``per_class`` 5: 30 documents).
         per_class: the sample keeps at least this many documents of each class (fewer where the
             class has fewer), so that cross-validation with this many folds can split it.
         seed: seed of the sample.
