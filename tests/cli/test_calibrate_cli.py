@@ -53,6 +53,21 @@ def test_calibrate_knn_writes_csv_and_png(tiny_name: str, tmp_path: Path) -> Non
     assert lines[0].split()[:2] == ["k", "N_w"] and len(lines) == 5  # header, 2 rows, 2 paths
 
 
+def test_a_run_without_plot_names_an_earlier_plot_beside_its_csv(tiny_name: str, tmp_path: Path) -> None:
+    """Found by the experiment audit: 'calibrate --epsilon 50,60 --plot' then '--epsilon 5 --no-plot'
+    left calibration-laplace.png of 50 and 60 beside the CSV of 5, saying nothing."""
+    common = ["calibrate", "-m", "knn", "--embedding", tiny_name, "--words", "8", "--draws", "20",
+              "-o", str(tmp_path)]
+    assert runner.invoke(app, [*common, "--k", "2,3", "--plot"]).exit_code == 0
+    again = runner.invoke(app, [*common, "--k", "4", "--no-plot"])
+    assert again.exit_code == 0, again.output
+    assert f"note: {tmp_path / 'calibration-knn.png'} is from an earlier run (this one drew no plot)" \
+        in _stderr(again)
+    (tmp_path / "calibration-knn.png").unlink()
+    quiet = runner.invoke(app, [*common, "--k", "4", "--no-plot"])
+    assert "earlier run" not in _stderr(quiet)
+
+
 @pytest.mark.parametrize("mechanism", ["laplace", "mahalanobis"])
 def test_calibrate_epsilon_below_the_float_range_of_the_radius(mechanism: str, tiny_name: str,
                                                                tmp_path: Path) -> None:

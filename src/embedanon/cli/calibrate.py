@@ -100,7 +100,11 @@ def calibrate_command(
         typer.echo(line)
     for line in advice.lines() if advice is not None else []:
         typer.echo(line)
-    for path in calibration.write_outputs(rows, directory, plot=plot):
+    written = calibration.write_outputs(rows, directory, plot=plot)
+    for path in written:
         typer.echo(f"wrote {path}")
+    stale = written[0].with_suffix(".png") if not plot and written else None
+    if stale is not None and stale.exists():  # beside the new CSV, an earlier run's plot of other values
+        typer.echo(f"note: {stale} is from an earlier run (this one drew no plot)", err=True)
     if no_plot and not quiet:
         typer.echo(f"no plot: {calibration.PLOT_HINT} for one", err=True)
