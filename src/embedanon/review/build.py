@@ -182,6 +182,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         records.append(ReviewRecord(number, tuple(review_texts)))
     originals, released = shown, [d.text for d in docs]
     scoped: ScopedRelease | None = None
+    bound = False  # longest is the full-scope count: exact in plain full scope
     # in scope all with neutral formats (the default), a sample where no phone or ID got a
     # surrogate was released exactly as in plain full scope: nothing to separate
     formats_only = config.scope.scope == "all" and not any(
@@ -193,6 +194,11 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         whole = [text for _, texts in chosen for text in texts]
         full = [_shown(text, limit, full_config, key)[0].text for text in whole]
         scoped = scoped_release(config.scope, originals, [docs], [full])
+        complete = len(chosen) == total - empty and all(
+            len(text) == len(shown_text) for text, shown_text in zip(whole, originals, strict=True))
+        bound = not (complete and scoped.counts.document_parts)
+        if not bound:  # every record shown whole: the parts the mechanism drew, as privacy-report counts
+            longest = _longest_record(scoped.counts.document_parts, [len(texts) for _, texts in chosen])
         # the figures read the mechanism's view, as privacy-report's do, whatever the counts
         originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
         if config.scope.scope == "all" and not scoped.counts.other_words:
@@ -212,8 +218,19 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         release=None if scoped is None else scoped.counts,
         warnings=() if scoped is None else scoped.warnings,
         max_chars=max_chars,
+        draws_bound=bound,
     )
     return replace(review, verdict=judge_review(review, limits))
+
+
+def _longest_record(per_text: Sequence[int], sizes: Sequence[int]) -> int:
+    """The most word parts drawn in one record: ``per_text`` summed over each record's ``sizes``
+    texts, in order (as ``privacy-report`` sums them)."""
+    longest = at = 0
+    for size in sizes:
+        longest = max(longest, sum(per_text[at:at + size]))
+        at += size
+    return longest
 
 
 def scope_label(scope: ScopeConfig) -> str:

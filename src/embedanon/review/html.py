@@ -206,8 +206,8 @@ def _cards(review: Review) -> str:
     cards.append(_card("Look-alikes to check", f"{lookalikes:,}",
                        "unchanged words that look like personal data", "alert" if lookalikes else ""))
     if s.epsilon is not None:
-        cards.append(_card("\u03b5 per record", f"{review.epsilon_spent or 0.0:g}",
-                           f"{s.epsilon:g} per word; longest record "
+        cards.append(_card("\u03b5 per record", ("at most " if review.draws_bound else "")
+                           + f"{review.epsilon_spent or 0.0:g}", f"{s.epsilon:g} per word; longest record "
                            f"{review.longest_record_draws:,} word parts"))
     return '<div class="cards">' + "".join(cards) + "</div>"
 
@@ -287,8 +287,8 @@ def _settings(review: Review) -> str:
             f"{s.epsilon:g} per word part the mechanism replaces (well-known: 2); a record of n "
             f"such parts spends n\u00b7\u03b5; the longest record of the input has "
             f"{review.longest_record_draws:,}: n\u00b7\u03b5 = {review.epsilon_spent or 0.0:g} spent"
-            + ("" if review.release is None else " at most (outside full scope only some parts are "
-               "drawn by the mechanism)"))))
+            + (" at most (outside full scope only some parts are drawn by the mechanism; the page "
+               "shows a sample, so it counts them all)" if review.draws_bound else ""))))
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     return f'<div class="panel"><h2>Settings</h2><table>{body}</table></div>'
 

@@ -210,7 +210,10 @@ class Review:
             sampled.
         longest_record_draws: word parts the mechanism replaces in the input's longest record (all
             its fields; :func:`~embedanon.text.mechanism_draws`, ``well-known`` is 2); outside
-            plain full scope an upper bound, since some words get surrogates or stay.
+            plain full scope the parts it drew in the scoped release when the page shows every
+            record whole (as ``privacy-report`` counts them), else an upper bound
+            (``draws_bound``), since some words get surrogates or stay.
+        draws_bound: ``longest_record_draws`` is an upper bound, not the count.
         requested: records asked for (0: all, up to the cap).
         records: the sampled records, in input order.
         figures: privacy figures measured on the sample.
@@ -242,6 +245,7 @@ class Review:
     warnings: tuple[str, ...] = ()
     verdict: Verdict | None = None
     max_chars: int = 0
+    draws_bound: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.empty_records <= self.records_total or len(self.records) > self.records_total:
