@@ -254,3 +254,24 @@ def test_date_style_reads_how_a_record_writes_its_dates(text, style):
 
     assert date_style(text) == style
     assert shift_date("11/22/92", -200, style=style) == ("5/6/92" if style == "unpadded" else "05/06/92")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2019-2020", "2020-2021"),
+    ("3/4/2019-3/9/2019", "4/7/2020-4/12/2020"),
+    ("3/4/2019 - 3/9/2019", "4/7/2020 - 4/12/2020"),
+    ("2024-03-07/2024-03-09", "2025-04-11/2025-04-13"),
+    ("03/2024-05/2024", "04/2025-06/2025"),
+    ("from 2015-2017 as", None),  # the words around are scrubbed; both years move
+])
+def test_both_ends_of_a_date_range_move(text, expected):
+    """Review audit: the first end of a range was read as the start of a longer token and
+    scrubbed into random digits ('3/4/2019-3/9/2019' -> '1/0/5143-12/28/2019', '2019-2020' ->
+    '0118-2020'): no date, and the range's length lost. Both ends now move by the record's
+    offset; a date glued to more (``03/07/2024x``) is still not read in part."""
+    out = shift_dates_in(text, 400, lambda gap: "".join("x" if ch.isalnum() else ch for ch in gap))
+    if expected is None:
+        assert out.endswith("2016-2018 xx") and out.startswith("xxxx "), out
+    else:
+        assert out == expected
+    assert shift_dates_in("03/07/2024x", 400, lambda gap: "#" * len(gap)) == "#" * 11

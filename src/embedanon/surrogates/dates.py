@@ -10,7 +10,8 @@ Formats (English month and weekday names, any case, full or abbreviated, optiona
 ``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
 date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
 ``March 2024``, ``03/2024``, ``2024``, ``03/07`` (no year), each optionally after a weekday
-(``Thursday, March 7``), decades (``1990s``) and ranges of days (``March 5-7, 2024``).
+(``Thursday, March 7``), decades (``1990s``), ranges of days (``March 5-7, 2024``), and two
+dates or years joined by ``-`` or ``/`` (``2019-2020``, ``3/4/2019-3/9/2019``: both ends move).
 Each field keeps its width (``03`` stays two digits, ``24`` a two-digit year; a two-digit day
 next to a month name is not padded unless it starts with 0; a two-digit month or day of a numeric
 date without a leading zero follows the record's style, :func:`date_style`), a month name keeps its style and
@@ -224,8 +225,8 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
         for end in range(min(n, pos + _LONGEST_DATE), pos, -1):  # longest first
             if end < n and text[end].isalnum() or not text[end - 1].isalnum() and text[end - 1] != ".":
                 continue
-            if end + 1 < n and text[end] in "/-" and text[end + 1].isdigit():  # ``03/07`` of ``03/07/2024x``
-                continue
+            if end + 1 < n and text[end] in "/-" and text[end + 1].isdigit() and not _range_after(text, end):
+                continue  # ``03/07`` of ``03/07/2024x`` (but ``2019`` of ``2019-2020``: a range)
             window = text[pos:end]
             new = shift_date(window, offset, order=order, style=style)
             if new is None and window[:1].isalpha():  # a date said in words (``on July twenty ninth.``)
@@ -241,6 +242,17 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
     if done < len(text):
         out.append(gap(text[done:]))
     return "".join(out)
+
+
+_WORD_AFTER = re.compile(r"\S+")
+
+
+def _range_after(text: str, end: int) -> bool:
+    """The date that ends at ``end`` is the first end of a range: the separator after it is
+    followed by another date (``2019-2020``, ``3/4/2019-3/9/2019``, ``2024-03-07/2024-03-09``),
+    not by the rest of a longer token (``03/07`` of ``03/07/2024x``)."""
+    other = _WORD_AFTER.match(text, end + 1)
+    return other is not None and shift_date(other.group(), 1) is not None
 
 
 def _shift_match(match: re.Match[str], offset: int, order: str, style: str = "") -> str | None:
