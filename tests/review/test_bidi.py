@@ -61,3 +61,14 @@ def test_a_file_name_that_is_not_utf8_is_spelled_out_and_the_page_written(tmp_pa
     page = out.read_text(encoding="utf-8")
     assert "notes\\udcffx.jsonl" in page
     assert "notes\\udcffx.jsonl" in re.search(r"<title>(.*?)</title>", page, flags=re.S).group(1)  # type: ignore[union-attr]
+
+
+def test_a_nul_in_a_record_is_shown_not_dropped(tmp_path: Path, anonymizer: Anonymizer) -> None:
+    """Review audit: a NUL in a record reached the page as a raw NUL, which HTML parsers drop
+    from text (a parse error), so the reviewer saw the text without it. It is shown as U+2400."""
+    path = tmp_path / "notes.jsonl"
+    path.write_text(json.dumps({"text": "The doctor saw\x00the patient at night."}) + "\n", encoding="utf-8")
+    page = render_html(build_review(str(path), anonymizer, fmt="jsonl", sources=(), generated="now"))
+    assert "\x00" not in page
+    texts = re.findall(r'<div class="text"><bdi>(.*?)</bdi></div>', page, flags=re.S)
+    assert "saw\u2400the" in texts[0] and "\u2400" in texts[1]

@@ -88,12 +88,18 @@ def marked(text: str, marks: list[Mark]) -> str:
     for start, end, open_tag, close_tag in marks:
         if start < pos:
             continue
-        out.append(escape(text[pos:start]))
-        out.append(open_tag + escape(text[start:end]) + close_tag)
+        out.append(_text(text[pos:start]))
+        out.append(open_tag + _text(text[start:end]) + close_tag)
         pos = end
-    out.append(escape(text[pos:]))
+    out.append(_text(text[pos:]))
     # <bdi>: bidirectional controls in the text (evidence, shown as it is) reorder only the text.
     return '<div class="text"><bdi>' + "".join(out) + "</bdi></div>"
+
+
+def _text(text: str) -> str:
+    """Record text escaped, a NUL shown as U+2400 (one character for one: HTML parsers drop a
+    NUL in text, so the reviewer would not see it was there)."""
+    return escape(text).replace("\x00", "\u2400")
 
 
 def _cut_note(text: ReviewText) -> str:
