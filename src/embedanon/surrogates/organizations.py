@@ -5,11 +5,11 @@
 of the name that is not among the 20,000 most frequent public English words (the distinctive ones:
 a founder's name, a place) becomes a surname from Faker's en_US list, drawn by the release key
 from the entity's text, in the word's case (a word that reads as a person's name or names a
-place counts as distinctive too: ``Mai``, ``Lagos``); the common words (``St.``,
-``General``, ``Children's``, ``Hospital``, ``University of``) stay, so the surrogate is still a
-hospital, a school or a company. A name of common words only (``Behavior Center``) gets its
-first word replaced. A possessive stays (``St. Mary's Hospital`` → ``St. Okafor's
-Hospital``). The same organization gets the same surrogate everywhere under one key.
+place counts as distinctive too: ``Mai``, ``Lagos``, ``Smith``; the same word the same surname);
+the common words (``St.``, ``General``, ``Children's``, ``Hospital``, ``University of``) stay, so
+the surrogate is still a hospital, a school or a company. A name of common words only
+(``Behavior Center``) gets its first word replaced. A possessive stays (``St. Mary's Hospital`` →
+``St. Okafor's Hospital``). The same organization gets the same surrogate everywhere under one key.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from ..leakguard import keys_are_variants
-from ..lexicon import common_word, name_like, place_names
+from ..lexicon import common_word, name_like, place_names, weighty_name
 from ..text import TITLE, apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
@@ -36,10 +36,12 @@ _KINDS = frozenset({"hospital", "hospitals", "medical", "center", "centre", "hea
 
 
 def _distinctive(word: str, places: frozenset[str]) -> bool:
-    """A word that tells one institution from another: rare, a name, or a place."""
+    """A word that tells one institution from another: rare, a name, or a place. A surname that
+    is also a common word (``Smith``, ``Johnson``, ``Brown``: borne by 0.1 % of the US population
+    or more, :func:`~embedanon.lexicon.weighty_name`) is a name here: ``Smith Barney`` kept it."""
     if word.lower() in _KINDS:
         return False
-    return not common_word(word) or name_like(word) or word.lower() in places
+    return not common_word(word) or name_like(word) or weighty_name(word) or word.lower() in places
 
 
 class OrganizationMaker:
@@ -67,12 +69,15 @@ class OrganizationMaker:
         surnames = self._surnames()
         originals = {entity_key(m.group()) for m in targets}
         out, at = [], 0
+        given: dict[str, str] = {}  # one word, one surrogate (``Johnson & Johnson``)
         for m in targets:
-            new = m.group()
-            for _ in range(16):
+            key = entity_key(m.group().split("'")[0])
+            new = given.get(key, "")
+            for _ in range(0 if new else 16):
                 new = stream.choice(surnames)
                 if not any(keys_are_variants(entity_key(new), o) for o in originals):
                     break
+            given[key] = new
             possessive = _POSSESSIVE.search(m.group())  # ``St. Mary's`` -> ``St. Okafor's``
             out.append(text[at : m.start()])
             code = case_code(m.group())
