@@ -98,7 +98,6 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
     of ``taken`` (the organizations: ``Kumasi General Hospital`` is one organization)."""
     places = place_names()
     taken_ranges = [(s.start, s.end) for s in taken or ()]
-    taken_ranges += [part for label in speaker_labels(text) for part in label.names]
     out: list[Span] = []
     for m in _PHRASE.finditer(text):
         a, b = m.span()
@@ -121,4 +120,7 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
             if after_locative or _distinctive(phrase):
                 out.append(Span(a, end, "LOCATION", 1.0, "regex"))
             break
+    if out:  # a speaker label's name part is a person or a role (read only when a place is found)
+        speakers = [part for label in speaker_labels(text) for part in label.names]
+        out = [s for s in out if not any(x < s.end and s.start < y for x, y in speakers)]
     return out

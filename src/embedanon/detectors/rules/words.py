@@ -400,6 +400,8 @@ def drop_role_nouns(context: RuleContext, spans: list[Span]) -> list[Span]:
     text = context.text
 
     def role(sp: Span) -> bool:
+        if not text[sp.start : sp.end].islower():
+            return False
         # the whole words the span touches: the decode may hold ``ma`` of ``ma'am``
         line_start = text.rfind("\n", 0, sp.start) + 1
         line_end = text.find("\n", sp.end) % (len(text) + 1)  # -1 (no line break): the text's end
