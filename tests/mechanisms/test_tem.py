@@ -18,7 +18,7 @@ from scipy import stats
 from embedanon.errors import ConfigError
 from embedanon.mechanisms import Mechanism, available, build_mechanism
 from embedanon.mechanisms.exponential import ExponentialMechanism
-from embedanon.mechanisms.tem import DEFAULT_BETA, TemMechanism, default_gamma
+from embedanon.mechanisms.tem import DEFAULT_BETA, MIN_GAMMA, TemMechanism, default_gamma
 from embedanon.vectors.index import NeighborIndex
 from embedanon.vectors.store import CandidatePolicy, EmbeddingStore
 from tests.helpers.noise import keyed_noise
@@ -282,3 +282,25 @@ def test_tiny_epsilon_runs_with_the_default_gamma(tiny_index: NeighborIndex, eps
     ids = np.zeros(50, dtype=np.int64)
     out = tem.sample(ids, keyed_noise(7, len(ids)))
     assert (out == exp.sample(ids, keyed_noise(7, len(ids)))).all()
+
+
+@pytest.mark.default_embedding
+@pytest.mark.parametrize("epsilon", [1e9, 1e12, 1e300])
+def test_huge_epsilon_keeps_every_word_on_the_default_embedding(default_index: NeighborIndex,
+                                                                epsilon: float) -> None:
+    """Decision 0375: at epsilon 1e9 the paper's threshold (3.4e-8) was above some words' computed
+    distance to themselves (2.1e-8 for 'to') and below nothing else, so the law put exp(-10.5) on
+    the word and exp(-16.9) on each of 21,717 others: 'to' came back as 'logging'. The threshold
+    now stops at MIN_GAMMA, and a huge epsilon keeps every word, as it does for exponential."""
+    tem = TemMechanism(index=default_index, epsilon=epsilon)
+    assert tem.gamma == MIN_GAMMA
+    store = default_index.store
+    ids = np.array([store.id_of(w) for w in ("to", "the", "walking", "store", "to")], dtype=np.int64)
+    assert (tem.sample(ids, keyed_noise(3, len(ids))) == ids).all()
+    assert tem.distribution(int(ids[0]))[np.flatnonzero(default_index.candidates == ids[0])[0]] > 0.999
+
+
+def test_a_gamma_below_the_distance_resolution_is_refused(tiny_index: NeighborIndex) -> None:
+    with pytest.raises(ConfigError, match="gamma must be at least 1e-06"):
+        TemMechanism(index=tiny_index, epsilon=5.0, gamma=1e-9)
+    assert TemMechanism(index=tiny_index, epsilon=5.0, gamma=MIN_GAMMA).gamma == MIN_GAMMA

@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .._validate import positive_float
+from ..errors import ConfigError
 from .exponential import DistanceExponential
 
 if TYPE_CHECKING:
@@ -14,6 +15,11 @@ if TYPE_CHECKING:
 
 #: The paper's beta for the default threshold (its experiments use 0.001).
 DEFAULT_BETA = 0.001
+#: The smallest threshold: distances between unit vectors are resolved to about 2e-8 (a word's
+#: distance to itself computes as up to 2.1e-8 on the default embedding), so a threshold near it
+#: truncates a word's own distance like every other word's and the law turns uniform (decision
+#: 0375). Any threshold keeps the epsilon*d guarantee; this one only keeps the law exact.
+MIN_GAMMA = 1e-6
 
 
 def default_gamma(epsilon: float, n_candidates: int, beta: float = DEFAULT_BETA) -> float:
@@ -54,8 +60,9 @@ class TemMechanism(DistanceExponential):
     Args:
         index: neighbour index of the embedding (its candidates are W, the outputs).
         epsilon: privacy parameter, a finite number > 0.
-        gamma: truncation threshold, a finite number > 0; default :func:`default_gamma` with
-            beta = 0.001, as in the paper.
+        gamma: truncation threshold, a finite number >= :data:`MIN_GAMMA`; default
+            :func:`default_gamma` with beta = 0.001, as in the paper, and at least
+            :data:`MIN_GAMMA` (it falls below that only for epsilon above about 3e7).
     """
 
     name = "tem"
@@ -71,4 +78,9 @@ class TemMechanism(DistanceExponential):
             if not math.isfinite(gamma):
                 super().__init__(index=index, epsilon=epsilon, gamma=math.inf)
                 return
-        super().__init__(index=index, epsilon=epsilon, gamma=positive_float("gamma", gamma))
+            gamma = max(gamma, MIN_GAMMA)
+        gamma = positive_float("gamma", gamma)
+        if gamma < MIN_GAMMA:
+            raise ConfigError(f"gamma must be at least {MIN_GAMMA:g} (distances between unit vectors are "
+                              f"resolved to about 2e-8), got {gamma!r}")
+        super().__init__(index=index, epsilon=epsilon, gamma=gamma)
