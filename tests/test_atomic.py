@@ -73,6 +73,20 @@ def test_replacing_a_file_keeps_its_mode(tmp_path: Path, umask_022: None) -> Non
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
 
 
+def test_a_file_holding_the_original_text_is_0600_whatever_it_replaces(tmp_path: Path,
+                                                                       umask_022: None) -> None:
+    target = tmp_path / "page.html"
+    target.write_text("old", encoding="utf-8")
+    os.chmod(target, 0o644)
+    with atomic_write(target, private=True, original=True) as fh:
+        fh.write("new")
+    assert target.read_text(encoding="utf-8") == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    with atomic_write(tmp_path / "new.html", private=False, original=True) as fh:  # implies private
+        fh.write("x")
+    assert stat.S_IMODE((tmp_path / "new.html").stat().st_mode) == 0o600
+
+
 # -- all or nothing -----------------------------------------------------------------------------
 def test_batch_renames_only_when_everything_succeeded(tmp_path: Path) -> None:
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"

@@ -18,7 +18,8 @@ Mode rule (one for everything):
   like any file a program creates; a copy of an embedding file that not everyone may read (its
   cached fast form, an imported copy) is private, since its words may be the names in the notes;
 * replacing an existing regular file keeps that file's permission bits: a ``chmod`` the user made
-  survives a rerun.
+  survives a rerun; except a file that holds the original text (a review page, a span file:
+  ``original=True``), which is ``0600`` whatever the file it replaces allowed (decision 0376).
 
 Symbolic links are followed: the file they point to is replaced, in its own directory, and the
 link stays. Temporary files are named ``.<target name>.embedanon-<host>-<pid>-<random>.tmp``;
@@ -461,7 +462,7 @@ class AtomicBatch:
 
     def open(self, path: str | os.PathLike[str] | None, *, private: bool = True,
              binary: bool = False, follow_links: bool = True,
-             exclusive: bool = False) -> IO[Any]:
+             exclusive: bool = False, original: bool = False) -> IO[Any]:
         """A writable stream for ``path`` (``None`` or ``-``: standard output).
 
         Args:
@@ -474,6 +475,8 @@ class AtomicBatch:
             exclusive: never replace an existing file: a regular file only, published at
                 commit by a hard link that fails when the target exists by then (two processes
                 creating one file: exactly one succeeds, the other gets :class:`TargetExists`).
+            original: the file holds the original text: ``0600`` even where it replaces a file
+                that others could read (implies ``private``).
 
         Raises:
             OutputError: the target cannot be written (see :func:`regular_target`).
@@ -497,7 +500,8 @@ class AtomicBatch:
             return handle if binary else _Guarded(handle, shown)  # type: ignore[return-value]
         target = regular_target(text)
         _refuse_stdin(target, text)
-        return self._open_temp(text, target, _existing_mode(target), private=private, binary=binary,
+        mode = None if original else _existing_mode(target)
+        return self._open_temp(text, target, mode, private=private or original, binary=binary,
                                exclusive=exclusive)
 
     def _open_in_place(self, text: str, *, private: bool, binary: bool) -> IO[Any]:
@@ -715,12 +719,14 @@ def _refuse_stdin(target: Path, shown: str) -> None:
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], *, private: bool, binary: bool = False,
-                 follow_links: bool = True, exclusive: bool = False) -> Iterator[IO[Any]]:
+                 follow_links: bool = True, exclusive: bool = False,
+                 original: bool = False) -> Iterator[IO[Any]]:
     """One output file written atomically (a batch of one; ``follow_links``, ``exclusive``
-    (never replacing an existing file): see :meth:`AtomicBatch.open`)."""
+    (never replacing an existing file), ``original`` (0600 whatever it replaces): see
+    :meth:`AtomicBatch.open`)."""
     with AtomicBatch() as batch:
         yield batch.open(path, private=private, binary=binary, follow_links=follow_links,
-                         exclusive=exclusive)
+                         exclusive=exclusive, original=original)
 
 
 class NotRegularFile(OSError):

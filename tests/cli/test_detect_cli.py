@@ -47,6 +47,9 @@ def test_detect_writes_a_private_span_file_that_evaluate_detection_reads(tmp_pat
     result = runner.invoke(app, ["detect", str(data), "--field", "note", "-o", str(out), "-d", "regex"])
     assert result.exit_code == 0, result.output
     assert stat.S_IMODE(out.stat().st_mode) == 0o600  # it holds the original text
+    out.chmod(0o644)  # and stays owner-only when it replaces a file others could read (0376)
+    again = runner.invoke(app, ["detect", str(data), "--field", "note", "-o", str(out), "-d", "regex"])
+    assert again.exit_code == 0 and stat.S_IMODE(out.stat().st_mode) == 0o600
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in lines] == [1, 2] and lines[0]["text"].startswith("Seen by Dr. Okafor")
     assert {s["label"] for s in lines[0]["spans"]} == {"DATE", "PHONE"}

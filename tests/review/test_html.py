@@ -289,6 +289,10 @@ def test_written_private_and_atomic(review, tmp_path: Path) -> None:  # type: ig
         assert stat.S_IMODE(out.stat().st_mode) == 0o600
         assert out.read_text(encoding="utf-8") == render_html(review)
         assert [p.name for p in tmp_path.iterdir()] == ["review.html"]  # no temp file left
+        # it holds the original text: owner-only even over a page others could read (0376)
+        os.chmod(out, 0o644)
+        write_review(review, out)
+        assert stat.S_IMODE(out.stat().st_mode) == 0o600
     finally:
         os.umask(old)
     for bad in ("-", "/dev/null", "/dev/stdout", str(tmp_path), str(tmp_path / "missing" / "r.html")):

@@ -104,7 +104,7 @@ def detect_command(
             records.append(record)
             shown("detecting", len(records), len(chosen))
         shown("writing", 0, 1)
-        with atomic_write(os.fspath(output), private=True) as fh:
+        with atomic_write(os.fspath(output), private=True, original=True) as fh:
             for record in records:
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
         shown("writing", 1, 1)

@@ -387,7 +387,7 @@ def write_review(review: Review, path: str | os.PathLike[str]) -> None:
     """
     check_target(path)
     page = render_html(review)
-    with atomic_write(os.fspath(path), private=True) as fh:
+    with atomic_write(os.fspath(path), private=True, original=True) as fh:
         fh.write(page)
 
 
