@@ -31,6 +31,7 @@ from ..privacy.scoped import (
     ScopedRelease,
     full_scope_config,
     is_plain,
+    longest_record_parts,
     scoped_release,
     verbatim_name_groups,
 )
@@ -184,7 +185,7 @@ def privacy_report_command(
     counts = _full_scope_counts(report) if scoped is None else scoped.counts
     # a record (a CSV/JSONL row: one person's) spends the epsilon of all its fields together
     per_text = counts.document_parts or tuple(mechanism_draws(t) for t in texts)
-    longest_record = _longest_record(per_text, [len(r) for r in records])
+    longest_record = longest_record_parts(per_text, [len(r) for r in records])
     # From here on ``report.change`` is the release's; N_w, S_w and the attacks stay the mechanism's.
     report = replace(report, change=counts.change)
     figures = None
@@ -317,16 +318,6 @@ def _report_dict(report: PrivacyReport) -> dict[str, Any]:
                                                 "method": report.attack_method}
     out["change"]["change_rate"] = report.change.change_rate
     return out
-
-
-def _longest_record(per_text: Sequence[int], sizes: Sequence[int]) -> int:
-    """The most word parts drawn in one record: ``per_text`` summed over each record's ``sizes``
-    texts, in order."""
-    longest = at = 0
-    for size in sizes:
-        longest = max(longest, sum(per_text[at:at + size]))
-        at += size
-    return longest
 
 
 def _full_scope_counts(report: PrivacyReport) -> ReleaseCounts:

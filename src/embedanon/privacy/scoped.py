@@ -137,6 +137,17 @@ def release_counts(originals: Sequence[str], documents: Sequence[DocumentLike]) 
                          tuple(per_document))
 
 
+def longest_record_parts(per_text: Sequence[int], sizes: Sequence[int]) -> int:
+    """The most word parts drawn in one record: ``per_text`` (one count per text, such as
+    :attr:`ReleaseCounts.document_parts`) summed over each record's ``sizes`` texts, in order
+    (a record of several fields spends the ε of all of them)."""
+    longest = at = 0
+    for size in sizes:
+        longest = max(longest, sum(per_text[at:at + size]))
+        at += size
+    return longest
+
+
 @dataclass(frozen=True, slots=True)
 class MechanismView:
     """The mechanism's tokens of a release, as texts the attacks can read.

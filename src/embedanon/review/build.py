@@ -24,7 +24,13 @@ from ..mechanisms import available
 from ..noise import ReleaseKey
 from ..pipeline import Anonymizer
 from ..pipeline.document import AnonymizedDocument, anonymize_prefix
-from ..privacy.scoped import ScopedRelease, full_scope_config, is_plain, scoped_release
+from ..privacy.scoped import (
+    ScopedRelease,
+    full_scope_config,
+    is_plain,
+    longest_record_parts,
+    scoped_release,
+)
 from ..text import mechanism_draws
 from .figures import (
     FigureSource,
@@ -198,7 +204,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
             len(text) == len(shown_text) for text, shown_text in zip(whole, originals, strict=True))
         bound = not (complete and scoped.counts.document_parts)
         if not bound:  # every record shown whole: the parts the mechanism drew, as privacy-report counts
-            longest = _longest_record(scoped.counts.document_parts, [len(texts) for _, texts in chosen])
+            longest = longest_record_parts(scoped.counts.document_parts, [len(texts) for _, texts in chosen])
         # the figures read the mechanism's view, as privacy-report's do, whatever the counts
         originals, released = list(scoped.view.originals), list(scoped.view.releases[0])
         if config.scope.scope == "all" and not scoped.counts.other_words:
@@ -221,16 +227,6 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         draws_bound=bound,
     )
     return replace(review, verdict=judge_review(review, limits))
-
-
-def _longest_record(per_text: Sequence[int], sizes: Sequence[int]) -> int:
-    """The most word parts drawn in one record: ``per_text`` summed over each record's ``sizes``
-    texts, in order (as ``privacy-report`` sums them)."""
-    longest = at = 0
-    for size in sizes:
-        longest = max(longest, sum(per_text[at:at + size]))
-        at += size
-    return longest
 
 
 def scope_label(scope: ScopeConfig) -> str:

@@ -32,11 +32,10 @@ from .common import NO_PROPAGATION, SpanLookup, capitalized, drop_where
 
 _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
-#: a word with its inner apostrophes and hyphens (``ma'am``, ``sister-in-law``)
-_JOINED_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 #: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
 _PAIR_SCORE = 0.5
-_PAIR_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+#: a word with its inner apostrophes and hyphens (``O'Neil``, ``ma'am``, ``sister-in-law``)
+_JOINED_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 
 def _word_goes_on(text: str, i: int) -> bool:
@@ -138,13 +137,13 @@ def complete_name_pairs(context: RuleContext, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     for k, sp in enumerate(spans):
         name = text[sp.start : sp.end]
-        if sp.label != "NAME" or sp.score < _PAIR_SCORE or not _PAIR_WORD.fullmatch(name):
+        if sp.label != "NAME" or sp.score < _PAIR_SCORE or not _JOINED_WORD.fullmatch(name):
             out.append(sp)
             continue
         lo = out[-1].end if out else 0
         hi = spans[k + 1].start if k + 1 < len(spans) else len(text)
         a, b = sp.start, sp.end
-        after = _PAIR_WORD.match(text, b + 1) if text[b : b + 1] == " " else None
+        after = _JOINED_WORD.match(text, b + 1) if text[b : b + 1] == " " else None
         if after and after.end() <= hi and not _word_goes_on(text, after.end()):
             word = without_possessive(after.group())
             if fits(word, name):
@@ -154,7 +153,7 @@ def complete_name_pairs(context: RuleContext, spans: list[Span]) -> list[Span]:
             while j > lo and (text[j - 1].isalpha() or text[j - 1] in _NAME_JOINERS):
                 j -= 1
             before = text[j : a - 1]
-            if _PAIR_WORD.fullmatch(before) and not _word_goes_on(text, j - 1) and fits(before, name):
+            if _JOINED_WORD.fullmatch(before) and not _word_goes_on(text, j - 1) and fits(before, name):
                 a = j
         out.append(sp if (a, b) == (sp.start, sp.end) else Span(a, b, sp.label, sp.score, sp.source))
     return out
@@ -189,9 +188,9 @@ def join_running_inversions(context: RuleContext, spans: list[Span]) -> list[Spa
     for k, sp in enumerate(spans):
         name = text[sp.start : sp.end].rstrip(",")
         e = sp.start + len(name)
-        after = _PAIR_WORD.match(text, e + 2) if text[e : e + 2] == ", " and sp.end <= e + 1 else None
+        after = _JOINED_WORD.match(text, e + 2) if text[e : e + 2] == ", " and sp.end <= e + 1 else None
         hi = spans[k + 1].start if k + 1 < len(spans) else len(text)
-        if (sp.label != "NAME" or sp.score < _PAIR_SCORE or not _PAIR_WORD.fullmatch(name)
+        if (sp.label != "NAME" or sp.score < _PAIR_SCORE or not _JOINED_WORD.fullmatch(name)
                 or after is None or after.end() > hi
                 or not (after.end() == len(text) or text[after.end()] in _INVERSION_END)
                 or without_possessive(after.group()) != after.group()
