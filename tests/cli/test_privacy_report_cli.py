@@ -328,11 +328,9 @@ def test_a_spans_file_with_labels_of_its_own_is_read_as_evaluate_detection_reads
     assert [row["group"] for row in with_more["attacks"]["names"]] == ["all", "g1"]
 
 
-def test_membership_of_templated_notes_is_told_by_their_words(tmp_path: Path) -> None:
-    """Privacy audit: short notes of one layout tied in the layout game (AUC 0.500), so the
-    verdict passed membership under the default knn, although every released word is one of the
-    k neighbors of the note's own word and an attacker holding a note finds its record by them.
-    The figure is now the stronger of the layout and word games."""
+def _templated_notes(tmp_path: Path) -> tuple[Path, Path]:
+    """24 short notes of one layout (6 subjects x 4 symptoms x 5 places, cycled) and a fixed key
+    (the same figures every run), for the membership games."""
     subjects = ["patient", "woman", "man", "child", "student", "teacher"]
     symptoms = ["pain", "swelling", "stiffness", "weakness"]
     places = ["knee", "ankle", "shoulder", "elbow", "wrist"]
@@ -340,9 +338,18 @@ def test_membership_of_templated_notes_is_told_by_their_words(tmp_path: Path) ->
              for i in range(24)]
     path = tmp_path / "notes.txt"
     path.write_text("\n".join(notes) + "\n", encoding="utf-8")
-    key = tmp_path / "fixed.key"  # a fixed key: the same figures every run
+    key = tmp_path / "fixed.key"
     key.write_text("5a" * 8 + "c3" * 8 + "17" * 8 + "e9" * 8 + "\n", encoding="utf-8")
     key.chmod(0o600)
+    return path, key
+
+
+def test_membership_of_templated_notes_is_told_by_their_words(tmp_path: Path) -> None:
+    """Privacy audit: short notes of one layout tied in the layout game (AUC 0.500), so the
+    verdict passed membership under the default knn, although every released word is one of the
+    k neighbors of the note's own word and an attacker holding a note finds its record by them.
+    The figure is now the stronger of the layout and word games."""
+    path, key = _templated_notes(tmp_path)
     out = _report(str(path), "--key", str(key))
     membership = out["membership"]
     assert membership["records"] == 24 and membership["layout_auc"] == 0.5
@@ -408,16 +415,7 @@ def test_membership_without_an_exact_law_reads_the_words_returned_as_themselves(
     """Privacy audit: laplace has no exact law, so the word game was not played and templated
     notes passed membership on their layout (0.500); laplace at a readable epsilon returns many
     words unchanged, and the rare ones point at their note."""
-    subjects = ["patient", "woman", "man", "child", "student", "teacher"]
-    symptoms = ["pain", "swelling", "stiffness", "weakness"]
-    places = ["knee", "ankle", "shoulder", "elbow", "wrist"]
-    notes = [f"The {subjects[i % 6]} reported {symptoms[i % 4]} in the {places[i % 5]} today."
-             for i in range(24)]
-    path = tmp_path / "notes.txt"
-    path.write_text("\n".join(notes) + "\n", encoding="utf-8")
-    key = tmp_path / "fixed.key"
-    key.write_text("5a" * 8 + "c3" * 8 + "17" * 8 + "e9" * 8 + "\n", encoding="utf-8")
-    key.chmod(0o600)
+    path, key = _templated_notes(tmp_path)
     out = _report(str(path), "--key", str(key), "-m", "laplace", "--epsilon", "70", "--mc-draws", "2",
                   "--draws", "5", "--max-words", "5")
     membership = out["membership"]
