@@ -101,3 +101,15 @@ def test_what_parquet_cannot_be(tmp_path: Path, anonymizer: Anonymizer) -> None:
 def test_read_texts_reads_parquet_like_anonymize(tmp_path: Path) -> None:
     src = _write(tmp_path / "in.parquet")
     assert files.read_texts(str(src)) == ["" if n is None else n for n in NOTES]
+
+
+def test_an_uncompressed_file_keeps_its_columns_uncompressed(tmp_path: Path, anonymizer: Anonymizer) -> None:
+    # pandas' to_parquet(compression=None) writes this; it was refused as "cannot write this
+    # Parquet schema back" (the footer's UNCOMPRESSED is no codec name the writer takes)
+    src = tmp_path / "in.parquet"
+    pq.write_table(_table(), src, row_group_size=3, compression={"text": "none", "summary": "zstd"})
+    files.anonymize_files([str(src)], str(tmp_path / "out.parquet"), anonymizer, fields=["text", "summary"])
+    group = pq.ParquetFile(tmp_path / "out.parquet").metadata.row_group(0)
+    codecs = {group.column(j).path_in_schema: group.column(j).compression for j in range(group.num_columns)}
+    assert codecs["text"] == "UNCOMPRESSED" and codecs["summary"] == "ZSTD"
+    assert pq.read_table(tmp_path / "out.parquet").column("id").equals(_table().column("id"))

@@ -80,7 +80,10 @@ class ParquetJob:
             group = metadata.row_group(0)
             for j in range(group.num_columns):
                 column = group.column(j)
-                codecs[column.path_in_schema] = column.compression.lower()
+                codec = column.compression.lower()
+                # the footer says UNCOMPRESSED where the writer takes "none": an uncompressed
+                # file (pandas' to_parquet(compression=None)) was refused as unwritable
+                codecs[column.path_in_schema] = "none" if codec == "uncompressed" else codec
         try:
             self._writer = pq.ParquetWriter(sink, schema, compression=codecs or "snappy")
         except (pa.ArrowException, ValueError) as exc:  # a nested schema's codec map, say
