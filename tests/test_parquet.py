@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,3 +115,21 @@ def test_an_uncompressed_file_keeps_its_columns_uncompressed(tmp_path: Path, ano
     codecs = {group.column(j).path_in_schema: group.column(j).compression for j in range(group.num_columns)}
     assert codecs["text"] == "UNCOMPRESSED" and codecs["summary"] == "ZSTD"
     assert pq.read_table(tmp_path / "out.parquet").column("id").equals(_table().column("id"))
+
+
+def test_a_failed_run_prints_nothing_after_its_error(tmp_path: Path, anonymizer: Anonymizer,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # A run stopped after its Parquet writer was made (a damaged row group, SIGTERM,
+    # --require-english) left the writer unclosed; when it was collected, pyarrow wrote the footer
+    # into the temp file the atomic writer had closed and removed, and Python printed
+    # "Exception ignored in ParquetWriter.__del__ ... write to closed file" under the one-line error
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    src = tmp_path / "de.parquet"
+    german = "Der Patient wurde am Montag mit starken Schmerzen in die Klinik gebracht und dort untersucht"
+    pq.write_table(pa.table({"text": [german] * 40}), src)
+    with pytest.raises(InputError, match="does not look like English"):
+        files.anonymize_files([str(src)], str(tmp_path / "out.parquet"), anonymizer, fields=["text"],
+                              language="require")
+    gc.collect()
+    assert not unraisable and not list(tmp_path.glob("*out.parquet*"))

@@ -36,6 +36,31 @@ def _is_text(pa: Any, kind: Any) -> bool:
                 or getattr(pa.types, "is_string_view", lambda _: False)(kind))
 
 
+class _Sink:
+    """The output as the Parquet writer sees it.
+
+    A run that stops (a damaged row group, SIGTERM, ``--require-english``) never closes its
+    writer: the atomic writer closes and removes the temp file, and when the writer is collected
+    pyarrow closes it and writes the footer into that closed file, which Python printed as
+    "Exception ignored ... write to closed file" with a traceback under the run's one-line error.
+    A write after the file was closed goes nowhere unless :meth:`ParquetJob.close` makes it, so a
+    footer that belongs in the output is never dropped.
+    """
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self.finishing = False
+
+    @property
+    def closed(self) -> bool:
+        return self._raw.closed
+
+    def write(self, data: bytes) -> int:
+        if self._raw.closed and not self.finishing:
+            return len(data)  # the writer of a stopped run, collected: its file is gone
+        return self._raw.write(data)
+
+
 class ParquetJob:
     """The records of one Parquet input and the writer that puts their results back.
 
@@ -85,7 +110,8 @@ class ParquetJob:
                 # file (pandas' to_parquet(compression=None)) was refused as unwritable
                 codecs[column.path_in_schema] = "none" if codec == "uncompressed" else codec
         try:
-            self._writer = pq.ParquetWriter(sink, schema, compression=codecs or "snappy")
+            self._sink = _Sink(sink)
+            self._writer = pq.ParquetWriter(self._sink, schema, compression=codecs or "snappy")
         except (pa.ArrowException, ValueError) as exc:  # a nested schema's codec map, say
             raise InputError(f"{shown}: cannot write this Parquet schema back "
                              f"({type(exc).__name__})") from None
@@ -138,4 +164,5 @@ class ParquetJob:
 
     def close(self) -> None:
         """Write the file's footer (the atomic writer then commits the file)."""
+        self._sink.finishing = True
         self._writer.close()
