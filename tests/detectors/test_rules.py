@@ -95,6 +95,13 @@ def _prop(text: str, names: list[str], others: tuple[tuple[str, str], ...] = ())
         ("Maria de Souza wrote de novo.", ["Maria de Souza"], ["Maria de Souza"]),
         ("J. Okafor and J. Reed came.", ["J. Okafor"], ["J. Okafor"]),
         ("Nothing here, Okafor.", [], []),
+        # mixed case: a lower-case word the decode took along with a capitalized name, or a common
+        # word written in lower case, is no name elsewhere (decision 0141); a rare one is
+        ("Mr. Hawksley said no. Later he said yes.", ["Hawksley said"], ["Hawksley said"]),
+        ("Ewing sarcoma was found; the sarcoma grew.", ["Ewing sarcoma"], ["Ewing sarcoma"]),
+        ("Guy: ask hope. I hope so.", ["hope"], ["hope"]),
+        ("Guy: my boyfriend tomas came. tomas said hi", ["tomas"], ["tomas", "tomas"]),
+        ("Guy: ask Hope. Hope said no.", ["Hope"], ["Hope", "Hope"]),
     ],
 )
 def test_propagation_marks_other_occurrences_of_the_same_shape(text, names, expected):

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ...lexicon import drug_words
+from ...lexicon import drug_words, name_like
 from ..base import Span
 from .base import RuleContext
 from .common import (
@@ -144,7 +144,11 @@ def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
     ``Will`` (``will`` is in ``NO_PROPAGATION``) marks only occurrences written ``Will`` where the
     verb cannot stand: inside a sentence, or right before ``?``, ``!``, ``,``, ``.``, ``]`` or
     `` and `` (``at Will]``, ``ELIZABETH SWANN: Will?``, ``[Will and the governor``; never ``Will
-    you now?``; decision 0134). Nothing outlives the call.
+    you now?``; decision 0134). In text with both cases a lower-case word propagates only from a
+    span written all in lower case and only when it reads as a name (``lexicon.name_like``: a
+    chat's ``tomas``, not ``hope``): the decode sometimes takes a verb or a noun along with a
+    capitalized name (``Hawksley said``, ``Ewing sarcoma``), and that word is no name anywhere
+    else (decision 0141). Nothing outlives the call.
 
     Args:
         context: the text and its tokens (``tokenize``).
@@ -155,13 +159,18 @@ def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
     """
     text, starts, ends = context.text, context.starts, context.ends
     found: dict[tuple[str, bool | None], Span] = {}  # (word, capitalized? / None: exact) -> its span
+    mixed = context.case == "mixed"
     for sp in spans:
         if sp.label != "NAME":
             continue
-        for w in re.findall(r"[^\W\d_]+", text[sp.start : sp.end]):
+        words = re.findall(r"[^\W\d_]+", text[sp.start : sp.end])
+        capitalized = any(not w.islower() for w in words)
+        for w in words:
             shape = _shape(w)
             if len(w) < 2 or w.lower() in NO_PROPAGATION:
                 continue
+            if mixed and w.islower() and (capitalized or not name_like(w)):
+                continue  # the verb or noun the decode took along (``Hawksley said``; decision 0141)
             if shape is not None:
                 found.setdefault((w.lower(), shape != "lower"), sp)
             else:
