@@ -176,3 +176,21 @@ def test_dask_bag_keeps_missing_elements_in_place(anon: Anonymizer) -> None:
         assert out[1] is None and out[2] == "" and out[3] != out[3] and out[4] is pd.NA
         with pytest.raises(TypeError, match="must be str, got int"):
             anonymize_bag(db.from_sequence(["a text", 5], npartitions=1), anon.config, anon.key).compute()
+
+
+def test_dask_dataframe_categorical_column_with_a_partition_of_missing_values(anon: Anonymizer) -> None:
+    """Second API audit: a dictionary-encoded column whose first row group is all null (two
+    partitions) computed as input but not as output: the empty partition's rebuilt categories
+    were of type object, the other's str, and compute() failed with "dtype of categories must be
+    the same"."""
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    notes = pd.Categorical([None, None, "the patient", "chest pain"])
+    frame = dd.from_pandas(pd.DataFrame({"id": [1, 2, 3, 4], "text": notes}), npartitions=2)
+    with dask.config.set(scheduler="synchronous"):
+        assert frame.compute()["text"].isna().sum() == 2  # the input computes
+        out = anonymize_dataframe(frame, ["text"], anon.config, anon.key).compute()
+    assert out["text"].cat.categories.dtype == notes.categories.dtype
+    assert out["text"].dropna().tolist() == [anon.anonymize("the patient"), anon.anonymize("chest pain")]

@@ -80,6 +80,10 @@ def test_a_categorical_column_is_anonymized_and_keeps_no_original_category(setup
     assert set(out.cat.categories) == set(out.dropna())  # no original text left among them
     frame = anonymize_frame(pd.DataFrame({"note": notes}), ["note"], key=key, embedding=glove)
     assert frame["note"].equals(out)
+    # second API audit: with no text left, the categories became object (a Dask partition of
+    # only missing values then failed to concatenate with the others)
+    empty = anonymize_series(notes.iloc[[1]], key=key, embedding=glove)
+    assert empty.cat.categories.dtype == notes.cat.categories.dtype and empty.isna().all()
 
 
 @pytest.mark.parametrize(("call", "error", "message"), [

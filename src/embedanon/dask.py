@@ -117,6 +117,14 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
     return names
 
 
+def _category_dtype(values: Any, kind: Any) -> Any:
+    """The categorical dtype of released ``values``: their distinct texts, sorted, as categories
+    of type ``kind`` (the input's categories' type), so every partition has the same type."""
+    import pandas as pd
+
+    return pd.CategoricalDtype(pd.Index(sorted(set(values.dropna())), dtype=kind))
+
+
 def _categorical(dtype: Any) -> bool:
     import pandas as pd
 
@@ -152,6 +160,7 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
             # original texts: it is rebuilt from the released values (as anonymize_series does)
             categorical = _categorical(df[column].dtype)
             if categorical:
+                kind = df[column].cat.categories.dtype
                 df[column] = df[column].astype(object)
             values = df[column]
             mask = values.notna()
@@ -162,7 +171,10 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                                     "str and missing values can be anonymized")
             df.loc[mask, column] = _partition(texts, config, key)
             if categorical:
-                df[column] = df[column].astype("category")
+                # categories of the input's type even when none is left: a partition of only
+                # missing values got object categories, and computing the frame failed
+                # ("dtype of categories must be the same") where the other partitions had str
+                df[column] = df[column].astype(_category_dtype(df[column], kind))
         return df
 
     from dask.dataframe.utils import clear_known_categories

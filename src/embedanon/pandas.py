@@ -98,7 +98,11 @@ def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer 
     texts = anon.anonymize_many([values[i] for i in present], jobs=jobs)
     if present:
         out.iloc[present] = list(texts)
-    return out.astype("category") if categorical else out
+    if not categorical:
+        return out
+    # categories of the input's type even when no text is left (all missing): else object
+    kind = series.cat.categories.dtype
+    return out.astype(pd.CategoricalDtype(pd.Index(sorted(set(out.dropna())), dtype=kind)))
 
 
 def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
