@@ -989,9 +989,14 @@ def test_drug_and_brand_names_are_no_names(text, names, expected):
     [
         ("KNIGHTS: Aaaugh! Riiight. Ooh, Shh!", ["Aaaugh", "Riiight", "Ooh", "Shh"], []),
         ("Tsk-tsk, Agh.", ["Tsk-tsk", "Agh"], []),
+        # laughter and chat interjections spelled as words, whatever the score (decision 0142)
+        ("teacher: Haha, Hehehe. Ahaha! Lolol.", ["Haha", "Hehehe", "Ahaha", "Lolol"], []),
+        ("student: Aha, Omgosh! Byee! Yuck. Oops, Eww", ["Aha", "Omgosh", "Byee", "Yuck", "Oops", "Eww"], []),
         # names stay, with an exclamation-like word or not
         ("Hugh, Noah and Leah came; Sandra Oh too.", ["Hugh", "Noah", "Leah", "Sandra Oh"],
          ["Hugh", "Noah", "Leah", "Sandra Oh"]),
+        ("Hana, Aya, Lola, Hahn and Umar came; Haha Ana too.", ["Hana", "Aya", "Lola", "Hahn", "Umar", "Haha Ana"],
+         ["Hana", "Aya", "Lola", "Hahn", "Umar", "Haha Ana"]),
     ],
 )
 def test_exclamations_are_no_names(text, names, expected):

@@ -440,13 +440,34 @@ def drop_drug_names(context: RuleContext, spans: list[Span]) -> list[Span]:
 #: only the letters of a sigh, a groan or a hush (``Agh``, ``Augh``, ``Ooh``, ``Shh``, ``Hmm``, ``Tsk``)
 _EXCLAMATION = re.compile(r"(?i)[^\W\d_]*([^\W\d_])\1\1[^\W\d_]*|[aeiou]*[aeiou]+[gh]+|[aeiou]*h+m*|"
                          r"s+h+|h*m+|t+s+k+|u+[gh]+")
+#: laughter (``Haha``, ``Hehehe``, ``Ahaha``, ``Lolol``) and the chat interjections spelled as words
+#: (``Aha``, ``Oops``, ``Yay``, ``Omg``, ``Byee``), written with each run of a letter as one letter
+#: (:func:`_one_letter_runs`); none is a listed name part (decision 0142)
+_LAUGHTER = re.compile(r"(?i)a?(?:h[aeiou]){2,}h?|(?:lo)+l|lmf?ao|rofl")
+_INTERJECTIONS = frozenset((
+    "aha", "ahem", "aw", "bye", "duh", "ew", "gosh", "horay", "huray", "jez", "meh", "mhm", "omfg", "omg",
+    "omgosh", "ops", "ouch", "um", "uh", "whoa", "whops", "wow", "yay", "yikes", "yuck",
+))  # fmt: skip
+
+
+def _one_letter_runs(word: str) -> str:
+    """``word`` in lower case with each run of one letter written once (``Byee`` -> ``bye``)."""
+    return re.sub(r"(.)\1+", r"\1", word.lower())
+
+
+def _exclamation(word: str) -> bool:
+    """Whether ``word`` has the shape of an exclamation or is laughter or a chat interjection."""
+    if _EXCLAMATION.fullmatch(word) or _LAUGHTER.fullmatch(word):
+        return True
+    return _one_letter_runs(word) in _INTERJECTIONS
 
 
 def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
     """An exclamation is no name: a NAME span whose words (hyphen pieces too) all have the letter
     shape of one (a letter three times in a row, ``Aaaugh``, ``Riiight``; or only the letters of a
-    sigh, a groan or a hush, ``Agh``, ``Augh``, ``Ooh``, ``Shh``, ``Hmm``, ``Tsk-tsk``) is
-    dropped.
+    sigh, a groan or a hush, ``Agh``, ``Augh``, ``Ooh``, ``Shh``, ``Hmm``, ``Tsk-tsk``), or that
+    are laughter or chat interjections spelled as words (``Haha``, ``Ahaha``, ``Aha``, ``Omg``,
+    ``Oops``, ``Byee``; decision 0142) is dropped, whatever the model's score.
 
     Args:
         context: the text.
@@ -459,7 +480,7 @@ def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
 
     def exclamation(sp: Span) -> bool:
         words = _LETTERS.findall(text[sp.start : sp.end])
-        return bool(words) and all(_EXCLAMATION.fullmatch(w) for w in words)
+        return bool(words) and all(_exclamation(w) for w in words)
 
     return drop_where(spans, "NAME", exclamation)
 
