@@ -35,6 +35,8 @@ def _frame(kind: str):  # type: ignore[no-untyped-def]
      ("plain", None, TypeError, "columns must be a list of column names, got NoneType"),
      ("plain", ["id"], TypeError, "column 'id' has dtype int64, not text"),
      ("plain", ["nope"], ConfigError, "column 'nope' is not in the dataframe"),
+     # second API audit: no column gave the frame back as it was (decision 0640)
+     ("plain", [], ConfigError, "columns is empty: no column would be anonymized"),
      ("int-name", [0], TypeError, r"columns\[0\] must be a column name \(str\), got int"),
      ("same-names", ["text"], ConfigError, "column 'text' appears 2 times in the dataframe")],
 )

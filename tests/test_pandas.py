@@ -98,6 +98,9 @@ def test_a_categorical_column_is_anonymized_and_keeps_no_original_category(setup
      "^columns must be a list of column names, got NoneType$"),
     (lambda f, k, g: ColumnAnonymizer(None, key=k, embedding=g), TypeError,
      "^columns must be a list of column names, got NoneType$"),
+    # second API audit: no column released the frame as it was, every text in it (decision 0640)
+    (lambda f, k, g: anonymize_frame(f, [], key=k, embedding=g), ConfigError, "^columns is empty: "),
+    (lambda f, k, g: ColumnAnonymizer(iter(()), key=k, embedding=g), ConfigError, "^columns is empty: "),
 ])
 def test_bad_calls_are_refused(setup: tuple[str, str], call, error: type, message: str) -> None:  # type: ignore[no-untyped-def]
     glove, key = setup

@@ -100,6 +100,9 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
     names = list(strings("columns", columns, what="column names", item="a column name (str)", quote=True,
                          item_hint="give the frame string column names (frame.rename(columns=str))"))
     names = list(dict.fromkeys(names))  # a repeated name is one column, anonymized once (as --field)
+    if not names:  # the frame would come back as it was (decision record 0640)
+        raise ConfigError("columns is empty: no column would be anonymized and every text would come "
+                          "back as it was; name the text columns")
     present = list(frame.columns)
     for column in names:
         count = present.count(column)
@@ -147,7 +150,8 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
             before any work. At compute time, a partition fails when an ``object`` column holds
             a value other than a str or a missing value (a number, bytes, a dict): it is not
             converted with ``str()``.
-        ConfigError: a column is not in the frame, or the frame has two columns of that name.
+        ConfigError: no column is named, a column is not in the frame, or the frame has two
+            columns of that name.
     """
     key = _release_key(key)
     check_config_key(config, key)

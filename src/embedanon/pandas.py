@@ -64,6 +64,16 @@ def _check_columns(columns: object) -> None:
         raise TypeError(f"columns must be a list of column names, got {type(columns).__name__}")
 
 
+def _named(columns: Iterable[Any]) -> list[Any]:
+    """The columns to anonymize, each once; none is refused (decision record 0640): the
+    frame would come back as it was, every text in it, as if it had been released."""
+    names = list(dict.fromkeys(columns))
+    if not names:
+        raise ConfigError("columns is empty: no column would be anonymized and every text would come "
+                          "back as it was; name the text columns")
+    return names
+
+
 def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer | None = None,
                      jobs: int = 1, **options: Any) -> Any:
     """A copy of the pandas Series ``series`` with every text anonymized and every missing
@@ -117,7 +127,7 @@ def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
 
     Raises:
         TypeError: not a DataFrame, ``columns`` one str, or a value neither str nor missing.
-        ConfigError: a column missing or present twice; no key.
+        ConfigError: no column, a column missing or present twice; no key.
     """
     import pandas as pd
 
@@ -126,7 +136,7 @@ def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
     if isinstance(columns, str):
         raise TypeError(f"columns must be a list of column names, not one str; use [{columns!r}]")
     _check_columns(columns)
-    names = list(dict.fromkeys(columns))
+    names = _named(columns)
     present = list(frame.columns)
     for name in names:
         if present.count(name) != 1:
@@ -170,7 +180,7 @@ class ColumnAnonymizer:
         if not isinstance(key, (str, os.PathLike)):
             raise TypeError("key must be the path of a key file (it is pickled to the workers; a "
                             f"ReleaseKey would carry its secret), got {type(key).__name__}")
-        self.columns = list(dict.fromkeys(columns))
+        self.columns = _named(columns)
         self.key = os.fspath(key)
         self._anonymizer: Anonymizer | None = Anonymizer(key=self.key, **options)  # fail fast
         self._sealed = self._anonymizer.key.seal(_SEALED, pickle.dumps(dict(options), protocol=4))
