@@ -170,6 +170,21 @@ def test_dataset_map_without_batched_is_the_same_release(setup: tuple[str, str])
         ColumnAnonymizer(["id"], key=key, embedding=glove)({"id": 3})
 
 
+def test_dataset_map_in_the_pandas_format_keeps_missing_cells(setup: tuple[str, str]) -> None:
+    """Second API audit: ``Dataset.with_format("pandas")`` hands ``map`` a DataFrame, whose
+    missing cells read as NaN; they came back as NaN and Arrow refused them in the string column
+    ("Expected bytes, got a 'float' object", naming no column). They come back as None."""
+    datasets = pytest.importorskip("datasets")
+    glove, key = setup
+    notes = [n if isinstance(n, str) else None for n in NOTES]
+    ds = datasets.Dataset.from_dict({"id": list(range(len(notes))), "note": notes})
+    batches = ColumnAnonymizer(["note"], key=key, embedding=glove)
+    plain = ds.map(batches, batched=True, load_from_cache_file=False)
+    framed = ds.with_format("pandas").map(batches, batched=True, load_from_cache_file=False)
+    assert framed.features["note"] == ds.features["note"] and framed.with_format(None)["note"] == plain["note"]
+    assert batches({"note": [float("nan"), pd.NA, "river stone"]})["note"][:2] == [None, None]
+
+
 def test_anonymize_many_refuses_a_whole_frame(setup: tuple[str, str]) -> None:
     """API audit: ``anon.anonymize_many(df)`` anonymized the frame's column names."""
     glove, key = setup

@@ -151,8 +151,9 @@ def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
 
 class ColumnAnonymizer:
     """The function of ``datasets.Dataset.map``: a batch (a dict of column -> list) with
-    ``columns`` anonymized, None kept None; called on one example (``map`` without
-    ``batched=True``: a dict of column -> value), the same for that one value.
+    ``columns`` anonymized, a missing value (None; NaN or ``pd.NA`` in the pandas format) given
+    back as None; called on one example (``map`` without ``batched=True``: a dict of column ->
+    value), the same for that one value.
 
         >>> from embedanon.pandas import ColumnAnonymizer
         >>> ds = ds.map(ColumnAnonymizer(["text"], key="release.key"),  # doctest: +SKIP
@@ -217,6 +218,10 @@ class ColumnAnonymizer:
             one = isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable)
             values = [value] if one else list(value)
             _check_values(name, values)
-            released = list(self._anonymizer.anonymize_many(values))
+            # a missing value goes back as None, the one Arrow takes in a string column: a batch
+            # in the pandas format (Dataset.with_format("pandas")) holds NaN there, and map()
+            # failed with Arrow's "Expected bytes, got a 'float' object", naming no column
+            released = [None if is_missing(text) else text
+                        for text in self._anonymizer.anonymize_many(values)]
             out[name] = released[0] if one else released
         return out
