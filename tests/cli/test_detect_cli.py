@@ -96,3 +96,21 @@ def test_detect_refuses_with_one_line_and_writes_nothing(tmp_path: Path, args: l
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1 and "Okafor" not in result.output
     assert not out.exists() and data.read_text(encoding="utf-8") == "Seen by Dr. Okafor.\n"
+
+
+def test_detect_takes_the_llm_options_its_message_names(tmp_path: Path) -> None:
+    """Second API audit: 'detect -d llm' said 'the llm detector needs --llm-url and --llm-model',
+    options detect did not have ('No such option'); anonymize and evaluate-detection have them."""
+    from tests.helpers.llm_stub import Reply, StubLLM
+
+    data = tmp_path / "notes.txt"
+    data.write_text("Seen by Dr. Ana Ruiz today.\n", encoding="utf-8")
+    out = tmp_path / "spans.jsonl"
+    refused = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "llm"])
+    assert refused.exit_code == 2 and "needs --llm-url and --llm-model" in refused.output
+    with StubLLM([Reply("Seen by Dr. @@@Ana Ruiz### today.")]) as stub:
+        result = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "llm", "--llm-url", stub.url,
+                                     "--llm-model", "stub", "-q"])
+    assert result.exit_code == 0, result.output
+    spans = json.loads(out.read_text(encoding="utf-8"))["spans"]
+    assert [(s["text"], s["label"]) for s in spans] == [("Ana Ruiz", "NAME")]

@@ -35,6 +35,9 @@ from .options import (
     FieldOpt,
     FmtOpt,
     InputArg,
+    LlmModelOpt,
+    LlmUrlOpt,
+    LlmVerifyOpt,
     detector_options,
     word_lists,
 )
@@ -61,6 +64,9 @@ def detect_command(
         "--detector", "-d", metavar="NAMES",
         help="Detector name(s), comma-separated (regex, llm, presidio, model, transformer).")
     ] = "model,regex",
+    llm_url: LlmUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    llm_verify: LlmVerifyOpt = False,
     detector_option: DetectorOptionOpt = None,
     allow: AllowOpt = None,
     deny: DenyOpt = None,
@@ -84,7 +90,10 @@ def detect_command(
     if sample < 0:
         raise InputError(f"sample must be 0 (all) or a positive number of texts, got {sample}")
     check_paths([("input", input_path), ("allow", allow), ("deny", deny)], [("output", output)])
-    options = detector_options({}, detector_option)
+    # the llm detector's own options, as anonymize and evaluate-detection take them (its
+    # message names --llm-url and --llm-model)
+    options = detector_options({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None},
+                               detector_option)
     allowed, denied = word_lists(allow, deny)
     union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
     mode = choose(progress, quiet, input_path == "-")
