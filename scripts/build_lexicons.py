@@ -20,6 +20,12 @@
   package), less every given name or surname of ``names.tsv.gz`` and ``name_parts.txt.gz``
   (``patsy``, ``jack``, ``baker``), so the list never vetoes a name the lists know.
 
+* ``dictionary_words.txt.gz``: English dictionary words (``melena``, ``sushi``, ``tannic``,
+  ``vanquish``), one lower-case word a line: the one-word, lower-case lemmas of every part of
+  speech of WordNet 3.0 and their irregular forms (``went``, ``geese``; the same licence and
+  package), less every listed name part (``hope``, ``rose``, ``dean``, ``said``), so the list
+  never vetoes a name the lists know.
+
 * ``public_figures.txt.gz``: people so well known that naming them tells no one apart (``tony
   blair``, ``amelia earhart``, ``salvador dali``), one folded name a line: the lemmas of two words
   or more of the instance synsets of WordNet 3.0's ``noun.person`` file (the same licence and
@@ -39,6 +45,7 @@ Usage::
     apt-get download wordnet-base && dpkg-deb -x wordnet-base_*.deb /tmp/wordnet
     .venv/bin/python scripts/build_lexicons.py --wordnet /tmp/wordnet/usr/share/wordnet
     .venv/bin/python scripts/build_lexicons.py --only person_nouns --wordnet DIR   # one list
+    .venv/bin/python scripts/build_lexicons.py --only dictionary_words --wordnet DIR
     .venv/bin/python scripts/build_lexicons.py --only public_figures --wordnet DIR
     .venv/bin/python scripts/build_lexicons.py --only group_names --wordnet DIR
 """
@@ -174,6 +181,33 @@ def build_person_nouns(wordnet: Path) -> int:
     return _write("person_nouns.txt.gz", words)
 
 
+def build_dictionary_words(wordnet: Path) -> int:
+    """``dictionary_words.txt.gz``: the one-word lemmas written in lower case of every synset of
+    every part of speech of WordNet 3.0 in ``wordnet`` (``data.noun``, ``data.verb``, ``data.adj``,
+    ``data.adv``: ``melena``, ``sushi``, ``tannic``, ``vanquish``; capitalized lemmas are names such
+    as ``Einstein`` or ``Paris`` and are left out) and their irregular forms (``*.exc``: ``went``,
+    ``geese``), less every listed name part (module docstring)."""
+    words: set[str] = set()
+    for pos in ("noun", "verb", "adj", "adv"):
+        with open(wordnet / f"data.{pos}", encoding="latin-1") as fh:
+            for line in fh:
+                if line.startswith("  "):  # the licence header
+                    continue
+                fields = line.split()
+                for i in range(int(fields[3], 16)):
+                    lemma = fields[4 + 2 * i].split("(")[0]
+                    if re.fullmatch(r"[a-z][a-z'\-]+", lemma):
+                        words.add(lemma)
+        with open(wordnet / f"{pos}.exc", encoding="latin-1") as fh:
+            for line in fh:
+                form = line.split(" ", 1)[0]
+                if re.fullmatch(r"[a-z][a-z'\-]+", form):
+                    words.add(form)
+    names = name_parts()
+    words = {w for w in words if folded(w) not in names}
+    return _write("dictionary_words.txt.gz", words)
+
+
 def build_public_figures(wordnet: Path) -> int:
     """``public_figures.txt.gz``: the lemmas of two words or more of WordNet 3.0's ``noun.person``
     instance synsets (an ``@i`` instance-hypernym pointer: ``Tony_Blair``, ``Amelia_Earhart``),
@@ -215,6 +249,7 @@ _BUILDERS: dict[str, tuple[Callable[[Path], int], str]] = {
     "drugs": (lambda wordnet: build_drugs(), "words"),
     "places": (lambda wordnet: build_places(), "places"),
     "person_nouns": (build_person_nouns, "words"),
+    "dictionary_words": (build_dictionary_words, "words"),
     "public_figures": (build_public_figures, "names"),
     "group_names": (build_group_names, "names"),
 }
@@ -224,8 +259,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=tuple(_BUILDERS))
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"),
-                    help="WordNet 3.0's dict folder (data.noun), for person_nouns, public_figures and "
-                         "group_names")
+                    help="WordNet 3.0's dict folder (data.noun, index.*), for person_nouns, "
+                         "dictionary_words, public_figures and group_names")
     args = ap.parse_args()
     for name, (build, unit) in _BUILDERS.items():
         if args.only in (None, name):

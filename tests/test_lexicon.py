@@ -6,6 +6,8 @@ import pytest
 
 from embedanon.lexicon import (
     common_word,
+    dictionary_word,
+    dictionary_words,
     drug_words,
     group_names,
     name_like,
@@ -53,6 +55,16 @@ def test_person_nouns_are_kinds_of_people_and_never_a_listed_name():
     assert not nouns & set(name_parts())  # 'patsy', 'hunter', 'jack' are names first
     assert person_noun("BARTENDERS") and person_noun("Witches") and person_noun("Hobo")
     assert not person_noun("Patsy") and not person_noun("Okafor") and not person_noun("hobos-ish")
+
+
+def test_dictionary_words_are_lower_case_lemmas_and_never_a_listed_name():
+    words = dictionary_words()
+    assert {"melena", "sushi", "tannic", "vanquish", "went", "geese"} <= words
+    assert person_nouns() <= words
+    assert not words & set(name_parts())  # 'hope', 'rose', 'dean', 'said' are names first
+    assert not {"einstein", "paris", "london"} & words  # WordNet writes them capitalized: names
+    assert dictionary_word("Sombreros") and dictionary_word("jimmied") and dictionary_word("fruitier")
+    assert not dictionary_word("hope") and not dictionary_word("tunde") and not dictionary_word("Okafor")
 
 
 def test_public_figures_are_full_names_and_never_two_common_name_parts():

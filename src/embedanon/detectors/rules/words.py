@@ -13,6 +13,7 @@ import numpy as np
 
 from ..._english import TITLE_ALTERNATION, after_title
 from ...lexicon import (
+    dictionary_word,
     drug_words,
     folded,
     group_names,
@@ -378,14 +379,19 @@ def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
     return drop_where(spans, "NAME", common)
 
 
-def drop_role_nouns(context: RuleContext, spans: list[Span]) -> list[Span]:
-    """A noun for a kind of person written in lower case is a role, not a name: in text with both
-    cases, a NAME span written all in lower case whose words are all such nouns
-    (:func:`~embedanon.lexicon.person_noun`: WordNet's person nouns, no listed name part among
-    them) is dropped, whatever the model's score, unless it follows a title: ``Yes ma'am``, ``my
-    liege``, ``you nitwit``, ``Hey, jaywalker!`` (decision 0140). A capitalized one may be a
-    surname (``Parsons``, ``Draper``) or a script's character and is left to the other rules;
-    ``doctor``, ``boss`` and ``guy`` are listed name parts too and stay with the model.
+def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A dictionary word written in lower case is no name: in text with both cases, a NAME span
+    written all in lower case is dropped, unless it follows a title, when its whole words are all
+    nouns for a kind of person (:func:`~embedanon.lexicon.person_noun`), whatever the model's
+    score (``Yes ma'am``, ``my liege``, ``you nitwit``, ``Hey, jaywalker!``; decision 0140), or,
+    where the model doubts the span (below 0.5, the gate of :func:`drop_common_words`), English
+    dictionary words (:func:`~embedanon.lexicon.dictionary_word`: WordNet's lower-case lemmas and
+    their inflections), so the rare symptoms and tasting words of notes and chats leave
+    (``melena``, ``pyuria``, ``sombreros``, ``tannic``; decision 0143). No listed name part is
+    either. A capitalized word may be a surname (``Parsons``, ``Draper``) or a script's character
+    and is left to the other rules; ``doctor``, ``boss``, ``hope`` and ``dean`` are listed name
+    parts and stay with the model, as do the lower-case names of chats that no dictionary holds
+    (``tunde``) and a confident ``memory`` or ``gift`` (given names the lists lack).
 
     Args:
         context: the text and its case.
@@ -398,7 +404,7 @@ def drop_role_nouns(context: RuleContext, spans: list[Span]) -> list[Span]:
         return spans
     text = context.text
 
-    def role(sp: Span) -> bool:
+    def dictionary(sp: Span) -> bool:
         if not text[sp.start : sp.end].islower():
             return False
         # the whole words the span touches: the decode may hold ``ma`` of ``ma'am``
@@ -406,10 +412,12 @@ def drop_role_nouns(context: RuleContext, spans: list[Span]) -> list[Span]:
         line_end = text.find("\n", sp.end) % (len(text) + 1)  # -1 (no line break): the text's end
         words = [m.group() for m in _JOINED_WORD.finditer(text, line_start, line_end)
                  if m.start() < sp.end and sp.start < m.end()]
-        return (bool(words) and all(w.islower() and person_noun(w) for w in words)
+        doubtful = sp.score < _PAIR_SCORE
+        return (bool(words) and all(w.islower() and (person_noun(w) or (doubtful and dictionary_word(w)))
+                                    for w in words)
                 and not after_title(text, sp.start))
 
-    return drop_where(spans, "NAME", role)
+    return drop_where(spans, "NAME", dictionary)
 
 
 def drop_drug_names(context: RuleContext, spans: list[Span]) -> list[Span]:
