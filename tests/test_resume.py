@@ -285,3 +285,36 @@ def test_resume_of_a_compressed_input(tmp_path: Path, glove: Path, key: Path) ->
         files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, backend=Interrupting(1), resume=True)
     files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, resume=True)
     assert (tmp_path / "o.txt").read_bytes() == (tmp_path / "whole.txt").read_bytes()
+
+
+@pytest.mark.parametrize(("scope", "runs"), [
+    ("all", [(20, False)]),
+    ("hybrid", [(20, False)]),
+    ("all", [(12, False), (5, True)]),  # stopped again while counting the first part again
+    ("all", [(5, True), (12, False), (3, True)]),  # counted, then not, then partly again
+    ("hybrid", [(2, False)]),  # stopped in the first input
+])
+def test_a_report_asked_for_only_when_resuming_counts_the_whole_input(
+        tmp_path: Path, glove: Path, key: Path, scope: str, runs: list[tuple[int, bool]]) -> None:
+    """``anonymize --resume`` interrupted without ``--report``, then resumed with it: the report's
+    word and draw counts (the epsilon spent) covered only the records of the second run, and
+    none of an input the interrupted run had finished (found by the second CLI audit, by hand:
+    3,296,531 of 4,089,733 word tokens on a 24.5 MB input)."""
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"  # a's journal completes first
+    first.write_text("".join(f"{line} {'and the pain ' * (60 if i == 3 else 0)}\n"
+                             for i, line in enumerate(_lines(300).splitlines())), encoding="utf-8")
+    second.write_text(_lines(4000), encoding="utf-8")
+    inputs = [str(first), str(second)]
+    anonymizer = Anonymizer(str(glove), key=str(key), scope=scope)
+    whole = files.anonymize_files(inputs, str(tmp_path / "whole"), anonymizer, count_words=True)
+    out = str(tmp_path / "out")
+    for chunks, counting in runs:
+        with pytest.raises(KeyboardInterrupt):
+            files.anonymize_files(inputs, out, anonymizer, backend=Interrupting(chunks), resume=True,
+                                  count_words=counting)
+    stats = files.anonymize_files(inputs, out, anonymizer, resume=True, count_words=True)
+    for name in ("a.txt", "b.txt"):
+        assert (Path(out) / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    counted = ("records", "texts", "bytes_in", "words", "draws", "longest_draws", "longest_record_draws")
+    assert [getattr(stats, name) for name in counted] == [getattr(whole, name) for name in counted]
+    assert whole.longest_draws > 60  # the longest record was in the interrupted part

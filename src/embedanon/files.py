@@ -441,7 +441,7 @@ def _anonymize_all(inputs: list[str], output: str | None, targets: list[str | No
             if target in journals:
                 assert target is not None
                 _run_journaled(journals[target], batch, target, path, form, names, encoding_errors,
-                               fmt is None, stats, run)
+                               fmt is None, stats, run, count_words)
             elif form == "parquet":
                 job = ParquetJob(path, batch.open(target, binary=True), names,
                                  "<stdin>" if path == "-" else path)
@@ -519,18 +519,25 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
 
 def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, path: str, form: str,
                    names: list[str], errors: str, sniff: bool, stats: RunStats,
-                   run: Callable[..., int]) -> None:
-    """One input of a resumable run: continue from its journal, checkpoint every chunk."""
+                   run: Callable[..., int], count_words: bool = False) -> None:
+    """One input of a resumable run: continue from its journal, checkpoint every chunk.
+
+    A run that counts words (``--report``: the epsilon spent) continuing one that did not
+    anonymizes the records already written again, without writing them, to count them: the
+    report covered only its own records (decision 0630)."""
     journal.lock()  # before its journal is read or its temp file cut: one run per output
     done = journal.load()
+    recount = count_words and not done.counted
     before = {name: getattr(stats, name) for name in resumable.COUNTS}
     for name, value in (done.counts or {}).items():
+        if recount and name in resumable.WORD_COUNTS:  # partial or none: counted again below
+            continue
         if name in ("longest_draws", "longest_record_draws"):
             setattr(stats, name, max(getattr(stats, name), value))
         elif name in before:
             setattr(stats, name, getattr(stats, name) + value)
     raw = batch.open_kept(target, journal.temp, done.offset)
-    if done.complete:
+    if done.complete and not recount:
         return
 
     def counts() -> dict[str, int]:
@@ -543,7 +550,9 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
         nonlocal last
         if time.monotonic() - last >= CHECKPOINT_SECONDS:
             out.flush()
-            journal.checkpoint(raw, records, counts())
+            # counted only once past the records counted again: all of them are then
+            journal.checkpoint(raw, records, counts(), counted=count_words and (
+                not recount or records > done.records))
             last = time.monotonic()
 
     with eio.open_input(path) as fh:
@@ -553,9 +562,9 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
             records, writer = _reader(fh, path, form, names, errors, sniff)
             written = run(records, _writing(_Guarded(out, target), writer),  # type: ignore[arg-type]
                           position=functools.partial(compressed_position, fh), skip=done.records,
-                          checkpoint=checkpoint)
+                          recount=recount, checkpoint=checkpoint)
             out.flush()
-            journal.checkpoint(raw, written, counts(), complete=True)
+            journal.checkpoint(raw, written, counts(), complete=True, counted=count_words)
         finally:
             out.detach()
 
@@ -671,7 +680,7 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
              anonymizer: Anonymizer, engine: Backend, stats: RunStats,
              progress: Callable[[int], None] | None, count_words: bool = False,
              position: Callable[[], int | None] = lambda: None, skip: int = 0,
-             checkpoint: Callable[[int], None] | None = None,
+             recount: bool = False, checkpoint: Callable[[int], None] | None = None,
              language: Callable[[LanguageSample], None] | None = None) -> int:
     """Anonymize ``records`` in chunks on ``engine`` and ``write`` each one, in order, when all
     its texts are back; return how many records were written, ``skip`` included.
@@ -681,6 +690,8 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             each record's own size is the progress).
         skip: records already written by an interrupted run (read, counted in its journal, not
             anonymized again).
+        recount: the skipped records' words were not counted (``count_words``): anonymize them
+            again, without writing them, to count them.
         checkpoint: called after each chunk with the records written so far.
         language: given the sample of the input's first words once it is full (or the input
             ended), see :mod:`embedanon.language`; it may raise to stop the run.
@@ -701,7 +712,7 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             done = now
 
 
-    pending: deque[eio.Record] = deque()
+    pending: deque[tuple[eio.Record, bool]] = deque()  # and whether it is only counted again
     config, key = anonymizer.config, anonymizer.key
 
     text_draws: deque[int] = deque()  # per text, in order, until its record is written
@@ -721,10 +732,11 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
                     assert language is not None
                     language(sample)
                     sample = None
-            if n < skip:
+            again = n < skip  # written by the interrupted run
+            if again and not recount:
                 advance(record.nbytes)
                 continue
-            pending.append(record)
+            pending.append((record, again))
             if count_words:
                 for text in record.texts:
                     # word tokens as privacy-report and review count them; epsilon is spent per
@@ -750,14 +762,19 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             for n in draws:
                 count_draws(n)
         # Write every record whose texts are all back (records read ahead wait in ``pending``).
-        while pending and len(pending[0].texts) <= len(results):
-            record = pending.popleft()
-            write(record, tuple(results.popleft() for _ in record.texts))
-            written += 1
-            stats.full_scope_fallbacks += any([fell_back.popleft() for _ in record.texts])
+        while pending and len(pending[0][0].texts) <= len(results):
+            record, again = pending.popleft()
+            done_texts = tuple(results.popleft() for _ in record.texts)
+            fell = any([fell_back.popleft() for _ in record.texts])
             if count_words:
                 stats.longest_record_draws = max(stats.longest_record_draws,
                                                  sum(text_draws.popleft() for _ in record.texts))
+            if again:  # written, and counted but for its words, by the interrupted run
+                advance(record.nbytes)
+                continue
+            write(record, done_texts)
+            written += 1
+            stats.full_scope_fallbacks += fell
             stats.records += not record.header
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes
@@ -765,7 +782,10 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
         if checkpoint is not None:
             checkpoint(written)
     while pending:  # trailing records without texts (blank JSONL lines, a header)
-        record = pending.popleft()
+        record, again = pending.popleft()
+        if again:
+            advance(record.nbytes)
+            continue
         write(record, ())
         written += 1
         stats.records += not record.header

@@ -45,6 +45,8 @@ _TAG = "embedanon-resume"
 #: the RunStats fields a journal carries (counts only, never text)
 COUNTS = ("records", "texts", "bytes_in", "words", "draws", "longest_draws", "longest_record_draws",
           "full_scope_fallbacks")
+#: those counted only when the run counts words (``anonymize --report``; :attr:`Progress.counted`)
+WORD_COUNTS = ("words", "draws", "longest_draws", "longest_record_draws")
 
 
 def temp_path(target: str) -> Path:
@@ -123,13 +125,16 @@ class Binding:
 
 @dataclass
 class Progress:
-    """A journal's state: records and bytes written completely, their sha256, the counts."""
+    """A journal's state: records and bytes written completely, their sha256, the counts, and
+    whether those include the :data:`WORD_COUNTS` of every record written (a journal without
+    the flag, or a run without ``--report``: they do not)."""
 
     records: int = 0
     offset: int = 0
     sha256: str = hashlib.sha256().hexdigest()
     complete: bool = False
     counts: dict[str, int] | None = None
+    counted: bool = False
 
 
 class Journal:
@@ -238,7 +243,7 @@ class Journal:
         self._hash = digest
 
     def checkpoint(self, fh: IO[bytes], records: int, counts: dict[str, int], *,
-                   complete: bool = False) -> None:
+                   complete: bool = False, counted: bool = False) -> None:
         """Record that ``records`` records are written completely to ``fh`` (the kept temp
         file): flush and fsync it, hash what was added, then replace the journal atomically."""
         fh.flush()
@@ -251,7 +256,7 @@ class Journal:
                 while left > 0 and (chunk := reader.read(min(left, 1 << 20))):
                     self._hash.update(chunk)
                     left -= len(chunk)
-        self.progress = Progress(records, offset, self._hash.hexdigest(), complete, dict(counts))
+        self.progress = Progress(records, offset, self._hash.hexdigest(), complete, dict(counts), counted)
         data = {"binding": asdict(self.binding), "progress": asdict(self.progress)}
         with atomic_write(self.path, private=True, follow_links=False) as out:
             out.write(json.dumps(data, indent=1) + "\n")
