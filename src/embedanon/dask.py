@@ -62,7 +62,10 @@ def anonymize_bag(bag: Any, config: AnonymizerConfig, key: ReleaseKey | str | os
             (``Anonymizer(...).key``).
 
     Missing elements (None, NaN, ``pd.NA``) stay in place, as in
-    :meth:`~embedanon.Anonymizer.anonymize_many` and :func:`anonymize_dataframe`.
+    :meth:`~embedanon.Anonymizer.anonymize_many` and :func:`anonymize_dataframe`. An element is
+    a text as it is: ``dask.bag.read_text`` keeps each line's ending, which then addresses the
+    noise too; strip it (``bag.map(lambda line: line.rstrip("\\r\\n"))``) to release what
+    ``anonymize notes.txt`` releases under the same key (docs/dask.md).
 
     Raises:
         TypeError: ``bag`` is not a ``dask.bag.Bag`` (a list: ``dask.bag.from_sequence(texts)``).
