@@ -448,6 +448,9 @@ def test_a_bad_index_is_named_as_the_anonymizer_calls_it() -> None:
     parameter the Anonymizer does not have."""
     with pytest.raises(ConfigError, match="^index must be None or one of flat, hnsw, auto, got 'annoy'$"):
         Anonymizer(seed=1, index="annoy")
+    # second API audit: the exported AnonymizerConfig itself still said 'approximate'
+    with pytest.raises(ConfigError, match="^index must be None or one of flat, hnsw, auto, got 'annoy'$"):
+        AnonymizerConfig(index="annoy")
 
 
 def test_anonymize_many_names_a_backend_that_is_not_an_engine(anon: Anonymizer) -> None:

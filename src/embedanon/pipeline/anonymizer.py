@@ -22,7 +22,6 @@ from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
-from ..vectors.index import SEARCH_MODES
 from .document import AnonymizedDocument, Task, anonymize_document, anonymize_text, run_task
 from .runtime import Runtime, get_runtime
 
@@ -222,8 +221,6 @@ class Anonymizer:
                             f"got {type(embedding).__name__}")
         clean = tuple(sorted((n, _plain(mechanism.lower(), n, v)) for n, v in params.items()
                              if v is not None))
-        if isinstance(index, str) and index not in SEARCH_MODES:  # else the message named 'approximate'
-            raise ConfigError(f"index must be None or one of {', '.join(SEARCH_MODES)}, got {index!r}")
         self.config = AnonymizerConfig(
             embedding=str(embedding), mechanism=mechanism.lower(), params=clean,
             min_length=positive_int("min_length", min_length),
