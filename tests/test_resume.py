@@ -318,3 +318,22 @@ def test_a_report_asked_for_only_when_resuming_counts_the_whole_input(
     counted = ("records", "texts", "bytes_in", "words", "draws", "longest_draws", "longest_record_draws")
     assert [getattr(stats, name) for name in counted] == [getattr(whole, name) for name in counted]
     assert whole.longest_draws > 60  # the longest record was in the interrupted part
+
+
+def test_a_run_without_resume_leaves_a_live_resumable_runs_files(tmp_path: Path, glove: Path, key: Path) -> None:
+    """A run without ``--resume`` removes, on success, the leftovers of a resumable run of its
+    output; it removed those of one still running, which then failed with 'No such file or
+    directory (.../.o.txt.embedanon-resume.tmp)' (found by the second CLI audit, by hand: two
+    runs of one output started a few seconds apart, the first with --resume)."""
+    fcntl = pytest.importorskip("fcntl")
+    src, out, anonymizer = _interrupted(tmp_path, glove, key)
+    journal = resumable.journal_path(out).read_bytes()
+    kept = resumable.temp_path(out).read_bytes()
+    with open(resumable.temp_path(out), "r+b") as live:  # the resumable run, still running
+        fcntl.flock(live.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        files.anonymize_files([src], out, anonymizer)
+    assert resumable.journal_path(out).read_bytes() == journal
+    assert resumable.temp_path(out).read_bytes() == kept
+    assert Path(out).read_bytes() == files_output(tmp_path, src, anonymizer)
+    files.anonymize_files([src], out, anonymizer)  # no run holds them now: they are removed
+    assert not resumable.journal_path(out).exists() and not resumable.temp_path(out).exists()

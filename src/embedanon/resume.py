@@ -62,10 +62,34 @@ def journal_path(target: str) -> Path:
 
 
 def remove_leftovers(target: str) -> None:
-    """Remove a resumable run's temp file and journal for ``target`` (after a successful run)."""
+    """Remove a resumable run's temp file and journal for ``target`` (after a successful run),
+    unless a resumable run still writing it holds its lock (:meth:`Journal.lock`): removed under
+    it, that run failed at its next checkpoint with 'No such file or directory'."""
+    if _locked(temp_path(target)):
+        return
     for path in (temp_path(target), journal_path(target)):
         with contextlib.suppress(OSError):
             path.unlink()
+
+
+def _locked(path: Path) -> bool:
+    """Whether another open file holds the :meth:`Journal.lock` of the kept file ``path``."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): no lock to respect
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def _feed(digest: Any, path: str) -> None:
