@@ -1092,7 +1092,11 @@ def test_names_of_groups_are_no_names(text, names, expected):
         ("we saw hải anh at the park.", ["hải anh"], ["hải anh"]),
         ("Then my friend tunde waved.", ["tunde"], ["tunde"]),
         ("Guy: ask hope and dean. ok", ["hope", "dean"], ["hope", "dean"]),
-        ("Hi doctor, I'm fine.", ["doctor"], ["doctor"]),
+        # a title alone in lower case is an address by role, whatever the score (0144)
+        ("Patient: Hi doctor, I'm fine. Okay doctor. Thank you sir", ["doctor", "sir"], []),
+        ("Hello doctor! Yes professor.", ["doctor", "professor"], []),
+        # a capitalized one may be a name (`Lord nodded`) and stays
+        ("Then Lord nodded.", ["Lord"], ["Lord"]),
         ("Ask Mr. nurse about it, Tom.", ["nurse"], ["nurse"]),
         ("We met the liege lord Tom there.", ["liege lord Tom"], ["liege lord Tom"]),
     ],
@@ -1130,4 +1134,7 @@ def test_a_role_noun_after_a_greeting_is_no_name_in_the_shipped_detector():
     from embedanon.detectors.registry import build_detectors
 
     text = "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!"
+    assert build_detectors("model,regex").detect(text) == []
+    # 'Hello doctor!' kept doctor (0.73), and the detected scope gave it a fake name, before 0144
+    text = "Doctor: How are you feeling today?\nPatient: Hello doctor! Okay doctor.\nDoctor: Good."
     assert build_detectors("model,regex").detect(text) == []

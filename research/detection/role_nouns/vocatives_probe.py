@@ -1,4 +1,4 @@
-"""0140: role nouns in direct address, in a hand-written dialogue probe (not real text: it shows
+"""0140 and 0144: role nouns and titles in direct address, in a hand-written dialogue probe (not real text: it shows
 the case; the figures of the decision come from real text).
 
     PYTHONPATH=src python research/detection/role_nouns/vocatives_probe.py
@@ -13,7 +13,8 @@ TURNS = ["Thank you, doctor.", "Yes, doctor, I do.", "Okay doctor.", "Hi doctor,
          "Hello doctor!", "Thanks doc.", "Yes, sir.", "Hi nurse.", "Thank you, nurse.", "No, doctor, never.",
          "Morning, doctor.", "Bye doctor, thanks.", "Sure thing, boss.", "Yes ma'am.",
          "Alright, doctor. I will.",
-         "Doctor, I have a question.", "Well doctor, it hurts."]
+         "Doctor, I have a question.", "Well doctor, it hurts.", "Thank you sir, bye.", "Yes miss.",
+         "Okay professor, I see.", "Hello Doctor!"]
 for turn in TURNS:
     text = f"Doctor: How are you feeling today?\nPatient: {turn}\nDoctor: Good."
     print(turn, [(text[p.start : p.end], p.label, round(p.score, 2)) for p in DETECTOR.detect(text)])
