@@ -85,6 +85,11 @@ def test_detect_sample_is_seeded_and_keeps_input_order_and_places(tmp_path: Path
         (["-o", "-"], "regular file only"),
         (["-o", "{input}"], "output"),
         (["-o", "{out}", "--sample", "-1"], "sample"),
+        # second API audit: any Python error handler ran; 'surrogateescape' then failed writing
+        # the span file with a traceback, 'ignore' dropped bytes, 'bogus' was a LookupError traceback
+        (["-o", "{out}", "--encoding-errors", "surrogateescape"],
+         "encoding errors must be one of strict, replace, got 'surrogateescape'"),
+        (["-o", "{out}", "--encoding-errors", "ignore"], "encoding errors must be one of strict, replace"),
     ],
 )
 def test_detect_refuses_with_one_line_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:
