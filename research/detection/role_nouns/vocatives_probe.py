@@ -1,5 +1,5 @@
-"""0140 and 0144: role nouns and titles in direct address, in a hand-written dialogue probe (not real text: it shows
-the case; the figures of the decision come from real text).
+"""0140 and 0144: role nouns and titles in direct address, in a hand-written dialogue probe (not
+real text: it shows the case; the figures of the decisions come from real text).
 
     PYTHONPATH=src python research/detection/role_nouns/vocatives_probe.py
 """
