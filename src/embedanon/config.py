@@ -136,8 +136,9 @@ class AnonymizerConfig:
         scope: what changes (:class:`~embedanon.pipeline.scope.ScopeConfig`; default: every word).
         noise_unit: what addresses the noise: ``"record"`` (default: the record's text, so a
             sentence copied into another record is drawn again) or ``"sentence"`` (each sentence's
-            text, so a sentence copied anywhere in the corpus is released the same way; see the
-            README, *Releasing more than once*).
+            text, so a sentence copied anywhere in the corpus is released the same way; see
+            docs/releasing.md). Surrogates stay per record in either unit: under ``"sentence"``
+            a copied sentence's names, dates and ages still differ from copy to copy.
     """
 
     embedding: str = DEFAULT_EMBEDDING
