@@ -1095,8 +1095,10 @@ def test_names_of_groups_are_no_names(text, names, expected):
         # a title alone in lower case is an address by role, whatever the score (0144)
         ("Patient: Hi doctor, I'm fine. Okay doctor. Thank you sir", ["doctor", "sir"], []),
         ("Hello doctor! Yes professor.", ["doctor", "professor"], []),
+        ("doctor: how are you?\npatient: hi doctor, fine.", ["doctor"], []),  # text without capitals too
         # a capitalized one may be a name (`Lord nodded`) and stays
         ("Then Lord nodded.", ["Lord"], ["Lord"]),
+        ("hey jaywalker! ok", ["jaywalker"], ["jaywalker"]),  # without capitals only titles leave
         ("Ask Mr. nurse about it, Tom.", ["nurse"], ["nurse"]),
         ("We met the liege lord Tom there.", ["liege lord Tom"], ["liege lord Tom"]),
     ],

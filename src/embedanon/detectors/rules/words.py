@@ -380,20 +380,21 @@ def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
 
 
 def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]:
-    """A dictionary word written in lower case is no name: in text with both cases, a NAME span
-    written all in lower case is dropped, unless it follows a title, when its whole words are all
-    nouns for a kind of person (:func:`~embedanon.lexicon.person_noun`) or titles (``doctor``,
-    ``sir``, ``professor``: :data:`~embedanon._english.TITLES`), whatever the model's score (``Yes
-    ma'am``, ``my liege``, ``you nitwit``, ``Hey, jaywalker!``, ``Hello doctor!``; decisions 0140,
-    0144), or,
+    """A dictionary word written in lower case is no name: a NAME span written all in lower case is
+    dropped, unless it follows a title, when its whole words are all titles (``doctor``, ``sir``,
+    ``professor``: :data:`~embedanon._english.TITLES`; ``Hello doctor!``, ``hi doctor``; decision
+    0144) whatever the model's score; and in text with both cases also when they are all nouns for
+    a kind of person (:func:`~embedanon.lexicon.person_noun`), whatever the score (``Yes ma'am``,
+    ``my liege``, ``you nitwit``, ``Hey, jaywalker!``; decision 0140), or,
     where the model doubts the span (below 0.5, the gate of :func:`drop_common_words`), English
     dictionary words (:func:`~embedanon.lexicon.dictionary_word`: WordNet's lower-case lemmas and
     their inflections), so the rare symptoms and tasting words of notes and chats leave
-    (``melena``, ``pyuria``, ``sombreros``, ``tannic``; decision 0143). No listed name part is
-    either. A capitalized word may be a surname (``Parsons``, ``Draper``) or a script's character
-    and is left to the other rules; ``boss``, ``hope`` and ``dean`` are listed name parts and
-    stay with the model, as do the lower-case names of chats that no dictionary holds
-    (``tunde``) and a confident ``memory`` or ``gift`` (given names the lists lack).
+    (``melena``, ``pyuria``, ``sombreros``, ``tannic``; decision 0143); no listed name part is a
+    person noun or a dictionary word. A capitalized word may be a surname (``Parsons``,
+    ``Draper``) or a script's character and is left to the other rules; ``boss``, ``hope`` and
+    ``dean`` are listed name parts and stay with the model, as do the lower-case names of chats
+    that no dictionary holds (``tunde``) and a confident ``memory`` or ``gift`` (given names the
+    lists lack).
 
     Args:
         context: the text and its case.
@@ -402,9 +403,9 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
     Returns:
         The spans less those NAME spans.
     """
-    if context.case != "mixed":
+    if context.case == "upper":
         return spans
-    text = context.text
+    text, mixed = context.text, context.case == "mixed"
 
     def dictionary(sp: Span) -> bool:
         if not text[sp.start : sp.end].islower():
@@ -415,8 +416,9 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
         words = [m.group() for m in _JOINED_WORD.finditer(text, line_start, line_end)
                  if m.start() < sp.end and sp.start < m.end()]
         doubtful = sp.score < _PAIR_SCORE
+
         def gone(w: str) -> bool:
-            return person_noun(w) or w in TITLES or (doubtful and dictionary_word(w))
+            return w in TITLES or (mixed and (person_noun(w) or (doubtful and dictionary_word(w))))
 
         return (bool(words) and all(w.islower() and gone(w) for w in words)
                 and not after_title(text, sp.start))
