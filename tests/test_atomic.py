@@ -411,6 +411,41 @@ def test_signals_deferred_delivers_after_the_block() -> None:
     assert proc.stdout.split() == ["inside", "terminated", "after"], proc.stderr
 
 
+def test_a_signal_while_a_batch_is_renamed_into_place_waits_for_the_last_rename(tmp_path: Path) -> None:
+    """SIGTERM between two renames of a batch left the first output new and the others old (a
+    mixed release), and the message said no output was written (found by the second CLI audit,
+    by hand: 1,500 inputs re-released under another key into their output directory, SIGTERM
+    as the first output changed: 1 of 1,500 new, exit 143). The renames, once begun, all
+    complete; the run stops at its next write or commit."""
+    code = textwrap.dedent("""
+        import os, signal, sys
+        from pathlib import Path
+        from embedanon import _atomic
+        _atomic.install_signal_handlers()
+        publish = _atomic._publish
+        def publish_and_signal(temp, target, *, exclusive):
+            publish(temp, target, exclusive=exclusive)
+            os.kill(os.getpid(), signal.SIGTERM)  # after the first rename of the batch
+        _atomic._publish = publish_and_signal
+        with _atomic.AtomicBatch() as batch:
+            for name in ("a.txt", "b.txt", "c.txt"):
+                batch.open(Path(sys.argv[1]) / name).write("new")
+        print("committed", flush=True)
+        try:
+            _atomic.check_stop()
+        except _atomic.Terminated:
+            print("stops after", flush=True)
+    """)
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_text("old", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
+    assert [(tmp_path / name).read_text(encoding="utf-8") for name in ("a.txt", "b.txt", "c.txt")] == \
+        ["new"] * 3, proc.stderr
+    assert proc.stdout.split() == ["committed", "stops", "after"], proc.stderr
+    assert _temps(tmp_path) == []
+
+
 # -- standard output: short writes and errors -----------------------------------------------------
 class _ShortWriter:
     """A raw stream that writes at most ``step`` bytes per call and says so (like a ``FileIO``

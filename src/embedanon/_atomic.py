@@ -2,7 +2,8 @@
 
 Files appear complete or not at all. A regular file is written to a temporary file in the
 target's own directory and renamed over the target once the writing succeeded; several files
-written together (:class:`AtomicBatch`) are renamed only after *all* of them succeeded. A target
+written together (:class:`AtomicBatch`) are renamed only after *all* of them succeeded, and a
+stop signal that arrives once the renames began waits for the last of them. A target
 that is not a regular file (``/dev/null``, a terminal, a FIFO, ``/dev/stdout``, standard output
 itself) cannot be replaced: it is written as a stream, from a spool that is copied to it only
 on success, so a failure still writes nothing there.
@@ -337,14 +338,21 @@ def install_signal_handlers() -> None:
 
 
 @contextlib.contextmanager
-def signals_deferred() -> Iterator[None]:
+def signals_deferred(*, stop_later: bool = False) -> Iterator[None]:
     """Hold SIGINT/SIGTERM/SIGHUP while the block runs (e.g. while a pool forks its workers: an
     exception raised inside ``os.fork``'s at-fork callbacks is printed and ignored) and act on
     the first one when it ends, as its handler would have. Handlers are swapped for a recorder
     (a signal mask would not do: BLAS and OpenMP threads would still take the signal). Workers
-    forked inside inherit the recorder; :func:`worker_signal_defaults` replaces it."""
+    forked inside inherit the recorder; :func:`worker_signal_defaults` replaces it.
+
+    Args:
+        stop_later: where the handler is this module's own, only remember the signal: the run
+            stops at its next write or commit (:func:`check_stop`), not as the block ends (a
+            batch's renames: those done cannot be taken back, so the others must follow).
+    """
     import threading
 
+    global _received
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -368,7 +376,9 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(signum, handler)
     if caught:
         handler = previous[caught[0]]
-        if callable(handler):
+        if stop_later and handler is _on_signal:
+            _received = caught[0]
+        elif callable(handler):
             handler(caught[0], None)
         elif handler == signal.SIG_DFL:
             os.kill(os.getpid(), caught[0])
@@ -544,16 +554,17 @@ class AtomicBatch:
             for p in self._pending:
                 if p.temp is not None:
                     _finish_temp(p)
-            for p in self._pending:
-                if p.temp is not None:
-                    assert p.target is not None
-                    try:
-                        _publish(p.temp, p.target, exclusive=p.exclusive)
-                    except FileExistsError:
-                        raise TargetExists(f"{p.shown} already exists; it is never replaced") from None
-                    except OSError as exc:
-                        raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
-                    _LIVE.discard(p.temp)
+            with signals_deferred(stop_later=True):  # all in place or none: a signal between
+                for p in self._pending:                # two renames left a mixed release
+                    if p.temp is not None:
+                        assert p.target is not None
+                        try:
+                            _publish(p.temp, p.target, exclusive=p.exclusive)
+                        except FileExistsError:
+                            raise TargetExists(f"{p.shown} already exists; it is never replaced") from None
+                        except OSError as exc:
+                            raise OutputError(f"cannot write {p.shown}: {_describe(exc)}") from None
+                        _LIVE.discard(p.temp)
             for directory in {p.target.parent for p in self._pending if p.target is not None}:
                 clean_stale_temps(directory)
             for p in self._pending:
