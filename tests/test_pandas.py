@@ -86,6 +86,25 @@ def test_a_categorical_column_is_anonymized_and_keeps_no_original_category(setup
     assert empty.cat.categories.dtype == notes.cat.categories.dtype and empty.isna().all()
 
 
+def test_a_pyarrow_dictionary_column_keeps_its_missing_cells_and_no_original(setup: tuple[str, str]) -> None:
+    """Second API audit: ``pd.read_parquet(path, dtype_backend="pyarrow")`` reads a
+    dictionary-encoded column as ``ArrowDtype(dictionary<...>)``. Written in place, its missing
+    cells came back holding an original text ('river stone' where None was) and its dictionary
+    kept every original text. It is released like a categorical column: only released texts."""
+    pa = pytest.importorskip("pyarrow")
+    glove, key = setup
+    notes = ["the patient has chest pain", None, "river stone", "the patient has chest pain", None]
+    kind = pd.ArrowDtype(pa.dictionary(pa.int32(), pa.string()))
+    column = pd.Series(notes, name="note").astype(kind)
+    out = anonymize_series(column, key=key, embedding=glove)
+    anon = Anonymizer(glove, key=key)
+    assert out.dtype == kind and out.name == "note"
+    assert out.isna().tolist() == [n is None for n in notes]
+    assert out.dropna().tolist() == [anon.anonymize(n) for n in notes if n is not None]
+    kept = {word for chunk in out.array.__arrow_array__().chunks for word in chunk.dictionary.to_pylist()}
+    assert kept == set(out.dropna())  # no original text left in the dictionary
+
+
 @pytest.mark.parametrize(("call", "error", "message"), [
     (lambda f, k, g: anonymize_frame(f, "note", key=k, embedding=g), TypeError, "not one str"),
     (lambda f, k, g: anonymize_frame(f, ["nope"], key=k, embedding=g), ConfigError, "'nope' is not in the frame"),
