@@ -1096,8 +1096,10 @@ def test_names_of_groups_are_no_names(text, names, expected):
         ("Patient: Hi doctor, I'm fine. Okay doctor. Thank you sir", ["doctor", "sir"], []),
         ("Hello doctor! Yes professor.", ["doctor", "professor"], []),
         ("doctor: how are you?\npatient: hi doctor, fine.", ["doctor"], []),  # text without capitals too
-        # a capitalized one may be a name (`Lord nodded`) and stays
+        # a capitalized one too where a clause ends; before a verb it may be a name (`Lord nodded`)
+        ("Patient: Hello Doctor! Okay Doctor, I will.", ["Doctor"], []),
         ("Then Lord nodded.", ["Lord"], ["Lord"]),
+        ("Ask Dr. Lord.", ["Lord"], ["Lord"]),
         ("hey jaywalker! ok", ["jaywalker"], ["jaywalker"]),  # without capitals only titles leave
         ("Ask Mr. nurse about it, Tom.", ["nurse"], ["nurse"]),
         ("We met the liege lord Tom there.", ["liege lord Tom"], ["liege lord Tom"]),

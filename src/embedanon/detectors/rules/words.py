@@ -379,22 +379,30 @@ def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
     return drop_where(spans, "NAME", common)
 
 
+#: what may follow a title that addresses someone by role: a clause's end or the line's
+_CLAUSE_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
+
+
 def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]:
-    """A dictionary word written in lower case is no name: a NAME span written all in lower case is
-    dropped, unless it follows a title, when its whole words are all titles (``doctor``, ``sir``,
-    ``professor``: :data:`~embedanon._english.TITLES`; ``Hello doctor!``, ``hi doctor``; decision
-    0144) whatever the model's score; and in text with both cases also when they are all nouns for
-    a kind of person (:func:`~embedanon.lexicon.person_noun`), whatever the score (``Yes ma'am``,
-    ``my liege``, ``you nitwit``, ``Hey, jaywalker!``; decision 0140), or,
-    where the model doubts the span (below 0.5, the gate of :func:`drop_common_words`), English
-    dictionary words (:func:`~embedanon.lexicon.dictionary_word`: WordNet's lower-case lemmas and
-    their inflections), so the rare symptoms and tasting words of notes and chats leave
-    (``melena``, ``pyuria``, ``sombreros``, ``tannic``; decision 0143); no listed name part is a
-    person noun or a dictionary word. A capitalized word may be a surname (``Parsons``,
-    ``Draper``) or a script's character and is left to the other rules; ``boss``, ``hope`` and
-    ``dean`` are listed name parts and stay with the model, as do the lower-case names of chats
-    that no dictionary holds (``tunde``) and a confident ``memory`` or ``gift`` (given names the
-    lists lack).
+    """A dictionary word written in lower case is no name. A NAME span after no title is dropped:
+
+    * whatever the model's score, when its words are all titles (``doctor``, ``sir``,
+      ``professor``: :data:`~embedanon._english.TITLES`) written in lower case (``Hello
+      doctor!``, ``hi doctor``), or capitalized where a clause ends (``Hello Doctor!``, ``Okay
+      Doctor, I will``; not ``Lord nodded``): an address by role (decision 0144);
+    * in text with both cases, when it is written in lower case and its whole words are all nouns
+      for a kind of person (:func:`~embedanon.lexicon.person_noun`), whatever the score (``Yes
+      ma'am``, ``my liege``, ``you nitwit``, ``Hey, jaywalker!``; decision 0140), or, where the
+      model doubts it (below 0.5, the gate of :func:`drop_common_words`), English dictionary
+      words (:func:`~embedanon.lexicon.dictionary_word`: WordNet's lower-case lemmas and their
+      inflections): the rare symptoms and tasting words of notes and chats (``melena``,
+      ``pyuria``, ``sombreros``, ``tannic``; decision 0143).
+
+    No listed name part is a person noun or a dictionary word. A capitalized word may be a
+    surname (``Parsons``, ``Draper``) or a script's character and is left to the other rules;
+    ``boss``, ``hope`` and ``dean`` are listed name parts and stay with the model, as do the
+    lower-case names of chats that no dictionary holds (``tunde``) and a confident ``memory`` or
+    ``gift`` (given names the lists lack).
 
     Args:
         context: the text and its case.
@@ -409,7 +417,10 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
 
     def dictionary(sp: Span) -> bool:
         if not text[sp.start : sp.end].islower():
-            return False
+            # a capitalized title alone that ends a clause is an address too: ``Hello Doctor!``
+            titles = _LETTERS.findall(text[sp.start : sp.end])
+            return (bool(titles) and all(w.lower() in TITLES for w in titles)
+                    and _CLAUSE_END.match(text, sp.end) is not None and not after_title(text, sp.start))
         # the whole words the span touches: the decode may hold ``ma`` of ``ma'am``
         line_start = text.rfind("\n", 0, sp.start) + 1
         line_end = text.find("\n", sp.end) % (len(text) + 1)  # -1 (no line break): the text's end
