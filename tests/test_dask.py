@@ -218,3 +218,25 @@ def test_dask_bag_of_text_lines_is_the_cli_release_once_their_endings_are_stripp
         raw = anonymize_bag(lines, anon.config, anon.key).compute()
         stripped = anonymize_bag(lines.map(lambda line: line.rstrip("\r\n")), anon.config, anon.key).compute()
     assert stripped == cli and [line.rstrip("\r\n") for line in raw] != cli
+
+
+def test_dask_dataframe_releases_a_pyarrow_dictionary_column_like_a_categorical_one(anon: Anonymizer) -> None:
+    """Second API audit: ``dd.read_parquet(..., dtype_backend="pyarrow")`` reads a
+    dictionary-encoded column as ``ArrowDtype(dictionary<...>)``, which was refused ('not
+    text') where ``anonymize_series`` releases it; released, its dictionary must hold no
+    original text and its missing cells stay missing."""
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    pa = pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    notes = ["the patient", None, "chest pain", "the patient"]
+    kind = pd.ArrowDtype(pa.dictionary(pa.int32(), pa.string()))
+    frame = dd.from_pandas(pd.DataFrame({"id": [1, 2, 3, 4], "text": pd.Series(notes).astype(kind)}),
+                           npartitions=2)
+    with dask.config.set(scheduler="synchronous"):
+        out = anonymize_dataframe(frame, ["text"], anon.config, anon.key).compute()
+    assert out["text"].dtype == kind and out["text"].isna().tolist() == [n is None for n in notes]
+    assert out["text"].dropna().tolist() == [anon.anonymize(n) for n in notes if n is not None]
+    kept = {w for chunk in out["text"].array.__arrow_array__().chunks for w in chunk.dictionary.to_pylist()}
+    assert kept <= set(out["text"].dropna())

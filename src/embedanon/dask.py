@@ -23,7 +23,7 @@ from ._validate import strings
 from .config import AnonymizerConfig
 from .errors import ConfigError
 from .noise import ReleaseKey
-from .pipeline.anonymizer import is_missing
+from .pipeline.anonymizer import dictionary_values, is_missing
 from .pipeline.document import anonymize_records, check_config_key
 
 
@@ -117,6 +117,9 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
         dtype = frame.dtypes[column]
         if _categorical(dtype):  # a dictionary-encoded Parquet column: text, released as such
             continue
+        plain = dictionary_values(dtype)  # the same read with dtype_backend="pyarrow"
+        if plain is not None and is_string_dtype(plain):
+            continue
         if not (is_string_dtype(dtype) or is_object_dtype(dtype)):
             raise TypeError(f"column {column!r} has dtype {dtype}, not text; only text columns "
                             "can be anonymized")
@@ -141,7 +144,8 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                         key: ReleaseKey | str | os.PathLike[str]) -> Any:
     """A ``dask.dataframe`` with ``columns`` anonymized and every other column kept. Missing
     values (None, NaN, ``pd.NA``) stay missing; a column named twice is anonymized once; a
-    categorical column stays categorical, with only released texts as its categories.
+    categorical column stays categorical, with only released texts as its categories (so does a
+    pyarrow dictionary column, ``dtype_backend="pyarrow"``'s reading of the same).
     ``config`` and ``key`` as in :func:`anonymize_bag` (``key``: a key file path or a
     :class:`ReleaseKey`).
 
@@ -169,6 +173,10 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
             if categorical:
                 kind = df[column].cat.categories.dtype
                 df[column] = df[column].astype(object)
+            # a pyarrow dictionary column: written in place it kept originals (see there)
+            dictionary, plain = df[column].dtype, dictionary_values(df[column].dtype)
+            if plain is not None:
+                df[column] = df[column].astype(plain)
             values = df[column]
             mask = values.notna()
             texts = values[mask].tolist()
@@ -182,6 +190,8 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                 # missing values got object categories, and computing the frame failed
                 # ("dtype of categories must be the same") where the other partitions had str
                 df[column] = df[column].astype(_category_dtype(df[column], kind))
+            if plain is not None:
+                df[column] = df[column].astype(dictionary)
         return df
 
     from dask.dataframe.utils import clear_known_categories

@@ -31,7 +31,7 @@ from typing import Any
 from .errors import ConfigError
 from .noise import ReleaseKey
 from .pipeline import Anonymizer
-from .pipeline.anonymizer import is_missing
+from .pipeline.anonymizer import dictionary_values, is_missing
 
 KeyArg = ReleaseKey | str | os.PathLike[str] | None
 _SEALED = "ColumnAnonymizer options"
@@ -103,10 +103,8 @@ def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer 
     # values in place, and its old categories are the original texts: rebuild it from the
     # released values, so that only they become categories.
     categorical = isinstance(series.dtype, pd.CategoricalDtype)
-    # The same column read with dtype_backend="pyarrow" is a pyarrow dictionary: written in
-    # place, its missing cells took original texts and its dictionary kept every original one.
-    # It is released in its value type and encoded again from the released values only.
-    plain = _dictionary_values(series.dtype)
+    # the same column read with dtype_backend="pyarrow": a pyarrow dictionary (see there)
+    plain = dictionary_values(series.dtype)
     out = series.astype(object) if categorical else series.astype(plain) if plain else series.copy()
     present = [i for i, value in enumerate(values) if not is_missing(value)]
     texts = anon.anonymize_many([values[i] for i in present], jobs=jobs)
@@ -119,16 +117,6 @@ def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer 
     # categories of the input's type even when no text is left (all missing): else object
     kind = series.cat.categories.dtype
     return out.astype(pd.CategoricalDtype(pd.Index(sorted(set(out.dropna())), dtype=kind)))
-
-
-def _dictionary_values(dtype: Any) -> Any:
-    """The pandas dtype of the values of a pyarrow dictionary dtype
-    (``pd.ArrowDtype(pa.dictionary(...))``), or None for any other dtype."""
-    import pandas as pd
-
-    arrow = getattr(dtype, "pyarrow_dtype", None) if isinstance(dtype, pd.ArrowDtype) else None
-    value_type = getattr(arrow, "value_type", None)  # only a dictionary type has one
-    return None if value_type is None else pd.ArrowDtype(value_type)
 
 
 def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,

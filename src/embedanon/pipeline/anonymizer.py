@@ -342,6 +342,19 @@ def is_missing(value: object) -> bool:
     return type(value).__name__ in ("NAType", "NaTType") and type(value).__module__.startswith("pandas")
 
 
+def dictionary_values(dtype: object) -> Any:
+    """The pandas dtype of the values of a pyarrow dictionary dtype (``pd.ArrowDtype`` of
+    ``pa.dictionary(...)``: ``pd.read_parquet(..., dtype_backend="pyarrow")`` of a
+    dictionary-encoded column), or None for any other dtype (recognised without importing
+    pandas). Such a column is released in its value type and encoded again: written in place,
+    its missing cells took original texts and its dictionary kept them all."""
+    kind: Any = type(dtype)
+    if kind.__name__ != "ArrowDtype" or not kind.__module__.startswith("pandas"):
+        return None
+    value_type = getattr(getattr(dtype, "pyarrow_dtype", None), "value_type", None)  # dictionaries only
+    return None if value_type is None else kind(value_type)
+
+
 def _text_at(i: int, text: object) -> str:
     if not isinstance(text, str):
         raise TypeError(f"texts[{i}] must be str, got {type(text).__name__}")
