@@ -346,3 +346,19 @@ def test_report_settings_state_the_mechanism_parameters_in_force(
     anonymizer = Anonymizer(str(glove), mechanism, seed=1, **options)
     report = json.loads(files.run_report(anonymizer, files.RunStats(), 1.0, engine="processes", jobs=1))
     assert report["settings"]["params"] == params
+
+
+def test_a_line_of_a_file_with_carriage_return_endings_is_released_as_the_same_line_elsewhere(
+        tmp_path: Path, glove: Path) -> None:
+    """A record's identity is its text (docs/releasing.md): a line of an old Mac (CR) file gets
+    the output the same line gets in an LF file; it was one record with the whole file."""
+    lines = ["the patient has chest pain", "the nurse saw the doctor", "river table window"]
+    (tmp_path / "lf.txt").write_bytes("\n".join(lines).encode() + b"\n")
+    (tmp_path / "cr.txt").write_bytes("\r".join(lines).encode() + b"\r")
+    from embedanon.noise import ReleaseKey
+
+    anonymizer = Anonymizer(str(glove), key=ReleaseKey.from_seed(3))
+    stats = files.anonymize_files([str(tmp_path / "cr.txt")], str(tmp_path / "cr.out"), anonymizer)
+    files.anonymize_files([str(tmp_path / "lf.txt")], str(tmp_path / "lf.out"), anonymizer)
+    assert stats.records == 3
+    assert (tmp_path / "cr.out").read_bytes().split(b"\r") == (tmp_path / "lf.out").read_bytes().split(b"\n")

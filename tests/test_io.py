@@ -48,6 +48,24 @@ def test_txt_keeps_line_endings() -> None:
     assert "".join(eio.write_txt(r, r.texts) for r in records) == "a\r\nb\n\nc"
 
 
+def test_txt_a_bare_carriage_return_ends_a_line() -> None:
+    """A text file with old Mac line endings (CR alone) was read as one record: a 48 MB file one
+    text, 3.4 GB of memory, 'anonymized 1 record', and each line released unlike the same line
+    of an LF file (found by the second CLI audit, by hand). CR, LF and CRLF each end a line, as
+    the CSV reader and Python's universal newlines have them (decision 0631)."""
+    data = b"John Smith\rMary Jones\r\nthird\n\rfifth\r\r\nlast\r"
+    records = list(eio.read_txt(io.BytesIO(data), "x", "strict"))
+    assert [r.texts[0] for r in records] == ["John Smith", "Mary Jones", "third", "", "fifth", "", "last"]
+    assert "".join(eio.write_txt(r, r.texts) for r in records).encode() == data
+    message = _refused(lambda: list(eio.read_txt(io.BytesIO(b"one\rtwo\r\xff three\n"), "x", "strict")),
+                       "not valid UTF-8")
+    assert message.startswith("x: line 3 ")
+    with_mark = list(eio.read_txt(io.BytesIO(b"\xef\xbb\xbfJohn Smith\rsecond\r"), "x", "strict"))
+    assert [r.texts[0] for r in with_mark] == ["John Smith", "second"]
+    jsonl = b'{"text": "a"}\r{"text": "b"}\r'  # JSON Lines with CR endings is still sniffed as such
+    _refused(lambda: list(eio.read_txt(io.BytesIO(jsonl), "x", "strict")), "looks like JSON Lines")
+
+
 @pytest.mark.parametrize("ending", [b"\n", b"\r\n"])
 def test_txt_byte_order_mark_is_no_part_of_the_text_and_is_kept_in_the_output(ending: bytes) -> None:
     """QA 5A: the BOM of a .txt file was part of record 1's text, so that record was released

@@ -294,7 +294,9 @@ def _decode(raw: bytes, path: str, line_no: int, errors: str) -> str:
 
 
 def read_txt(fh: IO[bytes], path: str, errors: str, *, sniff: bool = True) -> Iterator[Record]:
-    """One record per line; the line ending stays outside the anonymized text.
+    """One record per line; the line ending stays outside the anonymized text. LF, CRLF and a
+    carriage return alone (old Mac files) each end a line, as for CSV (decision 0631): read by
+    LF alone, a CR-only file was one record.
 
     A UTF-8 byte-order mark at the start of the file is no part of record 1's text (it would
     change that record's output, which is a function of its text); :func:`write_txt` puts it back
@@ -306,7 +308,7 @@ def read_txt(fh: IO[bytes], path: str, errors: str, *, sniff: bool = True) -> It
             user asked for txt explicitly (``--format txt``).
     """
     try:
-        lines: Iterator[bytes] = iter(fh)
+        lines: Iterator[bytes] = _bare_cr_lines(iter(fh))
         if sniff:
             head = _head_lines(lines)
             if _looks_like_jsonl(head):
@@ -321,6 +323,19 @@ def read_txt(fh: IO[bytes], path: str, errors: str, *, sniff: bool = True) -> It
             yield Record((body,), len(raw), (bom, line[len(bom) + len(body):]))
     except OSError as exc:
         raise _read_error(path, exc) from None
+
+
+#: where a carriage return that is not part of CRLF ends a line
+_BARE_CR_BYTES = re.compile(rb"(?<=\r)(?!\n)")
+
+
+def _bare_cr_lines(lines: Iterator[bytes]) -> Iterator[bytes]:
+    """``lines`` (split at LF, endings kept) split at each bare CR too, endings kept."""
+    for raw in lines:
+        if raw.count(b"\r") > raw.endswith(b"\r\n"):  # a CR besides a CRLF's
+            yield from (piece for piece in _BARE_CR_BYTES.split(raw) if piece)
+        else:
+            yield raw
 
 
 def _head_lines(lines: Iterator[bytes]) -> list[bytes]:
