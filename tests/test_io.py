@@ -279,6 +279,20 @@ def test_headerless_csv_never_shows_its_first_row() -> None:
     assert "header row" in message
 
 
+@pytest.mark.parametrize(("data", "delimiter", "hint"), [
+    (f"id;text;ward\n1;{CANARY} Smith;B\n".encode(), ",", "semicolon-separated"),
+    (f"id\ttext\n1\t{CANARY} Smith\n".encode(), ",", "tab-separated: name it .tsv or give --format tsv"),
+    (f"id,text\n1,{CANARY} Smith\n".encode(), "\t", "comma-separated: name it .csv or give --format csv"),
+])
+def test_a_csv_read_with_another_delimiter_gets_a_hint(data: bytes, delimiter: str, hint: str) -> None:
+    """A semicolon-separated export (European spreadsheets) or a tab-separated file named .csv
+    was told 'no column 'text' in the first row (1 column); the first row must be a header row
+    naming the columns', though it has one (found by the second CLI audit, by hand)."""
+    message = _refused(lambda: list(eio.read_csv(io.BytesIO(data), "x", "strict", ["text"], delimiter)),
+                       "no column 'text' in the first row (1 column)")
+    assert hint in message and "header row" not in message
+
+
 def test_jsonl_read_as_csv_gets_a_hint() -> None:
     _refused(lambda: _csv(f'{{"text": "{CANARY}"}}\n'.encode()), "looks like JSON Lines")
 

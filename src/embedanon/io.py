@@ -548,7 +548,7 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
         except StopIteration:
             raise InputError(f"{path}: empty CSV file (a header row is needed)") from None
         names = list(header)
-        _check_columns(names, fields, path)
+        _check_columns(names, fields, path, delimiter)
         cols = [names.index(f) for f in fields]
         width = len(header)
         yield Record((), 0, ("header", header, bom), header=True)
@@ -612,7 +612,7 @@ def _width_message(path: str, row_no: int, start: int, cells: int, width: int, d
             f"but the header has {width} ({hint})")
 
 
-def _check_columns(names: list[str], fields: list[str], path: str) -> None:
+def _check_columns(names: list[str], fields: list[str], path: str, delimiter: str = ",") -> None:
     """Every named field is exactly one column of the header row. Messages count the columns
     and never list them: without a header row, the first row is data."""
     for name in fields:
@@ -623,9 +623,30 @@ def _check_columns(names: list[str], fields: list[str], path: str) -> None:
         if count == 0:
             hint = ("; it looks like JSON Lines: use --format jsonl"
                     if names and names[0].lstrip().startswith("{") else
+                    _delimiter_hint(names, delimiter) or
                     "; the first row must be a header row naming the columns")
             raise InputError(f"{path}: no column {name!r} in the first row ({len(names)} "
                              f"column{'s' if len(names) != 1 else ''}){hint}")
+
+
+#: what a one-column first row that holds another delimiter is, and what to do
+_OTHER_DELIMITERS = {
+    "\t": "tab-separated: name it .tsv or give --format tsv",
+    ",": "comma-separated: name it .csv or give --format csv",
+    ";": "semicolon-separated: anonymize reads comma- (.csv) and tab-separated (.tsv) files; "
+         "save it with commas or tabs",
+}
+
+
+def _delimiter_hint(names: list[str], delimiter: str) -> str | None:
+    """The hint for a first row read as one column that holds another delimiter (a semicolon
+    export, a tab-separated file named .csv), naming the delimiter, never the row."""
+    if len(names) != 1:
+        return None
+    for other, hint in _OTHER_DELIMITERS.items():
+        if other != delimiter and other in names[0]:
+            return f"; it looks {hint}"
+    return None
 
 
 def detect_line_terminator(fh: IO[bytes]) -> str:
