@@ -513,7 +513,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "ask hsiu-hsia or younes taibi before noon.",
          "Church leaders will today urge Tony Blair to launch an inquiry.",
          "Two women were shot dead by Afghan and U.S.-led troops.",
-         "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!"]
+         "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!",
+         "Girl #1: That's my sister Sơn; she's looking for a hook-up."]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):
@@ -1131,6 +1132,57 @@ def test_doubtful_dictionary_words_in_lower_case_are_no_names(text, names, score
 
     out = drop_dictionary_words(RuleContext(text), _spans(text, names, score=score))
     assert [text[s.start : s.end] for s in out] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # a capitalized word that reads as a name, right after a possessive and a close person (0146)
+        ("Girl #1: That's my sister Sơn; she's looking.", [], ["Sơn"]),
+        ("One of them, my little son Herbert, fell. Her boyfriend Jean-Pierre came.", [],
+         ["Herbert", "Jean-Pierre"]),
+        ("my best friend Kemi said so", ["Kemi"], ["Kemi"]),  # found already: one span
+        # not: a common word or a name the word list also holds as a word, lower case, an acronym,
+        # a contraction, no possessive
+        ("Tell your mother I'm here. My sister Hope came. my dad doesn't know.", [], []),
+        ("My boss IBM called. The sister Ana came.", [], []),
+    ],
+)
+def test_a_name_after_a_possessive_and_a_close_person(text, names, expected):
+    from embedanon.detectors.rules import name_after_kin
+
+    out = name_after_kin(RuleContext(text), _spans(text, names))
+    assert [text[s.start : s.end] for s in out if s.label == "NAME"] == expected
+
+
+def test_a_sister_named_with_an_accent_is_found_by_the_shipped_detector():
+    # real-text dev2: the model scored no token of 'Sơn' after 'my sister' before 0146
+    from embedanon.detectors.registry import build_detectors
+
+    text = "Girl #1: That's my sister Sơn; she's looking for a hook-up.\nGirl #2: No way."
+    assert [text[s.start : s.end] for s in build_detectors("model,regex").detect(text)] == ["Sơn"]
+
+
+def test_the_words_a_span_touches_are_read_from_the_white_space_around_it():
+    """``drop_dictionary_words`` reads the words a span touches between the white space around
+    it, not over its whole line (quadratic on a long line): both readings agree."""
+    import random
+
+    from embedanon.detectors.rules.words import _JOINED_WORD, _unspaced
+
+    rng = random.Random(7)
+    alphabet = ["a", "b", "é", "Z", "'", "\u2019", "-", "1", "_", " ", "\t", "\n", ".", "ß"]
+    for _ in range(500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+        start = rng.randrange(len(text))
+        end = rng.randint(start + 1, len(text))
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end) % (len(text) + 1)
+        plain = [m.group() for m in _JOINED_WORD.finditer(text, line_start, line_end)
+                 if m.start() < end and start < m.end()]
+        fast = [m.group() for m in _JOINED_WORD.finditer(text, *_unspaced(text, start, end))
+                if m.start() < end and start < m.end()]
+        assert fast == plain, (text, start, end)
 
 
 def test_a_role_noun_after_a_greeting_is_no_name_in_the_shipped_detector():

@@ -18,7 +18,13 @@ from collections.abc import Sequence
 
 from ..base import Span
 from .base import Rule, RuleContext
-from .context import extend_coordinations, join_inverted_names, name_after_honorifics, propagate_names
+from .context import (
+    extend_coordinations,
+    join_inverted_names,
+    name_after_honorifics,
+    name_after_kin,
+    propagate_names,
+)
 from .dates import drop_non_dates, split_date_lists, split_date_ranges, trim_date_edges
 from .layout import email_shapes, join_name_particles, name_before_own_email
 from .lists import name_list_items
@@ -50,6 +56,7 @@ RULES: tuple[Rule, ...] = (
     Rule("exclamations", drop_exclamations),
     Rule("coordination", extend_coordinations),
     Rule("speaker_turns", name_speaker_turns),
+    Rule("kin", name_after_kin),
     Rule("propagation", propagate_names),
     Rule("inverted_names", join_inverted_names),
     Rule("honorifics", name_after_honorifics),
@@ -96,6 +103,7 @@ __all__ = [
     "join_running_inversions",
     "name_after_greetings",
     "name_after_honorifics",
+    "name_after_kin",
     "name_before_own_email",
     "name_list_items",
     "name_orphan_tokens",

@@ -307,3 +307,46 @@ def name_after_honorifics(context: RuleContext, spans: list[Span]) -> list[Span]
         added.append(Span(a, b, "NAME", score, source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
 
+
+#: nouns for a person close to someone, in the singular (``my sister Ana``, ``her son Herbert``)
+_KIN = ("daughter", "son", "wife", "husband", "boyfriend", "girlfriend", "friend", "brother", "sister", "mom",
+        "mum", "mother", "dad", "father", "cousin", "roommate", "aunt", "uncle", "grandma", "grandpa",
+        "grandmother", "grandfather", "nephew", "niece", "neighbor", "neighbour", "partner", "fiance",
+        "fiancee", "stepson", "stepdaughter", "boss", "coworker", "colleague", "classmate", "teacher")
+#: a possessive, an optional word of age or rank, a kin noun, one space, then the word
+_AFTER_KIN = re.compile(
+    r"\b(?:my|your|his|her|our|their)[ \t]+(?:(?:little|older|younger|big|best|new|old|oldest|youngest|"
+    rf"eldest|twin|baby|step)[ \t]+)?(?:{'|'.join(_KIN)})[ \t]({WORD})(?![\w'\u2019-])",
+    re.IGNORECASE,
+)
+
+
+def name_after_kin(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """The word right after a possessive and a noun for a close person (``my sister Sơn``, ``her
+    son Herbert``) is that person's name when it reads as one: when no span covers it, it is
+    capitalized and :func:`~embedanon.lexicon.name_like`, it becomes a NAME span with ``score``
+    (decision 0146), and :func:`propagate_names`, which runs next, finds it elsewhere. ``your
+    mother I'm`` and ``my sister Hope`` stay as they are (common words; ``Hope`` is left to the
+    model), and so does a lower-case word (``my dad doesn't``: the model reads a chat's
+    ``my boyfriend tomas``).
+
+    Args:
+        context: the text, its case, the score (the detector's threshold) and source of an added
+            span.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans with the added names, sorted.
+    """
+    text = context.text
+    added: list[Span] = []
+    lookup = SpanLookup(spans)
+    for m in _AFTER_KIN.finditer(text):
+        a, b = m.span(1)
+        word = m.group(1)
+        if _case(word) != "title" or len(word) < 2 or not name_like(word):
+            continue
+        if lookup(a, b):
+            continue
+        added.append(Span(a, b, "NAME", context.score, context.source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans

@@ -379,6 +379,16 @@ def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
     return drop_where(spans, "NAME", common)
 
 
+def _unspaced(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(a, b)``: ``text[start:end]`` widened to the white space (or the text's ends) around it."""
+    a, b = start, end
+    while a > 0 and not text[a - 1].isspace():
+        a -= 1
+    while b < len(text) and not text[b].isspace():
+        b += 1
+    return a, b
+
+
 #: what may follow a title that addresses someone by role: a clause's end or the line's
 _CLAUSE_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
 
@@ -421,10 +431,10 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
             titles = _LETTERS.findall(text[sp.start : sp.end])
             return (bool(titles) and all(w.lower() in TITLES for w in titles)
                     and _CLAUSE_END.match(text, sp.end) is not None and not after_title(text, sp.start))
-        # the whole words the span touches: the decode may hold ``ma`` of ``ma'am``
-        line_start = text.rfind("\n", 0, sp.start) + 1
-        line_end = text.find("\n", sp.end) % (len(text) + 1)  # -1 (no line break): the text's end
-        words = [m.group() for m in _JOINED_WORD.finditer(text, line_start, line_end)
+        # the whole words the span touches (the decode may hold ``ma`` of ``ma'am``), read from the
+        # white space before it to the white space after it: no word holds white space, and
+        # reading the whole line for each span was quadratic in a long line's length
+        words = [m.group() for m in _JOINED_WORD.finditer(text, *_unspaced(text, sp.start, sp.end))
                  if m.start() < sp.end and sp.start < m.end()]
         doubtful = sp.score < _PAIR_SCORE
 
