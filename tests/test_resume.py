@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import gzip
+import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -337,3 +340,52 @@ def test_a_run_without_resume_leaves_a_live_resumable_runs_files(tmp_path: Path,
     assert Path(out).read_bytes() == files_output(tmp_path, src, anonymizer)
     files.anonymize_files([src], out, anonymizer)  # no run holds them now: they are removed
     assert not resumable.journal_path(out).exists() and not resumable.temp_path(out).exists()
+
+
+class _FullDisk(io.RawIOBase):
+    """The kept file on a disk that fills after ``room`` bytes (ENOSPC from then on)."""
+
+    def __init__(self, fh: Any, room: int) -> None:
+        self.fh, self.room = fh, room
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if len(data) > self.room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.room -= len(data)
+        return int(self.fh.write(data))
+
+    def fileno(self) -> int:
+        return int(self.fh.fileno())
+
+    def tell(self) -> int:
+        return int(self.fh.tell())
+
+
+@pytest.mark.parametrize("where", ["write", "fsync"])
+def test_a_full_disk_in_a_resumable_run_names_the_output(tmp_path: Path, glove: Path, key: Path,
+                                                         monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A resumable run on a full disk said 'error: No space left on device', naming nothing: the
+    write's own error, which names the output, was replaced by the same error raised again when
+    the text stream was detached, or came from the checkpoint's flush (found by the second CLI
+    audit, by hand, on a 1 MB tmpfs)."""
+    from embedanon._atomic import AtomicBatch, OutputError
+
+    src = tmp_path / "a.txt"
+    src.write_text(_lines(4000), encoding="utf-8")
+    out = str(tmp_path / "o.txt")
+    if where == "write":
+        open_kept = AtomicBatch.open_kept
+        monkeypatch.setattr(AtomicBatch, "open_kept", lambda self, *a, **k: io.BufferedWriter(
+            _FullDisk(open_kept(self, *a, **k), 20_000)))
+    else:
+        monkeypatch.setattr(resumable.os, "fsync", _no_space)
+    with pytest.raises(OutputError, match=f"^cannot write {re.escape(out)}: No space left on device$"):
+        files.anonymize_files([str(src)], out, Anonymizer(str(glove), key=str(key)), resume=True)
+    assert not Path(out).exists()
+
+
+def _no_space(*_: object) -> None:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

@@ -549,7 +549,7 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
     def checkpoint(records: int) -> None:
         nonlocal last
         if time.monotonic() - last >= CHECKPOINT_SECONDS:
-            out.flush()
+            guarded.flush()
             # counted only once past the records counted again: all of them are then
             journal.checkpoint(raw, records, counts(), counted=count_words and (
                 not recount or records > done.records))
@@ -557,16 +557,20 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
 
     with eio.open_input(path) as fh:
         out = io.TextIOWrapper(raw, encoding="utf-8", newline="", write_through=True)
+        guarded = _Guarded(out, target)  # a write error names the output
         try:
             eio.refuse_binary(fh, path)
             records, writer = _reader(fh, path, form, names, errors, sniff)
-            written = run(records, _writing(_Guarded(out, target), writer),  # type: ignore[arg-type]
+            written = run(records, _writing(guarded, writer),  # type: ignore[arg-type]
                           position=functools.partial(compressed_position, fh), skip=done.records,
                           recount=recount, checkpoint=checkpoint)
-            out.flush()
+            guarded.flush()
             journal.checkpoint(raw, written, counts(), complete=True, counted=count_words)
         finally:
-            out.detach()
+            # flushed above on success; after a failed write (a full disk) detaching flushes
+            # again, and its bare OSError replaced the write's own error, which names the output
+            with contextlib.suppress(OSError):
+                out.detach()
 
 
 def _writing(out: IO[str], writer: Writer) -> Callable[[eio.Record, tuple[str, ...]], None]:

@@ -270,8 +270,11 @@ class Journal:
                    complete: bool = False, counted: bool = False) -> None:
         """Record that ``records`` records are written completely to ``fh`` (the kept temp
         file): flush and fsync it, hash what was added, then replace the journal atomically."""
-        fh.flush()
-        os.fsync(fh.fileno())
+        try:
+            fh.flush()
+            os.fsync(fh.fileno())
+        except OSError as exc:  # a full disk: one line naming the output
+            raise OutputError(f"cannot write {self.target}: {exc.strerror or type(exc).__name__}") from None
         offset = fh.tell()
         if offset > self.progress.offset:
             with open_regular(self.temp) as reader:
