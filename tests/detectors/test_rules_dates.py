@@ -25,7 +25,7 @@ from embedanon.detectors.rules import (
     split_date_ranges,
     trim_date_edges,
 )
-from embedanon.detectors.rules.dates import FUNCTION_WORDS, list_separators, range_joiners
+from embedanon.detectors.rules.dates import _NO_DATE, FUNCTION_WORDS, list_separators, range_joiners
 from embedanon.detectors.weights import shipped_path
 from embedanon.surrogates.dates import MONTHS, WEEKDAYS
 from tests.helpers.noise import fast_key
@@ -178,6 +178,14 @@ def test_date_ranges_split_where_they_should(text: str, covered: list[str], expe
         ("Seen on 12/25/08 and March 3 once.", ["on 12/25/08 and March"], ["12/25/08 and March"]),
         ("Seen 3 Mar. and 12/25/08 once.", [". and 12/25/08"], [". and 12/25/08"]),  # the dot ends 3 Mar.
         ("Seen 12/25/08 at 5.", ["12/25/08 at"], ["12/25/08 at"]),
+        # lower-case words after a comma that follows the last date: the decode took the next word
+        ("Seen on 3 May 2021, call me.", ["3 May 2021, call"], ["3 May 2021"]),
+        ("Seen on 3 May 2021, call me.", ["May 2021, call"], ["May 2021"]),  # the date reaches in
+        ("Seen 12/25/08; please come.", ["12/25/08; please come"], ["12/25/08"]),
+        # not a word that names a date, nor a capitalized one, nor after no comma
+        ("Seen 12/25/08, at noon.", ["12/25/08, at noon"], ["12/25/08, at noon"]),
+        ("Seen 12/25/08, Easter.", ["12/25/08, Easter"], ["12/25/08, Easter"]),
+        ("Seen 12/25/08 call me.", ["12/25/08 call"], ["12/25/08 call"]),
     ],
 )
 def test_date_edges_trim_where_they_should(text: str, covered: list[str], expected: list[str]) -> None:
@@ -206,7 +214,8 @@ def test_function_words_carry_no_date() -> None:
 _PIECES = ["01/02/2020", "2020-03-04", "3 March 2020", "March 3, 2020", "June 2007", "Monday, ", "2019",
            ", ", "; ", " and ", ", and ", " or ", " & ", " to ", " ", "\n", "x", "-", "Amina", " through ", " – ",
            "from ", " at ", "the ", "3rd of ", "(", ").", "At", "10:30", "may ", "atrial",
-           "01/02/2020 to 2020-03-04", "3 March 2020, June 2007", "01/02/2020 – 03/04/2020", "3 Mar."]
+           "01/02/2020 to 2020-03-04", "3 March 2020, June 2007", "01/02/2020 – 03/04/2020", "3 Mar.",
+           ", call", "; please come"]
 
 
 def _runs(span: Span, keep: set[int]) -> list[Span]:
@@ -252,9 +261,28 @@ def _reference(text: str, spans: list[Span], *, lists: bool, ranges: bool, edges
                 if not any(d.start < run.end < d.end for d in dates):
                     while end > inside[-1].end and end - 1 in filler:
                         end -= 1
+                    if end == run.end and _words_tail(text, inside[-1].end, end):
+                        end = inside[-1].end
                 run = Span(start, end, run.label, run.score, run.source)
+            elif edges and not any(run.start <= d.start < run.end for d in dates):
+                # a date reaching in from before the run, then a tail of words: ``May 2021, call``
+                reach = [d for d in dates if d.start < run.start < d.end < run.end]
+                if reach and _words_tail(text, reach[0].end, run.end):
+                    run = Span(run.start, reach[0].end, run.label, run.score, run.source)
             out.append(run)
     return out
+
+
+def _words_tail(text: str, a: int, b: int) -> bool:
+    """``text[a:b]`` is a comma or a semicolon, then lower-case ASCII words, one or more spaces or
+    tabs apart, none of which names a date."""
+    piece = text[a:b].lstrip(" \t")
+    if piece[:1] not in (",", ";"):
+        return False
+    rest = piece[1:].lstrip(" \t")
+    words = re.split(r"[ \t]+", rest)
+    return bool(rest) and all(re.fullmatch("[a-z]+", w) for w in words) and not any(
+        _NO_DATE.fullmatch(w) for w in words)
 
 
 def test_rules_agree_with_the_per_character_reference_and_never_uncover_a_date() -> None:
@@ -373,3 +401,14 @@ def test_hybrid_scope_shifts_a_date_the_model_took_a_word_after() -> None:
     the word it would get random digits in its shape)."""
     shifts = _shifts("She was seen on 12/25/08 at noon.")
     assert [old for old, _ in shifts] == ["12/25/08"] and shifts[0][1] != 0
+
+
+def test_the_docs_example_keeps_the_word_after_its_date() -> None:
+    # the model decodes 'May 2021, call'; the union with regex's '3 May 2021' gave the DATE span
+    # '3 May 2021, call', and the detected scope released 'call' as random letters (found by the
+    # second API audit running docs/detection/index.md's example)
+    from embedanon.detectors.registry import build_detectors
+
+    text = "Seen by Dr. Ana Ruiz on 3 May 2021, call 617-555-0134."
+    dates = [text[s.start : s.end] for s in build_detectors("model,regex").detect(text) if s.label == "DATE"]
+    assert dates == ["3 May 2021"]

@@ -33,7 +33,9 @@ Three rules run in this order:
   (``12/25/08 at`` → ``12/25/08``; ``on Monday, March 3`` → ``Monday, March 3``: the trim stops at
   the first word that is not a function word). A span with no whole ``regex`` date inside it is
   left as it is, and so is a time after a date (``12/25/08 at 10:30``): dropping the time would
-  uncover it.
+  uncover it. Lower-case words after a comma or a semicolon that follows the last date, naming no
+  date, go too, also where that date reaches into the span from before it (``3 May 2021, call``:
+  the model took the next word, and the date's surrogate scrubbed it to random letters).
 
 The rules only ever remove characters that lie outside every ``regex`` date: they never add a
 character, and every ``regex`` date inside a DATE span stays whole inside one span. ``date_edges``
@@ -171,24 +173,47 @@ def _may_trim(text: str, span: Span) -> bool:
     a function word."""
     if not (text[span.start].isalnum() and text[span.end - 1].isalnum()):
         return True
+    if "," in text[span.start : span.end] or ";" in text[span.start : span.end]:  # a words tail
+        return True
     words = text[span.start : span.end].split()
     return words[0].lower() in FUNCTION_WORDS or words[-1].lower() in FUNCTION_WORDS
+
+
+#: a tail of lower-case words after a comma or a semicolon (``, call``, ``; please come``)
+_WORDS_TAIL = re.compile(r"[ \t]*[,;][ \t]*([a-z]+(?:[ \t]+[a-z]+)*)")
+
+
+def _cut_tail(text: str, span: Span, date_end: int) -> Span:
+    """``span`` ending at ``date_end`` (the end of the last ``regex`` date it holds or reaches
+    into) when what follows that date in it is a comma or a semicolon and lower-case words that
+    name no date (``3 May 2021, call``: the decode took the next word; its surrogate scrubbed
+    ``call`` to random letters); else ``span``."""
+    m = _WORDS_TAIL.fullmatch(text, date_end, span.end)
+    if m is None or any(_NO_DATE.fullmatch(w) for w in m.group(1).split()):
+        return span
+    return Span(span.start, date_end, span.label, span.score, span.source)
 
 
 def _trim(text: str, span: Span, dates: list[Span], date_starts: list[int]) -> Span:
     """``span`` less the function words, punctuation and spaces at its edges outside the ``regex``
     dates inside it (``dates`` sorted and disjoint, ``date_starts`` their starts); the span itself
     when no whole date lies inside it. An edge that a date reaches into from outside the span is
-    left as it is."""
+    left as it is. A tail of lower-case words after a comma that follows the last date goes too
+    (:func:`_cut_tail`), also when that date reaches into the span from outside it."""
     i, j = bisect_left(date_starts, span.start), bisect_left(date_starts, span.end)
     inside = [d for d in dates[i:j] if d.end <= span.end]
     if not inside:
+        if i > 0 and span.start < dates[i - 1].end < span.end and j == i:  # ``May 2021, call``
+            return _cut_tail(text, span, dates[i - 1].end)  # a date reaching in: ``3 May 2021``
         return span
     start, end = span.start, span.end
     if not (i > 0 and dates[i - 1].end > span.start):
         start = _edge(text, span.start, inside[0].start, from_end=False)
     if inside[-1] is dates[j - 1]:  # no date starts inside the span and ends after it
         end = _edge(text, inside[-1].end, span.end, from_end=True)
+    if inside[-1] is dates[j - 1] and end == span.end:
+        return _cut_tail(text, span if start == span.start else Span(start, end, span.label, span.score,
+                                                                       span.source), inside[-1].end)
     if (start, end) == (span.start, span.end):
         return span
     return Span(start, end, span.label, span.score, span.source)
