@@ -133,7 +133,8 @@ def person_noun(word: str) -> bool:
 @lru_cache(maxsize=1)
 def dictionary_words() -> frozenset[str]:
     """English dictionary words (``melena``, ``sushi``, ``tannic``, ``vanquish``), lower case: the
-    one-word, lower-case lemmas of every part of speech of WordNet 3.0 less every listed name part
+    one-word lemmas that WordNet 3.0 writes in lower case, of every part of speech, and their
+    irregular forms (``went``, ``geese``), less every listed name part
     (``data/dictionary_words.txt.gz``, built by ``scripts/build_lexicons.py``)."""
     return frozenset(data_lines("dictionary_words.txt.gz"))
 

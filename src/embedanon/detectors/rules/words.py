@@ -394,7 +394,8 @@ _CLAUSE_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
 
 
 def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]:
-    """A dictionary word written in lower case is no name. A NAME span after no title is dropped:
+    """A title alone, or a dictionary word in lower case, is no name. A NAME span after no title is
+    dropped:
 
     * whatever the model's score, when its words are all titles (``doctor``, ``sir``,
       ``professor``: :data:`~embedanon._english.TITLES`) written in lower case (``Hello
