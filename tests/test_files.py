@@ -286,6 +286,22 @@ def test_utf16_and_utf32_text_is_refused_never_read_as_utf8(tmp_path: Path, glov
     assert "Zebulonius" not in message and not (tmp_path / ("o" + src.suffix)).exists()
 
 
+@pytest.mark.parametrize(("data", "what"), [
+    (b"\xff\xfe" + _NOTE.encode("utf-16-le"), "is UTF-16 text, not UTF-8"),
+    (b"PK\x03\x04\x14\x00\x00\x00\x08\x00", "is a zip archive, not text"),
+])
+def test_binary_standard_input_is_named_as_standard_input(glove: Path, data: bytes, what: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """'cat notes.zip | anonymize -' said 'input - is a zip archive' where every other message
+    about standard input says <stdin> (found by the second CLI audit, by hand)."""
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    with pytest.raises(files.InputError, match=f"^input <stdin> {what}"):
+        files.anonymize_files(["-"], None, Anonymizer(str(glove), seed=1))
+
+
 def test_text_with_a_few_zero_bytes_is_still_read(tmp_path: Path, glove: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_bytes(b"the patient\x00 has pain\n" * 3 + b"\x00\x00\n")

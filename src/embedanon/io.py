@@ -201,6 +201,7 @@ def refuse_binary(fh: IO[bytes], path: str) -> None:
     peek = getattr(fh, "peek", None)
     if peek is None:  # standard input: not looked at in advance
         return
+    path = "<stdin>" if path == "-" else path  # as every other message names it
     head = peek(_BINARY_PEEK)[:_BINARY_PEEK]
     inner = sniff(head)  # open_input decompressed one layer: this is a second one
     if inner is not None:
