@@ -251,6 +251,23 @@ def test_read_only_directory_for_real(tmp_path: Path) -> None:
         os.chmod(locked, 0o700)
 
 
+def test_a_directory_on_a_read_only_file_system_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'-o DIR/' and '--report' on a read-only mount said 'Permission denied', which a chmod does
+    not cure (found by the second CLI audit, by hand: a tmpfs remounted read-only; a file output
+    there already said 'Read-only file system')."""
+    from embedanon.files import check_report
+
+    monkeypatch.setattr(_atomic.os, "access", lambda *_, **__: False)
+    monkeypatch.setattr(_atomic.os, "statvfs", lambda _: os.statvfs_result((0,) * 8 + (os.ST_RDONLY, 255)))
+    with pytest.raises(OutputError, match=f"^cannot write to {tmp_path}: Read-only file system$"):
+        writable_directory(tmp_path / "new")
+    with pytest.raises(OutputError, match=f"^--report: cannot write to {tmp_path}: Read-only file system$"):
+        check_report(str(tmp_path / "report.json"))
+    monkeypatch.setattr(_atomic.os, "statvfs", lambda _: os.statvfs_result((0,) * 10))
+    with pytest.raises(OutputError, match="Permission denied$"):  # negative control: writable mount
+        writable_directory(tmp_path / "new")
+
+
 def test_writable_directory(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x", encoding="utf-8")
     assert writable_directory(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"

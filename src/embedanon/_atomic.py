@@ -181,9 +181,21 @@ def writable_directory(path: str | os.PathLike[str]) -> Path:
     if not probe.is_dir():
         what = "is not a directory" if probe == target else f"is under {probe}, which is not a directory"
         raise OutputError(f"output directory {text} {what}")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write to {probe}: Permission denied")
+    why = unwritable(probe)
+    if why is not None:
+        raise OutputError(f"cannot write to {probe}: {why}")
     return target
+
+
+def unwritable(directory: str | os.PathLike[str]) -> str | None:
+    """Why no file can be created in ``directory`` (as ``strerror`` says it: a read-only mount,
+    which a chmod does not cure, or missing permission), or None when one can."""
+    if os.access(directory, os.W_OK | os.X_OK):
+        return None
+    with contextlib.suppress(OSError, AttributeError):  # no statvfs (Windows): permission
+        if os.statvfs(directory).f_flag & os.ST_RDONLY:
+            return os.strerror(errno.EROFS)
+    return os.strerror(errno.EACCES)
 
 
 # -- temp files --------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from ._atomic import (
     new_dir_mode,
     regular_target,
     stdin_file_stat,
+    unwritable,
     writable_directory,
 )
 from ._validate import positive_int
@@ -380,8 +381,9 @@ def check_report(path: str | None) -> None:
         target = regular_target(path)
     except OutputError as exc:
         raise OutputError(f"--report: {exc}") from None
-    if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise OutputError(f"--report: cannot write to {target.parent}: Permission denied")
+    why = unwritable(target.parent)
+    if why is not None:
+        raise OutputError(f"--report: cannot write to {target.parent}: {why}")
 
 
 def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymizer, *,
