@@ -389,3 +389,38 @@ def test_a_full_disk_in_a_resumable_run_names_the_output(tmp_path: Path, glove: 
 
 def _no_space(*_: object) -> None:
     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_inputs_and_named_files_behind_symbolic_links_resume(tmp_path: Path, glove: Path, key: Path) -> None:
+    """``--resume`` refused an input that is a symbolic link ('--resume: cannot read notes.txt: a
+    symbolic link'), and so a --candidates list, an embedding or a model directory behind one (a
+    Hugging Face snapshot is links to blobs), though the same run without --resume reads them
+    (found by the second CLI audit, by hand). Links are followed; what they point to is bound."""
+    real = tmp_path / "store" / "a.txt"
+    real.parent.mkdir()
+    real.write_text(_lines(4000), encoding="utf-8")
+    (tmp_path / "a.txt").symlink_to(real)
+    words = tmp_path / "store" / "words.txt"
+    words.write_text("\n".join(_WORDS) + "\n", encoding="utf-8")
+    (tmp_path / "words.txt").symlink_to(words)
+    linked_glove = tmp_path / "glove-link.txt"
+    linked_glove.symlink_to(glove)
+    anonymizer = Anonymizer(str(linked_glove), key=str(key), allowlist=str(tmp_path / "words.txt"))
+    src, out = str(tmp_path / "a.txt"), str(tmp_path / "o.txt")
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([src], out, anonymizer, backend=Interrupting(3), resume=True)
+    files.anonymize_files([src], out, anonymizer, resume=True)
+    assert Path(out).read_bytes() == files_output(tmp_path, src, anonymizer)
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([src], out, anonymizer, backend=Interrupting(3), resume=True)
+    real.write_text(_lines(4001), encoding="utf-8")  # what the link points to changed
+    with pytest.raises(ConfigError, match=f"^--resume: the input {src} changed"):
+        files.anonymize_files([src], out, anonymizer, resume=True)
+
+
+def test_an_input_that_is_a_pipe_is_refused_up_front(tmp_path: Path, glove: Path, key: Path) -> None:
+    fifo = tmp_path / "notes.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigError, match=f"^--resume needs input files: {fifo} is not a regular file"):
+        files.anonymize_files([str(fifo)], str(tmp_path / "o.txt"), Anonymizer(str(glove), key=str(key)),
+                              resume=True)

@@ -93,8 +93,9 @@ def _locked(path: Path) -> bool:
 
 
 def _feed(digest: Any, path: str) -> None:
-    """Update ``digest`` (a hashlib or hmac object) with the bytes of the regular file ``path``."""
-    with open_regular(path) as fh:
+    """Update ``digest`` (a hashlib or hmac object) with the bytes of the regular file ``path``,
+    through any symbolic links (a file the user named: the run reads it so too)."""
+    with open_regular(os.path.realpath(path)) as fh:
         while chunk := fh.read(1 << 20):
             digest.update(chunk)
 
@@ -301,6 +302,9 @@ def check_resumable(inputs: list[str], targets: list[str | None], formats: list[
     for path, target, form in zip(inputs, targets, formats, strict=True):
         if path == "-":
             raise ConfigError("--resume needs input files: standard input cannot be read again")
+        if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+            raise ConfigError(f"--resume needs input files: {path} is not a regular file (a pipe or "
+                              "device cannot be read again)")
         if target is None or target == "-":
             raise ConfigError("--resume needs -o FILE or DIR: what went to standard output cannot be "
                               "taken back")
