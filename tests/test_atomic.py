@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -266,6 +267,26 @@ def test_a_directory_on_a_read_only_file_system_says_so(tmp_path: Path, monkeypa
     monkeypatch.setattr(_atomic.os, "statvfs", lambda _: os.statvfs_result((0,) * 10))
     with pytest.raises(OutputError, match="Permission denied$"):  # negative control: writable mount
         writable_directory(tmp_path / "new")
+
+
+def test_a_full_temporary_directory_under_standard_output_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard output is held in a spool until the run ends, past 16 MiB in a file in TMPDIR.
+    With TMPDIR full, 'anonymize big.txt > out.txt' said 'cannot write standard output: No space
+    left on device' though out.txt's disk had room (found by the second CLI audit, by hand: a
+    1 MB tmpfs as TMPDIR, a 28 MB output)."""
+    import tempfile
+
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(_atomic, "SPOOL_MEMORY_BYTES", 16)
+    monkeypatch.setattr(tempfile, "TemporaryFile", full)
+    batch = AtomicBatch()
+    out = batch.open("-")
+    with pytest.raises(OutputError, match=f"^cannot hold standard output until the run ends: No space left "
+                                          f"on device in {re.escape(tempfile.gettempdir())} \\(TMPDIR\\)"):
+        out.write("anonymized text " * 10)
+    batch.abort()
 
 
 def test_writable_directory(tmp_path: Path) -> None:

@@ -418,11 +418,18 @@ def worker_signal_defaults() -> None:
 
 # -- writing -----------------------------------------------------------------------------------
 class _Guarded(io.TextIOBase):
-    """Text writer that turns write errors into one-line :class:`OutputError`\\ s."""
+    """Text writer that turns write errors into one-line :class:`OutputError`\\ s.
 
-    def __init__(self, raw: IO[str], shown: str) -> None:
+    Args:
+        spooled: ``raw`` is the spool of a stream output (standard output, a FIFO): what fails
+            is the spool's file in the temporary directory, not the stream, which is written
+            only at commit.
+    """
+
+    def __init__(self, raw: IO[str], shown: str, *, spooled: bool = False) -> None:
         self._raw = raw
         self._shown = shown
+        self._spooled = spooled
 
     def writable(self) -> bool:
         return True
@@ -432,13 +439,25 @@ class _Guarded(io.TextIOBase):
         try:
             return self._raw.write(text)
         except OSError as exc:
-            raise OutputError(f"cannot write {self._shown}: {_describe(exc)}") from None
+            raise self._error(exc) from None
 
     def flush(self) -> None:
         try:
             self._raw.flush()
         except OSError as exc:
-            raise OutputError(f"cannot write {self._shown}: {_describe(exc)}") from None
+            raise self._error(exc) from None
+
+    def _error(self, exc: OSError) -> OutputError:
+        if self._spooled:  # a full /tmp said 'cannot write standard output' with room behind it
+            return _spool_error(self._shown, exc)
+        return OutputError(f"cannot write {self._shown}: {_describe(exc)}")
+
+
+def _spool_error(shown: str, exc: OSError) -> OutputError:
+    """The error of a stream output's spool (see :class:`_Guarded`)."""
+    return OutputError(f"cannot hold {shown} until the run ends: {_describe(exc)} in "
+                       f"{tempfile.gettempdir()} (TMPDIR); set TMPDIR to a directory with room "
+                       "or write with -o FILE")
 
 
 @dataclass(eq=False)
@@ -519,7 +538,7 @@ class AtomicBatch:
                 spool, encoding="utf-8", newline="", write_through=True)  # type: ignore[arg-type]
             shown = "standard output" if text == "-" else text
             self._pending.append(_Pending(shown, handle, stream=text))
-            return handle if binary else _Guarded(handle, shown)  # type: ignore[return-value]
+            return handle if binary else _Guarded(handle, shown, spooled=True)  # type: ignore[return-value]
         target = regular_target(text)
         _refuse_stdin(target, text)
         mode = None if original else _existing_mode(target)
@@ -661,7 +680,10 @@ def _finish_temp(p: _Pending) -> None:
 def _copy_spool(p: _Pending) -> None:
     """Copy a spooled stream output to its destination (standard output or a special file)."""
     fh = p.fh
-    fh.flush()
+    try:
+        fh.flush()
+    except OSError as exc:
+        raise _spool_error(p.shown, exc) from None
     raw = fh.buffer if isinstance(fh, io.TextIOWrapper) else fh
     raw.seek(0)
     if p.stream == "-":
