@@ -424,3 +424,26 @@ def test_an_input_that_is_a_pipe_is_refused_up_front(tmp_path: Path, glove: Path
     with pytest.raises(ConfigError, match=f"^--resume needs input files: {fifo} is not a regular file"):
         files.anonymize_files([str(fifo)], str(tmp_path / "o.txt"), Anonymizer(str(glove), key=str(key)),
                               resume=True)
+
+
+def test_an_output_behind_a_symbolic_link_keeps_its_files_beside_the_file_it_replaces(
+        tmp_path: Path, glove: Path, key: Path) -> None:
+    """``-o link --resume``, the link pointing into another directory: the kept file was made
+    beside the link and renamed over the file the link points to at the end, which across file
+    systems fails, every time, after all the work ('cannot write lres.txt: Invalid cross-device
+    link'; found by the second CLI audit, by hand, the link pointing into a tmpfs). Without
+    --resume the temp file is made beside the real file; so are the kept file and journal now."""
+    src = tmp_path / "a.txt"
+    src.write_text(_lines(4000), encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    real = tmp_path / "elsewhere" / "released.txt"
+    link = tmp_path / "out.txt"
+    link.symlink_to(real)
+    anonymizer = Anonymizer(str(glove), key=str(key))
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([str(src)], str(link), anonymizer, backend=Interrupting(3), resume=True)
+    assert sorted(os.listdir(tmp_path / "elsewhere")) == [".released.txt.embedanon-resume.json",
+                                                          ".released.txt.embedanon-resume.tmp"]
+    files.anonymize_files([str(src)], str(link), anonymizer, resume=True)
+    assert link.is_symlink() and real.read_bytes() == files_output(tmp_path, str(src), anonymizer)
+    assert os.listdir(tmp_path / "elsewhere") == ["released.txt"]

@@ -50,14 +50,16 @@ WORD_COUNTS = ("words", "draws", "longest_draws", "longest_record_draws")
 
 
 def temp_path(target: str) -> Path:
-    """The kept temp file of a resumable output."""
-    path = Path(os.path.abspath(target))
+    """The kept temp file of a resumable output: beside the file it will be renamed over, the
+    target with symbolic links resolved (beside a link into another file system, the rename
+    failed, every time, after all the work)."""
+    path = Path(os.path.realpath(target))
     return path.parent / f".{path.name}.{_TAG}.tmp"
 
 
 def journal_path(target: str) -> Path:
-    """The journal of a resumable output."""
-    path = Path(os.path.abspath(target))
+    """The journal of a resumable output (beside its :func:`temp_path`)."""
+    path = Path(os.path.realpath(target))
     return path.parent / f".{path.name}.{_TAG}.json"
 
 
