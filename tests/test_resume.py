@@ -447,3 +447,16 @@ def test_an_output_behind_a_symbolic_link_keeps_its_files_beside_the_file_it_rep
     files.anonymize_files([str(src)], str(link), anonymizer, resume=True)
     assert link.is_symlink() and real.read_bytes() == files_output(tmp_path, str(src), anonymizer)
     assert os.listdir(tmp_path / "elsewhere") == ["released.txt"]
+
+
+def test_a_run_continued_by_another_embedanon_version_says_so(tmp_path: Path, glove: Path, key: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Upgraded between the two runs, the refusal listed only options the user had not changed
+    ('the options changed (embedding, mechanism, scope, format, fields ...)'; found by the second
+    CLI audit, by hand)."""
+    import embedanon
+
+    src, out, anonymizer = _interrupted(tmp_path, glove, key)
+    monkeypatch.setattr(embedanon, "__version__", embedanon.__version__ + ".post1")
+    with pytest.raises(ConfigError, match=r"^--resume: the options changed .*the embedanon version"):
+        files.anonymize_files([src], out, anonymizer, resume=True)

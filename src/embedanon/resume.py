@@ -237,7 +237,7 @@ class Journal:
                             ("input", f"the input {self.source} changed"),
                             ("options", "the options changed (embedding, mechanism, scope, format, "
                                         "fields ...), or a file they name (--candidates, an "
-                                        "embedding or model file)")):
+                                        "embedding or model file), or the embedanon version")):
             if getattr(binding, field) != getattr(self.binding, field):
                 raise ConfigError(f"--resume: {what} since the interrupted run of {self.target}; "
                                   f"run without --resume to start again")
