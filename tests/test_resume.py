@@ -371,8 +371,12 @@ def test_a_full_disk_in_a_resumable_run_names_the_output(tmp_path: Path, glove: 
     write's own error, which names the output, was replaced by the same error raised again when
     the text stream was detached, or came from the checkpoint's flush (found by the second CLI
     audit, by hand, on a 1 MB tmpfs)."""
+    from embedanon import _cache
     from embedanon._atomic import AtomicBatch, OutputError
 
+    # os.fsync fails for the whole process while patched: a cache write then turns disk caching off
+    # for the rest of the session (_cache.warn_disabled); restored at teardown
+    monkeypatch.setattr(_cache, "_disabled", None)
     src = tmp_path / "a.txt"
     src.write_text(_lines(4000), encoding="utf-8")
     out = str(tmp_path / "o.txt")
