@@ -3,10 +3,12 @@ released in full scope because detection failed (QA W2)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -294,7 +296,6 @@ def test_binary_standard_input_is_named_as_standard_input(glove: Path, data: byt
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """'cat notes.zip | anonymize -' said 'input - is a zip archive' where every other message
     about standard input says <stdin> (found by the second CLI audit, by hand)."""
-    import io
     import sys
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
@@ -378,3 +379,38 @@ def test_a_line_of_a_file_with_carriage_return_endings_is_released_as_the_same_l
     files.anonymize_files([str(tmp_path / "lf.txt")], str(tmp_path / "lf.out"), anonymizer)
     assert stats.records == 3
     assert (tmp_path / "cr.out").read_bytes().split(b"\r") == (tmp_path / "lf.out").read_bytes().split(b"\n")
+
+
+class _Trickle(io.RawIOBase):
+    """A pipe whose writer sends a few bytes at a time (a network stream, a slow producer)."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self.data, self.step = data, step
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        chunk, self.data = self.data[: self.step], self.data[self.step:]
+        buffer[: len(chunk)] = chunk
+        return len(chunk)
+
+
+@pytest.mark.parametrize(("ending", "step"), [("\r\n", 3), ("\r\n", 1 << 16), ("\n", 3), ("\r", 3)])
+def test_csv_output_line_endings_do_not_depend_on_how_the_input_arrives(
+        glove: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ending: str,
+        step: int) -> None:
+    """The CSV writer took its line ending from a peek at the input: on a pipe that had delivered
+    only part of the header row, a CRLF file came out with LF endings, so one input gave two
+    outputs (found by the second CLI audit, by hand: '(printf "id,te"; sleep 1; printf
+    "xt\\r\\n1,John Smith\\r\\n") | anonymize - --format csv --field text'). The header row's own
+    ending, as read, is used."""
+    import sys
+
+    data = ending.join(["id,text", "1,the patient has chest pain", "2,the nurse", ""]).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(_Trickle(data, step))))
+    files.anonymize_files(["-"], None, Anonymizer(str(glove), seed=1), fmt="csv")
+    out = capsys.readouterr().out
+    assert out.count(ending) == 3 and out.startswith("id,text" + ending)
+    if ending != "\r\n":
+        assert "\r\n" not in out

@@ -617,7 +617,7 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
         return eio.read_jsonl(fh, shown, errors, fields), eio.write_jsonl
     delimiter = eio.csv_delimiter(shown, form)
     return (eio.read_csv(fh, shown, errors, fields, delimiter),
-            eio.CsvWriter(delimiter, eio.detect_line_terminator(fh)))
+            eio.CsvWriter(delimiter))
 
 
 #: what an output's extension (after any compression suffix) says the file holds

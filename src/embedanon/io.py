@@ -542,6 +542,9 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
         # module, it made a quoted name ('\ufeff"text"') keep its quotes. Written back by CsvWriter.
         first = next(lines, "")
         bom = "\ufeff" if first.startswith("\ufeff") else ""
+        # every row is written with the header row's ending, as read (a peek at a pipe that had
+        # delivered part of the header made one input give LF or CRLF output)
+        ending = "\r\n" if first.endswith("\r\n") else "\r" if first.endswith("\r") else "\n"
         head = [first[len(bom):]] if len(first) > len(bom) else []  # a mark alone: an empty file
         reader = csv.reader(_chain(head, lines), delimiter=delimiter, strict=True)
         try:
@@ -552,7 +555,7 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
         _check_columns(names, fields, path, delimiter)
         cols = [names.index(f) for f in fields]
         width = len(header)
-        yield Record((), 0, ("header", header, bom), header=True)
+        yield Record((), 0, ("header", header, bom, ending), header=True)
         while True:
             row_no, start = row_no + 1, reader.line_num + 1
             row = next(reader, None)
@@ -561,7 +564,7 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
             if row and len(row) != width:
                 raise InputError(_width_message(path, row_no, start, len(row), width, delimiter))
             yield Record(tuple(row[c] for c in cols) if row else ("",) * len(cols),
-                         sum(map(len, row)) + len(row), ("row", row, cols))
+                         sum(map(len, row)) + len(row), ("row", row, cols, ending))
     except csv.Error as exc:
         if str(exc) == "unexpected end of data":  # strict: end of file inside a quoted field
             raise InputError(f"{path}: row {row_no} (line {start}) opens a quoted field that is "
@@ -650,17 +653,10 @@ def _delimiter_hint(names: list[str], delimiter: str) -> str | None:
     return None
 
 
-def detect_line_terminator(fh: IO[bytes]) -> str:
-    """``"\\r\\n"`` when the first line of ``fh`` ends so, else ``"\\n"`` (reads nothing away)."""
-    peek = getattr(fh, "peek", None)
-    head = peek(65536)[:65536] if callable(peek) else b""
-    first = head.split(b"\n", 1)[0]
-    return "\r\n" if first.endswith(b"\r") else "\n"
-
-
 class CsvWriter:
     """Serialises rows one at a time with the csv module (minimal quoting), ending lines the way
-    the input did.
+    the input's header row does (:func:`read_csv` puts its ending in each record; the
+    ``lineterminator`` given here ends records that carry none).
 
     The csv module quotes a field only for the characters of *its* line terminator, so with
     ``"\n"`` a field holding a bare ``"\r"`` would be written unquoted and read back as two
@@ -687,7 +683,8 @@ class CsvWriter:
         out = self._buf.getvalue()
         self._buf.seek(0)
         self._buf.truncate()
-        return bom + out[:-2] + self._ending
+        ending = record.payload[3] if len(record.payload) > 3 else self._ending
+        return bom + out[:-2] + ending
 
 
 def check_output(path: str | None) -> None:
