@@ -464,3 +464,13 @@ def test_a_run_continued_by_another_embedanon_version_says_so(tmp_path: Path, gl
     monkeypatch.setattr(embedanon, "__version__", embedanon.__version__ + ".post1")
     with pytest.raises(ConfigError, match=r"^--resume: the options changed .*the embedanon version"):
         files.anonymize_files([src], out, anonymizer, resume=True)
+
+
+def test_a_journal_written_under_other_reading_rules_is_refused(tmp_path: Path, glove: Path, key: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal counts records: continued by a reader that cuts records differently (decision
+    0631: a bare CR now ends a text line), its count would skip the wrong lines."""
+    src, out, anonymizer = _interrupted(tmp_path, glove, key)
+    monkeypatch.setattr(files, "READER_REVISION", files.READER_REVISION + 1)
+    with pytest.raises(ConfigError, match="^--resume: the options changed"):
+        files.anonymize_files([src], out, anonymizer, resume=True)

@@ -487,6 +487,10 @@ def _language_rule(rule: str, path: str, stats: RunStats) -> Callable[[LanguageS
     return verdict
 #: seconds between two journal checkpoints of a resumable run (each fsyncs the output)
 CHECKPOINT_SECONDS = 1.0
+#: the revision of how the readers cut records and end lines, bound in a resumable run's journal:
+#: a journal counts records, so one written under other rules (2: a bare CR ends a text line,
+#: decision 0631; CSV rows end as the header row does) must not be continued
+READER_REVISION = 2
 
 
 def _journals(inputs: list[str], targets: list[str | None], formats: list[str], anonymizer: Anonymizer,
@@ -510,9 +514,9 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
     for path, target, form in zip(inputs, targets, formats, strict=True):
         assert target is not None
         options = resumable.options_digest({
-            "embedanon": __version__, "config": anonymizer.digest(), "format": form,
-            "sniff": fmt is None, "fields": list(fields or ["text"]), "encoding_errors": errors,
-            "files": files})
+            "embedanon": __version__, "reader": READER_REVISION, "config": anonymizer.digest(),
+            "format": form, "sniff": fmt is None, "fields": list(fields or ["text"]),
+            "encoding_errors": errors, "files": files})
         journals[target] = resumable.Journal(target, path, resumable.Binding(
             resumable.input_digest(path, anonymizer.key.subkey("resume input")), options,
             anonymizer.key.fingerprint()))
