@@ -117,6 +117,15 @@ class ProcessBackend:
             _abandon(pool)
             pool = None
             raise
+        except BaseException as exc:
+            # stopped (Ctrl-C, SIGTERM, the caller closing us): never wait for the workers.
+            # terminate() SIGTERMs and joins them, and one that had not died of it waited for
+            # ever on the task queue's lock terminate() holds: a run stopped by SIGTERM was
+            # found alive half an hour later
+            if pool is not None and not isinstance(exc, Exception):
+                _abandon(pool)
+                pool = None
+            raise
         finally:
             if pool is not None:
                 pool.terminate()
@@ -136,8 +145,12 @@ def _abandon(pool: Any) -> None:
     terminate() runs in a daemon thread that may stay stuck on that lock without keeping the
     process alive; forked workers die with this process anyway (``_die_with_parent``).
     """
+    import multiprocessing.pool
     import threading
 
+    # no new workers in place of the killed ones: forked by the pool's own thread, with this
+    # process's signal handlers, one stopped before its initializer printed a traceback
+    pool._worker_handler._state = multiprocessing.pool.TERMINATE
     for worker in list(pool._pool):
         with contextlib.suppress(OSError, ValueError):
             worker.kill()
