@@ -173,7 +173,7 @@ def _may_trim(text: str, span: Span) -> bool:
     a function word."""
     if not (text[span.start].isalnum() and text[span.end - 1].isalnum()):
         return True
-    if "," in text[span.start : span.end] or ";" in text[span.start : span.end]:  # a words tail
+    if _ENDS_IN_WORDS_TAIL.search(text, span.start, span.end):  # ``, call`` (:func:`_cut_tail`)
         return True
     words = text[span.start : span.end].split()
     return words[0].lower() in FUNCTION_WORDS or words[-1].lower() in FUNCTION_WORDS
@@ -181,6 +181,8 @@ def _may_trim(text: str, span: Span) -> bool:
 
 #: a tail of lower-case words after a comma or a semicolon (``, call``, ``; please come``)
 _WORDS_TAIL = re.compile(r"[ \t]*[,;][ \t]*([a-z]+(?:[ \t]+[a-z]+)*)")
+#: the same tail at the end of a span (the cheap test of :func:`_may_trim`)
+_ENDS_IN_WORDS_TAIL = re.compile(r"[,;][ \t]*[a-z]+(?:[ \t]+[a-z]+)*\Z")
 
 
 def _cut_tail(text: str, span: Span, date_end: int) -> Span:

@@ -427,11 +427,11 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
     text, mixed = context.text, context.case == "mixed"
 
     def dictionary(sp: Span) -> bool:
-        if not text[sp.start : sp.end].islower():
+        piece = text[sp.start : sp.end]
+        if not piece.islower():
             # a capitalized title alone that ends a clause is an address too: ``Hello Doctor!``
-            titles = _LETTERS.findall(text[sp.start : sp.end])
-            return (bool(titles) and all(w.lower() in TITLES for w in titles)
-                    and _CLAUSE_END.match(text, sp.end) is not None and not after_title(text, sp.start))
+            return (piece.lower() in TITLES and _CLAUSE_END.match(text, sp.end) is not None
+                    and not after_title(text, sp.start))
         # the whole words the span touches (the decode may hold ``ma`` of ``ma'am``), read from the
         # white space before it to the white space after it: no word holds white space, and
         # reading the whole line for each span was quadratic in a long line's length
