@@ -408,10 +408,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
     if language not in LANGUAGE_RULES:
         raise ConfigError(f"language must be one of {', '.join(LANGUAGE_RULES)}, got {language!r}")
     engine = backend or build_backend("processes", jobs=positive_int("jobs", jobs))
-    if encoding_errors not in eio.ENCODING_ERRORS:
-        raise ConfigError(
-            f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, got {encoding_errors!r}"
-        )
+    eio.check_encoding_errors(encoding_errors)
     targets = check_outputs(inputs, output, report=None if report is None else report[0])
     formats = check_formats(inputs, targets, fmt, fields, output)
     for p in inputs:  # fail before writing anything when an input is missing
@@ -674,6 +671,7 @@ def read_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | 
                       encoding_errors: str = "strict") -> list[tuple[str, ...]]:
     """The texts of :func:`read_texts`, grouped by record (a record's named fields together; one
     text per line of a text file)."""
+    eio.check_encoding_errors(encoding_errors)  # privacy-report took any Python error handler
     form = eio.detect_format(path, fmt)
     if fields:
         eio.format_of_field_input(path, form, fmt, fields)

@@ -44,6 +44,15 @@ _SNIFF_BYTES, _SNIFF_LINES = 64 * 1024, 200
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def check_encoding_errors(encoding_errors: str) -> None:
+    """Refuse an ``encoding_errors`` outside :data:`ENCODING_ERRORS` in one line (any other Python
+    error handler would run: ``ignore`` drops bytes silently, ``surrogateescape`` ends in a
+    traceback at the first write, a typo in a ``LookupError`` at the first invalid byte)."""
+    if encoding_errors not in ENCODING_ERRORS:
+        raise ConfigError(f"encoding errors must be one of {', '.join(ENCODING_ERRORS)}, "
+                          f"got {encoding_errors!r}")
+
+
 def detect_format(path: str, explicit: str | None = None) -> Format:
     """``explicit`` if given, else from the extension after any compression suffix
     (``.jsonl``/``.ndjson``, ``.csv``, ``.tsv``, ``.parquet``/``.pq``; ``notes.csv.gz`` is CSV),

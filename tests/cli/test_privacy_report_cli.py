@@ -421,3 +421,14 @@ def test_membership_without_an_exact_law_reads_the_words_returned_as_themselves(
     membership = out["membership"]
     assert membership["layout_auc"] == 0.5 and membership["word_auc"] is not None
     assert membership["word_auc"] > 0.55 and membership["auc"] == membership["word_auc"]  # 0.62 here
+
+
+@pytest.mark.parametrize("handler", ["bogus", "ignore", "surrogateescape"])
+def test_an_unknown_encoding_error_handler_is_refused_in_one_line(tmp_path: Path, handler: str) -> None:
+    """privacy-report took any Python error handler: a typo ended in a LookupError traceback at
+    the first invalid byte (found by the second API audit; anonymize, review and detect refused it)."""
+    path = tmp_path / "notes.txt"
+    path.write_bytes(f"Patient {CANARY} was seen \xff today.\n".encode("latin-1"))
+    result = runner.invoke(app, ["privacy-report", str(path), "--seed", "1", "--encoding-errors", handler])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: encoding errors must be one of strict, replace, got {handler!r}"

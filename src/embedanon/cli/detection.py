@@ -23,9 +23,9 @@ from ..detectors.evaluate import (
     read_span_file,
 )
 from ..detectors.registry import build_detectors
-from ..errors import ConfigError, InputError
+from ..errors import InputError
 from ..files import check_paths, read_texts
-from ..io import ENCODING_ERRORS
+from ..io import check_encoding_errors
 from .common import handle_errors
 from .convention import examples
 from .options import (
@@ -90,9 +90,7 @@ def detect_command(
     private_target(output, "the span file")
     if sample < 0:
         raise InputError(f"sample must be 0 (all) or a positive number of texts, got {sample}")
-    if encoding_errors not in ENCODING_ERRORS:  # as anonymize: else any Python error handler ran
-        raise ConfigError(f"encoding errors must be one of {', '.join(ENCODING_ERRORS)}, "
-                          f"got {encoding_errors!r}")
+    check_encoding_errors(encoding_errors)  # as anonymize: else any Python error handler ran
     check_paths([("input", input_path), ("allow", allow), ("deny", deny)], [("output", output)])
     # the llm detector's own options, as anonymize and evaluate-detection take them (its
     # message names --llm-url and --llm-model)

@@ -144,9 +144,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     form = eio.detect_format(path, fmt)
     if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 0:
         raise ConfigError(f"max_chars must be an integer >= 0, got {max_chars!r}")
-    if encoding_errors not in eio.ENCODING_ERRORS:
-        raise ConfigError(f"encoding errors must be one of {', '.join(eio.ENCODING_ERRORS)}, "
-                          f"got {encoding_errors!r}")
+    eio.check_encoding_errors(encoding_errors)
     if fields:
         eio.format_of_field_input(path, form, fmt, fields)
     limits = threshold_table(thresholds)  # refused before any work
