@@ -23,6 +23,7 @@ from ._validate import strings
 from .config import AnonymizerConfig
 from .errors import ConfigError
 from .noise import ReleaseKey
+from .pandas import named_columns, released_categories
 from .pipeline.anonymizer import dictionary_values, is_missing
 from .pipeline.document import anonymize_records, check_config_key
 
@@ -102,10 +103,7 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
         raise TypeError(f"frame must be a dask.dataframe.DataFrame, got {_type_name(frame)}; {hint}")
     names = list(strings("columns", columns, what="column names", item="a column name (str)", quote=True,
                          item_hint="give the frame string column names (frame.rename(columns=str))"))
-    names = list(dict.fromkeys(names))  # a repeated name is one column, anonymized once (as --field)
-    if not names:  # the frame would come back as it was (decision record 0640)
-        raise ConfigError("columns is empty: no column would be anonymized and every text would come "
-                          "back as it was; name the text columns")
+    names = named_columns(names)  # a repeated name is one column, anonymized once (as --field)
     present = list(frame.columns)
     for column in names:
         count = present.count(column)
@@ -124,14 +122,6 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
             raise TypeError(f"column {column!r} has dtype {dtype}, not text; only text columns "
                             "can be anonymized")
     return names
-
-
-def _category_dtype(values: Any, kind: Any) -> Any:
-    """The categorical dtype of released ``values``: their distinct texts, sorted, as categories
-    of type ``kind`` (the input's categories' type), so every partition has the same type."""
-    import pandas as pd
-
-    return pd.CategoricalDtype(pd.Index(sorted(set(values.dropna())), dtype=kind))
 
 
 def _categorical(dtype: Any) -> bool:
@@ -189,7 +179,7 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                 # categories of the input's type even when none is left: a partition of only
                 # missing values got object categories, and computing the frame failed
                 # ("dtype of categories must be the same") where the other partitions had str
-                df[column] = df[column].astype(_category_dtype(df[column], kind))
+                df[column] = df[column].astype(released_categories(df[column], kind))
             if plain is not None:
                 df[column] = df[column].astype(dictionary)
         return df

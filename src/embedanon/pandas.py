@@ -64,14 +64,24 @@ def _check_columns(columns: object) -> None:
         raise TypeError(f"columns must be a list of column names, got {type(columns).__name__}")
 
 
-def _named(columns: Iterable[Any]) -> list[Any]:
+def named_columns(columns: Iterable[Any]) -> list[Any]:
     """The columns to anonymize, each once; none is refused (decision record 0640): the
-    frame would come back as it was, every text in it, as if it had been released."""
+    frame would come back as it was, every text in it, as if it had been released (the pandas
+    functions, :class:`ColumnAnonymizer` and :func:`embedanon.dask.anonymize_dataframe`)."""
     names = list(dict.fromkeys(columns))
     if not names:
         raise ConfigError("columns is empty: no column would be anonymized and every text would come "
                           "back as it was; name the text columns")
     return names
+
+
+def released_categories(values: Any, kind: Any) -> Any:
+    """The categorical dtype of released ``values`` (a Series): their distinct texts, sorted, as
+    categories of type ``kind`` (the input's categories' type), so a column of only missing values
+    keeps it and every Dask partition has the same type."""
+    import pandas as pd
+
+    return pd.CategoricalDtype(pd.Index(sorted(set(values.dropna())), dtype=kind))
 
 
 def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer | None = None,
@@ -115,8 +125,7 @@ def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer 
     if not categorical:
         return out
     # categories of the input's type even when no text is left (all missing): else object
-    kind = series.cat.categories.dtype
-    return out.astype(pd.CategoricalDtype(pd.Index(sorted(set(out.dropna())), dtype=kind)))
+    return out.astype(released_categories(out, series.cat.categories.dtype))
 
 
 def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
@@ -140,7 +149,7 @@ def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
     if isinstance(columns, str):
         raise TypeError(f"columns must be a list of column names, not one str; use [{columns!r}]")
     _check_columns(columns)
-    names = _named(columns)
+    names = named_columns(columns)
     present = list(frame.columns)
     for name in names:
         if present.count(name) != 1:
@@ -185,7 +194,7 @@ class ColumnAnonymizer:
         if not isinstance(key, (str, os.PathLike)):
             raise TypeError("key must be the path of a key file (it is pickled to the workers; a "
                             f"ReleaseKey would carry its secret), got {type(key).__name__}")
-        self.columns = _named(columns)
+        self.columns = named_columns(columns)
         self.key = os.fspath(key)
         self._anonymizer: Anonymizer | None = Anonymizer(key=self.key, **options)  # fail fast
         self._sealed = self._anonymizer.key.seal(_SEALED, pickle.dumps(dict(options), protocol=4))
