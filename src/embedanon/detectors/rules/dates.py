@@ -179,10 +179,12 @@ def _may_trim(text: str, span: Span) -> bool:
     return words[0].lower() in FUNCTION_WORDS or words[-1].lower() in FUNCTION_WORDS
 
 
-#: a tail of lower-case words after a comma or a semicolon (``, call``, ``; please come``)
-_WORDS_TAIL = re.compile(r"[ \t]*[,;][ \t]*([a-z]+(?:[ \t]+[a-z]+)*)")
-#: the same tail at the end of a span (the cheap test of :func:`_may_trim`)
-_ENDS_IN_WORDS_TAIL = re.compile(r"[,;][ \t]*[a-z]+(?:[ \t]+[a-z]+)*\Z")
+#: a comma or a semicolon, then lower-case words (``, call``, ``; please come``)
+_TAIL = r"[,;][ \t]*([a-z]+(?:[ \t]+[a-z]+)*)"
+#: such a tail after a date (spaces before it allowed), and at the end of a span (the cheap test
+#: of :func:`_may_trim`)
+_WORDS_TAIL = re.compile(rf"[ \t]*{_TAIL}")
+_ENDS_IN_WORDS_TAIL = re.compile(rf"{_TAIL}\Z")
 
 
 def _cut_tail(text: str, span: Span, date_end: int) -> Span:
