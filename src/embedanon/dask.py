@@ -23,8 +23,7 @@ from ._validate import strings
 from .config import AnonymizerConfig
 from .errors import ConfigError
 from .noise import ReleaseKey
-from .pandas import named_columns, released_categories
-from .pipeline.anonymizer import dictionary_values, is_missing
+from .pipeline.anonymizer import dictionary_values, is_missing, named_columns, released_categories
 from .pipeline.document import anonymize_records, check_config_key
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from .errors import ConfigError
 from .noise import ReleaseKey
 from .pipeline import Anonymizer
-from .pipeline.anonymizer import dictionary_values, is_missing
+from .pipeline.anonymizer import dictionary_values, is_missing, named_columns, released_categories
 
 KeyArg = ReleaseKey | str | os.PathLike[str] | None
 _SEALED = "ColumnAnonymizer options"
@@ -62,26 +62,6 @@ def _check_columns(columns: object) -> None:
     # else None gave "'NoneType' object is not iterable", naming no argument
     if not isinstance(columns, Iterable):
         raise TypeError(f"columns must be a list of column names, got {type(columns).__name__}")
-
-
-def named_columns(columns: Iterable[Any]) -> list[Any]:
-    """The columns to anonymize, each once; none is refused (decision record 0640): the
-    frame would come back as it was, every text in it, as if it had been released (the pandas
-    functions, :class:`ColumnAnonymizer` and :func:`embedanon.dask.anonymize_dataframe`)."""
-    names = list(dict.fromkeys(columns))
-    if not names:
-        raise ConfigError("columns is empty: no column would be anonymized and every text would come "
-                          "back as it was; name the text columns")
-    return names
-
-
-def released_categories(values: Any, kind: Any) -> Any:
-    """The categorical dtype of released ``values`` (a Series): their distinct texts, sorted, as
-    categories of type ``kind`` (the input's categories' type), so a column of only missing values
-    keeps it and every Dask partition has the same type."""
-    import pandas as pd
-
-    return pd.CategoricalDtype(pd.Index(sorted(set(values.dropna())), dtype=kind))
 
 
 def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer | None = None,

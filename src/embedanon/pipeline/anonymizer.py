@@ -355,6 +355,27 @@ def dictionary_values(dtype: object) -> Any:
     return None if value_type is None else kind(value_type)
 
 
+def named_columns(columns: Iterable[Any]) -> list[Any]:
+    """The columns to anonymize, each once; none is refused (decision record 0640): the
+    frame would come back as it was, every text in it, as if it had been released (the pandas
+    functions, :class:`embedanon.pandas.ColumnAnonymizer` and
+    :func:`embedanon.dask.anonymize_dataframe`)."""
+    names = list(dict.fromkeys(columns))
+    if not names:
+        raise ConfigError("columns is empty: no column would be anonymized and every text would come "
+                          "back as it was; name the text columns")
+    return names
+
+
+def released_categories(values: Any, kind: Any) -> Any:
+    """The categorical dtype of released ``values`` (a Series): their distinct texts, sorted, as
+    categories of type ``kind`` (the input's categories' type), so a column of only missing values
+    keeps it and every Dask partition has the same type."""
+    import pandas as pd
+
+    return pd.CategoricalDtype(pd.Index(sorted(set(values.dropna())), dtype=kind))
+
+
 def _text_at(i: int, text: object) -> str:
     if not isinstance(text, str):
         raise TypeError(f"texts[{i}] must be str, got {type(text).__name__}")
