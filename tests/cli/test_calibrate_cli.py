@@ -265,3 +265,20 @@ def test_without_matplotlib_calibrate_writes_the_csv_unless_a_plot_is_asked_for(
     asked = runner.invoke(app, [*args, "--plot", "-o", str(tmp_path / "b")])
     assert asked.exit_code == 2 and "plotting needs matplotlib" in asked.output
     assert not (tmp_path / "b").exists()
+
+
+def test_words_above_the_candidate_pool_say_they_were_capped(tiny_name: str, tmp_path: Path) -> None:
+    """Left by an audit: 'calibrate --words 8000' on the default embedding sampled its 5,000
+    most frequent candidates and said nothing (the CSV's words column read 5000)."""
+    result = runner.invoke(app, ["calibrate", "-m", "knn", "--k", "2", "--embedding", tiny_name,
+                                 "--words", "500", "--draws", "5", "-o", str(tmp_path), "--no-plot"])
+    assert result.exit_code == 0, result.output
+    with open(tmp_path / "calibration-knn.csv", encoding="utf-8") as fh:
+        sampled = int(next(csv.DictReader(fh))["words"])
+    assert sampled < 500
+    notes = [line for line in _stderr(result).splitlines() if "--words" in line]
+    assert notes == [f"note: --words 500 is more than the {sampled} most frequent candidate words it "
+                     f"samples from; all {sampled} were used"]
+    within = runner.invoke(app, ["calibrate", "-m", "knn", "--k", "2", "--embedding", tiny_name,
+                                 "--words", str(sampled), "--draws", "5", "-o", str(tmp_path), "--no-plot"])
+    assert within.exit_code == 0 and "--words" not in _stderr(within)

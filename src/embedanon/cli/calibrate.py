@@ -43,7 +43,8 @@ def calibrate_command(
     embedding: Annotated[str, typer.Option(
         help="Embedding name or file path.", metavar="NAME|PATH")] = DEFAULT_EMBEDDING,
     words: Annotated[int, typer.Option(
-        help="Words sampled among the most frequent candidates.", metavar="N")] = 200,
+        help="Words sampled among the 5,000 most frequent candidates (at most all of them).",
+        metavar="N")] = 200,
     draws: Annotated[int, typer.Option(
         help="Replacements drawn per word and grid value.", metavar="N")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the word sample and the draws.", metavar="N")] = 0,
@@ -98,6 +99,10 @@ def calibrate_command(
         shown.close()
     for line in calibration.format_table(rows):
         typer.echo(line)
+    sampled = rows[0].words if rows else words
+    if sampled < words:  # the sample is drawn among the most frequent candidates: say it was capped
+        typer.echo(f"note: --words {words} is more than the {sampled} most frequent candidate words "
+                   f"it samples from; all {sampled} were used", err=True)
     for line in advice.lines() if advice is not None else []:
         typer.echo(line)
     written = calibration.write_outputs(rows, directory, plot=plot)
