@@ -257,3 +257,16 @@ def test_stratified_sample_floor_keeps_every_class_for_cross_validation(n: int, 
     assert sum(counts.values()) == max(n, sum(min(floor, sizes[c]) for c in sizes))
     plain = Counter(labels[i] for i in stratified_sample(labels, n, seed=1))
     assert counts == plain or any(plain[c] < min(floor, sizes[c]) for c in sizes)  # only when needed
+
+
+def test_json_labels_equal_as_numbers_are_one_class(tmp_path: Path) -> None:
+    """Left by an audit: JSON Lines labels 1 and 1.0 (one number) became two classes, '1' and
+    '1.0'. Numbers are compared as the decimals JSON writes; strings and booleans stay apart."""
+    path = tmp_path / "d.jsonl"
+    spelled = ["1", "1.0", "1e0", "10E-1", "0", "0.0", "-0.0", "0e5", "2.50", "0.25e1", "1e5", "100000",
+               "0.1", "0.10000000000000001", '"pos"', '" pos "', "true"]
+    path.write_text("".join(f'{{"text": "note {i}", "label": {s}}}\n' for i, s in enumerate(spelled)),
+                    encoding="utf-8")
+    data = load_dataset("jsonl", path)
+    assert list(data.labels) == ["1", "1", "1", "1", "0", "0", "0", "0", "2.5", "2.5", "100000", "100000",
+                                 "0.1", "0.10000000000000001", "pos", "pos", "True"]

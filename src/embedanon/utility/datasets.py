@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import bz2
 import csv
+import decimal
 import gzip
 import json
 import lzma
@@ -404,6 +405,25 @@ def load_csv(
             yield text, label.strip()
 
 
+def label_text(value: bool | int | float | decimal.Decimal | str) -> str:
+    """The class a JSON label names, as text: numbers equal as numbers are one class.
+
+    ``1``, ``1.0`` and ``1e0`` are the number one (``"1"``), ``2.50`` and ``0.25e1`` are ``"2.5"``;
+    a number is compared exactly as written (JSON numbers are decimals, so ``0.1`` and
+    ``0.10000000000000001`` are two classes). A string is its text, stripped (``"1"`` is the class of
+    the number 1 too, as a CSV file spells it); ``true`` and ``false`` are not numbers.
+    """
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, bool):
+        return str(value)
+    number = decimal.Decimal(value)  # exact for an int, a Decimal and a float alike
+    if number == number.to_integral_value() and number.adjusted() < 64:
+        return str(int(number))
+    # every digit kept (the default context would round past 28), trailing zeros dropped
+    return str(number.normalize(decimal.Context(prec=max(1, len(number.as_tuple().digits)))))
+
+
 @loader("jsonl", text_column="text", label_column="label")
 def load_jsonl(path: Path, *, where: str, text_column: str, label_column: str) -> Iterator[tuple[str, str]]:
     with _open_text(path) as fh:
@@ -411,7 +431,7 @@ def load_jsonl(path: Path, *, where: str, text_column: str, label_column: str) -
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = json.loads(line, parse_float=decimal.Decimal)  # labels compare as numbers
             except json.JSONDecodeError:
                 raise ConfigError(f"{where}.path: line {number} of {path.name} is not valid JSON") from None
             if not isinstance(record, dict):
@@ -430,8 +450,8 @@ def load_jsonl(path: Path, *, where: str, text_column: str, label_column: str) -
                     f"{where}.label_column: line {number} of {path.name}: field {label_column!r} is "
                     f"{label} (a missing label; every record needs one)"
                 )
-            if isinstance(label, bool | int | float | str):
-                yield text, str(label).strip()
+            if isinstance(label, bool | int | float | decimal.Decimal | str):
+                yield text, label_text(label)
             else:
                 raise ConfigError(
                     f"{where}.label_column: line {number} of {path.name}: "
