@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import sys
@@ -98,12 +97,13 @@ class ProcessBackend:
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")
         from .._atomic import signals_deferred
+        from .workerpool import WorkerPool
 
         pool = None
         try:
             with signals_deferred():  # a signal inside fork's at-fork callbacks would be swallowed
-                pool = ctx.Pool(self.jobs, initializer=_worker_init, initargs=(os.getpid(),))
-            workers = list(pool._pool)  # type: ignore[attr-defined]  # its Process objects
+                pool = WorkerPool(self.jobs, initializer=_worker_init, initargs=(os.getpid(),), context=ctx)
+            workers = pool.workers()
             inflight: deque[Any] = deque()
             for item in items:
                 inflight.append(pool.apply_async(func, (item,)))
@@ -114,7 +114,7 @@ class ProcessBackend:
             pool.close()
         except WorkerDied:
             assert pool is not None
-            _abandon(pool)
+            pool.abandon()
             pool = None
             raise
         except BaseException as exc:
@@ -123,7 +123,7 @@ class ProcessBackend:
             # ever on the task queue's lock terminate() holds: a run stopped by SIGTERM was
             # found alive half an hour later
             if pool is not None and not isinstance(exc, Exception):
-                _abandon(pool)
+                pool.abandon()
                 pool = None
             raise
         finally:
@@ -134,27 +134,6 @@ class ProcessBackend:
 
 class WorkerDied(ConfigError):
     """A worker process of the pool died (killed by a signal): its task is lost."""
-
-
-def _abandon(pool: Any) -> None:
-    """Stop a pool one of whose workers died, without waiting on it.
-
-    ``Pool.terminate()`` first takes the lock its idle workers hold while they wait for a task;
-    a worker killed while waiting (the out-of-memory killer picks any) never gives it back, and
-    terminate() then waited for ever (seen in 1 of 6 runs). The workers are killed here, and
-    terminate() runs in a daemon thread that may stay stuck on that lock without keeping the
-    process alive; forked workers die with this process anyway (``_die_with_parent``).
-    """
-    import multiprocessing.pool
-    import threading
-
-    # no new workers in place of the killed ones: forked by the pool's own thread, with this
-    # process's signal handlers, one stopped before its initializer printed a traceback
-    pool._worker_handler._state = multiprocessing.pool.TERMINATE
-    for worker in list(pool._pool):
-        with contextlib.suppress(OSError, ValueError):
-            worker.kill()
-    threading.Thread(target=pool.terminate, name="embedanon-abandoned-pool", daemon=True).start()
 
 
 #: seconds between two checks that the workers live, while a result is awaited
