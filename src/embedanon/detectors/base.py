@@ -17,6 +17,9 @@ MODEL_LABELS: tuple[str, ...] = ("NAME", "EMAIL", "URL", "PHONE", "ID", "DATE", 
 #: Labels every detector maps its own categories onto: the model's, and the places and
 #: institutions the ``regex`` detector finds by shape and public gazetteers (:mod:`.places`).
 LABELS: tuple[str, ...] = (*MODEL_LABELS, "LOCATION", "ORGANIZATION")
+#: Labels whose values never end in sentence punctuation or space (a phone, an e-mail, an ID, an
+#: age): the merge trims it from their spans and a surrogate keeps it outside the value.
+VALUE_LABELS: frozenset[str] = frozenset({"EMAIL", "URL", "IP", "PHONE", "ID", "AGE"})
 
 
 class DetectorUnavailable(EmbedanonError):

@@ -49,7 +49,7 @@ from .._english import after_title
 from .._validate import strings
 from ..errors import ConfigError
 from ..structure import role_ranges
-from .base import LABELS, Detector, Span
+from .base import LABELS, VALUE_LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
 
 #: Tie-break order between labels of equally long, equally scored overlapping spans.
@@ -256,8 +256,6 @@ class UnionDetector:
         return merged if self.verifier is None else self.verifier.verify(text, merged)
 
 
-#: labels whose values never end in sentence punctuation or space (a phone, an e-mail, an ID)
-VALUE_LABELS: frozenset[str] = frozenset({"EMAIL", "URL", "IP", "PHONE", "ID", "AGE"})
 _VALUE_EDGE = ".,;:!?"
 #: the fewest digits a phone number has (a local number without its area code)
 PHONE_DIGITS = 7

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from ..detectors.base import LABELS
+from ..detectors.base import LABELS, VALUE_LABELS
 from ..errors import ConfigError
 from ..text import TITLE, UPPER, case_code
 from .avoid import NO_NAMES, AvoidNames
@@ -115,7 +115,7 @@ class Surrogates:
             taken=taken if self._record_scope else None,
             date_style=date_style,
         )
-        end = _SENTENCE_END.search(text) if label in _VALUE_LABELS else None
+        end = _SENTENCE_END.search(text) if label in VALUE_LABELS else None
         if end is not None:  # ``john@x.org.``: the sentence's punctuation is no part of the value
             out = maker.make(text[: end.start()], context) + end.group()
         else:
@@ -130,8 +130,7 @@ class Surrogates:
 
 
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
-#: labels whose value never ends with sentence punctuation, and that punctuation at a span's end
-_VALUE_LABELS = frozenset({"EMAIL", "URL", "PHONE", "ID", "IP"})
+#: sentence punctuation at the end of a span of a VALUE_LABELS label: no part of the value
 _SENTENCE_END = re.compile(r"(?<=\w)[.,;:!?]+\s*$")
 
 
