@@ -56,6 +56,14 @@ TABLE = [
     ("Monday at 9:45am", 5, "Saturday at 9:45am"),
     ("Tuesday, 10:30", -3, "Saturday, 10:30"),
     ("Mon.", 5, "Sat."),
+    # a year and month with the year first, and a year of two digits after an apostrophe (the
+    # hybrid audit: '2019/05' -> '8817/07' and "'98" -> "'40", random digits in their shape)
+    ("2019/05", 100, "2019/08"),
+    ("2019-5", 250, "2020-1"),
+    ("2019-12", -200, "2019-05"),
+    ("'98", 200, "'99"),
+    ("\u201998", -200, "\u201997"),
+    ("'03", -200, "'02"),
 ]
 
 
@@ -69,7 +77,8 @@ def test_day_month_order_follows_config_when_ambiguous():
     assert shift_date("03/04/2024", 1, order="dmy") == "04/04/2024"
 
 
-@pytest.mark.parametrize("text", ["sometime", "13/13/2024", "2024-02-30", "Q3", "99:99"])
+@pytest.mark.parametrize("text", ["sometime", "13/13/2024", "2024-02-30", "Q3", "99:99", "2019/13", "2019-20",
+                                  "98", "'9"])
 def test_unparseable_is_none(text):
     assert shift_date(text, 5) is None
 
@@ -275,3 +284,47 @@ def test_both_ends_of_a_date_range_move(text, expected):
     else:
         assert out == expected
     assert shift_dates_in("03/07/2024x", 400, lambda gap: "#" * len(gap)) == "#" * 11
+
+
+@pytest.mark.parametrize(("text", "offset", "expected"), [
+    ("nineteen ninety eight", 365, "nineteen ninety nine"),
+    ("Nineteen ninety-eight", -400, "Nineteen ninety-seven"),
+    ("NINETEEN NINETY EIGHT", 400, "NINETEEN NINETY NINE"),
+    ("two thousand and eight", -400, "two thousand and seven"),
+    ("nineteen ninety nine", 365, "two thousand"),
+    ("nineteen oh five", -365, "nineteen oh four"),
+    ("twenty twelve", 400, "twenty thirteen"),
+    ("nineteen ninety eight", 100, "nineteen ninety eight"),  # less than its resolution, as 1998
+    # not a year said in words: a number, or a lone word
+    ("twenty one", 400, None),
+    ("ninety eight", 400, None),
+    ("nineteen", 400, None),
+])
+def test_a_year_said_in_words_alone_moves_as_a_year(text, offset, expected):
+    """The hybrid audit found ``in nineteen ninety eight`` released as ``in bnpvsaaf arrykb
+    hrxky``: a year said alone was no date the surrogate parsed, so it was scrubbed."""
+    from embedanon.surrogates.spoken import shift_spoken_date
+
+    assert shift_spoken_date(text, offset) == expected
+    if expected is not None:
+        assert shift_date(text, offset) is None  # the numeric rules do not read it
+        assert shift_dates_in(f"in {text}.", offset, lambda gap: gap) == f"in {expected}."
+
+
+@pytest.mark.parametrize(("span", "shape"), [
+    ("in nineteen ninety eight", r"in (?:nineteen|two thousand)(?: [a-z]+)*"),
+    ("since '98", r"since '\d\d"),
+    ("2019/05", r"20[12]\d/\d\d"),
+    ("on 2019/05.", r"on 20[12]\d/\d\d\."),
+])
+def test_a_year_or_a_year_and_month_keeps_its_shape_and_the_record_shift(span, shape):
+    """Under 40 record keys, the surrogate is a year (or year and month) again in the same
+    spelling, moved with the record's other dates: never random digits or letters."""
+    surrogates = Surrogates(SurrogateConfig())
+    for r in range(40):
+        out, july, may = _record(surrogates, str(r).encode(), [span, "2019-07-02", "2019-05-15"])
+        assert re.fullmatch(shape, out), out
+        if "'" in span:  # July 2, 1998 moves to the year July 2, 2019 moves to, less 21
+            assert out.endswith(f"'{(dt.date.fromisoformat(july).year - 21) % 100:02d}"), out
+        elif "/" in span:  # a year and month moves from its 15th
+            assert dt.date.fromisoformat(may).strftime("%Y/%m") in out, out

@@ -9,9 +9,10 @@ Formats (English month and weekday names, any case, full or abbreviated, optiona
 ``2024-03-07`` (also ``/`` or ``.``), ``20240307``,
 ``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
 date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
-``March 2024``, ``03/2024``, ``2024``, ``03/07`` (no year), each optionally after a weekday
-(``Thursday, March 7``), decades (``1990s``), ranges of days (``March 5-7, 2024``), and two
-dates or years joined by ``-`` or ``/`` (``2019-2020``, ``3/4/2019-3/9/2019``: both ends move).
+``March 2024``, ``03/2024``, ``2019/05`` (year first), ``2024``, ``'98``, ``03/07`` (no year), each
+optionally after a weekday (``Thursday, March 7``), decades (``1990s``), ranges of days
+(``March 5-7, 2024``), and two dates or years joined by ``-`` or ``/`` (``2019-2020``,
+``3/4/2019-3/9/2019``: both ends move).
 Each field keeps its width (``03`` stays two digits, ``24`` a two-digit year; a two-digit day
 next to a month name is not padded unless it starts with 0; a two-digit month or day of a numeric
 date without a leading zero follows the record's style, :func:`date_style`), a month name keeps its style and
@@ -74,8 +75,11 @@ _PATTERNS = tuple(
         rf"{_MON}(?P<s1>\s+)(?P<d>\d{{1,2}})(?P<rs>\s*[-\u2013]\s*)(?P<d2>\d{{1,2}})"
         rf"(?:(?P<s2>,\s*|\s+)(?P<y>\d{{4}}))?",
         r"(?P<m>\d{1,2})(?P<s>[-/])(?P<y>\d{4})",
+        # year and month (``2019/05``, ``2019-5``): a month that is no month (``2019-20``) is none
+        r"(?P<y>\d{4})(?P<s>[-/])(?P<m>\d{1,2})",
         rf"(?P<a>\d{{1,2}})(?P<s>/)(?P<b>\d{{1,2}}){_TIME}",  # no year (``03/07``): shifted in a leap year
         r"(?P<y>(?:1[89]|2[01])\d\d)",
+        r"['\u2019](?P<y>\d{2})",  # a year of two digits after an apostrophe (``'98``)
         rf"{_WDN}\.?{_TIME}",
     )
 )
@@ -218,7 +222,7 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
     done = pos = 0
     n = len(text) if len(text) <= _LONGEST_SEARCH else 0
     while pos < n:
-        if not text[pos].isalnum() or (pos and text[pos - 1].isalnum()):
+        if not (text[pos].isalnum() or _year_apostrophe(text, pos)) or (pos and text[pos - 1].isalnum()):
             pos += 1
             continue
         best: tuple[int, str] | None = None
@@ -242,6 +246,11 @@ def shift_dates_in(text: str, offset: int, gap: Callable[[str], str], *, order: 
     if done < len(text):
         out.append(gap(text[done:]))
     return "".join(out)
+
+
+def _year_apostrophe(text: str, pos: int) -> bool:
+    """``text[pos]`` is the apostrophe of a year of two digits (``'98``), where a date may start."""
+    return text[pos] in "'\u2019" and text[pos + 1 : pos + 3].isdigit()
 
 
 _WORD_AFTER = re.compile(r"\S+")

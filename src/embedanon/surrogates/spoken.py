@@ -6,7 +6,8 @@ same words and order (``August fourth two thousand eight``); ``the fourteenth of
 thousand nine`` and ``the twelfth of May, 2021`` (a year in digits stays in digits) too; inside a
 longer span (``on July twenty ninth.``) :func:`~.dates.shift_dates_in` finds them. The month
 keeps its case and form, the day its joiner (``twenty-ninth``), the year its style (``two
-thousand (and) eight``, ``nineteen eighty four``).
+thousand (and) eight``, ``nineteen eighty four``). A year said alone (``nineteen ninety eight``)
+moves as a year, from July 2, as ``1998`` does.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ def _say_day(day: int, joiner: str) -> str:
 
 
 def _say_year(year: int, original: list[str]) -> str:
+    if year == 2000:
+        return "two thousand"
     if original[:2] == ["two", "thousand"] and 2000 <= year < 2100:
         low = year - 2000
         if not low:
@@ -113,6 +116,8 @@ def shift_spoken_date(text: str, offset: int) -> str | None:
     tokens = [t for t in pieces if t.isalpha()]
     lowered = [t.lower() for t in tokens]
     months = [i for i, w in enumerate(lowered) if w in MONTHS]
+    if not months and shape.group("year") is None:  # a year alone (``nineteen ninety eight``)
+        return _shift_spoken_year(text, tokens, lowered, offset)
     if len(months) != 1:
         return None
     m = months[0]
@@ -171,3 +176,28 @@ def shift_spoken_date(text: str, offset: int) -> str | None:
     if text[:1].isupper() and not said[:1].isupper():
         said = said[:1].upper() + said[1:]
     return said
+
+
+def _year_alone(words: list[str]) -> int | None:
+    """A year said in words on its own: ``two thousand (and) eight``, ``nineteen ninety eight``,
+    ``nineteen oh five``, ``nineteen hundred``, ``twenty twelve``; not ``twenty one`` (a number:
+    the year would be said ``twenty oh one``) nor ``nineteen five``."""
+    year = _year_value(words)
+    if year is None or words[:2] == ["two", "thousand"]:
+        return year
+    low = words[1:]
+    return year if low in (["hundred"],) or low[:1] == ["oh"] or year % 100 >= 10 else None
+
+
+def _shift_spoken_year(text: str, tokens: list[str], lowered: list[str], offset: int) -> str | None:
+    """A year said in words alone, moved as a year (from July 2, as :mod:`.dates` moves ``1998``)
+    and said again in its style; None when ``text`` is no such year."""
+    year = _year_alone(lowered)
+    if year is None:
+        return None
+    moved = (dt.date(year, 7, 2) + dt.timedelta(days=offset)).year
+    said = _say_year(moved, lowered)
+    if "-" in text:  # ``nineteen ninety-eight``
+        said = re.sub(r"(?<=ty) (?=[a-z])", "-", said)
+    return apply_case(said, case_code(tokens[0])) if tokens[0].isupper() else (
+        said[:1].upper() + said[1:] if tokens[0][:1].isupper() else said)
