@@ -8,8 +8,10 @@ from the entity's text, in the word's case (a word that reads as a person's name
 place counts as distinctive too: ``Mai``, ``Lagos``, ``Smith``; the same word the same surname);
 the common words (``St.``, ``General``, ``Children's``, ``Hospital``, ``University of``) stay, so
 the surrogate is still a hospital, a school or a company. A name of common words only
-(``Behavior Center``) gets its first word replaced. A possessive stays (``St. Mary's Hospital`` →
-``St. Okafor's Hospital``). The same organization gets the same surrogate everywhere under one key.
+(``Behavior Center``) gets its first word replaced. The pieces of a hyphenated name change
+together (``Weeks-Rivas Foundation`` → ``Okafor-Dawson Foundation``, not ``Weeks-Dawson``). A
+possessive stays (``St. Mary's Hospital`` → ``St. Okafor's Hospital``). The same organization
+gets the same surrogate everywhere under one key.
 """
 
 from __future__ import annotations
@@ -44,6 +46,23 @@ def _distinctive(word: str, places: frozenset[str]) -> bool:
     return not common_word(word) or name_like(word) or weighty_name(word) or word.lower() in places
 
 
+#: the hyphens that join the pieces of a compound name (as :mod:`.names` reads them)
+_HYPHENS = frozenset("-\u2010\u2011")
+
+
+def _compounds(text: str, words: list[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """The runs of ``words`` joined by one hyphen each (``Weeks-Rivas``, ``Day-Lewis``), of two
+    words or more: a surname of several pieces is one name, so when one piece of it is distinctive
+    every piece is (``Weeks`` alone is a common word; ``Weeks-Rivas Clinic`` kept it)."""
+    runs: list[list[re.Match[str]]] = []
+    for m in words:
+        if runs and runs[-1][-1].end() + 1 == m.start() and text[m.start() - 1] in _HYPHENS:
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    return [run for run in runs if len(run) > 1]
+
+
 class OrganizationMaker:
     """ORGANIZATION surrogates (see the module docstring)."""
 
@@ -63,8 +82,11 @@ class OrganizationMaker:
         if not words:
             return text
         places = place_names()
-        distinctive = [m for m in words if _distinctive(m.group().split("'")[0], places)]
-        targets = distinctive or words[:1]
+        distinctive = {m.start() for m in words if _distinctive(m.group().split("'")[0], places)}
+        for compound in _compounds(text, words):  # ``Weeks-Rivas``: one name, all of it or none
+            if any(m.start() in distinctive for m in compound):
+                distinctive.update(m.start() for m in compound)
+        targets = [m for m in words if m.start() in distinctive] or words[:1]
         stream = context.entity(f"ORGANIZATION\x00{entity_key(text)}")
         surnames = self._surnames()
         originals = {entity_key(m.group()) for m in targets}

@@ -78,7 +78,7 @@ _WORD_OR_DIGIT = re.compile(r"[^\W\d_]+|\d")
 def scrub(text: str, stream: Stream, keep: frozenset[str]) -> str:
     """``text`` with every digit replaced by a random digit and every run of letters whose
     case-folded form is not in ``keep`` by random letters of its case; separators and the words of
-    ``keep`` stay.
+    ``keep`` stay, but not in a hyphenated run of words with one not in ``keep`` (``Weeks-Rivas``).
 
     What a surrogate keeps of an original it cannot rebuild in full (a DATE span that is no date it
     can parse, the words around an age): the label's public words (month names, ``years old``) and
@@ -86,14 +86,25 @@ def scrub(text: str, stream: Stream, keep: frozenset[str]) -> str:
     does not survive.
     """
     alphabets: list[str | None] = [None] * len(text)
+    scrubbed_in = {m.start() for m in _COMPOUND.finditer(text)
+                   if any(w.casefold() not in keep for w in _HYPHEN.split(m.group()))}
+    compound_end = -1
     for m in _WORD_OR_DIGIT.finditer(text):
         word = m.group()
+        if m.start() in scrubbed_in:  # ``Weeks-Rivas``: a word of ``keep`` in a name goes with it
+            compound_end = _COMPOUND.match(text, m.start()).end()  # type: ignore[union-attr]
         if word.isdigit():
             alphabets[m.start()] = _DIGITS
-        elif word.casefold() not in keep:
+        elif word.casefold() not in keep or m.start() < compound_end:
             for i, ch in enumerate(word, m.start()):
                 alphabets[i] = _LOWER if ch.islower() else _UPPER
     return fix_ordinals(_fill_at(text, alphabets, stream))
+
+
+#: letter words joined by hyphens (``Weeks-Rivas``, ``mid-March``): :func:`scrub` keeps all of one
+#: or none, so no piece of a hyphenated name a span took in stays because it is also a label word
+_COMPOUND = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:[-\u2010\u2011][^\W\d_]+)+(?![^\W\d_])")
+_HYPHEN = re.compile(r"[-\u2010\u2011]")
 
 
 _ORDINAL = re.compile(r"(?<!\d)(\d+)(st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
