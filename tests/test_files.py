@@ -150,6 +150,24 @@ def test_one_corpus_exported_as_txt_and_as_jsonl_or_csv_is_one_release(tmp_path:
     assert all(a != b for a, b in zip(txt, notes, strict=True))
 
 
+@pytest.mark.parametrize(("name", "data", "field"), [
+    ("n.jsonl", '{"t": "chest pain"}\n\n   \n{"t": "the river"}\n\n', "t"),
+    ("n.csv", "id,t\n1,chest pain\n\n2,the river\n\n", "t"),
+])
+def test_blank_lines_are_kept_but_not_counted_as_records(tmp_path: Path, glove: Path, name: str,
+                                                         data: str, field: str) -> None:
+    """Left by the audits: the run summary and report counted each blank JSONL/CSV line as a
+    record (4 records for 2 notes). They are written back as they are and counted as none."""
+    (tmp_path / name).write_text(data, encoding="utf-8")
+    anonymizer = Anonymizer(str(glove), "knn", seed=2)
+    out = tmp_path / ("o" + name[1:])
+    stats = files.anonymize_files([str(tmp_path / name)], str(out), anonymizer, fields=[field])
+    assert (stats.records, stats.texts) == (2, 2)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert [line.strip() == "" for line in lines] == [line.strip() == "" for line in data.splitlines()]
+    assert "chest" not in out.read_text(encoding="utf-8")
+
+
 def test_report_has_the_fallback_count(tmp_path: Path, glove: Path, failing_detection: None) -> None:
     src = tmp_path / "in.txt"
     src.write_text("the garden\nriver stone\n", encoding="utf-8")

@@ -221,7 +221,8 @@ def test_rows_must_have_as_many_cells_as_the_header(data: str, message: str) -> 
 
 def test_blank_csv_lines_are_kept() -> None:
     records = _csv(b"id,text\r\n1,a\r\n\r\n2,b\r\n")
-    assert [r.texts for r in records[1:]] == [("a",), ("",), ("b",)]
+    assert [r.texts for r in records[1:]] == [("a",), (), ("b",)]
+    assert [r.blank for r in records[1:]] == [False, True, False]  # no record in the counts
     writer = eio.CsvWriter(",", "\r\n")
     assert "".join(writer(r, r.texts) for r in records) == "id,text\r\n1,a\r\n\r\n2,b\r\n"
 

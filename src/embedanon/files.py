@@ -783,7 +783,7 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             write(record, done_texts)
             written += 1
             stats.full_scope_fallbacks += fell
-            stats.records += not record.header
+            stats.records += not (record.header or record.blank)
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes
             advance(record.nbytes)
@@ -796,7 +796,7 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             continue
         write(record, ())
         written += 1
-        stats.records += not record.header
+        stats.records += not (record.header or record.blank)
         stats.bytes_in += record.nbytes
         advance(record.nbytes)
     return written

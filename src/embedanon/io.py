@@ -124,6 +124,7 @@ class Record:
     nbytes: int
     payload: Any = None  # format-specific: parsed object, row, or line ending
     header: bool = False  # a CSV header row: written back, not counted as a record
+    blank: bool = False  # a blank JSONL or CSV line: written back as it is, not counted as a record
 
 
 def open_input(path: str) -> IO[bytes]:
@@ -481,7 +482,7 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
             body = line.rstrip("\r\n")
             ending = line[len(body):]
             if not body.strip():
-                yield Record((), len(raw), (None, line, fields))
+                yield Record((), len(raw), (None, line, fields), blank=True)
                 continue
             bom = "\ufeff" if line_no == 1 and body.startswith("\ufeff") else ""
             if bom:  # a byte-order mark is kept in the output but is not JSON
@@ -572,8 +573,11 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
                 break
             if row and len(row) != width:
                 raise InputError(_width_message(path, row_no, start, len(row), width, delimiter))
-            yield Record(tuple(row[c] for c in cols) if row else ("",) * len(cols),
-                         sum(map(len, row)) + len(row), ("row", row, cols, ending))
+            if not row:  # a blank line: no text, no record (it was counted as one)
+                yield Record((), 0, ("row", row, [], ending), blank=True)
+                continue
+            yield Record(tuple(row[c] for c in cols), sum(map(len, row)) + len(row),
+                         ("row", row, cols, ending))
     except csv.Error as exc:
         if str(exc) == "unexpected end of data":  # strict: end of file inside a quoted field
             raise InputError(f"{path}: row {row_no} (line {start}) opens a quoted field that is "
