@@ -139,6 +139,26 @@ def _interrupted(tmp_path: Path, glove: Path, key: Path) -> tuple[str, str, Anon
     return str(src), str(tmp_path / "o.txt"), anonymizer
 
 
+def test_a_resumed_runs_speed_counts_only_what_it_anonymized(tmp_path: Path, glove: Path, key: Path) -> None:
+    """Left by the audits: the report's mb_per_s divided every byte, the interrupted run's
+    included, by this run's time, so a run resumed near its end reported a speed it never had."""
+    src, out, anonymizer = _interrupted(tmp_path, glove, key)
+    written = json.loads(resumable.journal_path(out).read_text(encoding="utf-8"))["progress"]["records"]
+    assert written > 0
+    report = tmp_path / "r.json"
+    stats = files.anonymize_files([src], out, anonymizer, resume=True, report=(
+        str(report), lambda stats: files.run_report(anonymizer, stats, 2.0, engine="processes", jobs=1)))
+    counts = json.loads(report.read_text(encoding="utf-8"))
+    assert stats.records == 4000 and counts["counts"]["resumed_records"] == written
+    assert 0 < counts["counts"]["resumed_bytes"] < stats.bytes_in == counts["counts"]["bytes"]
+    assert counts["mb_per_s"] == round((stats.bytes_in - stats.resumed_bytes) / 1e6 / 2.0, 3)
+    # counting the words of the part already written anonymizes it again: then it is in the speed
+    (tmp_path / "again").mkdir()
+    src, out, anonymizer = _interrupted(tmp_path / "again", glove, key)
+    stats = files.anonymize_files([src], out, anonymizer, resume=True, count_words=True)
+    assert stats.resumed_bytes > 0 and files.run_bytes(stats) == stats.bytes_in
+
+
 def test_a_changed_input_options_or_key_is_refused(tmp_path: Path, glove: Path, key: Path) -> None:
     src, out, anonymizer = _interrupted(tmp_path, glove, key)
     other_key = tmp_path / "other.key"

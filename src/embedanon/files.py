@@ -74,6 +74,13 @@ class RunStats:
     #: one line per input that does not look like English (:mod:`embedanon.language`; counts
     #: and the input's name only)
     language_notices: list[str] = field(default_factory=list)
+    #: of ``records`` and ``bytes_in``, those an interrupted run had written (``--resume``): this
+    #: run did not anonymize them, so its speed leaves them out
+    resumed_records: int = 0
+    resumed_bytes: int = 0
+    #: of ``resumed_bytes``, those this run did not anonymize again (all, unless it counted the
+    #: words of records an interrupted run wrote without counting them, decision 0630)
+    reused_bytes: int = 0
 
 
 def fallback_notice(stats: RunStats) -> str | None:
@@ -108,7 +115,9 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
     """The run report as JSON text: settings, provenance digests, counts, epsilon spent, timing.
     Counts only: no text, no word, no mapping; the key appears only as its public fingerprint.
     ``counts.full_scope_fallbacks`` is the number of records that a detector failed on and
-    that were therefore released in full scope (None in scope ``all``)."""
+    that were therefore released in full scope (None in scope ``all``); ``counts.resumed_records``
+    and ``resumed_bytes`` are those an interrupted run had written (``--resume``); ``mb_per_s``
+    is this run's speed, over the bytes it anonymized (:func:`run_bytes`)."""
     import json
 
     from . import __version__
@@ -129,7 +138,9 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
         "config_digest": anonymizer.digest(),
         "key": {"origin": anonymizer.key.origin, "fingerprint": anonymizer.key.fingerprint()},
         "counts": {"inputs": stats.inputs, "records": stats.records, "texts": stats.texts,
-                   "bytes": stats.bytes_in, "word_tokens": stats.words, "drawn_parts": stats.draws,
+                   "bytes": stats.bytes_in, "resumed_records": stats.resumed_records,
+                   "resumed_bytes": stats.resumed_bytes,
+                   "word_tokens": stats.words, "drawn_parts": stats.draws,
                    "full_scope_fallbacks": (None if config.scope.scope == "all"
                                             else stats.full_scope_fallbacks)},
         "epsilon": None if epsilon is None else {
@@ -147,9 +158,16 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                                           scope_all=config.scope.scope == "all")},
         "change_rate": 1.0 if config.scope.scope == "all" and config.mechanism == "knn" else None,
         "seconds": round(seconds, 3),
-        "mb_per_s": round(stats.bytes_in / 1e6 / seconds, 3) if seconds > 0 else None,
+        # this run's speed: the part an interrupted run wrote was not anonymized again
+        "mb_per_s": round(run_bytes(stats) / 1e6 / seconds, 3) if seconds > 0 else None,
     }
     return json.dumps(report, indent=2, allow_nan=False) + "\n"
+
+
+def run_bytes(stats: RunStats) -> int:
+    """The input bytes this run anonymized: all of them but what an interrupted run it continues
+    (``--resume``) had written, unless this run anonymized that part again to count its words."""
+    return stats.bytes_in - stats.reused_bytes
 
 
 def _default_params(mechanism: str) -> dict[str, Any]:
@@ -532,6 +550,10 @@ def _run_journaled(journal: resumable.Journal, batch: AtomicBatch, target: str, 
     done = journal.load()
     recount = count_words and not done.counted
     before = {name: getattr(stats, name) for name in resumable.COUNTS}
+    resumed = (done.counts or {}).get("bytes_in", 0)
+    stats.resumed_records += (done.counts or {}).get("records", 0)
+    stats.resumed_bytes += resumed
+    stats.reused_bytes += 0 if recount else resumed  # counted again: anonymized again
     for name, value in (done.counts or {}).items():
         if recount and name in resumable.WORD_COUNTS:  # partial or none: counted again below
             continue

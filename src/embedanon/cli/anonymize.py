@@ -132,6 +132,8 @@ def anonymize_command(
     if warning is not None:  # a warning, not a notice: --quiet does not hide it
         typer.echo(warning, err=True)
     if not quiet:  # the last line of every run: counts and time, never text
+        resumed = (f", {stats.resumed_records:,} of them written by the interrupted run"
+                   if stats.resumed_records else "")
         typer.echo(f"anonymized {counted(stats.records, 'record')} ({counted(stats.texts, 'text')}, "
-                   f"{stats.bytes_in / 1e6:.2f} MB) from {counted(stats.inputs, 'input')} in {seconds:.1f} s",
-                   err=True)
+                   f"{stats.bytes_in / 1e6:.2f} MB) from {counted(stats.inputs, 'input')} in {seconds:.1f} s"
+                   f"{resumed}", err=True)
