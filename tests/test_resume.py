@@ -159,6 +159,28 @@ def test_a_resumed_runs_speed_counts_only_what_it_anonymized(tmp_path: Path, glo
     assert stats.resumed_bytes > 0 and files.run_bytes(stats) == stats.bytes_in
 
 
+@pytest.mark.parametrize(("first", "then"), [("txt", None), (None, "txt")])
+def test_format_txt_given_or_not_resumes_the_same_run(tmp_path: Path, glove: Path, key: Path,
+                                                      first: str | None, then: str | None) -> None:
+    """Left by the audits: a run of notes.txt started with --format txt and continued without it
+    (or the other way) was refused as 'the options changed', though both read the file alike."""
+    src = tmp_path / "a.txt"
+    src.write_text(_lines(4000), encoding="utf-8")
+    anonymizer = Anonymizer(str(glove), key=str(key))
+    files.anonymize_files([str(src)], str(tmp_path / "whole.txt"), anonymizer)
+    out = str(tmp_path / "o.txt")
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([str(src)], out, anonymizer, fmt=first, backend=Interrupting(3), resume=True)
+    files.anonymize_files([str(src)], out, anonymizer, fmt=then, resume=True)
+    assert Path(out).read_bytes() == (tmp_path / "whole.txt").read_bytes()
+    table = tmp_path / "b.csv"  # read as text, then as CSV: another run, refused
+    table.write_text("text\n" + _lines(4000), encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files([str(table)], out, anonymizer, fmt="txt", backend=Interrupting(3), resume=True)
+    with pytest.raises(ConfigError, match="^--resume: the options changed"):
+        files.anonymize_files([str(table)], out, anonymizer, resume=True)
+
+
 def test_a_changed_input_options_or_key_is_refused(tmp_path: Path, glove: Path, key: Path) -> None:
     src, out, anonymizer = _interrupted(tmp_path, glove, key)
     other_key = tmp_path / "other.key"

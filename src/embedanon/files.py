@@ -530,7 +530,9 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
         assert target is not None
         options = resumable.options_digest({
             "embedanon": __version__, "reader": READER_REVISION, "config": anonymizer.digest(),
-            "format": form, "sniff": fmt is None, "fields": list(fields or ["text"]),
+            # not whether --format was given: it changes no byte of the output (a text input
+            # that looks like JSON Lines is refused without it, and read as text with it)
+            "format": form, "fields": list(fields or ["text"]),
             "encoding_errors": errors, "files": files})
         journals[target] = resumable.Journal(target, path, resumable.Binding(
             resumable.input_digest(path, anonymizer.key.subkey("resume input")), options,
