@@ -285,7 +285,10 @@ class NameMaker:
         roles = self._roles(chunks, kinds, parts, words, context.roles)
         exclude = [entity_key(piece) for i in words for piece in _pieces(_core(chunks[i]))]
         avoid = context.avoid.plus(pieces_of(exclude))  # pieces once per span, not once per part
-        scope = entity_key(" ".join(_core(chunks[i]) for i in parts))
+        # initials are keyed by the name in one order, whatever order the span writes it in
+        # (``J. Smith``, ``Smith J``, ``Smith, J.``: the same initial letter)
+        order = sorted(parts, key=lambda i: roles.get(i) == "surname")  # stable: given parts first
+        scope = entity_key(" ".join(_core(chunks[i]) for i in order))
         out = list(chunks)
         for i, kind in enumerate(kinds):
             if kind == "initial":
@@ -318,11 +321,20 @@ class NameMaker:
         self, chunks: list[str], kinds: list[str], parts: list[int], words: list[int],
         record: Mapping[str, str],
     ) -> dict[int, str]:
-        if len(parts) == 1 and words:
+        if (len(parts) == 1 and words) or _surname_initials(chunks, parts, words):
+            # a lone part, or one before initials only (``Smith J``, ``Smith J.A.``): the initials
+            # say nothing of its role, so it takes the one it has alone
             has_title = "title" in kinds[: words[0]]
             key = entity_key(_HYPHEN_SPLIT.split(_core(chunks[words[0]]))[0])
             return {words[0]: "surname" if has_title else record.get(key) or self.role_of(key)}
         return _several_roles(chunks, parts, words)
+
+
+def _surname_initials(chunks: list[str], parts: list[int], words: list[int]) -> bool:
+    """One word, then only initials and no comma (``Smith J``, ``Smith J.A.``, ``John S.``): the
+    order of a reference list, or a given name and a surname's initial; which, only the record or
+    the lists can say."""
+    return len(parts) > 1 and words == parts[:1] and "," not in chunks
 
 
 def _several_roles(chunks: list[str], parts: list[int], words: list[int]) -> dict[int, str]:
@@ -350,9 +362,10 @@ def record_roles(names: Iterable[str]) -> dict[str, str]:
         chunks = _CHUNK.findall(name)
         kinds = _kinds(chunks)
         parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]
-        if len(parts) < 2:
-            continue
-        for i, role in _several_roles(chunks, parts, [i for i in parts if kinds[i] == "word"]).items():
+        words = [i for i in parts if kinds[i] == "word"]
+        if len(parts) < 2 or _surname_initials(chunks, parts, words):
+            continue  # no part of several whose role the span shows (``Smith J``: either way)
+        for i, role in _several_roles(chunks, parts, words).items():
             for piece in _pieces(_core(chunks[i])):
                 seen.setdefault(entity_key(piece), set()).add(role)
     return {key: next(iter(roles)) for key, roles in seen.items() if len(roles) == 1}
