@@ -349,3 +349,22 @@ def test_a_copy_of_an_embedding_others_may_not_read_is_private(tmp_path: Path, c
     finally:
         os.umask(old)
         defaults._load_named.cache_clear()
+
+
+def test_the_default_cache_follows_xdg_cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Left by the audits: with no $EMBEDANON_CACHE the caches went to ~/.cache/embedanon even
+    where $XDG_CACHE_HOME moves the user's caches elsewhere (the release key follows
+    $XDG_CONFIG_HOME). A relative XDG_CACHE_HOME is ignored, as the XDG specification says."""
+    from embedanon._paths import cache_dir
+
+    monkeypatch.delenv("EMBEDANON_CACHE")
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "embedanon"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert cache_dir() == tmp_path / "user" / ".cache" / "embedanon"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache_dir() == tmp_path / "user" / ".cache" / "embedanon"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("EMBEDANON_CACHE", str(tmp_path / "named"))
+    assert cache_dir() == tmp_path / "named"  # the variable of its own comes first

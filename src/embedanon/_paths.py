@@ -13,5 +13,12 @@ def home_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Directory of derived caches (``$EMBEDANON_CACHE``, default ``~/.cache/embedanon``)."""
-    return Path(os.environ.get("EMBEDANON_CACHE") or Path.home() / ".cache" / "embedanon")
+    """Directory of derived caches: ``$EMBEDANON_CACHE``, else ``$XDG_CACHE_HOME/embedanon``
+    (an ``XDG_CACHE_HOME`` that is not absolute is ignored, as the XDG specification says, and
+    as :func:`embedanon.keys.default_key_path` does with ``XDG_CONFIG_HOME``), else
+    ``~/.cache/embedanon``."""
+    named = os.environ.get("EMBEDANON_CACHE")
+    if named:
+        return Path(named)
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "embedanon"
