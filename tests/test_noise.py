@@ -141,6 +141,38 @@ def test_degenerate_and_exposed_key_files(tmp_path, caplog) -> None:  # type: ig
         write_key_file("-")
 
 
+def test_a_key_in_a_directory_others_can_write_is_refused_or_warned(tmp_path, caplog) -> None:  # type: ignore[no-untyped-def]
+    """Left by the audits: a key file of mode 0600 in a directory every user may write (0777)
+    was used silently, though anyone could swap in a key they know. Refused, like a key file
+    every user may change; a group-writable directory warns, like a group-readable key file; a
+    sticky directory (/tmp: 1777) is fine. A symbolic link in an open directory is refused too:
+    the link can be swapped even when the key it points to cannot."""
+    folder = tmp_path / "keys"
+    folder.mkdir(mode=0o700)
+    key = folder / "release.key"
+    write_key_file(key)
+    folder.chmod(0o777)
+    with pytest.raises(ConfigError, match=f"^key file {key} is in {folder}, a directory every user can "
+                                          "write \\(mode 0777\\)"):
+        ReleaseKey.from_file(key)
+    folder.chmod(0o1777)  # sticky: only the owner may replace the file
+    with caplog.at_level("WARNING"):
+        ReleaseKey.from_file(key)
+    assert not caplog.records
+    folder.chmod(0o770)
+    with caplog.at_level("WARNING"):
+        ReleaseKey.from_file(key)
+    assert len(caplog.records) == 1 and "its group can write (mode 0770)" in caplog.text
+    assert key.read_text().strip() not in caplog.text
+    folder.chmod(0o700)
+    open_folder = tmp_path / "open"
+    open_folder.mkdir()
+    open_folder.chmod(0o777)
+    (open_folder / "link.key").symlink_to(key)
+    with pytest.raises(ConfigError, match="a directory every user can write"):
+        ReleaseKey.from_file(open_folder / "link.key")
+
+
 def test_a_key_of_equal_bytes_is_refused_by_the_constructor_too() -> None:
     for secret in (b"a" * 32, bytes(32)):
         with pytest.raises(ConfigError, match="32 equal bytes, which is no secret"):

@@ -74,6 +74,30 @@ class Stage(IntEnum):
     EXPERIMENT = 15  # statistics (calibration, attacks) that need keyed noise
 
 
+def _check_key_directories(path: str | os.PathLike[str], shown: str) -> None:
+    """Refuse a key file whose directory every user may write (without the sticky bit, which
+    /tmp has): anyone could replace the key with one they know, and the releases made with it
+    would carry noise they can replay. A directory its group may write gets one warning, as a
+    key file its group may read does (decision 0405). Both the directory of the path given and
+    that of the file a symbolic link points to are checked: either lets the key be swapped."""
+    folders = dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(path), os.path.realpath(path)))
+    for folder in folders:
+        try:
+            bits = stat.S_IMODE(os.stat(folder).st_mode)
+        except OSError:  # the file was just read: a folder that vanished since has nothing to say
+            continue
+        if bits & stat.S_ISVTX:  # only a file's owner may rename or remove it there
+            continue
+        if bits & stat.S_IWOTH:
+            raise ConfigError(f"key file {shown} is in {folder}, a directory every user can write "
+                              f"(mode {bits:04o}), so anyone could replace the key with one they know: "
+                              f"'chmod o-w {folder}', or keep the key in a private directory")
+        if bits & stat.S_IWGRP:
+            log.warning("key file %s is in %s, a directory its group can write (mode %04o), so the group "
+                        "could replace the key; 'chmod g-w' it unless the group is meant to manage it",
+                        shown, folder, bits)
+
+
 @dataclass(frozen=True, slots=True)
 class ReleaseKey:
     """The 256-bit secret of a release. Never printed: ``repr`` shows only where it came from.
@@ -117,7 +141,9 @@ class ReleaseKey:
         huge file fails at once; a pipe (``--key <(vault read ...)``) is fine. A key of 32 equal
         bytes is refused: it is no secret. A regular key file that every user may read or write
         is refused (anyone could replay the noise of every release made with it); one its group
-        may read or write is used with one warning (a team's shared key may be meant so).
+        may read or write is used with one warning (a team's shared key may be meant so). So is
+        a key file in a directory every user, or its group, may write (anyone could replace it;
+        a sticky directory such as /tmp is fine).
 
         Raises:
             ConfigError: the file cannot be read or holds no usable key.
@@ -150,6 +176,7 @@ class ReleaseKey:
             if bits & (stat.S_IRGRP | stat.S_IWGRP):
                 log.warning("key file %s can be read by its group (mode %04o); 'chmod 600' it unless "
                             "the group is meant to share it", shown, bits)
+            _check_key_directories(path, shown)
         return cls(secret, origin)
 
     def subkey(self, purpose: str) -> bytes:
