@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from embedanon.cli import app
 from embedanon.detectors.bio import CLASSES
-from embedanon.detectors.weights import Weights
+from embedanon.detectors.weights import MODEL_FORMAT, Weights, check_format, shipped_path
 from embedanon.errors import ConfigError
 
 runner = CliRunner()
@@ -99,6 +99,14 @@ DAMAGE: dict[str, tuple[Callable[[Path], object], str]] = {
         "weights.npz holds arrays of the wrong shapes"),
     "cluster sizes not the manifest's": (lambda d: _edit_manifest(d, clusters=[4]),
                                          "weights.npz holds arrays of the wrong shapes"),
+    # left by the audits: a manifest had no format version, so a model of a future format
+    # would be read into the wrong places; an unknown one is refused
+    "a future format": (lambda d: _edit_manifest(d, format_version=2),
+                        "is a model of format 2, and this embedanon reads format 1 and older"),
+    "format not an integer": (lambda d: _edit_manifest(d, format_version="1"),
+                              "manifest.json's format_version must be a positive integer"),
+    "format 0": (lambda d: _edit_manifest(d, format_version=0),
+                 "manifest.json's format_version must be a positive integer"),
     "one sparse row": (lambda d: _npz(d / "weights.npz", **{
         **_arrays(d / "weights.npz"), "sparse": np.ones((1, len(CLASSES)), np.float16)}),
         "weights.npz holds arrays of the wrong shapes"),
@@ -114,6 +122,13 @@ def test_a_saved_model_loads(tmp_path: Path) -> None:
     for hidden in (False, True):
         loaded = Weights.load(_saved(tmp_path / f"m{hidden}", hidden=hidden))
         assert loaded.sparse.shape == (8, len(CLASSES)) and (loaded.hidden is not None) == hidden
+        assert loaded.manifest["format_version"] == MODEL_FORMAT
+    _edit_manifest(tmp_path / "mFalse", format_version=MODEL_FORMAT)
+    path = tmp_path / "mFalse" / "manifest.json"  # saved before the field: format 1
+    path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k != "format_version"}))
+    assert Weights.load(tmp_path / "mFalse").sparse.shape == (8, len(CLASSES))
+    assert json.loads((shipped_path() / "manifest.json").read_text())["format_version"] == MODEL_FORMAT
+    check_format(Weights.load(shipped_path()).manifest, "the shipped model")
 
 
 @pytest.mark.parametrize("case", DAMAGE)

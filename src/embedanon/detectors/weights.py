@@ -103,6 +103,7 @@ class Weights:
         np.savez_compressed(directory / "weights.npz", **arrays)  # type: ignore[arg-type]
         manifest = dict(
             self.manifest,
+            format_version=MODEL_FORMAT,
             classes=list(CLASSES),
             buckets=int(self.sparse.shape[0]),
             embedding=EMBEDDING,
@@ -129,6 +130,7 @@ class Weights:
         if not weights.is_file() or not manifest.is_file():
             raise ConfigError(f"model path {str(directory)!r} has no weights.npz and manifest.json")
         meta = read_manifest(manifest, where)
+        check_format(meta, where)
         if meta.get("classes") != list(CLASSES):
             raise ConfigError(f"{where} was trained for other labels")
         levels = meta.get("clusters")
@@ -186,6 +188,28 @@ class Weights:
                   and h.dense.shape == (self.dense.shape[0], *units) and h.out.shape == (*units, c))
         if not ok:
             raise ConfigError(f"{where}: weights.npz holds arrays of the wrong shapes")
+
+
+#: The format of a saved model (:meth:`Weights.save`), written in its manifest as
+#: ``format_version``. Raise it when a model of the new format would be read wrongly by code that
+#: reads this one (another array layout, another meaning of a field): older code then refuses it
+#: instead of loading it into the wrong places. A manifest without the field is of format 1.
+MODEL_FORMAT = 1
+
+
+def check_format(meta: dict[str, Any], where: str) -> None:
+    """Refuse a manifest of a model format this embedanon does not read (see :data:`MODEL_FORMAT`).
+
+    Raises:
+        ConfigError: one line naming ``where``: a format newer than :data:`MODEL_FORMAT`, or a
+            ``format_version`` that is not a positive integer.
+    """
+    version = meta.get("format_version", 1)
+    if type(version) is not int or version < 1:
+        raise ConfigError(f"{where}: manifest.json's format_version must be a positive integer")
+    if version > MODEL_FORMAT:
+        raise ConfigError(f"{where} is a model of format {version}, and this embedanon reads format "
+                          f"{MODEL_FORMAT} and older; upgrade embedanon to use it")
 
 
 def read_manifest(path: Path, where: str) -> dict[str, Any]:
