@@ -8,6 +8,7 @@ import pytest
 from embedanon import Anonymizer
 from embedanon.dask import anonymize_dataframe
 from embedanon.errors import ConfigError
+from embedanon.pandas import anonymize_series
 from tests.helpers.noise import fast_key
 
 pytestmark = pytest.mark.default_embedding
@@ -26,6 +27,8 @@ def _frame(kind: str):  # type: ignore[no-untyped-def]
         return dd.from_pandas(pd.DataFrame({0: ["a", "b"]}), npartitions=1)
     if kind == "same-names":
         return dd.from_pandas(pd.DataFrame([["a", "b"]], columns=["text", "text"]), npartitions=1)
+    if kind == "ordered":
+        return dd.from_pandas(pd.DataFrame({"text": pd.Categorical(["a", "b"], ordered=True)}), npartitions=1)
     return dd.from_pandas(pd.DataFrame({"id": [1, 2], "text": ["a", "b"]}), npartitions=1)
 
 
@@ -38,7 +41,9 @@ def _frame(kind: str):  # type: ignore[no-untyped-def]
      # second API audit: no column gave the frame back as it was (decision 0640)
      ("plain", [], ConfigError, "columns is empty: no column would be anonymized"),
      ("int-name", [0], TypeError, r"columns\[0\] must be a column name \(str\), got int"),
-     ("same-names", ["text"], ConfigError, "column 'text' appears 2 times in the dataframe")],
+     ("same-names", ["text"], ConfigError, "column 'text' appears 2 times in the dataframe"),
+     # left by the audits: released unordered, silently, as anonymize_series did
+     ("ordered", ["text"], TypeError, "column 'text' is an ordered categorical, whose order is that of")],
 )
 def test_dask_dataframe_refuses_bad_columns_before_any_work(anon: Anonymizer, kind, columns, error, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(error, match=f"^{message}"):
@@ -159,6 +164,22 @@ def test_dask_dataframe_releases_a_categorical_column_without_its_original_categ
     assert out["text"].dropna().tolist() == [anon.anonymize(t) for t in notes if t is not None]
     assert set(out["text"].cat.categories) <= set(out["text"].dropna())  # no original left
     assert out["id"].tolist() == [1, 2, 3, 4]
+
+
+def test_dask_dataframe_releases_a_sparse_column_as_anonymize_series_does(anon: Anonymizer) -> None:
+    """Left by the audits: a sparse text column failed inside pandas in every partition."""
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    notes = pd.Series(pd.arrays.SparseArray(["the patient", None, "chest pain", None]), name="text")
+    released = anonymize_dataframe(dd.from_pandas(notes.to_frame(), npartitions=2), ["text"], anon.config,
+                                   anon.key)
+    with dask.config.set(scheduler="synchronous"):
+        out = released.compute()
+    expected = anonymize_series(notes, anonymizer=anon)
+    assert out["text"].dtype == notes.dtype and out["text"].tolist()[::2] == expected.tolist()[::2]
+    assert out["text"].isna().tolist() == [False, True, False, True]
 
 
 def test_dask_bag_keeps_missing_elements_in_place(anon: Anonymizer) -> None:

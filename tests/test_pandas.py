@@ -105,6 +105,51 @@ def test_a_pyarrow_dictionary_column_keeps_its_missing_cells_and_no_original(set
     assert kept == set(out.dropna())  # no original text left in the dictionary
 
 
+def test_an_ordered_categorical_is_refused_in_one_line(setup: tuple[str, str]) -> None:
+    """Left by the audits: an ordered categorical came back unordered, silently. Its order is
+    that of the original texts (pandas sorts the categories of ``ordered=True`` by them), which
+    the released categories would give away: refused before any work, naming the fix."""
+    glove, key = setup
+    notes = pd.Series(pd.Categorical(["river stone", "the patient has chest pain", None], ordered=True),
+                      name="note")
+    for call in (lambda: anonymize_series(notes, key=key, embedding=glove),
+                 lambda: anonymize_frame(pd.DataFrame({"note": notes}), ["note"], key=key, embedding=glove)):
+        with pytest.raises(TypeError, match=r"^column 'note' is an ordered categorical, .*as_unordered\(\)\)$"):
+            call()
+    out = anonymize_series(notes.cat.as_unordered(), key=key, embedding=glove)  # the fix works
+    assert not out.cat.ordered and out.isna().tolist() == [False, False, True]
+
+
+def test_sparse_and_string_view_columns_are_released(setup: tuple[str, str]) -> None:
+    """Left by the audits: a sparse column failed inside pandas ("SparseArray does not support
+    item assignment via setitem"), a ``string_view[pyarrow]`` one inside pyarrow ("Function
+    'array_take' has no kernel ..."). Both are released, their dtype, index and missing cells
+    kept; a sparse column whose fill value is a text is refused (its dtype would keep it)."""
+    pa = pytest.importorskip("pyarrow")
+    glove, key = setup
+    anon = Anonymizer(glove, key=key)
+    notes = ["the patient has chest pain", None, "river stone", None]
+    for fill in (float("nan"), ""):
+        values = ["" if n is None and fill == "" else n for n in notes]
+        column = pd.Series(pd.arrays.SparseArray(values, fill_value=fill), name="note", index=[4, 3, 2, 1])
+        out = anonymize_series(column, key=key, embedding=glove)
+        assert out.dtype == column.dtype and out.index.tolist() == [4, 3, 2, 1]
+        assert [v if isinstance(v, str) else None for v in out] == [
+            anon.anonymize(v) if isinstance(v, str) else None for v in values]
+    with pytest.raises(TypeError, match="^column 'note' is sparse with a text as its fill value"):
+        anonymize_series(pd.Series(pd.arrays.SparseArray(["river stone", "x", "x"], fill_value="x"),
+                                   name="note"), key=key, embedding=glove)
+    view = pd.Series(pd.arrays.ArrowExtensionArray(pa.array(notes, type=pa.string_view())), name="note",
+                     index=[7, 8, 9, 10])
+    out = anonymize_series(view, key=key, embedding=glove)
+    assert out.dtype == view.dtype and out.name == "note" and out.index.tolist() == [7, 8, 9, 10]
+    assert out.tolist()[1] is pd.NA and out.tolist()[3] is pd.NA
+    assert [out.tolist()[0], out.tolist()[2]] == [anon.anonymize(notes[0]), anon.anonymize(notes[2])]
+    frame = anonymize_frame(pd.DataFrame({"note": view, "id": [1, 2, 3, 4]}, index=view.index), ["note"],
+                            key=key, embedding=glove)
+    assert frame["note"].tolist()[::2] == out.tolist()[::2] and frame["id"].tolist() == [1, 2, 3, 4]
+
+
 @pytest.mark.parametrize(("call", "error", "message"), [
     (lambda f, k, g: anonymize_frame(f, "note", key=k, embedding=g), TypeError, "not one str"),
     (lambda f, k, g: anonymize_frame(f, ["nope"], key=k, embedding=g), ConfigError, "'nope' is not in the frame"),

@@ -23,7 +23,14 @@ from ._validate import strings
 from .config import AnonymizerConfig
 from .errors import ConfigError
 from .noise import ReleaseKey
-from .pipeline.anonymizer import dictionary_values, is_missing, named_columns, released_categories
+from .pipeline.anonymizer import (
+    check_column_dtype,
+    dictionary_values,
+    is_missing,
+    is_sparse,
+    named_columns,
+    released_categories,
+)
 from .pipeline.document import anonymize_records, check_config_key
 
 
@@ -112,7 +119,8 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
             raise ConfigError(f"column {column!r} appears {count} times in the dataframe; give "
                               "each column its own name")
         dtype = frame.dtypes[column]
-        if _categorical(dtype):  # a dictionary-encoded Parquet column: text, released as such
+        check_column_dtype(column, dtype)
+        if _categorical(dtype) or is_sparse(dtype):  # a dictionary-encoded Parquet column: text
             continue
         plain = dictionary_values(dtype)  # the same read with dtype_backend="pyarrow"
         if plain is not None and is_string_dtype(plain):
@@ -158,9 +166,13 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
         for column in names:
             # A categorical column cannot take new values in place, and its categories are the
             # original texts: it is rebuilt from the released values (as anonymize_series does)
-            categorical = _categorical(df[column].dtype)
+            categorical, sparse = _categorical(df[column].dtype), df[column].dtype
             if categorical:
                 kind = df[column].cat.categories.dtype
+                df[column] = df[column].astype(object)
+            if not is_sparse(sparse):
+                sparse = None
+            else:  # nor can a sparse one: released dense, made sparse again
                 df[column] = df[column].astype(object)
             # a pyarrow dictionary column: written in place it kept originals (see there)
             dictionary, plain = df[column].dtype, dictionary_values(df[column].dtype)
@@ -181,6 +193,8 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                 df[column] = df[column].astype(released_categories(df[column], kind))
             if plain is not None:
                 df[column] = df[column].astype(dictionary)
+            if sparse is not None:
+                df[column] = df[column].astype(sparse)
         return df
 
     from dask.dataframe.utils import clear_known_categories

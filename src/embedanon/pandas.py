@@ -31,7 +31,15 @@ from typing import Any
 from .errors import ConfigError
 from .noise import ReleaseKey
 from .pipeline import Anonymizer
-from .pipeline.anonymizer import dictionary_values, is_missing, named_columns, released_categories
+from .pipeline.anonymizer import (
+    check_column_dtype,
+    dictionary_values,
+    is_missing,
+    is_sparse,
+    is_string_view,
+    named_columns,
+    released_categories,
+)
 
 KeyArg = ReleaseKey | str | os.PathLike[str] | None
 _SEALED = "ColumnAnonymizer options"
@@ -79,33 +87,52 @@ def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer 
 
     Raises:
         TypeError: not a Series, or a value that is neither str nor missing (a number is not
-            converted with ``str()``).
+            converted with ``str()``), or a dtype a release cannot keep: an ordered categorical,
+            sparse with a text as its fill value
+            (:func:`~embedanon.pipeline.anonymizer.check_column_dtype`).
         ConfigError: no key (and no ``seed`` for an experiment), or a bad option.
     """
     import pandas as pd
 
     if not isinstance(series, pd.Series):
         raise TypeError(f"series must be a pandas.Series, got {type(series).__name__}")
+    check_column_dtype(series.name, series.dtype, string_view=True)
     anon = _anonymizer(anonymizer, key, options)
     values = series.tolist()
     _check_values(series.name, values)
+    if is_string_view(series.dtype):  # pandas cannot write into it: built by pyarrow (see there)
+        return _string_view(series, values, anon.anonymize_many(values, jobs=jobs))
     # A categorical column (a dictionary-encoded Parquet column read by pandas) cannot take new
     # values in place, and its old categories are the original texts: rebuild it from the
     # released values, so that only they become categories.
     categorical = isinstance(series.dtype, pd.CategoricalDtype)
     # the same column read with dtype_backend="pyarrow": a pyarrow dictionary (see there)
     plain = dictionary_values(series.dtype)
-    out = series.astype(object) if categorical else series.astype(plain) if plain else series.copy()
+    sparse = is_sparse(series.dtype)  # cannot take values in place either
+    out = (series.astype(object) if categorical or sparse else series.astype(plain) if plain
+           else series.copy())
     present = [i for i, value in enumerate(values) if not is_missing(value)]
     texts = anon.anonymize_many([values[i] for i in present], jobs=jobs)
     if present:
         out.iloc[present] = list(texts)
-    if plain is not None:
+    if plain is not None or sparse:
         return out.astype(series.dtype)
     if not categorical:
         return out
     # categories of the input's type even when no text is left (all missing): else object
     return out.astype(released_categories(out, series.cat.categories.dtype))
+
+
+def _string_view(series: Any, values: list[Any], released: Iterable[Any]) -> Any:
+    """``series`` (of dtype ``string_view[pyarrow]``) with ``released`` as its values, a missing
+    value of ``values`` kept missing: built by pyarrow, as pandas can neither filter nor write
+    such a column."""
+    import pandas as pd
+    import pyarrow as pa
+
+    texts = [None if is_missing(value) else text for value, text in zip(values, released, strict=True)]
+    array = pa.array(texts, type=series.dtype.pyarrow_dtype)
+    return pd.Series(pd.arrays.ArrowExtensionArray(array), index=series.index, name=series.name)
 
 
 def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
@@ -135,6 +162,8 @@ def anonymize_frame(frame: Any, columns: Iterable[str], *, key: KeyArg = None,
         if present.count(name) != 1:
             raise ConfigError(f"column {name!r} is not in the frame" if name not in present else
                               f"column {name!r} appears {present.count(name)} times in the frame")
+    for name in names:  # before any column is released
+        check_column_dtype(name, frame[name].dtype, string_view=True)
     anon = _anonymizer(anonymizer, key, options)
     out = frame.copy()
     for name in names:

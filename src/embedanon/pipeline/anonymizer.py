@@ -355,6 +355,46 @@ def dictionary_values(dtype: object) -> Any:
     return None if value_type is None else kind(value_type)
 
 
+def is_string_view(dtype: object) -> bool:
+    """Whether ``dtype`` is pandas' ``string_view[pyarrow]``, whose values pandas cannot yet
+    filter, take or write (with a missing value it cannot even print the column)."""
+    return type(dtype).__name__ == "ArrowDtype" and str(getattr(dtype, "pyarrow_dtype", "")) == "string_view"
+
+
+def check_column_dtype(column: object, dtype: object, *, string_view: bool = False) -> None:
+    """Refuse, in one line and before any work, a pandas column whose dtype a release cannot keep
+    (recognised without importing pandas; used by :mod:`embedanon.pandas` and
+    :mod:`embedanon.dask`).
+
+    Raises:
+        TypeError: an ordered categorical (its order is the order of the original texts, which a
+            release would give away: it came back unordered); a pyarrow ``string_view`` column
+            unless ``string_view`` says the caller builds it with pyarrow (pandas cannot yet
+            filter or write its values: it failed deep inside pandas); a sparse column whose
+            fill value is a non-empty text (the dtype would keep that original text).
+    """
+    kind = type(dtype).__name__
+    if kind == "CategoricalDtype" and getattr(dtype, "ordered", False):
+        raise TypeError(f"column {column!r} is an ordered categorical, whose order is that of the "
+                        "original texts and would give them away; release it unordered "
+                        "(series.cat.as_unordered())")
+    if is_string_view(dtype) and not string_view:
+        raise TypeError(f"column {column!r} has dtype string_view[pyarrow], whose values pandas cannot "
+                        "yet filter or write; read it as string[pyarrow] (cast the Arrow table to "
+                        "pa.string() before to_pandas)")
+    fill = getattr(dtype, "fill_value", None)
+    if kind == "SparseDtype" and isinstance(fill, str) and fill:
+        raise TypeError(f"column {column!r} is sparse with a text as its fill value, which its dtype "
+                        "would keep; make it dense first (series.sparse.to_dense())")
+
+
+def is_sparse(dtype: object) -> bool:
+    """Whether ``dtype`` is a pandas sparse dtype: such a column cannot take values in place; it
+    is released as a dense one and made sparse again (its fill value missing or empty, see
+    :func:`check_column_dtype`, which a release keeps)."""
+    return type(dtype).__name__ == "SparseDtype"
+
+
 def named_columns(columns: Iterable[Any]) -> list[Any]:
     """The columns to anonymize, each once; none is refused (decision record 0640): the
     frame would come back as it was, every text in it, as if it had been released (the pandas
