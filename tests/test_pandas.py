@@ -234,6 +234,26 @@ def test_dataset_map_without_batched_is_the_same_release(setup: tuple[str, str])
         ColumnAnonymizer(["id"], key=key, embedding=glove)({"id": 3})
 
 
+def test_a_list_column_is_released_alike_one_example_or_a_batch_at_a_time(setup: tuple[str, str]) -> None:
+    """Left by the audits: one example of a list-of-strings column (``map`` without ``batched``)
+    was released, text by text, while the same column in a batch was refused ('holds a list
+    value'). Both release each text of each list, the same way; a list inside one is refused."""
+    glove, key = setup
+    column = ColumnAnonymizer(["note"], key=key, embedding=glove)
+    anon = Anonymizer(glove, key=key)
+    lists = [["the patient has chest pain", None, "river stone"], [], ["green house"]]
+    one_by_one = [column({"note": value})["note"] for value in lists]
+    assert one_by_one == [[None if t is None else anon.anonymize(t) for t in value] for value in lists]
+    assert column({"note": lists})["note"] == one_by_one
+    with pytest.raises(TypeError, match="^column 'note' holds a list value"):
+        column({"note": [[["river stone"]]]})
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.Dataset.from_dict({"note": lists})
+    out = ds.map(column, load_from_cache_file=False)
+    batched = ds.map(column, batched=True, load_from_cache_file=False)
+    assert out["note"] == batched["note"] == one_by_one and out.features == ds.features
+
+
 def test_dataset_map_in_the_pandas_format_keeps_missing_cells(setup: tuple[str, str]) -> None:
     """Second API audit: ``Dataset.with_format("pandas")`` hands ``map`` a DataFrame, whose
     missing cells read as NaN; they came back as NaN and Arrow refused them in the string column

@@ -175,7 +175,8 @@ class ColumnAnonymizer:
     """The function of ``datasets.Dataset.map``: a batch (a dict of column -> list) with
     ``columns`` anonymized, a missing value (None; NaN or ``pd.NA`` in the pandas format) given
     back as None; called on one example (``map`` without ``batched=True``: a dict of column ->
-    value), the same for that one value.
+    value), the same for that one value. A list-of-strings column has each text of each list
+    released, the same way one example or a batch at a time.
 
         >>> from embedanon.pandas import ColumnAnonymizer
         >>> ds = ds.map(ColumnAnonymizer(["text"], key="release.key"),  # doctest: +SKIP
@@ -238,12 +239,37 @@ class ColumnAnonymizer:
             # character on its own and made the column a list column; None raised
             # "'NoneType' object is not iterable".
             one = isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable)
-            values = [value] if one else list(value)
-            _check_values(name, values)
-            # a missing value goes back as None, the one Arrow takes in a string column: a batch
-            # in the pandas format (Dataset.with_format("pandas")) holds NaN there, and map()
-            # failed with Arrow's "Expected bytes, got a 'float' object", naming no column
-            released = [None if is_missing(text) else text
-                        for text in self._anonymizer.anonymize_many(values)]
+            released = _release(self._anonymizer, name, [value] if one else list(value))
             out[name] = released[0] if one else released
         return out
+
+
+def _release(anonymizer: Anonymizer, column: object, values: list[Any]) -> list[Any]:
+    """``values`` released, each a text, a missing value (given back as None) or a list of them
+    (a ``Sequence(Value("string"))`` feature: each text of it released, the list kept).
+
+    A list must be released in a batch as it is in one example: called on one example of a list
+    column, the list looks like a batch of texts and each text was released, while the same
+    column in a batch (a list of lists) was refused. Each text's release is a pure function of
+    the text, so both readings now give the same lists."""
+    flat: list[Any] = []
+    sizes: list[int | None] = []  # None: a value of its own, else the length of a list
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            _check_values(column, value)  # a list inside a list is refused
+            sizes.append(len(value))
+            flat.extend(value)
+        else:
+            _check_values(column, [value])
+            sizes.append(None)
+            flat.append(value)
+    # a missing value goes back as None, the one Arrow takes in a string column: a batch in the
+    # pandas format (Dataset.with_format("pandas")) holds NaN there, and map() failed with
+    # Arrow's "Expected bytes, got a 'float' object", naming no column
+    released = [None if is_missing(text) else text for text in anonymizer.anonymize_many(flat)]
+    out: list[Any] = []
+    start = 0
+    for size in sizes:
+        out.append(released[start] if size is None else released[start:start + size])
+        start += 1 if size is None else size
+    return out
