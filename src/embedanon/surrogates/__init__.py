@@ -29,7 +29,7 @@ from ..text import TITLE, UPPER, case_code
 from .avoid import NO_NAMES, AvoidNames
 from .base import PRF, Context, Maker, Stream, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
-from .dates import MONTHS, date_style
+from .dates import MONTHS, date_style, is_duration
 from .keys import entity_key
 from .names import lexicon, record_roles
 from .registry import MAKERS
@@ -120,7 +120,8 @@ class Surrogates:
             out = maker.make(text[: end.start()], context) + end.group()
         else:
             out = maker.make(text, context)
-        if out == text and label != "NAME" and _names_a_person(text):
+        duration = label == "DATE" and is_duration(text)  # ``10 Weeks Ago``: kept, no name
+        if out == text and label != "NAME" and not duration and _names_a_person(text):
             # A span its maker gave back unchanged (a "date" of public date words only) that
             # reads as a name (``Summer``, ``June`` a detector called a DATE): never the original.
             # A month name is far more often a month: it is redacted rather than made a name.

@@ -353,6 +353,28 @@ def shift_month_names(text: str, offset: int) -> str:
     return _BARE_MONTH.sub(one, text)
 
 
+_AMOUNT = (r"(?:\d{1,3}(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+           r"|a\s+few|a\s+couple\s+of|several|few|many)")
+#: a length of time alone, perhaps relative to the record's time (``10 days ago``, ``for 3 weeks``,
+#: ``two years later``, ``the past 6 months``): an interval, which one offset per record keeps as
+#: it is; no calendar date is in it to move
+_DURATION = re.compile(
+    r"(?:(?:for|about|around|approximately|approx\.?|over|the|past|last|next|within|in|after|some|"
+    rf"nearly|almost|only|just|a|an|~)\s+)*{_AMOUNT}(?:\s+|-)(?:minute|min|hour|hr|day|week|wk|month|mo|year|yr|"
+    r"decade)s?(?:\s+(?:ago|later|before|after|earlier|prior|previously|since|back|from\s+now))?",
+    re.IGNORECASE)
+
+
+#: a length of time inside a longer DATE span (``12 days after 03/04/2019``), as whole words
+_DURATION_IN = re.compile(rf"(?<![\w.]){_DURATION.pattern}(?!\w)", re.IGNORECASE)
+
+
+def is_duration(text: str) -> bool:
+    """``text`` (a DATE span, less the punctuation around it) is a length of time alone: an amount
+    and a unit, perhaps with ``ago``, ``later`` or ``for`` (:data:`_DURATION`)."""
+    return _DURATION.fullmatch(text.strip(_STRIP + ".!?")) is not None
+
+
 class DateMaker:
     """DATE surrogates (see the module docstring)."""
 
@@ -374,12 +396,21 @@ class DateMaker:
             shifted = shift_spoken_date(text, offset)
         if shifted is not None:
             return shifted
+        if is_duration(text):
+            # ``10 days ago``: kept as written, as every interval of the record is (decision 0653);
+            # random digits (``03 days ago``) broke the record's timeline and protected no date
+            return text
         names = _name_words(text)
         gaps: list[str] = []
 
         def gap(part: str) -> str:
             gaps.append(part)
-            return scrubbed(shift_month_names(part, offset), stream, DATE_WORDS - names)
+            out, at = [], 0
+            for m in _DURATION_IN.finditer(part):  # ``12 days after 03/04/2019``: the interval stays
+                out += [scrubbed(shift_month_names(part[at : m.start()], offset), stream, DATE_WORDS - names),
+                        m.group()]
+                at = m.end()
+            return "".join(out) + scrubbed(shift_month_names(part[at:], offset), stream, DATE_WORDS - names)
 
         stream = context.entity(f"DATE\x00{entity_key(text)}")
         out = shift_dates_in(text, offset, gap, order=self._order, style=context.date_style)

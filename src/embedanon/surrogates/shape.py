@@ -20,6 +20,7 @@ from .keys import entity_key
 _UPPER = string.ascii_uppercase
 _LOWER = string.ascii_lowercase
 _DIGITS = string.digits
+_NONZERO = string.digits[1:]
 #: Attempts before giving up on "not a variant" (each fails with probability << 1e-3 for any
 #: value of 3+ characters, so 64 failures in a row do not happen in practice).
 MAX_ATTEMPTS = 64
@@ -75,10 +76,13 @@ def randomize_shape(text: str, stream: Stream, *, letters: bool = True) -> str:
 _WORD_OR_DIGIT = re.compile(r"[^\W\d_]+|\d")
 
 
-def scrub(text: str, stream: Stream, keep: frozenset[str]) -> str:
+def scrub(text: str, stream: Stream, keep: frozenset[str], *, numbers: bool = False) -> str:
     """``text`` with every digit replaced by a random digit and every run of letters whose
     case-folded form is not in ``keep`` by random letters of its case; separators and the words of
     ``keep`` stay, but not in a hyphenated run of words with one not in ``keep`` (``Weeks-Rivas``).
+    With ``numbers`` (the text around a date or an age), the first digit of a number of several
+    digits is not zero unless it was: ``10 days`` -> ``39 days``, never ``03 days``, which reads as
+    a padded date field; a phone's or an ID's digits are all random.
 
     What a surrogate keeps of an original it cannot rebuild in full (a DATE span that is no date it
     can parse, the words around an age): the label's public words (month names, ``years old``) and
@@ -94,7 +98,7 @@ def scrub(text: str, stream: Stream, keep: frozenset[str]) -> str:
         if m.start() in scrubbed_in:  # ``Weeks-Rivas``: a word of ``keep`` in a name goes with it
             compound_end = _COMPOUND.match(text, m.start()).end()  # type: ignore[union-attr]
         if word.isdigit():
-            alphabets[m.start()] = _DIGITS
+            alphabets[m.start()] = _NONZERO if numbers and _leads_a_number(text, m.start()) else _DIGITS
         elif word.casefold() not in keep or m.start() < compound_end:
             for i, ch in enumerate(word, m.start()):
                 alphabets[i] = _LOWER if ch.islower() else _UPPER
@@ -123,12 +127,19 @@ def fix_ordinals(text: str) -> str:
     return _ORDINAL.sub(lambda m: m.group(1) + ordinal_suffix(int(m.group(1)), m.group(2)), text)
 
 
+def _leads_a_number(text: str, i: int) -> bool:
+    """``text[i]`` is a digit other than 0 that starts a run of two digits or more."""
+    return (text[i] != "0" and (i == 0 or not text[i - 1].isdigit())
+            and i + 1 < len(text) and text[i + 1].isdigit())
+
+
 def scrubbed(text: str, stream: Stream, keep: frozenset[str]) -> str:
-    """:func:`scrub`, redrawn until it is not a variant of ``text``; ``text`` itself when nothing
-    in it is replaced (only separators and words of ``keep``)."""
+    """:func:`scrub` with ``numbers`` (the text around a date or an age), redrawn until it is not a
+    variant of ``text``; ``text`` itself when nothing in it is replaced (only separators and words
+    of ``keep``)."""
     if all(not m.group().isdigit() and m.group().casefold() in keep for m in _WORD_OR_DIGIT.finditer(text)):
         return text
-    return redraw(lambda: scrub(text, stream, keep), text)
+    return redraw(lambda: scrub(text, stream, keep, numbers=True), text)
 
 
 def fill_pattern(pattern: str, stream: Stream) -> str:
