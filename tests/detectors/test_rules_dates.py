@@ -182,6 +182,14 @@ def test_date_ranges_split_where_they_should(text: str, covered: list[str], expe
         ("Seen on 3 May 2021, call me.", ["3 May 2021, call"], ["3 May 2021"]),
         ("Seen on 3 May 2021, call me.", ["May 2021, call"], ["May 2021"]),  # the date reaches in
         ("Seen 12/25/08; please come.", ["12/25/08; please come"], ["12/25/08"]),
+        # the amount of a length of time after the date, its unit after the span (left by an
+        # earlier audit: '10 days ago' was released as '03 days ago', decision 0653)
+        ("She came in on 03/04/2019, 10 days ago.", ["03/04/2019, 10"], ["03/04/2019"]),
+        ("Seen on 3 May 2021, 2 weeks ago.", ["May 2021, 2"], ["May 2021"]),  # the date reaches in
+        ("Seen 12/25/08 3-day stay.", ["12/25/08 3"], ["12/25/08"]),
+        # not a unit after it, or a unit inside the span
+        ("Seen 12/25/08, 10 patients.", ["12/25/08, 10"], ["12/25/08, 10"]),
+        ("Seen 12/25/08, 10 days ago.", ["12/25/08, 10 days"], ["12/25/08, 10 days"]),
         # not a word that names a date, nor a capitalized one, nor after no comma
         ("Seen 12/25/08, at noon.", ["12/25/08, at noon"], ["12/25/08, at noon"]),
         ("Seen 12/25/08, Easter.", ["12/25/08, Easter"], ["12/25/08, Easter"]),
@@ -215,7 +223,7 @@ _PIECES = ["01/02/2020", "2020-03-04", "3 March 2020", "March 3, 2020", "June 20
            ", ", "; ", " and ", ", and ", " or ", " & ", " to ", " ", "\n", "x", "-", "Amina", " through ", " – ",
            "from ", " at ", "the ", "3rd of ", "(", ").", "At", "10:30", "may ", "atrial",
            "01/02/2020 to 2020-03-04", "3 March 2020, June 2007", "01/02/2020 – 03/04/2020", "3 Mar.",
-           ", call", "; please come"]
+           ", call", "; please come", ", 10", " days ago", "2"]
 
 
 def _runs(span: Span, keep: set[int]) -> list[Span]:
@@ -261,16 +269,33 @@ def _reference(text: str, spans: list[Span], *, lists: bool, ranges: bool, edges
                 if not any(d.start < run.end < d.end for d in dates):
                     while end > inside[-1].end and end - 1 in filler:
                         end -= 1
-                    if end == run.end and _words_tail(text, inside[-1].end, end):
+                    if end == run.end and (_words_tail(text, inside[-1].end, end)
+                                           or _amount_tail(text, inside[-1].end, end)):
                         end = inside[-1].end
                 run = Span(start, end, run.label, run.score, run.source)
             elif edges and not any(run.start <= d.start < run.end for d in dates):
                 # a date reaching in from before the run, then a tail of words: ``May 2021, call``
                 reach = [d for d in dates if d.start < run.start < d.end < run.end]
-                if reach and _words_tail(text, reach[0].end, run.end):
+                if reach and (_words_tail(text, reach[0].end, run.end) or _amount_tail(text, reach[0].end, run.end)):
                     run = Span(run.start, reach[0].end, run.label, run.score, run.source)
             out.append(run)
     return out
+
+
+def _amount_tail(text: str, a: int, b: int) -> bool:
+    """``text[a:b]`` is spaces or tabs, perhaps a comma or a semicolon, spaces or tabs and one to
+    three ASCII digits, and the text after ``b`` goes on with spaces or tabs, perhaps a hyphen,
+    and a unit of time (in any case, perhaps plural) that no letter follows."""
+    piece = text[a:b].lstrip(" \t")
+    if piece[:1] in (",", ";"):
+        piece = piece[1:].lstrip(" \t")
+    if not (1 <= len(piece) <= 3 and all(c in "0123456789" for c in piece)):
+        return False
+    after = text[b:].lstrip(" \t")
+    after = after[1:].lstrip(" \t") if after[:1] == "-" else after
+    word = re.match(r"[^\W\d_]*", after).group().lower()
+    return word.removesuffix("s") in {"minute", "min", "hour", "hr", "day", "week", "wk", "month", "mo",
+                                      "year", "yr", "decade"}
 
 
 def _words_tail(text: str, a: int, b: int) -> bool:
@@ -412,3 +437,25 @@ def test_the_docs_example_keeps_the_word_after_its_date() -> None:
     text = "Seen by Dr. Ana Ruiz on 3 May 2021, call 617-555-0134."
     dates = [text[s.start : s.end] for s in build_detectors("model,regex").detect(text) if s.label == "DATE"]
     assert dates == ["3 May 2021"]
+
+
+def test_the_amount_of_a_length_of_time_agrees_with_the_reference() -> None:
+    """Every DATE span over a date and what follows it, in texts of a date, a number tail and the
+    text after it: ``date_edges`` equals the per-character reference (whose amount rule is written
+    apart from the code's), and the cut fires on some of them (the random texts above reach it
+    rarely)."""
+    dates = ["03/04/2019", "3 May 2021"]
+    tails = [", 10", " 10", "; 7", ",10", ", 1000", ", x10", " 10 ", ", 10,"]
+    afters = [" days ago.", "-day stay", " Weeks", " patients", "days", " daysx", "", " mos", " 10 days"]
+    cuts = 0
+    for date in dates:
+        for tail in tails:
+            for after in afters:
+                text = f"Seen {date}{tail}{after}"
+                for start in (0, 5, 7):
+                    for end in range(5 + len(date) + 1, len(text) + 1):
+                        spans = [Span(start, end, "DATE", 0.5, "model")]
+                        out = _clean(text, spans, lists=False, ranges=False, edges=True)
+                        assert out == _reference(text, spans, lists=False, ranges=False, edges=True), (text, end)
+                        cuts += out == [Span(max(start, 5), 5 + len(date), "DATE", 0.5, "model")]
+    assert cuts >= 20

@@ -35,7 +35,9 @@ Three rules run in this order:
   left as it is, and so is a time after a date (``12/25/08 at 10:30``): dropping the time would
   uncover it. Lower-case words after a comma or a semicolon that follows the last date, naming no
   date, go too, also where that date reaches into the span from before it (``3 May 2021, call``:
-  the model took the next word, and the date's surrogate scrubbed it to random letters).
+  the model took the next word, and the date's surrogate scrubbed it to random letters); so does
+  a number after the last date whose unit of time follows the span (``03/04/2019, 10`` of
+  ``03/04/2019, 10 days ago``: the amount of a length of time, decision 0653).
 
 The rules only ever remove characters that lie outside every ``regex`` date: they never add a
 character, and every ``regex`` date inside a DATE span stays whole inside one span. ``date_edges``
@@ -175,6 +177,8 @@ def _may_trim(text: str, span: Span) -> bool:
         return True
     if _ENDS_IN_WORDS_TAIL.search(text, span.start, span.end):  # ``, call`` (:func:`_cut_tail`)
         return True
+    if text[span.end - 1].isdigit() and _UNIT_AFTER.match(text, span.end):  # ``, 10`` of ``10 days``
+        return True
     words = text[span.start : span.end].split()
     return words[0].lower() in FUNCTION_WORDS or words[-1].lower() in FUNCTION_WORDS
 
@@ -187,11 +191,22 @@ _WORDS_TAIL = re.compile(rf"[ \t]*{_TAIL}")
 _ENDS_IN_WORDS_TAIL = re.compile(rf"{_TAIL}\Z")
 
 
+#: the amount of a length of time after a date (``, 10`` of ``03/04/2019, 10 days ago``) and the
+#: unit that goes on after the span (:func:`_cut_tail`)
+_AMOUNT_TAIL = re.compile(r"[ \t]*[,;]?[ \t]*[0-9]{1,3}")
+_UNIT_AFTER = re.compile(
+    r"[ \t]*-?[ \t]*(?:minute|min|hour|hr|day|week|wk|month|mo|year|yr|decade)s?(?![^\W\d_])", re.IGNORECASE)
+
+
 def _cut_tail(text: str, span: Span, date_end: int) -> Span:
     """``span`` ending at ``date_end`` (the end of the last ``regex`` date it holds or reaches
     into) when what follows that date in it is a comma or a semicolon and lower-case words that
     name no date (``3 May 2021, call``: the decode took the next word; its surrogate scrubbed
-    ``call`` to random letters); else ``span``."""
+    ``call`` to random letters), or the amount of a length of time whose unit follows the span
+    (``03/04/2019, 10`` before `` days ago``: the surrogate scrubbed ``10`` to ``03``); else
+    ``span``."""
+    if _AMOUNT_TAIL.fullmatch(text, date_end, span.end) and _UNIT_AFTER.match(text, span.end):
+        return Span(span.start, date_end, span.label, span.score, span.source)
     m = _WORDS_TAIL.fullmatch(text, date_end, span.end)
     if m is None or any(_NO_DATE.fullmatch(w) for w in m.group(1).split()):
         return span
