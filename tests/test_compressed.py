@@ -151,3 +151,35 @@ def test_a_compressed_tsv_is_tab_separated(tmp_path: Path, anonymizer: Anonymize
     files.anonymize_files([str(tmp_path / "notes.tsv.gz")], str(tmp_path / "out.tsv"), anonymizer)
     assert (tmp_path / "out.tsv").read_bytes() == expected
     assert files.read_texts(str(tmp_path / "notes.tsv.gz")) == ["the patient, pain"] * 5
+
+
+class _ReadAhead:
+    """An engine that reads every task before giving the first result, as the processes
+    engine reads chunks ahead for its workers: how far reading is says nothing of what is done."""
+
+    name = "read-ahead"
+
+    def map(self, func, items):  # type: ignore[no-untyped-def]
+        return map(func, list(items))
+
+
+def test_progress_on_a_compressed_input_follows_the_records_written(tmp_path: Path, anonymizer: Anonymizer,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Left by the audits: on a compressed input progress was where reading was when a record
+    was written, so it showed 100 % while the chunks read ahead were still being anonymized
+    (measured on 6,000 IMDB reviews with --jobs 2: 99 % at 72.6 % of the records, 1.7 s before
+    the end). It is now where each record ended when it was read."""
+    import functools
+
+    from embedanon.backends.base import chunk_texts
+
+    monkeypatch.setattr(files, "chunk_texts", functools.partial(chunk_texts, max_bytes=4096))
+    lines = "".join(f"the patient {_WORDS[i % 18]} has chest pain near the {_WORDS[i * 7 % 18]} {i}\n"
+                    for i in range(20000)).encode()
+    (tmp_path / "in.txt.gz").write_bytes(gzip.compress(lines, mtime=0))
+    size = (tmp_path / "in.txt.gz").stat().st_size
+    seen: list[int] = []
+    files.anonymize_files([str(tmp_path / "in.txt.gz")], str(tmp_path / "o.txt"), anonymizer,
+                          backend=_ReadAhead(), progress=seen.append)
+    assert sum(seen) == size and all(n > 0 for n in seen)
+    assert seen[0] < size / 4 and len(seen) > 10  # not all at once when the first chunk is written

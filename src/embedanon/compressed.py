@@ -46,6 +46,16 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
+def is_compressed(path: str) -> bool:
+    """Whether the file ``path`` starts as a compressed one (False when it cannot be read: the
+    run then says why)."""
+    try:
+        with open(path, "rb") as fh:
+            return sniff(fh.read(8)) is not None
+    except OSError:
+        return False
+
+
 def by_name(path: str | os.PathLike[str]) -> str | None:
     """The compression a file name asks for (``out.csv.gz``: gzip), or None."""
     return SUFFIXES.get(os.path.splitext(os.fspath(path))[1].lower())

@@ -732,11 +732,14 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
     done = 0
     written = skip
 
-    def advance(nbytes: int) -> None:
+    def advance(nbytes: int, now: int | None) -> None:
+        """Progress past a record of ``nbytes`` that ended at compressed position ``now``
+        (None: not compressed). Where a record was read, not where reading is when it is
+        written: the chunks in flight are read ahead, and a compressed input showed 100 % while
+        they were still being anonymized."""
         nonlocal done
         if progress is None:
             return
-        now = position()
         if now is None:
             progress(nbytes)
         elif now > done:
@@ -744,7 +747,8 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             done = now
 
 
-    pending: deque[tuple[eio.Record, bool]] = deque()  # and whether it is only counted again
+    # and whether it is only counted again, and the compressed position it ended at (progress)
+    pending: deque[tuple[eio.Record, bool, int | None]] = deque()
     config, key = anonymizer.config, anonymizer.key
 
     text_draws: deque[int] = deque()  # per text, in order, until its record is written
@@ -765,10 +769,11 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
                     language(sample)
                     sample = None
             again = n < skip  # written by the interrupted run
+            at = position() if progress is not None else None
             if again and not recount:
-                advance(record.nbytes)
+                advance(record.nbytes, at)
                 continue
-            pending.append((record, again))
+            pending.append((record, again, at))
             if count_words:
                 for text in record.texts:
                     # word tokens as privacy-report and review count them; epsilon is spent per
@@ -795,14 +800,14 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
                 count_draws(n)
         # Write every record whose texts are all back (records read ahead wait in ``pending``).
         while pending and len(pending[0][0].texts) <= len(results):
-            record, again = pending.popleft()
+            record, again, at = pending.popleft()
             done_texts = tuple(results.popleft() for _ in record.texts)
             fell = any([fell_back.popleft() for _ in record.texts])
             if count_words:
                 stats.longest_record_draws = max(stats.longest_record_draws,
                                                  sum(text_draws.popleft() for _ in record.texts))
             if again:  # written, and counted but for its words, by the interrupted run
-                advance(record.nbytes)
+                advance(record.nbytes, at)
                 continue
             write(record, done_texts)
             written += 1
@@ -810,17 +815,18 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
             stats.records += not (record.header or record.blank)
             stats.texts += len(record.texts)
             stats.bytes_in += record.nbytes
-            advance(record.nbytes)
+            advance(record.nbytes, at)
         if checkpoint is not None:
             checkpoint(written)
     while pending:  # trailing records without texts (blank JSONL lines, a header)
-        record, again = pending.popleft()
+        record, again, at = pending.popleft()
         if again:
-            advance(record.nbytes)
+            advance(record.nbytes, at)
             continue
         write(record, ())
         written += 1
         stats.records += not (record.header or record.blank)
         stats.bytes_in += record.nbytes
-        advance(record.nbytes)
+        advance(record.nbytes, at)
+    advance(0, position())  # what follows the last record (a compressed stream's end)
     return written

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from embedanon.cli.progress import StageProgress
+from embedanon.cli.progress import PlainProgress, StageProgress
 
 
 def test_plain_mode_writes_a_line_when_a_stage_starts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -48,3 +48,19 @@ def test_none_mode_is_silent(capsys: pytest.CaptureFixture[str]) -> None:
     show("reading", 1, 0)
     show.close()
     assert capsys.readouterr().err == ""
+
+
+def test_plain_progress_ends_with_one_line_and_names_compressed_bytes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Left by the audits: a run that ended right after a line printed its 100 % line twice, and
+    on a compressed input the MB shown (of the file) were not the summary line's (of the text)."""
+    plain = PlainProgress(2_000_000, interval=0.0, compressed=True)
+    plain(2_000_000)
+    plain.finish()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("anonymizing: 2.0 MB of compressed input at ")
+    assert "100 % done" in lines[0]
+    plain = PlainProgress(2_000_000, interval=3600.0)
+    plain(1_000_000)
+    plain.finish()  # nothing shown yet: the last line is shown
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("anonymizing: 1.0 MB at ") and "50 % done" in lines[0]

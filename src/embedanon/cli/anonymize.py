@@ -11,6 +11,7 @@ import typer
 
 from .._english import counted
 from ..backends.base import build_backend
+from ..compressed import is_compressed
 from ..files import (
     RunStats,
     anonymize_files,
@@ -110,6 +111,7 @@ def anonymize_command(
     backend = build_backend(engine, jobs=jobs) if engine == "processes" else build_backend(
         engine, scheduler=scheduler)
     total = sum(os.path.getsize(p) for p in inputs if os.path.isfile(p))
+    compressed = any(is_compressed(p) for p in inputs if os.path.isfile(p))  # progress counts file bytes
 
     def render(stats: RunStats) -> str:  # the report goes in the outputs' batch: all or nothing
         return run_report(anonymizer, stats, time.monotonic() - started, engine=engine, jobs=jobs)
@@ -119,7 +121,7 @@ def anonymize_command(
         inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
         encoding_errors=encoding_errors, progress=callback, count_words=report is not None,
         report=None if report is None else (report, render), resume=resume,
-        language="require" if require_english else "warn")))
+        language="require" if require_english else "warn")), compressed=compressed)
     stats = result[0]
     seconds = time.monotonic() - started
     if not quiet:

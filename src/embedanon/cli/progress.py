@@ -19,23 +19,40 @@ NOTICE_LOGGERS = ("embedanon.vectors", "embedanon.mechanisms")
 
 
 class PlainProgress:
-    """A line every ``interval`` seconds: bytes done, MB/s and an ETA from the measured rate."""
+    """A line every ``interval`` seconds: bytes done, MB/s and an ETA from the measured rate.
 
-    def __init__(self, total: int, *, interval: float = 5.0, label: str = "anonymizing") -> None:
-        self.total, self.interval, self.label = total, interval, label
+    Args:
+        total: the input files' size on disk (0: unknown).
+        compressed: an input is compressed: its bytes are counted as read from the file, so the
+            line says so (the summary line counts the text, which is larger).
+    """
+
+    def __init__(self, total: int, *, interval: float = 5.0, label: str = "anonymizing",
+                 compressed: bool = False) -> None:
+        self.total, self.interval, self.label, self.compressed = total, interval, label, compressed
         self.done = 0
         self.start = self.last = time.monotonic()
+        self.shown = -1  # the bytes done the last line showed
 
     def __call__(self, nbytes: int) -> None:
         self.done += nbytes
         now = time.monotonic()
         if now - self.last >= self.interval:
             self.last = now
+            self.shown = self.done
             typer.echo(self.line(now), err=True)
+
+    def finish(self) -> None:
+        """The last line, unless the last one shown already said as much (a run that ended
+        right after a line printed its 100 % line twice)."""
+        if self.done != self.shown:
+            self.shown = self.done
+            typer.echo(self.line(time.monotonic()), err=True)
 
     def line(self, now: float) -> str:
         rate = self.done / max(now - self.start, 1e-9)
-        text = f"{self.label}: {self.done / 1e6:.1f} MB at {rate / 1e6:.2f} MB/s"
+        read = " of compressed input" if self.compressed else ""
+        text = f"{self.label}: {self.done / 1e6:.1f} MB{read} at {rate / 1e6:.2f} MB/s"
         if self.total and rate > 0:
             left = max(self.total - self.done, 0) / rate
             text += f", {100 * self.done / self.total:.0f} % done, about {left:.0f} s left"
@@ -78,17 +95,19 @@ def show_notices() -> None:
             logger.propagate = False  # printed once, by this handler
 
 
-def run_with_progress(mode: str, total: int, work: Callable[[Callable[[int], None] | None], None]) -> None:
-    """Run ``work(progress_callback)`` under the chosen progress display."""
+def run_with_progress(mode: str, total: int, work: Callable[[Callable[[int], None] | None], None], *,
+                      compressed: bool = False) -> None:
+    """Run ``work(progress_callback)`` under the chosen progress display (``compressed``: see
+    :class:`PlainProgress`)."""
     if mode == "none":
         work(None)
     elif mode == "bar":
         with typer.progressbar(length=total, label="anonymizing", file=sys.stderr) as bar:
             work(bar.update)
     else:
-        plain = PlainProgress(total)
+        plain = PlainProgress(total, compressed=compressed)
         work(plain)
-        typer.echo(plain.line(time.monotonic()), err=True)
+        plain.finish()
 
 
 class StageProgress:
