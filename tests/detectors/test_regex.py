@@ -116,6 +116,9 @@ POSITIVE = [
     ("Age: 54", [("54", "AGE")]),
     ("aged 101,", [("101", "AGE")]),
     ("54 years of age", [("54", "AGE")]),
+    ("GENT 57yrs of age, GSOH", [("57", "AGE")]),
+    ("A tall Lady, 40 yrs young looking", [("40", "AGE")]),
+    ("she is 80 years-young!", [("80", "AGE")]),
     ("he died at the age of 61.", [("61", "AGE")]),
     ("My birthday is soon. I'll turn 23.", [("23", "AGE")]),
     ("She just turned 60, finally", [("60", "AGE")]),
@@ -129,6 +132,7 @@ POSITIVE = [
 
 NEGATIVE = [
     "take 3.5 mg twice daily",
+    "he is 5 years younger than me, 10 yrs of agency work",
     "about 1,000 patients and 1,000,000 dollars",
     "version 2.0.1 and v1.2.3.4 released",
     "e.g. this, i.e. that, etc.",

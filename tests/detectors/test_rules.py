@@ -514,7 +514,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "Church leaders will today urge Tony Blair to launch an inquiry.",
          "Two women were shot dead by Afghan and U.S.-led troops.",
          "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!",
-         "Girl #1: That's my sister Sơn; she's looking for a hook-up."]
+         "Girl #1: That's my sister Sơn; she's looking for a hook-up.",
+         "A man, Gúbio Braga, 79, and two women were shot dead."]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):
@@ -1194,3 +1195,32 @@ def test_a_role_noun_after_a_greeting_is_no_name_in_the_shipped_detector():
     # 'Hello doctor!' kept doctor (0.73), and the detected scope gave it a fake name, before 0144
     text = "Doctor: How are you feeling today?\nPatient: Hello doctor! Okay doctor.\nDoctor: Good."
     assert build_detectors("model,regex").detect(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # the news apposition right after a name (0147)
+        ("A man, Gúbio Braga, 79, and two women were shot.", ["Gúbio Braga"], ["79"]),
+        ("a woman, Buchi Adegboye,74, of Akron", ["Buchi Adegboye"], ["74"]),
+        # not: no comma after the number, beyond 125, not after a name, a decimal, covered already
+        ("Ask Smith, 3 times.", ["Smith"], []),
+        ("Ask Smith, 130, now.", ["Smith"], []),
+        ("In the room, 79, and more.", [], []),
+        ("Ask Smith, 7,5 times.", ["Smith"], []),
+    ],
+)
+def test_the_age_after_a_name(text, names, expected):
+    from embedanon.detectors.rules import age_after_name
+
+    out = age_after_name(RuleContext(text), _spans(text, names))
+    assert [text[s.start : s.end] for s in out if s.label == "AGE"] == expected
+    assert all(s.score == 1.0 for s in out if s.label == "AGE")
+
+
+def test_an_age_already_covered_is_not_added_twice():
+    from embedanon.detectors.rules import age_after_name
+
+    text = "Ana Ruiz, 79, came."
+    spans = [Span(0, 8, "NAME", 0.9, "model"), Span(10, 12, "AGE", 1.0, "model")]
+    assert age_after_name(RuleContext(text), spans) == spans

@@ -25,9 +25,9 @@ Labels and what counts (decisions the tests pin down with positive and negative 
   (``A12B34C``, ``AB123456``; not ``COVID19``, ``H1N1``, ``MP3``).
 * ``IP``: dotted IPv4 with octets <= 255 (not ``1.2.3.4.5``); IPv6 validated by :mod:`ipaddress`.
 * ``AGE``: the number in ``54-year-old``, ``54 years old``, ``54 yo``, ``54 y/o``, ``age 54``,
-  ``aged 54``, ``54 years of age``, ``at the age of 54``, ``turned 54`` / ``I'll turn 54``, ``when she
-  was 54`` (0-125); not durations such as ``for 54 years``, nor ``turned 90 degrees``, ``turn 3 pages``,
-  ``when he was 5 minutes late``.
+  ``aged 54``, ``54 years of age``, ``57yrs of age``, ``40 yrs young``, ``at the age of 54``,
+  ``turned 54`` / ``I'll turn 54``, ``when she was 54`` (0-125); not durations such as ``for 54
+  years``, nor ``turned 90 degrees``, ``turn 3 pages``, ``when he was 5 minutes late``.
 
 Spans overlapping inside this detector are merged by :func:`~.merge.merge_spans` (so an e-mail's
 domain is not also a URL).
@@ -199,7 +199,8 @@ _IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:
 _AGE_NUMBER: Final = r"(?P<v>1[01]\d|12[0-5]|[1-9]?\d)"
 _AGE_PATTERNS: Final = [
     re.compile(r"(?<![\w.])" + _AGE_NUMBER +
-               r"(?:[ \-]?(?:years?|yrs?|y)[ \-]?old|\s?(?:yo|y/o|y\.o\.)|\s+years?\s+of\s+age)(?![\w/])",
+               r"(?:[ \-]?(?:years?|yrs?|y)[ \-]?old|\s?(?:yo|y/o|y\.o\.)|\s*(?:years?|yrs?)\s+of\s+age|"
+               r"[ \-]?(?:years?|yrs?)[ \-]young)(?![\w/])",
                re.IGNORECASE),
     re.compile(r"\b(?:age|aged)\s*:?\s*" + _AGE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE),
     # "at the age of 61", "I'll turn 23.", "just turned 60", "when he was 78" (not "turned 90 degrees")

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from ..base import Span
 from .base import Rule, RuleContext
 from .context import (
+    age_after_name,
     extend_coordinations,
     join_inverted_names,
     name_after_honorifics,
@@ -71,6 +72,7 @@ RULES: tuple[Rule, ...] = (
     Rule("lower_edges", trim_lower_edges),
     Rule("public_figures", drop_public_figures),
     Rule("group_names", drop_group_names),
+    Rule("ages", age_after_name),
     Rule("role_labels_kept", drop_role_labels),
     Rule("date_lists", split_date_lists),
     Rule("date_ranges", split_date_ranges),
@@ -86,6 +88,7 @@ __all__ = [
     "RULE_NAMES",
     "Rule",
     "RuleContext",
+    "age_after_name",
     "apply_rules",
     "complete_name_pairs",
     "drop_common_words",

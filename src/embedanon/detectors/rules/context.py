@@ -350,3 +350,33 @@ def name_after_kin(context: RuleContext, spans: list[Span]) -> list[Span]:
             continue
         added.append(Span(a, b, "NAME", context.score, context.source))
     return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+#: ``, 79,`` right after a name: the news apposition of a person's age (``A man, Ana Ruiz, 79, of``)
+_AGE_APPOSITION = re.compile(r",[ \t]?(1[01]\d|12[0-5]|[1-9]?\d),(?=[ \t])")
+
+
+def age_after_name(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """The number of ``, 79,`` right after a NAME span is that person's age (news style: ``A man,
+    Gúbio Braga, 79, and two women``; ``a woman, Buchi Adegboye, 74, of Akron``): an AGE span of
+    ``score`` when no span covers it (decision 0147). A number not closed by a comma (``Smith, 3
+    times``) is left alone.
+
+    Args:
+        context: the text, the score (the detector's threshold) and source of an added span.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans with the added ages, sorted.
+    """
+    text = context.text
+    added: list[Span] = []
+    lookup = SpanLookup(spans)
+    for span in spans:
+        if span.label != "NAME":
+            continue
+        m = _AGE_APPOSITION.match(text, span.end)
+        if m is None or lookup(*m.span(1)):
+            continue
+        added.append(Span(m.start(1), m.end(1), "AGE", 1.0, context.source))
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
