@@ -350,3 +350,54 @@ def test_a_phone_span_holds_seven_digits_or_more(piece, kept):
     spans = [Span(4, 4 + len(piece), "PHONE", 0.9, "model"), Span(4, 4 + len(piece), "ID", 0.9, "model")]
     out = trim_value_edges(text, spans)
     assert [s.label for s in out] == (["PHONE", "ID"] if kept else ["ID"])  # other labels untouched
+
+
+@pytest.mark.parametrize(
+    ("piece", "label", "dropped"),
+    [
+        # statistics and citations of real PubMed abstracts (decision 0149)
+        ("1.8-14.6)", "IP", True), ("[0\u00b78130-1\u00b71881]", "PHONE", True), ("92.0-99.7%", "IP", True),
+        ("2020; 161(17)", "PHONE", True), ("68:1150-1154", "PHONE", True), ("64.9\u00b115.7", "IP", True),
+        ("(\u03c72(1611) = 2485.84", "PHONE", True), ("<0.0001", "IP", True), ("p=0.021", "PHONE", True),
+        # values stay: phones, IPs, IDs (an ID may hold '=')
+        ("617-555-0143", "PHONE", False), ("617.555.0143", "PHONE", False), ("10.0.0.1", "IP", False),
+        ("MRN=1234567", "ID", False), ("AB-1234-56", "ID", False), ("+44 20 7946 0958", "PHONE", False),
+    ],
+)
+def test_a_statistic_or_a_citation_is_no_value(piece, label, dropped):
+    from embedanon.detectors.merge import not_a_value, trim_value_edges
+
+    text = f"see {piece} here"
+    assert not_a_value(text, 4, 4 + len(piece), label) is dropped
+    spans = [Span(4, 4 + len(piece), label, 0.6, "model")]
+    assert trim_value_edges(text, spans) == ([] if dropped else spans)
+
+
+@pytest.mark.parametrize(
+    ("text", "dropped"),
+    [
+        # the bound of a group's ages (decision 0149)
+        ("People over [65] years of age", True), ("the median age was [58] years", True),
+        ("mean age [43] years", True), ("aged [19] to 65 years", True), ("aged 19 to [65] years", True),
+        ("adults aged [20]-79", True), ("patients \u2265[60] years of age", True), ("people <[65] years old", True),
+        ("aged [65] or more years", True), ("seeks lady up to [40] y.o.", True), ("aged [65]+", True),
+        ("younger than [50] years of age", True),
+        # a person's age stays
+        ("A [65]-year-old man", False), ("my son is [14] years old", False), ("Age: [54]", False),
+        ("she turned [60] today", False), ("GENT [57]yrs of age", False), ("he died at the age of [61].", False),
+    ],
+)
+def test_the_age_of_a_group_is_no_value(text, dropped):
+    from embedanon.detectors.merge import not_a_value
+
+    a = text.index("[")
+    b = text.index("]") - 1
+    plain = text.replace("[", "").replace("]", "")
+    assert not_a_value(plain, a, b, "AGE") is dropped
+
+
+def test_other_labels_are_never_statistics():
+    from embedanon.detectors.merge import not_a_value
+
+    text = "on 1.8-14.6 at 2020; 161(17)"
+    assert not any(not_a_value(text, 3, 11, label) for label in ("NAME", "DATE", "ADDRESS", "EMAIL", "URL"))

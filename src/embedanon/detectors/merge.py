@@ -49,6 +49,7 @@ from .._english import after_title
 from .._validate import strings
 from ..errors import ConfigError
 from ..structure import role_ranges
+from .abbreviations import without_defined_abbreviations
 from .base import LABELS, VALUE_LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
 
@@ -257,7 +258,7 @@ class UnionDetector:
         if roles and found:
             found = without_ranges(text, sorted(found, key=lambda s: (s.start, s.end)), roles)
         found = self.lists.apply(text, found)
-        merged = merge_spans(found)
+        merged = without_defined_abbreviations(text, merge_spans(found))
         if self.verifier is None:
             return merged
         return self._verified(text, merged, found)
@@ -289,6 +290,39 @@ class UnionDetector:
 _VALUE_EDGE = ".,;:!?"
 #: the fewest digits a phone number has (a local number without its area code)
 PHONE_DIGITS = 7
+#: a range of two decimal numbers (``1.31-26.13``, ``[0·8130-1·1881]``, ``92.0-99.7%``): a statistic
+_DECIMAL_RANGE = re.compile(r"[(\[]?~?\d+[.\u00b7]\d+%?\s*[-\u2013\u2011]\s*~?\d+[.\u00b7]\d+%?[)\]]*")
+#: a journal's year; volume(issue) or volume:pages (``2020; 161(17)``, ``68:1150-1154``): a citation
+_CITATION = re.compile(r"(?:1[89]|20)\d\d\s*;\s*\d+\s*\(\d+\)|\d+\s*:\s*\d+\s*[-\u2013]\s*\d+")
+#: signs of a statistic that no phone, IP or ID holds
+_STATISTIC_SIGNS = frozenset("\u00b1%<>\u2264\u2265\u03c7")
+#: words before an age that make it a bound of a group's ages (``over 65``, ``median age 68``, ``<65``)
+_GROUP_AGE_BEFORE = re.compile(
+    r"(?:\b(?:over|under|above|below|older\s+than|younger\s+than|at\s+least|up\s+to|"
+    r"(?:mean|median|average)\s+age(?:\s+(?:was|of|is))?|aged?\s+\d{1,3}\s*(?:to|-|\u2013))|[<>\u2264\u2265])\s*$",
+    re.IGNORECASE)
+#: words after an age that make it a bound of a group's ages (``18 to 65``, ``65 or older``, ``65+``)
+_GROUP_AGE_AFTER = re.compile(
+    r"\s*(?:(?:years?\s+)?(?:to|[-\u2013])\s*\d|\+|(?:years?\s+)?(?:or|and)\s+(?:more|older|over|above|younger|under))",
+    re.IGNORECASE)
+
+
+def not_a_value(text: str, start: int, end: int, label: str) -> bool:
+    """Whether ``text[start:end]``, labelled ``label``, is a statistic, a citation or the age of a
+    group rather than a person's value (decision 0149): a PHONE, IP or ID span that is a range of
+    decimal numbers (``95% CI 1.31-26.13``), a journal citation (``2020; 161(17)``) or holds a
+    sign of a statistic (``±``, ``%``, ``<``, ``>``, ``≤``, ``≥``, ``χ``; ``=`` too, but in an ID);
+    an AGE that bounds a group (``people over 65``, ``median age 68``, ``aged 18 to 65``, ``≥65
+    years``, ``65 or older``)."""
+    piece = text[start:end]
+    if label in ("PHONE", "IP", "ID"):
+        if _DECIMAL_RANGE.fullmatch(piece) or _CITATION.search(piece):
+            return True
+        return any(c in _STATISTIC_SIGNS for c in piece) or (label != "ID" and "=" in piece)
+    if label == "AGE":
+        return bool(_GROUP_AGE_BEFORE.search(text, max(0, start - 40), start)
+                    or _GROUP_AGE_AFTER.match(text, end, end + 30))
+    return False
 
 
 def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
@@ -299,7 +333,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     labels are left to their detectors (a name's period may be an initial's, ``J.``).
     A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
-    ``#225239``, ``102-68``, ``+0000``), decision 0133.
+    ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation or a group's
+    age (:func:`not_a_value`, decision 0149).
 
     Args:
         text: the text.
@@ -318,6 +353,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
         if not any(c.isalnum() for c in text[a:b]):
             continue
         if span.label == "PHONE" and sum(c.isdigit() for c in text[a:b]) < PHONE_DIGITS:
+            continue
+        if not_a_value(text, a, b, span.label):
             continue
         out.append(span if (a, b) == (span.start, span.end)
                    else Span(a, b, span.label, span.score, span.source))
