@@ -188,14 +188,21 @@ def test_non_finite_numbers_are_refused(number: bytes) -> None:
     _refused(lambda: _jsonl(data), "line 2: a number is not finite JSON")
 
 
-def test_finite_numbers_are_written_as_the_nearest_double() -> None:
-    """What the README promises: integers exact, floats the nearest double (an underflow is 0.0)."""
-    data = (b'{"text": "a", "pi": 3.14159265358979323846, "big": 123456789012345678901234567890, '
-            b'"tiny": 1e-400, "max": 1.7976931348623157e308, "neg": -0.0, "t": 1.10}\n')
-    (record,) = _jsonl(data)
-    assert eio.write_jsonl(record, record.texts) == (
-        '{"text": "a", "pi": 3.141592653589793, "big": 123456789012345678901234567890, '
-        '"tiny": 0.0, "max": 1.7976931348623157e+308, "neg": -0.0, "t": 1.1}\n')
+def test_fields_not_anonymized_are_copied_as_written() -> None:
+    """What the README promises ("other columns ... are kept exactly"): the JSONL writer used to
+    re-serialize the whole object, so 1e5 became 100000.0, 1.10 became 1.1, 1e-400 became 0.0,
+    an escaped \u00e9 became é and the spacing changed (left by an audit). Now only the
+    anonymized field's value is written anew; every other byte of the line is the input's."""
+    data = (b'  {"pi":3.14159265358979323846 , "big": 123456789012345678901234567890,"text" :"a b",'
+            b'  "tiny": 1e-400, "max": 1.7976931348623157e308, "neg": -0.0, "t": 1.10, "e": 1e5,'
+            b' "s": "caf\\u00e9 \\/ \\ud83d\\ude00", "o": {"k" : [1, 2.50, null]}, "n": null,'
+            b' "text2": null, "z":true }  \r\n')
+    (record,) = _jsonl(data, fields=("text", "text2"))
+    assert record.texts == ("a b", "")
+    out = eio.write_jsonl(record, ("c \u00e9 \"d\"", "ignored: the field is null"))
+    expected = data.decode("utf-8").replace('"a b"', '"c \u00e9 \\"d\\""')
+    assert out == expected
+    assert json.loads(out)["text"] == 'c \u00e9 "d"' and json.loads(out)["text2"] is None
 
 
 def test_jsonl_keeps_each_line_ending() -> None:

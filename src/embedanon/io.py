@@ -471,10 +471,10 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
 
     A named field must be a string or ``null`` and appear once; a repeated key anywhere is
     refused (it would collapse), and so is a number that is not finite (``NaN``, ``Infinity``, or
-    a float such as ``1e309`` that overflows; none is JSON). Other numbers are kept as parsed:
-    integers exactly, floats as the nearest double. A named field holding an unpaired surrogate escape
-    (``"\\ud800"``) is refused, or, with ``errors="replace"``, has each one replaced by U+FFFD;
-    elsewhere such escapes are written back as escapes, unchanged.
+    a float such as ``1e309`` that overflows; none is JSON). Everything but the named fields'
+    values is written back as read (:func:`write_jsonl`; decision 0378). A named field holding an
+    unpaired surrogate escape (``"\\ud800"``) is refused, or, with ``errors="replace"``, has each
+    one replaced by U+FFFD; elsewhere such escapes are written back as escapes, unchanged.
     """
     try:
         for line_no, raw in enumerate(fh, 1):
@@ -482,7 +482,7 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
             body = line.rstrip("\r\n")
             ending = line[len(body):]
             if not body.strip():
-                yield Record((), len(raw), (None, line, fields), blank=True)
+                yield Record((), len(raw), (None, line), blank=True)
                 continue
             bom = "\ufeff" if line_no == 1 and body.startswith("\ufeff") else ""
             if bom:  # a byte-order mark is kept in the output but is not JSON
@@ -506,9 +506,39 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
                             "(\\ud800-\\udfff); use --encoding-errors replace to substitute U+FFFD")
                     value = _SURROGATE.sub("\ufffd", value)
                 texts.append(value or "")
-            yield Record(tuple(texts), len(raw), (obj, ending, fields, bom))
+            spans = _field_spans(body, fields)
+            places = tuple(None if obj[name] is None else spans[name] for name in fields)
+            yield Record(tuple(texts), len(raw), (body, places, ending, bom))
     except OSError as exc:
         raise _read_error(path, exc) from None
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _field_spans(body: str, fields: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Where the value of each of ``fields`` is written in ``body``, a JSON object that
+    :func:`parse_json_line` has accepted: {name: (start, end)} of its text, so the writer replaces
+    those values and copies every other byte of the line as it was (``1e5`` stays ``1e5``)."""
+    wanted = set(fields)
+    spans: dict[str, tuple[int, int]] = {}
+    at = _after_space(body, _after_space(body, 0) + 1)  # after '{'
+    while body[at] != "}":
+        key, at = _DECODER.raw_decode(body, at)
+        at = _after_space(body, _after_space(body, at) + 1)  # after ':'
+        _, end = _DECODER.raw_decode(body, at)
+        if key in wanted:
+            spans[key] = (at, end)
+        at = _after_space(body, end)
+        if body[at] == ",":
+            at = _after_space(body, at + 1)
+    return spans
+
+
+def _after_space(body: str, at: int) -> int:
+    """The index of the first character at or after ``at`` that is not JSON whitespace."""
+    space = _JSON_SPACE.match(body, at)
+    return space.end() if space is not None else at
 
 
 def _escape_surrogates(text: str) -> str:
@@ -517,19 +547,19 @@ def _escape_surrogates(text: str) -> str:
 
 
 def write_jsonl(record: Record, results: tuple[str, ...]) -> str:
-    obj, ending, fields, *bom = record.payload
-    if obj is None:
-        return ending  # a blank line, kept verbatim
-    for name, value in zip(fields, results, strict=True):
-        if obj[name] is not None:
-            obj[name] = value
-    try:
-        text = json.dumps(obj, ensure_ascii=False)
-    except RecursionError:  # the reader parsed it, so this is near the recursion limit
-        raise InputError("a JSON record is nested too deeply to write back") from None
-    if _SURROGATE.search(text):
-        text = _escape_surrogates(text)
-    return "".join(bom) + text + ending
+    """The record's line with each anonymized field's value replaced (written by ``json.dumps``)
+    and every other byte as read: untouched fields keep their spelling (``1e5``, ``2.50``,
+    ``\u00e9``), spacing and key order; a ``null`` field stays ``null``."""
+    if record.payload[0] is None:
+        return str(record.payload[1])  # a blank line, kept verbatim
+    body, places, ending, bom = record.payload
+    values = {place: value for place, value in zip(places, results, strict=True) if place is not None}
+    pieces, done = [], 0
+    for (start, end), value in sorted(values.items()):
+        text = json.dumps(value, ensure_ascii=False)
+        pieces += [body[done:start], _escape_surrogates(text) if _SURROGATE.search(text) else text]
+        done = end
+    return bom + "".join(pieces) + body[done:] + ending
 
 
 def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
