@@ -56,6 +56,8 @@ from ...text import LOWER, TITLE, case_code, lookup_key, tokenize
 #: Word pairs the word game scores per note at most: a note is compared with a keyed sample of
 #: the records of its word count beyond that.
 WORD_PAIRS_PER_NOTE = 20_000
+#: Cells (notes x records x words) :func:`word_membership` scores at once (float64: 32 MB).
+BLOCK_CELLS = 1 << 22
 #: The score of a position the law gives no mass, and of a note no record of its length fits.
 _FLOOR = math.log(1e-12)
 
@@ -236,6 +238,88 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
                     kept: bool = False, seed: int = 0, more: Sequence[Sequence[str]] = ()) -> float:
     """Play the word game of the module docstring: the AUC (nan with fewer than 2 records).
 
+    The same game as :func:`word_membership_reference`, score for score (a test compares them), in
+    whole blocks: the notes of one word count are scored against the records of that count at
+    once, the law evaluated once per distinct (note word, record word) pair of a position. A note
+    whose records are sampled (more than :data:`WORD_PAIRS_PER_NOTE` word pairs) is scored alone,
+    as in the reference, with the same keyed sample.
+
+    Args:
+        originals, released, pairs, id_of, kept, seed, more: as
+            :func:`word_membership_reference`.
+    """
+    if len(originals) != len(released):
+        raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
+    if len(originals) < 2:
+        return float("nan")
+    for other in more:
+        if len(other) != len(originals):
+            raise ValueError(f"need one release per record, got {len(other)} for {len(originals)}")
+    notes = [_word_ids(t, id_of) for t in originals]
+    records = [_word_ids(t, id_of) for t in released]
+    extra = [[_word_ids(t, id_of) for t in other] for other in more]
+    by_length: dict[int, list[int]] = {}
+    for j, ids in enumerate(records):
+        by_length.setdefault(len(ids), []).append(j)
+    buckets = {length: np.array(rows, dtype=np.int64) for length, rows in by_length.items()}
+    rng = np.random.default_rng(seed)
+    members = np.full(len(notes), _FLOOR)
+    outsiders = np.full(len(notes), _FLOOR)
+    whole: dict[int, list[int]] = {}  # word count -> notes scored against every record of it
+    for i, note in enumerate(notes):  # in order: the sampled notes draw as the reference does
+        bucket = buckets.get(len(note), np.zeros(0, dtype=np.int64))
+        others = bucket[bucket != i]
+        cap = max(1, WORD_PAIRS_PER_NOTE // max(1, len(note)))
+        if not len(note) or not len(bucket):
+            continue  # no word, or no record of its length: the floor, in and out
+        if len(others) <= cap:
+            whole.setdefault(len(note), []).append(i)
+            continue
+        others = np.sort(rng.choice(others, size=cap, replace=False))
+        fits_own = len(records[i]) == len(note)
+        chosen = [i, *others.tolist()] if fits_own else others.tolist()
+        scores = _word_scores(note, [records[j] for j in chosen], pairs, kept)
+        for release in extra:
+            if all(len(release[j]) == len(note) for j in chosen):
+                scores = scores + _word_scores(note, [release[j] for j in chosen], pairs, kept)
+        rest = scores[1:] if fits_own else scores
+        outsiders[i] = float(rest.max()) if len(rest) else _FLOOR
+        members[i] = max(float(scores[0]) if fits_own else _FLOOR, outsiders[i])
+    for length, rows in whole.items():
+        bucket = buckets[length]
+        matrices = [np.stack([records[j] for j in bucket])]
+        matrices += [np.stack([release[j] for j in bucket]) for release in extra
+                     if all(len(release[j]) == length for j in bucket)]
+        column = {int(j): c for c, j in enumerate(bucket.tolist())}
+        # a block costs a few array calls per word position, a note alone a few in all: blocks
+        # pay when they hold more notes than words (short notes), not for long unique notes
+        block = max(1, BLOCK_CELLS // (len(bucket) * length)) if len(rows) >= length else 1
+        for start in range(0, len(rows), block):
+            part = rows[start:start + block]
+            xs = np.stack([notes[i] for i in part])
+            if len(part) == 1:
+                scores = _word_scores(xs[0], matrices[0], pairs, kept)[None, :]
+                for ys in matrices[1:]:
+                    scores = scores + _word_scores(xs[0], ys, pairs, kept)[None, :]
+            else:
+                scores = _block_scores(xs, matrices[0], pairs, kept)
+                for ys in matrices[1:]:
+                    scores = scores + _block_scores(xs, ys, pairs, kept)
+            for r, i in enumerate(part):
+                own = column.get(i)
+                rest = scores[r] if own is None else np.delete(scores[r], own)
+                outsiders[i] = float(rest.max()) if len(rest) else _FLOOR
+                members[i] = max(_FLOOR if own is None else float(scores[r, own]), outsiders[i])
+    return mann_whitney_auc(members.tolist(), outsiders.tolist())
+
+
+def word_membership_reference(originals: Sequence[str], released: Sequence[str], *,
+                              pairs: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                              id_of: Callable[[str], int], kept: bool = False, seed: int = 0,
+                              more: Sequence[Sequence[str]] = ()) -> float:
+    """Play the word game of the module docstring, note by note: the AUC (nan with fewer than 2
+    records). The plain reference of :func:`word_membership`.
+
     Args:
         originals: the records' texts (the notes an attacker may hold).
         released: their releases as published, in the same order.
@@ -332,13 +416,38 @@ def verbatim_evidence(words: Sequence[str]) -> Callable[[np.ndarray, np.ndarray]
     return pairs
 
 
-def _word_scores(note: np.ndarray, candidates: list[np.ndarray],
+def _block_scores(xs: np.ndarray, ys: np.ndarray, pairs: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                  kept: bool) -> np.ndarray:
+    """float64 (b, c): :func:`_word_scores` of each of b notes against each of c records, all of
+    one word count w (``xs`` int64 (b, w), ``ys`` int64 (c, w)), with the same arithmetic: the law
+    is evaluated once per distinct (note word, record word) pair of a position and gathered."""
+    logs = np.zeros((len(xs), len(ys), xs.shape[1]))
+    counted = np.zeros((len(xs), len(ys)), dtype=np.int64)
+    for t in range(xs.shape[1]):
+        ux, ix = np.unique(xs[:, t], return_inverse=True)
+        uy, iy = np.unique(ys[:, t], return_inverse=True)
+        ux_in, uy_in = ux[ux >= 0], uy[uy >= 0]
+        table = np.zeros((len(ux), len(uy)))  # log P(uy | ux); 0 where a word is outside (not counted)
+        if len(ux_in) and len(uy_in):
+            grid_x = np.repeat(ux_in, len(uy_in))
+            grid_y = np.tile(uy_in, len(ux_in))
+            p = pairs(grid_x, grid_y)
+            if kept:
+                p = np.where((p <= 0) & (grid_x == grid_y), 1.0, p)
+            values = np.maximum(np.log(np.maximum(p, 1e-300)), _FLOOR)
+            table[np.ix_(ux >= 0, uy >= 0)] = values.reshape(len(ux_in), len(uy_in))
+        logs[:, :, t] = table[ix.reshape(-1)[:, None], iy.reshape(-1)[None, :]]
+        counted += (xs[:, t] >= 0)[:, None] & (ys[:, t] >= 0)[None, :]
+    return np.where(counted > 0, logs.sum(axis=2) / np.maximum(counted, 1), _FLOOR)
+
+
+def _word_scores(note: np.ndarray, candidates: list[np.ndarray] | np.ndarray,
                  pairs: Callable[[np.ndarray, np.ndarray], np.ndarray], kept: bool) -> np.ndarray:
     """float64 (len(candidates),): mean log P(candidate's word | note's word) over the positions
     where both words are in the embedding (with ``kept``, a word returned as itself is certain
     where the law gives it no mass; a position of no mass scores :data:`_FLOOR`; no such
     position: the floor)."""
-    ys = np.stack(candidates)  # (c, w): every candidate has the note's word count
+    ys = np.stack(candidates) if isinstance(candidates, list) else candidates  # (c, w): the note's count
     xs = np.broadcast_to(note, ys.shape)
     both = (xs >= 0) & (ys >= 0)
     logs = np.full(ys.shape, _FLOOR)
