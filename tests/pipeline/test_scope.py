@@ -323,13 +323,30 @@ def test_every_occurrence_of_a_labelled_string_is_treated_like_the_labelled_one(
 def test_propagation_skips_function_words_titles_and_particles() -> None:
     from embedanon.pipeline.scope import propagate
 
-    text = "Mrs May van Dyke saw may and Van and dyke, and DYKE's sister."
+    text = "Mrs May van Hoek saw may and Van and hoek, and HOEK's sister."
     spans = [Span(0, 16, "NAME", 0.8, "model")]
     added = [(text[s.start:s.end], s.label, s.source) for s in propagate(text, spans)[1:]]
-    assert added == [("dyke", "NAME", "propagation"), ("DYKE", "NAME", "propagation")]  # 's stays out
+    assert added == [("hoek", "NAME", "propagation"), ("HOEK", "NAME", "propagation")]  # 's stays out
     assert propagate(text, []) == []
     dates = [Span(0, 3, "DATE", 0.9, "regex")]  # dates and ages recur with other meanings
     assert propagate("May 3 and may 3", dates) == dates
+
+
+def test_a_dictionary_word_found_only_capitalized_does_not_propagate_in_lower_case() -> None:
+    """Decision 0150: a false NAME span on a capitalized dictionary word (``Gallbladder``) renamed
+    every ``gallbladder`` of the note. A listed name part (``smith``) and a name the text wrote in
+    lower case where it was found (a chat's ``gift``) still propagate in every case."""
+    from embedanon.pipeline.scope import propagate
+
+    def added(text: str, name: str) -> list[str]:
+        start = text.index(name)
+        spans = [Span(start, start + len(name), "NAME", 0.8, "model")]
+        return [text[s.start:s.end] for s in propagate(text, spans) if s.source == "propagation"]
+
+    assert added("Gallbladder: removed. The gallbladder was in GALLBLADDER.", "Gallbladder") == ["GALLBLADDER"]
+    assert added("John Smith came; the smith family and Smith's dog.", "John Smith") == ["smith", "Smith"]
+    assert added("teacher: hi gift\nstudent: hi. gift and Gift here", "gift") == ["gift", "Gift"]
+    assert added("Weeks-Rivas came in two weeks.", "Weeks-Rivas") == ["weeks"]  # a listed surname
 
 
 _DIALOGUE = "MARY: Hello, doctor.\nDoctor: Hi Mary.\nMARY: Bye.\nDoctor: Good.\n"

@@ -49,6 +49,7 @@ from ..detectors.base import DetectorUnavailable, Span
 from ..detectors.merge import WordLists, without_ranges
 from ..detectors.regex import RegexDetector
 from ..detectors.rules.common import NO_PROPAGATION
+from ..lexicon import dictionary_word
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
@@ -97,6 +98,18 @@ def _name_keys(word: str) -> list[str]:
     return [lookup_key(p) for p in split_joined(word) if p and p not in JOINERS]
 
 
+def _dictionary_recurrence(word: str, lower_names: set[str]) -> bool:
+    """Whether ``word`` is a lower-case dictionary word (no listed name part,
+    :func:`~embedanon.lexicon.dictionary_word`) that a NAME span found only capitalized: ``the
+    gallbladder`` after a false ``Gallbladder``, ``when`` after a forum title's ``When`` (decision
+    0150). ``the smith family`` after ``John Smith`` is no such word (``smith`` is a listed name
+    part), nor is ``gift`` where a chat wrote the name ``gift`` in lower case."""
+    if not word.islower():
+        return False
+    keys = _name_keys(word)
+    return not any(k in lower_names for k in keys) and dictionary_word(without_possessive(word))
+
+
 def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | None = None) -> list[Span]:
     """The spans plus every other whole-word occurrence, in any case, of what they label.
 
@@ -113,12 +126,16 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     sorted and disjoint.
     """
     names: set[str] = set()
+    lower_names: set[str] = set()  # keys of a name written in lower case where it was found
     strings: dict[str, Span] = {}
     for span in spans:
         piece = text[span.start : span.end]
         if span.label == "NAME":
-            names.update(k for w in split_words(piece)[1::2] for k in _name_keys(w)
-                         if len(k) > 1 and k.isalpha() and k not in _NOT_PROPAGATED)
+            for w in split_words(piece)[1::2]:
+                keys = [k for k in _name_keys(w) if len(k) > 1 and k.isalpha() and k not in _NOT_PROPAGATED]
+                names.update(keys)
+                if w.islower():
+                    lower_names.update(keys)
         elif span.label in RECURRING and piece.strip():
             strings.setdefault(piece.strip().casefold(), span)
     if not names and not strings:
@@ -136,7 +153,8 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     name_score = max((s.score for s in spans if s.label == "NAME"), default=1.0)
     at = 0
     for i, word in enumerate(split_words(text)):
-        if i % 2 and names and any(k in names for k in _name_keys(word)) and free(at, at + len(word)):
+        if (i % 2 and names and any(k in names for k in _name_keys(word)) and free(at, at + len(word))
+                and not _dictionary_recurrence(word, lower_names)):
             added.append(Span(at, at + len(without_possessive(word)), "NAME", name_score, "propagation"))
         at += len(word)
     for folded, source in strings.items():
