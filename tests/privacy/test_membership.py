@@ -283,3 +283,23 @@ def test_block_scores_are_the_reference_scores_bit_for_bit() -> None:
             block = _block_scores(xs, ys, law, kept)
             for r in range(len(xs)):
                 assert block[r].tolist() == _word_scores(xs[r], list(ys), law, kept).tolist()
+
+
+@pytest.mark.parametrize("game", [word_membership, word_membership_reference])
+def test_the_same_release_again_changes_no_note_on_the_pooled_scale(game) -> None:  # type: ignore[no-untyped-def]
+    """Left by an audit of the membership AUC, which pools notes: with fresh releases a record's
+    score was the sum over the releases, while a note with no record to compare (a word count of
+    its own) kept the one-release floor. Under a law of small probabilities (log P about -6.5 per
+    word) five releases put every member near -33, below the floor of -27.6, so the outsider
+    score of the lone 2-word note outranked the members of other notes: the same release five
+    times gave another AUC than once. The mean over releases keeps one scale."""
+    def law(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        return np.where(xs == ys, 2e-3, 1e-3)
+
+    notes = ["Red hot sun.", "Cat cold moon.", "Dog hot red.", "Blue sun cat.", "Moon red dog.",
+             "Sun cat cold.", "Red hot.", "Dog blue cold."]
+    released = ["Red cold sun.", "Cat cold dog.", "Sun hot red.", "Blue moon cat.", "Moon red hot.",
+                "Sun dog cold.", "Red sun.", "Dog blue cold hot."]  # the last changed word count
+    one = game(notes, released, pairs=law, id_of=_toy_id)
+    assert one > 0.5
+    assert game(notes, released, pairs=law, id_of=_toy_id, more=[released] * 4) == one

@@ -279,9 +279,12 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
         fits_own = len(records[i]) == len(note)
         chosen = [i, *others.tolist()] if fits_own else others.tolist()
         scores = _word_scores(note, [records[j] for j in chosen], pairs, kept)
+        read = 1
         for release in extra:
             if all(len(release[j]) == len(note) for j in chosen):
                 scores = scores + _word_scores(note, [release[j] for j in chosen], pairs, kept)
+                read += 1
+        scores = scores / read  # the mean over the releases read: one scale for every note
         rest = scores[1:] if fits_own else scores
         outsiders[i] = float(rest.max()) if len(rest) else _FLOOR
         members[i] = max(float(scores[0]) if fits_own else _FLOOR, outsiders[i])
@@ -305,6 +308,7 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
                 scores = _block_scores(xs, matrices[0], pairs, kept)
                 for ys in matrices[1:]:
                     scores = scores + _block_scores(xs, ys, pairs, kept)
+            scores = scores / len(matrices)
             for r, i in enumerate(part):
                 own = column.get(i)
                 rest = scores[r] if own is None else np.delete(scores[r], own)
@@ -335,8 +339,10 @@ def word_membership_reference(originals: Sequence[str], released: Sequence[str],
             :data:`WORD_PAIRS_PER_NOTE` word pairs of them (the same sample in and out).
         more: further releases of the same records, in the same order, under fresh keys
             (``privacy-report --releases N --fresh-key``). The attacker links a record across
-            releases (same place, same layout) and adds its evidence: a record's score is the sum
-            over releases of its mean log-likelihood, so every fresh release sharpens the game.
+            releases (same place, same layout) and adds its evidence: a record's score is the mean
+            over the releases read (those where every compared record kept the note's word count)
+            of its mean log-likelihood, so every fresh release sharpens the game and all notes'
+            scores stay on one scale for the pooled AUC (decision 0379).
     """
     if len(originals) != len(released):
         raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
@@ -365,10 +371,16 @@ def word_membership_reference(originals: Sequence[str], released: Sequence[str],
         scores = None
         if len(note) and chosen:
             scores = _word_scores(note, [records[j] for j in chosen], pairs, kept)
+            read = 1
             for release in extra:  # the same records, linked by place; their words must fit too
                 fits = [j for j in chosen if len(release[j]) == len(note)]
                 if len(fits) == len(chosen):
                     scores = scores + _word_scores(note, [release[j] for j in chosen], pairs, kept)
+                    read += 1
+            # the mean over the releases read: the sum ranks a note's records alike, but the
+            # AUC pools notes, and a sum of 5 releases beside one of 1 (a record that changed
+            # word count in some) or beside the floor (no record) compared two scales
+            scores = scores / read
         rest = None if scores is None else scores[1:] if fits_own else scores
         own = _FLOOR if scores is None or not fits_own else float(scores[0])
         best_other = _FLOOR if rest is None or not len(rest) else float(rest.max())
