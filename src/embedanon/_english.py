@@ -20,6 +20,23 @@ _TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{TITLE_ALTERNATION})(?:\.[ \t\u00a0]*|[ 
                            re.IGNORECASE)
 
 
+#: nouns of kinship and close relations (``sister``, ``boss``, ``roommate``): the verifier never
+#: drops a NAME right after one (decision 0111), and the ``kin`` rule reads the capitalized word
+#: after ``my``/``her`` ... and one of them as a name (decision 0146); both also take the nouns with
+#: ``step``/``grand``/``great-grand`` before them
+RELATION_NOUNS: tuple[str, ...] = (
+    "aunt", "auntie", "baby", "boss", "boyfriend", "brother", "caregiver", "carer", "child", "colleague",
+    "coworker", "co-worker", "cousin", "dad", "daddy", "daughter", "father", "fiance", "fiancee", "fiancé",
+    "fiancée", "flatmate", "friend", "girlfriend", "granny", "grandma", "grandpa", "guardian", "housemate",
+    "husband", "kid", "mom", "mommy", "mother", "mum", "neighbor", "neighbour", "nephew", "niece", "partner",
+    "roommate", "sibling", "sister", "son", "spouse", "uncle", "wife",
+)
+#: :data:`RELATION_NOUNS` as one alternation, longest first, with the ``great-``, ``grand-`` and
+#: ``step-`` prefixes (``stepson``, ``grandmother``, ``great-grandfather``)
+RELATION_ALTERNATION = (r"(?:great-?)?(?:grand-?|step-?)?(?:"
+                        + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True)) + ")")
+
+
 def after_title(text: str, start: int) -> bool:
     """Whether ``text[start:]`` comes right after a title (``Dr. ``, ``Mrs ``, ``Sir ``)."""
     return _TITLE_BEFORE.search(text, max(0, start - 40), start) is not None

@@ -1143,6 +1143,9 @@ def test_doubtful_dictionary_words_in_lower_case_are_no_names(text, names, score
         ("One of them, my little son Herbert, fell. Her boyfriend Jean-Pierre came.", [],
          ["Herbert", "Jean-Pierre"]),
         ("my best friend Kemi said so", ["Kemi"], ["Kemi"]),  # found already: one span
+        # the verifier's relation nouns and their prefixes, and the two of school
+        ("My great-grandmother Oyelaran came; her child Mbali and my teacher Okonkwo too.", [],
+         ["Oyelaran", "Mbali", "Okonkwo"]),
         # not: a common word or a name the word list also holds as a word, lower case, an acronym,
         # a contraction, no possessive
         ("Tell your mother I'm here. My sister Hope came. my dad doesn't know.", [], []),

@@ -14,9 +14,10 @@ at least 98 % of the true spans the detector finds. Only spans found by the dete
 verifier was trained on (the manifest's ``sources``: ``model``, ``regex``) are judged; a span
 any other detector (or the deny list) contributed is kept as it is, and so is a ``NAME`` span right
 after a relation noun (``his daughter Emily``, ``my friend dave``, ``her sons, Tom``:
-:data:`RELATION_NOUNS`, :func:`after_relation_noun`): such a name is a third party, the very case
-the detector must not miss, and the logistic features describe it only through the previous word,
-which the development data shows too rarely to outweigh a low model score (decision 0111); and so
+:data:`~embedanon._english.RELATION_NOUNS`, :func:`after_relation_noun`): such a name is a third
+party, the very case the detector must not miss, and the logistic features describe it only
+through the previous word, which the development data shows too rarely to outweigh a low model
+score (decision 0111); and so
 is a capitalized ``NAME`` span right before a verb of saying (``Artie said``, ``Kwame told him``:
 :data:`SPEECH_VERBS`, :func:`before_speech_verb`; decision 0138).
 
@@ -37,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .._english import RELATION_ALTERNATION
 from .._validate import fraction
 from ..errors import ConfigError
 from .base import Span
@@ -45,28 +47,17 @@ from .verify_features import DENSE_NAMES, FEATURE_VERSION, TextView, featurize, 
 WEIGHTS_FILE = "weights.npz"
 MANIFEST_FILE = "manifest.json"
 
-#: nouns of kinship and close relations after which a NAME candidate is never dropped (decision
-#: 0111); each also with ``step``/``grand``/``great-grand`` before it and ``s``, ``-in-law`` or
-#: ``s-in-law`` after it where that makes a word
-RELATION_NOUNS: tuple[str, ...] = (
-    "aunt", "auntie", "baby", "boss", "boyfriend", "brother", "caregiver", "carer", "child", "colleague",
-    "coworker", "co-worker", "cousin", "dad", "daddy", "daughter", "father", "fiance", "fiancee", "fiancé",
-    "fiancée", "flatmate", "friend", "girlfriend", "granny", "grandma", "grandpa", "guardian", "housemate",
-    "husband", "kid", "mom", "mommy", "mother", "mum", "neighbor", "neighbour", "nephew", "niece", "partner",
-    "roommate", "sibling", "sister", "son", "spouse", "uncle", "wife",
-)
 _RELATION_BEFORE = re.compile(
-    r"(?<![\w'\u2019-])(?:great-?)?(?:grand-?|step-?)?(?:"
-    + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True))
-    + r")(?:s|es)?(?:-in-law)?[ \t]*,?[ \t]*\Z", re.IGNORECASE)
+    r"(?<![\w'\u2019-])" + RELATION_ALTERNATION + r"(?:s|es)?(?:-in-law)?[ \t]*,?[ \t]*\Z", re.IGNORECASE)
 #: how far back :func:`after_relation_noun` looks (the longest noun and its affixes, and spaces)
 _RELATION_WINDOW = 40
 
 
 def after_relation_noun(text: str, start: int) -> bool:
-    """Whether a relation noun (:data:`RELATION_NOUNS`) comes right before ``text[start]``: only
-    spaces or tabs and at most one comma between them, on the same line (``his daughter Emily``,
-    ``her sons, Tom``, ``my sister-in-law Ana``; not ``Mason Emily`` nor ``daughter.\nEmily``)."""
+    """Whether a relation noun (:data:`~embedanon._english.RELATION_NOUNS`) comes right before
+    ``text[start]``: only spaces or tabs and at most one comma between them, on the same line
+    (``his daughter Emily``, ``her sons, Tom``, ``my sister-in-law Ana``; not ``Mason Emily`` nor
+    ``daughter.\nEmily``)."""
     return _RELATION_BEFORE.search(text, max(0, start - _RELATION_WINDOW), start) is not None
 
 

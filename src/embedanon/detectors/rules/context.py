@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from ..._english import RELATION_NOUNS
 from ...lexicon import drug_words, name_like
 from ..base import Span
 from .base import RuleContext
@@ -308,15 +309,14 @@ def name_after_honorifics(context: RuleContext, spans: list[Span]) -> list[Span]
     return sorted(spans + added, key=lambda s: s.start) if added else spans
 
 
-#: nouns for a person close to someone, in the singular (``my sister Ana``, ``her son Herbert``)
-_KIN = ("daughter", "son", "wife", "husband", "boyfriend", "girlfriend", "friend", "brother", "sister", "mom",
-        "mum", "mother", "dad", "father", "cousin", "roommate", "aunt", "uncle", "grandma", "grandpa",
-        "grandmother", "grandfather", "nephew", "niece", "neighbor", "neighbour", "partner", "fiance",
-        "fiancee", "stepson", "stepdaughter", "boss", "coworker", "colleague", "classmate", "teacher")
+#: nouns for a person close to someone, in the singular (``my sister Ana``, ``her son Herbert``): the
+#: verifier's relation nouns (decision 0111) and two of school
+_KIN = (*RELATION_NOUNS, "classmate", "teacher")
 #: a possessive, an optional word of age or rank, a kin noun, one space, then the word
 _AFTER_KIN = re.compile(
     r"\b(?:my|your|his|her|our|their)[ \t]+(?:(?:little|older|younger|big|best|new|old|oldest|youngest|"
-    rf"eldest|twin|baby|step)[ \t]+)?(?:{'|'.join(_KIN)})[ \t]({WORD})(?![\w'\u2019-])",
+    r"eldest|twin|baby|step)[ \t]+)?(?:great-?)?(?:grand-?|step-?)?(?:"
+    + "|".join(sorted(_KIN, key=len, reverse=True)) + rf")[ \t]({WORD})(?![\w'\u2019-])",
     re.IGNORECASE,
 )
 
