@@ -119,3 +119,18 @@ def test_detect_takes_the_llm_options_its_message_names(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     spans = json.loads(out.read_text(encoding="utf-8"))["spans"]
     assert [(s["text"], s["label"]) for s in spans] == [("Ana Ruiz", "NAME")]
+
+
+def test_evaluation_intervals_name_the_overlap_row_they_belong_to() -> None:
+    """The interval line sat under the typed and exact rows saying 'exact 95% intervals': read as the
+    exact row's, it put recall [0.292, 1.000] on an exact recall of 1/3. It is the overlap row's."""
+    from embedanon.cli.detection import format_report
+    from embedanon.detectors.evaluate import GoldRecord, GoldSpan, evaluate
+
+    text = "Okafor and Okafor met Okaforsen."
+    gold = GoldRecord("1", text, (GoldSpan(0, 6, "NAME"), GoldSpan(11, 17, "NAME"), GoldSpan(22, 31, "NAME")))
+    report = evaluate([gold], _Fixed())
+    assert (report.overlap.found, report.exact.found) == (3, 2)
+    line = next(line for line in format_report(report) if "Clopper-Pearson" in line)
+    assert line.startswith("overlap row, 95% intervals"), line
+    assert "recall [0.292, 1.000]" in line  # 3 of 3: 0.025 ** (1 / 3) = 0.2924

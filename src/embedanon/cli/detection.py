@@ -211,7 +211,8 @@ def format_report(report: DetectionReport) -> list[str]:
         lines.append("groups on labels other than NAME (left out of the group test, which is about "
                      "names): " + ", ".join(f"{label} {n}" for label, n in report.groups_left_out.items()))
     ci = report.to_dict()["intervals"]
-    lines.append(f"exact 95% intervals (Clopper-Pearson): recall {_ci(ci['recall'])}, "
+    # of the overlap row; "exact 95% intervals" read as the interval of the exact row above
+    lines.append(f"overlap row, 95% intervals (exact binomial, Clopper-Pearson): recall {_ci(ci['recall'])}, "
                  f"precision {_ci(ci['precision'])}")
     if report.confusion:
         lines += ["", "label confusion (found spans whose main prediction has another label; "
