@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import stat
 from pathlib import Path
 
@@ -134,3 +135,29 @@ def test_evaluation_intervals_name_the_overlap_row_they_belong_to() -> None:
     line = next(line for line in format_report(report) if "Clopper-Pearson" in line)
     assert line.startswith("overlap row, 95% intervals"), line
     assert "recall [0.292, 1.000]" in line  # 3 of 3: 0.025 ** (1 / 3) = 0.2924
+
+
+def _ends(line: str, skip: int, count: int) -> list[int]:
+    """Where the first ``count`` words after the first ``skip`` characters of ``line`` end."""
+    return [skip + m.end() for m in re.finditer(r"\S+", line[skip:])][:count]
+
+
+def test_evaluation_tables_keep_numbers_under_their_headings_with_long_labels() -> None:
+    """A label longer than the first column (ORGANIZATION, 12 characters, or another tool's
+    US_DRIVER_LICENSE) pushed its row's numbers two or more places right of their headings; a group
+    name over 16 characters did the same in the group table."""
+    from embedanon.cli.detection import format_report
+    from embedanon.detectors.evaluate import GoldRecord, GoldSpan, evaluate
+
+    text = "Okafor and Okafor met at Acme Incorporated."
+    group = "West African (Igbo)"
+    gold = GoldRecord("1", text, (GoldSpan(0, 6, "NAME", group), GoldSpan(11, 17, "NAME", group),
+                                  GoldSpan(25, 42, "US_DRIVER_LICENSE")))
+    lines = format_report(evaluate([gold], _Fixed()))
+    head = next(line for line in lines if line.rstrip().endswith("F5"))
+    for name in ("overlap", "NAME", "US_DRIVER_LICENSE"):
+        row = next(line for line in lines if line.startswith(name + " "))
+        assert _ends(row, len(name), 8) == _ends(head, 0, 8), (head, row)
+    group_head = next(line for line in lines if line.startswith("group "))
+    group_row = next(line for line in lines if line.startswith(group))
+    assert _ends(group_row, len(group), 3) == _ends(group_head, len("group"), 3), (group_head, group_row)

@@ -182,8 +182,8 @@ def _r(value: float) -> str:
     return "  n/a" if math.isnan(value) else f"{value:.3f}"
 
 
-def _row(name: str, c: Counts) -> str:
-    return (f"{name:<10} {c.gold:>6} {c.found:>6} {c.predicted:>6} {c.correct:>6}  "
+def _row(name: str, c: Counts, width: int = 10) -> str:
+    return (f"{name:<{width}} {c.gold:>6} {c.found:>6} {c.predicted:>6} {c.correct:>6}  "
             f"{_r(c.precision)}  {_r(c.recall)}  {_r(c.f_beta(1))}  {_r(c.f_beta(5))}")
 
 
@@ -193,16 +193,19 @@ def _ci(bounds: list[float | None] | tuple[float | None, float | None]) -> str:
 
 
 def format_report(report: DetectionReport) -> list[str]:
-    """Text tables of a report (counts and rates only)."""
-    head = f"{'':<10} {'gold':>6} {'found':>6} {'pred':>6} {'right':>6}  {'prec':>5}  {'rec':>5}  " \
+    """Text tables of a report (counts and rates only); the first column is as wide as its longest
+    label (ORGANIZATION, another tool's labels) so the numbers stay under their headings."""
+    width = max([10, *map(len, report.per_label)])
+    head = f"{'':<{width}} {'gold':>6} {'found':>6} {'pred':>6} {'right':>6}  {'prec':>5}  {'rec':>5}  " \
            f"{'F1':>5}  {'F5':>5}"
     lines = [f"detector: {report.detector}   documents: {report.documents}   "
              f"failed (DetectorUnavailable): {report.failed_documents}",
              f"matching: a span is matched when >= {report.min_coverage * 100:.4g}% of its characters "
              "are covered",
-             head, _row("overlap", report.overlap), _row("typed", report.typed), _row("exact", report.exact),
+             head, _row("overlap", report.overlap, width), _row("typed", report.typed, width),
+             _row("exact", report.exact, width),
              "", "per label (overlap; recall by gold label, precision by predicted label)", head]
-    lines += [_row(label, counts) for label, counts in report.per_label.items()]
+    lines += [_row(label, counts, width) for label, counts in report.per_label.items()]
     if report.unknown_labels:
         lines.append("gold labels the detectors do not have (found by a prediction of any label in the "
                      "overlap and per-label rows; never in the typed and exact rows): "
@@ -219,8 +222,9 @@ def format_report(report: DetectionReport) -> list[str]:
                       "hybrid scope picks the surrogate by the label):",
                   "  " + ", ".join(f"{pair} {n}" for pair, n in report.confusion.items())]
     if report.groups:
-        lines += ["", f"{'group':<16} {'spans':>6} {'found':>6} {'recall':>7}"]
-        lines += [f"{g.group:<16} {g.spans:>6} {g.found:>6} {_r(g.recall):>7}  "
+        named = max([16, *(len(g.group) for g in report.groups)])
+        lines += ["", f"{'group':<{named}} {'spans':>6} {'found':>6} {'recall':>7}"]
+        lines += [f"{g.group:<{named}} {g.spans:>6} {g.found:>6} {_r(g.recall):>7}  "
                   f"{_ci(ci['groups'][g.group])}" for g in report.groups]
         t = report.group_test
         if t is not None:
