@@ -122,6 +122,29 @@ def test_detect_takes_the_llm_options_its_message_names(tmp_path: Path) -> None:
     assert [(s["text"], s["label"]) for s in spans] == [("Ana Ruiz", "NAME")]
 
 
+@pytest.mark.default_embedding
+def test_detect_with_several_fields_names_each_texts_record_and_field(tmp_path: Path) -> None:
+    """With two --field the id (the text's place) of row 2's note was 4: nothing in the line said
+    which record or column it came from, and the review page calls that text record 2."""
+    data = tmp_path / "visits.csv"
+    data.write_text("id,title,note\n1,Visit,Nothing here.\n2,Follow-up,Call 617-555-0143 today.\n",
+                    encoding="utf-8")
+    out = tmp_path / "spans.jsonl"
+    result = runner.invoke(app, ["detect", str(data), "--field", "title", "--field", "note", "-o", str(out),
+                                 "-d", "regex", "-q"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["id"], r["record"], r["field"]) for r in lines] == [
+        (1, 1, "title"), (2, 1, "note"), (3, 2, "title"), (4, 2, "note")]
+    assert lines[3]["text"] == "Call 617-555-0143 today." and lines[3]["spans"][0]["label"] == "PHONE"
+    assert len(read_span_file(out)) == 4  # the extra keys read back as they are
+    one = tmp_path / "one.jsonl"
+    assert runner.invoke(app, ["detect", str(data), "--field", "note", "-o", str(one), "-d", "regex",
+                               "-q"]).exit_code == 0
+    assert [set(json.loads(line)) for line in one.read_text(encoding="utf-8").splitlines()] == [
+        {"id", "text", "spans"}] * 2  # one field: the id is the record
+
+
 def test_evaluation_intervals_name_the_overlap_row_they_belong_to() -> None:
     """The interval line sat under the typed and exact rows saying 'exact 95% intervals': read as the
     exact row's, it put recall [0.292, 1.000] on an exact recall of 1/3. It is the overlap row's."""

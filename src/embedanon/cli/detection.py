@@ -24,7 +24,7 @@ from ..detectors.evaluate import (
 )
 from ..detectors.registry import build_detectors
 from ..errors import InputError
-from ..files import check_paths, read_texts
+from ..files import check_paths, read_record_texts
 from ..io import check_encoding_errors
 from .common import handle_errors
 from .convention import examples
@@ -83,7 +83,8 @@ def detect_command(
     """Write the spans the detectors find in INPUT as a span file, to correct by hand.
 
     One JSON line per text: {id, text, spans: [{start, end, label, text, score, source}]}, the
-    id being the text's place in INPUT (1, 2, ...). Correct the spans (delete the wrong ones, add
+    id being the text's place in INPUT (1, 2, ...); with several --field, each line also names
+    its record (as 'review' numbers them) and field. Correct the spans (delete the wrong ones, add
     the missed ones), then score detectors against the file with 'evaluate-detection --data'.
     The file contains the original text: handle it like the source data."""
     started = time.monotonic()
@@ -102,7 +103,12 @@ def detect_command(
     shown = StageProgress(mode, "detect", _DETECT_UNITS)
     try:
         shown("reading", 0, 0)
-        texts = read_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
+        grouped = read_record_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
+        texts = [text for record_texts in grouped for text in record_texts]
+        # with several fields the id (a text's place) no longer names a record: say which one
+        names = field or []
+        places = [{"record": number, "field": names[k]} if len(names) > 1 else {}
+                  for number, record_texts in enumerate(grouped, 1) for k in range(len(record_texts))]
         shown("reading", len(texts), 0)
         chosen = list(range(len(texts)))
         if sample and sample < len(texts):
@@ -110,9 +116,10 @@ def detect_command(
         labels: Counter[str] = Counter()
         records = []
         shown("detecting", 0, len(chosen))
-        for record in detected_records([texts[i] for i in chosen], union, ids=[i + 1 for i in chosen]):
+        for i, record in zip(chosen, detected_records([texts[i] for i in chosen], union,
+                                                      ids=[i + 1 for i in chosen]), strict=True):
             labels.update(span["label"] for span in record["spans"])
-            records.append(record)
+            records.append({"id": record.pop("id"), **places[i], **record})
             shown("detecting", len(records), len(chosen))
         shown("writing", 0, 1)
         with atomic_write(os.fspath(output), private=True, original=True) as fh:
