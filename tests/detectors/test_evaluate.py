@@ -453,6 +453,13 @@ def test_cli_negative_controls(tmp_path):
      '"text": "SECRETNAME"}]}\n', "line 1: span 0 [3, 13) does not hold the span's own 'text'"),
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", "text": 6}]}\n',
      "line 1: span 0 [0, 6) does not hold the span's own 'text'"),
+    # second detection-commands audit: a blank group was a group of its own, a nameless row
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", "group": ""}]}\n',
+     "line 1: span 0 group must be a non-empty string"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", "group": " "}]}\n',
+     "line 1: span 0 group must be a non-empty string"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", "group": 3}]}\n',
+     "line 1: span 0 group must be a non-empty string"),
 ])
 def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"

@@ -159,8 +159,10 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
         if (start, end) in seen:  # one entity listed twice would count twice in every recall
             raise InputError(f"{where}: span {i} repeats span {seen[start, end]} [{start}, {end})")
         seen[start, end] = i
-        if group is not None and not isinstance(group, str):
-            raise InputError(f"{where}: span {i} group must be a string")
+        if group is not None and not (isinstance(group, str) and group.strip()):
+            # a blank group was a group of its own, a nameless row in the group test
+            raise InputError(f"{where}: span {i} group must be a non-empty string (leave 'group' out "
+                             "for a name without one)")
         if "text" in item and item["text"] != text[start:end]:  # decision 0368; neither is quoted
             raise InputError(f"{where}: span {i} [{start}, {end}) does not hold the span's own 'text' "
                              "(offsets must count code points, not UTF-16 units or bytes, in the "
