@@ -91,6 +91,8 @@ def test_detect_sample_is_seeded_and_keeps_input_order_and_places(tmp_path: Path
         (["-o", "{out}", "--encoding-errors", "surrogateescape"],
          "encoding errors must be one of strict, replace, got 'surrogateescape'"),
         (["-o", "{out}", "--encoding-errors", "ignore"], "encoding errors must be one of strict, replace"),
+        # second detection-commands audit: --seed without --sample ran and wrote every text
+        (["-o", "{out}", "--seed", "5"], "--seed applies only to --sample N"),
     ],
 )
 def test_detect_refuses_with_one_line_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:

@@ -91,6 +91,8 @@ def detect_command(
     private_target(output, "the span file")
     if sample < 0:
         raise InputError(f"sample must be 0 (all) or a positive number of texts, got {sample}")
+    if seed and not sample:  # an option that would be ignored is refused, as in anonymize
+        raise InputError("--seed applies only to --sample N (it seeds the draw of the sample)")
     check_encoding_errors(encoding_errors)  # as anonymize: else any Python error handler ran
     check_paths([("input", input_path), ("allow", allow), ("deny", deny)], [("output", output)])
     # the llm detector's own options, as anonymize and evaluate-detection take them (its
