@@ -459,7 +459,9 @@ def parse_json_line(body: str, where: str, fields: tuple[str, ...] | list[str] =
         raise InputError(f"{where}: a number is not finite JSON (NaN, Infinity, "
                          "or beyond the double range)") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"{where} is not valid JSON: {exc.msg}") from None
+        # where in the line (a character count, never the text): a hand-corrected span file's
+        # stray comma is otherwise hard to find in a line of several thousand characters
+        raise InputError(f"{where} is not valid JSON: {exc.msg} (at character {exc.pos + 1})") from None
     except RecursionError:
         raise InputError(f"{where} is JSON nested too deeply") from None
     except ValueError:  # e.g. an integer of more than 4300 digits

@@ -763,7 +763,8 @@ def test_standard_input_is_named_in_errors():
     result = runner.invoke(app, ["evaluate-detection", "--data", "-", "-d", "regex"],
                            input='{"id": "a", "text": "SECRETNAME", "spans": []}\n{oops\n')
     assert result.exit_code == 2
-    assert result.output.strip() == "error: <stdin>: line 2 is not valid JSON: Expecting property name enclosed in double quotes"
+    assert result.output.strip() == ("error: <stdin>: line 2 is not valid JSON: Expecting property name enclosed in double "
+                                     "quotes (at character 2)")
 
 
 def test_a_span_holding_its_own_text_is_read():
@@ -791,3 +792,17 @@ def test_the_shipped_example_labels_every_age_as_the_annotation_guide_says():
             ages += 1
             assert GoldSpan(match.start(1), match.end(1), "AGE") in record.spans, (record.id, match.start(1))
     assert ages == 12
+
+
+def test_a_json_error_says_where_in_the_line_it_is(tmp_path):
+    """Second detection-commands audit: a span deleted by hand from a 4,000-character line of a
+    span file left a stray comma, and the error said only 'line 3 is not valid JSON: Expecting
+    value'. It now gives the character (counted in the line, 1-based), and still quotes no text."""
+    record = {"id": 1, "text": "SECRETNAME " * 400, "spans": [{"start": 0, "end": 10, "label": "NAME"}]}
+    line = json.dumps(record).replace('"label": "NAME"}]', '"label": "NAME"},]')
+    path = tmp_path / "spans.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(path), "-d", "regex"])
+    assert result.exit_code == 2 and "SECRETNAME" not in result.output
+    at = line.index(",]") + 2  # the character after the stray comma, 1-based
+    assert result.output.strip() == f"error: {path}: line 1 is not valid JSON: Expecting value (at character {at})"
