@@ -359,11 +359,11 @@ _AGE_APPOSITION = re.compile(r",[ \t]?(1[01]\d|12[0-5]|[1-9]?\d),(?=[ \t])")
 def age_after_name(context: RuleContext, spans: list[Span]) -> list[Span]:
     """The number of ``, 79,`` right after a NAME span is that person's age (news style: ``A man,
     Gúbio Braga, 79, and two women``; ``a woman, Buchi Adegboye, 74, of Akron``): an AGE span of
-    ``score`` when no span covers it (decision 0147). A number not closed by a comma (``Smith, 3
+    score 1 when no span covers it (decision 0147). A number not closed by a comma (``Smith, 3
     times``) is left alone.
 
     Args:
-        context: the text, the score (the detector's threshold) and source of an added span.
+        context: the text and the source of an added span.
         spans: spans, sorted and disjoint.
 
     Returns:

@@ -233,6 +233,29 @@ def _word_ids(text: str, id_of: Callable[[str], int]) -> np.ndarray:
                     dtype=np.int64)
 
 
+_WordGame = tuple[list[np.ndarray], list[np.ndarray], list[list[np.ndarray]], dict[int, list[int]]]
+
+
+def _word_game(originals: Sequence[str], released: Sequence[str], more: Sequence[Sequence[str]],
+               id_of: Callable[[str], int]) -> _WordGame | None:
+    """The word game's inputs, checked: each note's and each release's word ids, and the records of
+    each word count (their indices); None when fewer than two records leave no game."""
+    if len(originals) != len(released):
+        raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
+    if len(originals) < 2:
+        return None
+    for other in more:
+        if len(other) != len(originals):
+            raise ValueError(f"need one release per record, got {len(other)} for {len(originals)}")
+    notes = [_word_ids(t, id_of) for t in originals]
+    records = [_word_ids(t, id_of) for t in released]
+    extra = [[_word_ids(t, id_of) for t in other] for other in more]
+    by_length: dict[int, list[int]] = {}
+    for j, ids in enumerate(records):
+        by_length.setdefault(len(ids), []).append(j)
+    return notes, records, extra, by_length
+
+
 def word_membership(originals: Sequence[str], released: Sequence[str], *,
                     pairs: Callable[[np.ndarray, np.ndarray], np.ndarray], id_of: Callable[[str], int],
                     kept: bool = False, seed: int = 0, more: Sequence[Sequence[str]] = ()) -> float:
@@ -248,19 +271,10 @@ def word_membership(originals: Sequence[str], released: Sequence[str], *,
         originals, released, pairs, id_of, kept, seed, more: as
             :func:`word_membership_reference`.
     """
-    if len(originals) != len(released):
-        raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
-    if len(originals) < 2:
+    game = _word_game(originals, released, more, id_of)
+    if game is None:
         return float("nan")
-    for other in more:
-        if len(other) != len(originals):
-            raise ValueError(f"need one release per record, got {len(other)} for {len(originals)}")
-    notes = [_word_ids(t, id_of) for t in originals]
-    records = [_word_ids(t, id_of) for t in released]
-    extra = [[_word_ids(t, id_of) for t in other] for other in more]
-    by_length: dict[int, list[int]] = {}
-    for j, ids in enumerate(records):
-        by_length.setdefault(len(ids), []).append(j)
+    notes, records, extra, by_length = game
     buckets = {length: np.array(rows, dtype=np.int64) for length, rows in by_length.items()}
     rng = np.random.default_rng(seed)
     members = np.full(len(notes), _FLOOR)
@@ -344,19 +358,10 @@ def word_membership_reference(originals: Sequence[str], released: Sequence[str],
             of its mean log-likelihood, so every fresh release sharpens the game and all notes'
             scores stay on one scale for the pooled AUC (decision 0379).
     """
-    if len(originals) != len(released):
-        raise ValueError(f"need one release per record, got {len(released)} for {len(originals)}")
-    if len(originals) < 2:
+    game = _word_game(originals, released, more, id_of)
+    if game is None:
         return float("nan")
-    for other in more:
-        if len(other) != len(originals):
-            raise ValueError(f"need one release per record, got {len(other)} for {len(originals)}")
-    notes = [_word_ids(t, id_of) for t in originals]
-    records = [_word_ids(t, id_of) for t in released]
-    extra = [[_word_ids(t, id_of) for t in other] for other in more]
-    by_length: dict[int, list[int]] = {}
-    for j, ids in enumerate(records):
-        by_length.setdefault(len(ids), []).append(j)
+    notes, records, extra, by_length = game
     rng = np.random.default_rng(seed)
     members, outsiders = [], []
     for i, note in enumerate(notes):
