@@ -381,3 +381,17 @@ def test_a_text_with_a_place_to_cut_keeps_the_exact_cut(anonymizer: Anonymizer, 
     text = build_review(str(src), anonymizer, sources=(), max_chars=5_000).records[0].texts[0]
     assert text.truncated and text.exact_cut and len(text.original) == prefix_end(line, 5_000)
     assert "cut inside" not in render_html(build_review(str(src), anonymizer, sources=(), max_chars=5_000))
+
+
+def test_the_lookalike_heading_counts_words_and_occurrences(tmp_path: Path, detected: Anonymizer) -> None:
+    """Second detection-commands audit: a name kept three times and a code once made the heading
+    "(5)" over a list of three rows, which read as rows missing."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("The doctor met Zebulonius and Zebulonius.\nLater Zebulonius had MRN-88213 at 10am.\n",
+                     encoding="utf-8")
+    review = build_review(str(notes), detected, sources=(), generated="2026-01-01 00:00 UTC")
+    doc = Page(render_html(review))
+    heading = "".join(next(n for n in doc.find("h2") if "look like personal data" in "".join(n.text)).text)
+    assert [(row.word, len(row.places)) for row in review.lookalike_rows()] == [
+        ("Zebulonius", 3), ("MRN-88213", 1), ("10am", 1)]
+    assert heading == "Unchanged words that look like personal data (3 words, 5 occurrences)"

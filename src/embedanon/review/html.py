@@ -220,7 +220,10 @@ MAX_PLACES = 12
 def _lookalikes(review: Review) -> str:
     rows = review.lookalike_rows()
     total = sum(len(r.places) for r in rows)
-    title = f"Unchanged words that look like personal data ({total:,})"
+    # the list has a row per word; a bare count of occurrences over fewer rows read as rows missing
+    counted = f"{len(rows):,} {'word' if len(rows) == 1 else 'words'}, {total:,} " \
+              f"{'occurrence' if total == 1 else 'occurrences'}" if rows else "none"
+    title = f"Unchanged words that look like personal data ({counted})"
     if not rows:
         return (f'<section class="panel" id="lookalikes"><h2>{title}</h2><p class="note">None in the '
                 "records shown: no name-like word outside the vocabulary, number, code, e-mail address "
