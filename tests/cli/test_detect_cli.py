@@ -186,3 +186,21 @@ def test_evaluation_tables_keep_numbers_under_their_headings_with_long_labels() 
     group_head = next(line for line in lines if line.startswith("group "))
     group_row = next(line for line in lines if line.startswith(group))
     assert _ends(group_row, len(group), 3) == _ends(group_head, len("group"), 3), (group_head, group_row)
+
+
+def test_detect_compresses_a_span_file_named_so(tmp_path: Path) -> None:
+    """Second detection-commands audit: '-o spans.jsonl.gz' wrote plain JSON lines under a gzip
+    name ('gunzip' refused it); anonymize compresses an output so named, and so does detect now."""
+    import gzip
+
+    data = tmp_path / "notes.txt"
+    data.write_text("Call 617-555-0143 today.\n", encoding="utf-8")
+    out = tmp_path / "spans.jsonl.gz"
+    result = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "regex", "-q"])
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    with gzip.open(out, "rt", encoding="utf-8") as fh:
+        (line,) = fh.read().splitlines()
+    assert json.loads(line)["spans"][0]["label"] == "PHONE"
+    scored = runner.invoke(app, ["evaluate-detection", "--data", str(out), "-d", "regex", "--json"])
+    assert scored.exit_code == 0 and json.loads(scored.output)["overlap"]["recall"] == 1.0

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -14,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from .._atomic import atomic_write, private_target
+from ..compressed import by_name, text_output
 from ..detectors.evaluate import (
     EQUIVALENCE_MARGIN,
     Counts,
@@ -124,7 +126,9 @@ def detect_command(
             records.append({"id": record.pop("id"), **places[i], **record})
             shown("detecting", len(records), len(chosen))
         shown("writing", 0, 1)
-        with atomic_write(os.fspath(output), private=True, original=True) as fh:
+        kind = by_name(output)  # -o spans.jsonl.gz: compressed, as anonymize writes it
+        with atomic_write(os.fspath(output), private=True, original=True, binary=kind is not None) as raw, \
+                (text_output(raw, kind, output) if kind else contextlib.nullcontext(raw)) as fh:
             for record in records:
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
         shown("writing", 1, 1)
