@@ -93,6 +93,10 @@ def test_detect_sample_is_seeded_and_keeps_input_order_and_places(tmp_path: Path
         (["-o", "{out}", "--encoding-errors", "ignore"], "encoding errors must be one of strict, replace"),
         # second detection-commands audit: --seed without --sample ran and wrote every text
         (["-o", "{out}", "--seed", "5"], "--seed applies only to --sample N"),
+        # second detection-commands audit: JSON lines were written under a CSV or Parquet name
+        (["-o", "{out}.csv"], "is named as comma-separated CSV, but detect writes a span file in JSON Lines"),
+        (["-o", "{out}.parquet"], "is named as Parquet, but detect writes a span file in JSON Lines"),
+        (["-o", "{out}.tsv.gz"], "is named as tab-separated CSV, but detect writes a span file in JSON Lines"),
     ],
 )
 def test_detect_refuses_with_one_line_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:
@@ -103,7 +107,8 @@ def test_detect_refuses_with_one_line_and_writes_nothing(tmp_path: Path, args: l
     result = runner.invoke(app, ["detect", str(data), *argv, "-d", "regex"])
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1 and "Okafor" not in result.output
-    assert not out.exists() and data.read_text(encoding="utf-8") == "Seen by Dr. Okafor.\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]  # nothing written, under any name
+    assert data.read_text(encoding="utf-8") == "Seen by Dr. Okafor.\n"
 
 
 def test_detect_takes_the_llm_options_its_message_names(tmp_path: Path) -> None:

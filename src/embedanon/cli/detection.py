@@ -10,12 +10,13 @@ import os
 import random
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from .._atomic import atomic_write, private_target
-from ..compressed import by_name, text_output
+from ..compressed import by_name, strip_suffix, text_output
 from ..detectors.evaluate import (
     EQUIVALENCE_MARGIN,
     Counts,
@@ -26,7 +27,7 @@ from ..detectors.evaluate import (
 )
 from ..detectors.registry import build_detectors
 from ..errors import InputError
-from ..files import check_paths, read_record_texts
+from ..files import _NAMED_AS, check_paths, read_record_texts
 from ..io import check_encoding_errors
 from .common import handle_errors
 from .convention import examples
@@ -91,6 +92,10 @@ def detect_command(
     The file contains the original text: handle it like the source data."""
     started = time.monotonic()
     private_target(output, "the span file")
+    named = _NAMED_AS.get(Path(strip_suffix(output)).suffix.lower())
+    if named not in (None, "JSON Lines"):  # as anonymize refuses -o out.csv for JSON lines
+        raise InputError(f"output {output} is named as {named}, but detect writes a span file in JSON "
+                         "Lines; name it .jsonl")
     if sample < 0:
         raise InputError(f"sample must be 0 (all) or a positive number of texts, got {sample}")
     if seed and not sample:  # an option that would be ignored is refused, as in anonymize
