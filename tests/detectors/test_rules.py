@@ -819,6 +819,7 @@ def test_a_phone_at_the_end_of_a_text_keeps_the_sentence_end():
         ("We said hi Thembile.", [], []),
         ("Chi Thembile.", [], []),
         ("Hi Thembile.", [("Thembile", "ID")], ["Thembile"]),
+        ("Thank you, Ma'am. Thanks Doc. Bye Doctor!", [], []),  # an address by role (0151)
     ],
 )
 def test_words_after_a_greeting_are_a_name(text, names, expected):
@@ -1101,6 +1102,10 @@ def test_names_of_groups_are_no_names(text, names, expected):
         # a capitalized one too where a clause ends; before a verb it may be a name (`Lord nodded`)
         ("Patient: Hello Doctor! Okay Doctor, I will.", ["Doctor"], []),
         ("Then Lord nodded.", ["Lord"], ["Lord"]),
+        # informal titles, and a title the decode took with a greeting or a yes before it (0151)
+        ("Patient: Thanks Doc. Bye Doctor! Thank you, Ma'am. Yes Sir.", ["Doc", "Bye Doctor", "Ma", "Yes Sir"], []),
+        ("Patient: Bye Doctor Okafor! Doc Brown said so. Hi Jane!", ["Bye Doctor Okafor", "Doc", "Jane"],
+         ["Bye Doctor Okafor", "Doc", "Jane"]),
         ("Ask Dr. Lord.", ["Lord"], ["Lord"]),
         ("hey jaywalker! ok", ["jaywalker"], ["jaywalker"]),  # without capitals only titles leave
         ("Ask Mr. nurse about it, Tom.", ["nurse"], ["nurse"]),

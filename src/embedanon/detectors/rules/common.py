@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from ..._english import TITLES
 from ..base import Span
 
 #: capitalized words that are not names when they stand next to a coordination
@@ -30,6 +31,15 @@ HEADER_LABELS = (
 
 #: honorifics the decode rules read a name after (``Dr. Okafor``), lower case, without the period
 HONORIFICS = ("mrs", "mr", "ms", "mx", "dr", "prof")
+
+
+#: greetings, thanks and farewells a name follows (``Hi I-An!``, ``GOOD MORNING THEMBILE.``) or a
+#: title that addresses someone by role (``Bye Doctor!``)
+GREETINGS = ("hi", "hello", "hey", "dear", "thanks", "thank you", "good morning", "good afternoon",
+             "good evening", "sorry", "bye", "goodbye", "welcome")
+#: words that address someone by role, lower case: the titles (``doctor``, ``sir``) and ``doc``,
+#: ``ma'am`` (``Thanks Doc.``, ``Thank you, Ma'am.``; decision 0151)
+ADDRESSES = TITLES | {"doc", "ma'am", "ma\u2019am", "maam"}
 
 
 def drop_where(spans: list[Span], label: str, drops: Callable[[Span], bool]) -> list[Span]:

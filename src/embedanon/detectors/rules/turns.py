@@ -14,15 +14,12 @@ from ..base import Span
 from ..features import fold
 from ..merge import without_ranges
 from .base import RuleContext
-from .common import HONORIFICS, NO_PROPAGATION, WORD, SpanLookup, mixed_name_case
+from .common import ADDRESSES, GREETINGS, HONORIFICS, NO_PROPAGATION, WORD, SpanLookup, mixed_name_case
 
-#: greetings, thanks and farewells a name follows (``Hi I-An!``, ``GOOD MORNING THEMBILE.``)
-_GREETINGS = ("hi", "hello", "hey", "dear", "thanks", "thank you", "good morning", "good afternoon",
-              "good evening", "sorry", "bye", "goodbye", "welcome")
 #: a greeting, one space or a comma and a space, then one to three words joined by single spaces
 #: and followed by ``,!.?;``, a line end or the text's end
 _GREETING = re.compile(
-    rf"(?<![^\W_])(?:{'|'.join(g.replace(' ', '[ ]') for g in _GREETINGS)}),?[ ]"
+    rf"(?<![^\W_])(?:{'|'.join(g.replace(' ', '[ ]') for g in GREETINGS)}),?[ ]"
     rf"({WORD}(?:[ ]{WORD}){{0,2}})(?=[,!.?;]|[ \t]*(?:\r?\n|\Z))",
     re.IGNORECASE,
 )
@@ -37,7 +34,7 @@ def _opens_clause(text: str, i: int) -> bool:
 
 def name_after_greetings(context: RuleContext, spans: list[Span]) -> list[Span]:
     """``Hi I-An!``, ``TUTOR: GOOD MORNING THEMBILE.``: one to three words right after a greeting
-    (:data:`_GREETINGS`, any case, at the start of a line, a speaker's turn or a sentence; then
+    (:data:`~.common.GREETINGS`, any case, at the start of a line, a speaker's turn or a sentence; then
     one space or ``, ``) and followed by ``,!.?;`` or a line end become one NAME span with
     ``score`` when every word has the text's case (capitalized in mixed text, hyphen pieces
     included; all capitals in upper-case text; lower case in text without capitals), none is a
@@ -71,6 +68,8 @@ def name_after_greetings(context: RuleContext, spans: list[Span]) -> list[Span]:
             shaped = all(w.isupper() if case == "upper" else w.islower() for w in words)
         folded = [fold(w) for w in words]
         if not shaped or any(f in NO_PROPAGATION or f in HONORIFICS for f in folded):
+            continue
+        if all(w.lower() in ADDRESSES for w in words):  # ``Thank you, Ma'am.``: an address by role
             continue
         if all(f in context.common for f in folded):
             continue

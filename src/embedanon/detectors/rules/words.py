@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ..._english import TITLE_ALTERNATION, TITLES, after_title
+from ..._english import TITLE_ALTERNATION, after_title
 from ...lexicon import (
     dictionary_word,
     drug_words,
@@ -29,7 +29,7 @@ from ..base import Span
 from ..bio import true_runs
 from ..features import fold
 from .base import RuleContext
-from .common import NO_PROPAGATION, SpanLookup, capitalized, drop_where
+from .common import ADDRESSES, GREETINGS, NO_PROPAGATION, SpanLookup, capitalized, drop_where
 
 _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -391,6 +391,9 @@ def _unspaced(text: str, start: int, end: int) -> tuple[int, int]:
 
 #: what may follow a title that addresses someone by role: a clause's end or the line's
 _CLAUSE_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
+#: the words of a greeting, a thanks or a farewell, and of a yes or no, before an address
+#: (``Bye Doctor!``, ``Okay Doctor``)
+_BEFORE_ADDRESS = frozenset(w for g in GREETINGS for w in g.split()) | {"okay", "ok", "yes", "no", "sure"}
 
 
 def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]:
@@ -398,9 +401,11 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
     dropped:
 
     * whatever the model's score, when its words are all titles (``doctor``, ``sir``,
-      ``professor``: :data:`~embedanon._english.TITLES`) written in lower case (``Hello
-      doctor!``, ``hi doctor``), or capitalized where a clause ends (``Hello Doctor!``, ``Okay
-      Doctor, I will``; not ``Lord nodded``): an address by role (decision 0144);
+      ``professor``: :data:`~embedanon._english.TITLES`; and ``doc``, ``ma'am``) written in lower
+      case (``Hello doctor!``, ``hi doctor``), or capitalized where a clause ends (``Hello
+      Doctor!``, ``Okay Doctor, I will``, ``Thanks Doc.``; not ``Lord nodded``), the title
+      alone or after the words of a greeting or a yes (``Bye Doctor!``): an address by role
+      (decisions 0144, 0151);
     * in text with both cases, when it is written in lower case and its whole words are all nouns
       for a kind of person (:func:`~embedanon.lexicon.person_noun`), whatever the score (``Yes
       ma'am``, ``my liege``, ``you nitwit``, ``Hey, jaywalker!``; decision 0140), or, where the
@@ -428,19 +433,23 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
 
     def dictionary(sp: Span) -> bool:
         piece = text[sp.start : sp.end]
-        if not piece.islower():
-            # a capitalized title alone that ends a clause is an address too: ``Hello Doctor!``
-            return (piece.lower() in TITLES and _CLAUSE_END.match(text, sp.end) is not None
-                    and not after_title(text, sp.start))
         # the whole words the span touches (the decode may hold ``ma`` of ``ma'am``), read from the
         # white space before it to the white space after it: no word holds white space, and
         # reading the whole line for each span was quadratic in a long line's length
-        words = [m.group() for m in _JOINED_WORD.finditer(text, *_unspaced(text, sp.start, sp.end))
-                 if m.start() < sp.end and sp.start < m.end()]
+        touched = [m for m in _JOINED_WORD.finditer(text, *_unspaced(text, sp.start, sp.end))
+                   if m.start() < sp.end and sp.start < m.end()]
+        words = [m.group() for m in touched]
+        if not piece.islower():
+            # a capitalized title alone that ends a clause is an address too: ``Hello Doctor!``,
+            # and so is one the decode took with the greeting before it: ``Bye Doctor!``
+            said = [w.lower() for w in words]
+            return (bool(said) and said[-1] in ADDRESSES and all(w in _BEFORE_ADDRESS for w in said[:-1])
+                    and _CLAUSE_END.match(text, touched[-1].end()) is not None
+                    and not after_title(text, sp.start))
         doubtful = sp.score < _PAIR_SCORE
 
         def gone(w: str) -> bool:
-            return w in TITLES or (mixed and (person_noun(w) or (doubtful and dictionary_word(w))))
+            return w in ADDRESSES or (mixed and (person_noun(w) or (doubtful and dictionary_word(w))))
 
         return (bool(words) and all(w.islower() and gone(w) for w in words)
                 and not after_title(text, sp.start))
