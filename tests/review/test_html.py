@@ -395,3 +395,24 @@ def test_the_lookalike_heading_counts_words_and_occurrences(tmp_path: Path, dete
     assert [(row.word, len(row.places)) for row in review.lookalike_rows()] == [
         ("Zebulonius", 3), ("MRN-88213", 1), ("10am", 1)]
     assert heading == "Unchanged words that look like personal data (3 words, 5 occurrences)"
+
+
+def test_the_settings_say_how_spans_were_found_never_the_lists(tmp_path: Path, tiny_embedding: Path,
+                                                                anonymizer: Anonymizer) -> None:
+    """Second detection-commands audit: the settings of a detected or hybrid page named no
+    detector, option, strategy or word list, so a page made with '-d regex' and one with
+    'model,regex' differed only in the configuration digest. The deny list's strings (private
+    words) stay off the page, as do option values (a URL may carry a password)."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("The doctor saw the patient today.\n", encoding="utf-8")
+    hybrid = Anonymizer(str(tiny_embedding), "knn", k=3, seed=1, scope="hybrid", detectors="regex",
+                        strategies={"PHONE": "redact"}, allow=["Okafor"], deny={"Zebulonius": "NAME"})
+    settings = dict(build_review(str(notes), hybrid, sources=()).settings.detection)
+    assert settings == {"Detectors": "regex", "Detector options": "none", "Strategies": "PHONE=redact",
+                        "Allow and deny lists": "1 allowed and 1 denied strings (not shown)",
+                        "Phone and ID formats": "neutral"}
+    page = render_html(build_review(str(notes), hybrid, sources=()))
+    assert "<th>Detectors</th><td>regex</td>" in page
+    assert "Zebulonius" not in page and "Okafor" not in page
+    plain = render_html(build_review(str(notes), anonymizer, sources=()))  # scope all: no such rows
+    assert "<th>Detectors</th>" not in plain

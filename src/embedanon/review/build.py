@@ -58,10 +58,23 @@ def settings_of(anonymizer: Anonymizer) -> Settings:
         if value is not None:
             params.append((name, value))
     epsilon = given.get("epsilon", getattr(mechanism, "epsilon", None))
+    scope = config.scope
+    detection: tuple[tuple[str, str], ...] = ()
+    if scope.scope != "all":  # two pages from different detectors differed only in the digest
+        detection = (
+            ("Detectors", scope.detectors),
+            ("Detector options", ", ".join(name for name, _ in scope.detector_options) or "none"),
+            ("Strategies", ", ".join(f"{label}={action}" for label, action in scope.strategies)
+             or "the scope's default"),
+            ("Allow and deny lists", f"{len(scope.allow):,} allowed and {len(scope.deny):,} denied "
+                                     "strings (not shown)"),
+            ("Phone and ID formats", "neutral" if scope.neutral_formats else "kept (--keep-formats)"),
+        )
     return Settings(
         mechanism=config.mechanism, params=tuple(params), embedding=config.embedding,
         key_origin=anonymizer.key.origin, key_fingerprint=anonymizer.key.fingerprint(),
         digest=anonymizer.digest(), epsilon=None if epsilon is None else float(epsilon),
+        detection=detection,
     )
 
 

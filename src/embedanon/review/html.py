@@ -270,6 +270,7 @@ def _settings(review: Review) -> str:
         ("Fields", ", ".join(f"<code>{field_name(f)}</code>" for f in review.fields) or "every line"),
         ("Mechanism", f"<code>{attr(s.mechanism)}</code>"),
         ("Scope", f"<code>{attr(review.scope or 'all')}</code>"),
+        *((heading, attr(value)) for heading, value in s.detection),
         ("Parameters", ", ".join(f"{attr(n)} = <code>{attr(v)}</code>" for n, v in s.params) or "none"),
         ("Embedding", f"<code>{field_name(s.embedding)}</code>"),
         ("Key", f"{attr(key)}, fingerprint <code>{attr(s.key_fingerprint)}</code>"

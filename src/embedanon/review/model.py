@@ -185,6 +185,10 @@ class Settings:
         key_fingerprint: the key's public fingerprint.
         digest: configuration digest (:meth:`~embedanon.pipeline.Anonymizer.digest`).
         epsilon: per-word epsilon, or None when the mechanism has none.
+        detection: outside scope all, how spans were found, as (heading, value) rows: the
+            detectors, the names of their options (never the values: a URL may carry a
+            password), the strategies, how many allowed and denied strings (never the strings:
+            a deny list holds the private words themselves) and the phone and ID formats.
     """
 
     mechanism: str
@@ -194,6 +198,7 @@ class Settings:
     key_fingerprint: str
     digest: str
     epsilon: float | None = None
+    detection: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
