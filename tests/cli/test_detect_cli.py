@@ -209,3 +209,23 @@ def test_detect_compresses_a_span_file_named_so(tmp_path: Path) -> None:
     assert json.loads(line)["spans"][0]["label"] == "PHONE"
     scored = runner.invoke(app, ["evaluate-detection", "--data", str(out), "-d", "regex", "--json"])
     assert scored.exit_code == 0 and json.loads(scored.output)["overlap"]["recall"] == 1.0
+
+
+def test_the_regex_labels_option_takes_a_comma_separated_list(tmp_path: Path) -> None:
+    """Second detection-commands audit: '--detector-option regex_labels=PHONE,EMAIL' (the 'labels'
+    option the error of a wrong one lists) was read letter by letter and always refused: "regex
+    labels must be among ..., got ['P', 'H', 'O', 'N', 'E', ',', ...]"."""
+    from embedanon.detectors.regex import RegexDetector
+
+    data = tmp_path / "notes.txt"
+    data.write_text("Mail ana@example.org or call 617-555-0143 on 3/4/2019.\n", encoding="utf-8")
+    out = tmp_path / "spans.jsonl"
+    result = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "regex", "-q",
+                                 "--detector-option", "regex_labels=PHONE, EMAIL"])
+    assert result.exit_code == 0, result.output
+    (line,) = out.read_text(encoding="utf-8").splitlines()
+    assert [span["label"] for span in json.loads(line)["spans"]] == ["EMAIL", "PHONE"]  # no DATE
+    assert RegexDetector(labels="PHONE").labels == RegexDetector(labels=("PHONE",)).labels
+    refused = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "regex",
+                                  "--detector-option", "regex_labels=PHONE,NAME"])
+    assert refused.exit_code == 2 and "regex labels must be among" in refused.output

@@ -510,15 +510,19 @@ class RegexDetector:
     places and institutions by shape and public gazetteers (:mod:`.places`).
 
     Args:
-        labels: restrict output to these labels (default: all the labels above).
+        labels: restrict output to these labels (default: all the labels above); a string is a
+            comma-separated list (``"PHONE,EMAIL"``: ``--detector-option regex_labels=PHONE,EMAIL``,
+            the only form a detector option can take).
     """
 
     name = "regex"
     LABELS: Final = ("EMAIL", "URL", "PHONE", "DATE", "ID", "IP", "AGE", "LOCATION", "ORGANIZATION")
 
-    def __init__(self, *, labels: tuple[str, ...] | list[str] | None = None) -> None:
+    def __init__(self, *, labels: str | tuple[str, ...] | list[str] | None = None) -> None:
         from ..errors import ConfigError
 
+        if isinstance(labels, str):  # a string was read letter by letter: ['P', 'H', 'O', 'N', 'E']
+            labels = [label.strip() for label in labels.split(",")]
         chosen = tuple(self.LABELS if labels is None else labels)
         unknown = [x for x in chosen if x not in self.LABELS]
         if unknown or not chosen:
