@@ -416,3 +416,18 @@ def test_the_settings_say_how_spans_were_found_never_the_lists(tmp_path: Path, t
     assert "Zebulonius" not in page and "Okafor" not in page
     plain = render_html(build_review(str(notes), anonymizer, sources=()))  # scope all: no such rows
     assert "<th>Detectors</th>" not in plain
+
+
+def test_a_sample_of_all_over_more_records_than_a_page_holds_says_so(tmp_path: Path,
+                                                                    anonymizer: Anonymizer) -> None:
+    """Second detection-commands audit: '--sample 0' on 1,500 records made '1,000 of 1,500 records
+    (requested all)', which read as 500 records lost; the page holds at most 1,000 and now says so."""
+    from embedanon.review.sample import MAX_SAMPLE
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("the patient was seen\n" * (MAX_SAMPLE + 2) + "\n", encoding="utf-8")
+    over = render_html(build_review(str(notes), anonymizer, sample=0, sources=()))
+    assert f"{MAX_SAMPLE:,} of {MAX_SAMPLE + 3:,} records (requested all, at most {MAX_SAMPLE:,} a page)" in over
+    notes.write_text("the patient was seen\n\n", encoding="utf-8")
+    under = render_html(build_review(str(notes), anonymizer, sample=0, sources=()))
+    assert "1 of 2 records (requested all), drawn" in under  # the empty record is counted, not capped

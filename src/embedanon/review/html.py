@@ -27,6 +27,7 @@ from .assets import CSS, JS, LABEL_PALETTE
 from .lookalike import KINDS
 from .model import Review, label_of
 from .panes import attr, detected_items, field_name, percent, record_html, slug, spelled
+from .sample import MAX_SAMPLE
 from .svg import Bar, column_bars
 
 STAGE_HELP = {
@@ -255,6 +256,15 @@ def _lookalikes(review: Review) -> str:
             + "</section>")
 
 
+def _requested(review: Review) -> str:
+    """What the sample asked for; 'all' over more records than a page holds says the cap
+    ('1,000 of 1,500 records (requested all)' read as records lost)."""
+    if review.requested:
+        return f"{review.requested:,}"
+    capped = len(review.records) + review.empty_records < review.records_total
+    return f"all, at most {MAX_SAMPLE:,} a page" if capped else "all"
+
+
 def _settings(review: Review) -> str:
     s = review.settings
     key = {"file": "release key file", "default": "your default release key",
@@ -278,7 +288,7 @@ def _settings(review: Review) -> str:
                 f"{attr(key_note)}</div>"),
         ("Configuration digest", f"<code>{attr(s.digest)}</code>"),
         ("Sample", attr(f"{len(review.records):,} of {review.records_total:,} records "
-                        f"(requested {'all' if review.requested == 0 else review.requested}), drawn "
+                        f"(requested {_requested(review)}), drawn "
                         "uniformly with the key's own sampling stream"
                         + (f"; {review.empty_records:,} empty records are not shown"
                            if review.empty_records else ""))),
