@@ -125,13 +125,18 @@ def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("headerless csv", [str(headless), "-o", out], "no column 'text'"),
         ("epsilon on knn", [str(txt), "-o", out, "--epsilon", "1"], "epsilon"),
         ("unknown mechanism", [str(txt), "-o", out, "-m", "nope"], "nope"),
+        # second detection-commands audit: a page of original text under a release's name (or a
+        # compressed one, written as plain HTML) could be taken for the release and sent with it
+        ("data file name", [str(txt), "-o", str(tmp / "notes.anon.csv")],
+         "is named as a .csv data file, but review writes an HTML page holding the original text"),
+        ("compressed name", [str(txt), "-o", str(tmp / "review.html.gz")], "is named as compressed (gzip)"),
     ]
 
 
 BAD_CASES = ["missing input", "negative sample", "sample over the cap", "stdout", "empty output", "device",
              "directory",
              "same as input", "field on txt", "field twice", "bad json", "missing field", "headerless csv",
-             "epsilon on knn", "unknown mechanism"]
+             "epsilon on knn", "unknown mechanism", "data file name", "compressed name"]
 
 
 def test_bad_case_names_cover_the_table(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from ..review import (
     MAX_SAMPLE,
     MAX_TEXT_CHARS,
     build_review,
+    check_page_name,
     check_target,
     default_sources,
     summary_lines,
@@ -74,10 +75,11 @@ def review_command(
     mode = choose(progress, quiet, input_path == "-")
     if mode != "none":
         show_notices()
-    check_target(output)
+    check_target(output, name=False)
     overrides = parse_overrides(threshold)
     # before reading the key or loading anything: the page must not replace a file the run reads
     check_paths([("input", input_path), *release_files(**release)], [("output", output)])
+    check_page_name(output)  # after: '-o notes.txt' for notes.txt is 'the same file as input'
     anonymizer = release_anonymizer(**release)
     shown = StageProgress(mode, "review", UNITS)
     try:

@@ -23,7 +23,7 @@ from .figures import (
     judge_review,
     threshold_table,
 )
-from .html import BANNER, check_target, render_html, summary_lines, write_review
+from .html import BANNER, check_page_name, check_target, render_html, summary_lines, write_review
 from .lookalike import KINDS, Lookalike, default_vocabulary, find_lookalikes
 from .model import Figure, Review, ReviewRecord, ReviewText, Settings, TextStats, text_stats
 from .sample import DEFAULT_SAMPLE, MAX_SAMPLE, reservoir_sample, sample_rng, sample_size
@@ -31,7 +31,8 @@ from .sample import DEFAULT_SAMPLE, MAX_SAMPLE, reservoir_sample, sample_rng, sa
 __all__ = [
     "BANNER", "DEFAULT_SAMPLE", "KINDS", "MAX_SAMPLE", "MAX_TEXT_CHARS", "AttackFigures", "Figure",
     "FigureSource", "FigureUnavailable", "Lookalike", "MechanismFigures", "Progress", "Review",
-    "ReviewRecord", "ReviewText", "Settings", "TextStats", "attack_figures", "build_review", "check_target",
+    "ReviewRecord", "ReviewText", "Settings", "TextStats", "attack_figures", "build_review",
+    "check_page_name", "check_target",
     "collect_figures", "default_sources", "default_vocabulary", "find_lookalikes", "judge_review",
     "render_html", "reservoir_sample", "sample_rng", "sample_size", "scan", "settings_of", "summary_lines",
     "text_stats", "threshold_table", "write_review",

@@ -19,9 +19,12 @@ import hashlib
 import os
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 from .. import __version__
 from .._atomic import atomic_write, private_target
+from ..compressed import by_name, strip_suffix
+from ..errors import ConfigError
 from ..privacy.verdict import Check, shown
 from .assets import CSS, JS, LABEL_PALETTE
 from .lookalike import KINDS
@@ -405,14 +408,38 @@ def write_review(review: Review, path: str | os.PathLike[str]) -> None:
         fh.write(page)
 
 
-def check_target(path: str | os.PathLike[str]) -> None:
+#: data-file names a review page must not get (anonymize's inputs and outputs)
+_DATA_SUFFIXES = frozenset({".csv", ".tsv", ".jsonl", ".ndjson", ".json", ".parquet", ".pq", ".txt"})
+
+
+def check_target(path: str | os.PathLike[str], *, name: bool = True) -> None:
     """Refuse, before any work, a target the page must not go to: standard output, a special
-    file (device, FIFO, ``/dev/stdout``) or a path that cannot be a regular file.
+    file (device, FIFO, ``/dev/stdout``) or a path that cannot be a regular file; and (``name``)
+    one named as data (:func:`check_page_name`).
 
     Raises:
         OutputError: with one line naming the problem.
+        ConfigError: see :func:`check_page_name`.
     """
     private_target(path, "the review page")
+    if name:
+        check_page_name(path)
+
+
+def check_page_name(path: str | os.PathLike[str]) -> None:
+    """Refuse a page name that says a data file (``-o notes.anon.csv``: a page of original text
+    that could be taken for the release and sent with it) or a compressed one (written as plain
+    HTML).
+
+    Raises:
+        ConfigError: with one line naming the problem.
+    """
+    name = os.fspath(path)
+    kind, suffix = by_name(name), Path(strip_suffix(name)).suffix.lower()
+    if kind is not None or suffix in _DATA_SUFFIXES:
+        said = f"compressed ({kind})" if kind is not None else f"a {suffix} data file"
+        raise ConfigError(f"output {name} is named as {said}, but review writes an HTML page holding "
+                          "the original text; name it .html")
 
 
 def summary_lines(review: Review) -> Sequence[str]:
