@@ -229,3 +229,17 @@ def test_the_regex_labels_option_takes_a_comma_separated_list(tmp_path: Path) ->
     refused = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "regex",
                                   "--detector-option", "regex_labels=PHONE,NAME"])
     assert refused.exit_code == 2 and "regex labels must be among" in refused.output
+
+
+def test_a_gold_label_that_differs_from_a_known_one_by_case_or_spaces_gets_a_hint() -> None:
+    """Second detection-commands audit: a hand-corrected file with 'name' and ' NAME' scored typed
+    recall 0 against the detectors' NAME, and the report only listed them among labels the
+    detectors do not have; it now asks whether NAME was meant."""
+    from embedanon.cli.detection import format_report
+    from embedanon.detectors.evaluate import GoldRecord, GoldSpan, evaluate
+
+    gold = GoldRecord("1", "Okafor and Okafor", (GoldSpan(0, 6, "name"), GoldSpan(11, 17, " NAME")))
+    lines = format_report(evaluate([gold], _Fixed()))
+    assert "labels are compared exactly; did you mean NAME for 'name', NAME for ' NAME'?" in lines
+    other = format_report(evaluate([GoldRecord("1", "Okafor", (GoldSpan(0, 6, "PERSON"),))], _Fixed()))
+    assert not any("did you mean" in line for line in other)  # another tool's label: no guess

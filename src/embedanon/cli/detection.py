@@ -17,6 +17,7 @@ import typer
 
 from .._atomic import atomic_write, private_target
 from ..compressed import by_name, strip_suffix, text_output
+from ..detectors.base import LABELS
 from ..detectors.evaluate import (
     EQUIVALENCE_MARGIN,
     Counts,
@@ -228,6 +229,12 @@ def format_report(report: DetectionReport) -> list[str]:
         lines.append("gold labels the detectors do not have (found by a prediction of any label in the "
                      "overlap and per-label rows; never in the typed and exact rows): "
                      + ", ".join(f"{label} {n}" for label, n in report.unknown_labels.items()))
+        # 'name' or ' NAME' from a hand edit scores typed recall 0 against NAME without a word
+        near = {label: label.strip().upper() for label in report.unknown_labels
+                if label.strip().upper() in LABELS}
+        if near:
+            lines.append("labels are compared exactly; did you mean "
+                         + ", ".join(f"{known} for {label!r}" for label, known in near.items()) + "?")
     if report.groups_left_out:
         lines.append("groups on labels other than NAME (left out of the group test, which is about "
                      "names): " + ", ".join(f"{label} {n}" for label, n in report.groups_left_out.items()))
