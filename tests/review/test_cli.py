@@ -130,13 +130,20 @@ def _bad_cases(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("data file name", [str(txt), "-o", str(tmp / "notes.anon.csv")],
          "is named as a .csv data file, but review writes an HTML page holding the original text"),
         ("compressed name", [str(txt), "-o", str(tmp / "review.html.gz")], "is named as compressed (gzip)"),
+        # second detection-commands audit: a threshold for a figure the page never measures held nothing
+        ("multi-release threshold", [str(txt), "-o", out, "--threshold", "releases_top1=0.1"],
+         "--threshold releases_top1: the page measures one release"),
+        ("attack threshold without attacks", [str(txt), "-o", out, "--no-attacks", "--threshold",
+                                              "attack_oov_top1=0.5"],
+         "--threshold attack_oov_top1 applies only with the attacks (drop --no-attacks)"),
     ]
 
 
 BAD_CASES = ["missing input", "negative sample", "sample over the cap", "stdout", "empty output", "device",
              "directory",
              "same as input", "field on txt", "field twice", "bad json", "missing field", "headerless csv",
-             "epsilon on knn", "unknown mechanism", "data file name", "compressed name"]
+             "epsilon on knn", "unknown mechanism", "data file name", "compressed name",
+             "multi-release threshold", "attack threshold without attacks"]
 
 
 def test_bad_case_names_cover_the_table(tmp_path: Path) -> None:
@@ -222,3 +229,22 @@ def test_epsilon_spent_counts_word_parts(tiny_embedding: Path, tmp_path: Path) -
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert "longest record 20 word parts" in page and "n\u00b7\u03b5 = 280 spent" in page
+
+
+def test_the_figures_a_page_measures_without_attacks_are_the_ones_it_takes_thresholds_for(
+        tiny_embedding: Path, tmp_path: Path) -> None:
+    """The table behind '--threshold ... applies only with the attacks': every figure a
+    --no-attacks page judges must be in it, or a threshold for it would be refused wrongly."""
+    from embedanon import Anonymizer
+    from embedanon.cli.review import _WITHOUT_ATTACKS
+    from embedanon.review import build_review, default_sources
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("the patient was seen today\nthe doctor had a fever\n", encoding="utf-8")
+    judged = set()
+    for mechanism, params in (("knn", {"k": 3}), ("exponential", {"epsilon": 12.0})):
+        anonymizer = Anonymizer(str(tiny_embedding), mechanism, seed=1, **params)
+        page = build_review(str(notes), anonymizer, sources=default_sources(attacks=False))
+        assert page.verdict is not None
+        judged |= {check.figure.partition(":")[0] for check in page.verdict.checks}
+    assert judged == _WITHOUT_ATTACKS

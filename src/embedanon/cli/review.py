@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ..errors import ConfigError
 from ..files import check_paths, release_files
 from ..privacy.verdict import parse_overrides
 from ..review import (
@@ -33,6 +34,22 @@ EXAMPLES = examples(
     "embedanon review examples/visits.csv --field note -o review.html --key release.key",
     "embedanon review examples/notes.jsonl -o review.html --scope hybrid --sample 0 --no-attacks",
 )
+
+
+#: the figures a page measures without the attacks; the multi-release ones it never measures
+_WITHOUT_ATTACKS = frozenset({"change_rate", "n_w", "s_w", "epsilon_record", "membership_auc"})
+_NEVER_ON_A_PAGE = frozenset({"releases_top1", "releases_majority_top1", "releases_gain"})
+
+
+def _check_thresholds_measured(overrides: dict[str, float], *, attacks: bool) -> None:
+    """Refuse a --threshold for a figure the page will not measure: it held nothing, and the
+    reader of the page took the limit for one that was checked."""
+    for name in overrides:
+        if name in _NEVER_ON_A_PAGE:
+            raise ConfigError(f"--threshold {name}: the page measures one release (privacy-report "
+                              "--releases N measures several)")
+        if not attacks and name not in _WITHOUT_ATTACKS:
+            raise ConfigError(f"--threshold {name} applies only with the attacks (drop --no-attacks)")
 
 
 @handle_errors
@@ -77,6 +94,7 @@ def review_command(
         show_notices()
     check_target(output, name=False)
     overrides = parse_overrides(threshold)
+    _check_thresholds_measured(overrides, attacks=attacks)
     # before reading the key or loading anything: the page must not replace a file the run reads
     check_paths([("input", input_path), *release_files(**release)], [("output", output)])
     check_page_name(output)  # after: '-o notes.txt' for notes.txt is 'the same file as input'
