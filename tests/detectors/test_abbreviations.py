@@ -69,3 +69,49 @@ def test_the_shipped_detector_leaves_defined_abbreviations_and_statistics():
     named = text + " Call Amara Okafor at 617-555-0134."
     found = {named[s.start:s.end]: s.label for s in build_detectors("model,regex").detect(named)}
     assert found.get("617-555-0134") == "PHONE" and any("Okafor" in k for k in found)
+
+
+def _definitions_reference(text: str) -> list[tuple[str, int, int]]:
+    """The definitions read the plain way: all the words from the line's start (quadratic in a
+    long line), the same matching."""
+    import re
+
+    from embedanon.detectors.abbreviations import _long_form_start, _short_form
+
+    out = []
+    for m in re.finditer(r"\(([^()\n]{2,12})\)", text):
+        short = _short_form(m.group(1))
+        if short is None:
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        end = m.start()
+        while end > line_start and text[end - 1].isspace():
+            end -= 1
+        words = list(re.finditer(r"\S+", text[line_start:end]))[-min(len(short) + 5, 2 * len(short)):]
+        if not words:
+            continue
+        begin = line_start + words[0].start()
+        offset = _long_form_start(short, text[begin:end])
+        if offset is None:
+            continue
+        long_form = text[begin + offset:end]
+        if len(long_form) <= len(short) or short in long_form.split():
+            continue
+        out.append((short, begin + offset, end))
+    return out
+
+
+def test_definitions_agree_with_the_plain_reading_from_the_line_start():
+    """The window read back for a long form changes nothing where words are shorter than it."""
+    import random
+
+    rng = random.Random(148)
+    pieces = ["diabetic", "ketoacidosis", "(DKA)", "severe", "acute", "respiratory", "infection", "(SARI)",
+              "the", "of", "(NYC)", "New", "York", "City", "\n", "(see)", "with", "HIV", "(PLWH)", "people",
+              "living", "(AB; n = 3)", "a-b", "(Na)", "sodium"]
+    for _ in range(300):
+        text = " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 60)))
+        assert [(d.short, d.long_start, d.long_end) for d in definitions(text)] == _definitions_reference(text)
+    # one long line: the same definitions, found without reading the line from its start
+    line = "word " * 40_000 + "diabetic ketoacidosis (DKA) and " * 50
+    assert [(d.short, d.long_start, d.long_end) for d in definitions(line)] == _definitions_reference(line)

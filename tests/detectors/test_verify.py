@@ -104,6 +104,34 @@ def test_neighbor_words_window_agrees_with_the_whole_line(text: str, start: int,
         neighbor_words_reference(text, start, end, line_a, max(line_b, end))
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from([*"aZ9 .!\"(\n[]\t", "Ann", "  ", "x" * 30]), min_size=1, max_size=40)
+       .map("".join), start=st.integers(0, 400), length=st.integers(1, 30))
+def test_line_features_read_by_search_agree_with_the_plain_string_scans(text: str, start: int, length: int):
+    """The line bounds, the brackets and the white space around a span, read by binary search and
+    char by char (a long line made the plain scans quadratic), agree with the string methods the
+    features were defined by."""
+    from embedanon.detectors.verify_features import TextView, span_features
+
+    start = min(start, len(text) - 1)
+    end = min(len(text), start + length)
+    view = TextView(text)
+    line_a, line_b = text.rfind("\n", 0, start) + 1, text.find("\n", start)
+    line_b = len(text) if line_b < 0 else line_b
+    assert (view.line_start(start), view.line_end(start)) == (line_a, line_b)
+    for a in range(0, start + 1):
+        assert view.in_brackets(a, start) == (text.rfind("[", a, start) > text.rfind("]", a, start))
+    before, after = text[line_a:start], text[end:line_b]
+    names, _ = span_features(view, Span(start, end, "NAME", 0.5, "model"))
+    flags = {n.split("|")[0] for n in names}
+    assert ("line_start" in flags) == (not before.strip())
+    next_ch = text[end] if end < len(text) else ""
+    assert ("exclaimed" in flags) == (next_ch == "!" or after.lstrip()[:1] == "!")
+    opens_sentence = not before.strip() or before.rstrip()[-1:] in (".", "!", "?", "\"", "(")
+    if "turn_start" not in flags:
+        assert ("sentence_start" in flags) == opens_sentence
+
+
 def test_numpy_path_agrees_with_sklearn_predict_proba_on_the_same_weights():
     verifier = SpanVerifier()
     spans = _spans(TEXT)

@@ -23,6 +23,8 @@ from .base import Span
 #: a parenthesis of 2 to 12 characters on one line: the short-form candidate and what may follow it
 _PAREN = re.compile(r"\(([^()\n]{2,12})\)")
 _WORD = re.compile(r"\S+")
+#: how many characters a word of a long form may take, at most, when looking back for it
+_WINDOW = 40
 #: the labels a defined abbreviation is taken for by the detectors (``DKA`` a name, ``SARS`` a town)
 DEFINED_NOT = frozenset({"NAME", "LOCATION"})
 
@@ -77,12 +79,20 @@ def definitions(text: str) -> list[Definition]:
         short = _short_form(m.group(1))
         if short is None:
             continue
-        line_start = text.rfind("\n", 0, m.start()) + 1
+        low = max(0, m.start() - _WINDOW * 20)
+        newline = text.rfind("\n", low, m.start())
+        line_start = newline + 1 if newline >= 0 else low
         end = m.start()
         while end > line_start and text[end - 1].isspace():
             end -= 1
         most = min(len(short) + 5, 2 * len(short))
-        words = list(_WORD.finditer(text, line_start, end))[-most:]
+        # the words before the parenthesis, read back at most _WINDOW characters a word: reading
+        # from the line's start was quadratic in a long line
+        window = max(line_start, end - _WINDOW * most)
+        words = list(_WORD.finditer(text, window, end))
+        if window > 0 and not text[window - 1].isspace() and words and words[0].start() == window:
+            words = words[1:]  # cut by the window: not a whole word
+        words = words[-most:]
         if not words:
             continue
         begin = words[0].start()

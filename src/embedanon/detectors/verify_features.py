@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -46,6 +47,9 @@ _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|\d+")
 _LABEL = re.compile(r"^[ \t]*([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*:(?=[ \t]|$)", re.M)
 _TITLE_BEFORE = re.compile(rf"(?<!\w)({TITLE_ALTERNATION})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
+_NEWLINE = re.compile("\n")
+_OPEN = re.compile(r"\[")
+_CLOSE = re.compile(r"\]")
 _REPEAT = re.compile(r"([^\W\d_])\1\1|^(?:[^\W\d_]{1,3})(?:[ -][^\W\d_]{1,3})+$", re.IGNORECASE)
 _WINDOW = 64
 _BANDS = ((1_000, "1k"), (5_000, "5k"), (20_000, "20k"), (100_000, "100k"))
@@ -123,12 +127,33 @@ class TextView:
         self.case = "lower" if not any(ch.isupper() for ch in text) else (
             "upper" if not any(ch.islower() for ch in text) else "mixed")
 
+    @cached_property
+    def _newlines(self) -> list[int]:
+        return [m.start() for m in _NEWLINE.finditer(self.text)]
+
+    @cached_property
+    def _brackets(self) -> tuple[list[int], list[int]]:
+        text = self.text
+        return [m.start() for m in _OPEN.finditer(text)], [m.start() for m in _CLOSE.finditer(text)]
+
     def line_start(self, i: int) -> int:
-        return self.text.rfind("\n", 0, i) + 1
+        """``text.rfind("\\n", 0, i) + 1``, by binary search (a long line made that scan quadratic)."""
+        k = bisect_left(self._newlines, i)
+        return self._newlines[k - 1] + 1 if k else 0
 
     def line_end(self, i: int) -> int:
-        end = self.text.find("\n", i)
-        return len(self.text) if end < 0 else end
+        """``text.find("\\n", i)``, or the text's length, by binary search."""
+        k = bisect_left(self._newlines, i)
+        return self._newlines[k] if k < len(self._newlines) else len(self.text)
+
+    def in_brackets(self, a: int, i: int) -> bool:
+        """``text.rfind("[", a, i) > text.rfind("]", a, i)``: the last square bracket in
+        ``text[a:i]`` opens one."""
+        opens, closes = self._brackets
+        k, j = bisect_left(opens, i), bisect_left(closes, i)
+        last_open = opens[k - 1] if k and opens[k - 1] >= a else -1
+        last_close = closes[j - 1] if j and closes[j - 1] >= a else -1
+        return last_open > last_close
 
 
 #: characters a word may continue through (``_WORD``'s letters, digits and joiners)
@@ -193,18 +218,25 @@ def span_features(view: TextView, span: Span) -> tuple[list[str], list[float]]:
     label, case, shape = span.label, _case(value), _shape(value)
     sources = sorted(set(span.source.split("+"))) if span.source else ["<none>"]
     line_a, line_b = view.line_start(span.start), view.line_end(span.start)
-    before, after = text[line_a:span.start], text[span.end:line_b]
+    # the white space before and after the span on its line, read char by char (slicing and
+    # stripping the rest of the line was quadratic in a long line's length)
+    a = span.start
+    while a > line_a and text[a - 1].isspace():
+        a -= 1
+    b = span.end
+    while b < line_b and text[b].isspace():
+        b += 1
     prev_word, next_word = neighbor_words(text, span.start, span.end, line_a, line_b)
     label_end = view.label_ends.get(line_a)
-    at_line_start = not before.strip()
+    at_line_start = a == line_a
     is_label = span.start in view.labels or (label_end is not None and span.end <= label_end)
     turn_start = (label_end is not None and span.start > label_end
                   and not _WORD.search(text, label_end, span.start))
-    stripped = before.rstrip()
-    sentence_start = at_line_start or turn_start or stripped[-1:] in (".", "!", "?", "\"", "(")
+    before_char = text[a - 1] if a > line_a else ""  # the line's last character before, not white space
+    sentence_start = at_line_start or turn_start or before_char in (".", "!", "?", "\"", "(")
     title = _TITLE_BEFORE.search(text, max(0, span.start - 40), span.start)
     occurrences = view.counts.get(" ".join(lowers), 0) if len(words) == 1 else 0
-    bracket = text.rfind("[", line_a, span.start) > text.rfind("]", line_a, span.start)
+    bracket = view.in_brackets(line_a, span.start)
     prev_ch = text[span.start - 1] if span.start else ""
     next_ch = text[span.end] if span.end < len(text) else ""
     names = [
@@ -231,7 +263,7 @@ def span_features(view: TextView, span: Span) -> tuple[list[str], list[float]]:
         "sentence_start": sentence_start, "title_before": title is not None, "in_brackets": bracket,
         "transcript": view.transcript, "repeated_letters": bool(_REPEAT.search(value)),
         "lower_elsewhere": case != "lower" and len(words) == 1 and lowers[0] in view.lower_words,
-        "recurs": occurrences >= 3, "exclaimed": next_ch == "!" or after.lstrip()[:1] == "!",
+        "recurs": occurrences >= 3, "exclaimed": next_ch == "!" or text[b:b + 1] == "!" and b < line_b,
     }
     names += [f"{flag}|{label}" for flag, on in flags.items() if on]
     if title is not None:
