@@ -98,15 +98,14 @@ def _name_keys(word: str) -> list[str]:
     return [lookup_key(p) for p in split_joined(word) if p and p not in JOINERS]
 
 
-def _dictionary_recurrence(word: str, lower_names: set[str]) -> bool:
-    """Whether ``word`` is a lower-case dictionary word (no listed name part,
-    :func:`~embedanon.lexicon.dictionary_word`) that a NAME span found only capitalized: ``the
-    gallbladder`` after a false ``Gallbladder``, ``when`` after a forum title's ``When`` (decision
-    0150). ``the smith family`` after ``John Smith`` is no such word (``smith`` is a listed name
-    part), nor is ``gift`` where a chat wrote the name ``gift`` in lower case."""
+def _dictionary_recurrence(word: str, keys: list[str], lower_names: set[str]) -> bool:
+    """Whether ``word`` (its lookup keys ``keys``) is a lower-case dictionary word (no listed name
+    part, :func:`~embedanon.lexicon.dictionary_word`) that a NAME span found only capitalized:
+    ``the gallbladder`` after a false ``Gallbladder``, ``ballet`` after a false ``Ballet``
+    (decision 0150). ``the smith family`` after ``John Smith`` is no such word (``smith`` is a
+    listed name part), nor is ``gift`` where a chat wrote the name ``gift`` in lower case."""
     if not word.islower():
         return False
-    keys = _name_keys(word)
     return not any(k in lower_names for k in keys) and dictionary_word(without_possessive(word))
 
 
@@ -153,9 +152,11 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     name_score = max((s.score for s in spans if s.label == "NAME"), default=1.0)
     at = 0
     for i, word in enumerate(split_words(text)):
-        if (i % 2 and names and any(k in names for k in _name_keys(word)) and free(at, at + len(word))
-                and not _dictionary_recurrence(word, lower_names)):
-            added.append(Span(at, at + len(without_possessive(word)), "NAME", name_score, "propagation"))
+        if i % 2 and names:
+            keys = _name_keys(word)
+            if (any(k in names for k in keys) and free(at, at + len(word))
+                    and not _dictionary_recurrence(word, keys, lower_names)):
+                added.append(Span(at, at + len(without_possessive(word)), "NAME", name_score, "propagation"))
         at += len(word)
     for folded, source in strings.items():
         pattern = re.compile(rf"(?<!\w){re.escape(text[source.start : source.end].strip())}(?!\w)",
