@@ -165,18 +165,17 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
         df = df.copy()
         for column in names:
             # A categorical column cannot take new values in place, and its categories are the
-            # original texts: it is rebuilt from the released values (as anonymize_series does)
-            categorical, sparse = _categorical(df[column].dtype), df[column].dtype
+            # original texts: it is rebuilt from the released values (as anonymize_series does);
+            # nor can a sparse one: released dense, made sparse again; a pyarrow dictionary
+            # column, written in place, kept originals (see dictionary_values): released in its
+            # value type and encoded again
+            dtype = df[column].dtype
+            categorical, sparse, plain = _categorical(dtype), is_sparse(dtype), dictionary_values(dtype)
             if categorical:
                 kind = df[column].cat.categories.dtype
+            if categorical or sparse:
                 df[column] = df[column].astype(object)
-            if not is_sparse(sparse):
-                sparse = None
-            else:  # nor can a sparse one: released dense, made sparse again
-                df[column] = df[column].astype(object)
-            # a pyarrow dictionary column: written in place it kept originals (see there)
-            dictionary, plain = df[column].dtype, dictionary_values(df[column].dtype)
-            if plain is not None:
+            elif plain is not None:
                 df[column] = df[column].astype(plain)
             values = df[column]
             mask = values.notna()
@@ -191,10 +190,8 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                 # missing values got object categories, and computing the frame failed
                 # ("dtype of categories must be the same") where the other partitions had str
                 df[column] = df[column].astype(released_categories(df[column], kind))
-            if plain is not None:
-                df[column] = df[column].astype(dictionary)
-            if sparse is not None:
-                df[column] = df[column].astype(sparse)
+            elif plain is not None or sparse:
+                df[column] = df[column].astype(dtype)
         return df
 
     from dask.dataframe.utils import clear_known_categories
