@@ -37,6 +37,12 @@ RELATION_ALTERNATION = (r"(?:great-?)?(?:grand-?|step-?)?(?:"
                         + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True)) + ")")
 
 
+#: the units of a length of time, singular, as one alternation (``10 days ago``, ``3-week``): the
+#: date rules cut an amount of time off a DATE span (decision 0653) and the DATE surrogates keep a
+#: length of time as written
+TIME_UNIT_ALTERNATION = "minute|min|hour|hr|day|week|wk|month|mo|year|yr|decade"
+
+
 def after_title(text: str, start: int) -> bool:
     """Whether ``text[start:]`` comes right after a title (``Dr. ``, ``Mrs ``, ``Sir ``)."""
     return _TITLE_BEFORE.search(text, max(0, start - 40), start) is not None

@@ -40,6 +40,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from .._english import TIME_UNIT_ALTERNATION
 from ..text import apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
@@ -360,8 +361,7 @@ _AMOUNT = (r"(?:\d{1,3}(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|n
 #: it is; no calendar date is in it to move
 _DURATION = re.compile(
     r"(?:(?:for|about|around|approximately|approx\.?|over|the|past|last|next|within|in|after|some|"
-    rf"nearly|almost|only|just|a|an|~)\s+)*{_AMOUNT}(?:\s+|-)(?:minute|min|hour|hr|day|week|wk|month|mo|year|yr|"
-    r"decade)s?(?:\s+(?:ago|later|before|after|earlier|prior|previously|since|back|from\s+now))?",
+    rf"nearly|almost|only|just|a|an|~)\s+)*{_AMOUNT}(?:\s+|-)(?:{TIME_UNIT_ALTERNATION})s?(?:\s+(?:ago|later|before|after|earlier|prior|previously|since|back|from\s+now))?",
     re.IGNORECASE)
 
 

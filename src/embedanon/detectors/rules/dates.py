@@ -58,6 +58,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
+from ..._english import TIME_UNIT_ALTERNATION
 from ..base import Span
 from .base import DATES, RuleContext
 from .common import drop_where
@@ -195,7 +196,7 @@ _ENDS_IN_WORDS_TAIL = re.compile(rf"{_TAIL}\Z")
 #: unit that goes on after the span (:func:`_cut_tail`)
 _AMOUNT_TAIL = re.compile(r"[ \t]*[,;]?[ \t]*[0-9]{1,3}")
 _UNIT_AFTER = re.compile(
-    r"[ \t]*-?[ \t]*(?:minute|min|hour|hr|day|week|wk|month|mo|year|yr|decade)s?(?![^\W\d_])", re.IGNORECASE)
+    rf"[ \t]*-?[ \t]*(?:{TIME_UNIT_ALTERNATION})s?(?![^\W\d_])", re.IGNORECASE)
 
 
 def _cut_tail(text: str, span: Span, date_end: int) -> Span:
