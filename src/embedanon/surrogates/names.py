@@ -44,7 +44,7 @@ from .avoid import AvoidNames, key_pieces, pieces_of
 from .base import Context, Stream
 from .config import SurrogateConfig, name_data
 from .keys import entity_key
-from .shape import MAX_ATTEMPTS, shaped
+from .shape import HYPHENS, MAX_ATTEMPTS, shaped
 
 SUFFIXES = frozenset(
     ("jr", "sr", "ii", "iii", "iv", "md", "phd", "dds", "dmd", "rn", "np", "pa", "esq", "mba")
@@ -58,9 +58,8 @@ _CHUNK = re.compile(r"\s+|,|[^\s,]+")
 _EDGES = re.compile(r"^([\W_]*)(.*?)([\W_]*)$", re.DOTALL)  # ``liam_`` of a handle: ``liam`` and ``_``
 _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*\.?")
 #: the hyphens that join the pieces of a compound name (``Mary-Jane``, ``Mary‐Jane``)
-_HYPHENS = "-\u2010\u2011"
-_HYPHEN_SPLIT = re.compile(f"([{_HYPHENS}])")
-_WORD = re.compile(rf"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*(?:[{_HYPHENS}][^\W\d_]+(?:['’ʼ][^\W\d_]+)*)*")
+_HYPHEN_SPLIT = re.compile(f"([{HYPHENS}])")
+_WORD = re.compile(rf"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*(?:[{HYPHENS}][^\W\d_]+(?:['’ʼ][^\W\d_]+)*)*")
 _POSSESSIVE = re.compile(r"^(.{2,}?)(['’ʼ][sS]?)$", re.DOTALL)  # ``Khan's``, ``KHAN'S``
 
 

@@ -26,6 +26,7 @@ from ..text import TITLE, apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
 from .keys import entity_key
+from .shape import HYPHENS
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
 #: a possessive ending of a word (``Mary's``, ``Jude’s``): it stays after the surrogate
@@ -46,17 +47,13 @@ def _distinctive(word: str, places: frozenset[str]) -> bool:
     return not common_word(word) or name_like(word) or weighty_name(word) or word.lower() in places
 
 
-#: the hyphens that join the pieces of a compound name (as :mod:`.names` reads them)
-_HYPHENS = frozenset("-\u2010\u2011")
-
-
 def _compounds(text: str, words: list[re.Match[str]]) -> list[list[re.Match[str]]]:
     """The runs of ``words`` joined by one hyphen each (``Weeks-Rivas``, ``Day-Lewis``), of two
     words or more: a surname of several pieces is one name, so when one piece of it is distinctive
     every piece is (``Weeks`` alone is a common word; ``Weeks-Rivas Clinic`` kept it)."""
     runs: list[list[re.Match[str]]] = []
     for m in words:
-        if runs and runs[-1][-1].end() + 1 == m.start() and text[m.start() - 1] in _HYPHENS:
+        if runs and runs[-1][-1].end() + 1 == m.start() and text[m.start() - 1] in HYPHENS:
             runs[-1].append(m)
         else:
             runs.append([m])

@@ -17,6 +17,9 @@ from .base import Context, Stream
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
 from .keys import entity_key
 
+#: the hyphens that join the pieces of a compound name (``Weeks-Rivas``), for every surrogate
+HYPHENS = "-\u2010\u2011"
+
 _UPPER = string.ascii_uppercase
 _LOWER = string.ascii_lowercase
 _DIGITS = string.digits
@@ -107,8 +110,8 @@ def scrub(text: str, stream: Stream, keep: frozenset[str], *, numbers: bool = Fa
 
 #: letter words joined by hyphens (``Weeks-Rivas``, ``mid-March``): :func:`scrub` keeps all of one
 #: or none, so no piece of a hyphenated name a span took in stays because it is also a label word
-_COMPOUND = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:[-\u2010\u2011][^\W\d_]+)+(?![^\W\d_])")
-_HYPHEN = re.compile(r"[-\u2010\u2011]")
+_COMPOUND = re.compile(rf"(?<![^\W\d_])[^\W\d_]+(?:[{HYPHENS}][^\W\d_]+)+(?![^\W\d_])")
+_HYPHEN = re.compile(f"[{HYPHENS}]")
 
 
 _ORDINAL = re.compile(r"(?<!\d)(\d+)(st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
