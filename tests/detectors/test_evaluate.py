@@ -53,7 +53,19 @@ class Failing:
         raise DetectorUnavailable("down")
 
 
-for _name, _cls in (("test_nothing", Nothing), ("test_everything", Everything)):
+class FailingOnDigits:
+    """Unavailable on a text with a digit (a service that fails on some documents only)."""
+
+    name = "test_failing_on_digits"
+
+    def detect(self, text: str) -> list[Span]:
+        if any(ch.isdigit() for ch in text):
+            raise DetectorUnavailable("test_failing_on_digits: service down (retries spent)")
+        return []
+
+
+for _name, _cls in (("test_nothing", Nothing), ("test_everything", Everything),
+                    ("test_failing_on_digits", FailingOnDigits)):
     if _name not in DETECTORS:
         DETECTORS.add(_name, _cls)
 
@@ -332,6 +344,28 @@ def test_cli_table_hand_computed(spans_file):
     assert "docs/s" in result.output
     for word in ("Ann", "Chan", "Ito", "ann@x.org", "617-555"):  # counts only, never text
         assert word not in result.output
+
+
+def test_cli_fails_when_the_detectors_ran_on_no_document(tmp_path, spans_file):
+    """Every document failed (an llm endpoint down): exit 2 and one line naming the problem and
+    the detector's reason, never a text and no table of zeros. It exited 0 with recall 0."""
+    data = tmp_path / "digits.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in FIXTURE[:3]) + "\n", encoding="utf-8")  # A, B, C
+    for extra in ([], ["--json"]):
+        result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "test_failing_on_digits",
+                                     *extra])
+        assert result.exit_code == 2, result.output
+        assert result.stdout == "" and len(result.stderr.splitlines()) == 1, result.output
+        assert result.stderr.startswith("error: the detectors could not run on any of the 3 documents"), \
+            result.stderr
+        assert "service down (retries spent)" in result.stderr
+        for word in ("Ann", "Chan", "617-555", "ann@x.org"):  # never text
+            assert word not in result.output
+    # some documents failed (A, B, C of four): the figures stand, the first line counts them
+    some = runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "-d", "test_failing_on_digits",
+                               "--json"])
+    assert some.exit_code == 0, some.output
+    assert json.loads(some.stdout)["failed_documents"] == 3
 
 
 def test_cli_json_and_several_detectors(spans_file):

@@ -17,7 +17,7 @@ import typer
 
 from .._atomic import atomic_write, private_target
 from ..compressed import by_name, strip_suffix, text_output
-from ..detectors.base import LABELS
+from ..detectors.base import LABELS, DetectorUnavailable
 from ..detectors.evaluate import (
     EQUIVALENCE_MARGIN,
     Counts,
@@ -180,7 +180,8 @@ def evaluate_detection_command(
 ) -> None:
     """Score detectors on labelled documents: precision, recall, F1 and F5, per label and group.
 
-    Prints counts and rates only, never text."""
+    Prints counts and rates only, never text. When the detectors could run on no document (an
+    llm endpoint down), there are no figures: one error line and exit 2."""
     if not 0.0 < margin < 1.0:
         raise InputError(f"margin must be in (0, 1), got {margin}")
     own = {"llm_url": llm_url, "llm_model": llm_model, "llm_api_key_env": llm_api_key_env,
@@ -190,6 +191,10 @@ def evaluate_detection_command(
     union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
     records = read_span_file(data, any_label=True)
     report = evaluate(records, union, min_coverage=min_coverage, margin=margin)
+    if report.documents and report.failed_documents == report.documents:
+        # recall 0 of a detector that never ran is no figure: exit 2, as for any error
+        raise DetectorUnavailable(f"the detectors could not run on any of the {report.documents:,} documents "
+                                  f"(last failure: {report.last_failure}); no figures")
     if as_json:
         typer.echo(json.dumps(report.to_dict(), sort_keys=True))
         return

@@ -363,6 +363,9 @@ class DetectionReport:
     unknown_labels: dict[str, int] = field(default_factory=dict)
     #: labels other than NAME -> number of their gold spans that carry a ``group`` (not tested)
     groups_left_out: dict[str, int] = field(default_factory=dict)
+    #: the message of the last :class:`~.base.DetectorUnavailable` ("" when none failed); it names
+    #: the detector and the reason, never the text
+    last_failure: str = ""
 
     @property
     def docs_per_second(self) -> float:
@@ -660,13 +663,13 @@ def evaluate(records: Iterable[GoldRecord], detector: Detector, *,
     confusion: collections.Counter[str] = collections.Counter()
     unknown: collections.Counter[str] = collections.Counter()
     left_out: collections.Counter[str] = collections.Counter()
-    seconds, failed, size = 0.0, 0, 0
+    seconds, failed, size, last_failure = 0.0, 0, 0, ""
     for record in records:
         began = time.perf_counter()
         try:
             predicted = [s.check(record.text) for s in detector.detect(record.text)]
-        except DetectorUnavailable:
-            predicted, failed = [], failed + 1
+        except DetectorUnavailable as exc:
+            predicted, failed, last_failure = [], failed + 1, str(exc)
         seconds += time.perf_counter() - began
         size += len(record.text.encode("utf-8", "surrogatepass"))
         o, t, e, labels, found = score_document(record.text, record.spans, predicted,
@@ -690,7 +693,7 @@ def evaluate(records: Iterable[GoldRecord], detector: Detector, *,
     return DetectionReport(getattr(detector, "name", "?"), len(records), failed, size / 1e6, seconds,
                            min_coverage, overlap, typed, exact, ordered, rows,
                            compare_groups(rows, margin=margin), dict(confusion.most_common()),
-                           dict(unknown.most_common()), dict(left_out.most_common()))
+                           dict(unknown.most_common()), dict(left_out.most_common()), last_failure)
 
 
 def measure_speed(texts: Sequence[str], detectors: Mapping[str, Detector], *, rounds: int = 2,
