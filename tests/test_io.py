@@ -412,3 +412,61 @@ def test_csv_round_trip(width: int, data: st.DataObject, terminator: str, delimi
     for before, after in zip(rows, got[1:]):
         for i, cell in enumerate(before):
             assert after[i] == (f"<{cell}>" if i == col else cell)
+
+
+# -- one parse per JSONL record (the walk against its plain reference) --------------------------
+def test_jsonl_values_are_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Left by the audits: each record was parsed whole (``parse_json_line``) and then every
+    top-level value decoded again to find where the released field is written
+    (``_field_spans``); a float literal reached the decoder's ``parse_float`` hook twice."""
+    seen: list[str] = []
+
+    def counting(literal: str) -> float:
+        seen.append(literal)
+        return eio._finite_float(literal)
+
+    decoder = json.JSONDecoder(object_pairs_hook=eio._unique_pairs, parse_float=counting,
+                               parse_constant=eio._no_constant)
+    monkeypatch.setattr(eio, "_DECODER", decoder)
+    data = b'{"score": 2.5, "text": "a b", "o": {"k": [1.5, "x"]}}\n'
+    (record,) = _jsonl(data)
+    assert seen == ["2.5", "1.5"]
+    assert eio.write_jsonl(record, ("c",)) == data.decode().replace('"a b"', '"c"')
+
+
+def _reference(body: str, fields: list[str]) -> tuple[object, dict[str, tuple[int, int]]]:
+    """The plain path: the whole line parsed, then each value's place found by decoding again."""
+    obj = eio.parse_json_line(body, "in", fields)
+    return obj, eio._field_spans(body, fields) if isinstance(obj, dict) else {}
+
+
+def _outcome(parse):  # type: ignore[no-untyped-def]
+    try:
+        return parse()
+    except InputError as exc:
+        return ("refused", str(exc))
+
+
+_space = st.text(st.sampled_from(" \t\r\n"), max_size=2)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(record=_record, spaces=st.lists(_space, min_size=4, max_size=4), cut=st.integers(0, 400),
+       edit=st.sampled_from(["keep", "drop", "insert", "repeat key"]),
+       piece=st.sampled_from([",", "}", "{", ":", '"', "]", "x", "1", " ", ",}", "NaN", "1e999"]))
+def test_jsonl_walk_agrees_with_the_plain_parse(record: dict[str, object], spaces: list[str], cut: int,
+                                                edit: str, piece: str) -> None:
+    """:func:`~embedanon.io._object_and_spans` gives what the whole parse and ``_field_spans``
+    give on any object written with any JSON spacing: the same object and places, or the same
+    one-line refusal when an edit (a character dropped or inserted, a key repeated) makes it
+    invalid."""
+    lead, colon, comma, tail = spaces
+    body = lead + json.dumps(record, ensure_ascii=False, separators=(comma + "," + comma, colon + ":" + colon)) + tail
+    if edit == "drop" and body:
+        body = body[: cut % len(body)] + body[cut % len(body) + 1:]
+    elif edit == "insert":
+        body = body[: cut % (len(body) + 1)] + piece + body[cut % (len(body) + 1):]
+    elif edit == "repeat key":
+        body = body.rstrip()[:-1] + (', "text": null}' if record else '"text": null}')
+    fields = ["text", "absent"]
+    assert _outcome(lambda: eio._object_and_spans(body, "in", fields)) == _outcome(lambda: _reference(body, fields))

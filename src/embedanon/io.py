@@ -489,7 +489,7 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
             bom = "\ufeff" if line_no == 1 and body.startswith("\ufeff") else ""
             if bom:  # a byte-order mark is kept in the output but is not JSON
                 body = body[1:]
-            obj = parse_json_line(body, f"{path}: line {line_no}", fields)
+            obj, spans = _object_and_spans(body, f"{path}: line {line_no}", fields)
             if not isinstance(obj, dict):
                 raise InputError(f"{path}: line {line_no} is a JSON {_json_type(obj)}, not an object")
             texts = []
@@ -508,7 +508,6 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
                             "(\\ud800-\\udfff); use --encoding-errors replace to substitute U+FFFD")
                     value = _SURROGATE.sub("\ufffd", value)
                 texts.append(value or "")
-            spans = _field_spans(body, fields)
             places = tuple(None if obj[name] is None else spans[name] for name in fields)
             yield Record(tuple(texts), len(raw), (body, places, ending, bom))
     except OSError as exc:
@@ -518,10 +517,60 @@ def read_jsonl(fh: IO[bytes], path: str, errors: str, fields: list[str]) -> Iter
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
+def _object_and_spans(body: str, where: str, fields: list[str]) -> tuple[Any, dict[str, tuple[int, int]]]:
+    """``body`` parsed as :func:`parse_json_line` parses it, and, when it is an object, where the
+    value of each of ``fields`` is written in it ({name: (start, end)}; see :func:`_field_spans`),
+    in one pass: each top-level key and value is decoded once, at its place, by the strict
+    decoder (its hooks refuse repeated keys and numbers that are not finite inside the values;
+    the top-level keys are checked here with the same hook). ``parse_json_line`` followed by
+    ``_field_spans`` decoded every value twice.
+
+    Anything this walk does not accept (not an object, invalid JSON, a repeated key, a value
+    nested too deeply) is handed to :func:`parse_json_line`, which raises its one message, so
+    the errors are those of the plain path; ``_field_spans`` is that path's reference.
+    """
+    at = _after_space(body, 0)
+    if body[at:at + 1] != "{":  # an array, a string, a number ... or invalid: the plain parse says
+        return parse_json_line(body, where, fields), {}
+    wanted = set(fields)
+    pairs: list[tuple[str, Any]] = []
+    spans: dict[str, tuple[int, int]] = {}
+    try:
+        at = _after_space(body, at + 1)  # after '{'
+        while body[at] != "}":
+            if body[at] != '"':  # raw_decode would take a number or a literal as a key
+                raise ValueError
+            key, at = _DECODER.raw_decode(body, at)
+            at = _after_space(body, at)
+            if body[at] != ":":
+                raise ValueError
+            start = _after_space(body, at + 1)
+            value, at = _DECODER.raw_decode(body, start)
+            pairs.append((key, value))
+            if key in wanted:
+                spans[key] = (start, at)
+            at = _after_space(body, at)
+            if body[at] == ",":
+                at = _after_space(body, at + 1)
+                if body[at] != '"':  # a trailing comma
+                    raise ValueError
+            elif body[at] != "}":
+                raise ValueError
+        if _after_space(body, at + 1) != len(body):  # extra data after the object
+            raise ValueError
+        return _unique_pairs(pairs), spans
+    except (ValueError, IndexError, RecursionError):  # JSONDecodeError, _DuplicateKey, _NotFinite too
+        obj = parse_json_line(body, where, fields)  # raises the plain path's message
+        return obj, _field_spans(body, fields)  # not reached unless this walk is stricter than JSON
+
+
 def _field_spans(body: str, fields: Sequence[str]) -> dict[str, tuple[int, int]]:
     """Where the value of each of ``fields`` is written in ``body``, a JSON object that
     :func:`parse_json_line` has accepted: {name: (start, end)} of its text, so the writer replaces
-    those values and copies every other byte of the line as it was (``1e5`` stays ``1e5``)."""
+    those values and copies every other byte of the line as it was (``1e5`` stays ``1e5``).
+
+    The plain reference of :func:`_object_and_spans`, which finds the same places while it
+    parses (it decodes every value a second time)."""
     wanted = set(fields)
     spans: dict[str, tuple[int, int]] = {}
     at = _after_space(body, _after_space(body, 0) + 1)  # after '{'
