@@ -695,17 +695,26 @@ def read_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | 
                       encoding_errors: str = "strict") -> list[tuple[str, ...]]:
     """The texts of :func:`read_texts`, grouped by record (a record's named fields together; one
     text per line of a text file)."""
+    return list(iter_record_texts(path, fmt=fmt, fields=fields, encoding_errors=encoding_errors))
+
+
+def iter_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = None,
+                      encoding_errors: str = "strict") -> Iterator[tuple[str, ...]]:
+    """The records of :func:`read_record_texts` one at a time: memory holds one record (one row
+    group of a Parquet file), not the input. The arguments are checked before the first record
+    is read, when the iteration begins."""
     eio.check_encoding_errors(encoding_errors)  # privacy-report took any Python error handler
     form = eio.detect_format(path, fmt)
     if fields:
         eio.format_of_field_input(path, form, fmt, fields)
     if form == "parquet":
         job = ParquetJob(path, io.BytesIO(), list(fields or ["text"]), path)
-        return [tuple(record.texts) for record in job.records() if record.texts]
+        yield from (tuple(record.texts) for record in job.records(write_back=False) if record.texts)
+        return
     with eio.open_input(path) as fh:
         eio.refuse_binary(fh, path)
         records, _ = _reader(fh, path, form, list(fields or ["text"]), encoding_errors, fmt is None)
-        return [tuple(record.texts) for record in records if record.texts]
+        yield from (tuple(record.texts) for record in records if record.texts)
 
 
 def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[str, ...]], None], *,

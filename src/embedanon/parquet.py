@@ -118,8 +118,14 @@ class ParquetJob:
         self._tables: dict[int, Any] = {}
         self._results: dict[int, list[list[str | None]]] = {}
 
-    def records(self) -> Iterator[Record]:
-        """One record per row; a row group is read when the previous one has been handed out."""
+    def records(self, *, write_back: bool = True) -> Iterator[Record]:
+        """One record per row; a row group is read when the previous one has been handed out.
+
+        Args:
+            write_back: keep each row group until :meth:`write` has its rows' results. False for
+                a reader that only reads (``detect``, a review sample): it then holds one row
+                group, not the whole file, and :meth:`write` must not be called.
+        """
         pa = self._pa
         metadata = self._file.metadata
         for group in range(self._file.num_row_groups):
@@ -132,8 +138,9 @@ class ParquetJob:
             if rows == 0:
                 self._writer.write_table(table)
                 continue
-            self._tables[group] = table
-            self._results[group] = [[] for _ in self._fields]
+            if write_back:
+                self._tables[group] = table
+                self._results[group] = [[] for _ in self._fields]
             values = [table.column(c).to_pylist() for c in self._columns]
             info = metadata.row_group(group)  # its bytes in the file: progress against the file size
             size = sum(info.column(j).total_compressed_size for j in range(info.num_columns))

@@ -7,12 +7,12 @@ import contextlib
 import json
 import math
 import os
-import random
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Optional
 
+import numpy as np
 import typer
 
 from .._atomic import atomic_write, private_target
@@ -28,8 +28,9 @@ from ..detectors.evaluate import (
 )
 from ..detectors.registry import build_detectors
 from ..errors import InputError
-from ..files import _NAMED_AS, check_paths, read_record_texts
+from ..files import _NAMED_AS, check_paths, iter_record_texts
 from ..io import check_encoding_errors
+from ..review.sample import reservoir_sample
 from .common import handle_errors
 from .convention import examples
 from .options import (
@@ -76,7 +77,8 @@ def detect_command(
     allow: AllowOpt = None,
     deny: DenyOpt = None,
     sample: Annotated[int, typer.Option(
-        metavar="N", help="Texts written: a uniform sample of N drawn with --seed, in input order (0: all).")
+        metavar="N", help="Texts written: a uniform sample of N drawn with --seed, in input order (0: all); "
+                          "reading holds N texts, not the input.")
     ] = 0,
     seed: Annotated[int, typer.Option(metavar="N", help="Seed of the --sample draw.")] = 0,
     progress: Annotated[str, typer.Option(
@@ -101,6 +103,8 @@ def detect_command(
         raise InputError(f"sample must be 0 (all) or a positive number of texts, got {sample}")
     if seed and not sample:  # an option that would be ignored is refused, as in anonymize
         raise InputError("--seed applies only to --sample N (it seeds the draw of the sample)")
+    if seed < 0:  # numpy's generator takes no negative seed
+        raise InputError(f"--seed must be a non-negative integer, got {seed}")
     check_encoding_errors(encoding_errors)  # as anonymize: else any Python error handler ran
     check_paths([("input", input_path), ("allow", allow), ("deny", deny)], [("output", output)])
     # the llm detector's own options, as anonymize and evaluate-detection take them (its
@@ -113,23 +117,25 @@ def detect_command(
     shown = StageProgress(mode, "detect", _DETECT_UNITS)
     try:
         shown("reading", 0, 0)
-        grouped = read_record_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
-        texts = [text for record_texts in grouped for text in record_texts]
+        grouped = iter_record_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
         # with several fields the id (a text's place) no longer names a record: say which one
         names = field or []
-        places = [{"record": number, "field": names[k]} if len(names) > 1 else {}
-                  for number, record_texts in enumerate(grouped, 1) for k in range(len(record_texts))]
-        shown("reading", len(texts), 0)
-        chosen = list(range(len(texts)))
-        if sample and sample < len(texts):
-            chosen = sorted(random.Random(seed).sample(chosen, sample))
+        placed = (({"record": number, "field": names[k]} if len(names) > 1 else {}, text)
+                  for number, record_texts in enumerate(grouped, 1) for k, text in enumerate(record_texts))
+        # one pass; a sample holds its K texts, never the input (reservoir sampling)
+        if sample:
+            chosen, total = reservoir_sample(placed, sample, np.random.default_rng(seed))
+        else:
+            chosen = list(enumerate(placed))
+            total = len(chosen)
+        shown("reading", total, 0)
         labels: Counter[str] = Counter()
         records = []
         shown("detecting", 0, len(chosen))
-        for i, record in zip(chosen, detected_records([texts[i] for i in chosen], union,
-                                                      ids=[i + 1 for i in chosen]), strict=True):
+        found = detected_records([text for _, (_, text) in chosen], union, ids=[i + 1 for i, _ in chosen])
+        for (_, (place, _)), record in zip(chosen, found, strict=True):
             labels.update(span["label"] for span in record["spans"])
-            records.append({"id": record.pop("id"), **places[i], **record})
+            records.append({"id": record.pop("id"), **place, **record})
             shown("detecting", len(records), len(chosen))
         shown("writing", 0, 1)
         kind = by_name(output)  # -o spans.jsonl.gz: compressed, as anonymize writes it
@@ -142,7 +148,7 @@ def detect_command(
         shown.close()
     if not quiet:  # counts only, never text
         by_label = ", ".join(f"{label} {n:,}" for label, n in sorted(labels.items())) or "none"
-        typer.echo(f"detect: {sum(labels.values()):,} spans in {len(records):,} of {len(texts):,} texts "
+        typer.echo(f"detect: {sum(labels.values()):,} spans in {len(records):,} of {total:,} texts "
                    f"({by_label}) in {time.monotonic() - started:.1f} s; the file holds the original "
                    "text", err=True)
 

@@ -83,7 +83,7 @@ def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[ei
     if fmt == "parquet":
         from ..parquet import ParquetJob
 
-        yield from ParquetJob(path, io.BytesIO(), fields, shown).records()
+        yield from ParquetJob(path, io.BytesIO(), fields, shown).records(write_back=False)
         return
     with eio.open_input(path) as fh:
         eio.refuse_binary(fh, path)
