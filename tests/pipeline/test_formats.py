@@ -104,3 +104,23 @@ def test_a_batch_splits_into_fast_and_document_paths_without_changing_a_byte() -
     alone = [anonymize_documents([t], anon.config, anon.key)[0].text for t in texts]
     assert anonymize_records(texts, anon.config, anon.key) == alone
     assert _shape(alone[0].split()[1]) != _shape("(617)")
+
+
+LABELLED = ["HISTORY OF PRESENT ILLNESS: call (217) 555-0198 tomorrow.",
+            "Doctor: your number is 617-555-0134, right?\nPatient: yes.",
+            "NOTE: MRN 12345678 seen today."]
+
+
+@pytest.mark.parametrize("text", LABELLED)
+def test_role_labels_change_in_scope_all_with_a_phone_or_id(text: str) -> None:
+    """Scope all replaces every word: a line-start role label (``NOTE:``, ``Doctor:``) that
+    hybrid scope keeps as structure is replaced too when the text holds a phone or ID and so
+    takes the neutral-format path; its words get exactly what --keep-formats gives them."""
+    key = fast_key(35)
+    neutral = Anonymizer(key=key, neutral_formats=True).anonymize_document(text)
+    plain = Anonymizer(key=key, neutral_formats=False).anonymize_document(text)
+    words = [(i.start, neutral.text[i.new_start : i.new_end]) for i in neutral.items if i.kind == "word"]
+    same = [(i.start, plain.text[i.new_start : i.new_end]) for i in plain.items if i.kind == "word"]
+    assert words == same
+    label = text.split(":", 1)[0].split()
+    assert not set(label) & set(neutral.text.split(":", 1)[0].split())

@@ -133,9 +133,11 @@ def test_a_failing_detector_means_full_scope() -> None:
     if "failing" not in DETECTORS:
         DETECTORS.add("failing", _Failing)
     anon = Anonymizer(key=fast_key(6), scope="hybrid", detectors="failing")
-    doc = anon.anonymize_document(RECORDS[0])
-    assert doc.full_scope
-    assert doc.text == Anonymizer(key=fast_key(6)).anonymize(RECORDS[0])
+    for record in (RECORDS[0], "Doctor: call me at 617-555-0134.\nPatient: fine."):
+        doc = anon.anonymize_document(record)
+        assert doc.full_scope
+        assert doc.text == Anonymizer(key=fast_key(6)).anonymize(record)
+    assert not anon.anonymize("Doctor: call me at 617-555-0134.").startswith("Doctor:")  # every word
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -189,10 +189,11 @@ def _documents(texts: Sequence[str], identities: list[bytes], config: Anonymizer
         record_prf = key.record_prf("surrogate-record", identities[i])
         if found is not None and (scoped or found):
             new, scoped_items = assemble(text, new, tuple(its), found, span_scope, key,  # type: ignore[arg-type]
-                                         record_prf)
+                                         record_prf, keep_roles=scoped)
             docs.append(AnonymizedDocument(new, scoped_items, full_scope=not scoped))
         elif scoped and fallback is not None and (found := format_spans(text)):
-            new, scoped_items = assemble(text, new, tuple(its), found, fallback, key, record_prf)
+            new, scoped_items = assemble(text, new, tuple(its), found, fallback, key, record_prf,
+                                         keep_roles=False)
             docs.append(AnonymizedDocument(new, scoped_items, full_scope=True))
         else:
             docs.append(AnonymizedDocument(new, tuple(its), full_scope=True))

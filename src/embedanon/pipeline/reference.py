@@ -17,7 +17,8 @@ noise. The order of operations is spelled out here:
    public top-level domains other than itself at position n of the ``DOMAIN`` stage;
 6. with ``neutral_formats`` (the default), the phones and IDs the ``regex`` rules find
    (:func:`.scope.format_spans`) are then replaced as hybrid-scope surrogates over that
-   token-by-token release (:func:`.scope.assemble`, which has tests of its own).
+   token-by-token release (:func:`.scope.assemble`, which has tests of its own); role labels
+   are not kept there, every word stays the mechanism's.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def reference_document(text: str, config: AnonymizerConfig, key: ReleaseKey) -> 
         return AnonymizedDocument(released, tuple(items))
     hybrid = replace(config.scope, scope="hybrid")
     new_text, new_items = assemble(text, released, tuple(items), found, hybrid, key,
-                                   key.record_prf("surrogate-record", record_identity(text)))
+                                   key.record_prf("surrogate-record", record_identity(text)),
+                                   keep_roles=False)
     return AnonymizedDocument(new_text, new_items)
 
 

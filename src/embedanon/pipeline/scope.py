@@ -253,8 +253,13 @@ def widen(text: str, spans: list[Span]) -> list[Span]:
 
 
 def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
-             key: ReleaseKey, record_prf: Prf) -> tuple[str, tuple[Item, ...]]:
-    """The scoped output of one record from its full-scope replacement (see module docstring)."""
+             key: ReleaseKey, record_prf: Prf, *, keep_roles: bool = True) -> tuple[str, tuple[Item, ...]]:
+    """The scoped output of one record from its full-scope replacement (see module docstring).
+
+    ``keep_roles=False`` where the record is released in full scope (scope ``all`` with neutral
+    formats, a failed detector's fallback): its role labels are still never spans, but their
+    words go through the mechanism like every other word, as scope ``all`` promises.
+    """
     lists = _allow_list(scope.allow)
     roles = role_ranges(text)  # structure: never a span, kept as written (never the mechanism's)
     spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
@@ -262,6 +267,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     role_ends = [b for _, b in roles]
 
     def structural(item: Item) -> bool:
+        if not keep_roles:
+            return False
         j = bisect_right(role_ends, item.start)
         return j < len(roles) and roles[j][0] <= item.start and item.end <= roles[j][1]
     surrogates = surrogates_for(scope.surrogates)
