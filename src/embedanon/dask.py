@@ -28,6 +28,7 @@ from .pipeline.anonymizer import (
     dictionary_values,
     is_missing,
     is_sparse,
+    is_string_view,
     named_columns,
     released_categories,
 )
@@ -119,6 +120,14 @@ def _check_frame(frame: Any, columns: object) -> list[str]:
             raise ConfigError(f"column {column!r} appears {count} times in the dataframe; give "
                               "each column its own name")
         dtype = frame.dtypes[column]
+        if is_string_view(dtype):
+            # dask's metadata step (make_meta) calls pyarrow's take, which has no string_view
+            # kernel: map_partitions, astype and to_parquet all fail inside dask, so the
+            # pandas API's remedy (build the column with pyarrow) cannot apply here
+            raise TypeError(f"column {column!r} has dtype string_view[pyarrow], which dask cannot yet map "
+                            "over; read it as string[pyarrow]: dd.read_parquet(..., arrow_to_pandas="
+                            "{'types_mapper': {pa.string_view(): pd.ArrowDtype(pa.string())}.get}), or "
+                            "without dtype_backend='pyarrow'")
         check_column_dtype(column, dtype)
         if _categorical(dtype) or is_sparse(dtype):  # a dictionary-encoded Parquet column: text
             continue
@@ -151,7 +160,9 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
             list); ``columns`` is one string (pass ``[name]``) or holds a name that is not a
             str; a column is not text (its dtype is neither a string, ``object`` nor
             ``category``, the reading of a dictionary-encoded Parquet column): refused
-            before any work. At compute time, a partition fails when an ``object`` column holds
+            before any work; so is a ``string_view[pyarrow]`` column, which dask cannot map
+            over (the message says how to read it as ``string[pyarrow]``). At compute time, a
+            partition fails when an ``object`` column holds
             a value other than a str or a missing value (a number, bytes, a dict): it is not
             converted with ``str()``.
         ConfigError: no column is named, a column is not in the frame, or the frame has two
