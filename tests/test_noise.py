@@ -141,12 +141,31 @@ def test_degenerate_and_exposed_key_files(tmp_path, caplog) -> None:  # type: ig
         write_key_file("-")
 
 
-def test_a_key_in_a_directory_others_can_write_is_refused_or_warned(tmp_path, caplog) -> None:  # type: ignore[no-untyped-def]
+def _accounts(monkeypatch: pytest.MonkeyPatch, *, group: str, members: tuple[str, ...] = (),
+              others_primary: bool = False) -> None:
+    """Account databases in which the directory owner (this process's uid), ``me``, has primary
+    group ``group`` (this process's gid) listing ``members``; ``others_primary``: another
+    account has that group as its primary group too."""
+    import grp
+    import pwd
+    from types import SimpleNamespace
+
+    uid, gid = os.getuid(), os.getgid()
+    me = SimpleNamespace(pw_name="me", pw_uid=uid, pw_gid=gid)
+    other = SimpleNamespace(pw_name="other", pw_uid=uid + 1, pw_gid=gid if others_primary else gid + 1)
+    monkeypatch.setattr(pwd, "getpwuid", lambda n: {uid: me}[n])
+    monkeypatch.setattr(pwd, "getpwall", lambda: [me, other])
+    monkeypatch.setattr(grp, "getgrgid", lambda n: {gid: SimpleNamespace(gr_name=group, gr_gid=gid,
+                                                                          gr_mem=list(members))}[n])
+
+
+def test_a_key_in_a_directory_others_can_write_is_refused_or_warned(tmp_path, caplog, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Left by the audits: a key file of mode 0600 in a directory every user may write (0777)
     was used silently, though anyone could swap in a key they know. Refused, like a key file
     every user may change; a group-writable directory warns, like a group-readable key file; a
     sticky directory (/tmp: 1777) is fine. A symbolic link in an open directory is refused too:
     the link can be swapped even when the key it points to cannot."""
+    _accounts(monkeypatch, group="staff", members=("me", "other"))  # a group others are in
     folder = tmp_path / "keys"
     folder.mkdir(mode=0o700)
     key = folder / "release.key"
@@ -163,6 +182,7 @@ def test_a_key_in_a_directory_others_can_write_is_refused_or_warned(tmp_path, ca
     with caplog.at_level("WARNING"):
         ReleaseKey.from_file(key)
     assert len(caplog.records) == 1 and "its group can write (mode 0770)" in caplog.text
+    assert f"'chmod g-w {folder}'" in caplog.text and f"'chmod +t {folder}'" in caplog.text
     assert key.read_text().strip() not in caplog.text
     folder.chmod(0o700)
     open_folder = tmp_path / "open"
@@ -203,3 +223,48 @@ def test_words_of_scattered_ordinals_are_their_keystream_slices(count: int) -> N
     reference = ctr_words(key, b"record-b", int(Stage.FALLBACK), 2, 13 * count)
     for row, o in zip(words, ordinals, strict=True):
         assert row.tolist() == reference[o * count : (o + 1) * count]
+
+
+@pytest.mark.parametrize(("group", "members", "others_primary", "warned"), [
+    ("me", (), False, False),  # umask 002's directory: the owner's private group
+    ("me", ("me",), False, False),
+    ("me", ("other",), False, True),  # another member listed
+    ("me", (), True, True),  # another account's primary group
+    ("staff", (), False, True),  # a group named otherwise
+])
+def test_a_key_in_the_owners_private_group_directory_is_not_warned_about(
+        tmp_path, caplog, monkeypatch, group: str, members: tuple[str, ...], others_primary: bool,  # type: ignore[no-untyped-def]
+        warned: bool) -> None:
+    """Left by the audits: under ``umask 002`` every new directory is 0775, so a key made with
+    ``keygen`` (0600) in one warned on every run, though the group is the owner's own and lets
+    no one else in (decision 0410). Silent then; any group another account is in still warns,
+    and a directory every user can write is still refused, whatever its group."""
+    _accounts(monkeypatch, group=group, members=members, others_primary=others_primary)
+    folder = tmp_path / "keys"
+    folder.mkdir()
+    key = folder / "release.key"
+    write_key_file(key)
+    folder.chmod(0o775)
+    with caplog.at_level("WARNING"):
+        ReleaseKey.from_file(key)
+    assert len(caplog.records) == warned
+    folder.chmod(0o777)
+    with pytest.raises(ConfigError, match="a directory every user can write"):
+        ReleaseKey.from_file(key)
+
+
+def test_an_unknown_directory_group_is_treated_as_shared(tmp_path, caplog, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """When the account databases cannot name the directory's group, it may hold anyone: warned."""
+    import grp
+
+    def unknown(gid: int) -> object:
+        raise KeyError(gid)
+
+    monkeypatch.setattr(grp, "getgrgid", unknown)
+    folder = tmp_path / "keys"
+    folder.mkdir()
+    write_key_file(folder / "release.key")
+    folder.chmod(0o770)
+    with caplog.at_level("WARNING"):
+        ReleaseKey.from_file(folder / "release.key")
+    assert len(caplog.records) == 1 and "its group can write" in caplog.text

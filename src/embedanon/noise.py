@@ -78,24 +78,49 @@ def _check_key_directories(path: str | os.PathLike[str], shown: str) -> None:
     """Refuse a key file whose directory every user may write (without the sticky bit, which
     /tmp has): anyone could replace the key with one they know, and the releases made with it
     would carry noise they can replay. A directory its group may write gets one warning, as a
-    key file its group may read does (decision 0405). Both the directory of the path given and
-    that of the file a symbolic link points to are checked: either lets the key be swapped."""
+    key file its group may read does (decision 0405), unless that group is the directory
+    owner's own private group, where the group's write bit lets no one else in (decision 0410:
+    ``umask 002`` makes every new directory so). Both the directory of the path given and that
+    of the file a symbolic link points to are checked: either lets the key be swapped."""
     folders = dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(path), os.path.realpath(path)))
     for folder in folders:
         try:
-            bits = stat.S_IMODE(os.stat(folder).st_mode)
+            st = os.stat(folder)
         except OSError:  # the file was just read: a folder that vanished since has nothing to say
             continue
+        bits = stat.S_IMODE(st.st_mode)
         if bits & stat.S_ISVTX:  # only a file's owner may rename or remove it there
             continue
         if bits & stat.S_IWOTH:
             raise ConfigError(f"key file {shown} is in {folder}, a directory every user can write "
                               f"(mode {bits:04o}), so anyone could replace the key with one they know: "
                               f"'chmod o-w {folder}', or keep the key in a private directory")
-        if bits & stat.S_IWGRP:
+        if bits & stat.S_IWGRP and not owner_only_group(st.st_uid, st.st_gid):
             log.warning("key file %s is in %s, a directory its group can write (mode %04o), so the group "
-                        "could replace the key; 'chmod g-w' it unless the group is meant to manage it",
-                        shown, folder, bits)
+                        "could replace the key: 'chmod g-w %s'; if the group is meant to write there, "
+                        "'chmod +t %s' (then only a file's owner can replace it) also ends this warning",
+                        shown, folder, bits, folder, folder)
+
+
+def owner_only_group(uid: int, gid: int) -> bool:
+    """Whether group ``gid`` holds no account but user ``uid``: it is that user's private group
+    (named as the user, the user's primary group, listing no other member) and no other account
+    has it as its primary group. Under such a group a directory's group write bit gives no one
+    but its owner a way in. False whenever the account databases cannot say (no ``pwd``/``grp``
+    module, an unknown id): then the group is treated as shared."""
+    try:
+        import grp
+        import pwd
+
+        owner = pwd.getpwuid(uid)
+        group = grp.getgrgid(gid)
+        if group.gr_name != owner.pw_name or owner.pw_gid != gid:
+            return False
+        if any(member != owner.pw_name for member in group.gr_mem):
+            return False
+        return all(account.pw_uid == uid for account in pwd.getpwall() if account.pw_gid == gid)
+    except (ImportError, KeyError, OverflowError, OSError):
+        return False
 
 
 @dataclass(frozen=True, slots=True)
