@@ -124,8 +124,20 @@ def test_in_hybrid_scope_no_figure_is_told_to_use_hybrid_scope() -> None:
     assert "--deny FILE" in hybrid["name_confirmation_auc"].remedy
     assert [t.limit for t in hybrid.values()] == [t.limit for t in DEFAULT_THRESHOLDS.values()]
     for scope in ("all", "detected"):  # there --scope hybrid is the move
-        assert for_scope(DEFAULT_THRESHOLDS, scope) is DEFAULT_THRESHOLDS
+        assert "--scope hybrid" in for_scope(DEFAULT_THRESHOLDS, scope)["name_confirmation_auc"].remedy
+    assert for_scope(DEFAULT_THRESHOLDS, "detected") is DEFAULT_THRESHOLDS
     assert "--scope hybrid" in DEFAULT_THRESHOLDS["name_confirmation_auc"].remedy
+
+
+def test_in_scope_all_or_hybrid_the_change_rate_is_not_told_to_use_those_scopes() -> None:
+    """privacy-report --mechanism exponential --epsilon 14 (scope all) failed the change rate with
+    '-> --scope all or hybrid ...' (found walking the README): there only epsilon moves it."""
+    from embedanon.privacy.verdict import for_scope
+
+    for scope in ("all", "hybrid"):
+        remedy = for_scope(DEFAULT_THRESHOLDS, scope)["change_rate"].remedy
+        assert "--scope" not in remedy and "--epsilon" in remedy
+    assert "--scope all or hybrid" in for_scope(DEFAULT_THRESHOLDS, "detected")["change_rate"].remedy
 
 
 def test_a_value_is_shown_with_the_digits_its_verdict_needs() -> None:

@@ -251,6 +251,7 @@ _NAMES = "--scope hybrid (detected names get surrogates, whose originals no atta
 _RELEASES = "one --key for every release of the same data (a re-run then adds nothing)"
 _RARE = ("--scope hybrid (detected spans get surrogates); a larger --k or a smaller --epsilon "
          "blurs rare words less than it costs")
+_CHANGES = "--scope all or hybrid (scope detected keeps every other word), or a smaller --epsilon"
 
 
 #: The same advice once --scope hybrid is on: what is left are the spans the detectors missed.
@@ -263,12 +264,21 @@ _IN_HYBRID = {
 }
 
 
+#: In scope all or hybrid every word already goes through the mechanism: only ε moves the change rate.
+_IN_FULL_SCOPE = {_CHANGES: "a smaller --epsilon (the mechanism returns words unchanged at this one)"}
+
+
 def for_scope(thresholds: Mapping[str, Threshold], scope: str) -> Mapping[str, Threshold]:
     """``thresholds`` with what moves each figure as it reads in ``scope``: in ``hybrid`` the
-    advice to use --scope hybrid is moot and names the detectors' misses instead (limits unchanged)."""
-    if scope != "hybrid":
+    advice to use --scope hybrid is moot and names the detectors' misses instead; in ``all`` and
+    ``hybrid`` the advice to use either scope is (limits unchanged)."""
+    if scope == "hybrid":
+        advice = {**_IN_HYBRID, **_IN_FULL_SCOPE}
+    elif scope == "all":
+        advice = _IN_FULL_SCOPE
+    else:
         return thresholds
-    return MappingProxyType({name: replace(t, remedy=_IN_HYBRID.get(t.remedy, t.remedy))
+    return MappingProxyType({name: replace(t, remedy=advice.get(t.remedy, t.remedy))
                              for name, t in thresholds.items()})
 
 
@@ -281,8 +291,7 @@ def _table(*rows: Threshold) -> Mapping[str, Threshold]:
 
 #: The documented default thresholds (docs/privacy/report.md), in the order a verdict lists them.
 DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
-    Threshold("change_rate", "word tokens changed", 0.9, False,
-              "--scope all or hybrid (scope detected keeps every other word), or a smaller --epsilon"),
+    Threshold("change_rate", "word tokens changed", 0.9, False, _CHANGES),
     Threshold("n_w", "N_w: draws returning the word itself", 0.2, True,
               "a smaller --epsilon (embedanon calibrate --target n_w=0.2 finds it)"),
     Threshold("s_w", "S_w: distinct outputs per word (of the draws)", 5.0, False,
