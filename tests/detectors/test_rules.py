@@ -956,6 +956,12 @@ def test_series_never_widens_an_inline_lists_first_item():
         ("Come on, Jack, and Gibbs.", ["Jack", "Gibbs"], ["Jack", "Gibbs"]),
         ("Ask Mr. Black and mawu.", ["Black", "mawu"], ["Black", "mawu"]),
         ("A 48YO man", ["48YO"], ["48YO"]),
+        # a title after a possessive is a relation, and a negative contraction is its verb, also
+        # where the decode cut it before the apostrophe (0153); a title before a name stays one
+        ("Your father said he needed it, my sister sat down.", ["said", "sat"], []),
+        ("My kids aren't used to this; my wife hasn\u2019t called.", ["aren't", "hasn"], []),
+        ("Sister said no; my father ana came.", ["said", "ana"], ["said", "ana"]),
+        ("Ask O'Neil; he won't.", ["O'Neil", "won't"], ["O'Neil"]),
     ],
 )
 def test_spans_of_common_words_only_are_no_names(text, names, expected):

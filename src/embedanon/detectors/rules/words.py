@@ -35,6 +35,43 @@ _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
 #: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
 _PAIR_SCORE = 0.5
+#: a title after a possessive is a relation (``my sister said``, ``her father had``), not a title
+#: before a name (``Sister Mary``): the word after it is read as any other (decision 0153)
+_KIN_TITLE = re.compile(
+    rf"(?<![\w'\u2019])(?:my|your|his|her|our|their)[ \t]+(?:{TITLE_ALTERNATION})[ \t]+\Z", re.IGNORECASE)
+#: a negative contraction's ending (``hasn't``, ``doesn\u2019t``) and the contractions whose verb
+#: is not what is left when it goes (``can't``, ``won't``)
+_NEGATIVE = re.compile(r"n['\u2019]t\Z", re.IGNORECASE)
+_IRREGULAR_NEGATIVES = {"can": "can", "ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+
+
+def _after_name_title(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` comes right after a title that stands before a name (``Mr. ``,
+    ``Sister ``), not after a possessive's relation (``my sister ``, ``his father ``)."""
+    return after_title(text, start) and _KIN_TITLE.search(text, max(0, start - 40), start) is None
+
+
+#: the rest of a negative contraction the decode cut before its apostrophe (``aren`` of ``aren't``)
+_NEGATIVE_REST = re.compile(r"['\u2019]t(?![\w'\u2019-])", re.IGNORECASE)
+
+
+def _words_read(text: str, span: Span) -> list[str]:
+    """The letter runs of ``span``'s text, a negative contraction read as its verb (``aren't`` and
+    a decoded ``aren`` before ``'t`` -> ``are``; ``O'Neil`` -> ``O``, ``Neil``)."""
+    piece = text[span.start : span.end]
+    if piece[-1:].lower() == "n" and _NEGATIVE_REST.match(text, span.end):
+        piece += "'t"
+    return [w for word in _JOINED_WORD.findall(piece) for w in _LETTERS.findall(_verb_of(word))]
+
+
+def _verb_of(word: str) -> str:
+    """``word`` without a negative contraction (``hasn't`` -> ``has``, ``won't`` -> ``will``);
+    any other word as it is."""
+    m = _NEGATIVE.search(word)
+    if m is None or m.start() == 0:
+        return word
+    stem = word[: m.start()]
+    return _IRREGULAR_NEGATIVES.get(stem.lower(), stem)
 #: a word with its inner apostrophes and hyphens (``O'Neil``, ``ma'am``, ``sister-in-law``)
 _JOINED_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
@@ -373,8 +410,8 @@ def drop_common_words(context: RuleContext, spans: list[Span]) -> list[Span]:
         piece = text[sp.start : sp.end]
         if sp.score >= _PAIR_SCORE or any(c.isdigit() for c in piece):
             return False
-        words = _LETTERS.findall(piece)
-        return bool(words) and not any(name_like(w) for w in words) and not after_title(text, sp.start)
+        words = _words_read(text, sp)
+        return bool(words) and not any(name_like(w) for w in words) and not _after_name_title(text, sp.start)
 
     return drop_where(spans, "NAME", common)
 
@@ -452,7 +489,7 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
             return w in ADDRESSES or (mixed and (person_noun(w) or (doubtful and dictionary_word(w))))
 
         return (bool(words) and all(w.islower() and gone(w) for w in words)
-                and not after_title(text, sp.start))
+                and not _after_name_title(text, sp.start))
 
     return drop_where(spans, "NAME", dictionary)
 
