@@ -317,3 +317,39 @@ def test_a_killed_worker_ends_the_run_with_one_line(tmp_path) -> None:  # type: 
     assert done.stdout.strip() == ("a worker process died (killed by SIGKILL: out of memory? try fewer "
                                    "--jobs); no output was written")
     assert time.monotonic() - started < 60
+
+
+def test_a_service_speaking_another_protocol_is_not_called_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--scheduler`` at a port whose service speaks first (an SSH banner) made distributed read
+    its first eight bytes as a frame length and allocate exabytes: the run said 'out of memory (try
+    a smaller --k ...)' (found walking docs/usage.md's --scheduler example)."""
+    distributed = pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    from embedanon.backends import dask as engine
+
+    monkeypatch.setattr(engine, "CONNECT_SECONDS", 5.0)
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def banner() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            conn.sendall(b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n" * 4)
+            time.sleep(0.5)
+            conn.close()
+
+    threading.Thread(target=banner, daemon=True).start()
+    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        with pytest.raises(ConfigError, match="not as a Dask scheduler") as err:
+            engine._connect(distributed.Client, address)
+        assert "memory" not in str(err.value) and address in str(err.value)
+    finally:
+        stop.set()
+        listener.close()

@@ -111,7 +111,9 @@ def _connect(client_class: Any, scheduler: str) -> Any:
     """A client of ``scheduler``, or one line within :data:`CONNECT_SECONDS`. distributed's own
     ``timeout`` does not bound the handshake: an address that accepts the connection but speaks
     another protocol (the dashboard's HTTP port, tcp://HOST:8787) held the run past 300 s
-    (audit defect 5); the connection is made in a daemon thread and given up on in time."""
+    (audit defect 5); the connection is made in a daemon thread and given up on in time. A
+    service that speaks first (an SSH banner) has its bytes read as an exabyte frame length: the
+    ``MemoryError`` of that allocation is a wrong address, not a machine out of memory."""
     import threading
 
     made: list[Any] = []
@@ -138,6 +140,9 @@ def _connect(client_class: Any, scheduler: str) -> Any:
     if isinstance(exc, OSError | TimeoutError):
         raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: "
                           f"{_one_line(exc)}") from None
+    if isinstance(exc, MemoryError):  # a service that speaks first: its bytes read as a frame length
+        raise ConfigError(f"the service at {scheduler} answered, but not as a Dask scheduler: check "
+                          "the host and port of --scheduler") from None
     raise exc
 
 
