@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from embedanon.detectors.places import locations, organizations
+from embedanon.detectors.places import locations, organizations, streets
 from embedanon.detectors.regex import RegexDetector
 
 
@@ -47,6 +47,26 @@ def _found(text: str) -> list[tuple[str, str]]:
 )
 def test_places_and_institutions(text, expected):
     assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Guy: It's Nevins Street, lady! Before that is Atlantic Avenue.", ["Nevins Street", "Atlantic Avenue"]),
+        ("Take 5th Ave to Avenue D, then 42nd St. Do it. She lives at 12 Oak Road.",
+         ["5th Ave", "Avenue D", "42nd St.", "12 Oak Road"]),
+        ("The shops on Hanover's Main Street compare.", ["Main Street"]),
+        # negative controls: a street word inside a longer name, a saint, a role label, a surname
+        # (Lane, Drive and Place are left to the model), no capitals
+        ("A Wall Street Journal survey of Metropolitan St. Louis.", []),
+        ("Wall Street guy #1: I haven't seen it.\nGirl: Me neither.", []),
+        ("Kenny Lane of Muskegon won; take the main street.", []),
+    ],
+)
+def test_street_names_are_addresses(text, expected):
+    assert [text[s.start : s.end] for s in streets(text)] == expected
+    found = RegexDetector(labels=("ADDRESS",)).detect(text)
+    assert [(text[s.start : s.end], s.label) for s in found] == [(e, "ADDRESS") for e in expected]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""LOCATION and ORGANIZATION spans by shape, context and public gazetteers (part of ``regex``).
+"""LOCATION, ORGANIZATION and street ADDRESS spans by shape, context and public gazetteers (part of
+``regex``).
 
 HIPAA Safe Harbor counts every geographic unit smaller than a state as an identifier; people also
 expect hospitals, clinics, schools and employers to go. Neither is a class of the trained model,
@@ -22,6 +23,12 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
   label (``Luena:``, ``Carmo:``: a speaker is a person or a role, never a place;
   :mod:`embedanon.structure`; ``Guy from Yonkers:`` is a role and keeps its place).
 
+* ADDRESS: a street's name, one to three capitalized words or an ordinal and a street word
+  (``Street``, ``Avenue``, ``Ave.``, ``Road``, ``Boulevard``, ``Parkway``, ``Highway``, ``St.``),
+  with its house number when one comes before (``Nevins Street``, ``5th Ave``, ``12 Oak Road``),
+  and ``Avenue D``; not before another capitalized word (``Wall Street Journal``, ``St. Louis``)
+  nor inside a speaker label (decision 0154).
+
 Only in text with both cases: capitals are the evidence.
 """
 
@@ -30,7 +37,16 @@ from __future__ import annotations
 import re
 
 from .._english import after_title
-from ..lexicon import COMMON_RANK, NAME_RANK, folded, large_cities, name_parts, place_names, word_ranks
+from ..lexicon import (
+    COMMON_RANK,
+    NAME_RANK,
+    folded,
+    large_cities,
+    name_like,
+    name_parts,
+    place_names,
+    word_ranks,
+)
 from ..structure import speaker_labels
 from .base import Span
 
@@ -62,6 +78,50 @@ _LEADING = frozenset({"in", "from", "of", "near", "to", "at", "outside", "around
 #: words a place name follows
 _LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|from|of|near|to|at|outside|around|visiting|towards?|into)[ \t]+\Z",
                        re.IGNORECASE)
+
+
+#: a street's name: one to three capitalized words or an ordinal (``Nevins``, ``33rd``, ``Fifth``), with
+#: a house number before them or not, and a street word; or ``Avenue`` and a letter (``Avenue D``).
+#: ``Lane``, ``Drive``, ``Place`` and ``Way`` are surnames or common words and are left to the model.
+_STREET = re.compile(
+    r"(?<![\w.'\u2019\-])((?:\d{1,5}[ \t]+)?(?:[A-Z][a-z'\u2019\-]+|\d{1,3}(?:st|nd|rd|th))"
+    r"(?:[ \t]+[A-Z][a-z'\u2019\-]+){0,2}[ \t]+(?:Street|Avenue|Ave\.?|Road|Rd\.|Boulevard|Blvd\.?|Parkway"
+    r"|Highway|St\.)|Avenue[ \t][A-Z])(?![\w'\u2019\-])"
+)
+_APOSTROPHE = re.compile("['\u2019]")
+#: an ordinal street number (``42nd``, ``5th``): ``42nd St.`` is a street even before a capital
+_ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)")
+#: a capitalized word right after: the street word is inside a longer name (``Wall Street
+#: Journal``, ``St. Louis``)
+_CAPITAL_AFTER = re.compile(r"[ \t]+[A-Z]")
+
+
+def streets(text: str, taken: list[Span] | None = None) -> list[Span]:
+    """ADDRESS spans of the street names of ``text`` (``Nevins Street``, ``on 5th Ave``, ``Avenue
+    D``, ``12 Oak Road``; decision 0154), sorted, disjoint, score 1; none inside a span of
+    ``taken``, inside a line-start speaker label (``Wall Street guy #1:`` is a role), before a
+    capitalized word (``Wall Street Journal``, ``St. Louis``) or opening with a common word
+    (``It's Nevins Street`` keeps ``Nevins Street``)."""
+    taken_ranges = [(s.start, s.end) for s in taken or ()]
+    out: list[Span] = []
+    labels: list[tuple[int, int]] | None = None
+    for m in _STREET.finditer(text):
+        a, b = m.span(1)
+        words = text[a:b].split()
+        if _CAPITAL_AFTER.match(text, b) and not (words[-1] == "St." and _ORDINAL.fullmatch(words[-2])):
+            continue
+        # leading words that are no name (``It's``, ``The``, ``Take``) stay outside; one stays
+        while len(words) > 2 and not words[0][0].isdigit() and not name_like(_APOSTROPHE.split(words[0])[0]):
+            a = text.index(words[1], a + len(words[0]))
+            words = words[1:]
+        if any(x < b and a < y for x, y in taken_ranges):
+            continue
+        if labels is None:
+            labels = [(label.start, label.end) for label in speaker_labels(text)]
+        if any(x < b and a < y for x, y in labels):
+            continue
+        out.append(Span(a, b, "ADDRESS", 1.0, "regex"))
+    return out
 
 
 def organizations(text: str) -> list[Span]:

@@ -54,7 +54,7 @@ from typing import Final
 
 from .base import Span
 from .merge import merge_spans
-from .places import locations, organizations
+from .places import locations, organizations, streets
 
 _TLDS: Final = (
     "com|org|net|edu|gov|mil|int|info|biz|io|co|ai|app|dev|ly|uk|de|fr|ca|au|jp|cn|ru|br|es|nl|se|ch|"
@@ -507,7 +507,7 @@ def _present(text: str) -> _Present:
 
 class RegexDetector:
     """Rule-based detector of e-mails, URLs, phones, dates, IDs, IP addresses and ages, and of
-    places and institutions by shape and public gazetteers (:mod:`.places`).
+    places, institutions and street names by shape and public gazetteers (:mod:`.places`).
 
     Args:
         labels: restrict output to these labels (default: all the labels above); a string is a
@@ -516,7 +516,8 @@ class RegexDetector:
     """
 
     name = "regex"
-    LABELS: Final = ("EMAIL", "URL", "PHONE", "DATE", "ID", "IP", "AGE", "LOCATION", "ORGANIZATION")
+    LABELS: Final = ("EMAIL", "URL", "PHONE", "DATE", "ID", "IP", "AGE", "LOCATION", "ORGANIZATION",
+                     "ADDRESS")
 
     def __init__(self, *, labels: str | tuple[str, ...] | list[str] | None = None) -> None:
         from ..errors import ConfigError
@@ -545,13 +546,16 @@ class RegexDetector:
                 start, end = match.span("v") if "v" in pattern.groupindex else match.span()
                 sure = score if isinstance(score, float) else score(match)
                 spans.append(Span(start, end, label, sure, self.name))
-        places = "LOCATION" in self.labels or "ORGANIZATION" in self.labels
+        places = "LOCATION" in self.labels or "ORGANIZATION" in self.labels or "ADDRESS" in self.labels
         if places and text.lower() != text != text.upper():
             orgs = organizations(text)  # capitals are the evidence: text with both cases only
             if "ORGANIZATION" in self.labels:
                 spans.extend(orgs)
+            roads = streets(text, orgs)
+            if "ADDRESS" in self.labels:
+                spans.extend(roads)
             if "LOCATION" in self.labels:
-                spans.extend(locations(text, orgs))
+                spans.extend(locations(text, [*orgs, *roads]))
         if "URL" in self.labels and "." in text:  # every URL rule needs a dot
             for pattern in (_URL_SCHEME, _URL_WWW, _URL_BARE):
                 for match in pattern.finditer(text):
