@@ -15,6 +15,11 @@ class ConfigError(EmbedanonError, ValueError):
     """A parameter has a wrong value (``epsilon must be a finite number > 0, got -1.0``)."""
 
 
+class ParameterTypeError(EmbedanonError, TypeError):
+    """A parameter given from outside has a wrong type (``--detector-option llm_verify=maybe``
+    reaches the detector as a string): a :class:`TypeError` that the CLI reports in one line."""
+
+
 class InputError(EmbedanonError):
     """The data to anonymize cannot be read or parsed (missing file, bad UTF-8, bad JSON line)."""
 

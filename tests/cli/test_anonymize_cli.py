@@ -201,7 +201,7 @@ def _bad(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "detector option without value": ([str(good), "--scope", "hybrid", "--detector-option", "model_path"],
                                           "detector option must look like DETECTOR_OPTION=VALUE"),
         "unknown detector option": ([str(good), "--scope", "hybrid", "--detector", "regex",
-                                     "--detector-option", "regex_colour=1"], "has no option 'colour'"),
+                                     "--detector-option", "regex_colour=1"], "has no option regex_colour"),
         "bad detector threshold": ([str(good), "--scope", "hybrid", "--detector", "model",
                                     "--detector-option", "model_threshold=2"], "threshold must be"),
     }

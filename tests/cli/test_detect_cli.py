@@ -253,7 +253,7 @@ def test_the_regex_labels_option_takes_a_comma_separated_list(tmp_path: Path) ->
     assert RegexDetector(labels="PHONE").labels == RegexDetector(labels=("PHONE",)).labels
     refused = runner.invoke(app, ["detect", str(data), "-o", str(out), "-d", "regex",
                                   "--detector-option", "regex_labels=PHONE,NAME"])
-    assert refused.exit_code == 2 and "regex labels must be among" in refused.output
+    assert refused.exit_code == 2 and "regex_labels must be among" in refused.output
 
 
 def test_a_gold_label_that_differs_from_a_known_one_by_case_or_spaces_gets_a_hint() -> None:

@@ -57,7 +57,8 @@ def test_key_pasted_into_a_setting_is_never_printed(tiny: Path, tmp_path: Path, 
     """QA 5b D5 (and D4's port): the message quoted the value, which may be the key itself."""
     result, out = _anonymize(tiny, tmp_path, "--scope", "detected", "--detector", "llm", "--llm-model", "m", *args)
     assert result.exit_code == 2, result.output
-    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error: llm ")
+    # named as typed: the detector option llm_api_key_env, or the flag --llm-url
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(("error: llm_", "error: --llm-"))
     assert SECRET not in result.output and "Traceback" not in result.output
     assert not out.exists()
 
@@ -69,5 +70,5 @@ def test_evaluate_detection_does_not_print_a_key_given_as_the_env_name(tmp_path:
     result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "llm", "--llm-url",
                                  "http://127.0.0.1:9/v1", "--llm-model", "m", "--llm-api-key-env", SECRET])
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("error: llm api_key_env must be the name of an environment variable")
+    assert result.stderr.startswith("error: --llm-api-key-env must be the name of an environment variable")
     assert SECRET not in result.output

@@ -223,6 +223,71 @@ def test_llm_detector_without_endpoint(tiny: Path, tmp_path: Path, args: list[st
     _one_line_exit_2(result, "the llm detector needs --llm-url and --llm-model")
 
 
+_LLM = ["--scope", "detected", "--detector", "llm", "--llm-url", "http://127.0.0.1:9/v1", "--llm-model", "m"]
+
+
+@pytest.mark.parametrize(("args", "message", "not_said"), [
+    # a flag's value: the flag, not the detector option it becomes (was 'llm url must ...')
+    (["--scope", "detected", "--detector", "llm", "--llm-url", "ftp://x", "--llm-model", "m"],
+     "--llm-url must be an http:// or https:// URL", "llm_url"),
+    (["--scope", "detected", "--detector", "llm", "--llm-url", "http://127.0.0.1:9/v1", "--llm-model", " "],
+     "--llm-model must be a non-empty string", "llm model"),
+    # was "option 'llm_url' is for detector 'llm', which is not selected"
+    (["--scope", "detected", "--detector", "regex", "--llm-url", "http://127.0.0.1:9/v1"],
+     "--llm-url is for the llm detector, which --detector does not name (add llm to --detector)", "llm_url"),
+    # a --detector-option: the option as typed (was 'timeout must ...' and a TypeError traceback)
+    ([*_LLM, "--detector-option", "llm_timeout=-1"], "llm_timeout must be a finite number > 0, got -1", "--"),
+    ([*_LLM, "--detector-option", "llm_verify=maybe"], "llm_verify must be a bool, got str", "--"),
+    (["--scope", "detected", "--detector", "llm", "--detector-option", "llm_url=ftp://x", "--detector-option",
+      "llm_model=m"], "llm_url must be an http:// or https:// URL", "--llm-url"),
+    ([*_LLM, "--detector-option", "llm_url=http://127.0.0.1:8/v1"],
+     "detector option 'llm_url' is also given by --llm-url; give it once", "its own option"),
+    (["--scope", "detected", "--detector", "regex", "--detector-option", "regex_flavour=1"],
+     "detector 'regex' has no option regex_flavour; valid: regex_labels", "'flavour'"),
+    (["--scope", "detected", "--detector-option", "-5"], "got '-5'", "'_5'"),
+    (["--min-length", "0"], "--min-length must be an integer >= 1, got 0", "min_length"),
+])
+def test_messages_name_the_option_the_user_typed(tiny: Path, tmp_path: Path, args: list[str], message: str,
+                                                   not_said: str) -> None:
+    """Leftover audit defect: messages named internal option names (llm_url, min_length, the
+    detector's own 'timeout') instead of the flag or detector option the user typed."""
+    result, out = _anonymize(tiny, tmp_path, *args)
+    _one_line_exit_2(result, message)
+    assert not_said not in result.stderr.replace(message, "")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["evaluate-detection", "--data", "{spans}", "-d", "regex", "--min-coverage", "1.5"],
+     "--min-coverage must be a number in (0.0, 1.0], got 1.5"),
+    (["evaluate-detection", "--data", "{spans}", "-d", "regex", "--margin", "1"], "--margin must be in (0, 1)"),
+    (["evaluate-detection", "--data", "{spans}", "-d", "llm", "--llm-url", "http://127.0.0.1:9/v1",
+      "--llm-model", "m", "--llm-api-key-env", "not a name"],
+     "--llm-api-key-env must be the name of an environment variable"),
+    (["detect", "{input}", "-o", "{out}", "-d", "llm", "--llm-url", "ftp://x", "--llm-model", "m"],
+     "--llm-url must be an http:// or https:// URL"),
+    (["embeddings", "info", "{tiny}", "--min-length", "0"], "--min-length must be an integer >= 1, got 0"),
+    (["review", "{input}", "-o", "{out}.html", "--embedding", "{tiny}", "--seed", "1", "--max-chars", "-1"],
+     "--max-chars must be an integer >= 0 (0: no limit), got -1"),
+    # was 'under CandidatePolicy(min_length=2, alphabetic=True, allowlist=<1 words>)'
+    (["anonymize", "{input}", "-o", "{out}", "--embedding", "{tiny}", "--seed", "1", "--candidates", "{words}"],
+     "has 1 candidate words (of at least 2 letters, letters only, among the 1 words of the candidate list)"),
+])
+def test_other_commands_name_the_option_the_user_typed(tiny: Path, tmp_path: Path, args: list[str],
+                                                        message: str) -> None:
+    spans, src, words = tmp_path / "spans.jsonl", tmp_path / "in.txt", tmp_path / "words.txt"
+    spans.write_text('{"id": 1, "text": "we met Zorblat", "spans": [{"start": 7, "end": 14, "label": "NAME"}]}\n',
+                     encoding="utf-8")
+    src.write_text(f"we met {CANARY} today\n", encoding="utf-8")
+    words.write_text("garden\n", encoding="utf-8")
+    argv = [a.format(spans=spans, input=src, out=tmp_path / "out", tiny=tiny, words=words) for a in args]
+    result = runner.invoke(app, argv)
+    _one_line_exit_2(result, message)
+    assert "_" not in result.stderr.split("error: ")[1].split(" ")[0]  # the subject is no Python name
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["in.txt", "spans.jsonl", "tiny.glove.txt",
+                                                                  "words.txt"])
+
+
 @pytest.mark.parametrize("names", ["", " ", ",", "model,"])
 def test_empty_detector_list_is_refused_not_the_default(tiny: Path, tmp_path: Path, names: str) -> None:
     """Audit defect 13: ``--detector ""`` silently meant the default detectors."""

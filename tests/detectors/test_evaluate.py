@@ -397,7 +397,7 @@ def test_cli_detector_options_reach_the_detector(spans_file, tmp_path):
         (["--detector-option", f"model_path={tmp_path / 'none'}"], "has no weights.npz"),
         (["-d", "regex", "--detector-option", "model_path=x"], "which is not selected"),
         (["--llm-url", "http://127.0.0.1:9/v1", "--detector-option", "llm_url=http://127.0.0.1:8/v1"],
-         "also given by its own option"),
+         "also given by --llm-url; give it once"),
         (["--detector-option", "model_path"], "DETECTOR_OPTION=VALUE"),
     ]:
         result = runner.invoke(app, ["evaluate-detection", "--data", str(spans_file), "-d", "model", *extra])
@@ -543,11 +543,12 @@ def test_float_coverage_was_wrong_at_0_14():  # the failure the exact comparison
 @pytest.mark.parametrize("args, message", [
     (["--data", "missing.jsonl", "-d", "regex"], "input not found"),
     (["-d", "nosuch"], "unknown detector 'nosuch'"),
-    (["-d", "regex", "--llm-url", "http://127.0.0.1:9"], "not selected"),
-    (["-d", "regex", "--min-coverage", "1.5"], "min_coverage must be a number in (0.0, 1.0], got 1.5"),
-    (["-d", "regex", "--min-coverage", "0"], "min_coverage must be a number in (0.0, 1.0], got 0.0"),
-    (["-d", "regex", "--margin", "0"], "margin must be in (0, 1)"),
-    (["-d", "regex", "--margin", "1"], "margin must be in (0, 1)"),
+    (["-d", "regex", "--llm-url", "http://127.0.0.1:9"], "--llm-url is for the llm detector, which --detector "
+                                                          "does not name (add llm to --detector)"),
+    (["-d", "regex", "--min-coverage", "1.5"], "--min-coverage must be a number in (0.0, 1.0], got 1.5"),
+    (["-d", "regex", "--min-coverage", "0"], "--min-coverage must be a number in (0.0, 1.0], got 0.0"),
+    (["-d", "regex", "--margin", "0"], "--margin must be in (0, 1)"),
+    (["-d", "regex", "--margin", "1"], "--margin must be in (0, 1)"),
 ])
 def test_cli_bad_options(spans_file, args, message):
     if "--data" not in args:

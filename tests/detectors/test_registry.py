@@ -39,7 +39,11 @@ def test_options_routed_by_prefix():
     ("nosuch", {}, "unknown detector 'nosuch'; choose one of"),
     ("regex", {"llm_url": "http://x"}, "is for detector 'llm', which is not selected"),
     ("regex", {"colour": "red"}, "names no detector"),
-    ("regex", {"regex_flavour": 1}, "has no option 'flavour'; valid: labels"),
+    ("regex", {"regex_flavour": 1}, "has no option regex_flavour; valid: regex_labels"),
+    # the factory's messages name the option as given (was 'timeout must be ...')
+    ("llm", {"llm_url": "http://x/v1", "llm_model": "m", "llm_timeout": -1}, "^llm_timeout must be a finite"),
+    ("llm", {"llm_url": "ftp://x", "llm_model": "m"}, "^llm_url must be an http"),
+    ("regex", {"regex_labels": ["FOO"]}, "^regex_labels must be among"),
 ])
 def test_bad_specs_and_options(spec, options, message):
     with pytest.raises(ConfigError, match=message):

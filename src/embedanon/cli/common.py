@@ -89,7 +89,7 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except (EmbedanonError, TypeError) as exc:
-            if isinstance(exc, TypeError) and not _raised_by_validator(exc):
+            if not isinstance(exc, EmbedanonError) and not _raised_by_validator(exc):
                 raise
             raise fail(_one_line(str(exc))) from None
         except KeyboardInterrupt:

@@ -16,6 +16,7 @@ import numpy as np
 import typer
 
 from .._atomic import atomic_write, private_target
+from .._validate import fraction
 from ..compressed import by_name, strip_suffix, text_output
 from ..detectors.base import LABELS, DetectorUnavailable
 from ..detectors.evaluate import (
@@ -45,6 +46,7 @@ from .options import (
     LlmUrlOpt,
     LlmVerifyOpt,
     detector_options,
+    flags_named,
     word_lists,
 )
 from .progress import StageProgress, choose
@@ -109,10 +111,11 @@ def detect_command(
     check_paths([("input", input_path), ("allow", allow), ("deny", deny)], [("output", output)])
     # the llm detector's own options, as anonymize and evaluate-detection take them (its
     # message names --llm-url and --llm-model)
-    options = detector_options({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None},
-                               detector_option)
+    own = {"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}
+    options = detector_options(own, detector_option)
     allowed, denied = word_lists(allow, deny)
-    union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
+    with flags_named(own):
+        union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
     mode = choose(progress, quiet, input_path == "-")
     shown = StageProgress(mode, "detect", _DETECT_UNITS)
     try:
@@ -189,12 +192,14 @@ def evaluate_detection_command(
     Prints counts and rates only, never text. When the detectors could run on no document (an
     llm endpoint down), there are no figures: one error line and exit 2."""
     if not 0.0 < margin < 1.0:
-        raise InputError(f"margin must be in (0, 1), got {margin}")
+        raise InputError(f"--margin must be in (0, 1), got {margin}")
+    fraction("--min-coverage", min_coverage, low_open=True)  # as evaluate checks it, named as typed
     own = {"llm_url": llm_url, "llm_model": llm_model, "llm_api_key_env": llm_api_key_env,
            "llm_verify": llm_verify}
     options = detector_options(own, detector_option)  # e.g. model_path=adapted/
     allowed, denied = word_lists(allow, deny)  # the same lists as anonymize --allow / --deny
-    union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
+    with flags_named(own):
+        union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
     records = read_span_file(data, any_label=True)
     report = evaluate(records, union, min_coverage=min_coverage, margin=margin)
     if report.documents and report.failed_documents == report.documents:

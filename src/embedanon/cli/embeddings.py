@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .._validate import positive_int
 from ..mechanisms.knn import DEFAULT_K
 from ..vectors import defaults
 from ..vectors.index import NeighborIndex
@@ -36,6 +37,7 @@ def info_command(
     min_length: Annotated[int, typer.Option(help="Shortest candidate word.", metavar="N")] = 2,
 ) -> None:
     """Size, dimension and candidate vocabulary of an embedding."""
+    positive_int("--min-length", min_length)  # before loading, and named as typed
     store = defaults.load_embedding(name)
     policy = CandidatePolicy(min_length=min_length)
     typer.echo(f"name:        {store.name}")

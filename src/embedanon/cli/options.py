@@ -5,17 +5,19 @@ them (:func:`release_options`), and one function from options to an
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
+from .._validate import positive_int
 from ..config import DEFAULT_DETECTORS, ScopeConfig, parse_strategies
 from ..detectors.base import LABELS
 from ..detectors.folding import fold_key
-from ..errors import ConfigError
+from ..errors import ConfigError, ParameterTypeError
 from ..keys import default_key
 from ..noise import ReleaseKey
 from ..pipeline import Anonymizer
@@ -166,14 +168,21 @@ def parse_detector_options(specs: list[str] | None) -> dict[str, Any]:
     """``["model_path=DIR"]`` -> ``{"model_path": "DIR"}`` (values typed by :func:`_option_value`)."""
     out: dict[str, Any] = {}
     for spec in specs or []:
-        name, sep, value = spec.partition("=")
-        name = name.strip().lower().replace("-", "_")
+        typed, sep, value = spec.partition("=")
+        name = typed.strip().lower().replace("-", "_")
         if not sep or not name or not value.strip():
-            raise ConfigError(f"detector option must look like DETECTOR_OPTION=VALUE, got {name or '?'!r}")
+            # the name as typed: '-5' is not '_5'
+            raise ConfigError("detector option must look like DETECTOR_OPTION=VALUE, got "
+                              f"{typed.strip() or '?'!r}")
         if name in out:
             raise ConfigError(f"detector option {name!r} given twice")
         out[name] = _option_value(value.strip())
     return out
+
+
+#: Detector options that have a flag of their own -> the flag.
+OPTION_FLAGS = {"llm_url": "--llm-url", "llm_model": "--llm-model", "llm_verify": "--llm-verify",
+                "llm_api_key_env": "--llm-api-key-env"}
 
 
 def detector_options(given: dict[str, Any], specs: list[str] | None) -> dict[str, Any]:
@@ -182,9 +191,36 @@ def detector_options(given: dict[str, Any], specs: list[str] | None) -> dict[str
     options = dict(given)
     for name, value in parse_detector_options(specs).items():
         if options.get(name) is not None:
-            raise ConfigError(f"detector option {name!r} is also given by its own option")
+            flag = OPTION_FLAGS.get(name, "its own option")
+            raise ConfigError(f"detector option {name!r} is also given by {flag}; give it once")
         options[name] = value
     return options
+
+
+@contextlib.contextmanager
+def flags_named(given: dict[str, Any]) -> Iterator[None]:
+    """Name the flag the user typed in an error about an option it gave (``--llm-url must be an
+    http:// or https:// URL``), not the detector option the flag becomes (``llm_url``).
+
+    Args:
+        given: the values of the options that have their own flags (:data:`OPTION_FLAGS`; None:
+            not given, so a message about it is about a ``--detector-option``).
+    """
+    try:
+        yield
+    except (ConfigError, ParameterTypeError) as exc:
+        message = str(exc)
+        for name, value in given.items():
+            flag = OPTION_FLAGS.get(name)
+            if value is None or flag is None:
+                continue
+            if message.startswith(name + " "):
+                raise type(exc)(flag + message[len(name):]) from None
+            if message.startswith(f"option {name!r} is for detector "):
+                owner = name.partition("_")[0]
+                raise ConfigError(f"{flag} is for the {owner} detector, which --detector does not name "
+                                  f"(add {owner} to --detector)") from None
+        raise
 
 
 def word_lists(allow: str | None, deny: str | None) -> tuple[tuple[str, ...], list[tuple[str, str]]]:
@@ -410,12 +446,14 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        surrogate_consistency: str = "record", name_cultures: str | None = None,
                        keep_gender: bool = False, **_: Any) -> Anonymizer:
     """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
-    return Anonymizer(
-        embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam,
-        key=release_key(key, seed, fresh_key),
-        min_length=min_length, allowlist=candidates, index=index,
-        scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
-                           phone_format, detector_option, neutral_formats, surrogate_consistency,
-                           name_cultures, keep_gender),
-        noise_unit=noise_unit,
-    )
+    positive_int("--min-length", min_length)  # else 'min_length must be ...', not what was typed
+    with flags_named({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}):
+        return Anonymizer(
+            embedding, mechanism, k=k, epsilon=epsilon, gamma=gamma, lam=lam,
+            key=release_key(key, seed, fresh_key),
+            min_length=min_length, allowlist=candidates, index=index,
+            scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
+                               phone_format, detector_option, neutral_formats, surrogate_consistency,
+                               name_cultures, keep_gender),
+            noise_unit=noise_unit,
+        )

@@ -93,6 +93,8 @@ def review_command(
     if mode != "none":
         show_notices()
     check_target(output, name=False)
+    if max_chars < 0:  # else 'max_chars must be ...', not the option typed
+        raise ConfigError(f"--max-chars must be an integer >= 0 (0: no limit), got {max_chars}")
     overrides = parse_overrides(threshold)
     _check_thresholds_measured(overrides, attacks=attacks)
     # before reading the key or loading anything: the page must not replace a file the run reads

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .._registry import Registry
-from ..errors import ConfigError
+from ..errors import ConfigError, ParameterTypeError
 from .base import Detector
 from .merge import UnionDetector, WordLists
 from .verify import SpanVerifier
@@ -106,5 +106,29 @@ def build_detectors(spec: str, *, allow: Iterable[str] = (),
         verifier = SpanVerifier(path=verify)
     else:
         raise TypeError(f"verify must be true, false or a verifier directory, got {type(verify).__name__}")
-    detectors = [build_detector(name, **routed[name]) for name in names]
+    detectors = [_build_routed(name, routed[name]) for name in names]
     return UnionDetector(detectors, lists=WordLists.build(allow=allow, deny=deny), verifier=verifier)
+
+
+def _build_routed(name: str, options: dict[str, Any]) -> Detector:
+    """:func:`build_detector` for options given prefixed (``llm_timeout``): its messages name
+    the option as it was given, not the factory's own parameter (``timeout must be ...`` did not
+    say which detector's timeout, and ``--detector-option llm_timeout=-1`` is what was typed).
+    A type error stays one (:class:`~embedanon.errors.ParameterTypeError`, which the CLI reports
+    in one line: ``--detector-option llm_verify=maybe`` ended in a traceback)."""
+    valid = _option_names(DETECTORS.get(name))
+    for key in options:
+        if key not in valid:
+            raise ConfigError(f"detector {name!r} has no option {name}_{key}; valid: "
+                              f"{', '.join(f'{name}_{v}' for v in valid) or 'none'}")
+    try:
+        return build_detector(name, **options)
+    except (ConfigError, TypeError) as exc:
+        message = str(exc)
+        for key in sorted(options, key=len, reverse=True):
+            # "timeout must ...", "llm url must ...", "llm api_key_env must ...", "regex labels must ..."
+            for said in (f"{name} {key}", f"{name} {key.replace('_', ' ')}", key):
+                if message.startswith((said + " ", said + ":")):
+                    kind = ConfigError if isinstance(exc, ConfigError) else ParameterTypeError
+                    raise kind(f"{name}_{key}{message[len(said):]}") from None
+        raise

@@ -157,8 +157,8 @@ class NeighborIndex:
         self.candidates = store.candidate_ids(self.policy)  # (C,) int64 word ids
         if len(self.candidates) < 2:
             raise ConfigError(
-                f"embedding {store.name!r} has {len(self.candidates)} candidate words under "
-                f"{self.policy}; at least 2 are needed"
+                f"embedding {store.name!r} has {len(self.candidates)} candidate words "
+                f"({self.policy.describe()}); at least 2 are needed"
             )
         self.candidate_vectors = np.ascontiguousarray(store.vectors[self.candidates])
         self.is_candidate = np.zeros(len(store), dtype=bool)

@@ -142,6 +142,16 @@ class CandidatePolicy:
 
     __str__ = __repr__
 
+    def describe(self) -> str:
+        """The policy in words for a message (``of at least 2 letters, letters only``), as a
+        user set it (the shortest word, the candidate list), never the list's words."""
+        parts = [f"of at least {self.min_length} letters"]
+        if self.alphabetic:
+            parts.append("letters only")
+        if self.allowlist is not None:
+            parts.append(f"among the {len(self.allowlist):,} words of the candidate list")
+        return ", ".join(parts)
+
     def accepts(self, word: str) -> bool:
         if len(word) < self.min_length:
             return False
