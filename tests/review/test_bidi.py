@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -71,4 +72,37 @@ def test_a_nul_in_a_record_is_shown_not_dropped(tmp_path: Path, anonymizer: Anon
     page = render_html(build_review(str(path), anonymizer, fmt="jsonl", sources=(), generated="now"))
     assert "\x00" not in page
     texts = re.findall(r'<div class="text"><bdi>(.*?)</bdi></div>', page, flags=re.S)
-    assert "saw\u2400the" in texts[0] and "\u2400" in texts[1]
+    nul = '<span class="ctl" title="control character U+0000">\u2400</span>'
+    assert f"saw{nul}the" in texts[0] and nul in texts[1]
+
+
+#: every control character (Unicode Cc) but TAB, LF and CR
+HIDDEN = [chr(c) for c in [*range(0x20), *range(0x7F, 0xA0)] if chr(c) not in "\t\n\r"]
+
+
+def test_control_characters_are_shown_and_marks_stay_on_their_characters(tiny_embedding: Path,
+                                                                          tmp_path: Path) -> None:
+    """Leftover audit: controls other than NUL (BEL, ESC, VT, DEL, the C1 controls ...) reached
+    the page raw, and a browser shows them as nothing: a record holding them looked clean. Each is
+    now a visible symbol in a ``ctl`` span, and a detected span after or around them is marked on
+    the same characters as before."""
+    detected = Anonymizer(str(tiny_embedding), "knn", k=3, seed=1, scope="detected", detectors="regex")
+    text = "The doctor\x07saw\x1b the\x0bmother\x7f\x85 call\x0c 617-555-0134 now\x9b.\tnight\r\n"
+    path = tmp_path / "notes.jsonl"
+    records = [{"text": text}, {"text": "".join(HIDDEN) + " mother"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    page = render_html(build_review(str(path), detected, fmt="jsonl", sources=(), generated="now"))
+    assert not any(ch in page for ch in HIDDEN)  # none raw, anywhere
+    texts = re.findall(r'<div class="text"><bdi>(.*?)</bdi></div>', page, flags=re.S)
+    shown = [html.unescape(re.sub(r"<[^>]+>", "", t)) for t in texts]  # what the reader sees
+    assert shown[0] == ("The doctor\u2407saw\u241b the\u240bmother\u2421\\u0085 call\u240c 617-555-0134 "
+                        "now\\u009b.\tnight\r\n")  # TAB, CR and LF stay white space
+    assert '<span class="ctl" title="control character U+0007">\u2407</span>' in texts[0]
+    assert '<span class="ctl" title="control character U+009B">\\u009b</span>' in texts[0]
+    # the phone is marked on its own characters in both panes
+    assert re.search(r'<span class="it lab"[^>]*>617-555-0134</span>', texts[0])
+    assert re.search(r'<span class="it lab"[^>]*>[^<]*\d[^<]*</span> now<span class="ctl"', texts[1])
+    # all 62 controls of the second record, one symbol each, in order
+    assert texts[2].count('class="ctl"') == len(HIDDEN) == 62
+    assert shown[2].startswith("".join(chr(0x2400 + ord(c)) for c in HIDDEN[:29]) + "\u2421\\u0080")
+    assert "\\u009f mother" in shown[2]

@@ -82,6 +82,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
   background: #fbfcfe; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px;
   min-height: 2.4em; }
 .text.empty-text { color: var(--muted); font-style: italic; }
+.ctl { color: #9a3412; background: #ffedd5; border-radius: 3px; padding: 0 1px; font-size: 12px; }
 .verdict .verdict-head { display: flex; align-items: center; gap: 12px; margin: 0 0 8px; }
 .verdict .badge { font-weight: 800; letter-spacing: .05em; border-radius: 6px; padding: 4px 12px;
   font-size: 15px; color: #fff; background: #64748b; }

@@ -96,10 +96,26 @@ def marked(text: str, marks: list[Mark]) -> str:
     return '<div class="text"><bdi>' + "".join(out) + "</bdi></div>"
 
 
+#: Control characters (Unicode category Cc) other than TAB, LF and CR: a browser drops a NUL and
+#: shows the others as nothing (or as a blank, a form feed), so the reviewer would not see them.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _control(match: re.Match[str]) -> str:
+    """A control character as a visible symbol in a ``ctl`` span: its control picture (the U+2400
+    block: U+2407 for BEL, U+2421 for DEL), or for the C1 controls, which have none, its escape as
+    names are spelled (:func:`spelled`: a backslash, ``u`` and four hex digits). Marks are placed
+    on the text's own offsets before this is applied (:func:`marked`), so what a mark covers does
+    not move."""
+    code = ord(match.group())
+    shown = chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else f"\\u{code:04x}"
+    return f'<span class="ctl" title="control character U+{code:04X}">{shown}</span>'
+
+
 def _text(text: str) -> str:
-    """Record text escaped, a NUL shown as U+2400 (one character for one: HTML parsers drop a
-    NUL in text, so the reviewer would not see it was there)."""
-    return escape(text).replace("\x00", "\u2400")
+    """Record text escaped, each control character other than TAB, LF and CR shown as a symbol
+    (:func:`_control`): HTML parsers drop a NUL and browsers show the others as nothing."""
+    return _CONTROL.sub(_control, escape(text))
 
 
 def _cut_note(text: ReviewText) -> str:
