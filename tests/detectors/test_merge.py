@@ -401,3 +401,44 @@ def test_other_labels_are_never_statistics():
 
     text = "on 1.8-14.6 at 2020; 161(17)"
     assert not any(not_a_value(text, 3, 11, label) for label in ("NAME", "DATE", "ADDRESS", "EMAIL", "URL"))
+
+
+@pytest.mark.parametrize(
+    ("text", "sign", "number"),
+    [
+        ("\u260e 617-555-0143", "\u260e ", "617-555-0143"),                  # the telephone sign and its space
+        ("Call: \u260e617-555-0143 today", "\u260e", "617-555-0143"),
+        ("\u260e\ufe0f (617) 555-0143", "\u260e\ufe0f ", "(617) 555-0143"),   # emoji presentation of the sign
+        ("\U0001f4de +1 617 555 0143", "\U0001f4de ", "+1 617 555 0143"),    # telephone receiver; '+' stays
+        ("tel \u2706 617-555-0143.", "\u2706 ", "617-555-0143"),
+        ("(617) 555-0143", "", "(617) 555-0143"),                          # nothing to trim
+    ],
+)
+def test_a_phone_span_covers_the_number_not_the_sign_before_it(text, sign, number):
+    """Leftover audit: a PHONE span took a leading '☎ ' (the model reads the sign as part of the
+    number at the start of a text or after a colon), so the surrogate replaced the sign too."""
+    from embedanon.detectors.merge import trim_value_edges
+
+    start = text.index(sign + number)
+    wide = Span(start, start + len(sign + number), "PHONE", 0.9, "model")
+    (out,) = trim_value_edges(text, [wide])
+    assert text[out.start:out.end] == number
+    # another label keeps its start: the trim is the phone's
+    assert trim_value_edges(text, [Span(wide.start, wide.end, "ID", 0.9, "model")])[0].start == wide.start
+
+
+class _SignedPhone:
+    """Finds the phone with the sign before it, as the model does at the start of a text."""
+
+    name = "signed"
+
+    def detect(self, text: str) -> list[Span]:
+        return [Span(0, len(text), "PHONE", 0.9, self.name)]
+
+
+def test_the_union_detector_releases_the_sign_before_a_phone():
+    from embedanon.detectors.merge import UnionDetector
+
+    text = "\u260e 617-555-0143"
+    (span,) = UnionDetector([_SignedPhone()]).detect(text)
+    assert (span.start, span.end, span.label) == (2, len(text), "PHONE")

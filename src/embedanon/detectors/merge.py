@@ -40,6 +40,7 @@ PHONE span of fewer than seven digits (a version, a bug number, a score) is no p
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -325,9 +326,23 @@ def not_a_value(text: str, start: int, end: int, label: str) -> bool:
     return False
 
 
+#: emoji presentation selectors and the zero-width joiner that may follow a telephone sign
+_SIGN_JOINERS = frozenset("\ufe0e\ufe0f\u200d")
+
+
+def _phone_sign(char: str) -> bool:
+    """Whether ``char`` is a symbol before a phone number that is no part of it: a telephone sign
+    (``☎`` U+260E, ``✆`` U+2706, ``📞`` U+1F4DE) or another symbol of category So, or the emoji
+    selector or joiner after one. Never ``+`` or ``(``, which begin numbers, nor the signs of a
+    statistic (``<``, ``±``, ``≥``: category Sm), which :func:`not_a_value` reads."""
+    return char in _SIGN_JOINERS or unicodedata.category(char) == "So"
+
+
 def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     """The spans, each of a :data:`VALUE_LABELS` label less the ``. , ; : ! ?`` and spaces at its
-    end and the spaces at its start; a span of nothing else is dropped. The model reads the
+    end and the spaces at its start, and a PHONE span less a telephone sign before the number
+    (``☎ 617-555-0143``: the model took the sign and its space into the span, so the surrogate
+    replaced the sign too; :func:`_phone_sign`); a span of nothing else is dropped. The model reads the
     period or ``!`` after a phone number at the end of a text as part of it (``617-555-0143.``),
     and the surrogate that replaced the span then took the sentence's punctuation with it. Other
     labels are left to their detectors (a name's period may be an initial's, ``J.``).
@@ -348,7 +363,7 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
         a, b = span.start, span.end
         while b > a and (text[b - 1] in _VALUE_EDGE or text[b - 1].isspace()):
             b -= 1
-        while a < b and text[a].isspace():
+        while a < b and (text[a].isspace() or (span.label == "PHONE" and _phone_sign(text[a]))):
             a += 1
         if not any(c.isalnum() for c in text[a:b]):
             continue
