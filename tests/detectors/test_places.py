@@ -28,6 +28,10 @@ def _found(text: str) -> list[tuple[str, str]]:
         # the public list: a sign, a team, a newspaper's name)
         ("She grew up in London and moved to Chicago.", [("London", "LOCATION"), ("Chicago", "LOCATION")]),
         ("Chicago won again; London Bridge was closed.", []),
+        # a place whose name holds its article, after a locative word; the article stays out (0155)
+        ("I'm in the Bronx now; near the Village; in The Hague.", [("Bronx", "LOCATION"), ("Village", "LOCATION"),
+                                                                   ("Hague", "LOCATION")]),
+        ("The Village is nice, the Bronx too.", []),
         # negative controls: states and countries, months, common words and given names that are
         # large cities, no capitals
         ("He moved to Texas from Germany in March.", []),

@@ -18,7 +18,9 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
   person's name part, accents aside (``Kumasi``, ``Mornington``, ``Yogyakarta``; not
   ``González``); a one-word place among the 5,000 most frequent public words only when it is a
   large city (:func:`~embedanon.lexicon.large_cities`: ``in London``, ``to Dallas``; never
-  ``March``, ``Reading``, ``Austin``) and after a locative word; never right after a title
+  ``March``, ``Reading``, ``Austin``) and after a locative word; a place whose name holds its
+  article after a locative word and the article (``in the Bronx``, ``near the Village``: the
+  article stays outside); never right after a title
   (``Mr. González``, ``Dr. Tyler`` are people) nor as the name part of a line-start speaker
   label (``Luena:``, ``Carmo:``: a speaker is a person or a role, never a place;
   :mod:`embedanon.structure`; ``Guy from Yonkers:`` is a role and keeps its place).
@@ -75,6 +77,8 @@ _PHRASE = re.compile(r"(?<![\w'\u2019\-])([A-Z][a-z\u00c0-\u024f'\u2019\-]+|[A-Z
 #: capitalized words a phrase may open with before the place (``In Yonkers``, ``Near Akron``)
 _LEADING = frozenset({"in", "from", "of", "near", "to", "at", "outside", "around", "visiting", "toward",
                       "towards", "into", "the"})
+#: the article right before a capitalized phrase (``in the Bronx``, ``in The Hague``)
+_ARTICLE_BEFORE = re.compile(r"(?<![\w'\u2019-])[Tt]he[ \t]+\Z")
 #: words a place name follows
 _LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|from|of|near|to|at|outside|around|visiting|towards?|into)[ \t]+\Z",
                        re.IGNORECASE)
@@ -172,13 +176,19 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
         while len(words) > 1 and words[0].lower() in _LEADING:  # 'In Yonkers', 'The Bronx'
             a = text.index(words[1], a + len(words[0]))
             words = words[1:]
+        # a place whose name holds its article (``the Bronx``, ``the Village``, ``The Hague``): the
+        # article stays outside the span and the locative word comes before it (decision 0155)
+        article = _ARTICLE_BEFORE.search(text, max(0, a - 5), a)
         # the longest run of leading words that names a place (``Chiang Mai`` of ``Chiang Mai Night``)
         for n in range(len(words), 0, -1):
             phrase = " ".join(words[:n])
+            end = text.index(words[n - 1], a) + len(words[n - 1])
+            if (article is not None and "the " + phrase.lower() in places
+                    and _LOCATIVE.search(text, max(0, article.start() - 20), article.start()) is not None):
+                out.append(Span(a, end, "LOCATION", 1.0, "regex"))
+                break
             if phrase.lower() not in places or _well_known(phrase):
                 continue
-            end = a + len(" ".join(text[a:b].split()[:n]))
-            end = text.index(words[n - 1], a) + len(words[n - 1])
             after_locative = _LOCATIVE.search(text, max(0, a - 20), a) is not None
             if after_locative or _distinctive(phrase):
                 out.append(Span(a, end, "LOCATION", 1.0, "regex"))
