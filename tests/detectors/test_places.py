@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from embedanon.detectors.places import locations, organizations, streets
+from embedanon.detectors.places import landmarks, locations, organizations, streets
 from embedanon.detectors.regex import RegexDetector
 
 
@@ -51,6 +51,24 @@ def _found(text: str) -> list[tuple[str, str]]:
 )
 def test_places_and_institutions(text, expected):
     assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Let's go get murdered in Central Park. I live on the Upper East Side.", ["Central Park", "Upper East Side"]),
+        ("Is this Times Square? The Empire State Building? Penn Station!",
+         ["Times Square", "Empire State Building", "Penn Station"]),
+        # negative controls: a longer name, a person, a role label, an article alone, no capitals
+        ("Who wrote West Side Story? Ask Jennifer Park.", []),
+        ("Upper East Side JAP: Oh my god\nGirl: yes", []),
+        ("I enjoyed this at The Square; the central park.", []),
+    ],
+)
+def test_landmarks_and_city_parts_are_places(text, expected):
+    assert [text[s.start : s.end] for s in landmarks(text)] == expected
+    found = RegexDetector(labels=("LOCATION",)).detect(text)
+    assert [(text[s.start : s.end], s.label) for s in found] == [(e, "LOCATION") for e in expected]
 
 
 @pytest.mark.parametrize(

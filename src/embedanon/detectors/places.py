@@ -25,6 +25,11 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
   label (``Luena:``, ``Carmo:``: a speaker is a person or a role, never a place;
   :mod:`embedanon.structure`; ``Guy from Yonkers:`` is a role and keeps its place).
 
+* LOCATION also: a landmark or a part of a city by its shape, one to three capitalized words and
+  ``Park``, ``Square``, ``Building``, ``Bridge``, ``Station``, ``Terminal``, ``Plaza`` or ``Mall``
+  (``Central Park``, ``Penn Station``), or ``(Upper|Lower) East|West Side``, ``East|West
+  Village``; not before another capitalized word (``West Side Story``), after a given name
+  (``Jennifer Park``) nor inside a speaker label (decision 0156).
 * ADDRESS: a street's name, one to three capitalized words or an ordinal and a street word
   (``Street``, ``Avenue``, ``Ave.``, ``Road``, ``Boulevard``, ``Parkway``, ``Highway``, ``St.``),
   with its house number when one comes before (``Nevins Street``, ``5th Ave``, ``12 Oak Road``),
@@ -47,6 +52,7 @@ from ..lexicon import (
     name_like,
     name_parts,
     place_names,
+    weighty_name,
     word_ranks,
 )
 from ..structure import speaker_labels
@@ -125,6 +131,45 @@ def streets(text: str, taken: list[Span] | None = None) -> list[Span]:
         if any(x < b and a < y for x, y in labels):
             continue
         out.append(Span(a, b, "ADDRESS", 1.0, "regex"))
+    return out
+
+
+#: a landmark or a part of a city by its shape: one to three capitalized words and a landmark word
+#: (``Central Park``, ``Union Square``, ``Crown Building``, ``Penn Station``), or a side or village of
+#: a city (``Upper East Side``, ``East Village``)
+_LANDMARK = re.compile(
+    r"(?<![\w'\u2019\-])((?:[A-Z][a-z'\u2019\-]+[ \t]+){1,3}"
+    r"(?:Park|Square|Building|Bridge|Station|Terminal|Plaza|Mall)"
+    r"|(?:(?:Upper|Lower)[ \t]+)?(?:East|West)[ \t]+(?:Side|Village))(?![\w'\u2019\-])"
+)
+
+
+def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
+    """LOCATION spans of the landmarks and city parts of ``text`` (``Central Park``, ``Times
+    Square``, ``Penn Station``, ``Upper East Side``; decision 0156), sorted, disjoint, score 1;
+    none inside a span of ``taken``, inside a line-start speaker label, before a capitalized word
+    (``West Side Story``, ``Oak Park Arms``), after a given name (``Jennifer Park`` is a person)
+    or made of an opening word alone (``The Square``: ``The``, ``In``, ``At`` stay outside)."""
+    taken_ranges = [(s.start, s.end) for s in taken or ()]
+    out: list[Span] = []
+    labels: list[tuple[int, int]] | None = None
+    for m in _LANDMARK.finditer(text):
+        a, b = m.span(1)
+        if _CAPITAL_AFTER.match(text, b):
+            continue
+        words = text[a:b].split()
+        while len(words) > 1 and words[0].lower() in _LEADING:
+            a = text.index(words[1], a + len(words[0]))
+            words = words[1:]
+        if len(words) < 2 or weighty_name(words[-2], "first"):
+            continue
+        if any(x < b and a < y for x, y in taken_ranges):
+            continue
+        if labels is None:
+            labels = [(label.start, label.end) for label in speaker_labels(text)]
+        if any(x < b and a < y for x, y in labels):
+            continue
+        out.append(Span(a, b, "LOCATION", 1.0, "regex"))
     return out
 
 

@@ -54,7 +54,7 @@ from typing import Final
 
 from .base import Span
 from .merge import merge_spans
-from .places import locations, organizations, streets
+from .places import landmarks, locations, organizations, streets
 
 _TLDS: Final = (
     "com|org|net|edu|gov|mil|int|info|biz|io|co|ai|app|dev|ly|uk|de|fr|ca|au|jp|cn|ru|br|es|nl|se|ch|"
@@ -555,7 +555,9 @@ class RegexDetector:
             if "ADDRESS" in self.labels:
                 spans.extend(roads)
             if "LOCATION" in self.labels:
-                spans.extend(locations(text, [*orgs, *roads]))
+                sights = landmarks(text, [*orgs, *roads])
+                spans.extend(sights)
+                spans.extend(locations(text, [*orgs, *roads, *sights]))
         if "URL" in self.labels and "." in text:  # every URL rule needs a dot
             for pattern in (_URL_SCHEME, _URL_WWW, _URL_BARE):
                 for match in pattern.finditer(text):
