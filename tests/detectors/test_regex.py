@@ -124,6 +124,12 @@ POSITIVE = [
     ("She just turned 60, finally", [("60", "AGE")]),
     ("It was written when he was 78.", [("78", "AGE")]),
     ("When I was 7 we moved", [("7", "AGE")]),
+    # ages said in words (0157): the words only
+    ("I am sixty two years old.", [("sixty two", "AGE")]),
+    ("a forty-five-year-old man, nearly Fifty years of age", [("forty-five", "AGE"), ("Fifty", "AGE")]),
+    ("at age seventy-four; aged fifteen; at the age of ten.", [("seventy-four", "AGE"), ("fifteen", "AGE"),
+                                                               ("ten", "AGE")]),
+    ("she is one hundred and two years old", [("one hundred and two", "AGE")]),
     # several, adjacent and mixed
     ("a@b.com,c@d.org", [("a@b.com", "EMAIL"), ("c@d.org", "EMAIL")]),
     ("Mail ann@x.io or see x.io/ann, tel 617-555-0134, DOB 1/2/1990",
@@ -148,6 +154,7 @@ NEGATIVE = [
     "COVID19 and H1N1 and MP3 and B12",
     "score 98.6 F and 120/80 mmHg",
     "for 54 years she worked",                  # a duration, not an age
+    "for fifty years she worked; seven days old bread; at the age of seven days",
     "stage 3 cancer",
     "the car turned 90 degrees",               # a turn, not an age
     "turn 3 pages back and turn to 5",

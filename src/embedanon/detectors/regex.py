@@ -27,7 +27,9 @@ Labels and what counts (decisions the tests pin down with positive and negative 
 * ``AGE``: the number in ``54-year-old``, ``54 years old``, ``54 yo``, ``54 y/o``, ``age 54``,
   ``aged 54``, ``54 years of age``, ``57yrs of age``, ``40 yrs young``, ``at the age of 54``,
   ``turned 54`` / ``I'll turn 54``, ``when she was 54`` (0-125); not durations such as ``for 54
-  years``, nor ``turned 90 degrees``, ``turn 3 pages``, ``when he was 5 minutes late``.
+  years``, nor ``turned 90 degrees``, ``turn 3 pages``, ``when he was 5 minutes late``. Said in
+  words too (1-125): ``fifty-six-year-old``, ``sixty two years old``, ``aged fifteen``, ``at the age
+  of ten`` (the words only).
 
 Spans overlapping inside this detector are merged by :func:`~.merge.merge_spans` (so an e-mail's
 domain is not also a URL).
@@ -210,6 +212,24 @@ _AGE_PATTERNS: Final = [
                r"a\.m|p\.m|o'clock|of\b|to\b|or\b|-\d))", re.IGNORECASE),
 ]
 
+#: an age said in words, 1 to 125 (``fifty-six``, ``twenty two``, ``one hundred and two``)
+_UNIT_WORDS: Final = "one|two|three|four|five|six|seven|eight|nine"
+_TEEN_WORDS: Final = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_TEN_WORDS: Final = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_AGE_IN_WORDS: Final = (
+    rf"(?P<v>(?:one[\s-]+hundred(?:[\s-]+and)?[\s-]+)?(?:(?:{_TEN_WORDS})(?:[\s-]+(?:{_UNIT_WORDS}))?"
+    rf"|{_TEEN_WORDS}|{_UNIT_WORDS})|one[\s-]+hundred)"
+)
+#: ages said in words (decision 0157): ``fifty-six-year-old``, ``sixty two years old``, ``nearly fifty
+#: years of age``, ``aged fifteen``, ``at age seventy-four``, ``at the age of ten`` (not ``at the age
+#: of seven days``)
+_SPOKEN_AGE_PATTERNS: Final = [
+    re.compile(r"(?<![\w-])" + _AGE_IN_WORDS
+               + r"(?:[ \-]?(?:years?|yrs?)[ \-]?old|\s+(?:years?|yrs?)\s+of\s+age)(?![\w/])", re.IGNORECASE),
+    re.compile(r"\b(?:aged?|age\s+of)\s*:?\s+" + _AGE_IN_WORDS
+               + r"(?![\w-]|\s+(?:days?|weeks?|months?|hours?|minutes?)\b)", re.IGNORECASE),
+]
+
 
 def _strip_url(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1] in _URL_END:
@@ -275,6 +295,8 @@ _Score = Callable[[re.Match[str]], float]
 #: a digit and a month name, or nothing. Checked once per text, so a rule that cannot match skips
 #: its scan (most rules need a digit; about a quarter of real documents have none).
 _DIGIT, _AT, _COLON, _MONTH_AND_DIGIT, _MONTH_WORD = "digit", "@", ":", "month", "month word"
+#: ``age``, ``year`` or ``yr`` in any case: what an age said in words needs
+_AGE_WORD = "age word"
 #: Finer needs of the phone and ID rules, read off an ASCII text (:class:`_Present`; a text with
 #: other characters meets them all): six digits with gaps of at most three of `` .-()`` (``/`` too
 #: for the trunk-0 rule), three digits right after ``+`` or a leading ``00``, two capitals then
@@ -308,6 +330,7 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
     ("ID", _CARD_DIGITS, _card_number, 1.0, _RUN),  # ... unless it is a card number
     ("ID", _ID_PATTERNS[5], _code_shape_ok, 1.0, _CODE),
     *(("AGE", p, None, 1.0, _DIGIT) for p in _AGE_PATTERNS),
+    *(("AGE", p, None, 1.0, _AGE_WORD) for p in _SPOKEN_AGE_PATTERNS),
 ]
 _ANY_DIGIT = re.compile(r"\d")
 _ANY_MONTH = re.compile(_MONTH)
@@ -420,6 +443,10 @@ class _Present:
             return _MONTH_OPENING.search(lowered) is not None
         if need == _DIGIT:
             return _ANY_DIGIT.search(text) is not None
+        if need == _AGE_WORD:
+            lowered = self.lowered()
+            folded = text.lower() if lowered is None else lowered
+            return "age" in folded or "year" in folded or "yr" in folded
         if _DIGIT not in self:
             return False
         if need == _MONTH_AND_DIGIT:
