@@ -84,6 +84,17 @@ def test_progress_lines_on_stderr_never_text(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "anonymizing:" in result.stderr and "100 % done" in result.stderr
     assert CANARY not in result.output
+    assert "anonymizing 9 texts (2 releases)" in result.stderr
+
+
+def test_one_text_is_counted_in_the_singular(tmp_path: Path) -> None:
+    """'anonymizing 1 texts (1 release)' (found running docs/cli.md's privacy-report example on a
+    one-line note)."""
+    path = tmp_path / "note.txt"
+    path.write_text(NOTES[1] + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["privacy-report", str(path), "--no-contextual", "--key", str(_key(tmp_path))])
+    assert result.exit_code == 0, result.output
+    assert "anonymizing 1 text (1 release)" in result.stderr
 
 
 @pytest.mark.slow

@@ -135,7 +135,7 @@ def privacy_report_command(
         if not (quiet or as_json):
             typer.echo(message, err=True)
 
-    say(f"anonymizing {len(texts)} texts ({releases} release{'s' * (releases > 1)})")
+    say(f"anonymizing {len(texts)} text{'s' * (len(texts) != 1)} ({releases} release{'s' * (releases > 1)})")
     config = anonymizer.config
     plain = is_plain(config.scope)
     full = config if plain else full_scope_config(config)
