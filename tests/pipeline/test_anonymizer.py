@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import re
 import unicodedata
 from concurrent.futures import ProcessPoolExecutor
 
@@ -322,6 +323,21 @@ def test_messages_never_quote_pii_strings() -> None:
 def test_parameter_of_another_mechanism_keeps_its_hint() -> None:
     with pytest.raises(ConfigError, match="mechanism 'knn' does not take 'gamma'.*mechanisms that take it: tem"):
         Anonymizer(gamma=1.0)
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_kept_formats_keep_the_layout_in_the_scoped_modes_as_on_the_command_line(scope: str) -> None:
+    """neutral_formats=False alone keeps a phone's and an ID's layout in every scope, as the CLI's
+    --keep-formats does (it used to keep them only in scope all: the scoped modes still gave the
+    neutral layout unless a SurrogateConfig said keep-shape)."""
+    anon = Anonymizer(seed=1, scope=scope, detectors="regex", neutral_formats=False)
+    assert (anon.config.scope.surrogates.phone_format, anon.config.scope.surrogates.id_format) == (
+        "keep-shape", "keep-shape")
+    out = anon.anonymize("Call 617-555-0134 today, MRN 12345678.")
+    assert re.search(r"(?<![\d-])\d{3}-\d{3}-\d{4}(?![\d-])", out) and re.search(r"(?<!\d)\d{8}(?!\d)", out)
+    assert "617-555-0134" not in out and "12345678" not in out
+    neutral = Anonymizer(seed=1, scope=scope, detectors="regex").config.scope.surrogates
+    assert (neutral.phone_format, neutral.id_format) == ("neutral", "neutral")
 
 
 def test_valid_surrogates_still_accepted() -> None:

@@ -118,7 +118,11 @@ def _scope_config(scope: object, detectors: object, strategies: object, allow: o
         strategies=tuple((str(lab).upper(), str(act).lower())
                          for lab, act in _mapping("strategies", strategies, "{'NAME': 'keep'}").items()),
         allow=strings("allow", allow), deny=_deny_pairs(deny),
-        surrogates=surrogates or SurrogateConfig(), neutral_formats=neutral_formats)
+        # neutral_formats=False keeps the layouts in every scope, as --keep-formats does: in the
+        # scoped modes the surrogates then keep each phone's and ID's shape (unless given)
+        surrogates=surrogates or (SurrogateConfig() if neutral_formats
+                                  else SurrogateConfig(phone_format="keep-shape", id_format="keep-shape")),
+        neutral_formats=neutral_formats)
 
 
 def _check_params(params: Mapping[str, Any]) -> None:
@@ -186,7 +190,9 @@ class Anonymizer:
         detector_options: e.g. ``{"llm_url": ..., "llm_model": ...}``.
         surrogates: a :class:`~embedanon.surrogates.SurrogateConfig`.
         neutral_formats: phones and IDs get one neutral layout in every scope (default True; see
-            :attr:`~embedanon.config.ScopeConfig.neutral_formats`); False keeps their layout.
+            :attr:`~embedanon.config.ScopeConfig.neutral_formats`); False keeps their layout in
+            every scope, as ``--keep-formats`` does (in scope detected or hybrid the surrogates
+            keep each phone's and ID's shape, unless ``surrogates`` says otherwise).
         noise_unit: ``"record"`` (default: a record's text addresses its noise) or ``"sentence"``
             (each sentence's text does, so a sentence copied into other records is released the
             same way everywhere; see :attr:`~embedanon.config.AnonymizerConfig.noise_unit`).
