@@ -390,6 +390,18 @@ def render(card: dict) -> str:
     return "\n".join(lines)
 
 
+def _finite(value: object) -> object:
+    """``value`` with every NaN float (a figure the card does not compute, such as the word
+    membership AUC of the layout game) as None, so the JSON is valid (``null``, not ``NaN``)."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--docs", type=int, default=200)
@@ -414,7 +426,8 @@ def main() -> None:
     print("exponential done", card["exponential"]["seconds"], flush=True)
     card["hybrid"] = hybrid(texts, spans, people, train_texts, train_people)
     print("hybrid done", card["hybrid"]["seconds"], flush=True)
-    args.out.write_text(json.dumps(card, indent=1, default=str) + "\n", encoding="utf-8")
+    args.out.write_text(json.dumps(_finite(card), indent=1, default=str, allow_nan=False) + "\n",
+                        encoding="utf-8")
     page = args.page.read_text(encoding="utf-8") if args.page.exists() else ""
     table = render(card)
     begin, end = "<!-- card:begin (research/privacy/card.py) -->", "<!-- card:end -->"
