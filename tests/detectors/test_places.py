@@ -4,6 +4,8 @@ the dates said in words and licence plates of ``regex`` (tables with negative co
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from embedanon.detectors.places import landmarks, locations, organizations, streets
 from embedanon.detectors.regex import RegexDetector
@@ -141,3 +143,19 @@ def test_a_speaker_named_like_a_town_stays_a_name_through_the_verifier():
     assert len(turns) == 3
     for i in turns:
         assert [s.label for s in spans if s.start < i + 5 and i < s.end] == ["NAME"]
+
+
+_PIECES = ["Nevins", " ", "Street", "St.", "Ave", "Avenue", "Road", "Rd.", "Blvd", "Parkway", "Highway", "42nd",
+           "Central", "Park", "Square", "Upper", "East", "West", "Side", "Village", "Station", "Mall", "Plaza",
+           "Louis", ", ", "the", "12", "D", "\n", "Guy:", "Boulevard", "Terminal", "Bridge", "Building"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_the_street_and_landmark_gates_skip_only_texts_without_a_match(text):
+    """The gates (a street or landmark word must be in the text) are a fast path: a text they skip
+    is one where the full pattern, scanned over every text (the plain reference), finds nothing."""
+    from embedanon.detectors import places
+
+    assert places._STREET.search(text) is None or any(w in text for w in places._STREET_WORDS)
+    assert places._LANDMARK.search(text) is None or any(w in text for w in places._LANDMARK_WORDS)

@@ -98,6 +98,8 @@ _STREET = re.compile(
     r"(?:[ \t]+[A-Z][a-z'\u2019\-]+){0,2}[ \t]+(?:Street|Avenue|Ave\.?|Road|Rd\.|Boulevard|Blvd\.?|Parkway"
     r"|Highway|St\.)|Avenue[ \t][A-Z])(?![\w'\u2019\-])"
 )
+#: a word every match of :data:`_STREET` holds
+_STREET_WORDS = ("Street", "Avenue", "Ave", "Road", "Rd.", "Boulevard", "Blvd", "Parkway", "Highway", "St.")
 _APOSTROPHE = re.compile("['\u2019]")
 #: an ordinal street number (``42nd``, ``5th``): ``42nd St.`` is a street even before a capital
 _ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th)")
@@ -129,6 +131,8 @@ def streets(text: str, taken: list[Span] | None = None) -> list[Span]:
     ``taken``, inside a line-start speaker label (``Wall Street guy #1:`` is a role), before a
     capitalized word (``Wall Street Journal``, ``St. Louis``) or opening with a common word
     (``It's Nevins Street`` keeps ``Nevins Street``)."""
+    if not any(word in text for word in _STREET_WORDS):  # the scan costs; most texts name no street
+        return []
     free = _Outside(text, taken)
     out: list[Span] = []
     for m in _STREET.finditer(text):
@@ -154,6 +158,10 @@ _LANDMARK = re.compile(
     r"|(?:(?:Upper|Lower)[ \t]+)?(?:East|West)[ \t]+(?:Side|Village))(?![\w'\u2019\-])"
 )
 
+#: a word every match of :data:`_LANDMARK` holds
+_LANDMARK_WORDS = ("Park", "Square", "Building", "Bridge", "Station", "Terminal", "Plaza", "Mall", "Side",
+                   "Village")
+
 
 def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
     """LOCATION spans of the landmarks and city parts of ``text`` (``Central Park``, ``Times
@@ -161,6 +169,8 @@ def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
     none inside a span of ``taken``, inside a line-start speaker label, before a capitalized word
     (``West Side Story``, ``Oak Park Arms``), after a given name (``Jennifer Park`` is a person)
     or made of an opening word alone (``The Square``: ``The``, ``In``, ``At`` stay outside)."""
+    if not any(word in text for word in _LANDMARK_WORDS):  # the scan costs; most texts name none
+        return []
     free = _Outside(text, taken)
     out: list[Span] = []
     for m in _LANDMARK.finditer(text):

@@ -351,6 +351,9 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
     _SPOKEN_DATES[0]: re.compile(rf"\b(?:{'|'.join(_MONTH_OPENINGS)})"),
     _SPOKEN_DATES[1]: re.compile(rf"\b(?:{'|'.join(_SPOKEN_DAY_OPENINGS)})"),
     _SPOKEN_DATES[2]: re.compile(rf"\b(?:{'|'.join(_MONTH_OPENINGS)})"),
+    # an age said in words starts with a number word, or with ``age`` (``aged``, ``age of``)
+    _SPOKEN_AGE_PATTERNS[0]: re.compile(rf"(?<![\w-])(?:{_UNIT_WORDS}|{_TEEN_WORDS}|{_TEN_WORDS})"),
+    _SPOKEN_AGE_PATTERNS[1]: re.compile(r"\bage"),
 }
 
 
