@@ -295,8 +295,9 @@ _Score = Callable[[re.Match[str]], float]
 #: a digit and a month name, or nothing. Checked once per text, so a rule that cannot match skips
 #: its scan (most rules need a digit; about a quarter of real documents have none).
 _DIGIT, _AT, _COLON, _MONTH_AND_DIGIT, _MONTH_WORD = "digit", "@", ":", "month", "month word"
-#: ``age``, ``year`` or ``yr`` in any case: what an age said in words needs
-_AGE_WORD = "age word"
+#: what an age said in words needs: ``year`` or ``yr`` (``sixty two years old``), or ``age``
+#: (``aged fifteen``), in any case
+_YEAR_WORD, _AGE_WORD = "year word", "age word"
 #: Finer needs of the phone and ID rules, read off an ASCII text (:class:`_Present`; a text with
 #: other characters meets them all): six digits with gaps of at most three of `` .-()`` (``/`` too
 #: for the trunk-0 rule), three digits right after ``+`` or a leading ``00``, two capitals then
@@ -330,7 +331,8 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
     ("ID", _CARD_DIGITS, _card_number, 1.0, _RUN),  # ... unless it is a card number
     ("ID", _ID_PATTERNS[5], _code_shape_ok, 1.0, _CODE),
     *(("AGE", p, None, 1.0, _DIGIT) for p in _AGE_PATTERNS),
-    *(("AGE", p, None, 1.0, _AGE_WORD) for p in _SPOKEN_AGE_PATTERNS),
+    ("AGE", _SPOKEN_AGE_PATTERNS[0], None, 1.0, _YEAR_WORD),
+    ("AGE", _SPOKEN_AGE_PATTERNS[1], None, 1.0, _AGE_WORD),
 ]
 _ANY_DIGIT = re.compile(r"\d")
 _ANY_MONTH = re.compile(_MONTH)
@@ -352,7 +354,9 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
     _SPOKEN_DATES[1]: re.compile(rf"\b(?:{'|'.join(_SPOKEN_DAY_OPENINGS)})"),
     _SPOKEN_DATES[2]: re.compile(rf"\b(?:{'|'.join(_MONTH_OPENINGS)})"),
     # an age said in words starts with a number word, or with ``age`` (``aged``, ``age of``)
-    _SPOKEN_AGE_PATTERNS[0]: re.compile(rf"(?<![\w-])(?:{_UNIT_WORDS}|{_TEEN_WORDS}|{_TEN_WORDS})"),
+    # (a number word that ``year`` or ``yr`` follows within the words of a number)
+    _SPOKEN_AGE_PATTERNS[0]: re.compile(
+        rf"(?<![\w-])(?:{_UNIT_WORDS}|{_TEEN_WORDS}|{_TEN_WORDS})(?=[a-z\s-]{{0,40}}?(?:year|yr))"),
     _SPOKEN_AGE_PATTERNS[1]: re.compile(r"\bage"),
 }
 
@@ -446,10 +450,10 @@ class _Present:
             return _MONTH_OPENING.search(lowered) is not None
         if need == _DIGIT:
             return _ANY_DIGIT.search(text) is not None
-        if need == _AGE_WORD:
+        if need in (_YEAR_WORD, _AGE_WORD):
             lowered = self.lowered()
             folded = text.lower() if lowered is None else lowered
-            return "age" in folded or "year" in folded or "yr" in folded
+            return "age" in folded if need == _AGE_WORD else "year" in folded or "yr" in folded
         if _DIGIT not in self:
             return False
         if need == _MONTH_AND_DIGIT:
