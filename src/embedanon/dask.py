@@ -30,7 +30,7 @@ from .pipeline.anonymizer import (
     is_sparse,
     is_string_view,
     named_columns,
-    released_categories,
+    writable_column,
 )
 from .pipeline.document import anonymize_records, check_config_key
 
@@ -175,20 +175,13 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
     def part(df: Any) -> Any:
         df = df.copy()
         for column in names:
-            # A categorical column cannot take new values in place, and its categories are the
-            # original texts: it is rebuilt from the released values (as anonymize_series does);
-            # nor can a sparse one: released dense, made sparse again; a pyarrow dictionary
-            # column, written in place, kept originals (see dictionary_values): released in its
-            # value type and encoded again
-            dtype = df[column].dtype
-            categorical, sparse, plain = _categorical(dtype), is_sparse(dtype), dictionary_values(dtype)
-            if categorical:
-                kind = df[column].cat.categories.dtype
-            if categorical or sparse:
-                df[column] = df[column].astype(object)
-            elif plain is not None:
-                df[column] = df[column].astype(plain)
-            values = df[column]
+            # categorical, sparse and pyarrow dictionary columns cannot take the released texts
+            # in place: written in a plain form, then typed back, as anonymize_series does
+            # (categories of the input's type even when a partition holds only missing values:
+            # else computing the frame fails, "dtype of categories must be the same")
+            values, restore = writable_column(df[column])
+            if restore is not None:
+                df[column] = values
             mask = values.notna()
             texts = values[mask].tolist()
             for text in texts:
@@ -196,13 +189,8 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
                     raise TypeError(f"column {column!r} holds a {type(text).__name__} value; only "
                                     "str and missing values can be anonymized")
             df.loc[mask, column] = _partition(texts, config, key)
-            if categorical:
-                # categories of the input's type even when none is left: a partition of only
-                # missing values got object categories, and computing the frame failed
-                # ("dtype of categories must be the same") where the other partitions had str
-                df[column] = df[column].astype(released_categories(df[column], kind))
-            elif plain is not None or sparse:
-                df[column] = df[column].astype(dtype)
+            if restore is not None:
+                df[column] = restore(df[column])
         return df
 
     from dask.dataframe.utils import clear_known_categories

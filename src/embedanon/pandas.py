@@ -33,12 +33,10 @@ from .noise import ReleaseKey
 from .pipeline import Anonymizer
 from .pipeline.anonymizer import (
     check_column_dtype,
-    dictionary_values,
     is_missing,
-    is_sparse,
     is_string_view,
     named_columns,
-    released_categories,
+    writable_column,
 )
 
 KeyArg = ReleaseKey | str | os.PathLike[str] | None
@@ -102,25 +100,16 @@ def anonymize_series(series: Any, *, key: KeyArg = None, anonymizer: Anonymizer 
     _check_values(series.name, values)
     if is_string_view(series.dtype):  # pandas cannot write into it: built by pyarrow (see there)
         return _string_view(series, values, anon.anonymize_many(values, jobs=jobs))
-    # A categorical column (a dictionary-encoded Parquet column read by pandas) cannot take new
-    # values in place, and its old categories are the original texts: rebuild it from the
-    # released values, so that only they become categories.
-    categorical = isinstance(series.dtype, pd.CategoricalDtype)
-    # the same column read with dtype_backend="pyarrow": a pyarrow dictionary (see there)
-    plain = dictionary_values(series.dtype)
-    sparse = is_sparse(series.dtype)  # cannot take values in place either
-    out = (series.astype(object) if categorical or sparse else series.astype(plain) if plain
-           else series.copy())
+    # categorical, sparse and pyarrow dictionary columns cannot take the released texts in place
+    # (and the first and last hold the originals): written in a plain form, then typed back
+    out, restore = writable_column(series)
+    if restore is None:
+        out = series.copy()
     present = [i for i, value in enumerate(values) if not is_missing(value)]
     texts = anon.anonymize_many([values[i] for i in present], jobs=jobs)
     if present:
         out.iloc[present] = list(texts)
-    if plain is not None or sparse:
-        return out.astype(series.dtype)
-    if not categorical:
-        return out
-    # categories of the input's type even when no text is left (all missing): else object
-    return out.astype(released_categories(out, series.cat.categories.dtype))
+    return out if restore is None else restore(out)
 
 
 def _string_view(series: Any, values: list[Any], released: Iterable[Any]) -> Any:

@@ -9,7 +9,7 @@ import inspect
 import numbers
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .._validate import positive_int, strings
@@ -420,6 +420,30 @@ def released_categories(values: Any, kind: Any) -> Any:
     import pandas as pd
 
     return pd.CategoricalDtype(pd.Index(sorted(set(values.dropna())), dtype=kind))
+
+
+def writable_column(series: Any) -> tuple[Any, Callable[[Any], Any] | None]:
+    """``series`` (a pandas Series) in a form that takes released texts in place, and the function
+    that gives the released column the input's dtype back, or ``(series, None)`` when the column
+    takes them as it is (not copied): :func:`embedanon.pandas.anonymize_series` and the Dask
+    partitions of :func:`embedanon.dask.anonymize_dataframe` both release through it.
+
+    A categorical column (a dictionary-encoded Parquet column read by pandas) cannot take new
+    values, and its categories are the original texts: it becomes object and is rebuilt from the
+    released values (:func:`released_categories`, categories of the input's type). A sparse one
+    (:func:`is_sparse`) becomes object and sparse again; a pyarrow dictionary column
+    (:func:`dictionary_values`), which would keep the originals in its dictionary, becomes its
+    value type and is encoded again."""
+    dtype = series.dtype
+    if getattr(dtype, "name", None) == "category":  # pandas' CategoricalDtype, without importing it
+        kind = series.cat.categories.dtype
+        return series.astype(object), lambda out: out.astype(released_categories(out, kind))
+    if is_sparse(dtype):
+        return series.astype(object), lambda out: out.astype(dtype)
+    plain = dictionary_values(dtype)
+    if plain is not None:
+        return series.astype(plain), lambda out: out.astype(dtype)
+    return series, None
 
 
 def _text_at(i: int, text: object) -> str:
