@@ -42,7 +42,7 @@ _KIN_TITLE = re.compile(
 #: a negative contraction's ending (``hasn't``, ``doesn\u2019t``) and the contractions whose verb
 #: is not what is left when it goes (``can't``, ``won't``)
 _NEGATIVE = re.compile(r"n['\u2019]t\Z", re.IGNORECASE)
-_IRREGULAR_NEGATIVES = {"can": "can", "ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+_IRREGULAR_NEGATIVES = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 
 
 def _after_name_title(text: str, start: int) -> bool:
