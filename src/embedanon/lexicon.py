@@ -50,13 +50,17 @@ NAME_RANK = 5_000
 NAME_SHARE = 0.001
 
 
-@lru_cache(maxsize=2)
 def name_parts(part: str | None = None) -> dict[str, float]:
     """{lower-case ASCII name part: weight}: the given names (``part="first"``), surnames
     (``"last"``) or both (None) of ``names.tsv.gz`` (Faker's person providers of five culture
     groups), each with its largest share of the US population in Faker's weighted en_US lists
     (0.0 for a name only other lists hold); with ``part=None`` also every name part of
     ``name_parts.txt.gz`` (every Faker locale, romanized lists included: ``fang``, ``mai``)."""
+    return _name_parts(part)
+
+
+@lru_cache(maxsize=3)  # one per part: None, "first", "last" (each call spelt one way)
+def _name_parts(part: str | None) -> dict[str, float]:
     out: dict[str, float] = {}
     for line in data_lines("names.tsv.gz"):
         name, kind, group, weight = line.split("\t")
