@@ -54,6 +54,10 @@ class ScopeConfig:
             False keeps layouts: scope ``all`` draws fresh digits in the original's layout, and
             surrogates follow ``surrogates`` (for shapes there: ``phone_format="keep-shape"``,
             ``id_format="keep-shape"``).
+        name_guard: in scope ``hybrid``, a word written like a name that the mechanism returned
+            as itself (or a variant) is redrawn among its nearest other candidates
+            (:mod:`embedanon.pipeline.nameguard`, decision 0380; default True). Such words are
+            outside the mechanism's epsilon statement. No effect in other scopes.
     """
 
     scope: str = "all"
@@ -64,9 +68,12 @@ class ScopeConfig:
     deny: tuple[tuple[str, str], ...] = ()
     surrogates: SurrogateConfig = field(default_factory=SurrogateConfig)
     neutral_formats: bool = True
+    name_guard: bool = True
 
     def __post_init__(self) -> None:
         _check_pairs("detector_options", self.detector_options)
+        if not isinstance(self.name_guard, bool):
+            raise ConfigError(f"name_guard must be true or false, got {self.name_guard!r}")
         if not isinstance(self.neutral_formats, bool):
             raise ConfigError(f"neutral_formats must be true or false, got {self.neutral_formats!r}")
         if self.neutral_formats:  # never silently: a shape asked for is refused, not dropped

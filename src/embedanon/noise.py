@@ -71,6 +71,7 @@ class Stage(IntEnum):
     GUARD = 3  # leak-guard redraw of an out-of-vocabulary word
     CODES = 4  # digits and letters of numbers and codes
     DOMAIN = 5  # top-level domains of e-mail and URL hosts (public list)
+    SHAPE = 6  # hybrid scope's name guard: a word written like a name redrawn (pipeline.nameguard)
     EXPERIMENT = 15  # statistics (calibration, attacks) that need keyed noise
 
 

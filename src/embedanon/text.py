@@ -165,6 +165,23 @@ def detokenize(tokens: list[Token] | list[str]) -> str:
     return "".join(t if isinstance(t, str) else t.text for t in tokens)
 
 
+#: What may stand between the end of a sentence and its first word: spaces, opening quotes and
+#: brackets, an asterisk, dashes.
+_SENTENCE_OPENERS = frozenset(" \t\"'([{*-\u2013\u2014\u2018\u201c\u00ab")
+#: What ends a sentence, a line or a speaker's label before the next word (``[stab]`` in a
+#: script is a stage direction).
+_SENTENCE_ENDERS = frozenset(".!?:;\n\r\u2026]")
+
+
+def opens_sentence(text: str, start: int) -> bool:
+    """Whether the word at offset ``start`` of ``text`` is the first of its sentence, line or
+    turn, so that its capital says nothing about the word (openers skipped backwards)."""
+    i = start - 1
+    while i >= 0 and text[i] in _SENTENCE_OPENERS:
+        i -= 1
+    return i < 0 or text[i] in _SENTENCE_ENDERS
+
+
 def is_word_part(part: str) -> bool:
     """Whether a joiner-free piece of a token is letters only (combining marks and
     :data:`HIDDEN_LETTERS` allowed)."""

@@ -174,7 +174,7 @@ def test_privacy_report_detected_scope_describes_the_release(tiny_name: str, tmp
             "--strategy", "DEFAULT=mechanism")  # the mechanism, not the default surrogates
     out = _scoped_report(tiny_name, tmp_path, *args).stdout
     assert "change rate:          0.167  (2 of 12 word tokens changed)" in out
-    assert "released by:          mechanism 2, unchanged (verbatim) 10, surrogate or redaction 0" in out
+    assert "released by:          mechanism 2, unchanged (verbatim) 10, surrogate, redaction or name guard 0" in out
     assert "10 of 12 word tokens are released unchanged (outside the detected spans)" in out
     assert "measure only the 2 of 12 word tokens the mechanism released" in out
     data = json.loads(_scoped_report(tiny_name, tmp_path, *args, "--json").stdout)
@@ -199,7 +199,7 @@ def test_privacy_report_hybrid_and_all_keep_their_figures(tiny_name: str, tmp_pa
                                "mechanism_parts": 10, "longest_document_mechanism_parts": 7,
                                "longest_record_mechanism_parts": 7}
     assert data["attacks"]["invocab_tokens"] == 10
-    assert "2 of 12 word tokens are surrogates or redactions" in data["warnings"][-1]
+    assert "2 of 12 word tokens are surrogates, redactions or redrawn by the name guard" in data["warnings"][-1]
     assert "unchanged" not in data["warnings"][-1]
     data = json.loads(_scoped_report(tiny_name, tmp_path, "--json").stdout)
     assert data["release"] == {"scope": "all", "word_tokens": 12, "changed_words": 12, "change_rate": 1.0,

@@ -63,6 +63,8 @@ def test_a_mix_of_ones_own_is_followed(tiny: Path, tmp_path: Path) -> None:
     (["--keep-gender"], "--keep-gender applies only to --scope detected or hybrid"),
     (["--name-cultures", "anglo"], "--name-cultures applies only to --scope detected or hybrid"),
     (["--keep-formats", "--surrogate-consistency", "corpus"], "--surrogate-consistency applies only where"),
+    (["--no-name-guard"], "--name-guard applies only to --scope hybrid"),
+    (["--scope", "detected", "--detector", "regex", "--no-name-guard"], "--name-guard applies only to --scope hybrid"),
     (["--scope", "hybrid", "--detector", "regex", "--name-cultures", "klingon"], "name_cultures must name"),
     (["--scope", "hybrid", "--detector", "regex", "--name-cultures", "anglo=x"], "finite number > 0"),
     (["--scope", "hybrid", "--detector", "regex", "--surrogate-consistency", "global"], "consistency must be"),
@@ -77,3 +79,20 @@ def _deny(tmp_path: Path) -> Path:
     path = tmp_path / "deny.tsv"
     path.write_text("NAME\tAmara Okafor\n", encoding="utf-8")
     return path
+
+
+@pytest.mark.default_embedding
+def test_name_guard_on_by_default_in_hybrid(tmp_path: Path) -> None:
+    """At epsilon 2,000 the exponential mechanism keeps every word: the guard (decision 0380)
+    redraws the names written like names; --no-name-guard leaves them to the mechanism."""
+    src = tmp_path / "in.txt"
+    src.write_text("yesterday we met Nick and Stuart near the station.\n", encoding="utf-8")
+    base = ["anonymize", str(src), "-q", "--scope", "hybrid", "--detector", "regex", "--mechanism",
+            "exponential", "--epsilon", "2000", "--seed", "3"]
+    guarded = runner.invoke(app, base)
+    kept = runner.invoke(app, [*base, "--no-name-guard"])
+    assert guarded.exit_code == kept.exit_code == 0, guarded.stderr + kept.stderr
+    assert kept.stdout == "yesterday we met Nick and Stuart near the station.\n"
+    words = guarded.stdout.split()
+    assert "Nick" not in words and "Stuart" not in words
+    assert words[:3] == ["yesterday", "we", "met"] and words[-3:] == ["near", "the", "station."]

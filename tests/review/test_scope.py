@@ -91,7 +91,7 @@ def test_detected_scope_reports_no_attack_rate_over_verbatim_words(tiny_embeddin
     assert "22 of 24 word tokens are released unchanged (outside the detected spans)" in review.warnings[-1]
     page = render_html(review)
     assert "Scope <code>detected</code>" in page
-    assert "unchanged (verbatim) 22, surrogate or redaction 0 of 24 word tokens" in page
+    assert "unchanged (verbatim) 22, surrogate, redaction or name guard 0 of 24 word tokens" in page
     assert "22 of 24 word tokens are released unchanged (outside the detected spans)" in page
     panel = page[page.index('id="verdict"'):page.index('id="lookalikes"')]
     assert "<td>words recovered, public prior, top-1</td><td class=\"n\">n/a</td>" in panel

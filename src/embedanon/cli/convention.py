@@ -45,7 +45,8 @@ PANEL_OF: dict[str, str] = {
     **dict.fromkeys(("key", "seed", "fresh_key", "noise_unit"), KEY_AND_NOISE),
     **dict.fromkeys(("scope", "detector", "strategy", "allow", "deny", "llm_url", "llm_model", "llm_verify",
                      "llm_api_key_env", "detector_option", "phone_format", "neutral_formats",
-                     "surrogate_consistency", "name_cultures", "keep_gender"), SCOPE_AND_DETECTION),
+                     "surrogate_consistency", "name_cultures", "keep_gender", "name_guard"),
+                    SCOPE_AND_DETECTION),
     **dict.fromkeys(("jobs", "engine", "scheduler"), PERFORMANCE),
     **dict.fromkeys(("progress", "quiet", "verbose", "version", "help"), MESSAGES),
 }

@@ -133,6 +133,11 @@ NameCulturesOpt = Annotated[Optional[str], typer.Option(
 KeepGenderOpt = Annotated[bool, typer.Option(
         "--keep-gender", help="Surrogate given names of the original's gender (copies it into the "
                               "release); default: any gender.")]
+NameGuardOpt = Annotated[bool, typer.Option(
+        "--name-guard/--no-name-guard",
+        help="--scope hybrid: a word written like a name that the mechanism returned as itself is "
+             "redrawn among its nearest other words (default); such words are outside epsilon's "
+             "statement. --no-name-guard leaves every word outside the spans to the mechanism.")]
 PhoneFormatOpt = Annotated[Optional[str], typer.Option(
         help="With --keep-formats in --scope detected/hybrid: phone surrogates keep-shape (the "
              "default there) or neutral (reveals no country).", metavar="neutral|keep-shape")]
@@ -290,7 +295,8 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
                  deny: str | None, llm_url: str | None, llm_model: str | None, llm_verify: bool,
                  phone_format: str | None, detector_option: list[str] | None = None,
                  neutral_formats: bool = True, surrogate_consistency: str = "record",
-                 name_cultures_spec: str | None = None, keep_gender: bool = False) -> ScopeConfig:
+                 name_cultures_spec: str | None = None, keep_gender: bool = False,
+                 name_guard: bool = True) -> ScopeConfig:
     """The :class:`ScopeConfig` of the command-line options (files read, never echoed)."""
     allowed, denied = word_lists(allow, deny)
     strategies = parse_strategies(strategy)
@@ -316,7 +322,7 @@ def scope_config(scope: str, detector: str | None, strategy: list[str] | None, a
             id_format="neutral" if neutral_formats else "keep-shape",
             consistency=surrogate_consistency, name_cultures=parse_name_cultures(name_cultures_spec),
             name_gender="keep" if keep_gender else "any"),
-        neutral_formats=neutral_formats)
+        neutral_formats=neutral_formats, name_guard=name_guard)
 
 
 #: Labels a strategy can act on in scope all: the phone and ID spans of neutral formats.
@@ -339,6 +345,8 @@ CONFLICTS: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
      "default, make phones neutral)"),
     *((name, lambda v: v["scope"] != "all", "applies only to --scope detected or hybrid (names "
        "become surrogates there)") for name in ("name_cultures", "keep_gender")),
+    ("name_guard", lambda v: v["scope"] == "hybrid", "applies only to --scope hybrid (the other "
+     "scopes leave every word outside the spans as they are or to the mechanism)"),
     ("surrogate_consistency", lambda v: v["scope"] != "all" or v["neutral_formats"],
      "applies only where spans become surrogates: --scope detected or hybrid, or the phones and "
      "IDs of neutral formats"),
@@ -368,6 +376,7 @@ RELEASE_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("detector_option", DetectorOptionOpt, None), ("neutral_formats", NeutralFormatsOpt, True),
     ("noise_unit", NoiseUnitOpt, "record"), ("surrogate_consistency", ConsistencyOpt, "record"),
     ("name_cultures", NameCulturesOpt, None), ("keep_gender", KeepGenderOpt, False),
+    ("name_guard", NameGuardOpt, True),
 )
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -444,7 +453,7 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
                        phone_format: str | None = None, detector_option: list[str] | None = None,
                        neutral_formats: bool = True, noise_unit: str = "record",
                        surrogate_consistency: str = "record", name_cultures: str | None = None,
-                       keep_gender: bool = False, **_: Any) -> Anonymizer:
+                       keep_gender: bool = False, name_guard: bool = True, **_: Any) -> Anonymizer:
     """The :class:`Anonymizer` of the shared options (unrelated keyword arguments are ignored)."""
     positive_int("--min-length", min_length)  # else 'min_length must be ...', not what was typed
     with flags_named({"llm_url": llm_url, "llm_model": llm_model, "llm_verify": llm_verify or None}):
@@ -454,6 +463,6 @@ def release_anonymizer(*, embedding: str = DEFAULT_EMBEDDING, mechanism: str = "
             min_length=min_length, allowlist=candidates, index=index,
             scope=scope_config(scope, detector, strategy, allow, deny, llm_url, llm_model, llm_verify,
                                phone_format, detector_option, neutral_formats, surrogate_consistency,
-                               name_cultures, keep_gender),
+                               name_cultures, keep_gender, name_guard),
             noise_unit=noise_unit,
         )

@@ -458,7 +458,7 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None, *,
         plain = epsilon_sentences(e, longest_parts=record, scope_all=not scoped)
         spent += f"\nepsilon in words:     {plain['per_word']}; {plain['note_500_words']}"
     released = ([f"released by:          mechanism {counts.mechanism_words}, unchanged (verbatim) "
-                 f"{counts.verbatim_words}, surrogate or redaction {counts.other_words} "
+                 f"{counts.verbatim_words}, surrogate, redaction or name guard {counts.other_words} "
                  f"of {c.word_tokens} word tokens"] if scoped else [])
     of = ", mechanism words only" if scoped else ""
     attack = []

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from ..config import AnonymizerConfig
 from ..detectors.base import Span
 from ..noise import NoiseSource, ReleaseKey
+from .nameguard import guard_names
 from .replace import Item, replace_texts
 from .runtime import Runtime, get_runtime
 from .scope import assemble, detect, format_spans
@@ -78,17 +79,25 @@ def sentence_units(text: str) -> list[tuple[int, int]]:
 
 
 def _replace(rt: Runtime, source: NoiseSource, texts: list[str], identities: list[bytes], unit: str, *,
-             with_items: bool = False) -> tuple[list[str], list[list[Item]] | None]:
+             with_items: bool = False, name_guard: bool = False) -> tuple[list[str], list[list[Item]] | None]:
     """:func:`~.replace.replace_texts` with the noise addressed by record or by sentence: under
     ``"sentence"`` every unit of :func:`sentence_units` is replaced as a record of its own (its
     identity: its stripped text) and the record is put back together, items moved to its
-    offsets. A one-sentence record without whitespace around it gets the same output either way."""
+    offsets. A one-sentence record without whitespace around it gets the same output either way.
+    ``name_guard`` (with items) applies hybrid scope's :func:`~.nameguard.guard_names` to each
+    record or unit, under the same noise addressing."""
     if unit == "record":
-        return replace_texts(rt, source, texts, source.tags(identities), with_items=with_items)
+        tags = source.tags(identities)
+        out, items = replace_texts(rt, source, texts, tags, with_items=with_items or name_guard)
+        if name_guard and items is not None:
+            out, items = guard_names(rt, source, tags, list(texts), out, items)
+        return out, items
     units = [sentence_units(t) for t in texts]
     pieces = [t[a:b] for t, us in zip(texts, units, strict=True) for a, b in us]
     tags = source.tags([record_identity(p.strip()) for p in pieces])
-    out, items = replace_texts(rt, source, pieces, tags, with_items=with_items)
+    out, items = replace_texts(rt, source, pieces, tags, with_items=with_items or name_guard)
+    if name_guard and items is not None:
+        out, items = guard_names(rt, source, tags, pieces, out, items)
     new_texts: list[str] = []
     new_items: list[list[Item]] = []
     k = 0
@@ -178,7 +187,8 @@ def _documents(texts: Sequence[str], identities: list[bytes], config: Anonymizer
         spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
                                           else [format_spans(t) for t in texts] if formats else [])
         source = rt.source(key)
-        out, items = _replace(rt, source, list(texts), identities, config.noise_unit, with_items=True)
+        out, items = _replace(rt, source, list(texts), identities, config.noise_unit, with_items=True,
+                              name_guard=config.scope.scope == "hybrid" and config.scope.name_guard)
     assert items is not None
     # a record whose detector failed is released in full scope: with neutral formats (the
     # default) as scope all releases it, its phones and IDs as neutral surrogates

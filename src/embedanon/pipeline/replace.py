@@ -45,10 +45,11 @@ class Item:
         start, end: offsets of the original span in the input text.
         new_start, new_end: offsets of its replacement in the output text.
         kind: ``word`` (a word part), ``code`` (digits/letters of a number or code),
-            ``surrogate`` or ``redact`` (a detected span, see :mod:`.scope`).
+            ``surrogate`` or ``redact`` (a detected span, see :mod:`.scope`), ``guard`` (a word
+            part hybrid scope's name guard redrew, see :mod:`.nameguard`).
         stage: which stage chose the replacement: ``mechanism``, ``fallback``, ``guard``,
-            ``codes``, ``domain``, ``surrogate``, ``redact``. Under a metric-DP mechanism the new text may
-            equal the old one.
+            ``codes``, ``domain``, ``surrogate``, ``redact``, ``name-guard``. Under a metric-DP
+            mechanism the new text may equal the old one.
         label: the label of the detected span the item replaces or lies in (a surrogate, a
             redaction, or a word the mechanism replaced inside a detected span); None outside
             detected spans.

@@ -7,7 +7,8 @@ alphanumeric token of the original is then
 * **verbatim**: no item touches it (in scope ``detected``, every word outside the detected spans);
 * **mechanism**: every item touching it is the full-scope replacement (item kind ``word`` or
   ``code``), so it reads exactly as in full scope under the same key;
-* **other**: part of a surrogate or redacted span.
+* **other**: part of a surrogate or redacted span, or a word hybrid scope's name guard redrew
+  (item kind ``guard``: outside the mechanism's law, :mod:`embedanon.pipeline.nameguard`).
 
 The word attacks model the mechanism, so they measure a *view* of the release that holds only
 the mechanism's tokens (:func:`mechanism_view`); the change rate of the release as a whole comes
@@ -28,7 +29,7 @@ from ..config import AnonymizerConfig, ScopeConfig
 from ..text import ALNUM_KINDS, drawn_parts, tokenize
 from .metrics import ChangeStats, DocumentLike, align_tokens, scan
 
-#: Item kinds copied from the full-scope replacement (``surrogate`` and ``redact`` are not).
+#: Item kinds copied from the full-scope replacement (``surrogate``, ``redact`` and ``guard`` are not).
 MECHANISM_KINDS = frozenset({"word", "code"})
 #: Put between two runs of mechanism tokens in a view: it ends a sentence, so the contextual
 #: attacker never chains words that were not adjacent in the release.
@@ -64,7 +65,7 @@ class ReleaseCounts:
 
     @property
     def other_words(self) -> int:
-        """Word tokens inside surrogate or redacted spans."""
+        """Word tokens inside surrogate or redacted spans, or redrawn by the name guard."""
         return self.change.word_tokens - self.verbatim_words - self.mechanism_words
 
     @classmethod
@@ -293,8 +294,9 @@ def scope_warning(scope: str, counts: ReleaseCounts) -> str:
         parts.append(f"{counts.verbatim_words} of {n} word tokens are released unchanged{where}, "
                      "with no protection; no figure but the change rate covers them")
     if counts.other_words:
-        parts.append(f"{counts.other_words} of {n} word tokens are surrogates or redactions, "
-                     "outside the word attacks")
+        what = "surrogates, redactions or redrawn by the name guard" if scope == "hybrid" else \
+            "surrogates or redactions"
+        parts.append(f"{counts.other_words} of {n} word tokens are {what}, outside the word attacks")
     parts.append(f"N_w, S_w and the word attacks measure only the {counts.mechanism_words} of {n} word "
                  "tokens the mechanism released (exactly as in full scope under the same key)")
     if counts.verbatim_words:

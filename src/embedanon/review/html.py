@@ -33,10 +33,6 @@ from .panes import attr, detected_items, field_name, percent, record_html, slug,
 from .sample import MAX_SAMPLE
 from .svg import Bar, column_bars
 
-STAGE_HELP = {
-    "surrogate": "a fake value of the same category",
-    "redact": "removed",
-}
 #: The figures a page shows as cards when measured (verdict keys), after the change rate.
 CARD_FIGURES = ("attack_contextual_top1", "attack_public_top1", "attack_oov_top1", "n_w")
 
@@ -341,7 +337,8 @@ def _released_by(review: Review) -> str:
     r = review.release
     counts = "" if r is None else (
         f" Released by: mechanism {r.mechanism_words:,}, unchanged (verbatim) {r.verbatim_words:,}, "
-        f"surrogate or redaction {r.other_words:,} of {r.change.word_tokens:,} word tokens. N_w and the "
+        f"surrogate, redaction or name guard {r.other_words:,} of {r.change.word_tokens:,} word "
+        "tokens. N_w and the "
         f"attack rates cover only the {r.mechanism_words:,} word tokens the mechanism released (n/a "
         "when it released none); the change rate covers them all.")
     warnings = "".join(f'<p class="note warn">warning: {attr(w)}</p>' for w in review.warnings)
@@ -450,6 +447,6 @@ def summary_lines(review: Review) -> Sequence[str]:
     if review.release is not None:
         r = review.release
         lines.append(f"review: scope {review.scope}, released by: mechanism {r.mechanism_words}, unchanged "
-                     f"(verbatim) {r.verbatim_words}, surrogate or redaction {r.other_words} of "
+                     f"(verbatim) {r.verbatim_words}, surrogate, redaction or name guard {r.other_words} of "
                      f"{r.change.word_tokens} word tokens")
     return lines

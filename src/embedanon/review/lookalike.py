@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..privacy.metrics import DocumentLike
-from ..text import ALNUM_KINDS, JOINERS, is_clitic, lookup_key, split_joined, tokenize
+from ..text import ALNUM_KINDS, JOINERS, is_clitic, lookup_key, opens_sentence, split_joined, tokenize
 
 #: What each kind of look-alike is, as the page explains it.
 KINDS: dict[str, str] = {
@@ -45,9 +45,6 @@ KINDS: dict[str, str] = {
 
 _EMAIL = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"']+", re.IGNORECASE)
-#: characters that may stand between a sentence's end and its first word
-_OPENERS = "\"'\u2018\u201c([{*-\u2013\u2014 \t"
-_ENDS = ".!?:;\n\r"
 #: item stages whose output is random characters: an equal draw is not a survival
 _RANDOM_STAGES = frozenset({"codes"})
 
@@ -117,13 +114,6 @@ def _unchanged(original: str, document: DocumentLike) -> list[tuple[int, int, in
     return out
 
 
-def _sentence_initial(text: str, start: int) -> bool:
-    k = start - 1
-    while k >= 0 and text[k] in _OPENERS:
-        k -= 1
-    return k < 0 or text[k] in _ENDS
-
-
 def _digits(token: str) -> int:
     return sum(ch.isdigit() for ch in token)
 
@@ -140,7 +130,7 @@ def _shape(text: str, start: int, end: int, vocabulary: Vocabulary) -> str | Non
     keys = _word_keys(token)
     if not all(vocabulary.known(key) for key in keys):
         return "unknown"
-    if any(key in vocabulary.names for key in keys) and not _sentence_initial(text, start):
+    if any(key in vocabulary.names for key in keys) and not opens_sentence(text, start):
         return "name"
     return None
 
