@@ -133,6 +133,7 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                      "detectors": config.scope.detectors if config.scope.scope != "all" else None,
                      "strategies": dict(config.scope.strategies),
                      "actions": config.scope.actions() if config.scope.scope != "all" else None,
+                     "name_guard": config.scope.name_guard if config.scope.scope == "hybrid" else None,
                      "noise_unit": config.noise_unit,
                      "engine": engine, "jobs": jobs},
         "config_digest": anonymizer.digest(),

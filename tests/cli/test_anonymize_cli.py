@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 import os
 import re
 import subprocess
@@ -500,6 +501,28 @@ def test_report_epsilon_counts_only_what_the_mechanism_released_outside_scope_al
     # detected: Zorblat, Quexley; hybrid: those and the 5 words outside the spans (the e-mail is a surrogate)
     assert data["counts"]["drawn_parts"] == draws and data["epsilon"]["whole_input"] == 13.0 * draws
     assert "spend none" in data["epsilon"]["note"]
+
+
+@pytest.mark.parametrize(("args", "guard"), [
+    (["--scope", "hybrid"], True), (["--scope", "hybrid", "--no-name-guard"], False),
+    (["--scope", "detected"], None), ([], None)])
+def test_report_and_verbose_say_whether_the_name_guard_ran(tmp_path: Path, args: list[str],
+                                                           guard: bool | None,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """Decision 0380: hybrid's name guard is a setting of the release, in the run report and -v."""
+    caplog.set_level(logging.INFO, logger="embedanon.cli.anonymize")
+    src = tmp_path / "in.txt"
+    src.write_text("We met Nick at the station today.\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    scoped = [*args, "--detector", "regex"] if args else []
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "-v", "--seed", "1", "--report", str(report),
+                 *scoped)
+    assert result.exit_code == 0, result.output
+    assert json.loads(report.read_text(encoding="utf-8"))["settings"]["name_guard"] is guard
+    said = {True: "; name guard on", False: "; name guard off"}.get(guard)  # type: ignore[arg-type]
+    logged = caplog.text + result.stderr
+    assert (said in logged) if said else ("name guard" not in logged)
+    assert "Nick" not in logged
 
 
 @pytest.mark.parametrize(("args", "notice"), [

@@ -104,7 +104,8 @@ def anonymize_command(
     scoped = anonymizer.config.scope
     if scoped.scope != "all":  # -v: what happens to a span of each label
         actions = ", ".join(f"{label}={action}" for label, action in scoped.actions().items())
-        logging.getLogger(__name__).info("scope %s, action per label: %s", scoped.scope, actions)
+        guard = ("; name guard " + ("on" if scoped.name_guard else "off")) if scoped.scope == "hybrid" else ""
+        logging.getLogger(__name__).info("scope %s, action per label: %s%s", scoped.scope, actions, guard)
     kept = kept_span_notice(anonymizer.config)
     if kept is not None and not quiet:
         typer.echo(kept, err=True)
