@@ -515,7 +515,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "Two women were shot dead by Afghan and U.S.-led troops.",
          "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!",
          "Girl #1: That's my sister Sơn; she's looking for a hook-up.",
-         "A man, Gúbio Braga, 79, and two women were shot dead."]
+         "A man, Gúbio Braga, 79, and two women were shot dead.",
+         "Woman: Yeah, I'm on Nevins Street now"]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):
@@ -568,7 +569,7 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
     kept = ("email_shapes", "role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
-            "lower_edges", "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
+            "lower_edges", "street_edges", "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []
@@ -770,6 +771,45 @@ def test_name_spans_lose_lower_case_common_words_at_their_edges(text, spans, exp
     pairs = [(s, "NAME") if isinstance(s, str) else s for s in spans]
     given = [Span(text.index(s), text.index(s) + len(s), label, 0.9, "model") for s, label in pairs]
     assert [text[s.start : s.end] for s in trim_lower_edges(RuleContext(text), given)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "expected"),
+    [
+        ("Woman: Yeah, I'm on Nevins Street now", "Nevins Street now", "Nevins Street"),
+        ("I'm on Nevins Street today", "Nevins Street today", "Nevins Street"),
+        ("I was on Main Street yesterday", "Main Street yesterday", "Main Street"),
+        ("We met on Elm Lane right now", "Elm Lane right now", "Elm Lane"),
+        ("It's at 221 Baker St. now", "221 Baker St. now", "221 Baker St."),
+        ("Meet on Nevins Street, now", "Nevins Street, now", "Nevins Street"),
+        # what goes on an address after its street word stays, and so does a span without one
+        ("I live at 12 Oak Road apt 4", "12 Oak Road apt 4", "12 Oak Road apt 4"),
+        ("I live on Main Street west", "Main Street west", "Main Street west"),
+        ("I'm at 12 Oak Road, Springfield", "12 Oak Road, Springfield", "12 Oak Road, Springfield"),
+        ("I'm at 12 Oak Road Springfield now", "12 Oak Road Springfield now", "12 Oak Road Springfield now"),
+        ("We moved to Brooklyn now", "Brooklyn now", "Brooklyn now"),
+        ("the office on main street reading", "main street reading", "main street reading"),  # a town
+        # other labels are left alone
+        ("Ask Street now", ("Street now", "NAME"), "Street now"),
+    ],
+)
+def test_a_street_address_ends_at_its_street_word(text, span, expected):
+    """Found by hand: ``I'm on Nevins Street now`` gave ADDRESS ``Nevins Street now`` (the model
+    takes the word after a street at the end of a text), and the surrogate replaced ``now``."""
+    from embedanon.detectors.rules import trim_street_edges
+
+    piece, label = (span, "ADDRESS") if isinstance(span, str) else span
+    given = [Span(text.index(piece), text.index(piece) + len(piece), label, 0.9, "model")]
+    assert [text[s.start : s.end] for s in trim_street_edges(RuleContext(text), given)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["Woman: Yeah, I'm on Nevins Street now", "I was on Main Street yesterday",
+                                  "We met on Elm Lane today", "She lives on 68th Street now"])
+def test_the_union_detector_ends_a_street_at_its_street_word(text):
+    from embedanon.detectors import build_detectors
+
+    spans = [s for s in build_detectors("model,regex").detect(text) if s.label == "ADDRESS"]
+    assert spans and all(text[s.start : s.end].split()[-1] in ("Street", "Lane") for s in spans)
 
 
 def test_a_name_before_a_verb_is_replaced_without_the_verb():

@@ -6,7 +6,8 @@ spans``); :data:`RULES` declares them in the one order :func:`apply_rules` runs 
 :class:`~.base.RuleContext` built per text. A NAME rule adds or widens NAME spans (``name_edges``
 only trims punctuation); the last three (:mod:`.dates`) only remove characters outside every
 ``regex`` date from DATE spans: list separators and range joiners between two dates, so a list or
-range becomes one span per date, and function words and punctuation at a span's edges. Each rule
+range becomes one span per date, and function words and punctuation at a span's edges;
+``street_edges`` (:mod:`.streets`) ends an ADDRESS span at its street word. Each rule
 was chosen by a development round on generated data (their records are in ``research/detection/``;
 docs/decisions holds the choices made since on real text). Every rule runs on every text: the
 rules are part of the detector, not of a trained model's manifest.
@@ -29,6 +30,7 @@ from .context import (
 from .dates import drop_non_dates, split_date_lists, split_date_ranges, trim_date_edges
 from .layout import email_shapes, join_name_particles, name_before_own_email
 from .lists import name_list_items
+from .streets import trim_street_edges
 from .turns import drop_role_labels, name_after_greetings, name_speaker_turns
 from .words import (
     complete_name_pairs,
@@ -70,6 +72,7 @@ RULES: tuple[Rule, ...] = (
     Rule("whole_words", widen_to_whole_words),
     Rule("name_edges", trim_name_edges),
     Rule("lower_edges", trim_lower_edges),
+    Rule("street_edges", trim_street_edges),
     Rule("public_figures", drop_public_figures),
     Rule("group_names", drop_group_names),
     Rule("ages", age_after_name),
@@ -117,6 +120,7 @@ __all__ = [
     "trim_date_edges",
     "trim_lower_edges",
     "trim_name_edges",
+    "trim_street_edges",
     "widen_to_whole_words",
 ]
 
