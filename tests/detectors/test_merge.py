@@ -442,3 +442,50 @@ def test_the_union_detector_releases_the_sign_before_a_phone():
     text = "\u260e 617-555-0143"
     (span,) = UnionDetector([_SignedPhone()]).detect(text)
     assert (span.start, span.end, span.label) == (2, len(text), "PHONE")
+
+
+@pytest.mark.parametrize(
+    ("text", "wide", "label", "value"),
+    [
+        ('Call me at "555-867-5309" tonight.', '"555-867-5309"', "PHONE", "555-867-5309"),
+        ("Call me at \u201c555-867-5309\u201d tonight.", "\u201c555-867-5309\u201d", "PHONE", "555-867-5309"),
+        ("Call me at *555-867-5309* tonight.", "*555-867-5309", "PHONE", "555-867-5309"),
+        ("Call me at [555-867-5309] tonight.", "[555-867-5309]", "PHONE", "555-867-5309"),
+        ("Call me at (555-867-5309) tonight.", "(555-867-5309)", "PHONE", "555-867-5309"),
+        ("Call me (555-867-5309 or later)", "(555-867-5309", "PHONE", "555-867-5309"),
+        ("Call 555-867-5309) now", "555-867-5309)", "PHONE", "555-867-5309"),
+        ('Call "555-867-5309". Bye', '"555-867-5309".', "PHONE", "555-867-5309"),
+        ('My MRN is "12345678" ok.', '"12345678', "ID", "12345678"),
+        ("Mail <jo@example.org> now.", "<jo@example.org>", "EMAIL", "jo@example.org"),
+        ("See 'https://x.org/a' now.", "'https://x.org/a'", "URL", "https://x.org/a"),
+        # brackets that are part of the value stay
+        ("Call me at (555) 867-5309 tonight.", "(555) 867-5309", "PHONE", "(555) 867-5309"),
+        ('Call "(555) 867-5309" now.', '"(555) 867-5309"', "PHONE", "(555) 867-5309"),
+        ("Dial +46 (0)8 748 392 09 now.", "+46 (0)8 748 392 09", "PHONE", "+46 (0)8 748 392 09"),
+        ("See (https://en.wikipedia.org/wiki/X_(y)) now.", "(https://en.wikipedia.org/wiki/X_(y))", "URL",
+         "https://en.wikipedia.org/wiki/X_(y)"),
+        ("Host [2001:db8::1]:8080 up.", "[2001:db8::1]:8080", "IP", "[2001:db8::1]:8080"),
+    ],
+)
+def test_a_value_span_loses_the_quotes_and_brackets_around_it(text, wide, label, value):
+    """Found by hand: ``Call me at "555-867-5309" tonight.`` gave PHONE ``"555-867-5309"`` (the
+    model takes the quotes in), so the surrogate replaced the quotes too."""
+    from embedanon.detectors.merge import trim_value_edges
+
+    start = text.index(wide)
+    (out,) = trim_value_edges(text, [Span(start, start + len(wide), label, 0.9, "model")])
+    assert text[out.start : out.end] == value
+    # other labels are left to their detectors
+    assert trim_value_edges(text, [Span(start, start + len(wide), "NAME", 0.9, "model")])[0].end == start + len(wide)
+
+
+@pytest.mark.parametrize("text", ['Call me at "555-867-5309" tonight.', "Call me at [555-867-5309] tonight.",
+                                  "Call me at *555-867-5309* tonight."])
+def test_the_union_detector_finds_a_quoted_phone_without_its_quotes(text):
+    from embedanon import Anonymizer
+    from embedanon.detectors import build_detectors
+
+    (span,) = build_detectors("model,regex").detect(text)
+    assert text[span.start : span.end] == "555-867-5309"
+    out = Anonymizer(scope="detected", seed=3).anonymize_document(text).text
+    assert out.startswith(text[: span.start]) and out.endswith(text[span.end :]) and "867-5309" not in out

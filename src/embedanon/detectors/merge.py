@@ -32,7 +32,8 @@ over detectors in the merge only by the rule above.
 Structure is never a span: the characters of a transcript's role labels (``Doctor:``,
 ``Guest_family:``, ``Girl #2:``; :mod:`embedanon.structure`) leave every detector's spans before
 the lists apply (:func:`without_ranges`). Nor is the sentence's punctuation: a phone, e-mail,
-URL, IP, ID or age span loses the ``.``, ``!`` or ``,`` a detector took after it, and a
+URL, IP, ID or age span loses the ``.``, ``!`` or ``,`` a detector took after it and the quotes
+or brackets around it (``"555-867-5309"``; ``(555) 867-5309`` keeps its bracket), and a
 PHONE span of fewer than seven digits (a version, a bug number, a score) is no phone
 (:func:`trim_value_edges`).
 """
@@ -338,13 +339,62 @@ def _phone_sign(char: str) -> bool:
     return char in _SIGN_JOINERS or unicodedata.category(char) == "So"
 
 
+#: quotes and emphasis marks around a value, never part of it (``"555-867-5309"``, ``*jo@x.org*``)
+_WRAPPERS = frozenset("\"'`*\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb")
+#: brackets: opener -> closer
+_BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_CLOSERS = {closer: opener for opener, closer in _BRACKETS.items()}
+
+
+def _closing(text: str, at: int, end: int) -> int:
+    """Where the bracket ``text[at]`` closes before ``end`` (brackets of its kind nest), or -1."""
+    opener, closer = text[at], _BRACKETS[text[at]]
+    depth = 0
+    for i in range(at, end):
+        if text[i] == opener:
+            depth += 1
+        elif text[i] == closer:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _value_core(text: str, a: int, b: int, phone: bool) -> tuple[int, int]:
+    """``(a, b)`` less what surrounds the value: spaces, the sentence's ``. , ; : ! ?`` at its end,
+    quotes and emphasis marks at either edge (:data:`_WRAPPERS`), a bracket at an edge that does
+    not close inside the value (``(555-867-5309`` and ``555-867-5309)`` lose it; ``(555) 867-5309``
+    and a URL's ``(disambiguation)`` keep theirs; ``<`` and ``>`` only in a pair: alone they are
+    signs of a statistic, :func:`not_a_value`) and a pair of brackets around the whole value
+    (``[555-867-5309]``, ``<jo@x.org>``); for a phone, a telephone sign before it
+    (:func:`_phone_sign`)."""
+    while a < b:
+        first, last = text[a], text[b - 1]
+        if last in _VALUE_EDGE or last.isspace() or last in _WRAPPERS:
+            b -= 1
+        elif first.isspace() or first in _WRAPPERS or (phone and _phone_sign(first)):
+            a += 1
+        elif first in _BRACKETS and _closing(text, a, b) == b - 1:
+            a, b = a + 1, b - 1
+        elif first in _BRACKETS and first != "<" and _closing(text, a, b) < 0:
+            a += 1  # ``<`` and ``>`` alone are signs of a statistic (``<0.0001``), not brackets
+        elif last in _CLOSERS and last != ">" and text.count(_CLOSERS[last], a, b) < text.count(last, a, b):
+            b -= 1
+        else:
+            break
+    return a, b
+
+
 def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     """The spans, each of a :data:`VALUE_LABELS` label less the ``. , ; : ! ?`` and spaces at its
-    end and the spaces at its start, and a PHONE span less a telephone sign before the number
+    end and the spaces at its start, the quotes, emphasis marks and unmatched or enclosing brackets
+    at its edges (``"555-867-5309"``, ``*555-867-5309``, ``[jo@x.org]``; ``(555) 867-5309`` keeps its
+    bracket; :func:`_value_core`), and a PHONE span less a telephone sign before the number
     (``☎ 617-555-0143``: the model took the sign and its space into the span, so the surrogate
     replaced the sign too; :func:`_phone_sign`); a span of nothing else is dropped. The model reads the
     period or ``!`` after a phone number at the end of a text as part of it (``617-555-0143.``),
-    and the surrogate that replaced the span then took the sentence's punctuation with it. Other
+    and the quotes around a quoted number (``"555-867-5309"``), and the surrogate that replaced
+    the span then took the sentence's punctuation or the quotes with it. Other
     labels are left to their detectors (a name's period may be an initial's, ``J.``).
     A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
@@ -360,11 +410,7 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
         if span.label not in VALUE_LABELS:
             out.append(span)
             continue
-        a, b = span.start, span.end
-        while b > a and (text[b - 1] in _VALUE_EDGE or text[b - 1].isspace()):
-            b -= 1
-        while a < b and (text[a].isspace() or (span.label == "PHONE" and _phone_sign(text[a]))):
-            a += 1
+        a, b = _value_core(text, span.start, span.end, span.label == "PHONE")
         if not any(c.isalnum() for c in text[a:b]):
             continue
         if span.label == "PHONE" and sum(c.isdigit() for c in text[a:b]) < PHONE_DIGITS:
