@@ -12,6 +12,7 @@ from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
 from embedanon.surrogates.config import PUBLIC_EMAIL_DOMAINS, PUBLIC_URL_DOMAINS, RESERVED_DOMAINS
 from embedanon.surrogates.fakes import _NUMBER_IN_WORDS, AGE_WORDS, _number_value, in_words
 from embedanon.surrogates.keys import entity_key
+from embedanon.surrogates.shape import fix_ordinals
 
 SURROGATES = Surrogates(SurrogateConfig())
 
@@ -255,3 +256,43 @@ def test_an_age_unit_agrees_with_the_surrogate_age(text):
         one = number.lower() in ("1", "one")
         assert noun.lower() in ("year", "month", "week", "day", "yr") if one else noun.lower().endswith("s"), out
     assert replace("AGE", "1-year-old").endswith("-year-old")
+
+
+@pytest.mark.parametrize(("original", "shape"), [
+    ("68th Street", r"(\d\d)(st|nd|rd|th) Street"),
+    ("5th Avenue", r"(\d)(st|nd|rd|th) Avenue"),
+    ("EAST 42ND ST.", r"EAST (\d\d)(ST|ND|RD|TH) ST\."),
+    ("12 Oak Road", r"[1-9]\d [A-Z][^\d,]*[a-z]"),
+    ("350 5th Avenue", r"[1-9]\d\d (\d)(st|nd|rd|th) Avenue"),
+    ("221B Baker Street", r"[1-9]\d\d [A-Z][^\d,]*[a-z]"),
+    ("Highway 101", r"Highway [1-9]\d\d"),
+    ("12 Oak Road Apt 4", r"[1-9]\d [A-Z][^\d,]*[a-z] (?:Apt\.|Suite) \d+"),
+])
+def test_a_street_line_keeps_its_shape(original, shape):
+    """Found by hand: ``I live on 68th Street near the river.`` came back as ``I live on 86932
+    Sanford Stravenue Suite 273 near the river.`` and ``5th Avenue`` as ``80584 Baker Field``:
+    every street line with a digit became a Faker street address, a unit invented half the time.
+    Now a number + street stays a number of as many digits + a street, an ordinal street an
+    ordinal street (its suffix agreeing), and a unit comes only where the original has one."""
+    outs = {replace("ADDRESS", original, key=bytes([i])) for i in range(24)}
+    for out in outs:
+        match = re.fullmatch(shape, out)
+        assert match, out
+        if match.groups() and match.group(1).isdigit():  # the ordinal's suffix agrees with its number
+            assert re.fullmatch(r"\d+(st|nd|rd|th)", f"{match.group(1)}{match.group(2)}".lower())
+            assert fix_ordinals(out) == out
+        assert out != original
+    assert len(outs) > 3  # keyed draws, not one fixed string
+    # keyed: the same key and record give the same surrogate
+    assert replace("ADDRESS", original, key=b"k") == replace("ADDRESS", original, key=b"k")
+
+
+def test_a_street_line_in_a_sentence_keeps_its_shape():
+    from embedanon import Anonymizer
+
+    anonymizer = Anonymizer(scope="detected", seed=3)
+    out = anonymizer.anonymize_document("I live on 68th Street near the river.").text
+    assert re.fullmatch(r"I live on \d\d(st|nd|rd|th) Street near the river\.", out), out
+    assert "68th" not in out
+    out = anonymizer.anonymize_document("She lives at 5th Avenue.").text
+    assert re.fullmatch(r"She lives at \d(st|nd|rd|th) Avenue\.", out) and "5th" not in out, out

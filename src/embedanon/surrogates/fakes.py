@@ -14,10 +14,11 @@
   frequent surrogate domain.
 * ADDRESS: Faker (``address_locales``, instances cached per locale and thread, seeded from the
   PRF; a seeded instance is state, so two threads never share one): the
-  first comma/line part becomes a street address (a street name when it has no number), later
-  parts a secondary address, a street address (a number and a street word), city, state or
-  postcode by what they contain; ``Apt 4B`` is a secondary address wherever it stands, and the
-  punctuation around the address stays.
+  first comma/line part becomes a street line of its shape (:func:`street_line`: a street name
+  when it has no number, ``12 Oak Road`` a number and a street, ``68th Street`` an ordinal
+  street, a unit only where it has one), later parts a secondary address, a street line (a
+  number and a street word), city, state or postcode by what they contain; ``Apt 4B`` is a
+  secondary address wherever it stands, and the punctuation around the address stays.
 * AGE: ages >= ``age_top`` become ``age_top`` (HIPAA safe harbor); other ages move by a
   per-record offset ``record_prf("AGE\\x00<age>")`` of at most ``age_jitter`` years (never 0,
   reflected at 1). The age is the span's first number, in digits or in English words
@@ -41,7 +42,7 @@ from .base import Context, Stream
 from .config import SurrogateConfig
 from .keys import entity_key
 from .names import NameMaker
-from .shape import edges, fix_ordinals, scrubbed, shaped
+from .shape import edges, fix_ordinals, ordinal_suffix, scrubbed, shaped
 
 ROLE_ACCOUNTS = frozenset((
     "info", "admin", "administrator", "contact", "support", "noreply", "no-reply", "office", "hello",
@@ -203,6 +204,49 @@ _STREET = re.compile(r"\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|
                      r"|square|sq|way|terrace|parkway|pkwy|highway|hwy)\b\.?", re.IGNORECASE)
 
 
+#: a house number (``12``, ``221B``, ``12-14``) and an ordinal street number (``68th``, ``5TH``)
+_HOUSE_NUMBER = re.compile(r"\d+[A-Za-z]?(?:[-/]\d+[A-Za-z]?)?")
+_ORDINAL_NUMBER = re.compile(r"(\d+)(st|nd|rd|th)", re.IGNORECASE)
+#: where a unit starts on a street line (``12 Oak Road Apt 4``, ``12 Oak Road #3``)
+_STREET_UNIT = re.compile(r"(?:#|\b(?:apt|apartment|suite|ste|unit|floor|fl|room|rm|flat)\b)", re.IGNORECASE)
+
+
+def _digits(count: int, fake: Any) -> str:
+    """``count`` random digits from ``fake``, the first not 0."""
+    return str(fake.random_int(1, 9)) + "".join(str(fake.random_int(0, 9)) for _ in range(count - 1))
+
+
+def street_line(line: str, fake: Any) -> str:
+    """A fake street line with the shape of ``line`` (``fake`` already seeded): a house number
+    where ``line`` has one, before or after the street (random digits, as many as its first run;
+    ``221B`` -> ``587``); an ordinal street stays an ordinal street of as many digits with the
+    street words kept (``68th Street`` -> ``41st Street``, ``East 5th Ave``); a number after a
+    street word alone keeps the word (``Highway 101`` -> ``Highway 375``); any other street a
+    street name of the locale (``Oak Road`` -> ``Howard Forge``); a unit only where ``line`` has
+    one (``Apt 4`` -> a secondary address)."""
+    unit = _STREET_UNIT.search(line)
+    street = line[: unit.start()].rstrip() if unit and unit.start() > 0 else line
+    tokens = street.split()
+    numbers = [bool(_HOUSE_NUMBER.fullmatch(t) or _ORDINAL_NUMBER.fullmatch(t)) for t in tokens]
+    named = [i for i, number in enumerate(numbers) if not number]
+    keep_words = all(entity_key(tokens[i]).strip(".") in _ADDRESS_WORDS for i in named)
+    out: list[str] = []
+    for i, token in enumerate(tokens):
+        ordinal = _ORDINAL_NUMBER.fullmatch(token)
+        if ordinal:
+            number = int(_digits(len(ordinal.group(1)), fake))
+            out.append(f"{number}{ordinal_suffix(number, ordinal.group(2))}")
+        elif _HOUSE_NUMBER.fullmatch(token):
+            out.append(_digits(len(token) - len(token.lstrip("0123456789")), fake))
+        elif keep_words:
+            out.append(token)
+        elif i == named[0]:  # the street's name and words: one street name of the locale
+            out.append(_call(fake, "street_name"))
+    if unit and unit.start() > 0:
+        out.append(_call(fake, "secondary_address", "building_number"))
+    return " ".join(out)
+
+
 def _call(fake: Any, *names: str) -> str:
     for name in names:
         method = getattr(fake, name, None)
@@ -260,9 +304,9 @@ class AddressMaker:
             if has_digit and _SECONDARY.fullmatch(stripped):  # ``Apt 4B``, ``Flat 3``
                 new = _call(fake, "secondary_address", "building_number")
             elif j == 0:
-                new = _call(fake, "street_address") if has_digit else _call(fake, "street_name")
+                new = street_line(stripped, fake) if has_digit else _call(fake, "street_name")
             elif has_digit and _STREET.search(stripped):  # ``Flat 3, 10 Downing Street``
-                new = _call(fake, "street_address")
+                new = street_line(stripped, fake)
             elif has_digit and any(ch.isalpha() for ch in stripped):
                 try:
                     new = f"{_call(fake, 'state_abbr')} {_call(fake, 'postcode')}"
