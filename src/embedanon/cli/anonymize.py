@@ -21,7 +21,7 @@ from ..files import (
     release_files,
     run_report,
 )
-from .common import INTERRUPTED_NOTE, handle_errors, setup_logging
+from .common import INTERRUPTED_NOTE, handle_errors
 from .convention import examples
 from .options import (
     EncodingErrorsOpt,
@@ -92,7 +92,6 @@ def anonymize_command(
     Records keep their order and every field but the ones anonymized (--field).
     The same data under the same --key is always released the same way.
     """
-    setup_logging(verbose)
     INTERRUPTED_NOTE[:] = ["; run the same command again to continue it"] if resume else []
     mode = choose(progress, quiet, "-" in inputs)
     if mode != "none":  # with progress (a terminal, or asked for): first-use notices too

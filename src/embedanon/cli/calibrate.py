@@ -10,7 +10,7 @@ from .._atomic import writable_directory
 from ..privacy import calibration
 from ..privacy.recommend import parse_target, recommend
 from ..vectors.defaults import DEFAULT_EMBEDDING
-from .common import handle_errors, setup_logging
+from .common import handle_errors
 from .convention import examples, old_spelling
 from .progress import StageProgress, choose
 
@@ -64,7 +64,6 @@ def calibrate_command(
 
     N_w is the fraction of draws returning the word itself, S_w the number of distinct outputs,
     cosine the similarity of a replacement to its word."""
-    setup_logging(verbose)
     directory = old_spelling("--out", out, "-o/--output", output, parameter="output", default=".")
     goal = parse_target(target) if target is not None else None
     parameter, values, fixed = calibration.sweep_for(mechanism, epsilon, k, grid_optional=goal is not None)

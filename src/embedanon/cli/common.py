@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -30,6 +31,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_USAGE = 2
 EXIT_SIGINT = 130
 EXIT_BROKEN_PIPE = 141
+#: Library messages worth showing on a first run (cache builds): logger name prefix and level.
+NOTICE_LOGGERS = ("embedanon.vectors", "embedanon.mechanisms")
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
@@ -86,25 +89,26 @@ def handle_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         install_signal_handlers()
-        try:
-            return func(*args, **kwargs)
-        except (EmbedanonError, TypeError) as exc:
-            if not isinstance(exc, EmbedanonError) and not _raised_by_validator(exc):
-                raise
-            raise fail(_one_line(str(exc))) from None
-        except KeyboardInterrupt:
-            raise fail(f"interrupted; {_what_was_written()}", EXIT_SIGINT) from None
-        except Terminated as exc:
-            name = signal.Signals(exc.signum).name
-            raise fail(f"terminated by {name}; {_what_was_written()}", 128 + exc.signum) from None
-        except BrokenPipeError:
-            _silence_stdout()
-            raise typer.Exit(EXIT_BROKEN_PIPE) from None
-        except MemoryError:
-            raise fail("out of memory (try a smaller --k or a smaller embedding)") from None
-        except OSError as exc:
-            where = f" ({exc.filename})" if exc.filename else ""
-            raise fail(_one_line(f"{exc.strerror or type(exc).__name__}{where}")) from None
+        with cli_logging(bool(kwargs.get("verbose", False))):  # every command logs in one style
+            try:
+                return func(*args, **kwargs)
+            except (EmbedanonError, TypeError) as exc:
+                if not isinstance(exc, EmbedanonError) and not _raised_by_validator(exc):
+                    raise
+                raise fail(_one_line(str(exc))) from None
+            except KeyboardInterrupt:
+                raise fail(f"interrupted; {_what_was_written()}", EXIT_SIGINT) from None
+            except Terminated as exc:
+                name = signal.Signals(exc.signum).name
+                raise fail(f"terminated by {name}; {_what_was_written()}", 128 + exc.signum) from None
+            except BrokenPipeError:
+                _silence_stdout()
+                raise typer.Exit(EXIT_BROKEN_PIPE) from None
+            except MemoryError:
+                raise fail("out of memory (try a smaller --k or a smaller embedding)") from None
+            except OSError as exc:
+                where = f" ({exc.filename})" if exc.filename else ""
+                raise fail(_one_line(f"{exc.strerror or type(exc).__name__}{where}")) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -125,7 +129,10 @@ def _one_line(message: str) -> str:
     """The first line of ``message``, its unprintable characters written as escapes: a file name
     holding a bidi override (U+202E) or a control character cannot reorder or hide the line."""
     lines = message.splitlines()
-    line = lines[0] if lines else "unknown error"
+    return _printable(lines[0] if lines else "unknown error")
+
+
+def _printable(line: str) -> str:
     if line.isprintable():
         return line
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line)
@@ -151,12 +158,64 @@ def _raised_by_validator(exc: TypeError) -> bool:
     return tb is not None and tb.tb_frame.f_code.co_filename.endswith("_validate.py")
 
 
-def setup_logging(verbose: bool) -> None:
-    if sys.stderr is None:  # started with stderr closed (2>&-): nowhere to log, nothing to fail on
-        logging.basicConfig(handlers=[logging.NullHandler()])
-        return
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+class StderrHandler(logging.Handler):
+    """Writes to whatever ``sys.stderr`` is when the record is emitted (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if sys.stderr is None:  # print(file=None) would write to stdout, into the release
+            return
+        with contextlib.suppress(OSError, ValueError):  # stderr closed: not worth failing for
+            print(self.format(record), file=sys.stderr)
+
+
+class OneLineFormatter(logging.Formatter):
+    """The CLI's style for every logged line: ``warning: message`` (``error: ...`` above), so a
+    library warning reads like the command's own; below WARNING (``-v``, first-use notices) the
+    message alone, after the logger's name when ``names``. Always one line: line breaks become
+    spaces, unprintable characters escapes, and an attached exception shows as its type only
+    (its text, or a traceback's source lines, could quote a record).
+    """
+
+    def __init__(self, *, names: bool = False) -> None:
+        super().__init__()
+        self.names = names
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = _printable(" ".join(record.getMessage().splitlines()))
+        if record.exc_info and record.exc_info[0] is not None:
+            message += f" ({record.exc_info[0].__name__})"
+        if record.levelno >= logging.WARNING:
+            return f"{record.levelname.lower()}: {message}"
+        return f"{record.name}: {message}" if self.names else message
+
+
+def _show_python_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                         file: Any = None, line: str | None = None) -> None:
+    """``warnings.showwarning`` during a command: through the CLI's handler, one line, without
+    the file, line number and source line Python prints by default."""
+    logging.getLogger("py.warnings").warning("%s: %s", category.__name__, message)
+
+
+@contextlib.contextmanager
+def cli_logging(verbose: bool) -> Any:
+    """Log to stderr in the CLI's one style (:class:`OneLineFormatter`) while a command runs:
+    WARNING and above, INFO too with ``-v``; Python warnings go the same way. Everything is put
+    back afterwards (the root logger's handlers and level, the loggers :func:`.progress.show_notices`
+    changes, ``warnings.showwarning``), so a program that runs a command in-process keeps its own
+    logging, and library users never see this handler at all."""
+    root = logging.getLogger()
+    noticed = [logging.getLogger(name) for name in NOTICE_LOGGERS]
+    saved = [(logger, list(logger.handlers), logger.level, logger.propagate) for logger in [root, *noticed]]
+    handler = StderrHandler(logging.INFO if verbose else logging.WARNING)
+    handler.setFormatter(OneLineFormatter(names=True))
+    root.addHandler(handler)
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_python_warning
+            yield
+    finally:
+        for logger, handlers, level, propagate in saved:
+            logger.handlers[:] = handlers
+            logger.setLevel(level)
+            logger.propagate = propagate

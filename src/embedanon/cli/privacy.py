@@ -44,7 +44,7 @@ from ..privacy.verdict import (
     with_overrides,
 )
 from ..text import mechanism_draws
-from .common import handle_errors, setup_logging
+from .common import handle_errors
 from .convention import examples
 from .options import (
     EncodingErrorsOpt,
@@ -116,7 +116,6 @@ def privacy_report_command(
 
     INPUT is anonymized in memory as configured; the report holds counts and rates only, never
     text or word mappings."""
-    setup_logging(verbose)
     # every count is checked before any work (issue 34, defect 9: 0 was refused after it all)
     for name, value in (("releases", releases), ("draws", draws), ("max_words", max_words),
                         ("neighbors", neighbors), ("mc_draws", mc_draws)):

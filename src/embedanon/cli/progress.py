@@ -12,10 +12,9 @@ from collections.abc import Callable
 import typer
 
 from ..errors import ConfigError
+from .common import NOTICE_LOGGERS, OneLineFormatter, StderrHandler
 
 PROGRESS_MODES = ("auto", "bar", "plain", "none")
-#: Library messages worth showing on a first run (cache builds): logger name prefix and level.
-NOTICE_LOGGERS = ("embedanon.vectors", "embedanon.mechanisms")
 
 
 class PlainProgress:
@@ -72,20 +71,11 @@ def choose(mode: str, quiet: bool, stdin: bool) -> str:
     return mode
 
 
-class _StderrHandler(logging.Handler):
-    """Writes to whatever ``sys.stderr`` is when the record is emitted (tests swap it)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if sys.stderr is None:  # print(file=None) would write to stdout, into the release
-            return
-        with contextlib.suppress(OSError, ValueError):  # stderr closed: not worth failing for
-            print(self.format(record), file=sys.stderr)
-
-
 def show_notices() -> None:
-    """Show the library's first-use notices (building neighbor tables ...) on stderr."""
-    handler = _StderrHandler()
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    """Show the library's first-use notices (building neighbor tables ...) on stderr, for the
+    rest of the command (:func:`.common.cli_logging` puts the loggers back)."""
+    handler = StderrHandler()
+    handler.setFormatter(OneLineFormatter())
     for name in NOTICE_LOGGERS:
         logger = logging.getLogger(name)
         if not any(getattr(h, "_embedanon_notice", False) for h in logger.handlers):

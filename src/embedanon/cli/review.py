@@ -21,7 +21,7 @@ from ..review import (
     summary_lines,
     write_review,
 )
-from .common import handle_errors, setup_logging
+from .common import handle_errors
 from .convention import examples
 from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, InputArg, release_anonymizer, release_options
 from .progress import StageProgress, choose, show_notices
@@ -87,7 +87,6 @@ def review_command(
     The page shows the privacy verdict of the release, the unchanged words that look like
     personal data, and a sample of INPUT's records, original and anonymized side by side.
     It contains the original text: handle it like the source data."""
-    setup_logging(verbose)
     started = time.monotonic()
     mode = choose(progress, quiet, input_path == "-")
     if mode != "none":
