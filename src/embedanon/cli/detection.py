@@ -80,7 +80,7 @@ def detect_command(
     deny: DenyOpt = None,
     sample: Annotated[int, typer.Option(
         metavar="N", help="Texts written: a uniform sample of N drawn with --seed, in input order (0: all); "
-                          "reading holds N texts, not the input.")
+                          "memory holds N texts (0: one at a time), never the input.")
     ] = 0,
     seed: Annotated[int, typer.Option(metavar="N", help="Seed of the --sample draw.")] = 0,
     progress: Annotated[str, typer.Option(
@@ -119,41 +119,44 @@ def detect_command(
     mode = choose(progress, quiet, input_path == "-")
     shown = StageProgress(mode, "detect", _DETECT_UNITS)
     try:
-        shown("reading", 0, 0)
         grouped = iter_record_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
         # with several fields the id (a text's place) no longer names a record: say which one
         names = field or []
         placed = (({"record": number, "field": names[k]} if len(names) > 1 else {}, text)
                   for number, record_texts in enumerate(grouped, 1) for k, text in enumerate(record_texts))
-        # one pass; a sample holds its K texts, never the input (reservoir sampling)
+        # one pass, and memory never holds the input: a sample its K texts (reservoir sampling),
+        # all texts (--sample 0) one at a time, read, detected and written in turn
+        total = 0  # texts read (for --sample 0: those written, counted as they go)
         if sample:
+            shown("reading", 0, 0)
             chosen, total = reservoir_sample(placed, sample, np.random.default_rng(seed))
+            shown("reading", total, 0)
+            items, size = iter(chosen), len(chosen)
         else:
-            chosen = list(enumerate(placed))
-            total = len(chosen)
-        shown("reading", total, 0)
+            items, size = enumerate(placed), 0  # the total is known at the end only
         labels: Counter[str] = Counter()
-        records = []
-        shown("detecting", 0, len(chosen))
-        found = detected_records([text for _, (_, text) in chosen], union, ids=[i + 1 for i, _ in chosen])
-        for (_, (place, _)), record in zip(chosen, found, strict=True):
-            labels.update(span["label"] for span in record["spans"])
-            records.append({"id": record.pop("id"), **place, **record})
-            shown("detecting", len(records), len(chosen))
-        shown("writing", 0, 1)
+        written = 0
+        shown("detecting", 0, size)
         kind = by_name(output)  # -o spans.jsonl.gz: compressed, as anonymize writes it
         with atomic_write(os.fspath(output), private=True, original=True, binary=kind is not None) as raw, \
                 (text_output(raw, kind, output) if kind else contextlib.nullcontext(raw)) as fh:
-            for record in records:
-                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            for i, (place, text) in items:
+                record = next(detected_records([text], union, ids=[i + 1]))
+                labels.update(span["label"] for span in record["spans"])
+                fh.write(json.dumps({"id": record.pop("id"), **place, **record}, ensure_ascii=False) + "\n")
+                written += 1
+                shown("detecting", written, size)
+            shown("writing", 0, 1)  # the file is renamed into place on leaving the block
+        total = total if sample else written
         shown("writing", 1, 1)
     finally:
         shown.close()
     if not quiet:  # counts only, never text
         by_label = ", ".join(f"{label} {n:,}" for label, n in sorted(labels.items())) or "none"
-        typer.echo(f"detect: {sum(labels.values()):,} spans in {len(records):,} of {total:,} texts "
+        typer.echo(f"detect: {sum(labels.values()):,} spans in {written:,} of {total:,} texts "
                    f"({by_label}) in {time.monotonic() - started:.1f} s; the file holds the original "
                    "text", err=True)
+
 
 EXAMPLES = examples(
     "embedanon evaluate-detection --data examples/spans.jsonl --detector model,regex",
