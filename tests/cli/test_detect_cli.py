@@ -294,3 +294,24 @@ def test_a_gold_label_that_differs_from_a_known_one_by_case_or_spaces_gets_a_hin
     assert "labels are compared exactly; did you mean NAME for 'name', NAME for ' NAME'?" in lines
     other = format_report(evaluate([GoldRecord("1", "Okafor", (GoldSpan(0, 6, "PERSON"),))], _Fixed()))
     assert not any("did you mean" in line for line in other)  # another tool's label: no guess
+
+
+def test_evaluate_detection_shows_progress_and_keeps_stdout_for_the_figures(tmp_path: Path) -> None:
+    """A steward's audit: 3,000 MTSamples transcriptions took 40 s with model,regex and not a
+    line on stderr (detect, review, anonymize and privacy-report all show progress). It now
+    has --progress/-q like detect: counts only, on stderr; stdout keeps the JSON alone."""
+    data = tmp_path / "gold.jsonl"
+    data.write_text("".join(json.dumps({"id": i, "text": f"Seen by Dr. Okafor on {i} May 2021.",
+                                        "spans": []}) + "\n" for i in range(1, 4)), encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "regex", "--json",
+                                 "--progress", "plain"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["documents"] == 3
+    lines = [line.split(" (")[0] for line in result.stderr.splitlines()]
+    assert lines == ["evaluate-detection: reading 0 documents", "evaluate-detection: detecting 0 of 3 documents"]
+    assert "Okafor" not in result.stderr
+    quiet = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "regex", "--json",
+                                "--progress", "plain", "-q"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    figures = [json.loads(r.stdout) for r in (result, quiet)]
+    assert [(f["documents"], f["overlap"]) for f in figures] == [(3, figures[0]["overlap"])] * 2

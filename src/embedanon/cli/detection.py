@@ -18,7 +18,7 @@ import typer
 from .._atomic import atomic_write, private_target
 from .._validate import fraction
 from ..compressed import by_name, strip_suffix, text_output
-from ..detectors.base import LABELS, DetectorUnavailable
+from ..detectors.base import LABELS, Detector, DetectorUnavailable, Span
 from ..detectors.evaluate import (
     EQUIVALENCE_MARGIN,
     Counts,
@@ -57,6 +57,8 @@ DETECT_EXAMPLES = examples(
 )
 #: what each stage of ``detect`` counts
 _DETECT_UNITS = {"reading": ("text", "texts"), "detecting": ("text", "texts"), "writing": ("file", "files")}
+#: what each stage of ``evaluate-detection`` counts
+_EVALUATE_UNITS = {"reading": ("document", "documents"), "detecting": ("document", "documents")}
 
 
 @handle_errors
@@ -189,6 +191,10 @@ def evaluate_detection_command(
     detector_option: DetectorOptionOpt = None,
     allow: AllowOpt = None,
     deny: DenyOpt = None,
+    progress: Annotated[str, typer.Option(
+        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
+             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
     """Score detectors on labelled documents: precision, recall, F1 and F5, per label and group.
 
@@ -203,8 +209,14 @@ def evaluate_detection_command(
     allowed, denied = word_lists(allow, deny)  # the same lists as anonymize --allow / --deny
     with flags_named(own):
         union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
-    records = read_span_file(data, any_label=True)
-    report = evaluate(records, union, min_coverage=min_coverage, margin=margin)
+    shown = StageProgress(choose(progress, quiet, data == "-"), "evaluate-detection", _EVALUATE_UNITS)
+    try:
+        shown("reading", 0, 0)
+        records = read_span_file(data, any_label=True)
+        report = evaluate(records, _Shown(union, shown, len(records)), min_coverage=min_coverage,
+                          margin=margin)
+    finally:
+        shown.close()
     if report.documents and report.failed_documents == report.documents:
         # recall 0 of a detector that never ran is no figure: exit 2, as for any error
         raise DetectorUnavailable(f"the detectors could not run on any of the {report.documents:,} documents "
@@ -214,6 +226,19 @@ def evaluate_detection_command(
         return
     for line in format_report(report):
         typer.echo(line)
+
+
+class _Shown:
+    """``detector`` reporting, before each document, how many it has done (counts only)."""
+
+    def __init__(self, detector: Detector, shown: StageProgress, total: int) -> None:
+        self.detector, self.shown, self.total, self.done = detector, shown, total, 0
+        self.name = getattr(detector, "name", "?")  # the report names the detector
+
+    def detect(self, text: str) -> list[Span]:
+        self.shown("detecting", self.done, self.total)
+        self.done += 1
+        return self.detector.detect(text)
 
 
 def _r(value: float) -> str:
