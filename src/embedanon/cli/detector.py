@@ -14,7 +14,11 @@ from .._validate import seed_int
 from ..errors import ConfigError
 from .common import handle_errors
 from .convention import Command, Group, examples, old_spelling
+from .progress import StageProgress, choose
 
+#: what each stage of ``detector train`` counts
+_TRAIN_UNITS = {"featurizing": ("document", "documents"), "training": ("epoch", "epochs"),
+                "writing": ("model", "models")}
 app = typer.Typer(help="Train (domain-adapt) and inspect the trained PII detector.", no_args_is_help=True,
                   cls=Group, epilog=examples("embedanon detector train --data labelled.jsonl -o adapted/",
                                              "embedanon detector info adapted/"))
@@ -41,6 +45,10 @@ def train_command(
         # the backslash: rich markup would drop "[train]" as an unknown tag
         help="'model' (numpy, shipped) or 'transformer' (MiniLM token classifier; needs "
              "embedanon\\[train]; --base model/none: the packaged MiniLM).")] = "model",
+    progress: Annotated[str, typer.Option(
+        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
+             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
     """Train (domain-adapt) the detector on labelled documents.
 
@@ -73,10 +81,16 @@ def train_command(
     records = _model_labels_only(read_span_records(data), data)
     require_tokens(records, str(data))
     require_disjoint_spans(records, str(data))  # after LOCATION and ORGANIZATION are left out
-    weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed)
-    weights.manifest["train"]["data"] = data.name
-    # all or nothing, 0700/0600: the model reveals words of the training notes
-    save_model(target, weights.save, lambda tmp: ModelDetector(path=tmp))
+    shown = StageProgress(choose(progress, quiet, False), "detector train", _TRAIN_UNITS)
+    try:
+        weights = train(records, base=None if base == "none" else base, epochs=epochs, seed=seed,
+                        progress=shown)
+        weights.manifest["train"]["data"] = data.name
+        shown("writing", 0, 1)
+        # all or nothing, 0700/0600: the model reveals words of the training notes
+        save_model(target, weights.save, lambda tmp: ModelDetector(path=tmp))
+    finally:
+        shown.close()
     typer.echo(f"trained on {counted(len(records), 'document')} "
                f"({counted(weights.manifest['train']['tokens'], 'token')}) -> {target}")
 

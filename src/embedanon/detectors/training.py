@@ -76,6 +76,7 @@ def featurize_records(
     spelling_dropout: float = 0.0,
     keep_words: Collection[str] = (),
     seed: int = 0,
+    progress: Callable[[int], None] | None = None,
 ) -> Examples:
     """Examples from ``{"text", "spans"}`` records (spans: dicts with start, end, label).
 
@@ -96,6 +97,7 @@ def featurize_records(
             say into its affixes and trigrams (``the``, ``<th``), which longer words share
             (``Thembile``). The draws are the same with or without it.
         seed: seed of the dropout draws.
+        progress: called with the number of records done before each record (counts only).
     """
     if not 0.0 <= word_dropout < 1.0:
         raise ConfigError(f"word_dropout must be in [0, 1), got {word_dropout}")
@@ -105,7 +107,9 @@ def featurize_records(
     keep = frozenset(keep_words)
     generation = featurizer.generation
     ids_, rows_, ys = [], [], []
-    for r in records:
+    for done, r in enumerate(records):
+        if progress is not None:
+            progress(done)
         toks = tokenize(r["text"])
         ids, rows = featurizer.featurize(r["text"], toks)
         if word_dropout and len(toks.words):
@@ -158,6 +162,7 @@ def fit(
     prior: Weights | None = None,
     hidden: int = 0,
     hidden_buckets: int = 2**16,
+    progress: Callable[[int], None] | None = None,
 ) -> Weights:
     """Minibatch AdaGrad on the softmax loss, L2-pulled toward ``prior`` (or zero).
 
@@ -168,6 +173,7 @@ def fit(
         clusters: centroids stored with the weights.
         epochs, lr, l2, batch: optimizer settings (``l2`` on the mean loss, applied to touched rows).
         seed: shuffling seed (and, for a new hidden layer, its initialization).
+        progress: called with the number of epochs done before each epoch.
         prior: start from and regularize toward these weights (domain adaptation); its hidden
             layer, if any, is trained the same way and ``hidden`` is ignored.
         hidden: units of a new hidden layer (0: the linear model); see :class:`~.weights.Hidden`.
@@ -194,6 +200,7 @@ def fit(
             prior=prior,
             hidden=hidden,
             hidden_buckets=hidden_buckets,
+            progress=progress,
         )
 
 
@@ -257,6 +264,7 @@ def _fit(
     prior: Weights | None,
     hidden: int,
     hidden_buckets: int,
+    progress: Callable[[int], None] | None = None,
 ) -> Weights:
     c = len(CLASSES)
     d3 = table.shape[1] * 3
@@ -285,7 +293,9 @@ def _fit(
     rng = np.random.default_rng(seed)
     n = len(examples.y)
     onehot = np.eye(c, dtype=np.float32)
-    for _ in range(epochs):
+    for epoch in range(epochs):
+        if progress is not None:
+            progress(epoch)
         order = rng.permutation(n)
         for a in range(0, n, batch):
             idx = order[a : a + batch]
@@ -360,6 +370,7 @@ def train(
     seed: int = 0,
     buckets: int = 2**18,
     l2: float | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Weights:
     """Train a detector on span-labelled records.
 
@@ -372,6 +383,8 @@ def train(
         seed: shuffling (and, from scratch, clustering) seed.
         buckets: sparse feature space size when training from scratch.
         l2: pull toward the base weights (default ``ADAPT_L2``).
+        progress: ``progress(stage, done, total)`` before each record (``featurizing``) and
+            each epoch (``training``): counts only.
 
     Returns:
         Weights with a manifest (base, documents, tokens, seed, threshold).
@@ -397,7 +410,11 @@ def train(
     # the feature flags of the base model carry over (the decode rules belong to the detector)
     flags = {k: bool(prior is not None and prior.manifest.get(k)) for k in FEATURE_FLAGS}
     featurizer = make_featurizer(clusters, buckets, **flags)
-    examples = featurize_records(featurizer, records)
+    def stage(name: str, total: int) -> Callable[[int], None] | None:
+        report = progress
+        return None if report is None else (lambda done: report(name, done, total))
+
+    examples = featurize_records(featurizer, records, progress=stage("featurizing", len(records)))
     if prior is None:
         weights = fit(
             examples,
@@ -406,6 +423,7 @@ def train(
             clusters=clusters,
             epochs=epochs,
             seed=seed,
+            progress=stage("training", epochs),
         )
     else:
         # Few documents: smaller steps, many passes, a firm pull toward the base weights.
@@ -420,6 +438,7 @@ def train(
             batch=512,
             seed=seed,
             prior=prior,
+            progress=stage("training", epochs),
         )
     weights.manifest = {
         "threshold": threshold,
