@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import random
 import re
 import sys
@@ -45,3 +46,17 @@ def all_texts() -> Iterator[tuple[str, str]]:
     yield from webtext()
     yield from brown()
     yield from mtsamples()
+
+
+def outside_test_half() -> Iterator[tuple[int, str, str]]:
+    """``(index in all_texts(), corpus, text)`` of every text of :func:`all_texts` that shares no
+    line of 25 characters or more with a record of the evaluation set's test half."""
+    test = Path(__file__).resolve().parents[2] / "evaluation" / "realtext" / "test.jsonl"
+    lines: set[str] = set()
+    with open(test, encoding="utf-8") as fh:
+        for record in fh:
+            text = json.loads(record)["text"]
+            lines |= {x.strip() for x in text.split("\n") if len(x.strip()) >= 25}
+    for i, (corpus, text) in enumerate(all_texts()):
+        if not any(x.strip() in lines for x in text.split("\n")):
+            yield i, corpus, text

@@ -11,36 +11,28 @@ context. The TSVs hold public text only (no private PII is in these corpora)::
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "research" / "detection" / "given_names"))
-from corpora import all_texts  # noqa: E402
+from corpora import all_texts, outside_test_half  # noqa: E402
 
 from embedanon.detectors.registry import build_detectors  # noqa: E402
 
 
 def main(out_path: str) -> None:
-    test_lines: set[str] = set()
-    with open(ROOT / "research" / "evaluation" / "realtext" / "test.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            text = json.loads(line)["text"]
-            test_lines |= {x.strip() for x in text.split("\n") if len(x.strip()) >= 25}
     detector = build_detectors("model,regex", verify=True)
-    n = skipped = 0
+    n = 0
     with open(out_path, "w", encoding="utf-8") as out:
-        for i, (corpus, text) in enumerate(all_texts()):
-            if any(x.strip() in test_lines for x in text.split("\n")):
-                skipped += 1
-                continue
+        for i, corpus, text in outside_test_half():
             n += 1
             for sp in detector.detect(text):
                 flat = (text[sp.start : sp.end].replace("\n", " ").replace("\t", " "))
                 ctx = text[max(0, sp.start - 50) : sp.end + 30].replace("\n", " | ").replace("\t", " ")
                 out.write(f"{corpus}\t{i}\t{sp.start}\t{sp.end}\t{sp.label}\t{sp.score:.2f}\t{flat}\t{ctx}\n")
-    print(f"texts {n}, skipped (share a line with the test half) {skipped}", file=sys.stderr)
+    print(f"texts {n}, skipped (share a line with the test half) {sum(1 for _ in all_texts()) - n}",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

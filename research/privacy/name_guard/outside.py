@@ -1,8 +1,8 @@
 """Decision 0380: what hybrid scope's name guard redraws on real text outside the test half.
 
-Texts: ``research/detection/given_names/corpora.py``'s ``all_texts()`` (NLTK webtext blocks, 500
-Brown files, 800 MTSamples notes) less every block that shares a line of 25 characters or more
-with a record of the test half, as in ``research/detection/propagation_case/collect.py``. Each is
+Texts: ``research/detection/given_names/corpora.py``'s ``outside_test_half()`` (NLTK webtext
+blocks, 500 Brown files, 800 MTSamples notes, less every block that shares a line of 25
+characters or more with a record of the test half). Each is
 released in scope hybrid (exponential, epsilon 14, experiment seed 31, ``model,regex``); printed:
 per corpus the word parts and the guarded ones, and every guarded word with its context as TSV
 (public text only: these corpora hold no private PII), to read by hand::
@@ -12,32 +12,24 @@ per corpus the word parts and the guarded ones, and every guarded word with its 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "research" / "detection" / "given_names"))
-from corpora import all_texts  # noqa: E402
+from corpora import outside_test_half  # noqa: E402
 
 from embedanon import Anonymizer  # noqa: E402
 
 
 def main(out_path: str) -> None:
-    test_lines: set[str] = set()
-    with open(ROOT / "research" / "evaluation" / "realtext" / "test.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            text = json.loads(line)["text"]
-            test_lines |= {x.strip() for x in text.split("\n") if len(x.strip()) >= 25}
     anonymizer = Anonymizer(mechanism="exponential", epsilon=14.0, seed=31, scope="hybrid",
                             detectors="model,regex")
     words: Counter[str] = Counter()
     guarded: Counter[str] = Counter()
     with open(out_path, "w", encoding="utf-8") as out:
-        for i, (corpus, text) in enumerate(all_texts()):
-            if any(x.strip() in test_lines for x in text.split("\n")):
-                continue
+        for i, corpus, text in outside_test_half():
             doc = anonymizer.anonymize_document(text)
             for item in doc.items:
                 words[corpus] += item.kind in ("word", "guard")
