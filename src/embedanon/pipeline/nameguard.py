@@ -36,9 +36,8 @@ from functools import lru_cache
 import numpy as np
 
 from .._english import TITLES
-from ..errors import ConfigError
 from ..lexicon import group_names, name_like, word_ranks
-from ..noise import NoiseSource, Stage, integers
+from ..noise import NoiseSource, Stage
 from ..text import apply_case, case_code, lookup_key, opens_sentence
 from .plan import SAFE_K
 from .replace import Item
@@ -47,8 +46,6 @@ from .runtime import Runtime
 #: The kind and stage of a guarded word's item (not a mechanism kind: see the module doc).
 GUARD_KIND = "guard"
 GUARD_STAGE = "name-guard"
-#: Uniform redraws of a word that cannot be placed before giving up.
-_ATTEMPTS = 1000
 #: Words among this many most frequent public English words are capitalised for their place
 #: (``The``, ``What`` after a dash or a heading), unless they read as names.
 FREQUENT_RANK = 1_000
@@ -158,14 +155,6 @@ def _redraw(rt: Runtime, table: np.ndarray, source: NoiseSource, tag: np.ndarray
     noise = source.noise(tag[None, :], Stage.SHAPE, np.array([ordinal]))
     word_id = rt.store.id_of(key)
     if word_id >= 0:
-        row = table[word_id]
-        return int(row[int(integers(noise, len(row))[0])])
+        return rt.guarded_pick(noise, key, table[word_id])
     placed = rt.lexicon.place([key]).get(key)
-    if placed is not None and placed[1]:
-        safe = placed[1]
-        return int(safe[int(integers(noise, len(safe))[0])])
-    for attempt in range(_ATTEMPTS):
-        out = int(rt.index.candidates[integers(noise, rt.index.n_candidates, attempt)[0]])
-        if not rt.is_variant(key, out):
-            return out
-    raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
+    return rt.guarded_pick(noise, key, placed[1] if placed is not None else ())

@@ -28,7 +28,6 @@ from dataclasses import replace
 import numpy as np
 
 from ..config import AnonymizerConfig
-from ..errors import ConfigError
 from ..noise import NoiseSource, ReleaseKey, Stage, integers, uniform
 from ..text import JOINERS, apply_case, case_code, is_clitic, is_word_part, lookup_key, split_joined, tokenize
 from .codes import code_chars, replace_code
@@ -120,14 +119,5 @@ def _replace_word(rt: Runtime, source: NoiseSource, tag: np.ndarray, n: int,
         stage = Stage.FALLBACK
     if rt.guard and guard is not None and rt.is_variant(guard, out):
         stage = Stage.GUARD
-        noise = source.noise(tag, Stage.GUARD, position)
-        if safe:
-            out = safe[int(integers(noise, len(safe))[0])]
-        else:
-            for attempt in range(1000):
-                out = int(rt.index.candidates[integers(noise, rt.index.n_candidates, attempt)[0]])
-                if not rt.is_variant(guard, out):
-                    break
-            else:
-                raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
+        out = rt.guarded_pick(source.noise(tag, Stage.GUARD, position), guard, safe)
     return apply_case(rt.store.words[out], case_code(piece)), STAGE_NAMES[stage]

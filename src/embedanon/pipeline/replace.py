@@ -29,10 +29,8 @@ from ..text import split_joined, split_words
 from .codes import replace_code
 from .domains import tld_starts
 from .plan import Composite, Plan, Word
-from .runtime import Runtime
+from .runtime import GUARD_ATTEMPTS, Runtime
 
-#: Leak-guard redraws of a word without guarded candidates before giving up.
-_GUARD_ATTEMPTS = 1000
 STAGE_NAMES = {Stage.MECHANISM: "mechanism", Stage.FALLBACK: "fallback", Stage.GUARD: "guard",
                Stage.CODES: "codes", Stage.DOMAIN: "domain"}
 
@@ -277,7 +275,7 @@ def _guard(rt: Runtime, source: NoiseSource, oov: list[tuple[int, Word]], out: n
         pick = int(rt.index.candidates[first[j]])
         attempt = 1
         while is_variant(word.guard, pick):
-            if attempt == _GUARD_ATTEMPTS:
+            if attempt == GUARD_ATTEMPTS:
                 raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
             one = noise.take(np.array([j]))
             pick = int(rt.index.candidates[integers(one, n_candidates, attempt)[0]])

@@ -21,15 +21,17 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..config import AnonymizerConfig
+from ..errors import ConfigError
 from ..leakguard import oov_variants
 from ..mechanisms import Mechanism, build_mechanism
-from ..noise import NoiseSource, ReleaseKey
+from ..noise import Noise, NoiseSource, ReleaseKey, integers
 from ..text import TITLE, apply_case
 from ..vectors.compose import ComposedSearch
 from ..vectors.defaults import load_embedding
@@ -39,6 +41,8 @@ from .domains import PUBLIC_TLDS
 from .plan import Lexicon
 
 _VARIANT_CACHE_LIMIT = 1 << 20
+#: Uniform redraws of a word without guarded candidates before giving up (:meth:`Runtime.guarded_pick`).
+GUARD_ATTEMPTS = 1000
 
 
 @dataclass(eq=False)
@@ -104,6 +108,18 @@ class Runtime:
                 self._variants.clear()
             hit = self._variants[cache_key] = oov_variants(key, self.store.words[word_id])
         return hit
+
+    def guarded_pick(self, noise: Noise, key: str, safe: Sequence[int]) -> int:
+        """A candidate that is no variant of word ``key``, drawn from ``noise`` (one token): a
+        uniform pick among ``safe`` (candidates already guarded against ``key``) when there are
+        any, else uniform candidates until one is not a variant (attempt ``a`` in stream ``a``)."""
+        if len(safe):
+            return int(safe[int(integers(noise, len(safe))[0])])
+        for attempt in range(GUARD_ATTEMPTS):
+            out = int(self.index.candidates[integers(noise, self.index.n_candidates, attempt)[0]])
+            if not self.is_variant(key, out):
+                return out
+        raise ConfigError("the candidate vocabulary has no word that is not a variant of the input")
 
 
 #: Runtimes kept per process (least recently used dropped first). A test suite or an experiment
