@@ -12,7 +12,7 @@ from ..privacy.recommend import parse_target, recommend
 from ..vectors.defaults import DEFAULT_EMBEDDING
 from .common import handle_errors
 from .convention import examples, old_spelling
-from .progress import StageProgress, choose
+from .progress import ProgressOpt, StageProgress, choose
 
 EXAMPLES = examples(
     "embedanon calibrate -m laplace --epsilon 10,20,40 -o calibration/",
@@ -54,9 +54,7 @@ def calibrate_command(
     plot: Annotated[Optional[bool], typer.Option(
         "--plot/--no-plot", help="Also write the PNG plot (default: when matplotlib, the plot extra, is "
                                  "installed; --plot without it is an error).")] = None,
-    progress: Annotated[str, typer.Option(
-        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
-             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    progress: ProgressOpt = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
 ) -> None:

@@ -49,7 +49,7 @@ from .options import (
     flags_named,
     word_lists,
 )
-from .progress import StageProgress, choose
+from .progress import ProgressOpt, StageProgress, choose
 
 DETECT_EXAMPLES = examples(
     "embedanon detect examples/visits.csv --field note -o spans.jsonl --sample 50",
@@ -85,9 +85,7 @@ def detect_command(
                           "memory holds N texts (0: one at a time), never the input.")
     ] = 0,
     seed: Annotated[int, typer.Option(metavar="N", help="Seed of the --sample draw.")] = 0,
-    progress: Annotated[str, typer.Option(
-        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
-             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    progress: ProgressOpt = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no summary line.")] = False,
 ) -> None:
     """Write the spans the detectors find in INPUT as a span file, to correct by hand.
@@ -191,9 +189,7 @@ def evaluate_detection_command(
     detector_option: DetectorOptionOpt = None,
     allow: AllowOpt = None,
     deny: DenyOpt = None,
-    progress: Annotated[str, typer.Option(
-        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
-             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    progress: ProgressOpt = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
     """Score detectors on labelled documents: precision, recall, F1 and F5, per label and group.

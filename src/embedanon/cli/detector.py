@@ -14,7 +14,7 @@ from .._validate import seed_int
 from ..errors import ConfigError
 from .common import handle_errors
 from .convention import Command, Group, examples, old_spelling
-from .progress import StageProgress, choose
+from .progress import ProgressOpt, StageProgress, choose
 
 #: what each stage of ``detector train`` counts
 _TRAIN_UNITS = {"featurizing": ("document", "documents"), "training": ("epoch", "epochs"),
@@ -45,9 +45,7 @@ def train_command(
         # the backslash: rich markup would drop "[train]" as an unknown tag
         help="'model' (numpy, shipped) or 'transformer' (MiniLM token classifier; needs "
              "embedanon\\[train]; --base model/none: the packaged MiniLM).")] = "model",
-    progress: Annotated[str, typer.Option(
-        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
-             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    progress: ProgressOpt = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
     """Train (domain-adapt) the detector on labelled documents.

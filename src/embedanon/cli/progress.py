@@ -8,6 +8,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable
+from typing import Annotated
 
 import typer
 
@@ -15,6 +16,11 @@ from ..errors import ConfigError
 from .common import NOTICE_LOGGERS, OneLineFormatter, StderrHandler
 
 PROGRESS_MODES = ("auto", "bar", "plain", "none")
+#: ``--progress`` of the commands that show a line per stage (detect, evaluate-detection, review,
+#: calibrate, detector train)
+ProgressOpt = Annotated[str, typer.Option(
+        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
+             "jobs), none.", metavar="auto|bar|plain|none")]
 
 
 class PlainProgress:

@@ -24,7 +24,7 @@ from ..review import (
 from .common import handle_errors
 from .convention import examples
 from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, InputArg, release_anonymizer, release_options
-from .progress import StageProgress, choose, show_notices
+from .progress import ProgressOpt, StageProgress, choose, show_notices
 
 #: What each stage of :func:`~embedanon.review.build_review` counts, as the progress line says it.
 UNITS = {"reading": ("record", "records"), "anonymizing": ("text", "texts"),
@@ -73,9 +73,7 @@ def review_command(
     max_chars: Annotated[int, typer.Option(
         metavar="N", help="The most characters of one text the page shows and measures; a longer text is "
                           "cut at a word boundary and marked truncated (0: no limit).")] = MAX_TEXT_CHARS,
-    progress: Annotated[str, typer.Option(
-        help="auto (a line on a terminal, else nothing), bar, plain (a line every few seconds: batch "
-             "jobs), none.", metavar="auto|bar|plain|none")] = "auto",
+    progress: ProgressOpt = "auto",
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress, no notices and no summary line.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
