@@ -13,6 +13,13 @@ TITLES = frozenset((
     "dame", "lady", "lord", "doctor", "professor", "rev", "revd", "reverend", "fr", "father", "sister",
     "capt", "captain", "col", "gen", "lt", "sgt", "hon", "judge", "governor",
 ))  # fmt: skip
+#: street type words, lower case without a period (``Nevins Street``, ``5th Ave``): what makes an
+#: ADDRESS surrogate's part a street line (``surrogates.fakes``) and where the street-edge decode
+#: rule ends a street's span (``detectors.rules.streets``, which reads a few more)
+STREET_TYPES = frozenset((
+    "street", "st", "avenue", "ave", "road", "rd", "boulevard", "blvd", "lane", "ln", "drive", "dr",
+    "court", "ct", "place", "pl", "square", "sq", "way", "terrace", "parkway", "pkwy", "highway", "hwy",
+))  # fmt: skip
 #: :data:`TITLES` as one regular-expression alternation, longest first (``mrs`` before ``mr``)
 TITLE_ALTERNATION = "|".join(sorted(TITLES, key=lambda t: (-len(t), t)))
 #: a title ending where a name starts: a period, spaces, or both, on the same line

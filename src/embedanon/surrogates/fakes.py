@@ -35,6 +35,7 @@ import re
 import threading
 from typing import Any
 
+from .._english import STREET_TYPES
 from ..leakguard import keys_are_variants
 from ..text import LOWER, UPPER, apply_case, case_code
 from .avoid import pieces_of
@@ -192,16 +193,13 @@ _SECONDARY = re.compile(
     r"(?:apt|apartment|suite|ste|unit|#|floor|fl|room|rm|flat)\b.*", re.IGNORECASE | re.DOTALL
 )
 _SEPARATORS = re.compile(r"(\s*[,\n]\s*)")
-_ADDRESS_WORDS = frozenset((
-    "street", "st", "avenue", "ave", "road", "rd", "boulevard", "blvd", "lane", "ln", "drive", "dr",
-    "court", "ct", "place", "pl", "square", "sq", "way", "terrace", "parkway", "pkwy", "highway", "hwy",
+_ADDRESS_WORDS = STREET_TYPES | frozenset((
     "apt", "apartment", "suite", "ste", "unit", "floor", "room", "flat", "north", "south", "east",
     "west", "the", "and", "of", "po", "box",
 ))  # fmt: skip
 MAX_ADDRESS_ATTEMPTS = 16
 #: the word that makes a part with a number a street line (``10 Downing Street``), not a postcode
-_STREET = re.compile(r"\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|place|pl"
-                     r"|square|sq|way|terrace|parkway|pkwy|highway|hwy)\b\.?", re.IGNORECASE)
+_STREET = re.compile(r"\b(?:" + "|".join(sorted(STREET_TYPES)) + r")\b\.?", re.IGNORECASE)
 
 
 #: a house number (``12``, ``221B``, ``12-14``) and an ordinal street number (``68th``, ``5TH``)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import re
 
+from ..._english import STREET_TYPES
 from ...lexicon import place_names
 from ..base import Span
 from ..features import fold
 from .base import RuleContext
 
 #: the words a street's name ends in (``Nevins Street``, ``5th Ave.``, ``Elm Lane``), folded, no period
-STREET_WORDS = frozenset((
-    "street", "st", "avenue", "ave", "av", "road", "rd", "boulevard", "blvd", "lane", "ln", "drive", "dr",
-    "court", "ct", "place", "pl", "square", "sq", "way", "terrace", "ter", "parkway", "pkwy", "highway",
-    "hwy", "circle", "cir", "trail", "trl", "alley", "crescent", "row",
+STREET_WORDS = STREET_TYPES | frozenset((
+    "av", "ter", "circle", "cir", "trail", "trl", "alley", "crescent", "row",
 ))  # fmt: skip
 #: words that go on an address after its street word: a direction, a unit, a floor (``Main Street
 #: West``, ``12 Oak Road apt 4``, ``Oak Road, second floor``)
