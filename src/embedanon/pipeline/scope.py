@@ -109,6 +109,69 @@ def _dictionary_recurrence(word: str, keys: list[str], lower_names: set[str]) ->
     return not any(k in lower_names for k in keys) and dictionary_word(without_possessive(word))
 
 
+def _whole_string(literal: str) -> re.Pattern[str]:
+    """``literal`` between non-word characters, in any case."""
+    return re.compile(rf"(?<!\w){re.escape(literal)}(?!\w)", re.IGNORECASE)
+
+
+def recurrences_plain(text: str, strings: dict[str, Span]) -> list[Span]:
+    """The plain reference of :func:`recurrences`: one scan of the text per string."""
+    found: list[Span] = []
+    for folded, source in strings.items():
+        for m in _whole_string(text[source.start : source.end].strip()).finditer(text):
+            if m.group().casefold() == folded:
+                found.append(Span(m.start(), m.end(), source.label, source.score, "propagation"))
+    return found
+
+
+_WORD_RUN = re.compile(r"\w+")
+
+
+def recurrences(text: str, strings: dict[str, Span]) -> list[Span]:
+    """Each whole-string occurrence, in any case, of the string of each span of ``strings`` (keyed
+    by its casefolded string), as a span with the source's label and score, string by string;
+    within one string, occurrences do not overlap (the leftmost first, as ``re.finditer``).
+
+    Exactly :func:`recurrences_plain` (a property test holds them equal), in one scan of the text
+    instead of one per string: a record with thousands of distinct addresses, IDs and URLs (a log
+    dump, a long transcript) took time quadratic in its length. A string is looked up by its
+    longest run of word characters, which is a whole run of word characters in the text wherever
+    the string occurs (the string's own edges, or the boundaries around it, are non-word); each
+    position such a run gives is then checked by the same pattern as the reference. A string
+    without word characters is scanned as in the reference.
+    """
+    by_run: dict[str, list[tuple[int, int]]] = {}  # casefolded run -> (string index, run offset)
+    literals = [text[source.start : source.end].strip() for source in strings.values()]
+    scanned: set[int] = set()
+    for i, literal in enumerate(literals):
+        runs = list(_WORD_RUN.finditer(literal))
+        if not runs:
+            scanned.add(i)
+            continue
+        run = max(runs, key=lambda m: len(m.group()))
+        by_run.setdefault(run.group().casefold(), []).append((i, run.start()))
+    starts: list[list[int]] = [[] for _ in literals]
+    if by_run:
+        for word in _WORD_RUN.finditer(text):
+            for i, offset in by_run.get(word.group().casefold(), ()):
+                if word.start() >= offset:
+                    starts[i].append(word.start() - offset)
+    found: list[Span] = []
+    for i, (folded, source) in enumerate(strings.items()):
+        pattern = _whole_string(literals[i])
+        if i in scanned:
+            matches = list(pattern.finditer(text))
+        else:
+            matches, end = [], 0
+            for at in sorted(set(starts[i])):
+                if at >= end and (hit := pattern.match(text, at)) is not None:
+                    matches.append(hit)
+                    end = hit.end()
+        found += [Span(hit.start(), hit.end(), source.label, source.score, "propagation")
+                  for hit in matches if hit.group().casefold() == folded]
+    return found
+
+
 def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | None = None) -> list[Span]:
     """The spans plus every other whole-word occurrence, in any case, of what they label.
 
@@ -158,12 +221,7 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
                     and not _dictionary_recurrence(word, keys, lower_names)):
                 added.append(Span(at, at + len(without_possessive(word)), "NAME", name_score, "propagation"))
         at += len(word)
-    for folded, source in strings.items():
-        pattern = re.compile(rf"(?<!\w){re.escape(text[source.start : source.end].strip())}(?!\w)",
-                             re.IGNORECASE)
-        for m in pattern.finditer(text):
-            if m.group().casefold() == folded and free(*m.span()):
-                added.append(Span(m.start(), m.end(), source.label, source.score, "propagation"))
+    added += [s for s in recurrences(text, strings) if free(s.start, s.end)]
     if allowed is not None:
         added = [s for s in added if not allowed(s)]
     if not added:

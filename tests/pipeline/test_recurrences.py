@@ -1,0 +1,56 @@
+"""The one-scan search of recurring strings (``scope.recurrences``) gives exactly what the plain
+reference (one ``re.finditer`` per string) gives, on texts built to hit its edge cases: strings
+that start or end with non-word characters, strings without word characters, strings that
+overlap themselves and each other, case variants and letters whose case rules are unusual."""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from embedanon.detectors.base import Span
+from embedanon.pipeline.scope import recurrences, recurrences_plain
+
+PIECES = ["ab", "AB", "Ab", "a", "b", "555", "12", "x.y", "(555)", "-", "--", "@", ".", " ", " ", "\n",
+          "é", "É", "ß", "SS", "ss", "Σ", "σ", "ς", "İ", "i", "ı", "K", "\u212a", "ſ", "_", "a_b", "'s"]
+TEXTS = st.lists(st.sampled_from(PIECES), min_size=1, max_size=40).map("".join)
+
+
+@st.composite
+def text_and_strings(draw: st.DrawFn) -> tuple[str, dict[str, Span]]:
+    """A text and up to six of its substrings as spans, keyed by casefolded string (as
+    ``propagate`` builds them: the first span of each string)."""
+    text = draw(TEXTS)
+    strings: dict[str, Span] = {}
+    for _ in range(draw(st.integers(0, 6))):
+        a = draw(st.integers(0, len(text) - 1))
+        b = draw(st.integers(a + 1, min(len(text), a + 12)))
+        piece = text[a:b]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            span = Span(a + lead, a + lead + len(piece.strip()), "ID", 0.9, "regex")
+            strings.setdefault(piece.strip().casefold(), span)
+    return text, strings
+
+
+@settings(max_examples=400, deadline=None)
+@given(text_and_strings())
+@example(("a a a", {"a a": Span(0, 3, "ID", 0.9, "regex")}))  # a string overlapping itself
+@example(("(555)(555)(555)", {"(555)(555)": Span(0, 10, "PHONE", 0.9, "regex")}))
+@example(("x AB ab x", {"ab": Span(2, 4, "ID", 0.9, "regex"), "ab x": Span(5, 9, "ID", 0.9, "regex")}))
+def test_one_scan_finds_what_one_scan_per_string_finds(case: tuple[str, dict[str, Span]]) -> None:
+    text, strings = case
+    assert recurrences(text, strings) == recurrences_plain(text, strings)
+
+
+def test_many_distinct_strings_in_one_long_text() -> None:
+    """A log-like record: 3,000 distinct IDs, each recurring; every occurrence is found once."""
+    ids = [f"AB-{i:05d}" for i in range(3000)]
+    text = " ".join(f"ref {x} seen; again {x.lower()}." for x in ids)
+    strings = {}
+    for x in ids:
+        at = text.index(x)
+        strings[x.casefold()] = Span(at, at + len(x), "ID", 0.9, "regex")
+    found = recurrences(text, strings)
+    assert len(found) == 6000
+    assert {text[s.start:s.end].casefold() for s in found} == {x.casefold() for x in ids}
