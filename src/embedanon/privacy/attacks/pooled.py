@@ -61,17 +61,21 @@ def record_pooled_run(attack: PosteriorAttack, records: Sequence[tuple[np.ndarra
             raise ValueError(f"need one truth per released word, got {len(truths)} and {len(ys)}")
         if not (truths != -2).any():
             continue
-        scored = attack.scores(ys)
+        # positions with the same replacement have the same candidates and scores: the EM runs
+        # on each distinct replacement once, weighted by how often the record releases it (a long
+        # record repeats its words; a 1 MB note held 40 M (word, candidate) pairs before)
+        distinct, at, times = np.unique(ys, return_inverse=True, return_counts=True)
+        scored = attack.scores(distinct)
         rows = np.concatenate([r for r, _ in scored]).astype(np.int64)
         score = np.concatenate([s for _, s in scored]).astype(np.float64)
-        seg = np.repeat(np.arange(len(ys)), [len(r) for r, _ in scored])
-        post = _pooled_posteriors(rows, score, seg, prior, len(ys), steps, share)
-        bounds = np.searchsorted(seg, np.arange(len(ys) + 1))
+        seg = np.repeat(np.arange(len(distinct)), [len(r) for r, _ in scored])
+        post = _pooled_posteriors(rows, score, seg, prior, times, steps, share)
+        bounds = np.searchsorted(seg, np.arange(len(distinct) + 1))
         # two positions of a record with the same replacement have the same pooled scores (the
         # same candidates, each leaving out an equal posterior): each (y, truth) is ranked once
         credits: dict[tuple[int, int], list[float]] = {}
         for i in np.flatnonzero(truths != -2).tolist():
-            a, b = bounds[i], bounds[i + 1]
+            a, b = bounds[at[i]], bounds[at[i] + 1]
             tokens += 1
             sizes += b - a
             pair = (int(ys[i]), int(truths[i]))
@@ -83,21 +87,25 @@ def record_pooled_run(attack: PosteriorAttack, records: Sequence[tuple[np.ndarra
 
 
 def _pooled_posteriors(rows: np.ndarray, score: np.ndarray, seg: np.ndarray, prior: np.ndarray,
-                       n: int, steps: int, share: float) -> np.ndarray:
-    """Leave-one-out scores of each (word, candidate row) pair under the record's pooled prior.
+                       times: np.ndarray, steps: int, share: float) -> np.ndarray:
+    """Leave-one-out scores of each (distinct word, candidate row) pair under the record's pooled
+    prior; ``times[j]`` is how many of the record's words are distinct word ``j`` (each of them
+    puts the same posterior on the record prior).
 
     ``score`` is likelihood x attack prior; the record prior divides by the attack prior as the
     factor ``1 + counts / (n * prior)`` (see the module), so only the factor is iterated."""
     if not len(rows):
         return score
+    n = int(times.sum())
     uniq, inv = np.unique(rows, return_inverse=True)
     scale = n * (1.0 - share) / share * prior[uniq]  # pseudo-tokens of the attack's prior
     factor = np.ones(len(uniq))
+    weight = times[seg]
     for step in range(steps + 1):  # steps M-steps, each after an E-step, then the last E-step
         w = score * factor[inv]
-        norm = np.bincount(seg, weights=w, minlength=n)
+        norm = np.bincount(seg, weights=w, minlength=len(times))
         post = np.divide(w, norm[seg], out=np.zeros_like(w), where=norm[seg] > 0)
-        counts = np.bincount(inv, weights=post, minlength=len(uniq))
+        counts = np.bincount(inv, weights=post * weight, minlength=len(uniq))
         if step < steps:
             factor = 1.0 + counts / scale
     own_out = 1.0 + np.maximum(counts[inv] - post, 0.0) / scale[inv]
