@@ -112,7 +112,7 @@ def test_dask_dataframe_refuses_a_value_that_is_not_a_string(anon: Anonymizer, v
                              npartitions=1)
         with pytest.raises(TypeError) as info:
             anonymize_dataframe(bad, ["text"], anon.config, anon.key).compute()
-    assert str(info.value) == (f"column 'text' holds a {type(value).__name__} value; only str and "
+    assert str(info.value) == (f"column 'text' holds a value of type {type(value).__name__}; only str and "
                                "missing values can be anonymized")
     assert "SECRET" not in str(info.value)
 

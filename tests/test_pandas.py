@@ -154,7 +154,7 @@ def test_sparse_and_string_view_columns_are_released(setup: tuple[str, str]) -> 
     (lambda f, k, g: anonymize_frame(f, "note", key=k, embedding=g), TypeError, "not one str"),
     (lambda f, k, g: anonymize_frame(f, ["nope"], key=k, embedding=g), ConfigError, "'nope' is not in the frame"),
     (lambda f, k, g: anonymize_frame(f, ["note"], embedding=g), ConfigError, "give key="),
-    (lambda f, k, g: anonymize_frame(f, ["id"], key=k, embedding=g), TypeError, "holds a int value"),
+    (lambda f, k, g: anonymize_frame(f, ["id"], key=k, embedding=g), TypeError, "holds a value of type int"),
     (lambda f, k, g: anonymize_frame(f["note"], ["note"], key=k), TypeError, "must be a pandas.DataFrame"),
     (lambda f, k, g: ColumnAnonymizer(["note"], key=Anonymizer(g, seed=1).key), TypeError, "path of a key file"),
     # API audit: None gave "'NoneType' object is not iterable", naming no argument
@@ -230,7 +230,7 @@ def test_dataset_map_without_batched_is_the_same_release(setup: tuple[str, str])
     assert out.features["note"] == ds.features["note"] and out["id"] == list(range(len(notes)))
     batched = ds.map(ColumnAnonymizer(["note"], key=key, embedding=glove), batched=True, load_from_cache_file=False)
     assert out["note"] == batched["note"] and [v for v in out["note"] if v] == [e for e in _expected(glove, key) if e]
-    with pytest.raises(TypeError, match="holds a int value"):
+    with pytest.raises(TypeError, match="holds a value of type int"):
         ColumnAnonymizer(["id"], key=key, embedding=glove)({"id": 3})
 
 
@@ -245,7 +245,7 @@ def test_a_list_column_is_released_alike_one_example_or_a_batch_at_a_time(setup:
     one_by_one = [column({"note": value})["note"] for value in lists]
     assert one_by_one == [[None if t is None else anon.anonymize(t) for t in value] for value in lists]
     assert column({"note": lists})["note"] == one_by_one
-    with pytest.raises(TypeError, match="^column 'note' holds a list value"):
+    with pytest.raises(TypeError, match="^column 'note' holds a value of type list"):
         column({"note": [[["river stone"]]]})
     datasets = pytest.importorskip("datasets")
     ds = datasets.Dataset.from_dict({"note": lists})

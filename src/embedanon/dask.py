@@ -186,7 +186,7 @@ def anonymize_dataframe(frame: Any, columns: list[str], config: AnonymizerConfig
             texts = values[mask].tolist()
             for text in texts:
                 if not isinstance(text, str):  # never str(): a number or bytes is not a text
-                    raise TypeError(f"column {column!r} holds a {type(text).__name__} value; only "
+                    raise TypeError(f"column {column!r} holds a value of type {type(text).__name__}; only "
                                     "str and missing values can be anonymized")
             df.loc[mask, column] = _partition(texts, config, key)
             if restore is not None:

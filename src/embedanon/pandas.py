@@ -60,7 +60,7 @@ def _anonymizer(anonymizer: Anonymizer | None, key: KeyArg, options: Mapping[str
 def _check_values(column: object, values: Sequence[Any]) -> None:
     for value in values:
         if not isinstance(value, str) and not is_missing(value):  # never str(): 12 is no text
-            raise TypeError(f"column {column!r} holds a {type(value).__name__} value; only str and "
+            raise TypeError(f"column {column!r} holds a value of type {type(value).__name__}; only str and "
                             "missing values (None, NaN, pd.NA) can be anonymized")
 
 
