@@ -6,7 +6,7 @@
 Measures, per search mode: NeighborIndex construction time (graph build and efSearch
 calibration included), index memory (serialised faiss index; resident-set growth), queries/s for
 one batch of k = 10 searches and for single queries, recall@10 and recall@50 against exact search
-(query = a sampled candidate word, the word itself excluded from both lists, as in the neighbour
+(query = a sampled candidate word, the word itself excluded from both lists, as in the neighbor
 table), and leak-guarded table rows/s (k = 50) on a sample of words. For reference, a raw faiss
 IVF-Flat index (not a NeighborIndex mode) is measured on the same queries. Skips (exit 0) when the
 embedding file is absent, e.g. on a machine without the shared data.

@@ -51,7 +51,7 @@ SOURCES = (
     ("mtsamples/mtsamples.csv.gz", "transcription"),
     ("imdb/imdb_train.csv.xz", "text"),
 )
-#: Documents in the warm-up file (it only needs to trigger the on-disk neighbour-table build).
+#: Documents in the warm-up file (it only needs to trigger the on-disk neighbor-table build).
 WARMUP_DOCS = 20
 #: Default --epsilon of the metric-DP mechanisms (per word), only so they can run at all.
 DEFAULT_EPSILON = {"laplace": 10.0, "exponential": 10.0, "tem": 10.0, "mahalanobis": 10.0}
@@ -562,7 +562,7 @@ def _bench_mechanism(report: dict, shape: str, path: Path, shape_mb: float, shap
             res["mb_per_s_per_core"] = round(rate / jobs, 3)
             res["words_per_s"] = round(shape_words / res["wall_s"])
             # CPU seconds of the whole tree: robust to other load on a shared machine,
-            # where wall-clock MB/s mostly measures the neighbours.
+            # where wall-clock MB/s mostly measures the neighbors.
             cpu = res["cpu_user_s"] + res["cpu_sys_s"]
             res["mb_per_cpu_s"] = round(shape_mb / cpu, 4) if cpu > 0 else None
             floor = report["floor_mb_per_cpu_s"][shape]
@@ -660,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
             mb = stats["bytes"] / MB
 
             # Small files for warm-up: the first run per mechanism pays process start, embedding
-            # load and (with an empty cache) the neighbour-table build; the second shows the fixed
+            # load and (with an empty cache) the neighbor-table build; the second shows the fixed
             # per-invocation cost that is still inside every measured run.
             small, tiny = work / "warmup.txt", work / "tiny.txt"
             with open(corpus, encoding="utf-8") as src, open(small, "w", encoding="utf-8") as dst:

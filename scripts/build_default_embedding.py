@@ -12,7 +12,7 @@ What it keeps from the input embedding matrix ``embeddings.word_embeddings.weigh
   * every continuation wordpiece ``##[a-z]+`` (about 5.8k): used to compose a vector for words
     outside the vocabulary (mean of the rows of their greedy WordPiece segmentation).
 Rows are stored as int8 with one float32 scale per row (x ~= q * scale, scale = max|x| / 127),
-which keeps the file under 10 MB; the script reports the top-10 neighbour agreement with float32.
+which keeps the file under 10 MB; the script reports the top-10 neighbor agreement with float32.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def _damage_crc(path: Path) -> None:
 
 
 def _forge_plain(path: Path) -> None:
-    """A well-formed table where every word is its own neighbour, without any MAC."""
+    """A well-formed table where every word is its own neighbor, without any MAC."""
     np.savez(path, table=np.repeat(np.arange(4, dtype=np.int32)[:, None], 3, axis=1))
 
 
@@ -178,7 +178,7 @@ def test_disabled_cache_never_touches_disk(tmp_path: Path) -> None:
     assert not (tmp_path / "cache").exists() and not (tmp_path / "home").exists()
 
 
-def test_forged_neighbour_table_cannot_switch_anonymization_off(tmp_path: Path) -> None:
+def test_forged_neighbor_table_cannot_switch_anonymization_off(tmp_path: Path) -> None:
     words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
     vecs = np.random.default_rng(0).normal(size=(len(words), 8)).astype(np.float32)
     store = EmbeddingStore("tiny", words, vecs)
@@ -188,7 +188,7 @@ def test_forged_neighbour_table_cannot_switch_anonymization_off(tmp_path: Path) 
     assert path.is_file()
     identity = np.repeat(np.arange(len(words), dtype=np.int32)[:, None], 7, axis=1)
     os.replace(path, path.with_suffix(".bak"))
-    np.savez(path, table=identity)  # every word its own neighbour
+    np.savez(path, table=identity)  # every word its own neighbor
     again = NeighborIndex(store, CandidatePolicy(min_length=1)).table(3)
     assert np.array_equal(again, honest)
     assert not (again == np.arange(len(words))[:, None]).any()

@@ -99,7 +99,7 @@ def main(names: list[str]) -> None:
             md.append(f"| {name} | {' | '.join(cells)} | {rec} |")
         else:
             sections += [f"{name} takes no epsilon: it never returns the word (N_w = 0) and S_w = k "
-                         f"(below k for k near {DRAWS}: not every neighbour shows up in {DRAWS} draws).", ""]
+                         f"(below k for k near {DRAWS}: not every neighbor shows up in {DRAWS} draws).", ""]
         sections += table(rows) + [""]
     md += ["", *sections]
     (OUT / "TABLE.md").write_text("\n".join(md), encoding="utf-8")

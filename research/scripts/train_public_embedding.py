@@ -1,6 +1,6 @@
 """Train a word2vec embedding on public text disjoint from every evaluated corpus (issue 8, item 5).
 
-The "neighbour quality" lever: knn over an embedding trained with gensim on public biomedical and
+The "neighbor quality" lever: knn over an embedding trained with gensim on public biomedical and
 general English text instead of the MiniLM input embeddings. Written to
 ``research/embeddings/public-w2v.bin`` (word2vec binary, git-ignored: regenerate it with this
 script; it is deterministic) and ``public-w2v.json`` (provenance, committed):

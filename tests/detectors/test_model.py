@@ -138,7 +138,7 @@ def test_spelling_dropout_removes_a_letter_tokens_own_features_and_keeps_shape_a
         assert np.array_equal(dropped.ids[i, 1:3], plain.ids[i, 1:3])  # shape and length stay
     kept = ~gone
     assert np.array_equal(dropped.ids[kept, 1:], plain.ids[kept, 1:])
-    # the context block and the neighbours' rows are never touched
+    # the context block and the neighbors' rows are never touched
     assert np.array_equal(dropped.ids[:, OWN_SLOTS:], plain.ids[:, OWN_SLOTS:])
     assert np.array_equal(dropped.rows[:, [0, 2]], plain.rows[:, [0, 2]])
     with pytest.raises(ConfigError):

@@ -132,7 +132,7 @@ def test_band_context_adds_one_own_id_and_two_context_ids_to_letter_tokens_only(
             assert np.array_equal(own_b, own_c) and not new[i].any()
 
 
-def test_band_context_ids_follow_band_and_neighbour_not_the_word_itself():
+def test_band_context_ids_follow_band_and_neighbor_not_the_word_itself():
     crossed = make_featurizer([], 2**14, frequency_bands=True, band_context=True)
 
     def ids(text: str, word: str) -> np.ndarray:
@@ -143,9 +143,9 @@ def test_band_context_ids_follow_band_and_neighbour_not_the_word_itself():
         return row[OWN_SLOTS + n_ctx : OWN_SLOTS + n_ctx + 2]
 
     a = ids("He said Thembekile left.", "Thembekile")
-    b = ids("He said Nomathemba left.", "Nomathemba")  # another absent word, same neighbours
-    c = ids("He said Patient left.", "Patient")  # a listed word, same neighbours
-    d = ids("He told Thembekile off.", "Thembekile")  # the same word, other neighbours
+    b = ids("He said Nomathemba left.", "Nomathemba")  # another absent word, same neighbors
+    c = ids("He said Patient left.", "Patient")  # a listed word, same neighbors
+    d = ids("He told Thembekile off.", "Thembekile")  # the same word, other neighbors
     assert np.array_equal(a, b)
     assert not np.isin(a, c).any()
     assert not np.isin(a, d).any()

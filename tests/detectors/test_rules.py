@@ -224,7 +224,7 @@ def test_name_spans_are_widened_to_whole_words(text, names, expected):
     assert _widen(text, names) == expected
 
 
-def test_widening_stops_at_neighbouring_spans_and_leaves_other_labels():
+def test_widening_stops_at_neighboring_spans_and_leaves_other_labels():
     text = "mail Ana-ana@x.org now"
     assert _widen(text, ["Ana"], (("ana@x.org", "EMAIL"),)) == ["Ana", "ana@x.org"]
     text = "call Jean-Luc"

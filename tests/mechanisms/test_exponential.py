@@ -114,7 +114,7 @@ def chi_square_power(right: np.ndarray, wrong: np.ndarray, n: int) -> float:
 
 
 def medium_index(n_words: int = 600, dim: int = 16, seed: int = 5) -> NeighborIndex:
-    """Clustered synthetic vectors (so that neighbourhoods matter), more candidates than the
+    """Clustered synthetic vectors (so that neighborhoods matter), more candidates than the
     exact-scoring limit, so the float32 prefilter path runs."""
     rng = np.random.default_rng(seed)
     centers = rng.normal(size=(20, dim))

@@ -57,7 +57,7 @@ def test_sampler_fits_exact_distribution(tiny_index: NeighborIndex) -> None:
 
 
 def test_negative_control_wrong_sampler_fails(tiny_index: NeighborIndex) -> None:
-    """A sampler biased towards the nearest neighbour (weights 1/2, 1/4, 1/4) must be rejected."""
+    """A sampler biased towards the nearest neighbor (weights 1/2, 1/4, 1/4) must be rejected."""
     mech = KnnMechanism(index=tiny_index, k=3)
 
     def biased(ids: np.ndarray, noise: Noise) -> np.ndarray:

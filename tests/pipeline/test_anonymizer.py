@@ -162,7 +162,7 @@ def test_out_of_vocabulary_words_get_related_replacements() -> None:
     assert store.id_of("hypertension") < 0, "test premise: word outside the vocabulary"
     outs = {anon.anonymize(f"hypertension {i}").split()[0] for i in range(40)}  # 40 records
     assert len(outs) > 1
-    # replacements come from the neighbourhood of the composed vector, not uniformly at random
+    # replacements come from the neighborhood of the composed vector, not uniformly at random
     near = set(anon.runtime.index.search(store.compose("hypertension"), 60)[1][0].tolist())
     assert sum(store.id_of(o) in near for o in outs) >= len(outs) * 0.6
 

@@ -110,7 +110,7 @@ def test_items_still_cover_the_release() -> None:
 def test_guard_is_keyed_and_deterministic() -> None:
     assert hybrid(TEXT).text == hybrid(TEXT).text
     picks = {hybrid(TEXT, key=k).text for k in range(8)}
-    assert len(picks) > 1  # a uniform pick among ten neighbours, per key
+    assert len(picks) > 1  # a uniform pick among ten neighbors, per key
 
 
 def test_never_a_variant_over_many_keys() -> None:

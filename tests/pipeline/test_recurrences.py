@@ -1,7 +1,8 @@
 """The one-scan search of recurring strings (``scope.recurrences``) gives exactly what the plain
 reference (one ``re.finditer`` per string) gives, on texts built to hit its edge cases: strings
 that start or end with non-word characters, strings without word characters, strings that
-overlap themselves and each other, case variants and letters whose case rules are unusual."""
+overlap themselves and each other, case variants and letters whose case rules are unusual. And
+role ranges less the deny list's spans (``scope._less``) against plain character sets."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from embedanon.detectors.base import Span
-from embedanon.pipeline.scope import recurrences, recurrences_plain
+from embedanon.pipeline.scope import _less, recurrences, recurrences_plain
 
 PIECES = ["ab", "AB", "Ab", "a", "b", "555", "12", "x.y", "(555)", "-", "--", "@", ".", " ", " ", "\n",
           "é", "É", "ß", "SS", "ss", "Σ", "σ", "ς", "İ", "i", "ı", "K", "\u212a", "ſ", "_", "a_b", "'s"]
@@ -54,3 +55,27 @@ def test_many_distinct_strings_in_one_long_text() -> None:
     found = recurrences(text, strings)
     assert len(found) == 6000
     assert {text[s.start:s.end].casefold() for s in found} == {x.casefold() for x in ids}
+
+
+RANGES = st.lists(st.tuples(st.integers(0, 60), st.integers(1, 8)), max_size=8)
+
+
+def _disjoint(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, disjoint ranges from (start, length) pairs (later overlapping ones dropped)."""
+    out: list[tuple[int, int]] = []
+    for a, n in sorted(pairs):
+        if not out or a >= out[-1][1]:
+            out.append((a, a + n))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(RANGES, RANGES)
+def test_ranges_less_cuts_are_the_characters_of_one_and_not_the_other(ranges, cuts) -> None:
+    """``scope._less`` (role ranges less the deny list's spans) against character sets."""
+    ranges, cuts = _disjoint(ranges), _disjoint(cuts)
+    got = _less(ranges, cuts)
+    chars = {i for a, b in ranges for i in range(a, b)} - {i for c, d in cuts for i in range(c, d)}
+    assert {i for a, b in got for i in range(a, b)} == chars
+    assert all(a < b for a, b in got) and all(got[i][1] <= got[i + 1][0] for i in range(len(got) - 1))
+    assert all(any(a <= c and d <= b for a, b in ranges) for c, d in got)  # never joins two ranges

@@ -369,6 +369,23 @@ def test_role_labels_are_kept_and_a_name_label_gets_its_names_surrogate():
     assert "Doctor:" not in full  # full scope still replaces every word
 
 
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_a_deny_listed_name_inside_a_role_label_is_replaced(scope: str) -> None:
+    """A label holding a function word is structure (``Note by Dr. X:``), but a name the deny
+    list gives is replaced there too, with the surrogate of the same name in the body; the rest
+    of the label stays as written (decision 0167)."""
+    text = "Note by Dr. Okafor: seen today.\nOkafor called back on Monday."
+    doc = Anonymizer(key=fast_key(6), scope=scope, detectors="regex",
+                     deny={"Okafor": "NAME"}).anonymize_document(text)
+    first, second = doc.text.splitlines()
+    assert "okafor" not in doc.text.lower()
+    assert first.startswith("Note by Dr. ")
+    label_name = first[len("Note by Dr. ") : first.index(":")]
+    assert label_name and second.startswith(label_name + " ")
+    kept = Anonymizer(key=fast_key(6), scope=scope, detectors="regex").anonymize(text)
+    assert kept.startswith("Note by Dr. Okafor:")  # without the deny list: structure, as written
+
+
 def test_detected_scope_defaults_to_surrogates_for_every_label():
     from embedanon.detectors.base import LABELS
 

@@ -80,7 +80,7 @@ def test_knn_skewed_prior_by_hand(table_knn: KnnMechanism, tiny_index: NeighborI
 
 
 class ForwardLaw:
-    """Deliberately wrong: treats y's own neighbours as its pre-images."""
+    """Deliberately wrong: treats y's own neighbors as its pre-images."""
 
     exact = True
 

@@ -66,7 +66,7 @@ def test_pooled_attack_equals_the_plain_reference(index: NeighborIndex, matrix: 
 
 def test_a_word_repeated_in_a_record_is_found_by_pooling(index: NeighborIndex) -> None:
     """Each record repeats one rare word (the public prior says 1 in 100); each draw alone points
-    to a frequent neighbour, the draws together to the word. A record of one occurrence gains
+    to a frequent neighbor, the draws together to the word. A record of one occurrence gains
     nothing (leave one out: a word never vouches for itself)."""
     matrix = knn_like(3, 0)
     prior = np.full(12, 1.0)

@@ -63,7 +63,7 @@ def test_email_domain_does_not_reveal_the_source_tld():
 
 
 def test_domain_attack_negative_control():
-    """A surrogate that keeps the TLD (what embedding neighbours did) is fully inverted."""
+    """A surrogate that keeps the TLD (what embedding neighbors did) is fully inverted."""
     accuracy = _domain_inversion_accuracy(SURROGATES, lambda t, k: "x@example." + t.rsplit(".", 1)[1])
     assert accuracy == 1.0
 

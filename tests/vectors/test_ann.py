@@ -1,7 +1,7 @@
 """Approximate (HNSW) search in NeighborIndex, checked against brute-force numpy references.
 
 The synthetic embedding is clustered Gaussian data (a few hundred "topics", each word a noisy copy of
-its topic's direction), which, like real embeddings, has dense neighbourhoods rather than uniform
+its topic's direction), which, like real embeddings, has dense neighborhoods rather than uniform
 noise. HNSW must reach recall@10 >= 0.95 on it with the default parameters; a deliberately weak
 graph (M = 2, efSearch = 1) must not, so the recall measurement is shown to be able to fail.
 """
@@ -82,7 +82,7 @@ def test_flat_search_matches_numpy_brute_force() -> None:
     ref_D, ref_rows = _exact_knn(queries, store.vectors[index.candidates], 20)
     ref_ids = index.candidates[ref_rows]
     np.testing.assert_allclose(D, ref_D, atol=1e-5)
-    # Ids may differ only between near-tied neighbours (float32 vs float64 rounding): the returned
+    # Ids may differ only between near-tied neighbors (float32 vs float64 rounding): the returned
     # id at each rank must have the reference similarity of that rank.
     got_sims = np.take_along_axis(queries.astype(np.float64) @ store.vectors.T.astype(np.float64),
                                   ids, axis=1)

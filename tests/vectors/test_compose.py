@@ -1,4 +1,4 @@
-"""Out-of-vocabulary neighbours from wordpiece shortlists, against exact search."""
+"""Out-of-vocabulary neighbors from wordpiece shortlists, against exact search."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""NeighborIndex: faiss ids against a brute-force numpy reference; guarded neighbour tables."""
+"""NeighborIndex: faiss ids against a brute-force numpy reference; guarded neighbor tables."""
 
 from __future__ import annotations
 

@@ -174,7 +174,7 @@ def test_default_embedding(default_store: EmbeddingStore) -> None:
 
 
 @pytest.mark.default_embedding
-def test_default_embedding_neighbours_make_sense(default_index) -> None:  # type: ignore[no-untyped-def]
+def test_default_embedding_neighbors_make_sense(default_index) -> None:  # type: ignore[no-untyped-def]
     store = default_index.store
     table = default_index.table(10)
     near_pain = {store.words[j] for j in table[store.id_of("pain")]}
@@ -462,7 +462,7 @@ def test_wordpieces_match_the_plain_greedy_segmentation_in_linear_lookups(defaul
 
 def test_row_norms_equal_numpy_bit_for_bit() -> None:
     """The blocked norms (no table-sized temporaries) are the whole-table call's, bit for bit:
-    an embedding's unit rows, and so its fingerprint and neighbour tables, do not move."""
+    an embedding's unit rows, and so its fingerprint and neighbor tables, do not move."""
     from embedanon.vectors.store import _NORM_BLOCK, row_norms
 
     rng = np.random.default_rng(3)

@@ -138,7 +138,7 @@ def _widen(original: str, aligned: bytearray, start: int, end: int) -> tuple[int
     """Extend a span over unaligned word characters that continue its first or last word.
 
     A typo the model fixed ("Smiht" -> "Smith") leaves original characters out of every matching
-    block; they belong to the entity. Aligned neighbours ("AnnLee" marked as two names) do not.
+    block; they belong to the entity. Aligned neighbors ("AnnLee" marked as two names) do not.
     """
     text = original
     while end < len(text) and not aligned[end] and text[end].isalnum() and text[end - 1].isalnum():

@@ -247,7 +247,7 @@ def shipped_path() -> Path:
 
 #: Manifest flags that change the features (unlike decode rules, a model needs the ones it was
 #: trained with): ``frequency_bands`` (round 25, :func:`~.features.public_ranks`) and ``band_context``
-#: (round 26: the band crossed with the neighbouring words and the shape; needs the first) and
+#: (round 26: the band crossed with the neighboring words and the shape; needs the first) and
 #: ``absent_spelling`` (round 27: affixes and trigrams of absent words apart; needs the first) and
 #: ``absent_affixes`` (round 28: a second, absent-only copy of their affixes; needs the first).
 FEATURE_FLAGS = ("frequency_bands", "band_context", "absent_spelling", "absent_affixes")
@@ -262,7 +262,7 @@ def make_featurizer(clusters: Sequence[np.ndarray], buckets: int, *,
     Args:
         frequency_bands: add each word's band in the public frequency list (a model trained with
             it says so in its manifest, see :data:`FEATURE_FLAGS`).
-        band_context: also cross the band with the neighbouring words and the word's shape
+        band_context: also cross the band with the neighboring words and the word's shape
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).
         absent_spelling: learn the affixes and trigrams of words absent from the list apart
             (needs ``frequency_bands``; see :class:`~.features.Featurizer`).

@@ -26,7 +26,7 @@ class Mechanism(Protocol):
         may_return_input: whether a word may come back as itself. True of the metric-DP
             mechanisms, whose guarantee requires it; then the pipeline applies no leak-guard
             redraw (a redraw that looks at the original word would change the mechanism's law).
-            False of ``knn``, whose neighbourhoods exclude the word and its variants; the
+            False of ``knn``, whose neighborhoods exclude the word and its variants; the
             pipeline then also redraws variants for words outside the embedding.
     """
 

@@ -61,7 +61,7 @@ class DistanceExponential:
     type (a call that meets new types also scores the lowest uncached ids, up to
     :data:`_PREFETCH` types: embeddings list frequent words first), bounded by ``cache_bytes``;
     the cache only saves time, the output never depends on it. Scoring a type costs one pass
-    over the C x d candidate matrix, about the cost of one row of the ``knn`` neighbour table.
+    over the C x d candidate matrix, about the cost of one row of the ``knn`` neighbor table.
     When exp(epsilon * min(2, gamma) / 2) <= :data:`UNIFORM_MAX_ROUNDS`, k = 0: no search, plain
     uniform proposals with envelope 1.
 
@@ -313,7 +313,7 @@ class ExponentialMechanism(DistanceExponential):
     (V, C) matrix: see :meth:`DistanceExponential.sample`.
 
     Args:
-        index: neighbour index of the embedding (its candidates are the outputs).
+        index: neighbor index of the embedding (its candidates are the outputs).
         epsilon: privacy parameter, a finite number > 0.
     """
 

@@ -93,7 +93,7 @@ def nearest_candidates(index: NeighborIndex, vecs: np.ndarray) -> np.ndarray:
     """Word id of the candidate nearest to each row of ``vecs`` in Euclidean distance.
 
     Args:
-        index: neighbour index of the embedding.
+        index: neighbor index of the embedding.
         vecs: float32 array, shape (m, d), any norms.
 
     Returns:
@@ -106,7 +106,7 @@ def nearest_candidates(index: NeighborIndex, vecs: np.ndarray) -> np.ndarray:
     # the true nearest word, which costs utility, not privacy: it is still a function of z.)
     _, ids = index.search(vecs, 1)
     if (ids < 0).any():  # not on finite queries with k = 1, flat or HNSW
-        raise RuntimeError("neighbour search found no candidate for a noisy vector")
+        raise RuntimeError("neighbor search found no candidate for a noisy vector")
     return ids[:, 0]
 
 
@@ -130,7 +130,7 @@ class LaplaceMechanism:
     z / max(1, r), which has the same nearest candidate and stays finite for any epsilon.
 
     Args:
-        index: neighbour index of the embedding.
+        index: neighbor index of the embedding.
         epsilon: privacy parameter, a finite number > 0; larger means less noise.
     """
 

@@ -86,7 +86,7 @@ class MahalanobisMechanism:
     candidate word nearest to z (Euclidean), which may be w itself.
 
     Args:
-        index: neighbour index of the embedding.
+        index: neighbor index of the embedding.
         epsilon: privacy parameter, a finite number > 0; larger means less noise.
         lam: weight of the embedding covariance in the metric, in [0, 1] (default 0.2); 0 gives
             spherical noise. lam = 1 needs a full-rank covariance.

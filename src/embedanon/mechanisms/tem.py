@@ -58,7 +58,7 @@ class TemMechanism(DistanceExponential):
     With ``gamma >= 2`` (the largest distance between unit vectors) TEM is ``exponential``.
 
     Args:
-        index: neighbour index of the embedding (its candidates are W, the outputs).
+        index: neighbor index of the embedding (its candidates are W, the outputs).
         epsilon: privacy parameter, a finite number > 0.
         gamma: truncation threshold, a finite number >= :data:`MIN_GAMMA`; default
             :func:`default_gamma` with beta = 0.001, as in the paper, and at least

@@ -20,7 +20,7 @@ the embedding takes the guarded candidates of its placement; one that cannot be 
 candidates that are not variants of it (stream = attempt).
 
 Law. For a guarded word x and mechanism M: P(y | x) = P_M(y | x) for every y that is not a
-variant of x, plus P_M(variants of x | x) / k for each of x's k guarded neighbours; never a
+variant of x, plus P_M(variants of x | x) / k for each of x's k guarded neighbors; never a
 variant of x. Which words are guarded depends on the original word (its case, its place in the
 sentence, whether it is a listed name), so these words are **not** covered by the mechanism's
 epsilon statement: their items are of kind ``guard`` (stage ``name-guard``), not a mechanism
@@ -150,8 +150,8 @@ def _is_variant(rt: Runtime, key: str, released: str) -> bool:
 
 def _redraw(rt: Runtime, table: np.ndarray, source: NoiseSource, tag: np.ndarray, ordinal: int,
             key: str) -> int:
-    """A uniform pick among the guarded neighbours of word ``key`` (``table``: the leak-guarded
-    neighbour table, see the module doc)."""
+    """A uniform pick among the guarded neighbors of word ``key`` (``table``: the leak-guarded
+    neighbor table, see the module doc)."""
     noise = source.noise(tag[None, :], Stage.SHAPE, np.array([ordinal]))
     word_id = rt.store.id_of(key)
     if word_id >= 0:

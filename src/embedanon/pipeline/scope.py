@@ -25,7 +25,8 @@ occurrence, in any case, of what a span labels gets that span's label (:func:`pr
 Structure: the role labels of a transcript (``Doctor:``, ``Guest_family:``; :mod:`embedanon.structure`)
 are never spans, and in hybrid scope they are kept as written, not passed through the mechanism,
 so the turns stay readable; a name used as a label (``MARY:``) is a span like the same name in
-the body and gets the same surrogate.
+the body and gets the same surrogate. What the deny list names is replaced inside a role label
+too (``Note by Dr. Okafor:`` with ``Okafor`` denied): the steward's list wins over structure.
 
 Cross-name collisions: a word of a detected name whose action is ``mechanism`` and whose
 replacement is a word of *another* detected name of the record (``John Smith`` -> ``Smith``) gets
@@ -310,6 +311,27 @@ def widen(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _less(ranges: list[tuple[int, int]], cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` less the characters of ``cuts`` (each sorted and disjoint): sorted, disjoint."""
+    if not ranges or not cuts:
+        return ranges
+    out: list[tuple[int, int]] = []
+    j = 0
+    for a, b in ranges:
+        while j < len(cuts) and cuts[j][1] <= a:
+            j += 1  # cuts before this range
+        k = j
+        while k < len(cuts) and cuts[k][0] < b:
+            c, d = cuts[k]
+            if c > a:
+                out.append((a, c))
+            a = max(a, d)
+            k += 1
+        if a < b:
+            out.append((a, b))
+    return out
+
+
 def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
              key: ReleaseKey, record_prf: Prf, *, keep_roles: bool = True) -> tuple[str, tuple[Item, ...]]:
     """The scoped output of one record from its full-scope replacement (see module docstring).
@@ -319,7 +341,9 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     words go through the mechanism like every other word, as scope ``all`` promises.
     """
     lists = _allow_list(scope.allow)
-    roles = role_ranges(text)  # structure: never a span, kept as written (never the mechanism's)
+    # structure: never a span, kept as written (never the mechanism's), but for what the deny
+    # list names: the steward's own list wins over the structure pass (decision 0167)
+    roles = _less(role_ranges(text), [(s.start, s.end) for s in spans if "deny" in s.source.split("+")])
     spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)
     role_ends = [b for _, b in roles]

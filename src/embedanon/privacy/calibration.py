@@ -190,7 +190,7 @@ def calibrate(mechanism: str | Callable[..., Mechanism], values: Sequence[float]
         values: the grid (e.g. epsilons).
         parameter: the swept parameter (``epsilon``; ``k`` for knn).
         params: fixed parameters of the mechanism.
-        index: neighbour index to use; default: built from ``embedding``.
+        index: neighbor index to use; default: built from ``embedding``.
         words: number of words sampled (seeded) among the ``pool`` most frequent candidates.
         draws: replacements drawn per word and value.
         seed: seed of the word sample and of every draw.

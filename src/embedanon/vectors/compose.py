@@ -1,4 +1,4 @@
-"""Neighbours of words outside the embedding, from their wordpieces.
+"""Neighbors of words outside the embedding, from their wordpieces.
 
 A word the embedding lacks (a rare surname, a drug name, a misspelling) gets the vector
 ``normalize(mean of its wordpiece rows)`` (greedy WordPiece, as BERT tokenizes). Its nearest
@@ -36,7 +36,7 @@ class ComposedSearch:
     """Guarded nearest candidates of out-of-vocabulary words (see module docstring).
 
     Args:
-        index: the neighbour index; its store must have wordpieces.
+        index: the neighbor index; its store must have wordpieces.
         use_disk_cache: keep the per-piece shortlists under ``$EMBEDANON_CACHE/tables``.
     """
 
@@ -86,7 +86,7 @@ class ComposedSearch:
 
         Args:
             keys: lookup keys of words outside the embedding.
-            k: neighbours per word.
+            k: neighbors per word.
 
         Returns:
             placed: bool (n,), False where the word has no wordpiece segmentation.

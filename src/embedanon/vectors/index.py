@@ -1,4 +1,4 @@
-"""NeighborIndex: faiss search over the candidate vocabulary and cached neighbour tables.
+"""NeighborIndex: faiss search over the candidate vocabulary and cached neighbor tables.
 
 Only candidate words (see :class:`CandidatePolicy`) are indexed, so every id this module returns is
 a legal replacement. Ids are rows of the :class:`EmbeddingStore` (word ids), never faiss rows.
@@ -27,21 +27,21 @@ from .store import CandidatePolicy, EmbeddingStore
 
 log = logging.getLogger(__name__)
 
-#: Neighbour tables are computed this wide once and sliced for any smaller k.
+#: Neighbor tables are computed this wide once and sliced for any smaller k.
 TABLE_K = 50
 _PAD = 24
-#: Peak memory of building a neighbour table, per cell (word x neighbour). Measured: about 60
+#: Peak memory of building a neighbor table, per cell (word x neighbor). Measured: about 60
 #: bytes of Python/numpy heap (tracemalloc, 6k words, widths 100-1000), and 5.4 GB resident for
 #: k = 1000 on the 21.7k-word default embedding (about 250 bytes, with the search's scratch).
 TABLE_BYTES_PER_CELL = 256
 
 
 def check_table_memory(n_rows: int, k: int, *, limit_bytes: int | None = None) -> None:
-    """Refuse a neighbour table of ``n_rows`` x ``k`` whose build would exceed the memory limit.
+    """Refuse a neighbor table of ``n_rows`` x ``k`` whose build would exceed the memory limit.
 
     Args:
         n_rows: words in the embedding (rows of the table).
-        k: neighbours per row (the table is built at least :data:`TABLE_K` wide).
+        k: neighbors per row (the table is built at least :data:`TABLE_K` wide).
         limit_bytes: the limit (default: half the physical memory,
             :func:`~embedanon.vectors.store.memory_limit_bytes`).
 
@@ -55,7 +55,7 @@ def check_table_memory(n_rows: int, k: int, *, limit_bytes: int | None = None) -
     if need > limit:
         largest = max(limit // (max(int(n_rows), 1) * TABLE_BYTES_PER_CELL), 0)
         raise ConfigError(
-            f"k={k} needs about {need / 2**30:.1f} GiB to build the neighbour table of {n_rows} "
+            f"k={k} needs about {need / 2**30:.1f} GiB to build the neighbor table of {n_rows} "
             f"words, more than the {limit / 2**30:.1f} GiB limit (half the memory); choose k <= "
             f"{largest}")
 #: Values accepted by ``NeighborIndex(approximate=...)`` (``None`` means ``"flat"``).
@@ -132,7 +132,7 @@ class NeighborIndex:
     Args:
         store: the embedding.
         policy: which words may be replacements.
-        use_disk_cache: keep neighbour tables under ``$EMBEDANON_CACHE/tables``.
+        use_disk_cache: keep neighbor tables under ``$EMBEDANON_CACHE/tables``.
         approximate: ``None`` or ``"flat"`` for exact search; ``"hnsw"`` for an HNSW graph;
             ``"auto"`` for HNSW from :data:`AUTO_HNSW_MIN` candidates on, exact below and also
             when the graph misses ``hnsw.target_recall`` at the largest efSearch.
@@ -199,7 +199,7 @@ class NeighborIndex:
 
         Args:
             vecs: float32 array, shape (n, d), unit rows.
-            k: number of neighbours.
+            k: number of neighbors.
 
         Returns:
             D: float32 (n, k) cosine similarities, best first.
@@ -228,14 +228,14 @@ class NeighborIndex:
         """Recall@k of :meth:`search` against exact search, over a sample of candidate words.
 
         Each query is the vector of a sampled candidate word; the word itself is removed from both
-        result lists (the neighbour table never contains it), so recall measures the k nearest
+        result lists (the neighbor table never contains it), so recall measures the k nearest
         *other* words. Recall is ``|approx & exact| / k``, averaged over the queries; it is 1.0 in
         flat mode.
 
         Args:
             sample: number of query words (at most the number of candidates), drawn without
                 replacement.
-            k: neighbours compared per query.
+            k: neighbors compared per query.
             rng: source of the sample (default: OS entropy).
         """
         k = positive_int("k", k, maximum=self.n_candidates - 1)
@@ -272,7 +272,7 @@ class NeighborIndex:
         log.info("HNSW efSearch=%d gives recall@%d %.3f on %d words", ef, k, recall, size)
         return True
 
-    # -- guarded neighbour lists -------------------------------------------------------------
+    # -- guarded neighbor lists -------------------------------------------------------------
     def guarded_neighbors_many(self, vecs: np.ndarray, keys: list[str], k: int) -> np.ndarray:
         """Batched :meth:`guarded_neighbors`: int64 (n, k) for float32 (n, d) unit ``vecs``."""
         return self._guarded_rows(np.atleast_2d(vecs), keys, k, self_ids=None)
@@ -283,7 +283,7 @@ class NeighborIndex:
         return rows[0]
 
     def table(self, k: int) -> np.ndarray:
-        """Leak-guarded neighbour table: int32 (V, k), row w = the k nearest candidates of word w,
+        """Leak-guarded neighbor table: int32 (V, k), row w = the k nearest candidates of word w,
         best first, excluding w itself and every variant of w (see :mod:`embedanon.leakguard`)."""
         k = positive_int("k", k, maximum=self.n_candidates - 1)
         width = min(max(k, TABLE_K), self.n_candidates - 1)
@@ -315,7 +315,7 @@ class NeighborIndex:
         check_table_memory(len(self.store), width)
 
         def build() -> dict[str, np.ndarray]:
-            log.info("building neighbour table: %d words x %d", len(self.store), width)
+            log.info("building neighbor table: %d words x %d", len(self.store), width)
             # Rows that cannot be filled (tiny vocabularies) end in -1; table(k) checks its k columns.
             table = self._guarded_rows(
                 self.store.vectors, self.store.words, width, self_ids=np.arange(len(self.store)),
@@ -331,10 +331,10 @@ class NeighborIndex:
         """The k nearest candidates of each row of ``vecs`` that are neither ``self_ids[q]`` nor
         a variant of ``keys[q]``: int64 (n, k), best first.
 
-        Rows with too many excluded words among their first ``k + _PAD`` neighbours are searched
+        Rows with too many excluded words among their first ``k + _PAD`` neighbors are searched
         again, 4 times wider each round. The first round queries :attr:`_ann`; the later rounds,
         which concern few rows, query the exact index, which alone can prove that a word has fewer
-        than k admissible neighbours.
+        than k admissible neighbors.
         """
         n = len(keys)
         out = np.full((n, k), -1, dtype=np.int64)
@@ -355,7 +355,7 @@ class NeighborIndex:
             exhausted = index is self._faiss and search_k >= self.n_candidates
             unfinished = []
             # Plain Python ints (tolist) and an early stop at k keep this loop cheap; the leak
-            # guard itself is a Python function, called once per inspected neighbour.
+            # guard itself is a Python function, called once per inspected neighbor.
             for q, row in zip(todo.tolist(), ids.tolist(), strict=True):
                 key = keys[q]
                 kept = []

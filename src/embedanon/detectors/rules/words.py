@@ -1,4 +1,4 @@
-"""Decode rules that read one name word and its neighbour: tokens the model puts on NAME that the
+"""Decode rules that read one name word and its neighbor: tokens the model puts on NAME that the
 decode left out (``Chun`` of ``I-Chun``), the other part of a confident one-word name, inverted
 names in running text, whole-word widening and the punctuation at a name's edges; and the NAME
 spans that are no private person's name: common words, drugs, exclamations, public figures,
@@ -33,7 +33,7 @@ from .common import ADDRESSES, GREETINGS, NO_PROPAGATION, SpanLookup, capitalize
 
 _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
-#: the score (mean entity probability) a one-word NAME span needs to take in its neighbour
+#: the score (mean entity probability) a one-word NAME span needs to take in its neighbor
 _PAIR_SCORE = 0.5
 #: a title after a possessive is a relation (``my sister said``, ``her father had``), not a title
 #: before a name (``Sister Mary``): the word after it is read as any other (decision 0153)
@@ -150,7 +150,7 @@ def complete_name_pairs(context: RuleContext, spans: list[Span]) -> list[Span]:
 
     The span's score (the model's mean entity probability) must be at least 0.5: the model's
     doubtful one-word spans are where its false positives are, and widening them pairs jargon
-    (``ANTEGRADE cardioplegia``). The neighbour is joined by one space on the same line, touches
+    (``ANTEGRADE cardioplegia``). The neighbor is joined by one space on the same line, touches
     no span, is not among the 20,000 most frequent public English words (``Hospital``, ``said``,
     ``ask`` never join), and has the name's case: capitalized like it, or all capitals next to all
     capitals, in mixed text; lower case in text without capitals; upper case in text without
@@ -344,7 +344,7 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
 def widen_to_whole_words(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A NAME span never cuts a word: a span that starts or ends inside letters joined by hyphens
     or apostrophes (``Bao-`` of ``Bao-Li-Hsiang``, ``fiso`` of ``S'fiso``) is widened to the whole
-    word, up to the neighbouring spans; a possessive ``'s`` stays outside (``Boutin's``).
+    word, up to the neighboring spans; a possessive ``'s`` stays outside (``Boutin's``).
 
     Args:
         context: the text.
