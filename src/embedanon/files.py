@@ -115,7 +115,9 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
     """The run report as JSON text: settings, provenance digests, counts, epsilon spent, timing.
     Counts only: no text, no word, no mapping; the key appears only as its public fingerprint.
     ``counts.full_scope_fallbacks`` is the number of records that a detector failed on and
-    that were therefore released in full scope (None in scope ``all``); ``counts.resumed_records``
+    that were therefore released in full scope (None in scope ``all``); ``settings.word_lists``
+    the number of allow and deny entries in force (None in scope ``all``), never the entries;
+    ``counts.resumed_records``
     and ``resumed_bytes`` are those an interrupted run had written (``--resume``); ``mb_per_s``
     is this run's speed, over the bytes it anonymized (:func:`run_bytes`)."""
     import json
@@ -134,6 +136,9 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                      "strategies": dict(config.scope.strategies),
                      "actions": config.scope.actions() if config.scope.scope != "all" else None,
                      "name_guard": config.scope.name_guard if config.scope.scope == "hybrid" else None,
+                     # how many entries, never which: a deny list names the people it protects
+                     "word_lists": None if config.scope.scope == "all" else
+                     {"allow": len(config.scope.allow), "deny": len(config.scope.deny)},
                      "noise_unit": config.noise_unit,
                      "engine": engine, "jobs": jobs},
         "config_digest": anonymizer.digest(),

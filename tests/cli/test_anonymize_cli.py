@@ -498,6 +498,8 @@ def test_report_epsilon_counts_only_what_the_mechanism_released_outside_scope_al
                  "NAME=mechanism", "--strategy", "EMAIL=surrogate", "--report", str(report))
     assert result.exit_code == 0, result.output
     data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["settings"]["word_lists"] == {"allow": 0, "deny": 1}  # counts, never the entries
+    assert "Zorblat" not in report.read_text(encoding="utf-8")
     # detected: Zorblat, Quexley; hybrid: those and the 5 words outside the spans (the e-mail is a surrogate)
     assert data["counts"]["drawn_parts"] == draws and data["epsilon"]["whole_input"] == 13.0 * draws
     assert "spend none" in data["epsilon"]["note"]
