@@ -37,6 +37,11 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("Hobo: Spare change?\nCRONE: Agh!\nBO'SUN: Haul him up.\nHeathens: No!\n",
          [("Hobo", []), ("CRONE", []), ("BO'SUN", []), ("Heathens", [])]),
         ("Patsy: Aye.\nHUNTER: Go.\nTolu: Yes.\n", [("Patsy", ["Patsy"]), ("HUNTER", ["HUNTER"]), ("Tolu", ["Tolu"])]),
+        # one-word coinages for a kind of person are roles; a listed surname so spelled is not,
+        # nor a name ending in -man (decision 0169)
+        ("Shopgirl: Hi.\nFRATBOY: Yo.\nBusinessguy: No.\nMailwoman: Here.\n",
+         [("Shopgirl", []), ("FRATBOY", []), ("Businessguy", []), ("Mailwoman", [])]),
+        ("McGirl: Hi.\nNorman: Yes.\n", [("McGirl", ["McGirl"]), ("Norman", ["Norman"])]),
         # chat logs: a speaker in angle brackets; 'Word>' only beside 'Word:' labels, as before
         ("<teacher> hi\n<student> hello\n<kemi> hey\n", [("teacher", []), ("student", []), ("kemi", ["kemi"])]),
         ("x > y\nteacher> hi\n", []),

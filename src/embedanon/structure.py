@@ -18,7 +18,8 @@ it is not among the 20,000 most frequent public English words (``Bedevere``, ``m
 is a given name that at least 0.1 % of the US population bears in Faker's en_US lists (``Jack``,
 ``Arthur``; ``Guy`` is 0.026 %), or a listed given name or surname below the 5,000 most frequent
 words (``Gibbs``, ``Turner``; not ``Black`` nor ``Knight``); in a label, never when it is an English
-noun for a kind of person (:func:`~embedanon.lexicon.person_noun`: ``Hobo``, ``CRONE``). In a label
+noun for a kind of person (:func:`~embedanon.lexicon.person_noun`: ``Hobo``, ``CRONE``) or a one-word
+coinage for one that is no listed name part (``Shopgirl``, ``Fratboy``, ``Mailwoman``). In a label
 with capitals only its capitalized words count (``Older black gentleman``); ``Black guy`` is a
 role. Titles (``Dr.``, ``Lord``) are structure too: a name span after one keeps only the name.
 
@@ -32,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from ._english import TITLES
-from .lexicon import name_like, person_noun, weighty_name
+from .lexicon import folded, name_like, name_parts, person_noun, weighty_name
 
 #: a line-start label: one to six words (letters first; digits, ``#``, ``_``, ``-``, ``'``, ``.``,
 #: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end; or the
@@ -69,12 +70,20 @@ class SpeakerLabel:
     names: tuple[tuple[int, int], ...]
 
 
+#: a one-word coinage for a kind of person: a word of two letters or more, then one of these
+#: (``Shopgirl``, ``Fratboy``, ``Businessguy``, ``Mailwoman``, ``McChick``; decision 0169). No
+#: ``man`` (``Norman``, ``Coleman``) nor ``gal`` (``Segal``): names end so.
+_PERSON_COMPOUND = re.compile(r"[^\W\d_]{2,}(?:girl|boy|guy|dude|lady|chick|woman)", re.IGNORECASE)
+
+
 def _name_like(word: str) -> bool:
     """:func:`~embedanon.lexicon.name_like` for a word or any piece of a joined word
     (``Okafor-Adeyemi``; not ``SHORT-TERM``), unless the word is a noun for a kind of person
     (:func:`~embedanon.lexicon.person_noun`: ``Hobo``, ``CRONE``, ``BO'SUN``), which no listed
-    name part is."""
+    name part is, or a one-word coinage for one that is no listed name part (``Shopgirl``)."""
     if person_noun(word):
+        return False
+    if _PERSON_COMPOUND.fullmatch(word) and folded(word) not in name_parts():
         return False
     return any(name_like(piece) for piece in re.split(r"['\u2019-]", word))
 
