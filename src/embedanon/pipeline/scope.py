@@ -343,7 +343,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     lists = _allow_list(scope.allow)
     # structure: never a span, kept as written (never the mechanism's), but for what the deny
     # list names: the steward's own list wins over the structure pass (decision 0167)
-    roles = _less(role_ranges(text), [(s.start, s.end) for s in spans if "deny" in s.source.split("+")])
+    roles = _less(role_ranges(text), sorted((s.start, s.end) for s in spans if "deny" in s.source.split("+")))
     spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)
     role_ends = [b for _, b in roles]
