@@ -106,6 +106,43 @@ def test_a_batch_splits_into_fast_and_document_paths_without_changing_a_byte() -
     assert _shape(alone[0].split()[1]) != _shape("(617)")
 
 
+_PIECES = ["Call ", "(617) 555-0134", "MRN 12345678", " seen ", "02/19/2007", "AB123456", ". ",
+           "The patient is well", "\n", "+44 20 7946 0958", ", 5 mg daily", "Smith "]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join), min_size=1, max_size=5))
+def test_a_batch_is_released_as_each_text_alone(texts: list[str]) -> None:
+    """``anonymize_records`` hands the format spans it found to the documents (0163); the plain
+    reference is each text alone through ``anonymize_documents``, which finds them itself."""
+    from embedanon.pipeline.document import anonymize_documents, anonymize_records
+
+    anon = _BATCH_ANON
+    alone = [anonymize_documents([t], anon.config, anon.key)[0].text for t in texts]
+    assert anonymize_records(texts, anon.config, anon.key) == alone
+
+
+_BATCH_ANON = Anonymizer(key=fast_key(35))
+
+
+def test_scope_all_finds_each_texts_formats_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text with a phone or ID had its format rules run twice (once to choose its path, once
+    in its document): half of a long record's time in scope ``all`` (decision 0163)."""
+    from embedanon.pipeline import document
+
+    calls: list[str] = []
+
+    def counted(text: str) -> list:  # type: ignore[type-arg]
+        calls.append(text)
+        return format_spans(text)
+
+    monkeypatch.setattr(document, "format_spans", counted)
+    anon = Anonymizer(key=fast_key(36))
+    texts = ["Call (617) 555-0134 now.", "The patient is well.", "MRN 12345678 seen."]
+    document.anonymize_records(texts, anon.config, anon.key)
+    assert len(calls) == len(texts)
+
+
 LABELLED = ["HISTORY OF PRESENT ILLNESS: call (217) 555-0198 tomorrow.",
             "Doctor: your number is 617-555-0134, right?\nPatient: yes.",
             "NOTE: MRN 12345678 seen today."]
