@@ -334,7 +334,8 @@ def test_worst_case_shapes_keep_their_matches() -> None:
 SPOKEN_PIECES = ["July", "JULY", "july", "jul", "Sept.", "sep", "may", "MAY", "Mar", "march", "janov",
                  "fourth", "Twenty", "twenty-", "first", "thirtieth", "THIRD", "tenth", "of", "two thousand",
                  "and", "eight", "nineteen", "oh", "2019", "'08", " ", "  ", ",", "-", ".", "\n", "x", "_",
-                 "é", "\u017f", "\u017feptember", "\u212a", "\u0130"]
+                 "é", "\u017f", "\u017feptember", "\u212a", "\u0130", "\u0131", "\u00a0", "\u2013", "\u00b0",
+                 "\u00df", "\u2028", "year", "yrs", " old", "years of age", "aged ", "age", "fifty-", "Six"]
 
 
 @settings(max_examples=600, deadline=None)
@@ -342,11 +343,14 @@ SPOKEN_PIECES = ["July", "JULY", "july", "jul", "Sept.", "sep", "may", "MAY", "M
 @example("twenty first of July")  # an opening inside a match ('first') starts no second match
 @example("the fourth of may, the fifth of MAY two thousand and eight; July twenty-ninth 2019")
 @example("March fourth of July")
+@example("\u017feptember fourth, fifty\u00a0years of age")  # a stand-in letter, a stand-in space
+@example("Caf\u00e9: \u0130\u212a July fourth, forty\u2028two years old")
 def test_word_start_scan_finds_what_finditer_finds(text):
     """The IGNORECASE rules tried only at word starts (``_finditer``) give the very matches of a
     scan at every position (``pattern.finditer``), the plain reference; and the month needs agree
     with their IGNORECASE / case-sensitive searches."""
-    lowered = text.lower() if text.isascii() else None
+    lowered = regex_module._starts_text(text)
+    assert len(lowered) == len(text)
     for pattern in regex_module._WORD_STARTS:
         fast = [m.span() for m in regex_module._finditer(pattern, text, lowered)]
         assert fast == [m.span() for m in pattern.finditer(text)]
@@ -357,14 +361,33 @@ def test_word_start_scan_finds_what_finditer_finds(text):
                 == (regex_module._ANY_MONTH.search(text) is not None))
 
 
-def test_word_start_scan_needs_ascii_text():
-    """IGNORECASE matches beyond ASCII (the long s matches ``s``): a text that is not ASCII is
-    scanned at every position; lower-casing it would lose ``\u017feptember fourth``."""
+def test_word_start_scan_reads_non_ascii_text_through_stand_ins():
+    """IGNORECASE matches beyond ASCII (the long s matches ``s``): lower-casing would lose
+    ``\u017feptember fourth``; the stand-ins keep it, at the same offsets (decision 0164)."""
     text = "\u017feptember fourth"
     pattern = regex_module._SPOKEN_DATES[0]
     assert [m.span() for m in regex_module._finditer(pattern, text, None)] == [(0, 16)]
     assert list(regex_module._finditer(pattern, text, text.lower())) == []
+    assert [m.span() for m in regex_module._finditer(pattern, text, regex_module._starts_text(text))] == [(0, 16)]
     assert [(s.start, s.end, s.label) for s in DETECTOR.detect(text)] == [(0, 16, "DATE")]
+    assert regex_module._starts_text("\u0130\u212a\u0131 \u00e9\u00a0\u2013x") == "iki _ #x"
+
+
+def test_a_long_record_with_one_non_ascii_character_is_scanned_at_word_starts(monkeypatch):
+    """One ``\u00e9`` in a long record sent every IGNORECASE rule to every position of it: a
+    megabyte of notes as one line took three times as long as the same notes as lines
+    (decision 0164). The rules now only see the word starts' candidates."""
+    seen = []
+    real = regex_module._finditer
+
+    def spy(pattern, text, lowered):
+        if pattern in regex_module._WORD_STARTS:
+            seen.append(lowered is not None)
+        return real(pattern, text, lowered)
+
+    monkeypatch.setattr(regex_module, "_finditer", spy)
+    DETECTOR.detect("Caf\u00e9 visit on March fourth, aged fifty-six years old. " * 3)
+    assert seen and all(seen)
 
 
 def test_word_starts_cover_every_form_of_their_rules():

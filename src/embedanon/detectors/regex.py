@@ -361,10 +361,53 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
 }
 
 
+#: one ASCII letter, case-insensitively: which non-ASCII characters IGNORECASE takes for one
+#: (the long s, the Kelvin sign, dotted and dotless i), asked of the regex engine itself
+_ONE_ASCII_LETTER = re.compile("|".join(f"({letter})" for letter in string.ascii_lowercase), re.IGNORECASE)
+_ONE_SPACE = re.compile(r"\s")
+_ONE_WORD_CHARACTER = re.compile(r"\w")
+_ASCII_LOWER: Final = {ord(c): c.lower() for c in string.ascii_uppercase}
+#: non-ASCII character -> its stand-in in :func:`_starts_text` (filled as characters are met)
+_STAND_INS: dict[str, str] = {}
+
+
+def _stand_in(char: str) -> str:
+    """The ASCII character that stands for the non-ASCII ``char`` in :func:`_starts_text`: the
+    letter IGNORECASE matches it to, else a space for a space, ``_`` for another word character,
+    ``#`` for the rest (no word character, no space, no hyphen)."""
+    letter = _ONE_ASCII_LETTER.fullmatch(char)
+    if letter is not None:
+        return string.ascii_lowercase[letter.lastindex - 1]  # type: ignore[operator]
+    if _ONE_SPACE.fullmatch(char):
+        return " "
+    return "_" if _ONE_WORD_CHARACTER.fullmatch(char) else "#"
+
+
+def _starts_text(text: str) -> str:
+    """``text`` as the word-start scans of :func:`_finditer` read it: the same length, ASCII
+    letters in lower case, each non-ASCII character replaced by its :func:`_stand_in`.
+
+    ``text.lower()`` for an ASCII text. Otherwise the stand-ins keep what the scans test: word
+    characters stay word characters (``\\b``, ``(?<![\\w-])``), spaces stay spaces (``\\s`` in
+    the rules and in the age scan's look-ahead), no other character becomes a hyphen or a letter,
+    and a character IGNORECASE takes for an ASCII letter (``\u017feptember``) becomes that letter.
+    Plain ``text.lower()`` can change the length (``\u0130``) and keeps the long s, so a long record
+    with one such character anywhere was scanned at every position (decision 0164)."""
+    if text.isascii():
+        return text.lower()
+    table = dict(_ASCII_LOWER)
+    for char in set(text):
+        if not char.isascii():
+            if char not in _STAND_INS:
+                _STAND_INS[char] = _stand_in(char)
+            table[ord(char)] = _STAND_INS[char]
+    return text.translate(table)
+
+
 def _finditer(pattern: re.Pattern[str], text: str, lowered: str | None) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text)``, tried only where a match can start when ``pattern`` has word
-    starts (:data:`_WORD_STARTS`) and ``lowered`` is ``text`` lower-cased (ASCII text only: None
-    otherwise, where IGNORECASE reaches beyond ASCII). The same matches: they never overlap, so
+    starts (:data:`_WORD_STARTS`) and ``lowered`` is :func:`_starts_text` of ``text`` (None: every
+    position is tried). The same matches: they never overlap, so
     the next one is the first that matches at a start at or after the last one's end; an IGNORECASE
     rule then scans a few word starts instead of every position (``\\b`` and a 50-way alternation
     at each character). ``pattern.finditer`` is the reference (``tests/detectors/test_regex.py``)."""
@@ -570,7 +613,7 @@ class RegexDetector:
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         spans: list[Span] = []
         present = _present(text)
-        lowered = text.lower() if text.isascii() else None
+        lowered = _starts_text(text)
         for label, pattern, check, score, needs in _RULES:
             if label not in self.labels or needs not in present:
                 continue
