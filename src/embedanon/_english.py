@@ -20,6 +20,10 @@ STREET_TYPES = frozenset((
     "street", "st", "avenue", "ave", "road", "rd", "boulevard", "blvd", "lane", "ln", "drive", "dr",
     "court", "ct", "place", "pl", "square", "sq", "way", "terrace", "parkway", "pkwy", "highway", "hwy",
 ))  # fmt: skip
+#: words that open a unit of an address, lower case without a period (``Apt 4``, ``Suite 12``,
+#: ``Flat 3``): a secondary address for the ADDRESS surrogate (``surrogates.fakes``) and words that go
+#: on an address after its street word for the street-edge decode rule (``detectors.rules.streets``)
+UNIT_WORDS = frozenset(("apt", "apartment", "suite", "ste", "unit", "floor", "fl", "room", "rm", "flat"))
 #: :data:`TITLES` as one regular-expression alternation, longest first (``mrs`` before ``mr``)
 TITLE_ALTERNATION = "|".join(sorted(TITLES, key=lambda t: (-len(t), t)))
 #: a title ending where a name starts: a period, spaces, or both, on the same line

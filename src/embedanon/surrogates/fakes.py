@@ -35,7 +35,7 @@ import re
 import threading
 from typing import Any
 
-from .._english import STREET_TYPES
+from .._english import STREET_TYPES, UNIT_WORDS
 from ..leakguard import keys_are_variants
 from ..text import LOWER, UPPER, apply_case, case_code
 from .avoid import pieces_of
@@ -189,9 +189,9 @@ class UrlMaker:
         return f"{lead}{match.group('scheme') or ''}{new_host}{''.join(out)}{trail}"
 
 
-_SECONDARY = re.compile(
-    r"(?:apt|apartment|suite|ste|unit|#|floor|fl|room|rm|flat)\b.*", re.IGNORECASE | re.DOTALL
-)
+#: :data:`UNIT_WORDS` as one alternation, longest first
+_UNITS = "|".join(sorted(UNIT_WORDS, key=lambda w: (-len(w), w)))
+_SECONDARY = re.compile(rf"(?:{_UNITS}|#)\b.*", re.IGNORECASE | re.DOTALL)
 _SEPARATORS = re.compile(r"(\s*[,\n]\s*)")
 _ADDRESS_WORDS = STREET_TYPES | frozenset((
     "apt", "apartment", "suite", "ste", "unit", "floor", "room", "flat", "north", "south", "east",
@@ -206,7 +206,7 @@ _STREET = re.compile(r"\b(?:" + "|".join(sorted(STREET_TYPES)) + r")\b\.?", re.I
 _HOUSE_NUMBER = re.compile(r"\d+[A-Za-z]?(?:[-/]\d+[A-Za-z]?)?")
 _ORDINAL_NUMBER = re.compile(r"(\d+)(st|nd|rd|th)", re.IGNORECASE)
 #: where a unit starts on a street line (``12 Oak Road Apt 4``, ``12 Oak Road #3``)
-_STREET_UNIT = re.compile(r"(?:#|\b(?:apt|apartment|suite|ste|unit|floor|fl|room|rm|flat)\b)", re.IGNORECASE)
+_STREET_UNIT = re.compile(rf"(?:#|\b(?:{_UNITS})\b)", re.IGNORECASE)
 
 
 def _digits(count: int, fake: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..._english import STREET_TYPES
+from ..._english import STREET_TYPES, UNIT_WORDS
 from ...lexicon import place_names
 from ..base import Span
 from ..features import fold
@@ -16,11 +16,10 @@ STREET_WORDS = STREET_TYPES | frozenset((
 ))  # fmt: skip
 #: words that go on an address after its street word: a direction, a unit, a floor (``Main Street
 #: West``, ``12 Oak Road apt 4``, ``Oak Road, second floor``)
-ADDRESS_TAILS = frozenset((
-    "north", "south", "east", "west", "n", "s", "e", "w", "ne", "nw", "se", "sw", "apt", "apartment",
-    "suite", "ste", "unit", "floor", "fl", "room", "rm", "flat", "building", "bldg", "box", "lot",
-    "block", "first", "second", "third", "fourth", "fifth", "ground", "upper", "lower", "rear", "front",
-    "basement", "level",
+ADDRESS_TAILS = UNIT_WORDS | frozenset((
+    "north", "south", "east", "west", "n", "s", "e", "w", "ne", "nw", "se", "sw", "building", "bldg",
+    "box", "lot", "block", "first", "second", "third", "fourth", "fifth", "ground", "upper", "lower",
+    "rear", "front", "basement", "level",
 ))  # fmt: skip
 _WORD = re.compile(r"\S+")
 #: the punctuation around a word that does not make it another word (``Street,``, ``(now)``)
