@@ -192,10 +192,15 @@ def _documents(texts: Sequence[str], identities: list[bytes], config: Anonymizer
     # neutral formats in scope all: the format spans are assembled as hybrid spans (surrogates)
     span_scope = config.scope if scoped else replace(config.scope, scope="hybrid") if formats else None
     with rt.lock:  # detection too: the model detector's caches are the runtime's (thread-safety rule)
-        spans: list[list[Span] | None] = ([detect(rt.detector, t) for t in texts] if scoped
-                                          else [] if not formats
-                                          else list(found_formats) if found_formats is not None
-                                          else [format_spans(t) for t in texts])
+        spans: list[list[Span] | None]
+        if scoped:
+            spans = [detect(rt.detector, t) for t in texts]
+        elif not formats:
+            spans = []
+        elif found_formats is not None:  # the caller found them already
+            spans = list(found_formats)
+        else:
+            spans = [format_spans(t) for t in texts]
         source = rt.source(key)
         out, items = _replace(rt, source, list(texts), identities, config.noise_unit, with_items=True,
                               name_guard=config.scope.scope == "hybrid" and config.scope.name_guard)
