@@ -1,0 +1,48 @@
+"""Decision 0170: LOCATION candidates of ``model,regex`` (verifier off) on real text outside the
+evaluation set (``given_names/corpora.py``: no line shared with test, dev or dev2) and whether the
+shipped verifier keeps them; writes ``dropped-outside.txt`` (the dropped ones).
+
+    cd research/detection/location_context && PYTHONPATH=../../../src python dropped_outside.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "given_names"))
+
+from corpora import outside_test_half  # noqa: E402
+
+import embedanon.detectors.verify as V  # noqa: E402
+from embedanon.detectors.registry import build_detectors  # noqa: E402
+
+realtext = HERE.parents[1] / "evaluation" / "realtext"
+lines: set[str] = set()
+for split in ("dev", "dev2"):
+    for line in (realtext / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
+        lines |= {x.strip() for x in json.loads(line)["text"].split("\n") if len(x.strip()) >= 25}
+verifier = V.SpanVerifier()
+detector = build_detectors("model,regex", verify=False)
+rows = []
+for _, corpus, text in outside_test_half():
+    if corpus not in ("overheard", "singles", "firefox", "brown", "mtsamples"):
+        continue
+    if any(x.strip() in lines for x in text.split("\n")):
+        continue
+    predicted = detector.detect(text)
+    if not predicted:
+        continue
+    for p, q in zip(predicted, verifier.probabilities(text, predicted), strict=True):
+        if p.label == "LOCATION":
+            kept = bool(q >= verifier.threshold or verifier.exempt(text, p))
+            rows.append((corpus, kept, round(float(q), 3), p.source, text[p.start:p.end],
+                         text[max(0, p.start - 60):p.end + 40].replace("\n", " ")))
+print(Counter((r[0], r[1]) for r in rows))
+with open(HERE / "dropped-outside.txt", "w", encoding="utf-8") as fh:
+    for corpus, kept, q, source, span, context in rows:
+        if not kept:
+            fh.write(f"{corpus}\t{q}\t{source}\t{span}\t{context}\n")
