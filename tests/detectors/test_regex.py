@@ -124,6 +124,10 @@ POSITIVE = [
     ("She just turned 60, finally", [("60", "AGE")]),
     ("It was written when he was 78.", [("78", "AGE")]),
     ("When I was 7 we moved", [("7", "AGE")]),
+    # a speaker's own age (decision 0171)
+    ("I'm 23, and I'm 28,", [("23", "AGE"), ("28", "AGE")]),
+    ("Hi Im 44 with a good sense of humour", [("44", "AGE")]),
+    ("(i'm only 14 but) and I am now 40. I’m nearly 9!", [("14", "AGE"), ("40", "AGE"), ("9", "AGE")]),
     # ages said in words (0157): the words only
     ("I am sixty two years old.", [("sixty two", "AGE")]),
     ("a forty-five-year-old man, nearly Fifty years of age", [("forty-five", "AGE"), ("Fifty", "AGE")]),
@@ -160,6 +164,10 @@ NEGATIVE = [
     "turn 3 pages back and turn to 5",
     "when he was 5 minutes late",
     "when she was 3 or 4 times there",
+    "I'm 5 minutes late, I'm 100% sure, I'm 2 pages in, I am 3 episodes away",
+    "I'm 5'11 and I'm 6 ft, I'm 2 for 2, I am 20 pounds lighter, I'm 1 of 3, I'm 3.5 hours in",
+    "I'm 30 seconds away, im 10 mins out",
+    "him 5 times; Tim 12; Kim 4",               # 'im' must be a word of its own
     "it turned 2.5 times",
     "the age of 3-5 year olds",
     "1.2.3.4.5",

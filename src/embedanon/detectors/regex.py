@@ -26,8 +26,10 @@ Labels and what counts (decisions the tests pin down with positive and negative 
 * ``IP``: dotted IPv4 with octets <= 255 (not ``1.2.3.4.5``); IPv6 validated by :mod:`ipaddress`.
 * ``AGE``: the number in ``54-year-old``, ``54 years old``, ``54 yo``, ``54 y/o``, ``age 54``,
   ``aged 54``, ``54 years of age``, ``57yrs of age``, ``40 yrs young``, ``at the age of 54``,
-  ``turned 54`` / ``I'll turn 54``, ``when she was 54`` (0-125); not durations such as ``for 54
-  years``, nor ``turned 90 degrees``, ``turn 3 pages``, ``when he was 5 minutes late``. Said in
+  ``turned 54`` / ``I'll turn 54``, ``when she was 54``, a speaker's own ``I'm 54``, ``im only
+  14``, ``I am now 40`` (0-125); not durations such as ``for 54 years``, nor ``turned 90
+  degrees``, ``turn 3 pages``, ``when he was 5 minutes late``, ``I'm 100% sure``, ``I'm 5'11``,
+  ``I'm 6 ft``, ``I am 3 episodes away``. Said in
   words too (1-125): ``fifty-six-year-old``, ``sixty two years old``, ``aged fifteen``, ``at the age
   of ten`` (the words only).
 
@@ -210,6 +212,13 @@ _AGE_PATTERNS: Final = [
                r"(?:was|were|turned))\s+" + _AGE_NUMBER + r"(?!\w|[.,:/]\d|\s*(?:%|°|percent|degrees?|"
                r"times|points?|pages?|miles?|km|minutes?|hours?|days?|weeks?|months?|years?|am|pm|"
                r"a\.m|p\.m|o'clock|of\b|to\b|or\b|-\d))", re.IGNORECASE),
+    # a speaker's own age (decision 0171): "I'm 23", "im only 14", "I am now 40" (not "I'm 5 minutes
+    # late", "I'm 100% sure", "I'm 5'11", "I'm 6 ft", "I'm 2 for 2", "I am 3 episodes away")
+    re.compile(r"\b(?:i['’]?m|i\s+am)(?:\s+(?:only|just|now|almost|nearly|about|barely))?\s+" + _AGE_NUMBER
+               + r"(?!\w|[.,:/'’\"]\d|\s*(?:%|°|percent|degrees?|times|points?|pages?|miles?|km|"
+               r"minutes?|hours?|days?|weeks?|months?|years?|am|pm|a\.m|p\.m|o'clock|of\b|to\b|or\b|"
+               r"for\b|-\d|ft\b|feet|foot|inch|cm\b|kg\b|kilos?\b|lbs?\b|pounds?|stone\b|dollars?|bucks?|"
+               r"grand\b|episodes?|seconds?|secs?\b|mins?\b|hrs?\b))", re.IGNORECASE),
 ]
 
 #: an age said in words, 1 to 125 (``fifty-six``, ``twenty two``, ``one hundred and two``)
