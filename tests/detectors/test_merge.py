@@ -359,6 +359,12 @@ def test_a_phone_span_holds_seven_digits_or_more(piece, kept):
         ("1.8-14.6)", "IP", True), ("[0\u00b78130-1\u00b71881]", "PHONE", True), ("92.0-99.7%", "IP", True),
         ("2020; 161(17)", "PHONE", True), ("68:1150-1154", "PHONE", True), ("64.9\u00b115.7", "IP", True),
         ("(\u03c72(1611) = 2485.84", "PHONE", True), ("<0.0001", "IP", True), ("p=0.021", "PHONE", True),
+        # ranges of years of real IMDB and Brown text (decision 0172)
+        ("1999-2001", "PHONE", True), ("1944-45", "ID", True), ("1999-00", "ID", True), ("2019/20", "ID", True),
+        ("(1941-1991)", "PHONE", True), ("1999 \u2013 2001", "PHONE", True),
+        # not a range of years: backwards, a century or more apart, no years, four-four phones
+        ("2001-1999", "ID", False), ("1800-1950", "ID", False), ("2345-6789", "PHONE", False),
+        ("1999-2100", "PHONE", False), ("5551-2345", "PHONE", False),
         # values stay: phones, IPs, IDs (an ID may hold '=')
         ("617-555-0143", "PHONE", False), ("617.555.0143", "PHONE", False), ("10.0.0.1", "IP", False),
         ("MRN=1234567", "ID", False), ("AB-1234-56", "ID", False), ("+44 20 7946 0958", "PHONE", False),

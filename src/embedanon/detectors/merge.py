@@ -296,6 +296,8 @@ PHONE_DIGITS = 7
 _DECIMAL_RANGE = re.compile(r"[(\[]?~?\d+[.\u00b7]\d+%?\s*[-\u2013\u2011]\s*~?\d+[.\u00b7]\d+%?[)\]]*")
 #: a journal's year; volume(issue) or volume:pages (``2020; 161(17)``, ``68:1150-1154``): a citation
 _CITATION = re.compile(r"(?:1[89]|20)\d\d\s*;\s*\d+\s*\(\d+\)|\d+\s*:\s*\d+\s*[-\u2013]\s*\d+")
+#: a range of two years (``1999-2001``, ``1944-45``, ``2019/20``), read by :func:`_year_range`
+_YEAR_RANGE = re.compile(r"[(\[]?((?:1[89]|20)\d\d)\s*[-\u2013/]\s*((?:1[89]|20)\d\d|\d\d)[)\]]?")
 #: signs of a statistic that no phone, IP or ID holds
 _STATISTIC_SIGNS = frozenset("\u00b1%<>\u2264\u2265\u03c7")
 #: words before an age that make it a bound of a group's ages (``over 65``, ``median age 68``, ``<65``)
@@ -309,16 +311,31 @@ _GROUP_AGE_AFTER = re.compile(
     re.IGNORECASE)
 
 
+def _year_range(piece: str) -> bool:
+    """Whether ``piece`` is a range of two years, 1800-2099, the second after the first and less
+    than a century later (``1999-2001``, ``1944-45``, ``1999-00``, ``2019/20``); not ``2001-1999``."""
+    m = _YEAR_RANGE.fullmatch(piece)
+    if m is None:
+        return False
+    first, second = int(m.group(1)), int(m.group(2))
+    if second < 100:  # two digits: the first year's century, or the next one's (1999-00)
+        second += first - first % 100
+        if second <= first:
+            second += 100
+    return 0 < second - first < 100
+
+
 def not_a_value(text: str, start: int, end: int, label: str) -> bool:
-    """Whether ``text[start:end]``, labelled ``label``, is a statistic, a citation or the age of a
-    group rather than a person's value (decision 0149): a PHONE, IP or ID span that is a range of
-    decimal numbers (``95% CI 1.31-26.13``), a journal citation (``2020; 161(17)``) or holds a
-    sign of a statistic (``±``, ``%``, ``<``, ``>``, ``≤``, ``≥``, ``χ``; ``=`` too, but in an ID);
-    an AGE that bounds a group (``people over 65``, ``median age 68``, ``aged 18 to 65``, ``≥65
-    years``, ``65 or older``)."""
+    """Whether ``text[start:end]``, labelled ``label``, is a statistic, a citation, a range of
+    years or the age of a group rather than a person's value (decisions 0149, 0172): a PHONE, IP
+    or ID span that is a range of decimal numbers (``95% CI 1.31-26.13``), a journal citation
+    (``2020; 161(17)``), a range of years (``1999-2001``, ``1944-45``) or holds a sign of a
+    statistic (``±``, ``%``, ``<``, ``>``, ``≤``, ``≥``, ``χ``; ``=`` too, but in an ID); an AGE
+    that bounds a group (``people over 65``, ``median age 68``, ``aged 18 to 65``, ``≥65 years``,
+    ``65 or older``)."""
     piece = text[start:end]
     if label in ("PHONE", "IP", "ID"):
-        if _DECIMAL_RANGE.fullmatch(piece) or _CITATION.search(piece):
+        if _DECIMAL_RANGE.fullmatch(piece) or _CITATION.search(piece) or _year_range(piece):
             return True
         return any(c in _STATISTIC_SIGNS for c in piece) or (label != "ID" and "=" in piece)
     if label == "AGE":
@@ -398,8 +415,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     labels are left to their detectors (a name's period may be an initial's, ``J.``).
     A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
-    ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation or a group's
-    age (:func:`not_a_value`, decision 0149).
+    ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation, a range of
+    years or a group's age (:func:`not_a_value`, decisions 0149 and 0172).
 
     Args:
         text: the text.
