@@ -54,6 +54,7 @@ from ..structure import role_ranges
 from .abbreviations import without_defined_abbreviations
 from .base import LABELS, VALUE_LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
+from .markup import markup_ranges, masked
 
 #: Tie-break order between labels of equally long, equally scored overlapping spans.
 LABEL_PRIORITY: tuple[str, ...] = ("EMAIL", "URL", "IP", "DATE", "PHONE", "AGE", "ID", "ADDRESS",
@@ -251,10 +252,23 @@ class UnionDetector:
         self.name = ",".join(d.name for d in detectors)
 
     def detect(self, text: str) -> list[Span]:
-        """Merged spans of every detector (raises DetectorUnavailable if any detector does)."""
+        """Merged spans of every detector (raises DetectorUnavailable if any detector does).
+
+        The detectors, the lists and the verifier read the text with its bare HTML tags masked
+        (:mod:`.markup`, same length), and no span keeps a tag's characters."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
+        tags = markup_ranges(text)
+        if not tags:
+            return self._detect(text)
+        spans = self._detect(masked(text, tags))
+        return without_ranges(text, spans, tags)
+
+    def _detect(self, text: str) -> list[Span]:
         found = [span.check(text) for detector in self.detectors for span in detector.detect(text)]
+        # a span of no letter or digit is punctuation, never PII (the model once read a run of
+        # ``>>>>>>`` quote marks as an ADDRESS)
+        found = [s for s in found if any(c.isalnum() for c in text[s.start:s.end])]
         found = trim_value_edges(text, found)
         roles = role_ranges(text)
         if roles and found:
@@ -290,6 +304,8 @@ class UnionDetector:
 
 
 _VALUE_EDGE = ".,;:!?"
+#: characters no URL or e-mail address holds unescaped (RFC 3986, RFC 5322 outside quotes)
+_NOT_IN_ADDRESSES = re.compile(r"[<>\"]")
 #: the fewest digits a phone number has (a local number without its area code)
 PHONE_DIGITS = 7
 #: a range of two decimal numbers (``1.31-26.13``, ``[0·8130-1·1881]``, ``92.0-99.7%``): a statistic
@@ -416,7 +432,9 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
     ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation, a range of
-    years or a group's age (:func:`not_a_value`, decisions 0149 and 0172).
+    years or a group's age (:func:`not_a_value`, decisions 0149 and 0172). A URL or e-mail span
+    ends before a ``<``, ``>`` or ``"`` inside it (the model read ``http://x.org">`` of an HTML
+    attribute as one URL; decision 0173).
 
     Args:
         text: the text.
@@ -428,6 +446,10 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
             out.append(span)
             continue
         a, b = _value_core(text, span.start, span.end, span.label == "PHONE")
+        if span.label in ("URL", "EMAIL"):  # neither holds '<', '>' or '"' (``href="http://x.org">``)
+            cut = _NOT_IN_ADDRESSES.search(text, a, b)
+            if cut is not None:
+                a, b = _value_core(text, a, cut.start(), False)
         if not any(c.isalnum() for c in text[a:b]):
             continue
         if span.label == "PHONE" and sum(c.isdigit() for c in text[a:b]) < PHONE_DIGITS:

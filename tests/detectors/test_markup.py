@@ -1,0 +1,106 @@
+"""HTML tags in web text are layout (decision 0173): the detectors read a masked view of the same
+length, and no span keeps a tag's characters."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedanon.detectors.base import Span
+from embedanon.detectors.markup import markup_ranges, masked
+from embedanon.detectors.merge import UnionDetector
+from embedanon.detectors.registry import build_detectors
+
+
+def test_bare_tags_are_found_and_masked_to_the_same_length():
+    text = "Great.<br /><br />I <i>loved</i> it</P><hr>x"
+    ranges = markup_ranges(text)
+    assert [text[a:b] for a, b in ranges] == ["<br />", "<br />", "<i>", "</i>", "</P>", "<hr>"]
+    view = masked(text, ranges)
+    assert len(view) == len(text)
+    assert view == "Great." + "     \n" * 2 + "I " + "   " + "loved" + "    " + " it" + "   \n" + "   \n" + "x"
+
+
+@pytest.mark.parametrize("text", [
+    '<a href="http://jo.example.org">my page</a>x',  # attributes may hold a personal URL: kept
+    "teacher: hi <STUDENT>, how are you?",            # a placeholder is no HTML tag
+    "I <3 you and x < 5 > 2",
+    "<browser> in sidebar",
+    "no tags at all",
+])
+def test_what_is_no_bare_tag_stays(text):
+    spans = markup_ranges(text)
+    assert all(text[a:b] in ("</a>",) for a, b in spans)
+    assert masked(text, []) == text
+
+
+@given(st.lists(st.sampled_from(["<br />", "<p>", "</p>", "<i>", "</i>", "Ann ", "Lee", ". ", "\n", "<x>",
+                                 "<br>", "a<b>c", "< br>", "<BR/>", "<a href='u'>"]), max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_the_view_keeps_every_other_character(pieces):
+    text = "".join(pieces)
+    ranges = markup_ranges(text)
+    view = masked(text, ranges)
+    assert len(view) == len(text)
+    inside = {i for a, b in ranges for i in range(a, b)}
+    assert all(view[i] == text[i] for i in range(len(text)) if i not in inside)
+    assert all(view[i] in " \n" for i in inside)
+    assert all(b <= c for (_, b), (c, _) in zip(ranges, ranges[1:]))  # sorted, disjoint
+
+
+class _Fixed:
+    """A detector that returns fixed spans over whatever text it reads."""
+
+    name = "fixed"
+
+    def __init__(self, spans):
+        self.spans = spans
+        self.seen = []
+
+    def detect(self, text):
+        self.seen.append(text)
+        return list(self.spans)
+
+
+def test_detectors_read_the_masked_view_and_no_span_keeps_a_tag(monkeypatch):
+    import embedanon.detectors.merge as merge
+
+    monkeypatch.setattr(merge, "Detector", _Fixed)  # the union checks its detectors' type
+    text = "Call <b>Ann Lee</b> now"
+    fixed = _Fixed([Span(5, 19, "NAME", 0.9, "fixed")])  # '<b>Ann Lee</b>', as a tag-blind model might
+    union = UnionDetector([fixed])
+    assert fixed.seen == [] and union.detect(text) == [Span(8, 15, "NAME", 0.9, "fixed")]
+    assert fixed.seen == ["Call    Ann Lee     now"]
+
+
+def test_names_in_web_text_are_found_as_in_plain_text():
+    """The shipped detector on a record with HTML line breaks and emphasis finds what it finds
+    in the same record written plainly (the code before missed the emphasized name and read the
+    one after a break as an ADDRESS)."""
+    detector = build_detectors("model,regex")
+    plain = "Thanks for the visit.\nMy friend Kwame Mensah lives at 12 Oak Road.\nCall 617-555-0143."
+    html = plain.replace("\n", "<br />").replace("Kwame Mensah", "<i>Kwame Mensah</i>")
+
+    def found(text):
+        return [(text[s.start:s.end], s.label) for s in detector.detect(text)]
+
+    assert found(html) == found(plain)
+    assert ("Kwame Mensah", "NAME") in found(html)
+    assert all("<" not in piece and ">" not in piece for piece, _ in found(html))
+
+
+def test_an_address_ends_before_markup_characters():
+    detector = build_detectors("model,regex")
+    text = '<a href="http://jo.example.org">my page</a> and <ann@example.org>'
+    assert [(text[s.start:s.end], s.label) for s in detector.detect(text)] == [
+        ("http://jo.example.org", "URL"), ("ann@example.org", "EMAIL")]
+
+
+def test_a_span_of_punctuation_only_is_dropped(monkeypatch):
+    import embedanon.detectors.merge as merge
+
+    monkeypatch.setattr(merge, "Detector", _Fixed)
+    text = ">>>>>> >>>> With their"
+    union = UnionDetector([_Fixed([Span(0, 11, "ADDRESS", 0.5, "fixed"), Span(12, 16, "NAME", 0.5, "fixed")])])
+    assert union.detect(text) == [Span(12, 16, "NAME", 0.5, "fixed")]
