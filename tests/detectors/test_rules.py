@@ -719,7 +719,10 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
         ("Thanks to Okafor, Mrs. Adu", [("Okafor,", "NAME")], ["Okafor"]),
         ("Hi: Ana; and", [(": Ana;", "NAME")], ["Ana"]),
         ("Hey Bo!", [("Bo!", "NAME")], ["Bo"]),
-        # kept: a period (an initial, a suffix), a quote, another label, a span of punctuation only is dropped
+        # a double quote leaves (decision 0174): no name holds one
+        ('the "Ana Lee" show', [('"Ana Lee"', "NAME")], ["Ana Lee"]),
+        ('said "Ana', [('"Ana', "NAME")], ["Ana"]),
+        # kept: a period (an initial, a suffix), a single quote, another label, a span of punctuation only is dropped
         ("John Q. came", [("John Q.", "NAME")], ["John Q."]),
         ("Smith, Jr. came", [("Smith, Jr.", "NAME")], ["Smith, Jr."]),
         ("the 'Ana' show", [("'Ana'", "NAME")], ["'Ana'"]),

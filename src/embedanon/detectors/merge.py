@@ -54,7 +54,7 @@ from ..structure import role_ranges
 from .abbreviations import without_defined_abbreviations
 from .base import LABELS, VALUE_LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
-from .markup import markup_ranges, masked
+from .view import detection_view
 
 #: Tie-break order between labels of equally long, equally scored overlapping spans.
 LABEL_PRIORITY: tuple[str, ...] = ("EMAIL", "URL", "IP", "DATE", "PHONE", "AGE", "ID", "ADDRESS",
@@ -254,15 +254,14 @@ class UnionDetector:
     def detect(self, text: str) -> list[Span]:
         """Merged spans of every detector (raises DetectorUnavailable if any detector does).
 
-        The detectors, the lists and the verifier read the text with its bare HTML tags masked
-        (:mod:`.markup`, same length), and no span keeps a tag's characters."""
+        The detectors, the lists and the verifier read :func:`~.view.detection_view` of the text
+        (bare HTML tags masked, typographic quotes in ASCII; the same length), and no span keeps a
+        tag's characters."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
-        tags = markup_ranges(text)
-        if not tags:
-            return self._detect(text)
-        spans = self._detect(masked(text, tags))
-        return without_ranges(text, spans, tags)
+        view, tags = detection_view(text)
+        spans = self._detect(view)
+        return without_ranges(text, spans, tags) if tags else spans
 
     def _detect(self, text: str) -> list[Span]:
         found = [span.check(text) for detector in self.detectors for span in detector.detect(text)]

@@ -241,7 +241,7 @@ def join_running_inversions(context: RuleContext, spans: list[Span]) -> list[Spa
 
 #: what a NAME span never starts or ends with (``Okafor,``: the model scored the comma a name
 #: continuation at the threshold)
-_NAME_EDGE_PUNCT = ",;:!?"
+_NAME_EDGE_PUNCT = ',;:!?"'
 #: a title opening a NAME span, then the name: ``Mister [Gibbs]``, ``Captain [Jack]``
 _LEADING_TITLE = re.compile(rf"(?:{TITLE_ALTERNATION})\.?[ \t]+(?=\w)", re.IGNORECASE)
 
@@ -249,8 +249,9 @@ _LEADING_TITLE = re.compile(rf"(?:{TITLE_ALTERNATION})\.?[ \t]+(?=\w)", re.IGNOR
 def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     """NAME spans lose the list and sentence punctuation at their edges (``Okafor,`` → ``Okafor``):
     a redacted name otherwise took the comma after it with it (``Thanks to [NAME] Mrs. ...``).
-    Only ``,;:!?`` and whitespace are removed, never a letter, a period (``J.``, ``Jr.``) or a
-    quote; a span of nothing else, or of symbols only (``<`` of ``<teacher>``), is dropped (one of
+    Only ``,;:!?``, the double quote (``"Ann Lee"``, decision 0174) and whitespace are removed,
+    never a letter, a period (``J.``, ``Jr.``) or a single quote (an apostrophe may be the name's);
+    a span of nothing else, or of symbols only (``<`` of ``<teacher>``), is dropped (one of
     digits stays: the model may have read an age as a name, and it is still PII).
     A title that opens a span of more words leaves it
     (``Mister Gibbs`` → ``Gibbs``, ``Captain Jack`` → ``Jack``; :data:`embedanon._english.TITLES`):

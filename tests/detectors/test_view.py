@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedanon.detectors.base import Span
-from embedanon.detectors.markup import markup_ranges, masked
 from embedanon.detectors.merge import UnionDetector
 from embedanon.detectors.registry import build_detectors
+from embedanon.detectors.view import QUOTES, detection_view, markup_ranges, masked
 
 
 def test_bare_tags_are_found_and_masked_to_the_same_length():
@@ -104,3 +104,26 @@ def test_a_span_of_punctuation_only_is_dropped(monkeypatch):
     text = ">>>>>> >>>> With their"
     union = UnionDetector([_Fixed([Span(0, 11, "ADDRESS", 0.5, "fixed"), Span(12, 16, "NAME", 0.5, "fixed")])])
     assert union.detect(text) == [Span(12, 16, "NAME", 0.5, "fixed")]
+
+
+def test_typographic_quotes_read_as_ascii_one_for_one():
+    text = "It\u2019s \u201cAnn\u201d and \u2018Bo\u2019, \u00abLe\u00bb \u201eX\u201f"
+    view, tags = detection_view(text)
+    assert tags == [] and len(view) == len(text)
+    assert view == "It's \"Ann\" and 'Bo', \"Le\" \"X\""
+    assert all(len(v) == 1 for v in QUOTES.values())
+    assert detection_view("plain 'text' here") == ("plain 'text' here", [])
+
+
+def test_a_record_in_typographic_quotes_is_read_as_in_ascii():
+    """Word processors and phones write curly quotes; the detector finds in such a record what it
+    finds in the ASCII one (the code before missed ``Daniel\u2019s`` and kept ``Maria\u2019s``)."""
+    detector = build_detectors("model,regex")
+    ascii_text = 'It\'s Daniel\'s book, not Maria\'s. My friend "Ann Lee" lives at 12 Oak Road.'
+    curly = ascii_text.translate({ord("'"): "\u2019"}).replace('"Ann Lee"', "\u201cAnn Lee\u201d")
+
+    def found(text):
+        return [(s.start, s.end, s.label) for s in detector.detect(text)]
+
+    assert found(curly) == found(ascii_text)
+    assert [curly[a:b] for a, b, label in found(curly)] == ["Daniel", "Maria", "Ann Lee", "12 Oak Road"]

@@ -1,17 +1,22 @@
-"""HTML tags in text that came from the web (``<br />``, ``<p>``, ``<i>``): layout, never PII.
+"""The text as the detectors read it: the same characters, less the web's tags and the typography.
 
-Web exports (reviews, forum posts, learning-platform essays) keep their line breaks as tags. The
-detectors read such a tag as words: on IMDB reviews the model took ``<br /><br />`` and the name
-after it for an ADDRESS, a URL ran on into ``<br``, and a name in ``<i>...</i>`` was missed
-(decision 0173). The detectors therefore read a **masked view** of the text, of the same length,
-where each tag of :data:`BLOCK_TAGS` is spaces and a line break (the next line starts right after
-the tag) and each tag of :data:`INLINE_TAGS` is spaces, and no span keeps a tag's characters
-(:func:`~.merge.without_ranges`), so a surrogate never eats one.
+**HTML tags** (decision 0173). Web exports (reviews, forum posts, learning-platform essays) keep
+their line breaks as tags. The detectors read such a tag as words: on IMDB reviews the model took
+``<br /><br />`` and the name after it for an ADDRESS, a URL ran on into ``<br``, and a name in
+``<i>...</i>`` was missed. The detectors therefore read a **view** of the text, of the same
+length, where each tag of :data:`BLOCK_TAGS` is spaces and a line break (the next line starts right
+after the tag) and each tag of :data:`INLINE_TAGS` is spaces, and no span keeps a tag's
+characters (:func:`~.merge.without_ranges`), so a surrogate never eats one.
 
 Only bare tags are masked: a tag with attributes (``<a href="...">``, ``<p class="x">``) stays as
 it is, since an attribute may hold a personal URL or e-mail that the detectors must see. Text
 between angle brackets that is no tag of the lists (``<STUDENT>``, ``<3``, ``<browser>``) stays
 too.
+
+**Typographic quotes** (decision 0174). Word processors and phones write ``’`` for the apostrophe
+and ``“ ”`` ``‘ ’`` for quotes; the shipped model and rules were built on ASCII text, so a span
+took the quotes in (``“Ann Lee”``, ``Grace’``) and ``Daniel’s`` was missed. In the view each
+character of :data:`QUOTES` is its ASCII form, one character for one.
 """
 
 from __future__ import annotations
@@ -29,6 +34,12 @@ INLINE_TAGS = frozenset((
     "i", "b", "u", "s", "em", "strong", "span", "a", "font", "sup", "sub", "small", "big", "tt",
     "code", "mark", "q", "cite", "abbr", "del", "ins", "strike", "center",
 ))  # fmt: skip
+#: typographic quotes and apostrophes -> their ASCII form (one character each)
+QUOTES: dict[int, str] = {
+    **{ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u2032\u2039\u203a"},
+    **{ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
+}
+_ANY_QUOTE = re.compile("[" + "".join(chr(c) for c in QUOTES) + "]")
 #: a bare opening, closing or empty tag: ``<br>``, ``<br/>``, ``<br />``, ``</p>``, ``<I>``
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,9})\s*/?>")
 
@@ -57,3 +68,14 @@ def masked(text: str, ranges: list[tuple[int, int]]) -> str:
         at = b
     pieces.append(text[at:])
     return "".join(pieces)
+
+
+def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """The text as the detectors read it, of the same length (tags masked by :func:`masked`,
+    quotes folded by :data:`QUOTES`; ``text`` itself when it holds neither), and the ranges of
+    the tags, which no span may keep."""
+    tags = markup_ranges(text)
+    view = masked(text, tags)
+    if _ANY_QUOTE.search(view) is not None:
+        view = view.translate(QUOTES)
+    return view, tags
