@@ -134,6 +134,11 @@ POSITIVE = [
     ("at age seventy-four; aged fifteen; at the age of ten.", [("seventy-four", "AGE"), ("fifteen", "AGE"),
                                                                ("ten", "AGE")]),
     ("she is one hundred and two years old", [("one hundred and two", "AGE")]),
+    # ... and after the cues of the digit rules (decision 0175)
+    ("When I was twelve, my grandmother", [("twelve", "AGE")]),
+    ("since she was nine; I'm thirteen; i am twenty one", [("nine", "AGE"), ("thirteen", "AGE"),
+                                                          ("twenty one", "AGE")]),
+    ("when I was five or six, I\u2019m only fourteen", [("five", "AGE"), ("fourteen", "AGE")]),
     # several, adjacent and mixed
     ("a@b.com,c@d.org", [("a@b.com", "EMAIL"), ("c@d.org", "EMAIL")]),
     ("Mail ann@x.io or see x.io/ann, tel 617-555-0134, DOB 1/2/1990",
@@ -168,6 +173,8 @@ NEGATIVE = [
     "I'm 5'11 and I'm 6 ft, I'm 2 for 2, I am 20 pounds lighter, I'm 1 of 3, I'm 3.5 hours in",
     "I'm 30 seconds away, im 10 mins out",
     "him 5 times; Tim 12; Kim 4",               # 'im' must be a word of its own
+    "I'm one of those people, I am about three years older, I'm only two steps away",
+    "when we were ten minutes late; I was twelve; when I was one of them",
     "it turned 2.5 times",
     "the age of 3-5 year olds",
     "1.2.3.4.5",

@@ -31,7 +31,7 @@ Labels and what counts (decisions the tests pin down with positive and negative 
   degrees``, ``turn 3 pages``, ``when he was 5 minutes late``, ``I'm 100% sure``, ``I'm 5'11``,
   ``I'm 6 ft``, ``I am 3 episodes away``. Said in
   words too (1-125): ``fifty-six-year-old``, ``sixty two years old``, ``aged fifteen``, ``at the age
-  of ten`` (the words only).
+  of ten``, ``when I was twelve``, ``I'm thirteen`` (the words only; not ``I'm one of them``).
 
 Spans overlapping inside this detector are merged by :func:`~.merge.merge_spans` (so an e-mail's
 domain is not also a URL).
@@ -237,6 +237,13 @@ _SPOKEN_AGE_PATTERNS: Final = [
                + r"(?:[ \-]?(?:years?|yrs?)[ \-]?old|\s+(?:years?|yrs?)\s+of\s+age)(?![\w/])", re.IGNORECASE),
     re.compile(r"\b(?:aged?|age\s+of)\s*:?\s+" + _AGE_IN_WORDS
                + r"(?![\w-]|\s+(?:days?|weeks?|months?|hours?|minutes?)\b)", re.IGNORECASE),
+    # after the cues of the digit rules (decision 0175): "when I was twelve", "since she was nine",
+    # "I'm thirteen", "i am twenty one"; not "one" ("I'm one of those"), nor before a unit or
+    # "years" ("three years older"; "seven years old" is the first rule's)
+    re.compile(r"\b(?:(?:when|since)\s+(?:he|she|i|we|they|you)\s+(?:was|were)|i['’]?m|i\s+am)"
+               r"(?:\s+(?:only|just|now|almost|nearly|about|barely))?\s+(?!one\b)" + _AGE_IN_WORDS
+               + r"(?![\w-]|\s+(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?|seconds?|times|of|"
+               r"percent|feet|foot|inches|pounds|stone|steps?|points?|pages?|miles?)\b)", re.IGNORECASE),
 ]
 
 
@@ -307,6 +314,10 @@ _DIGIT, _AT, _COLON, _MONTH_AND_DIGIT, _MONTH_WORD = "digit", "@", ":", "month",
 #: what an age said in words needs: ``year`` or ``yr`` (``sixty two years old``), or ``age``
 #: (``aged fifteen``), in any case
 _YEAR_WORD, _AGE_WORD = "year word", "age word"
+#: what a speaker's own age in words needs (decision 0175): ``was``, ``were``, ``am`` or ``m`` after
+#: ``i`` and an apostrophe or none, as a word, in any case
+_WAS_WORD = "was word"
+_WAS_CUE = re.compile(r"\b(?:was|were|i['’]?m|am)\b", re.IGNORECASE)
 #: Finer needs of the phone and ID rules, read off an ASCII text (:class:`_Present`; a text with
 #: other characters meets them all): six digits with gaps of at most three of `` .-()`` (``/`` too
 #: for the trunk-0 rule), three digits right after ``+`` or a leading ``00``, two capitals then
@@ -342,6 +353,7 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
     *(("AGE", p, None, 1.0, _DIGIT) for p in _AGE_PATTERNS),
     ("AGE", _SPOKEN_AGE_PATTERNS[0], None, 1.0, _YEAR_WORD),
     ("AGE", _SPOKEN_AGE_PATTERNS[1], None, 1.0, _AGE_WORD),
+    ("AGE", _SPOKEN_AGE_PATTERNS[2], None, 1.0, _WAS_WORD),
 ]
 _ANY_DIGIT = re.compile(r"\d")
 _ANY_MONTH = re.compile(_MONTH)
@@ -367,6 +379,8 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
     _SPOKEN_AGE_PATTERNS[0]: re.compile(
         rf"(?<![\w-])(?:{_UNIT_WORDS}|{_TEEN_WORDS}|{_TEN_WORDS})(?=[a-z\s-]{{0,40}}?(?:year|yr))"),
     _SPOKEN_AGE_PATTERNS[1]: re.compile(r"\bage"),
+    # ``when``, ``since``, ``i'm``, ``im``, ``i am`` (a typographic apostrophe is ``#`` here)
+    _SPOKEN_AGE_PATTERNS[2]: re.compile(r"\b(?:when|since|i['#]?m\b|i\s+am\b)"),
 }
 
 
@@ -502,6 +516,8 @@ class _Present:
             return _MONTH_OPENING.search(lowered) is not None
         if need == _DIGIT:
             return _ANY_DIGIT.search(text) is not None
+        if need == _WAS_WORD:
+            return _WAS_CUE.search(text) is not None
         if need in (_YEAR_WORD, _AGE_WORD):
             lowered = self.lowered()
             folded = text.lower() if lowered is None else lowered
