@@ -68,6 +68,11 @@ POSITIVE = [
     ("DF 61 9141-7776.", [("61 9141-7776", "PHONE")]),
     # DATE
     ("on 2024-03-15 at noon", [("2024-03-15", "DATE")]),
+    # a month and day, or a month and two-digit year, after a word that places it (decision 0176)
+    ("cystoscopy on 4/13. On 4/14 the patient", [("4/13", "DATE"), ("4/14", "DATE")]),
+    ("loss since 12/94, well until 8/71 when, improved by 3/93", [("12/94", "DATE"), ("8/71", "DATE"),
+                                                                 ("3/93", "DATE")]),
+    ("labs from 02/05. Seen on 12/3", [("02/05", "DATE"), ("12/3", "DATE")]),
     ("at 2024-03-15T10:30:00", [("2024-03-15T10:30:00", "DATE")]),
     ("seen 12/31/2024.", [("12/31/2024", "DATE")]),
     ("seen 31.12.2024 in Bonn", [("31.12.2024", "DATE"), ("Bonn", "LOCATION")]),
@@ -172,6 +177,8 @@ NEGATIVE = [
     "I'm 5 minutes late, I'm 100% sure, I'm 2 pages in, I am 3 episodes away",
     "I'm 5'11 and I'm 6 ft, I'm 2 for 2, I am 20 pounds lighter, I'm 1 of 3, I'm 3.5 hours in",
     "I'm 30 seconds away, im 10 mins out",
+    "before 9/11, from 88/41 to 108/60, by 1/2 inch, on 3/4 L of oxygen, a score of 12/16",
+    "pain from 3/10 to 6/10, after 3/4's of it, on 10/99-X3, on 3/14.5, born 13/12",
     "him 5 times; Tim 12; Kim 4",               # 'im' must be a word of its own
     "I'm one of those people, I am about three years older, I'm only two steps away",
     "when we were ten minutes late; I was twelve; when I was one of them",

@@ -39,6 +39,10 @@ TABLE = [
     ("March 2024", 20, "April 2024"),
     ("march 2024", 10, "march 2024"),
     ("03/2024", -20, "02/2024"),
+    # a month and a two-digit year that is no day, from the 15th (decision 0176: '12/94' came
+    # back as random digits '14/86', '8/71' as '0/40')
+    ("12/94", 40, "01/95"),
+    ("8/71", -400, "7/70"),
     ("2024", -200, "2023"),
     ("Mon", 3, "Thu"),
     ("(2024-03-07)", 1, "(2024-03-08)"),

@@ -14,7 +14,9 @@ Labels and what counts (decisions the tests pin down with positive and negative 
   ``ext. 12``) is part of the number. A bare digit run is an ``ID``, not a phone.
 * ``DATE``: ISO ``2024-03-15`` (optionally with a time), numeric ``12/31/2024``, ``31.12.2024``,
   ``3/4/24`` (two-digit years only with ``/`` or ``-``), month names with a day and/or year
-  (``March 3, 2024``, ``3 March 2024``, ``Mar 3rd``, ``3rd of March``, ``March 2024``). A bare
+  (``March 3, 2024``, ``3 March 2024``, ``Mar 3rd``, ``3rd of March``, ``March 2024``), and a
+  month and day or a month and two-digit year after a word that places an event in time (``on
+  12/26``, ``since 12/94``, ``until 8/71``; not ``before 9/11``, ``by 1/2 inch``). A bare
   year (``in 2019``), a bare month or weekday and clock times are **not** dates here: HIPAA Safe
   Harbor keeps years, and a month alone identifies no one.
 * ``ID``: SSN-like ``123-45-6789``; the value after a record keyword (``MRN 123456``,
@@ -160,6 +162,15 @@ _SPOKEN_DATES: Final = [
 ]
 #: a month and year in digits: ``02/2008``, ``11-1999``
 _MONTH_YEAR: Final = re.compile(r"(?<![\w.\-/])(?:0?[1-9]|1[0-2])[/\-](?:19|20)\d{2}(?![\w\-/]|[.:]\d)")
+#: a date without its year, or with two digits of it, after a word that places an event in time:
+#: ``on 12/26``, ``since 12/94``, ``until 8/71``, ``from 02/05``, ``by 3/93`` (decision 0176); the date
+#: only; not ``9/11`` (the attacks), nor before ``%``, ``of``, ``'s`` or a unit (``by 1/2 inch``,
+#: ``on 3/4 L``), nor a score in a range of scores (``from 3/10 to 6/10``)
+_SHORT_DATE: Final = re.compile(
+    r"\b(?i:on|since|until|till|through|thru|from|by|before|after|due|dated|born)\s+"
+    r"(?!9/11\b)(?P<v>(?:0?[1-9]|1[0-2])/(?:\d{2}|[1-9]))"
+    r"(?![\w/\-]|[.,:]\d|['’]s\b|\s*(?:%|(?i:of|inch|inches|cups?|tsp|tbsp|miles?|mg|ml|mm|cm|kg|lbs?|"
+    r"pounds?|points?|x|l|liters?|litres?)\b|(?i:to|-)\s*\d{1,2}/10\b))")
 #: a licence plate after its name: ``plate 7ABC123``, ``license plate number ABC-1234``
 _PLATE: Final = re.compile(r"(?i:\b(?:licen[cs]e[ \t]+)?plates?(?:[ \t]+(?:number|no\.?|#))?"
                            r"(?:[ \t]+(?:is|was|reads))?)[ \t:#]+"
@@ -342,6 +353,7 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
     *(("DATE", p, None, 1.0, _MONTH_AND_DIGIT) for p in _DATE_PATTERNS[3:]),
     *(("DATE", p, None, 1.0, _MONTH_WORD) for p in _SPOKEN_DATES),
     ("DATE", _MONTH_YEAR, None, 1.0, _DIGIT),
+    ("DATE", _SHORT_DATE, None, 1.0, _DIGIT),
     ("ID", _PLATE, None, 1.0, _PLATE_WORD),
     ("ID", _ID_PATTERNS[0], None, 1.0, _RUN),
     ("ID", _ID_PATTERNS[1], None, 1.0, _ID_WORD),

@@ -9,7 +9,8 @@ Formats (English month and weekday names, any case, full or abbreviated, optiona
 ``2024-03-07`` (also ``/`` or ``.``), ``20240307``,
 ``03/07/2024`` and ``3-7-24`` (read as ``date_order`` unless only the other order is a valid
 date), ``March 7, 2024``, ``Mar. 7th 2024``, ``7 March 2024``, ``07-Mar-2024``, ``7th of March``,
-``March 2024``, ``03/2024``, ``2019/05`` (year first), ``2024``, ``'98``, ``03/07`` (no year), each
+``March 2024``, ``03/2024``, ``2019/05`` (year first), ``2024``, ``'98``, ``03/07`` (no year),
+``12/94`` (a month and a two-digit year that is no day), each
 optionally after a weekday (``Thursday, March 7``), decades (``1990s``), ranges of days
 (``March 5-7, 2024``), and two dates or years joined by ``-`` or ``/`` (``2019-2020``,
 ``3/4/2019-3/9/2019``: both ends move).
@@ -79,6 +80,8 @@ _PATTERNS = tuple(
         # year and month (``2019/05``, ``2019-5``): a month that is no month (``2019-20``) is none
         r"(?P<y>\d{4})(?P<s>[-/])(?P<m>\d{1,2})",
         rf"(?P<a>\d{{1,2}})(?P<s>/)(?P<b>\d{{1,2}}){_TIME}",  # no year (``03/07``): shifted in a leap year
+        # a month and a year of two digits that is no day (``12/94``, ``8/71``; decision 0176)
+        r"(?P<m>0?[1-9]|1[0-2])(?P<s>/)(?P<y>3[2-9]|[4-9]\d)",
         r"(?P<y>(?:1[89]|2[01])\d\d)",
         r"['\u2019](?P<y>\d{2})",  # a year of two digits after an apostrophe (``'98``)
         rf"{_WDN}\.?{_TIME}",
