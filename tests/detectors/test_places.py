@@ -58,6 +58,25 @@ def test_places_and_institutions(text, expected):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        # text with no capital letter (decision 0178): a large city or a distinctive town after a
+        # locative word
+        ("student: my name is priya and im from chennai", ["chennai"]),
+        ("how long have you lived in london? i moved to leeds", ["london", "leeds"]),
+        ("it all took place here in dallas", ["dallas"]),
+        # not a common word or a name part, not without the locative word, not in cased text
+        ("we went to the beach in reading, then to nice and bath", []),
+        ("london is big; talked to austin about it", []),
+        ("She lives in london now.", []),
+    ],
+)
+def test_places_in_text_without_capitals(text, expected):
+    spans = RegexDetector(labels=["LOCATION"]).detect(text)
+    assert [text[s.start : s.end] for s in spans] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("Let's go get murdered in Central Park. I live on the Upper East Side.", ["Central Park", "Upper East Side"]),
         ("Is this Times Square? The Empire State Building? Penn Station!",
          ["Times Square", "Empire State Building", "Penn Station"]),

@@ -36,7 +36,9 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
   and ``Avenue D``; not before another capitalized word (``Wall Street Journal``, ``St. Louis``)
   nor inside a speaker label (decision 0154).
 
-Only in text with both cases: capitals are the evidence.
+Only in text with both cases: capitals are the evidence. In text with no capital letter
+(a chat typed in lower case), :func:`caseless_locations` reads a large city or a distinctive town
+after a locative word (``im from chennai``, ``moved to leeds``; decision 0178).
 """
 
 from __future__ import annotations
@@ -254,4 +256,40 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
     if out:  # a speaker label's name part is a person or a role (read only when a place is found)
         speakers = [part for label in speaker_labels(text) for part in label.names]
         out = [s for s in out if not any(x < s.end and s.start < y for x, y in speakers)]
+    return out
+
+
+_WORD_IN_PHRASE = re.compile(r"[^\W\d_]+")
+#: a line's text after its speaker label, if any, when it holds no capital letter
+_CASELESS_LINE = re.compile(r"^(?:[^:\n]{1,40}:[ \t]*)?([^\n]*)$", re.M)
+#: a place after a locative word in text without capitals: up to three lower-case words
+_CASELESS_PLACE = re.compile(
+    r"(?:^|(?<=[^\w]))(?:in|from|near|to|at|outside|around|visiting|towards?|into)[ \t]+(?:the[ \t]+)?"
+    r"([^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2})")
+
+
+def caseless_locations(text: str, taken: list[Span] | None = None) -> list[Span]:
+    """LOCATION spans in the lines of ``text`` that hold no capital letter after their speaker
+    label, if any (decision 0178; a chat typed in lower case): after a locative word (``in``,
+    ``from``, ``near`` ...), the longest run of one to three words that is a large city
+    (:func:`~embedanon.lexicon.large_cities`: ``london``, ``chennai``) or a listed town whose
+    every word is no common English word and no person's name part (``leeds``, ``croydon``); not
+    inside a span of ``taken``. Without capitals the other place rules read nothing."""
+    places, cities = place_names(), large_cities()
+    taken_ranges = [(s.start, s.end) for s in taken or ()]
+    out: list[Span] = []
+    for line in _CASELESS_LINE.finditer(text):
+        body_start, body_end = line.span(1)
+        if any(c.isupper() for c in text[body_start:body_end]):
+            continue
+        for m in _CASELESS_PLACE.finditer(text, body_start, body_end):
+            a = m.start(1)
+            words = list(_WORD_IN_PHRASE.finditer(text, a, m.end(1)))
+            for n in range(len(words), 0, -1):
+                phrase = " ".join(w.group() for w in words[:n])
+                end = words[n - 1].end()
+                if phrase in cities or (phrase in places and _distinctive(phrase)):
+                    if not any(x < end and a < y for x, y in taken_ranges):
+                        out.append(Span(a, end, "LOCATION", 1.0, "regex"))
+                    break
     return out

@@ -60,7 +60,7 @@ from typing import Final
 
 from .base import Span
 from .merge import merge_spans
-from .places import landmarks, locations, organizations, streets
+from .places import caseless_locations, landmarks, locations, organizations, streets
 
 _TLDS: Final = (
     "com|org|net|edu|gov|mil|int|info|biz|io|co|ai|app|dev|ly|uk|de|fr|ca|au|jp|cn|ru|br|es|nl|se|ch|"
@@ -661,6 +661,8 @@ class RegexDetector:
                 sure = score if isinstance(score, float) else score(match)
                 spans.append(Span(start, end, label, sure, self.name))
         places = "LOCATION" in self.labels or "ORGANIZATION" in self.labels or "ADDRESS" in self.labels
+        if "LOCATION" in self.labels and not text.isupper():
+            spans.extend(caseless_locations(text))  # lines with no capital: the gazetteer alone (0178)
         if places and text.lower() != text != text.upper():
             orgs = organizations(text)  # capitals are the evidence: text with both cases only
             if "ORGANIZATION" in self.labels:
