@@ -369,6 +369,21 @@ def test_role_labels_are_kept_and_a_name_label_gets_its_names_surrogate():
     assert "Doctor:" not in full  # full scope still replaces every word
 
 
+def test_html_tags_are_structure_in_hybrid_scope():
+    """Bare HTML tags are kept as written in hybrid scope (decision 0179; the mechanism had turned
+    ``<br />`` into ``<bridge />``), a tag with attributes is text, and scope ``all`` still
+    replaces every word."""
+    import re
+
+    text = "Great film.<br /><br />I saw it <i>twice</i> with friends.<p>It was fun.</p><a href=x>y</a>"
+    doc = Anonymizer(key=fast_key(6), scope="hybrid", detectors="regex").anonymize_document(text)
+    assert re.findall(r"</?\w+\s*/?>", doc.text) == ["<br />", "<br />", "<i>", "</i>", "<p>", "</p>", "</a>"]
+    assert doc.text != text and "Great film" not in doc.text  # the words around them still go
+    assert not any(text[item.start : item.end] in ("br", "i", "p") for item in doc.items)
+    full = Anonymizer(key=fast_key(6), scope="all").anonymize(text)
+    assert "<i>twice</i>" not in full
+
+
 @pytest.mark.parametrize("scope", ["detected", "hybrid"])
 def test_a_deny_listed_name_inside_a_role_label_is_replaced(scope: str) -> None:
     """A label holding a function word is structure (``Note by Dr. X:``), but a name the deny
