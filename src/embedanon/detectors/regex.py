@@ -328,6 +328,9 @@ _YEAR_WORD, _AGE_WORD = "year word", "age word"
 #: what a speaker's own age in words needs (decision 0175): ``was``, ``were``, ``am`` or ``m`` after
 #: ``i`` and an apostrophe or none, as a word, in any case
 _WAS_WORD = "was word"
+#: what a date of two parts needs (decision 0176): a digit, ``/`` and a digit
+_DIGIT_SLASH = "digit/digit"
+_ANY_DIGIT_SLASH = re.compile(r"\d/\d")
 _WAS_CUE = re.compile(r"\b(?:was|were|i['’]?m|am)\b", re.IGNORECASE)
 #: Finer needs of the phone and ID rules, read off an ASCII text (:class:`_Present`; a text with
 #: other characters meets them all): six digits with gaps of at most three of `` .-()`` (``/`` too
@@ -353,7 +356,7 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
     *(("DATE", p, None, 1.0, _MONTH_AND_DIGIT) for p in _DATE_PATTERNS[3:]),
     *(("DATE", p, None, 1.0, _MONTH_WORD) for p in _SPOKEN_DATES),
     ("DATE", _MONTH_YEAR, None, 1.0, _DIGIT),
-    ("DATE", _SHORT_DATE, None, 1.0, _DIGIT),
+    ("DATE", _SHORT_DATE, None, 1.0, _DIGIT_SLASH),
     ("ID", _PLATE, None, 1.0, _PLATE_WORD),
     ("ID", _ID_PATTERNS[0], None, 1.0, _RUN),
     ("ID", _ID_PATTERNS[1], None, 1.0, _ID_WORD),
@@ -393,6 +396,7 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
     _SPOKEN_AGE_PATTERNS[1]: re.compile(r"\bage"),
     # ``when``, ``since``, ``i'm``, ``im``, ``i am`` (a typographic apostrophe is ``#`` here)
     _SPOKEN_AGE_PATTERNS[2]: re.compile(r"\b(?:when|since|i['#]?m\b|i\s+am\b)"),
+    _AGE_PATTERNS[3]: re.compile(r"\bi(?:['#]?m\b|\s+am\b)"),
 }
 
 
@@ -530,6 +534,8 @@ class _Present:
             return _ANY_DIGIT.search(text) is not None
         if need == _WAS_WORD:
             return _WAS_CUE.search(text) is not None
+        if need == _DIGIT_SLASH:
+            return _DIGIT in self and _ANY_DIGIT_SLASH.search(text) is not None
         if need in (_YEAR_WORD, _AGE_WORD):
             lowered = self.lowered()
             folded = text.lower() if lowered is None else lowered

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-#: tags that end a line of text (their masked view is a line break and spaces)
+#: tags that end a line of text (their masked view is spaces and a line break)
 BLOCK_TAGS = frozenset((
     "br", "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
     "table", "thead", "tbody", "blockquote", "pre", "hr", "dl", "dt", "dd", "section", "article",
@@ -40,6 +40,7 @@ QUOTES: dict[int, str] = {
     **{ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
 }
 _ANY_QUOTE = re.compile("[" + "".join(chr(c) for c in QUOTES) + "]")
+_TAGS = BLOCK_TAGS | INLINE_TAGS
 #: a bare opening, closing or empty tag: ``<br>``, ``<br/>``, ``<br />``, ``</p>``, ``<I>``
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,9})\s*/?>")
 
@@ -49,7 +50,7 @@ def markup_ranges(text: str) -> list[tuple[int, int]]:
     ``text``, sorted and disjoint (none when the text holds no ``<``)."""
     if "<" not in text:
         return []
-    return [m.span() for m in _TAG.finditer(text) if m.group(2).lower() in BLOCK_TAGS | INLINE_TAGS]
+    return [m.span() for m in _TAG.finditer(text) if m.group(2).lower() in _TAGS]
 
 
 def masked(text: str, ranges: list[tuple[int, int]]) -> str:
