@@ -495,3 +495,28 @@ def test_the_union_detector_finds_a_quoted_phone_without_its_quotes(text):
     assert text[span.start : span.end] == "555-867-5309"
     out = Anonymizer(scope="detected", seed=3).anonymize_document(text).text
     assert out.startswith(text[: span.start]) and out.endswith(text[span.end :]) and "867-5309" not in out
+
+
+@pytest.mark.parametrize(
+    ("text", "piece", "kept"),
+    [
+        # a score out of ten is no date (decision 0180): a review's rating, the 5/10 of 8.5/10
+        ("Great film.\nRating: 7/10", "7/10", False),
+        ("Great film.\n\n8/10", "8/10", False),
+        ("I give it 8.5/10", "5/10", False),
+        ("Music: 5/10 Direction: 2/10", "2/10", False),
+        # after a word that places an event in time, or a date label, it is a date
+        ("performed as an outpatient on 8/10.", "8/10", True),
+        ("Date: 8/10\nSeen today", "8/10", True),
+        ("DOB 3/10", "3/10", True),
+        # other shapes are left alone
+        ("seen 12/10 and 3/14", "12/10", True),
+        ("on 11/10/08 it", "11/10/08", True),
+    ],
+)
+def test_a_score_out_of_ten_is_no_date(text, piece, kept):
+    from embedanon.detectors.merge import trim_value_edges
+
+    start = text.rindex(piece)
+    spans = [Span(start, start + len(piece), "DATE", 0.7, "model")]
+    assert trim_value_edges(text, spans) == (spans if kept else [])

@@ -303,6 +303,25 @@ class UnionDetector:
 
 
 _VALUE_EDGE = ".,;:!?"
+#: a score out of ten (``7/10``, ``8.5/10``), and the words that make such a number a date
+#: (``on 8/10``, ``Date: 8/10``): decision 0180
+_OUT_OF_TEN = re.compile(r"(?:10|\d)(?:\.\d+)?/10")
+_DATE_CUE_BEFORE = re.compile(r"\b(?:on|since|until|till|through|thru|from|by|before|after|due|dated|born|"
+                              r"date|dob|d\.o\.b)\W{0,3}\Z", re.IGNORECASE)
+
+
+def _score_out_of_ten(text: str, start: int, end: int) -> bool:
+    """Whether the DATE span ``text[start:end]`` is a score out of ten (``Rating: 7/10``, a review's
+    closing ``8/10``, the ``5/10`` of ``8.5/10``) rather than a month and day: the whole span is
+    ``N/10`` with N at most 10, and no word that places an event in time comes right before it."""
+    piece = text[start:end].strip(".,;:!?()[] ")
+    if _OUT_OF_TEN.fullmatch(piece) is None:
+        return False
+    if start >= 2 and text[start - 1] == "." and text[start - 2].isdigit():
+        return True  # the decimal part of 8.5/10
+    return _DATE_CUE_BEFORE.search(text, max(0, start - 20), start) is None
+
+
 #: characters no URL or e-mail address holds unescaped (RFC 3986, RFC 5322 outside quotes)
 _NOT_IN_ADDRESSES = re.compile(r"[<>\"]")
 #: the fewest digits a phone number has (a local number without its area code)
@@ -431,7 +450,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
     ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation, a range of
-    years or a group's age (:func:`not_a_value`, decisions 0149 and 0172). A URL or e-mail span
+    years or a group's age (:func:`not_a_value`, decisions 0149 and 0172), and a DATE span that is
+    a score out of ten (:func:`_score_out_of_ten`, decision 0180). A URL or e-mail span
     ends before a ``<``, ``>`` or ``"`` inside it (the model read ``http://x.org">`` of an HTML
     attribute as one URL; decision 0173).
 
@@ -441,6 +461,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     """
     out: list[Span] = []
     for span in spans:
+        if span.label == "DATE" and _score_out_of_ten(text, span.start, span.end):
+            continue
         if span.label not in VALUE_LABELS:
             out.append(span)
             continue
