@@ -280,7 +280,7 @@ def caseless_locations(text: str, taken: list[Span] | None = None) -> list[Span]
     out: list[Span] = []
     for line in _CASELESS_LINE.finditer(text):
         body_start, body_end = line.span(1)
-        if any(c.isupper() for c in text[body_start:body_end]):
+        if not text[body_start:body_end].islower():  # a capital, or no letter at all
             continue
         for m in _CASELESS_PLACE.finditer(text, body_start, body_end):
             a = m.start(1)
