@@ -52,6 +52,10 @@ RELATION_ALTERNATION = (r"(?:great-?)?(?:grand-?|step-?)?(?:"
 #: date rules cut an amount of time off a DATE span (decision 0653) and the DATE surrogates keep a
 #: length of time as written
 TIME_UNIT_ALTERNATION = "minute|min|hour|hr|day|week|wk|month|mo|year|yr|decade"
+#: words that place an event in time before a date written in two parts (``on 12/26``, ``since
+#: 12/94``): the cue of the two-part date rule of ``regex`` (decision 0176) and of the check that
+#: keeps ``on 8/10`` a date while ``Rating: 8/10`` is a score (``detectors.merge``, decision 0180)
+DATE_CUE_ALTERNATION = "on|since|until|till|through|thru|from|by|before|after|due|dated|born"
 
 
 def after_title(text: str, start: int) -> bool:

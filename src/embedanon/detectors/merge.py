@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .._english import after_title
+from .._english import DATE_CUE_ALTERNATION, after_title
 from .._validate import strings
 from ..errors import ConfigError
 from ..structure import role_ranges
@@ -306,8 +306,7 @@ _VALUE_EDGE = ".,;:!?"
 #: a score out of ten (``7/10``, ``8.5/10``), and the words that make such a number a date
 #: (``on 8/10``, ``Date: 8/10``): decision 0180
 _OUT_OF_TEN = re.compile(r"(?:10|\d)(?:\.\d+)?/10")
-_DATE_CUE_BEFORE = re.compile(r"\b(?:on|since|until|till|through|thru|from|by|before|after|due|dated|born|"
-                              r"date|dob|d\.o\.b)\W{0,3}\Z", re.IGNORECASE)
+_DATE_CUE_BEFORE = re.compile(rf"\b(?:{DATE_CUE_ALTERNATION}|date|dob|d\.o\.b)\W{{0,3}}\Z", re.IGNORECASE)
 
 
 def _score_out_of_ten(text: str, start: int, end: int) -> bool:

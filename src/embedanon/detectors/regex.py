@@ -58,6 +58,7 @@ import string
 from collections.abc import Callable, Iterator
 from typing import Final
 
+from .._english import DATE_CUE_ALTERNATION
 from .base import Span
 from .merge import merge_spans
 from .places import caseless_locations, landmarks, locations, organizations, streets
@@ -167,7 +168,7 @@ _MONTH_YEAR: Final = re.compile(r"(?<![\w.\-/])(?:0?[1-9]|1[0-2])[/\-](?:19|20)\
 #: only; not ``9/11`` (the attacks), nor before ``%``, ``of``, ``'s`` or a unit (``by 1/2 inch``,
 #: ``on 3/4 L``), nor a score in a range of scores (``from 3/10 to 6/10``)
 _SHORT_DATE: Final = re.compile(
-    r"\b(?i:on|since|until|till|through|thru|from|by|before|after|due|dated|born)\s+"
+    rf"\b(?i:{DATE_CUE_ALTERNATION})\s+"
     r"(?!9/11\b)(?P<v>(?:0?[1-9]|1[0-2])/(?:\d{2}|[1-9]))"
     r"(?![\w/\-]|[.,:]\d|['’]s\b|\s*(?:%|(?i:of|inch|inches|cups?|tsp|tbsp|miles?|mg|ml|mm|cm|kg|lbs?|"
     r"pounds?|points?|x|l|liters?|litres?)\b|(?i:to|-)\s*\d{1,2}/10\b))")
@@ -212,6 +213,10 @@ _IPV4 = re.compile(r"(?<![\w.])(?:" + _OCTET + r"\.){3}" + _OCTET + r"(?![\w]|\.
 _IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
 
 _AGE_NUMBER: Final = r"(?P<v>1[01]\d|12[0-5]|[1-9]?\d)"
+#: what after a number makes it no age (a unit, a share, a count, a clock time, a range), for the
+#: rules that read an age after ``turned`` or ``when she was`` and after ``I'm`` (which adds more)
+_NO_AGE_AFTER: Final = (r"%|°|percent|degrees?|times|points?|pages?|miles?|km|minutes?|hours?|days?|weeks?|"
+                        r"months?|years?|am|pm|a\.m|p\.m|o'clock|of\b|to\b|or\b|-\d")
 _AGE_PATTERNS: Final = [
     re.compile(r"(?<![\w.])" + _AGE_NUMBER +
                r"(?:[ \-]?(?:years?|yrs?|y)[ \-]?old|\s?(?:yo|y/o|y\.o\.)|\s*(?:years?|yrs?)\s+of\s+age|"
@@ -220,16 +225,14 @@ _AGE_PATTERNS: Final = [
     re.compile(r"\b(?:age|aged)\s*:?\s*" + _AGE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE),
     # "at the age of 61", "I'll turn 23.", "just turned 60", "when he was 78" (not "turned 90 degrees")
     re.compile(r"\b(?:age\s+of|turn(?:s|ed|ing)?|(?:when|since)\s+(?:he|she|i|we|they|you)\s+"
-               r"(?:was|were|turned))\s+" + _AGE_NUMBER + r"(?!\w|[.,:/]\d|\s*(?:%|°|percent|degrees?|"
-               r"times|points?|pages?|miles?|km|minutes?|hours?|days?|weeks?|months?|years?|am|pm|"
-               r"a\.m|p\.m|o'clock|of\b|to\b|or\b|-\d))", re.IGNORECASE),
+               r"(?:was|were|turned))\s+" + _AGE_NUMBER + r"(?!\w|[.,:/]\d|\s*(?:" + _NO_AGE_AFTER + "))",
+               re.IGNORECASE),
     # a speaker's own age (decision 0171): "I'm 23", "im only 14", "I am now 40" (not "I'm 5 minutes
     # late", "I'm 100% sure", "I'm 5'11", "I'm 6 ft", "I'm 2 for 2", "I am 3 episodes away")
     re.compile(r"\b(?:i['’]?m|i\s+am)(?:\s+(?:only|just|now|almost|nearly|about|barely))?\s+" + _AGE_NUMBER
-               + r"(?!\w|[.,:/'’\"]\d|\s*(?:%|°|percent|degrees?|times|points?|pages?|miles?|km|"
-               r"minutes?|hours?|days?|weeks?|months?|years?|am|pm|a\.m|p\.m|o'clock|of\b|to\b|or\b|"
-               r"for\b|-\d|ft\b|feet|foot|inch|cm\b|kg\b|kilos?\b|lbs?\b|pounds?|stone\b|dollars?|bucks?|"
-               r"grand\b|episodes?|seconds?|secs?\b|mins?\b|hrs?\b))", re.IGNORECASE),
+               + r"(?!\w|[.,:/'’\"]\d|\s*(?:" + _NO_AGE_AFTER + r"|for\b|ft\b|feet|foot|inch|cm\b|kg\b|"
+               r"kilos?\b|lbs?\b|pounds?|stone\b|dollars?|bucks?|grand\b|episodes?|seconds?|secs?\b|mins?\b|hrs?\b))",
+               re.IGNORECASE),
 ]
 
 #: an age said in words, 1 to 125 (``fifty-six``, ``twenty two``, ``one hundred and two``)
