@@ -18,6 +18,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
+sys.path.insert(0, str(HERE.parent))
+
+from before_after import compare  # noqa: E402
+
 NUMBER = (r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|ten|eleven|twelve|thirteen|fourteen|"
           r"fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine)")
 CUE = re.compile(r"\b(?:(?:when|since)\s+(?:he|she|i|we|they|you)\s+(?:was|were)|i['\u2019]?m|i\s+am)"
@@ -39,22 +43,8 @@ def run(path: str) -> None:
     Path(path).write_text(json.dumps(rows), encoding="utf-8")
 
 
-def compare(before: str, after: str) -> None:
-    a_rows = json.loads(Path(before).read_text(encoding="utf-8"))
-    b_rows = json.loads(Path(after).read_text(encoding="utf-8"))
-    added = removed = 0
-    for (corpus, text, x), (_, _, y) in zip(a_rows, b_rows, strict=True):
-        xs, ys = {tuple(s) for s in x}, {tuple(s) for s in y}
-        for start, end in sorted(xs ^ ys):
-            sign = "+" if (start, end) in ys else "-"
-            added += sign == "+"
-            removed += sign == "-"
-            print(corpus, sign, text[start:end], "|", text[max(0, start - 50):end + 30].replace("\n", " "))
-    print(f"# {len(a_rows)} texts; AGE spans added {added}, removed {removed}")
-
-
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3])
+        compare(sys.argv[2], sys.argv[3], "AGE", (50, 30))
     else:
         run(sys.argv[1])

@@ -17,19 +17,18 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
+sys.path.insert(0, str(HERE.parent))
+
+from before_after import compare  # noqa: E402
 
 CUE = re.compile(r"(?<![\w'])(?:i['’]?m|i\s+am)\s+(?:\w+\s+)?\d", re.IGNORECASE)
 
 
 def texts() -> list[tuple[str, str]]:
     from build_set import DATA  # the evaluation set's own lookup of ../shared/data
-    from corpora import webtext
+    from corpora import evaluation_lines, webtext
 
-    realtext = HERE.parents[1] / "evaluation" / "realtext"
-    lines: set[str] = set()
-    for split in ("dev", "dev2", "test"):
-        for line in (realtext / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
-            lines |= {x.strip() for x in json.loads(line)["text"].split("\n") if len(x.strip()) >= 25}
+    lines = evaluation_lines("dev", "dev2", "test")
     out = []
     for name in ("imdb_train", "imdb_unsup"):
         with lzma.open(DATA / "imdb" / f"{name}.csv.xz", "rt", encoding="utf-8") as fh:
@@ -51,26 +50,12 @@ def run(path: str) -> None:
     rows = []
     for corpus, text in texts():
         spans = [(s.start, s.end) for s in detector.detect(text) if s.label == "AGE"]
-        rows.append({"corpus": corpus, "text": text, "ages": spans})
+        rows.append([corpus, text, spans])
     Path(path).write_text(json.dumps(rows), encoding="utf-8")
-
-
-def compare(before: str, after: str) -> None:
-    a_rows = json.loads(Path(before).read_text(encoding="utf-8"))
-    b_rows = json.loads(Path(after).read_text(encoding="utf-8"))
-    added = removed = 0
-    for a, b in zip(a_rows, b_rows, strict=True):
-        t = a["text"]
-        for s, e in sorted({tuple(x) for x in b["ages"]} ^ {tuple(x) for x in a["ages"]}):
-            sign = "+" if [s, e] in b["ages"] else "-"
-            added += sign == "+"
-            removed += sign == "-"
-            print(a["corpus"], sign, t[s:e], "|", t[max(0, s - 60):e + 40].replace("\n", " "))
-    print(f"# {len(a_rows)} texts; AGE spans added {added}, removed {removed}")
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3])
+        compare(sys.argv[2], sys.argv[3], "AGE", (60, 40))
     else:
         run(sys.argv[1])

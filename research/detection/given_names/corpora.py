@@ -48,15 +48,21 @@ def all_texts() -> Iterator[tuple[str, str]]:
     yield from mtsamples()
 
 
+def evaluation_lines(*splits: str) -> set[str]:
+    """The lines of 25 characters or more (stripped) of every record of the evaluation set's
+    ``splits`` (``test``, ``dev``, ``dev2``): a text that holds one is no text outside them."""
+    realtext = Path(__file__).resolve().parents[2] / "evaluation" / "realtext"
+    lines: set[str] = set()
+    for split in splits:
+        for record in (realtext / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
+            lines |= {x.strip() for x in json.loads(record)["text"].split("\n") if len(x.strip()) >= 25}
+    return lines
+
+
 def outside_test_half() -> Iterator[tuple[int, str, str]]:
     """``(index in all_texts(), corpus, text)`` of every text of :func:`all_texts` that shares no
     line of 25 characters or more with a record of the evaluation set's test half."""
-    test = Path(__file__).resolve().parents[2] / "evaluation" / "realtext" / "test.jsonl"
-    lines: set[str] = set()
-    with open(test, encoding="utf-8") as fh:
-        for record in fh:
-            text = json.loads(record)["text"]
-            lines |= {x.strip() for x in text.split("\n") if len(x.strip()) >= 25}
+    lines = evaluation_lines("test")
     for i, (corpus, text) in enumerate(all_texts()):
         if not any(x.strip() in lines for x in text.split("\n")):
             yield i, corpus, text

@@ -7,7 +7,6 @@ shipped verifier keeps them; writes ``dropped-outside.txt`` (the dropped ones).
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -15,16 +14,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
 
-from corpora import outside_test_half  # noqa: E402
+from corpora import evaluation_lines, outside_test_half  # noqa: E402
 
 import embedanon.detectors.verify as V  # noqa: E402
 from embedanon.detectors.registry import build_detectors  # noqa: E402
 
-realtext = HERE.parents[1] / "evaluation" / "realtext"
-lines: set[str] = set()
-for split in ("dev", "dev2"):
-    for line in (realtext / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
-        lines |= {x.strip() for x in json.loads(line)["text"].split("\n") if len(x.strip()) >= 25}
+lines = evaluation_lines("dev", "dev2")
 verifier = V.SpanVerifier()
 detector = build_detectors("model,regex", verify=False)
 rows = []

@@ -8,7 +8,6 @@ first 113 are read by hand in ``uncovered-overheard-read.tsv``.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
@@ -18,15 +17,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
 
-from corpora import outside_test_half  # noqa: E402
+from corpora import evaluation_lines, outside_test_half  # noqa: E402
 
 from embedanon.detectors.registry import build_detectors  # noqa: E402
 
-realtext = HERE.parents[1] / "evaluation" / "realtext"
-lines: set[str] = set()
-for split in ("dev", "dev2"):
-    for line in (realtext / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
-        lines |= {x.strip() for x in json.loads(line)["text"].split("\n") if len(x.strip()) >= 25}
+lines = evaluation_lines("dev", "dev2")
 detector = build_detectors("model,regex")
 LOCATIVE = re.compile(r"\b(?:in|from|to|at|near|around|outside|visit|visiting|back in|live in|lives in"
                       r"|moved to)"

@@ -18,18 +18,19 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
+sys.path.insert(0, str(HERE.parent))
+
+from before_after import compare  # noqa: E402
+
 CUE = re.compile(r"\b(?:on|since|until|till|through|thru|from|by|before|after|due|dated|born)\s+\d{1,2}/\d",
                  re.IGNORECASE)
 
 
 def texts() -> list[tuple[str, str]]:
     from build_set import DATA
-    from corpora import brown, webtext
+    from corpora import brown, evaluation_lines, webtext
 
-    test = HERE.parents[1] / "evaluation" / "realtext" / "test.jsonl"
-    lines: set[str] = set()
-    for record in test.read_text(encoding="utf-8").splitlines():
-        lines |= {x.strip() for x in json.loads(record)["text"].split("\n") if len(x.strip()) >= 25}
+    lines = evaluation_lines("test")
     out: list[tuple[str, str]] = []
     with gzip.open(DATA / "mtsamples" / "mtsamples.csv.gz", "rt", encoding="utf-8") as fh:
         out += [("mtsamples", row["transcription"]) for row in csv.DictReader(fh)]
@@ -48,22 +49,8 @@ def run(path: str) -> None:
     Path(path).write_text(json.dumps(rows), encoding="utf-8")
 
 
-def compare(before: str, after: str) -> None:
-    a_rows = json.loads(Path(before).read_text(encoding="utf-8"))
-    b_rows = json.loads(Path(after).read_text(encoding="utf-8"))
-    added = removed = 0
-    for (corpus, text, x), (_, _, y) in zip(a_rows, b_rows, strict=True):
-        xs, ys = {tuple(s) for s in x}, {tuple(s) for s in y}
-        for start, end in sorted(xs ^ ys):
-            sign = "+" if (start, end) in ys else "-"
-            added += sign == "+"
-            removed += sign == "-"
-            print(corpus, sign, text[start:end], "|", text[max(0, start - 50):end + 30].replace("\n", " "))
-    print(f"# {len(a_rows)} texts; DATE spans added {added}, removed {removed}")
-
-
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3])
+        compare(sys.argv[2], sys.argv[3], "DATE", (50, 30))
     else:
         run(sys.argv[1])

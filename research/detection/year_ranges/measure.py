@@ -14,11 +14,14 @@ import json
 import lzma
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
+sys.path.insert(0, str(HERE.parent))
+
+from before_after import compare  # noqa: E402
+
 sys.path.insert(0, str(HERE.parents[1] / "evaluation"))
 
 
@@ -38,22 +41,8 @@ def run(path: str) -> None:
     Path(path).write_text(json.dumps(rows), encoding="utf-8")
 
 
-def compare(before: str, after: str) -> None:
-    counts: Counter[tuple[str, str, str]] = Counter()
-    a_rows = json.loads(Path(before).read_text(encoding="utf-8"))
-    b_rows = json.loads(Path(after).read_text(encoding="utf-8"))
-    for (corpus, text, x), (_, _, y) in zip(a_rows, b_rows, strict=True):
-        xs, ys = {tuple(s) for s in x}, {tuple(s) for s in y}
-        for start, end, label in sorted(xs ^ ys):
-            sign = "+" if (start, end, label) in ys else "-"
-            counts[(corpus, sign, label)] += 1
-            print(corpus, sign, label, text[start:end], text[max(0, start - 40):end + 20].replace("\n", " "),
-                  sep=" | ")
-    print(f"# {len(a_rows)} texts; {dict(counts)}")
-
-
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3])
+        compare(sys.argv[2], sys.argv[3], "PHONE, ID and IP", (40, 20))
     else:
         run(sys.argv[1])

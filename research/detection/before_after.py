@@ -1,0 +1,34 @@
+"""Shared by the before/after measurements of this folder (decisions 0171–0178): compare the spans
+two runs of the same script found on the same texts, one run on the code before a change and one
+on the code after.
+
+A run writes a JSON list of ``[corpus, text, spans]`` rows, each span ``[start, end]`` or
+``[start, end, label]``; :func:`compare` prints every span found by one run and not the other
+(``corpus +|- [label] piece | context``) and a last line with the counts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def compare(before: str, after: str, noun: str, context: tuple[int, int] = (50, 30)) -> None:
+    """Print the spans that differ between the runs in files ``before`` and ``after`` (same texts,
+    same order), ``context`` characters before and after each, then ``# N texts; <noun> spans
+    added A, removed R``."""
+    a_rows = json.loads(Path(before).read_text(encoding="utf-8"))
+    b_rows = json.loads(Path(after).read_text(encoding="utf-8"))
+    added = removed = 0
+    left, right = context
+    for (corpus, text, x), (_, _, y) in zip(a_rows, b_rows, strict=True):
+        xs, ys = {tuple(s) for s in x}, {tuple(s) for s in y}
+        for span in sorted(xs ^ ys):
+            start, end = span[0], span[1]
+            sign = "+" if span in ys else "-"
+            added += sign == "+"
+            removed += sign == "-"
+            label = [span[2]] if len(span) > 2 else []
+            print(corpus, sign, *label, text[start:end], "|",
+                  text[max(0, start - left):end + right].replace("\n", " "))
+    print(f"# {len(a_rows)} texts; {noun} spans added {added}, removed {removed}")
