@@ -46,6 +46,17 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("<teacher> hi\n<student> hello\n<kemi> hey\n", [("teacher", []), ("student", []), ("kemi", ["kemi"])]),
         ("x > y\nteacher> hi\n", []),
         ("Guy: Yo.\nteacher> hi\n", [("Guy", []), ("teacher", [])]),
+        # after a chat or meeting tool's time stamp (decision 0181), with a date or not
+        ("[00:01:23] Doctor: Hi.\n[00:01:30] Patient: Hello.\n", [("Doctor", []), ("Patient", [])]),
+        ("10:32 - teacher: ok\n10:33 <kemi> hey\n[10:34 AM] Layla: hi\n00:02:05.250 ARTHUR: Halt!\n",
+         [("teacher", []), ("kemi", ["kemi"]), ("Layla", ["Layla"]), ("ARTHUR", ["ARTHUR"])]),
+        ("12/03/2020, 14:05 - John Smith: coming?\n2021-04-05 09:12:44 <kemi> hi\n",
+         [("John Smith", ["John Smith"]), ("kemi", ["kemi"])]),
+        ("3:15 PM: Doctor arrived.\n10:30: start\n", []),
+        # a meeting tool's chat export: the people between 'from' and 'to' are read apart
+        ("10:32:15 From John Smith to Everyone: hi\nfrom kemi to everyone: hey\nFrom the back row: boo\n",
+         [("From John Smith to Everyone", ["John Smith"]), ("from kemi to everyone", ["kemi"]),
+          ("From the back row", [])]),
         # not labels: a sentence, a time, a URL, a colon inside a line
         ("The patient said the following about it: fine.\nAt 10:30 he left.\nSee http://x.org\nA b: c\n",
          [("A b", [])]),
@@ -64,3 +75,19 @@ def test_ranges_partition_each_label(text):
         covered = "".join(text[a:b] for a, b in ranges).replace(" ", "")
         assert covered == text[label.start : label.end].replace(" ", "")
     assert role_ranges(text) == [r for label in speaker_labels(text) for r in label.roles]
+
+
+@pytest.mark.parametrize(
+    ("text", "stamps"),
+    [
+        ("[00:01:23] Doctor: Hi.\n10:32 - teacher: ok\n00:02:05.250 <kemi> hey\n",
+         ["[00:01:23] ", "10:32 - ", "00:02:05.250 "]),
+        # a date with the time is left to the detectors (a date is PII); no label, no stamp
+        ("12/03/2020, 14:05 - Ann: hi\n10:30 he left.\nAt 10:31 Doctor: no\n", []),
+    ],
+)
+def test_time_stamps_before_speakers_are_structure(text, stamps):
+    from embedanon.structure import clock_ranges
+
+    assert [text[a:b] for a, b in clock_ranges(text)] == stamps
+    assert [text[a:b] for a, b in role_ranges(text) if any(c.isdigit() for c in text[a:b])] == stamps

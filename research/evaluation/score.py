@@ -37,7 +37,8 @@ from embedanon.detectors.base import Span
 from embedanon.detectors.evaluate import Counts, GoldSpan, score_document
 
 HERE = Path(__file__).resolve().parent
-LABEL_LINE = re.compile(r"^([^:\n/]{1,40}):(?=\s)", re.M)
+#: a line-start label, after a clock time where a chat or meeting tool wrote one (decision 0181)
+LABEL_LINE = re.compile(r"^(?:\[\d\d:\d\d:\d\d\] |\d{1,2}:\d\d )?([^:\n/]{1,40}):(?=\s)", re.M)
 
 
 class PresidioAll:

@@ -39,7 +39,18 @@ from .lexicon import folded, name_like, name_parts, person_noun, weighty_name
 #: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end; or the
 #: same words in angle brackets, as chat logs write a speaker (``<teacher> hi``, ``<kemi> hey``)
 _LABEL_WORDS = r"[^\W\d_][\w#'.&,()\- \t]{0,39}?"
-_LABEL = re.compile(rf"^[ \t]*(?:<({_LABEL_WORDS})>|({_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$)", re.MULTILINE)
+#: a clock time (``10:32``, ``09:12:44``, ``00:01:23.456``, ``3:05 PM``)
+_CLOCK = r"\d{1,2}:\d\d(?::\d\d(?:[.,]\d{1,3})?)?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
+#: a numeric date before a clock time (``12/03/2020,``, ``2021-04-05``, ``05.04.21``)
+_STAMP_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?[ \tT]"
+#: what a chat or meeting tool writes before a speaker (decision 0181): a clock time, after a date
+#: or not, in brackets or not, then a dash or not, and spaces (``[00:01:23] Doctor:``, ``10:32
+#: <kemi> hi``, ``12/03/2020, 14:05 - Ann:``, ``2021-04-05 09:12:44 <dave_k>``); structure when it
+#: holds no date
+_STAMP = rf"[\[(]?(?P<date>{_STAMP_DATE})?{_CLOCK}[\])]?(?:[ \t]+[-\u2013|](?=[ \t]))?[ \t]+"
+_LABEL = re.compile(rf"^[ \t]*(?:(?P<stamp>{_STAMP})(?![AaPp]\.?[Mm]\b))?"
+                    rf"(?:<(?P<angle>{_LABEL_WORDS})>|(?P<plain>{_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$)",
+                    re.MULTILINE)
 #: remarks inside a label: ``(wearing do-rag)``
 _REMARK = re.compile(r"\([^)]*\)")
 #: what joins several speakers in one label: ``ARTHUR and BLACK KNIGHT``, ``A & B``, ``A, B``
@@ -51,6 +62,10 @@ NAME_PARTICLES = frozenset({"de", "da", "di", "del", "della", "van", "von", "der
 _MAX_WORDS = 6
 #: words of a description, never of a name (``KNIGHTS OF NI``, ``Nanny to little boy``)
 _FUNCTION_WORDS = frozenset({"of", "the", "on", "to", "with", "in", "at", "for", "from", "a", "an", "by"})
+#: a meeting tool's chat export writes its speaker ``From John Smith to Everyone`` (decision
+#: 0181): in such a label the people between ``from`` and ``to`` are read apart, so a name there
+#: is left to the detectors (not a description's word, as in ``Nanny to little boy``)
+_HEADER = re.compile(r"[ \t]*from[ \t]+(?=\S)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +77,16 @@ class SpeakerLabel:
         roles: character ranges of the label that are structure (role words, titles, numbers,
             remarks, joiners): never part of a span.
         names: character ranges of the parts that may be a person's name: left to the detectors.
+        clock: the time stamp a chat or meeting tool wrote before the label (``[00:01:23]``,
+            ``10:32 -``) and the spaces after it, structure too; None when there is none or a
+            date comes with it (a date is left to the detectors).
     """
 
     start: int
     end: int
     roles: tuple[tuple[int, int], ...]
     names: tuple[tuple[int, int], ...]
+    clock: tuple[int, int] | None = None
 
 
 #: a one-word coinage for a kind of person: a word of two letters or more, then one of these
@@ -101,22 +120,37 @@ def _part_is_name(words: list[str], caseless: bool) -> bool:
     return not (descriptive and not any(weighty_name(w, "first") for w in words))
 
 
+def _runs(words: list[tuple[int, int, str]], header: bool) -> list[list[tuple[int, int, str]]]:
+    """The words of one speaker as one run; in a chat export's header label, the runs between
+    ``from`` and ``to`` (``From | John Smith | Everyone``)."""
+    if not header:
+        return [words]
+    runs: list[list[tuple[int, int, str]]] = [[]]
+    for word in words:
+        if word[2].lower() in ("from", "to"):
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    return [run for run in runs if run]
+
+
 def _split(label: str, at: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The role and name ranges of one label text starting at offset ``at``."""
     roles: list[tuple[int, int]] = []
     names: list[tuple[int, int]] = []
     masked = _REMARK.sub(lambda m: " " * len(m.group()), label)
     pos = 0
+    caseless = label.lower() == label
+    header = _HEADER.match(masked) is not None
     for piece in [*_JOIN.finditer(masked), None]:
         a, b = pos, piece.start() if piece is not None else len(masked)
         pos = piece.end() if piece is not None else len(masked)
-        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(masked, a, b)]
-        while words and words[0][2].rstrip(".").lower() in TITLES:
-            words = words[1:]  # 'Dr. Yaman', 'LORD CUTLER BECKETT': the title is structure
         numbered = any(c.isdigit() for c in masked[a:b])
-        caseless = label.lower() == label
-        if words and not numbered and _part_is_name([w for _, _, w in words], caseless=caseless):
-            names.append((at + words[0][0], at + words[-1][1]))
+        for words in _runs([(m.start(), m.end(), m.group()) for m in _WORD.finditer(masked, a, b)], header):
+            while words and words[0][2].rstrip(".").lower() in TITLES:
+                words = words[1:]  # 'Dr. Yaman', 'LORD CUTLER BECKETT': the title is structure
+            if words and not numbered and _part_is_name([w for _, _, w in words], caseless=caseless):
+                names.append((at + words[0][0], at + words[-1][1]))
     cuts = sorted(names)
     pos = at
     for a, b in [*cuts, (at + len(label), at + len(label))]:
@@ -128,24 +162,36 @@ def _split(label: str, at: int) -> tuple[list[tuple[int, int]], list[tuple[int, 
 
 def speaker_labels(text: str) -> list[SpeakerLabel]:
     """The line-start labels of ``text`` (``Word:`` ... up to six words before a colon or ``>`` and
-    a space or the line's end, or in angle brackets: ``<Word>``), in text order, each split into
-    role ranges and name ranges (module docstring)."""
+    a space or the line's end, or in angle brackets: ``<Word>``; after a chat tool's time stamp
+    or not), in text order, each split into role ranges and name ranges (module docstring)."""
     colon = ":" in text
     if not colon and "<" not in text:
         return []
     out = []
     for m in _LABEL.finditer(text):
-        group = 1 if m.group(1) is not None else 2
-        if group == 2 and not colon:  # 'Word>' labels only in a text that has 'Word:' ones too
+        group = "angle" if m.group("angle") is not None else "plain"
+        if group == "plain" and not colon:  # 'Word>' labels only in a text that has 'Word:' ones too
             continue
         label = m.group(group)
         if len(_WORD.findall(label)) > _MAX_WORDS:
             continue
         roles, names = _split(label, m.start(group))
-        out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names)))
+        clock = m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
+        out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), clock))
     return out
 
 
+def clock_ranges(text: str) -> list[tuple[int, int]]:
+    """The time stamps (:attr:`SpeakerLabel.clock`) before the speaker labels of ``text``, sorted."""
+    return [label.clock for label in speaker_labels(text) if label.clock is not None]
+
+
 def role_ranges(text: str) -> list[tuple[int, int]]:
-    """The characters of ``text`` that are speaker or role structure (sorted, disjoint)."""
-    return [r for label in speaker_labels(text) for r in label.roles]
+    """The characters of ``text`` that are speaker or role structure (sorted, disjoint): the role
+    ranges of its labels and the clock times before them."""
+    out: list[tuple[int, int]] = []
+    for label in speaker_labels(text):
+        if label.clock is not None:
+            out.append(label.clock)
+        out.extend(label.roles)
+    return out

@@ -365,6 +365,10 @@ def test_a_phone_span_holds_seven_digits_or_more(piece, kept):
         # not a range of years: backwards, a century or more apart, no years, four-four phones
         ("2001-1999", "ID", False), ("1800-1950", "ID", False), ("2345-6789", "PHONE", False),
         ("1999-2100", "PHONE", False), ("5551-2345", "PHONE", False),
+        # clock times of a chat log, which the model read as IPv6 (decision 0181); not an IPv6, a MAC
+        ("00:00:40", "IP", True), ("[10:32]", "IP", True), ("09:12:44.250", "PHONE", True), ("23:59", "ID", True),
+        ("fe80::1", "IP", False), ("2001:db8::8a2e:370:7334", "IP", False), ("00:1a:2b:3c:4d:5e", "ID", False),
+        ("24:10", "IP", False), ("12:75", "IP", False),
         # values stay: phones, IPs, IDs (an ID may hold '=')
         ("617-555-0143", "PHONE", False), ("617.555.0143", "PHONE", False), ("10.0.0.1", "IP", False),
         ("MRN=1234567", "ID", False), ("AB-1234-56", "ID", False), ("+44 20 7946 0958", "PHONE", False),

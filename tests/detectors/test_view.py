@@ -127,3 +127,48 @@ def test_a_record_in_typographic_quotes_is_read_as_in_ascii():
 
     assert found(curly) == found(ascii_text)
     assert [curly[a:b] for a, b, label in found(curly)] == ["Daniel", "Maria", "Ann Lee", "12 Oak Road"]
+
+
+def test_time_stamps_before_speakers_read_as_line_breaks():
+    """Decision 0181: a chat tool's time stamp before a speaker is spaces and a line break in the
+    view, so the speaker opens a line; a stamp with a date and a time in running text stay."""
+    text = "[00:01:23] Doctor: Hi.\n10:32 <kemi> hey at 10:40\n12/03/2020, 14:05 - Ann: ok"
+    view, ranges = detection_view(text)
+    assert len(view) == len(text)
+    assert [text[a:b] for a, b in ranges] == ["[00:01:23] ", "10:32 "]
+    assert view == "          \nDoctor: Hi.\n     \n<kemi> hey at 10:40\n12/03/2020, 14:05 - Ann: ok"
+
+
+def test_a_timestamped_transcript_is_read_as_the_plain_one():
+    """The detector finds in a transcript whose turns open with a time stamp what it finds in the
+    same transcript without them, and no span holds a stamp (the code before read ``00:00:40``
+    as an IP address and missed the speakers of a script)."""
+    detector = build_detectors("model,regex")
+    turns = ["JACK SPARROW: Where is it, Will?", "WILL TURNER: With Elizabeth Swann, at 10:40.",
+             "GIBBS: Prepare to cast off!", "JACK SPARROW: Pirate.", "WILL TURNER: Call 617-555-0143."]
+    plain = "\n".join(turns)
+    stamped = "\n".join(f"[00:00:{7 + 11 * k:02d}] {turn}" for k, turn in enumerate(turns))
+
+    def found(text, stamp):
+        out = []
+        for s in detector.detect(text):
+            line = text.count("\n", 0, s.start)
+            out.append((s.start - stamp * line - stamp, s.end - stamp * line - stamp, s.label) if stamp
+                       else (s.start, s.end, s.label))
+        return out
+
+    assert found(stamped, len("[00:00:07] ")) == found(plain, 0)
+    assert [plain[a:b] for a, b, _ in found(plain, 0)] == [
+        "JACK SPARROW", "Will", "WILL TURNER", "Elizabeth Swann", "GIBBS", "JACK SPARROW", "WILL TURNER",
+        "617-555-0143"]
+
+
+def test_the_speakers_of_a_meeting_chat_export_are_found():
+    """``10:32:15 From John Smith to Everyone:``: once its stamp opened a label (decision 0181),
+    the label's function words made it a description kept as structure, names and all; the
+    people between ``From`` and ``to`` are left to the detectors."""
+    detector = build_detectors("model,regex")
+    text = ("10:32:15 From John Smith to Everyone: hello all\n"
+            "10:33:02 From Maria Lopez to Everyone: hi there\n"
+            "10:34:40 From John Smith to Everyone: thanks")
+    assert [text[s.start:s.end] for s in detector.detect(text)] == ["John Smith", "Maria Lopez", "John Smith"]

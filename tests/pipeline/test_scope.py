@@ -384,6 +384,18 @@ def test_html_tags_are_structure_in_hybrid_scope():
     assert "<i>twice</i>" not in full
 
 
+def test_time_stamps_before_speakers_are_structure_in_hybrid_scope():
+    """A chat tool's time stamp before a speaker is kept as written in hybrid scope, like the role
+    label after it (decision 0181), and the words of the turns still go; a stamp with a date is
+    text (the date is PII)."""
+    text = "[00:01:23] Doctor: How are you today?\n[00:01:31] Patient: Tired, doctor.\n12/03/2020, 14:05 - x: ok"
+    doc = Anonymizer(key=fast_key(6), scope="hybrid", detectors="regex").anonymize_document(text)
+    lines = doc.text.splitlines()
+    assert lines[0].startswith("[00:01:23] Doctor: ") and lines[1].startswith("[00:01:31] Patient: ")
+    assert "How are you today" not in doc.text and "Tired" not in doc.text
+    assert "12/03/2020" not in doc.text
+
+
 @pytest.mark.parametrize("scope", ["detected", "hybrid"])
 def test_a_deny_listed_name_inside_a_role_label_is_replaced(scope: str) -> None:
     """A label holding a function word is structure (``Note by Dr. X:``), but a name the deny

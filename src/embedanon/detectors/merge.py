@@ -255,8 +255,8 @@ class UnionDetector:
         """Merged spans of every detector (raises DetectorUnavailable if any detector does).
 
         The detectors, the lists and the verifier read :func:`~.view.detection_view` of the text
-        (bare HTML tags masked, typographic quotes in ASCII; the same length), and no span keeps a
-        tag's characters."""
+        (bare HTML tags and the time stamps before speakers masked, typographic quotes in ASCII; the
+        same length), and no span keeps a tag's or a stamp's characters."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         view, tags = detection_view(text)
@@ -331,6 +331,8 @@ _DECIMAL_RANGE = re.compile(r"[(\[]?~?\d+[.\u00b7]\d+%?\s*[-\u2013\u2011]\s*~?\d
 _CITATION = re.compile(r"(?:1[89]|20)\d\d\s*;\s*\d+\s*\(\d+\)|\d+\s*:\s*\d+\s*[-\u2013]\s*\d+")
 #: a range of two years (``1999-2001``, ``1944-45``, ``2019/20``), read by :func:`_year_range`
 _YEAR_RANGE = re.compile(r"[(\[]?((?:1[89]|20)\d\d)\s*[-\u2013/]\s*((?:1[89]|20)\d\d|\d\d)[)\]]?")
+#: a clock time, in brackets or not (``10:32``, ``[00:01:23]``, ``09:12:44.250``)
+_CLOCK_TIME = re.compile(r"[\[(]?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d{1,3})?)?[\])]?")
 #: signs of a statistic that no phone, IP or ID holds
 _STATISTIC_SIGNS = frozenset("\u00b1%<>\u2264\u2265\u03c7")
 #: words before an age that make it a bound of a group's ages (``over 65``, ``median age 68``, ``<65``)
@@ -360,15 +362,17 @@ def _year_range(piece: str) -> bool:
 
 def not_a_value(text: str, start: int, end: int, label: str) -> bool:
     """Whether ``text[start:end]``, labelled ``label``, is a statistic, a citation, a range of
-    years or the age of a group rather than a person's value (decisions 0149, 0172): a PHONE, IP
-    or ID span that is a range of decimal numbers (``95% CI 1.31-26.13``), a journal citation
-    (``2020; 161(17)``), a range of years (``1999-2001``, ``1944-45``) or holds a sign of a
+    years, a clock time or the age of a group rather than a person's value (decisions 0149, 0172,
+    0181): a PHONE, IP or ID span that is a range of decimal numbers (``95% CI 1.31-26.13``), a
+    journal citation (``2020; 161(17)``), a range of years (``1999-2001``, ``1944-45``), a clock
+    time (``00:00:40``, ``[10:32]``: the model read a chat log's times as IPv6) or holds a sign of a
     statistic (``±``, ``%``, ``<``, ``>``, ``≤``, ``≥``, ``χ``; ``=`` too, but in an ID); an AGE
     that bounds a group (``people over 65``, ``median age 68``, ``aged 18 to 65``, ``≥65 years``,
     ``65 or older``)."""
     piece = text[start:end]
     if label in ("PHONE", "IP", "ID"):
-        if _DECIMAL_RANGE.fullmatch(piece) or _CITATION.search(piece) or _year_range(piece):
+        if (_DECIMAL_RANGE.fullmatch(piece) or _CITATION.search(piece) or _year_range(piece)
+                or _CLOCK_TIME.fullmatch(piece)):
             return True
         return any(c in _STATISTIC_SIGNS for c in piece) or (label != "ID" and "=" in piece)
     if label == "AGE":
@@ -449,8 +453,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
     ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation, a range of
-    years or a group's age (:func:`not_a_value`, decisions 0149 and 0172), and a DATE span that is
-    a score out of ten (:func:`_score_out_of_ten`, decision 0180). A URL or e-mail span
+    years, a clock time or a group's age (:func:`not_a_value`, decisions 0149, 0172, 0181), and a
+    DATE span that is a score out of ten (:func:`_score_out_of_ten`, decision 0180). A URL or e-mail span
     ends before a ``<``, ``>`` or ``"`` inside it (the model read ``http://x.org">`` of an HTML
     attribute as one URL; decision 0173).
 

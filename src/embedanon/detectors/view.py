@@ -13,6 +13,13 @@ it is, since an attribute may hold a personal URL or e-mail that the detectors m
 between angle brackets that is no tag of the lists (``<STUDENT>``, ``<3``, ``<browser>``) stays
 too.
 
+**Time stamps** (decision 0181). Chat and meeting tools write a clock time before each speaker
+(``[00:01:23] Doctor: ...``, ``10:32 <kemi> hey``). The model, which learnt that a line opens
+with its speaker, then read the time as an IP address or a date and missed the speaker's name
+(``[00:00:07] JACK SPARROW:``). In the view such a stamp (:func:`~embedanon.structure.clock_ranges`:
+a clock time without a date, before a speaker label) is spaces and a line break, like a block
+tag, so the label opens a line again; no span keeps it.
+
 **Typographic quotes** (decision 0174). Word processors and phones write ``’`` for the apostrophe
 and ``“ ”`` ``‘ ’`` for quotes; the shipped model and rules were built on ASCII text, so a span
 took the quotes in (``“Ann Lee”``, ``Grace’``) and ``Daniel’s`` was missed. In the view each
@@ -22,6 +29,8 @@ character of :data:`QUOTES` is its ASCII form, one character for one.
 from __future__ import annotations
 
 import re
+
+from ..structure import clock_ranges
 
 #: tags that end a line of text (their masked view is spaces and a line break)
 BLOCK_TAGS = frozenset((
@@ -54,9 +63,10 @@ def markup_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def masked(text: str, ranges: list[tuple[int, int]]) -> str:
-    """``text`` with each range of :func:`markup_ranges` replaced by characters of its length:
-    spaces and a line break for a block tag, spaces for an inline tag. Same length, so a span of
-    the view is a span of ``text``."""
+    """``text`` with each range of :func:`markup_ranges` (or of
+    :func:`~embedanon.structure.clock_ranges`) replaced by characters of its length: spaces and a
+    line break for a block tag or a time stamp, spaces for an inline tag. Same length, so a span
+    of the view is a span of ``text``."""
     if not ranges:
         return text
     pieces: list[str] = []
@@ -64,7 +74,7 @@ def masked(text: str, ranges: list[tuple[int, int]]) -> str:
     for a, b in ranges:
         pieces.append(text[at:a])
         name = _TAG.fullmatch(text, a, b)
-        block = name is not None and name.group(2).lower() in BLOCK_TAGS
+        block = name is None or name.group(2).lower() in BLOCK_TAGS
         pieces.append((" " * (b - a - 1) + "\n") if block else " " * (b - a))
         at = b
     pieces.append(text[at:])
@@ -72,10 +82,14 @@ def masked(text: str, ranges: list[tuple[int, int]]) -> str:
 
 
 def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """The text as the detectors read it, of the same length (tags masked by :func:`masked`,
-    quotes folded by :data:`QUOTES`; ``text`` itself when it holds neither), and the ranges of
-    the tags, which no span may keep."""
+    """The text as the detectors read it, of the same length (tags and time stamps masked by
+    :func:`masked`, quotes folded by :data:`QUOTES`; ``text`` itself when it holds none), and the
+    ranges of the tags and stamps, which no span may keep (sorted, disjoint)."""
     tags = markup_ranges(text)
+    if ":" in text:
+        stamps = clock_ranges(text)
+        if stamps:
+            tags = sorted(tags + stamps)
     view = masked(text, tags)
     if _ANY_QUOTE.search(view) is not None:
         view = view.translate(QUOTES)
