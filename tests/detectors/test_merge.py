@@ -513,6 +513,10 @@ def test_the_union_detector_finds_a_quoted_phone_without_its_quotes(text):
         ("performed as an outpatient on 8/10.", "8/10", True),
         ("Date: 8/10\nSeen today", "8/10", True),
         ("DOB 3/10", "3/10", True),
+        # a clock time is no date either (decision 0181): a subtitle file's times
+        ("1\n00:00:01,000 --> 00:00:04,000\nHi", "00:00:04,000", False),
+        ("at 10:30 today", "10:30", False),
+        ("at 10:30 on 3 May", "10:30 on 3 May", True),
         # other shapes are left alone
         ("seen 12/10 and 3/14", "12/10", True),
         ("on 11/10/08 it", "11/10/08", True),

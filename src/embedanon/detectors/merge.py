@@ -454,7 +454,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
     ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation, a range of
     years, a clock time or a group's age (:func:`not_a_value`, decisions 0149, 0172, 0181), and a
-    DATE span that is a score out of ten (:func:`_score_out_of_ten`, decision 0180). A URL or e-mail span
+    DATE span that is a score out of ten (:func:`_score_out_of_ten`, decision 0180) or a clock
+    time (a subtitle file's ``00:00:01,000``: a time of day is no date; decision 0181). A URL or e-mail span
     ends before a ``<``, ``>`` or ``"`` inside it (the model read ``http://x.org">`` of an HTML
     attribute as one URL; decision 0173).
 
@@ -464,7 +465,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     """
     out: list[Span] = []
     for span in spans:
-        if span.label == "DATE" and _score_out_of_ten(text, span.start, span.end):
+        if span.label == "DATE" and (_score_out_of_ten(text, span.start, span.end)
+                                     or _CLOCK_TIME.fullmatch(text, span.start, span.end)):
             continue
         if span.label not in VALUE_LABELS:
             out.append(span)
