@@ -57,6 +57,16 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("10:32:15 From John Smith to Everyone: hi\nfrom kemi to everyone: hey\nFrom the back row: boo\n",
          [("From John Smith to Everyone", ["John Smith"]), ("from kemi to everyone", ["kemi"]),
           ("From the back row", [])]),
+        # chat handles (decision 0182): a name part makes the whole handle a name; roles, codes,
+        # titles and file names stay roles
+        ("<maria_99> hi\n<tom_h> yo\ndave.k: ok\n<Guest_family> ok\nGuest_clinician: fine\n",
+         [("maria_99", ["maria_99"]), ("tom_h", ["tom_h"]), ("dave.k", ["dave.k"]), ("Guest_family", []),
+          ("Guest_clinician", [])]),
+        ("<user99> x\nSpeaker_A: y\nDoctor_1: z\nP1: a\nsetup.py: b\n",
+         [("user99", []), ("Speaker_A", []), ("Doctor_1", []), ("P1", []), ("setup.py", [])]),
+        # in angle brackets a run that reads as a name is enough; before a colon a listed name part
+        ("<kemi_2> hi\n<nsToolkit.h> x\nkemi_2: ok\nnsToolkit.h: y\n",
+         [("kemi_2", ["kemi_2"]), ("nsToolkit.h", ["nsToolkit.h"]), ("kemi_2", []), ("nsToolkit.h", [])]),
         # not labels: a sentence, a time, a URL, a colon inside a line
         ("The patient said the following about it: fine.\nAt 10:30 he left.\nSee http://x.org\nA b: c\n",
          [("A b", [])]),

@@ -107,6 +107,29 @@ def _name_like(word: str) -> bool:
     return any(name_like(piece) for piece in re.split(r"['\u2019-]", word))
 
 
+#: a chat handle: one token whose letters are joined by ``_`` or ``.`` or that holds digits
+#: (``tom_h``, ``maria_99``, ``jenny.b``, ``Guest_family``; decision 0182)
+_HANDLE = re.compile(r"[^\W\d_][\w.]*\w")
+_HANDLE_SIGNS = re.compile(r"[_.\d]")
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
+
+
+def handle(token: str) -> bool:
+    """Whether ``token`` is shaped like a chat handle (:data:`_HANDLE`)."""
+    return _HANDLE.fullmatch(token) is not None and _HANDLE_SIGNS.search(token) is not None
+
+
+def _handle_is_name(token: str, angle: bool) -> bool:
+    """Whether a handle names a person: a run of its letters, two or more, is a listed name part
+    (in angle brackets, as chat logs write a speaker: or reads as a name, ``kemi_2``), no title
+    and no noun for a kind of person (``tom_h``, ``maria_99``, ``dave.k``; not ``Guest_family``,
+    ``Guest_clinician``, ``Doctor_1``, ``Speaker_A``, ``user99``, ``nsToolkitCompsCID.h:``)."""
+    parts = name_parts()
+    return any(len(run) > 1 and (folded(run) in parts or (angle and name_like(run)))
+               and run.lower() not in TITLES and not person_noun(run)
+               for run in _LETTER_RUNS.findall(token))
+
+
 def _part_is_name(words: list[str], caseless: bool) -> bool:
     """Whether the words of one speaker (titles removed) may be a person's name."""
     if not words or any(w.lower() in _FUNCTION_WORDS for w in words):  # 'KNIGHTS OF NI', 'Guy on cell'
@@ -134,8 +157,9 @@ def _runs(words: list[tuple[int, int, str]], header: bool) -> list[list[tuple[in
     return [run for run in runs if run]
 
 
-def _split(label: str, at: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """The role and name ranges of one label text starting at offset ``at``."""
+def _split(label: str, at: int, angle: bool = False) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The role and name ranges of one label text starting at offset ``at`` (``angle``: written in
+    angle brackets, ``<kemi>``)."""
     roles: list[tuple[int, int]] = []
     names: list[tuple[int, int]] = []
     masked = _REMARK.sub(lambda m: " " * len(m.group()), label)
@@ -145,6 +169,12 @@ def _split(label: str, at: int) -> tuple[list[tuple[int, int]], list[tuple[int, 
     for piece in [*_JOIN.finditer(masked), None]:
         a, b = pos, piece.start() if piece is not None else len(masked)
         pos = piece.end() if piece is not None else len(masked)
+        token = masked[a:b].strip()
+        if handle(token):  # ``<tom_h>``, ``maria_99:`` (decision 0182): a name whole, or a role
+            if _handle_is_name(token, angle):
+                start = a + masked[a:b].index(token)
+                names.append((at + start, at + start + len(token)))
+            continue
         numbered = any(c.isdigit() for c in masked[a:b])
         for words in _runs([(m.start(), m.end(), m.group()) for m in _WORD.finditer(masked, a, b)], header):
             while words and words[0][2].rstrip(".").lower() in TITLES:
@@ -175,7 +205,7 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
         label = m.group(group)
         if len(_WORD.findall(label)) > _MAX_WORDS:
             continue
-        roles, names = _split(label, m.start(group))
+        roles, names = _split(label, m.start(group), angle=group == "angle")
         clock = m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
         out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), clock))
     return out

@@ -275,6 +275,27 @@ def test_repeated_speakers_that_may_be_names_are_names(text, names, expected):
     assert [text[s.start : s.end] for s in out] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # a handle naming a person is one span on each turn and where the text names it; the
+        # decode's pieces inside it (and its bracket) give way (decision 0182)
+        ("<maria_99> anyone?\n<tom_h> yes, maria_99.\n<maria_99> thanks tom_h\n",
+         ["<maria_", "tom"], ["maria_99", "tom_h", "maria_99", "maria_99", "tom_h"]),
+        # a span reaching out of it to a letter stays; roles and numbered codes are no handles of people
+        ("<dave_k> hi\nsee dave_kim\n<Guest_family> ok\n<user99> x\n", ["see dave"], ["dave_k", "see dave"]),
+        ("P1: hi\nStudent_2: ok\nDoctor_1: yes\n", [], []),
+    ],
+)
+def test_chat_handles_that_name_people_are_names(text, names, expected):
+    from embedanon.detectors.rules.turns import name_chat_handles
+
+    spans = _spans(text, names)
+    out = name_chat_handles(RuleContext(text, score=0.1), spans)
+    assert all(s.score == 0.1 and s.label == "NAME" for s in out if s not in spans)
+    assert [text[s.start : s.end] for s in out] == expected
+
+
 def test_case_aware_coordination_takes_lower_case_list_ends_only():
     def coord(text: str, names: list[str]) -> list[str]:
         out = extend_coordinations(RuleContext(text), _spans(text, names))
@@ -516,7 +537,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "Doctor: How are you feeling today?\nPatient: Yes ma'am.\nDoctor: Good. My liege!",
          "Girl #1: That's my sister Sơn; she's looking for a hook-up.",
          "A man, Gúbio Braga, 79, and two women were shot dead.",
-         "Woman: Yeah, I'm on Nevins Street now"]
+         "Woman: Yeah, I'm on Nevins Street now",
+         "<maria_99> anyone here?\n<tom_h> yes, maria_99\n<dave_k> hi"]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):

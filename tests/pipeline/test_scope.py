@@ -397,6 +397,21 @@ def test_time_stamps_before_speakers_are_structure_in_hybrid_scope():
 
 
 @pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_chat_handles_are_replaced_in_the_readable_scopes(scope: str) -> None:
+    """A chat log's handles (``<maria_99>``, ``<tom_h>``) were role labels, so structure: both
+    readable scopes released them as written, hybrid outside the mechanism too. They are names
+    (decision 0182): replaced on every turn and in the body, one surrogate each; a role label
+    with an underscore (``Guest_family``) stays."""
+    text = "<maria_99> anyone here?\n<tom_h> yes, maria_99\n<maria_99> cool, thanks tom_h\n<Guest_family> hello"
+    doc = Anonymizer(key=fast_key(6), scope=scope).anonymize_document(text)
+    assert "maria" not in doc.text and "tom_h" not in doc.text
+    lines = doc.text.splitlines()
+    first, second = lines[0][1 : lines[0].index(">")], lines[1][1 : lines[1].index(">")]
+    assert lines[2].startswith(f"<{first}> ") and lines[1].endswith(first) and lines[2].endswith(second)
+    assert lines[3].startswith("<Guest_family> ")
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
 def test_a_deny_listed_name_inside_a_role_label_is_replaced(scope: str) -> None:
     """A label holding a function word is structure (``Note by Dr. X:``), but a name the deny
     list gives is replaced there too, with the surrogate of the same name in the body; the rest

@@ -19,7 +19,8 @@ party, the very case the detector must not miss, and the logistic features descr
 through the previous word, which the development data shows too rarely to outweigh a low model
 score (decision 0111); and so
 is a capitalized ``NAME`` span right before a verb of saying (``Artie said``, ``Kwame told him``:
-:data:`SPEECH_VERBS`, :func:`before_speech_verb`; decision 0138).
+:data:`SPEECH_VERBS`, :func:`before_speech_verb`; decision 0138), and a ``NAME`` span that is a
+chat handle that a speaker label of the text names (``<tom_h>``: decision 0182).
 
 :meth:`SpanVerifier.probabilities` is the vectorised path; :meth:`SpanVerifier.probabilities_reference`
 the plain per-feature loop the tests compare it with.
@@ -41,6 +42,7 @@ import numpy as np
 from .._english import RELATION_ALTERNATION
 from .._validate import fraction
 from ..errors import ConfigError
+from ..structure import handle, speaker_labels
 from .base import Span
 from .verify_features import DENSE_NAMES, FEATURE_VERSION, TextView, featurize, span_features
 
@@ -72,6 +74,12 @@ def before_speech_verb(text: str, span: Span) -> bool:
     only spaces or tabs and at most one comma between them (``Artie said``, ``, Andrus said .``,
     ``Kwame told him``; not ``a popup asks``, ``Artie, who said``)."""
     return text[span.start : span.start + 1].isupper() and _SPEECH_AFTER.match(text, span.end) is not None
+
+
+def _speaker_handle(text: str, piece: str) -> bool:
+    """Whether ``piece`` is a chat handle (:func:`~embedanon.structure.handle`) that a speaker
+    label of ``text`` names."""
+    return handle(piece) and any(text[a:b] == piece for label in speaker_labels(text) for a, b in label.names)
 
 
 def shipped_verifier_path() -> Path:
@@ -127,11 +135,14 @@ class SpanVerifier:
         return bool(parts) and all(p in self.sources for p in parts)
 
     def exempt(self, text: str, span: Span) -> bool:
-        """Whether ``span`` is kept whatever its probability: a NAME right after a relation noun or a
-        capitalized NAME right before a verb of saying."""
+        """Whether ``span`` is kept whatever its probability: a NAME right after a relation noun, a
+        capitalized NAME right before a verb of saying, or a NAME that is a chat handle a speaker
+        label of the text names (``<tom_h>``, ``maria_99:``: an account's identifier, decision
+        0182; not a program's ``libjavaplugin_oji``)."""
         if span.label != "NAME":
             return False
-        return after_relation_noun(text, span.start) or before_speech_verb(text, span)
+        return (after_relation_noun(text, span.start) or before_speech_verb(text, span)
+                or _speaker_handle(text, text[span.start:span.end]))
 
     def probabilities(self, text: str, spans: Sequence[Span]) -> np.ndarray:
         """float64 (S,): each span's probability of being PII (spans of any source)."""

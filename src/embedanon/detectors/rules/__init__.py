@@ -31,7 +31,7 @@ from .dates import drop_non_dates, split_date_lists, split_date_ranges, trim_dat
 from .layout import email_shapes, join_name_particles, name_before_own_email
 from .lists import name_list_items
 from .streets import trim_street_edges
-from .turns import drop_role_labels, name_after_greetings, name_speaker_turns
+from .turns import drop_role_labels, name_after_greetings, name_chat_handles, name_speaker_turns
 from .words import (
     complete_name_pairs,
     drop_common_words,
@@ -59,6 +59,7 @@ RULES: tuple[Rule, ...] = (
     Rule("exclamations", drop_exclamations),
     Rule("coordination", extend_coordinations),
     Rule("speaker_turns", name_speaker_turns),
+    Rule("chat_handles", name_chat_handles),
     Rule("kin", name_after_kin),
     Rule("propagation", propagate_names),
     Rule("inverted_names", join_inverted_names),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ...structure import handle
 from ..base import Span
 from ..features import fold
 from ..merge import without_ranges
@@ -134,3 +135,49 @@ def name_speaker_turns(context: RuleContext, spans: list[Span]) -> list[Span]:
     added = [Span(a, b, "NAME", context.score, context.source) for a, b in parts
              if (count[text[a:b]] >= 2 or named) and text[a:b] not in named and not lookup(a, b)]
     return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+def _alnum(text: str, a: int, b: int) -> bool:
+    """Whether ``text[a:b]`` holds a letter or a digit (nothing when ``b <= a``)."""
+    return any(c.isalnum() for c in text[a:b])
+
+
+def name_chat_handles(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """A speaker label that is a chat handle naming a person (``<tom_h>``, ``maria_99:``; a name
+    part of a label shaped by :func:`embedanon.structure.handle`) becomes one NAME span, with
+    ``score``, on each of its turns and wherever the text names it as a whole word (``thanks
+    tom_h``), in place of the spans inside it (the model's ``dave_`` of ``<dave_k>``; it missed
+    ``<tom_h>``): a handle is an account's identifier, whatever the decode read in it (``<dave_``
+    too: the bracket is no part of the name). A span reaching out of it to a letter or digit is
+    left alone. Decision 0182.
+
+    Args:
+        context: the text, its speaker labels, the score (the detector's threshold) and source
+            of an added span.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans with the handles, sorted and disjoint.
+    """
+    text = context.text
+    handles = [(a, b) for label in context.labels for a, b in label.names if handle(text[a:b])]
+    if not handles:
+        return spans
+    named = {text[a:b] for a, b in handles}
+    mentions = re.compile(r"(?<![\w.@])(?:" + "|".join(map(re.escape, sorted(named, key=len, reverse=True)))
+                          + r")(?![\w@]|\.\w)")
+    handles = sorted({*handles, *(m.span() for m in mentions.finditer(text))})
+    lookup = SpanLookup(spans)
+    replaced: set[Span] = set()
+    added: list[Span] = []
+    for a, b in handles:
+        touched = lookup(a, b)
+        if any(_alnum(text, sp.start, a) or _alnum(text, b, sp.end) for sp in touched):
+            continue
+        if len(touched) == 1 and touched[0].label == "NAME" and (touched[0].start, touched[0].end) == (a, b):
+            continue
+        replaced.update(touched)
+        added.append(Span(a, b, "NAME", context.score, context.source))
+    if not added:
+        return spans
+    return sorted([sp for sp in spans if sp not in replaced] + added, key=lambda s: s.start)
