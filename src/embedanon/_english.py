@@ -56,6 +56,21 @@ TIME_UNIT_ALTERNATION = "minute|min|hour|hr|day|week|wk|month|mo|year|yr|decade"
 #: 12/94``): the cue of the two-part date rule of ``regex`` (decision 0176) and of the check that
 #: keeps ``on 8/10`` a date while ``Rating: 8/10`` is a score (``detectors.merge``, decision 0180)
 DATE_CUE_ALTERNATION = "on|since|until|till|through|thru|from|by|before|after|due|dated|born"
+#: the words of a number said digit by digit, each at its digit's index, and ``oh`` for zero
+#: (``five five five, two oh one``): the spoken-number rule of ``regex`` and the PHONE surrogate
+#: that says its digits again (decision 0183)
+DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+#: one digit word, ``oh`` too, in any case (what IGNORECASE matches: ``\u017fix`` is ``six``)
+DIGIT_WORD_ALTERNATION = "|".join((*DIGIT_WORDS, "oh"))
+_DIGIT_WORD_FORMS = tuple(re.compile(w, re.IGNORECASE) for w in (*DIGIT_WORDS, "oh"))
+
+
+def digit_word_value(word: str) -> int:
+    """The digit that ``word``, one digit word in any case, says (``Five`` -> 5, ``oh`` -> 0)."""
+    for value, form in enumerate(_DIGIT_WORD_FORMS):
+        if form.fullmatch(word):
+            return value % 10
+    raise ValueError("not a digit word")
 
 
 def after_title(text: str, start: int) -> bool:

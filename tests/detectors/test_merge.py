@@ -528,3 +528,19 @@ def test_a_score_out_of_ten_is_no_date(text, piece, kept):
     start = text.rindex(piece)
     spans = [Span(start, start + len(piece), "DATE", 0.7, "model")]
     assert trim_value_edges(text, spans) == (spans if kept else [])
+
+
+def test_a_number_said_digit_by_digit_is_a_phone_end_to_end():
+    """The union kept no PHONE span of fewer than seven digits, and a spoken number has none: its
+    digit words count (decision 0183). Detected scope says another number in words."""
+    from embedanon import Anonymizer
+    from embedanon.detectors.merge import trim_value_edges
+
+    text = "Patient: you can reach me on five five five, two oh one, three three four four."
+    piece = "five five five, two oh one, three three four four"
+    span = Span(text.index(piece), text.index(piece) + len(piece), "PHONE", 1.0, "regex")
+    assert trim_value_edges(text, [span]) == [span]
+    assert trim_value_edges("call five five five", [Span(5, 19, "PHONE", 1.0, "regex")]) == []
+    out = Anonymizer(scope="detected", seed=3).anonymize_document(text).text
+    assert piece not in out and out.startswith("Patient: you can reach me on ") and out.endswith(".")
+    assert len(re.findall(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine)\b", out)) == 10

@@ -144,6 +144,11 @@ POSITIVE = [
     ("since she was nine; I'm thirteen; i am twenty one", [("nine", "AGE"), ("thirteen", "AGE"),
                                                           ("twenty one", "AGE")]),
     ("when I was five or six, I\u2019m only fourteen", [("five", "AGE"), ("fourteen", "AGE")]),
+    # a number said digit by digit (decision 0183)
+    ("my number is five five five, two oh one, three three four four.",
+     [("five five five, two oh one, three three four four", "PHONE")]),
+    ("Call OH SEVEN SEVEN zero zero-nine-zero zero one two three now",
+     [("OH SEVEN SEVEN zero zero-nine-zero zero one two three", "PHONE")]),
     # several, adjacent and mixed
     ("a@b.com,c@d.org", [("a@b.com", "EMAIL"), ("c@d.org", "EMAIL")]),
     ("Mail ann@x.io or see x.io/ann, tel 617-555-0134, DOB 1/2/1990",
@@ -151,6 +156,10 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    # counting, a countdown, too few digit words, digit words in a word (decision 0183)
+    "One two three four five six seven eight and back", "Five , four , three , two , one , fire",
+    "One Two Three Five Six Seven Eight Nine Ten", "five five five, two oh one", "one-two-three, one-two-three",
+    "five five five two oh one threes three four four",
     "take 3.5 mg twice daily",
     "he is 5 years younger than me, 10 yrs of agency work",
     "about 1,000 patients and 1,000,000 dollars",
@@ -357,7 +366,8 @@ SPOKEN_PIECES = ["July", "JULY", "july", "jul", "Sept.", "sep", "may", "MAY", "M
                  "fourth", "Twenty", "twenty-", "first", "thirtieth", "THIRD", "tenth", "of", "two thousand",
                  "and", "eight", "nineteen", "oh", "2019", "'08", " ", "  ", ",", "-", ".", "\n", "x", "_",
                  "é", "\u017f", "\u017feptember", "\u212a", "\u0130", "\u0131", "\u00a0", "\u2013", "\u00b0",
-                 "\u00df", "\u2028", "year", "yrs", " old", "years of age", "aged ", "age", "fifty-", "Six"]
+                 "\u00df", "\u2028", "year", "yrs", " old", "years of age", "aged ", "age", "fifty-", "Six",
+                 "five", "Zero", "ONE", "seven", "three", "'"]
 
 
 @settings(max_examples=600, deadline=None)

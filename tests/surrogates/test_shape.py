@@ -216,3 +216,26 @@ def test_keep_shape_phone_keeps_its_words(original, words):
         assert layout(re.sub(r"[A-Za-z]", "", out)) == layout(re.sub(r"[A-Za-z]", "", original))
     vanity = replace(surrogates, "PHONE", "1-800-FLOWERS", b"a")  # a vanity number's letters are digits
     assert re.fullmatch(r"\d-\d{3}-[A-Z]{7}", vanity) and "FLOWERS" not in vanity
+
+
+@pytest.mark.parametrize("phone_format", ["neutral", "keep-shape", "###-####"])
+def test_a_number_said_digit_by_digit_is_said_again(phone_format):
+    """A spoken number gets spoken digits (decision 0183): one digit word for one, each in its
+    word's case, the separators kept, the digits never a variant of the original's (at most one
+    digit differs), the same surrogate for the same number under the same key, whatever the
+    phone format."""
+    words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+    surrogates = Surrogates(SurrogateConfig(phone_format=phone_format))
+    original = "Five five five, two oh one, three three four four"
+    digits = "5552013344"
+    outs = set()
+    for k in range(40):
+        out = replace(surrogates, "PHONE", original, b"key-%d" % k)
+        said = re.findall(r"[A-Za-z]+", out)
+        assert re.sub(r"[A-Za-z]+", "w", out) == re.sub(r"[A-Za-z]+", "w", original)
+        assert said[0][0].isupper() and all(w.islower() for w in said[1:])
+        new = "".join(str(words.index(w.lower())) for w in said)
+        assert sum(a != b for a, b in zip(new, digits, strict=True)) >= 2
+        assert replace(surrogates, "PHONE", original, b"key-%d" % k) == out
+        outs.add(new)
+    assert len(outs) == 40

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .._english import DATE_CUE_ALTERNATION, after_title
+from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD_ALTERNATION, after_title
 from .._validate import strings
 from ..errors import ConfigError
 from ..structure import role_ranges
@@ -325,6 +325,14 @@ def _score_out_of_ten(text: str, start: int, end: int) -> bool:
 _NOT_IN_ADDRESSES = re.compile(r"[<>\"]")
 #: the fewest digits a phone number has (a local number without its area code)
 PHONE_DIGITS = 7
+#: a digit said as a word (``five``, ``oh``): a number said digit by digit counts its words
+_SPOKEN_DIGIT = re.compile(rf"\b(?:{DIGIT_WORD_ALTERNATION})\b", re.IGNORECASE)
+
+
+def _digit_count(piece: str) -> int:
+    """The digits of ``piece``, or, where it has none, its digit words (decision 0183)."""
+    digits = sum(c.isdigit() for c in piece)
+    return digits if digits else len(_SPOKEN_DIGIT.findall(piece))
 #: a range of two decimal numbers (``1.31-26.13``, ``[0·8130-1·1881]``, ``92.0-99.7%``): a statistic
 _DECIMAL_RANGE = re.compile(r"[(\[]?~?\d+[.\u00b7]\d+%?\s*[-\u2013\u2011]\s*~?\d+[.\u00b7]\d+%?[)\]]*")
 #: a journal's year; volume(issue) or volume:pages (``2020; 161(17)``, ``68:1150-1154``): a citation
@@ -450,7 +458,8 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
     and the quotes around a quoted number (``"555-867-5309"``), and the surrogate that replaced
     the span then took the sentence's punctuation or the quotes with it. Other
     labels are left to their detectors (a name's period may be an initial's, ``J.``).
-    A PHONE span of fewer than :data:`PHONE_DIGITS` digits is dropped: on real forum, chat and
+    A PHONE span of fewer than :data:`PHONE_DIGITS` digits (digit words, in a number said in
+    words) is dropped: on real forum, chat and
     news text every such span was a version, a bug number, a score or a count (``5.0.2195``,
     ``#225239``, ``102-68``, ``+0000``), decision 0133. So is a statistic, a citation, a range of
     years, a clock time or a group's age (:func:`not_a_value`, decisions 0149, 0172, 0181), and a
@@ -478,7 +487,7 @@ def trim_value_edges(text: str, spans: list[Span]) -> list[Span]:
                 a, b = _value_core(text, a, cut.start(), False)
         if not any(c.isalnum() for c in text[a:b]):
             continue
-        if span.label == "PHONE" and sum(c.isdigit() for c in text[a:b]) < PHONE_DIGITS:
+        if span.label == "PHONE" and _digit_count(text[a:b]) < PHONE_DIGITS:
             continue
         if not_a_value(text, a, b, span.label):
             continue

@@ -11,7 +11,9 @@ Labels and what counts (decisions the tests pin down with positive and negative 
   ``617-555-0134`` / ``617.555.0134``; national numbers with a trunk ``0`` and separators (UK
   ``020 7946 0958``, DE ``030 901820``, JP ``03-1234-5678``); FR ``01 42 68 53 00``; IN
   ``98765 43210``; BR ``(11) 91417-7776`` / ``11 9141-7776``; an extension (``x1234``,
-  ``ext. 12``) is part of the number. A bare digit run is an ``ID``, not a phone.
+  ``ext. 12``) is part of the number. A bare digit run is an ``ID``, not a phone. A number said
+  digit by digit, 7 to 15 digit words (``five five five, two oh one, three three four four``), is
+  a PHONE too, unless it counts up or down (``one two three four five six seven``).
 * ``DATE``: ISO ``2024-03-15`` (optionally with a time), numeric ``12/31/2024``, ``31.12.2024``,
   ``3/4/24`` (two-digit years only with ``/`` or ``-``), month names with a day and/or year
   (``March 3, 2024``, ``3 March 2024``, ``Mar 3rd``, ``3rd of March``, ``March 2024``), and a
@@ -58,7 +60,7 @@ import string
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from .._english import DATE_CUE_ALTERNATION
+from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD_ALTERNATION, digit_word_value
 from .base import Span
 from .merge import merge_spans
 from .places import caseless_locations, landmarks, locations, organizations, streets
@@ -319,6 +321,24 @@ def _international_score(match: re.Match[str]) -> float:
     return GUESS if match.group(0).isdigit() else 1.0
 
 
+#: a number said digit by digit (decision 0183): 7 to 15 digit words (``oh`` for zero) joined by
+#: spaces, a comma, a period or a hyphen (``five five five, two oh one, three three four four``)
+_DIGIT_WORD: Final = rf"(?:{DIGIT_WORD_ALTERNATION})"
+_DIGIT_JOIN: Final = r"(?:[ \t]*[,.][ \t]*|[ \t]+|-)"
+_SPOKEN_NUMBER = re.compile(rf"(?<![\w'-]){_DIGIT_WORD}(?:{_DIGIT_JOIN}{_DIGIT_WORD}){{6,14}}(?![\w'-])",
+                            re.IGNORECASE)
+_ONE_DIGIT_WORD = re.compile(_DIGIT_WORD, re.IGNORECASE)
+
+
+def _not_counting(match: re.Match[str]) -> bool:
+    """Whether a number said digit by digit is no counting (``one two three four five six seven``,
+    ``five, four, three, two, one``; a dance's ``one-two-three``): fewer than three quarters of
+    its steps go up or down by one."""
+    digits = [digit_word_value(w) for w in _ONE_DIGIT_WORD.findall(match.group())]
+    steps = [abs(b - a) == 1 for a, b in zip(digits, digits[1:], strict=False)]
+    return sum(steps) < 0.75 * len(steps)
+
+
 _Check = Callable[[re.Match[str]], bool]
 _Score = Callable[[re.Match[str]], float]
 #: What a text must contain for a rule to match at all (:func:`_present`): a digit, ``@``, ``:``,
@@ -353,6 +373,7 @@ _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, st
     ("PHONE", _PHONE_PATTERNS[4], _phone_digits_ok, GUESS, _RUN_SLASH),  # trunk-0 groups: IDs look the same
     ("PHONE", _PHONE_PATTERNS[5], _phone_digits_ok, 1.0, _RUN),
     ("PHONE", _PHONE_AFTER_KEYWORD, _phone_digits_ok, 1.0, _RUN),
+    ("PHONE", _SPOKEN_NUMBER, _not_counting, 1.0, ""),
     ("DATE", _DATE_PATTERNS[0], None, 1.0, _DIGIT),
     ("DATE", _DATE_PATTERNS[1], _valid_numeric_date, 1.0, _DIGIT),
     ("DATE", _DATE_PATTERNS[2], _valid_numeric_date, 1.0, _DIGIT),
@@ -400,6 +421,8 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
     # ``when``, ``since``, ``i'm``, ``im``, ``i am`` (a typographic apostrophe is ``#`` here)
     _SPOKEN_AGE_PATTERNS[2]: re.compile(r"\b(?:when|since|i['#]?m\b|i\s+am\b)"),
     _AGE_PATTERNS[3]: re.compile(r"\bi(?:['#]?m\b|\s+am\b)"),
+    # a number said digit by digit starts with a digit word that another follows
+    _SPOKEN_NUMBER: re.compile(rf"(?<![\w'-]){_DIGIT_WORD}(?={_DIGIT_JOIN}{_DIGIT_WORD}(?![\w'-]))"),
 }
 
 

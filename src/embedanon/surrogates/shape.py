@@ -12,7 +12,9 @@ import ipaddress
 import re
 import string
 
+from .._english import DIGIT_WORD_ALTERNATION, DIGIT_WORDS, digit_word_value
 from ..leakguard import keys_are_variants
+from ..text import transfer_case
 from .base import Context, Stream
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
 from .keys import entity_key
@@ -198,8 +200,29 @@ PHONE_WORDS = frozenset({"ext", "extn", "extension", "x", "tel", "telephone", "p
                          "mobile", "mob", "cell", "m", "t", "f", "p", "h", "w", "home", "work", "office"})
 
 
+#: a digit said as a word, ``oh`` for zero (decision 0183)
+_DIGIT_WORD = re.compile(rf"\b(?:{DIGIT_WORD_ALTERNATION})\b", re.IGNORECASE)
+
+
+def said_again(text: str, stream: Stream) -> str | None:
+    """A number said digit by digit (``five five five, two oh one``) said again with random digits,
+    one word for one, in each word's case, the separators kept; redrawn until the digits are no
+    variant of the original's. None when ``text`` holds a digit or no digit word."""
+    words = list(_DIGIT_WORD.finditer(text))
+    if not words or any(c.isdigit() for c in text):
+        return None
+    original = "".join(str(digit_word_value(m.group())) for m in words)
+    digits = redraw(lambda: "".join(_symbols(stream, _DIGITS, len(words))), original)
+    out, at = [], 0
+    for m, digit in zip(words, digits, strict=True):
+        out += [text[at : m.start()], transfer_case(m.group(), DIGIT_WORDS[int(digit)])]
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
 class PhoneMaker:
-    """PHONE: the neutral pattern (default), a pattern of the config's own, or the same shape."""
+    """PHONE: the neutral pattern (default), a pattern of the config's own, or the same shape; a
+    number said digit by digit is said again (:func:`said_again`), whatever the format."""
 
     label = "PHONE"
 
@@ -209,6 +232,9 @@ class PhoneMaker:
 
     def make(self, text: str, context: Context) -> str:
         stream = context.entity(f"PHONE\x00{_alnum_key(text)}")
+        spoken = said_again(text, stream)
+        if spoken is not None:
+            return spoken
         pattern = self._pattern
         if pattern is None:  # digits and letters (``1-800-FLOWERS``) random; ``ext.``, ``tel`` kept
             kept: str = redraw(lambda: scrub(text, stream, PHONE_WORDS), text)
