@@ -1,4 +1,4 @@
-"""Shared by the before/after measurements of this folder (decisions 0171–0178): compare the spans
+"""Shared by the before/after measurements of this folder (decisions 0171–0183): compare the spans
 two runs of the same script found on the same texts, one run on the code before a change and one
 on the code after.
 
@@ -10,6 +10,8 @@ A run writes a JSON list of ``[corpus, text, spans]`` rows, each span ``[start, 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 
@@ -32,3 +34,24 @@ def compare(before: str, after: str, noun: str, context: tuple[int, int] = (50, 
             print(corpus, sign, *label, text[start:end], "|",
                   text[max(0, start - left):end + right].replace("\n", " "))
     print(f"# {len(a_rows)} texts; {noun} spans added {added}, removed {removed}")
+
+
+def write_spans(path: str, texts: Iterable[tuple[str, str]]) -> None:
+    """Run ``model,regex`` on ``(corpus, text)`` pairs and write the rows :func:`compare` reads,
+    every span ``[start, end, label]``."""
+    from embedanon.detectors.registry import build_detectors
+
+    detector = build_detectors("model,regex")
+    rows = [[corpus, text, [(s.start, s.end, s.label) for s in detector.detect(text)]]
+            for corpus, text in texts]
+    Path(path).write_text(json.dumps(rows), encoding="utf-8")
+    print(len(rows), "texts")
+
+
+def main(texts: Callable[[], Iterable[tuple[str, str]]]) -> None:
+    """``script.py OUT.json`` (:func:`write_spans` of ``texts()``) or ``script.py --compare
+    BEFORE.json AFTER.json`` (:func:`compare` of every span)."""
+    if sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3], "", (60, 40))
+    else:
+        write_spans(sys.argv[1], texts())

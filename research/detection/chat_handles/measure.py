@@ -9,7 +9,6 @@ hold a line-start label of one token with ``_``, ``.`` or a digit (``nsToolkitCo
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import compare  # noqa: E402
+from before_after import main  # noqa: E402
 
 #: a line-start label of one token with ``_``, ``.`` or a digit, in angle brackets or before a colon
 LABEL = re.compile(r"^[ \t]*(?:<[^\W\d_][\w.]*\w>|[^\W\d_][\w.]*\w[ \t]*:)", re.MULTILINE)
@@ -32,18 +31,5 @@ def texts() -> list[tuple[str, str]]:
             if any(SIGNS.search(m.group()) for m in LABEL.finditer(text))]
 
 
-def run(path: str) -> None:
-    from embedanon.detectors.registry import build_detectors
-
-    detector = build_detectors("model,regex")
-    rows = [[corpus, text, [(s.start, s.end, s.label) for s in detector.detect(text)]]
-            for corpus, text in texts()]
-    Path(path).write_text(json.dumps(rows), encoding="utf-8")
-    print(len(rows), "texts")
-
-
 if __name__ == "__main__":
-    if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3], "", (60, 40))
-    else:
-        run(sys.argv[1])
+    main(texts)

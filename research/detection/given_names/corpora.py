@@ -1,11 +1,14 @@
 """Real text outside the set: all NLTK webtext blocks, 500 Brown files (their first 3,000
-characters), 800 MTSamples notes (shuffled with seed 1, first 3,000 characters)."""
+characters), 800 MTSamples notes (shuffled with seed 1, first 3,000 characters); and, for the
+measurements that read further, IMDB train and unsup, AG News test and PubMed
+(:func:`reviews_news_abstracts`)."""
 
 from __future__ import annotations
 
 import csv
 import gzip
 import json
+import lzma
 import random
 import re
 import sys
@@ -40,6 +43,18 @@ def mtsamples() -> Iterator[tuple[str, str]]:
     random.Random(1).shuffle(rows)
     for row in rows[:800]:
         yield "mtsamples", row["transcription"][:3000]
+
+
+def reviews_news_abstracts() -> Iterator[tuple[str, str]]:
+    """IMDB train and unsup reviews (the set reads only imdb_test), AG News test (title and
+    description), the PubMed abstracts: ``(corpus, text)``."""
+    for name in ("imdb_train", "imdb_unsup"):
+        with lzma.open(DATA / "imdb" / f"{name}.csv.xz", "rt", encoding="utf-8") as fh:
+            yield from ((name, row["text"]) for row in csv.DictReader(fh))
+    with open(DATA / "ag-news" / "test.csv", encoding="utf-8", newline="") as fh:
+        yield from (("ag-news", f"{row['title']}. {row['description']}") for row in csv.DictReader(fh))
+    with open(DATA / "pubmed-5term" / "pubmed.csv", encoding="utf-8", newline="") as fh:
+        yield from (("pubmed", row["abstract"]) for row in csv.DictReader(fh))
 
 
 def all_texts() -> Iterator[tuple[str, str]]:

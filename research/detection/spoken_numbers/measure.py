@@ -8,8 +8,6 @@ words or more, with the rule's verdict.
 
 from __future__ import annotations
 
-import csv
-import lzma
 import re
 import sys
 from collections.abc import Iterator
@@ -17,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "given_names"))
 
-from corpora import DATA, all_texts  # noqa: E402
+from corpora import all_texts, reviews_news_abstracts  # noqa: E402
 
 from embedanon.detectors.regex import _SPOKEN_NUMBER, _not_counting  # noqa: E402
 
@@ -27,13 +25,7 @@ RUN = re.compile(rf"(?<![\w'-]){WORD}(?:(?:[ \t]*[,.][ \t]*|[ \t]+|-){WORD}){{4,
 
 def texts() -> Iterator[tuple[str, str]]:
     yield from all_texts()
-    for name in ("imdb_train", "imdb_unsup"):
-        with lzma.open(DATA / "imdb" / f"{name}.csv.xz", "rt", encoding="utf-8") as fh:
-            yield from ((name, row["text"]) for row in csv.DictReader(fh))
-    with open(DATA / "ag-news" / "test.csv", encoding="utf-8", newline="") as fh:
-        yield from (("ag-news", f"{row['title']}. {row['description']}") for row in csv.DictReader(fh))
-    with open(DATA / "pubmed-5term" / "pubmed.csv", encoding="utf-8", newline="") as fh:
-        yield from (("pubmed", row["abstract"]) for row in csv.DictReader(fh))
+    yield from reviews_news_abstracts()
 
 
 if __name__ == "__main__":
