@@ -4,7 +4,8 @@ on the code after.
 
 A run writes a JSON list of ``[corpus, text, spans]`` rows, each span ``[start, end]`` or
 ``[start, end, label]``; :func:`compare` prints every span found by one run and not the other
-(``corpus +|- [label] piece | context``) and a last line with the counts.
+(``corpus +|- [label] piece | context``) and a last line with the counts. :func:`main` is the
+command line of a measurement that compares every span (:func:`write_spans`).
 """
 
 from __future__ import annotations
