@@ -280,8 +280,10 @@ def test_repeated_speakers_that_may_be_names_are_names(text, names, expected):
     [
         # a handle naming a person is one span on each turn and where the text names it; the
         # decode's pieces inside it (and its bracket) give way (decision 0182)
-        ("<maria_99> anyone?\n<tom_h> yes, maria_99.\n<maria_99> thanks tom_h\n",
+        ("<maria_99> anyone?\n<tom_h> yes, maria_99.\n<maria_99> thanks @tom_h\n",
          ["<maria_", "tom"], ["maria_99", "tom_h", "maria_99", "maria_99", "tom_h"]),
+        # not inside an address
+        ("<tom_h> hi\n<tom_h> mail tom_h@x.org or see x.tom_h.org\n", [], ["tom_h", "tom_h"]),
         # a span reaching out of it to a letter stays; roles and numbered codes are no handles of people
         ("<dave_k> hi\nsee dave_kim\n<Guest_family> ok\n<user99> x\n", ["see dave"], ["dave_k", "see dave"]),
         ("P1: hi\nStudent_2: ok\nDoctor_1: yes\n", [], []),

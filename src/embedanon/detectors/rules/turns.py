@@ -146,7 +146,7 @@ def name_chat_handles(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A speaker label that is a chat handle naming a person (``<tom_h>``, ``maria_99:``; a name
     part of a label shaped by :func:`embedanon.structure.handle`) becomes one NAME span, with
     ``score``, on each of its turns and wherever the text names it as a whole word (``thanks
-    tom_h``), in place of the spans inside it (the model's ``dave_`` of ``<dave_k>``; it missed
+    tom_h``, ``@tom_h``), in place of the spans inside it (the model's ``dave_`` of ``<dave_k>``; it missed
     ``<tom_h>``): a handle is an account's identifier, whatever the decode read in it (``<dave_``
     too: the bracket is no part of the name). A span reaching out of it to a letter or digit is
     left alone. Decision 0182.
@@ -164,7 +164,8 @@ def name_chat_handles(context: RuleContext, spans: list[Span]) -> list[Span]:
     if not handles:
         return spans
     named = {text[a:b] for a, b in handles}
-    mentions = re.compile(r"(?<![\w.@])(?:" + "|".join(map(re.escape, sorted(named, key=len, reverse=True)))
+    # ``thanks tom_h``, ``@tom_h``; not inside an address (``tom_h@x.org``, ``x.tom_h.org``)
+    mentions = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(named, key=len, reverse=True)))
                           + r")(?![\w@]|\.\w)")
     handles = sorted({*handles, *(m.span() for m in mentions.finditer(text))})
     lookup = SpanLookup(spans)
