@@ -576,7 +576,8 @@ _PIECES = ["Name: ", "PATIENT NAME: ", "Mr. ", "mrs. ", "Dr ", "Okafor", "okafor
            "amina.okafor@example.org", "+234 803 555 0199", "3 May 2021", "é", "İ", "Mx.\t", "prof. ",
            "Tutor: ", "Bao-Li", "S'fiso", "'s", " and ", "COmfort", "nomthandazo", "1. ", "Noor",
            " 's ", "d' ", "Wage (wage94@yahoo.com)", "Hi ", "GOOD MORNING ", "thanks, ", "!", ". ",
-           "Thembile", "I-An", "Attendees: ", "@", "@Liam", "@aisha"]
+           "Thembile", "I-An", "Attendees: ", "@", "@Liam", "@aisha",
+           "[00:01:23] ", "10:32 - ", "<tom_h>", "<", ">", "maria_99", "_", "dave.k", "From ", " to "]
 
 
 def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
