@@ -193,7 +193,9 @@ def _split(label: str, at: int, angle: bool = False) -> tuple[list[tuple[int, in
 def speaker_labels(text: str) -> list[SpeakerLabel]:
     """The line-start labels of ``text`` (``Word:`` ... up to six words before a colon or ``>`` and
     a space or the line's end, or in angle brackets: ``<Word>``; after a chat tool's time stamp
-    or not), in text order, each split into role ranges and name ranges (module docstring)."""
+    or not), in text order, each split into role ranges and name ranges (module docstring). After
+    a time stamp, words with a function word are a log entry, no label (``14:00 Meeting with John
+    Smith:``), but for a chat export's ``From John Smith to Everyone``."""
     colon = ":" in text
     if not colon and "<" not in text:
         return []
@@ -203,8 +205,12 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
         if group == "plain" and not colon:  # 'Word>' labels only in a text that has 'Word:' ones too
             continue
         label = m.group(group)
-        if len(_WORD.findall(label)) > _MAX_WORDS:
+        words = _WORD.findall(label)
+        if len(words) > _MAX_WORDS:
             continue
+        if m.group("stamp") is not None and _HEADER.match(label) is None and any(
+                w.lower() in _FUNCTION_WORDS for w in words):
+            continue  # '14:00 Meeting with John Smith:', '10:15 Spoke with daughter Lakshmi:': a log entry
         roles, names = _split(label, m.start(group), angle=group == "angle")
         clock = m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
         out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), clock))

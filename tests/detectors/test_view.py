@@ -172,3 +172,12 @@ def test_the_speakers_of_a_meeting_chat_export_are_found():
             "10:33:02 From Maria Lopez to Everyone: hi there\n"
             "10:34:40 From John Smith to Everyone: thanks")
     assert [text[s.start:s.end] for s in detector.detect(text)] == ["John Smith", "Maria Lopez", "John Smith"]
+
+
+def test_a_log_entry_after_a_time_stamp_is_no_label():
+    """``14:00 Meeting with John Smith:``: a stamp made it a label, a label with a function word is
+    a description kept whole (decision 0166), and the name the code before found went out
+    verbatim; after a stamp such words are a log entry, read as text (decision 0181)."""
+    detector = build_detectors("model,regex")
+    text = "14:00 Meeting with John Smith: budget review\n10:15 Spoke with daughter Lakshmi: she will visit."
+    assert [text[s.start:s.end] for s in detector.detect(text)] == ["John Smith", "Lakshmi"]
