@@ -53,8 +53,12 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("12/03/2020, 14:05 - John Smith: coming?\n2021-04-05 09:12:44 <kemi> hi\n",
          [("John Smith", ["John Smith"]), ("kemi", ["kemi"])]),
         ("3:15 PM: Doctor arrived.\n10:30: start\n", []),
-        # after a stamp, words with a function word are a log entry, no label
-        ("14:00 Meeting with John Smith: budget\n10:15 Spoke with daughter Lakshmi: ok\n[10:16] Girl on cell: hi\n", []),
+        # after a stamp, words with a function word or a description are a log entry, no label;
+        # a speaker's name, a role, a role code are labels
+        ("14:00 Meeting with John Smith: budget\n10:15 Spoke with daughter Lakshmi: ok\n[10:16] Girl on cell: hi\n"
+         "10:17 Pt's wife Amara: called\n", []),
+        ("[00:01:40] Guest_family: yes\n[10:34 AM] Speaker 1: ok\n10:20 Daughter Lakshmi: ok\n",
+         [("Guest_family", []), ("Speaker 1", []), ("Daughter Lakshmi", ["Daughter Lakshmi"])]),
         # a meeting tool's chat export: the people between 'from' and 'to' are read apart
         ("10:32:15 From John Smith to Everyone: hi\nfrom kemi to everyone: hey\nFrom the back row: boo\n",
          [("From John Smith to Everyone", ["John Smith"]), ("from kemi to everyone", ["kemi"]),

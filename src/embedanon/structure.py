@@ -138,9 +138,14 @@ def _part_is_name(words: list[str], caseless: bool) -> bool:
         [w for w in words if w[:1].isupper()]
     if not any(_name_like(w) for w in shown):
         return False
-    descriptive = not caseless and words[0][:1].isupper() and any(
+    return not (_descriptive(words, caseless) and not any(weighty_name(w, "first") for w in words))
+
+
+def _descriptive(words: list[str], caseless: bool) -> bool:
+    """Whether the words read as a description: a capitalized word, then a lower-case word that
+    is no name particle (``Irate man on cell``, ``Pt's wife Amara``), in a label with capitals."""
+    return not caseless and bool(words) and words[0][:1].isupper() and any(
         w.islower() and w.lower() not in NAME_PARTICLES for w in words[1:])
-    return not (descriptive and not any(weighty_name(w, "first") for w in words))
 
 
 def _runs(words: list[tuple[int, int, str]], header: bool) -> list[list[tuple[int, int, str]]]:
@@ -190,12 +195,23 @@ def _split(label: str, at: int, angle: bool = False) -> tuple[list[tuple[int, in
     return roles, names
 
 
+def _log_entry(label: str, words: list[str]) -> bool:
+    """Whether the words after a time stamp are a log entry rather than a speaker (decision 0181):
+    they hold a function word or read as a description, and are no chat export's ``From ... to``."""
+    if _HEADER.match(label) is not None:
+        return False
+    if any(w.lower() in _FUNCTION_WORDS for w in words):
+        return True
+    return _descriptive(label.split(), label.lower() == label)  # ``Guest_family`` is one word here
+
+
 def speaker_labels(text: str) -> list[SpeakerLabel]:
     """The line-start labels of ``text`` (``Word:`` ... up to six words before a colon or ``>`` and
     a space or the line's end, or in angle brackets: ``<Word>``; after a chat tool's time stamp
     or not), in text order, each split into role ranges and name ranges (module docstring). After
-    a time stamp, words with a function word are a log entry, no label (``14:00 Meeting with John
-    Smith:``), but for a chat export's ``From John Smith to Everyone``."""
+    a time stamp, words with a function word or that read as a description are a log entry, no
+    label (``14:00 Meeting with John Smith:``, ``10:15 Pt's wife Amara:``), but for a chat
+    export's ``From John Smith to Everyone``."""
     colon = ":" in text
     if not colon and "<" not in text:
         return []
@@ -208,9 +224,8 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
         words = _WORD.findall(label)
         if len(words) > _MAX_WORDS:
             continue
-        if m.group("stamp") is not None and _HEADER.match(label) is None and any(
-                w.lower() in _FUNCTION_WORDS for w in words):
-            continue  # '14:00 Meeting with John Smith:', '10:15 Spoke with daughter Lakshmi:': a log entry
+        if m.group("stamp") is not None and _log_entry(label, words):
+            continue  # '14:00 Meeting with John Smith:', '10:15 Pt's wife Amara:': a log entry
         roles, names = _split(label, m.start(group), angle=group == "angle")
         clock = m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
         out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), clock))

@@ -179,5 +179,6 @@ def test_a_log_entry_after_a_time_stamp_is_no_label():
     a description kept whole (decision 0166), and the name the code before found went out
     verbatim; after a stamp such words are a log entry, read as text (decision 0181)."""
     detector = build_detectors("model,regex")
-    text = "14:00 Meeting with John Smith: budget review\n10:15 Spoke with daughter Lakshmi: she will visit."
-    assert [text[s.start:s.end] for s in detector.detect(text)] == ["John Smith", "Lakshmi"]
+    text = ("14:00 Meeting with John Smith: budget review\n10:15 Spoke with daughter Lakshmi: she will visit.\n"
+            "10:20 Pt's wife Amara: called back")
+    assert [text[s.start:s.end] for s in detector.detect(text)] == ["John Smith", "Lakshmi", "Amara"]
