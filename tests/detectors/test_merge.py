@@ -369,6 +369,8 @@ def test_a_phone_span_holds_seven_digits_or_more(piece, kept):
         ("00:00:40", "IP", True), ("[10:32]", "IP", True), ("09:12:44.250", "PHONE", True), ("23:59", "ID", True),
         ("fe80::1", "IP", False), ("2001:db8::8a2e:370:7334", "IP", False), ("00:1a:2b:3c:4d:5e", "ID", False),
         ("24:10", "IP", False), ("12:75", "IP", False),
+        # a program's hexadecimal literal, a crash report's memory address (decision 0185)
+        ("0x00000618", "ID", True), ("0X7FFE1A2B", "PHONE", True), ("0xZZ12345", "ID", False), ("10x2345678", "ID", False),
         # values stay: phones, IPs, IDs (an ID may hold '=')
         ("617-555-0143", "PHONE", False), ("617.555.0143", "PHONE", False), ("10.0.0.1", "IP", False),
         ("MRN=1234567", "ID", False), ("AB-1234-56", "ID", False), ("+44 20 7946 0958", "PHONE", False),

@@ -339,6 +339,8 @@ _DECIMAL_RANGE = re.compile(r"[(\[]?~?\d+[.\u00b7]\d+%?\s*[-\u2013\u2011]\s*~?\d
 _CITATION = re.compile(r"(?:1[89]|20)\d\d\s*;\s*\d+\s*\(\d+\)|\d+\s*:\s*\d+\s*[-\u2013]\s*\d+")
 #: a range of two years (``1999-2001``, ``1944-45``, ``2019/20``), read by :func:`_year_range`
 _YEAR_RANGE = re.compile(r"[(\[]?((?:1[89]|20)\d\d)\s*[-\u2013/]\s*((?:1[89]|20)\d\d|\d\d)[)\]]?")
+#: a hexadecimal literal of a program (``0x00000618``, a memory address in a crash report)
+_HEX_LITERAL = re.compile(r"0[xX][0-9A-Fa-f]+")
 #: a clock time, in brackets or not (``10:32``, ``[00:01:23]``, ``09:12:44.250``)
 _CLOCK_TIME = re.compile(r"[\[(]?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d{1,3})?)?[\])]?")
 #: signs of a statistic that no phone, IP or ID holds
@@ -373,14 +375,15 @@ def not_a_value(text: str, start: int, end: int, label: str) -> bool:
     years, a clock time or the age of a group rather than a person's value (decisions 0149, 0172,
     0181): a PHONE, IP or ID span that is a range of decimal numbers (``95% CI 1.31-26.13``), a
     journal citation (``2020; 161(17)``), a range of years (``1999-2001``, ``1944-45``), a clock
-    time (``00:00:40``, ``[10:32]``: the model read a chat log's times as IPv6) or holds a sign of a
+    time (``00:00:40``, ``[10:32]``: the model read a chat log's times as IPv6), a hexadecimal
+    literal (``0x00000618``, a crash report's memory address; decision 0185) or holds a sign of a
     statistic (``±``, ``%``, ``<``, ``>``, ``≤``, ``≥``, ``χ``; ``=`` too, but in an ID); an AGE
     that bounds a group (``people over 65``, ``median age 68``, ``aged 18 to 65``, ``≥65 years``,
     ``65 or older``)."""
     piece = text[start:end]
     if label in ("PHONE", "IP", "ID"):
         if (_DECIMAL_RANGE.fullmatch(piece) or _CITATION.search(piece) or _year_range(piece)
-                or _CLOCK_TIME.fullmatch(piece)):
+                or _CLOCK_TIME.fullmatch(piece) or _HEX_LITERAL.fullmatch(piece)):
             return True
         return any(c in _STATISTIC_SIGNS for c in piece) or (label != "ID" and "=" in piece)
     if label == "AGE":

@@ -1,0 +1,32 @@
+"""Decision 0185: every span of ``model,regex`` on the real texts outside the test half that hold a
+hexadecimal literal (``0x00000618``): NLTK webtext, 500 Brown files and 800 MTSamples notes
+(:func:`corpora.outside_test_half`), IMDB train and unsup, AG News test, PubMed.
+
+    PYTHONPATH=<src> python measure.py OUT.json     (once with main's src, once with the change)
+    python measure.py --compare BEFORE.json AFTER.json > changes.txt
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "given_names"))
+sys.path.insert(0, str(HERE.parent))
+
+from before_after import main  # noqa: E402
+
+HEX = re.compile(r"\b0[xX][0-9A-Fa-f]+\b")
+
+
+def texts() -> list[tuple[str, str]]:
+    from corpora import outside_test_half, reviews_news_abstracts
+
+    out = [(corpus, text) for _, corpus, text in outside_test_half() if HEX.search(text)]
+    return out + [(corpus, text) for corpus, text in reviews_news_abstracts() if HEX.search(text)]
+
+
+if __name__ == "__main__":
+    main(texts)
