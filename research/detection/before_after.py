@@ -37,22 +37,30 @@ def compare(before: str, after: str, noun: str, context: tuple[int, int] = (50, 
     print(f"# {len(a_rows)} texts; {noun} spans added {added}, removed {removed}")
 
 
-def write_spans(path: str, texts: Iterable[tuple[str, str]]) -> None:
-    """Run ``model,regex`` on ``(corpus, text)`` pairs and write the rows :func:`compare` reads,
-    every span ``[start, end, label]``."""
+def write_spans(path: str, texts: Iterable[tuple[str, str]], labels: tuple[str, ...] = ()) -> int:
+    """Run ``model,regex`` on ``(corpus, text)`` pairs and write the rows :func:`compare` reads:
+    every span ``[start, end, label]``, or only the spans of ``labels``, as ``[start, end]`` when
+    there is one label. Returns the number of rows."""
     from embedanon.detectors.registry import build_detectors
 
     detector = build_detectors("model,regex")
-    rows = [[corpus, text, [(s.start, s.end, s.label) for s in detector.detect(text)]]
-            for corpus, text in texts]
+    rows = []
+    for corpus, text in texts:
+        spans = [s for s in detector.detect(text) if not labels or s.label in labels]
+        rows.append([corpus, text, [(s.start, s.end) if len(labels) == 1 else (s.start, s.end, s.label)
+                                    for s in spans]])
     Path(path).write_text(json.dumps(rows), encoding="utf-8")
-    print(len(rows), "texts")
+    return len(rows)
 
 
-def main(texts: Callable[[], Iterable[tuple[str, str]]]) -> None:
-    """``script.py OUT.json`` (:func:`write_spans` of ``texts()``) or ``script.py --compare
-    BEFORE.json AFTER.json`` (:func:`compare` of every span)."""
+def main(texts: Callable[[], Iterable[tuple[str, str]]], labels: tuple[str, ...] = (), noun: str = "",
+         context: tuple[int, int] = (60, 40)) -> None:
+    """``script.py OUT.json`` (:func:`write_spans` of ``texts()``, the spans of ``labels`` or all,
+    and a line with the number of texts when all) or ``script.py --compare BEFORE.json
+    AFTER.json`` (:func:`compare`, ``noun`` and ``context`` as it takes them)."""
     if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3], "", (60, 40))
+        compare(sys.argv[2], sys.argv[3], noun, context)
     else:
-        write_spans(sys.argv[1], texts())
+        n = write_spans(sys.argv[1], texts(), labels)
+        if not labels:
+            print(n, "texts")

@@ -9,9 +9,6 @@ the test half, run with the code before and after.
 
 from __future__ import annotations
 
-import csv
-import json
-import lzma
 import re
 import sys
 from pathlib import Path
@@ -20,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import compare  # noqa: E402
+from before_after import main  # noqa: E402
 
 NUMBER = (r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|ten|eleven|twelve|thirteen|fourteen|"
           r"fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine)")
@@ -28,23 +25,12 @@ CUE = re.compile(r"\b(?:(?:when|since)\s+(?:he|she|i|we|they|you)\s+(?:was|were)
                  r"(?:\s+\w+)?\s+" + NUMBER + r"\b", re.IGNORECASE)
 
 
-def run(path: str) -> None:
-    from build_set import DATA
-    from corpora import outside_test_half
+def texts() -> list[tuple[str, str]]:
+    from corpora import imdb, outside_test_half
 
-    from embedanon.detectors.registry import build_detectors
-
-    with lzma.open(DATA / "imdb" / "imdb_train.csv.xz", "rt", encoding="utf-8") as fh:
-        texts = [("imdb", row["text"]) for row in csv.DictReader(fh)]
-    texts += [(corpus, text) for _, corpus, text in outside_test_half()]
-    detector = build_detectors("model,regex")
-    rows = [[corpus, text, [(s.start, s.end) for s in detector.detect(text) if s.label == "AGE"]]
-            for corpus, text in texts if CUE.search(text)]
-    Path(path).write_text(json.dumps(rows), encoding="utf-8")
+    out = [*imdb("imdb_train", corpus="imdb"), *((corpus, text) for _, corpus, text in outside_test_half())]
+    return [(corpus, text) for corpus, text in out if CUE.search(text)]
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3], "AGE", (50, 30))
-    else:
-        run(sys.argv[1])
+    main(texts, ("AGE",), "AGE", (50, 30))

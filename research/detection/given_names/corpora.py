@@ -45,12 +45,18 @@ def mtsamples() -> Iterator[tuple[str, str]]:
         yield "mtsamples", row["transcription"][:3000]
 
 
-def reviews_news_abstracts() -> Iterator[tuple[str, str]]:
-    """IMDB train and unsup reviews (the set reads only imdb_test), AG News test (title and
-    description), the PubMed abstracts: ``(corpus, text)``."""
-    for name in ("imdb_train", "imdb_unsup"):
+def imdb(*names: str, corpus: str | None = None) -> Iterator[tuple[str, str]]:
+    """The reviews of the IMDB files ``names`` (``imdb_train``, ``imdb_unsup``; the set reads only
+    imdb_test) as ``(corpus or the file's name, text)``."""
+    for name in names:
         with lzma.open(DATA / "imdb" / f"{name}.csv.xz", "rt", encoding="utf-8") as fh:
-            yield from ((name, row["text"]) for row in csv.DictReader(fh))
+            yield from ((corpus or name, row["text"]) for row in csv.DictReader(fh))
+
+
+def reviews_news_abstracts() -> Iterator[tuple[str, str]]:
+    """IMDB train and unsup reviews, AG News test (title and description), the PubMed abstracts:
+    ``(corpus, text)``."""
+    yield from imdb("imdb_train", "imdb_unsup")
     with open(DATA / "ag-news" / "test.csv", encoding="utf-8", newline="") as fh:
         yield from (("ag-news", f"{row['title']}. {row['description']}") for row in csv.DictReader(fh))
     with open(DATA / "pubmed-5term" / "pubmed.csv", encoding="utf-8", newline="") as fh:
@@ -81,3 +87,10 @@ def outside_test_half() -> Iterator[tuple[int, str, str]]:
     for i, (corpus, text) in enumerate(all_texts()):
         if not any(x.strip() in lines for x in text.split("\n")):
             yield i, corpus, text
+
+
+def outside_matching(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    """The texts of :func:`outside_test_half` and :func:`reviews_news_abstracts` in which
+    ``pattern`` is found, as ``(corpus, text)``."""
+    out = [(corpus, text) for _, corpus, text in outside_test_half() if pattern.search(text)]
+    return out + [(corpus, text) for corpus, text in reviews_news_abstracts() if pattern.search(text)]

@@ -21,12 +21,7 @@ from before_after import main  # noqa: E402
 HEX = re.compile(r"\b0[xX][0-9A-Fa-f]+\b")
 
 
-def texts() -> list[tuple[str, str]]:
-    from corpora import outside_test_half, reviews_news_abstracts
-
-    out = [(corpus, text) for _, corpus, text in outside_test_half() if HEX.search(text)]
-    return out + [(corpus, text) for corpus, text in reviews_news_abstracts() if HEX.search(text)]
-
-
 if __name__ == "__main__":
-    main(texts)
+    from corpora import outside_matching
+
+    main(lambda: outside_matching(HEX))

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import csv
 import gzip
-import json
-import lzma
 import re
 import sys
 from pathlib import Path
@@ -20,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import compare  # noqa: E402
+from before_after import main  # noqa: E402
 
 CUE = re.compile(r"\b(?:on|since|until|till|through|thru|from|by|before|after|due|dated|born)\s+\d{1,2}/\d",
                  re.IGNORECASE)
@@ -28,29 +26,17 @@ CUE = re.compile(r"\b(?:on|since|until|till|through|thru|from|by|before|after|du
 
 def texts() -> list[tuple[str, str]]:
     from build_set import DATA
-    from corpora import brown, evaluation_lines, webtext
+    from corpora import brown, evaluation_lines, imdb, webtext
 
     lines = evaluation_lines("test")
     out: list[tuple[str, str]] = []
     with gzip.open(DATA / "mtsamples" / "mtsamples.csv.gz", "rt", encoding="utf-8") as fh:
         out += [("mtsamples", row["transcription"]) for row in csv.DictReader(fh)]
-    with lzma.open(DATA / "imdb" / "imdb_train.csv.xz", "rt", encoding="utf-8") as fh:
-        out += [("imdb", row["text"]) for row in csv.DictReader(fh)]
+    out += imdb("imdb_train", corpus="imdb")
     out += [*webtext(), *brown()]
     return [(c, t) for c, t in out
             if CUE.search(t) and not any(x.strip() in lines for x in re.split(r"[\n,]", t))]
 
 
-def run(path: str) -> None:
-    from embedanon.detectors.registry import build_detectors
-
-    detector = build_detectors("model,regex")
-    rows = [[c, t, [(s.start, s.end) for s in detector.detect(t) if s.label == "DATE"]] for c, t in texts()]
-    Path(path).write_text(json.dumps(rows), encoding="utf-8")
-
-
 if __name__ == "__main__":
-    if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3], "DATE", (50, 30))
-    else:
-        run(sys.argv[1])
+    main(texts, ("DATE",), "DATE", (50, 30))

@@ -22,12 +22,7 @@ from before_after import main  # noqa: E402
 CLOCK = re.compile(r"(?<![\d:])\d{1,2}:\d\d(?![\d:])|\d\d:\d\d:\d\d")
 
 
-def texts() -> list[tuple[str, str]]:
-    from corpora import outside_test_half, reviews_news_abstracts
-
-    out = [(corpus, text) for _, corpus, text in outside_test_half() if CLOCK.search(text)]
-    return out + [(corpus, text) for corpus, text in reviews_news_abstracts() if CLOCK.search(text)]
-
-
 if __name__ == "__main__":
-    main(texts)
+    from corpora import outside_matching
+
+    main(lambda: outside_matching(CLOCK))

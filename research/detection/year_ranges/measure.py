@@ -9,9 +9,6 @@ line with the test half), run once with the code before and once after, then com
 
 from __future__ import annotations
 
-import csv
-import json
-import lzma
 import re
 import sys
 from pathlib import Path
@@ -20,29 +17,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import compare  # noqa: E402
+from before_after import main  # noqa: E402
 
 sys.path.insert(0, str(HERE.parents[1] / "evaluation"))
 
 
-def run(path: str) -> None:
-    from build_set import DATA
-    from corpora import outside_test_half
+def texts() -> list[tuple[str, str]]:
+    from corpora import imdb, outside_test_half
 
-    from embedanon.detectors.registry import build_detectors
-
-    detector = build_detectors("model,regex")
-    with lzma.open(DATA / "imdb" / "imdb_train.csv.xz", "rt", encoding="utf-8") as fh:
-        texts = [("imdb", row["text"]) for row in csv.DictReader(fh)]
-    texts += [(corpus, text) for _, corpus, text in outside_test_half()]
-    rows = [[corpus, text, [(s.start, s.end, s.label) for s in detector.detect(text)
-                            if s.label in ("PHONE", "ID", "IP")]]
-            for corpus, text in texts if re.search(r"\d{4}", text)]
-    Path(path).write_text(json.dumps(rows), encoding="utf-8")
+    out = [*imdb("imdb_train", corpus="imdb"), *((corpus, text) for _, corpus, text in outside_test_half())]
+    return [(corpus, text) for corpus, text in out if re.search(r"\d{4}", text)]
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--compare":
-        compare(sys.argv[2], sys.argv[3], "PHONE, ID and IP", (40, 20))
-    else:
-        run(sys.argv[1])
+    main(texts, ("PHONE", "ID", "IP"), "PHONE, ID and IP", (40, 20))
