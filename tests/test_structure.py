@@ -79,7 +79,10 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
     ],
 )
 def test_labels_are_split_into_roles_and_names(text, expected):
+    from embedanon.structure import clock_ranges
+
     assert _split(text) == expected
+    assert clock_ranges(text) == [label.clock for label in speaker_labels(text) if label.clock is not None]
 
 
 @pytest.mark.parametrize("text", ["Doctor: Hi.\nARTHUR and BLACK KNIGHT: Aaah!\nDr. Yaman: ok\n", "Guy #2 (x): y\n", ""])
@@ -106,4 +109,6 @@ def test_time_stamps_before_speakers_are_structure(text, stamps):
     from embedanon.structure import clock_ranges
 
     assert [text[a:b] for a, b in clock_ranges(text)] == stamps
+    # the stamps without the labels' split are the split labels' stamps
+    assert clock_ranges(text) == [label.clock for label in speaker_labels(text) if label.clock is not None]
     assert [text[a:b] for a, b in role_ranges(text) if any(c.isdigit() for c in text[a:b])] == stamps

@@ -62,6 +62,8 @@ DATE_CUE_ALTERNATION = "on|since|until|till|through|thru|from|by|before|after|du
 DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 #: one digit word, ``oh`` too, in any case (what IGNORECASE matches: ``\u017fix`` is ``six``)
 DIGIT_WORD_ALTERNATION = "|".join((*DIGIT_WORDS, "oh"))
+#: one digit word as a word, in any case
+DIGIT_WORD = re.compile(rf"\b(?:{DIGIT_WORD_ALTERNATION})\b", re.IGNORECASE)
 _DIGIT_WORD_FORMS = tuple(re.compile(w, re.IGNORECASE) for w in (*DIGIT_WORDS, "oh"))
 
 

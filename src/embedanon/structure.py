@@ -30,6 +30,7 @@ the scopes (:mod:`embedanon.pipeline.scope`) both read.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ._english import TITLES
@@ -212,10 +213,19 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
     a time stamp, words with a function word or that read as a description are a log entry, no
     label (``14:00 Meeting with John Smith:``, ``10:15 Pt's wife Amara:``), but for a chat
     export's ``From John Smith to Everyone``."""
+    out = []
+    for m, group in _label_matches(text):
+        roles, names = _split(m.group(group), m.start(group), angle=group == "angle")
+        out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), _clock(m)))
+    return out
+
+
+def _label_matches(text: str) -> Iterator[tuple[re.Match[str], str]]:
+    """The matches of :data:`_LABEL` in ``text`` that are labels, each with the name of the group
+    that holds the label's words (``angle`` or ``plain``)."""
     colon = ":" in text
     if not colon and "<" not in text:
-        return []
-    out = []
+        return
     for m in _LABEL.finditer(text):
         group = "angle" if m.group("angle") is not None else "plain"
         if group == "plain" and not colon:  # 'Word>' labels only in a text that has 'Word:' ones too
@@ -226,15 +236,18 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
             continue
         if m.group("stamp") is not None and _log_entry(label, words):
             continue  # '14:00 Meeting with John Smith:', '10:15 Pt's wife Amara:': a log entry
-        roles, names = _split(label, m.start(group), angle=group == "angle")
-        clock = m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
-        out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), clock))
-    return out
+        yield m, group
+
+
+def _clock(m: re.Match[str]) -> tuple[int, int] | None:
+    """The time stamp of a label's match when it holds no date (:attr:`SpeakerLabel.clock`)."""
+    return m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
 
 
 def clock_ranges(text: str) -> list[tuple[int, int]]:
-    """The time stamps (:attr:`SpeakerLabel.clock`) before the speaker labels of ``text``, sorted."""
-    return [label.clock for label in speaker_labels(text) if label.clock is not None]
+    """The time stamps (:attr:`SpeakerLabel.clock`) before the speaker labels of ``text``, sorted;
+    what :func:`speaker_labels` gives, without splitting the labels."""
+    return [clock for m, _ in _label_matches(text) if (clock := _clock(m)) is not None]
 
 
 def role_ranges(text: str) -> list[tuple[int, int]]:

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD_ALTERNATION, after_title
+from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD, after_title
 from .._validate import strings
 from ..errors import ConfigError
 from ..structure import role_ranges
@@ -325,14 +325,11 @@ def _score_out_of_ten(text: str, start: int, end: int) -> bool:
 _NOT_IN_ADDRESSES = re.compile(r"[<>\"]")
 #: the fewest digits a phone number has (a local number without its area code)
 PHONE_DIGITS = 7
-#: a digit said as a word (``five``, ``oh``): a number said digit by digit counts its words
-_SPOKEN_DIGIT = re.compile(rf"\b(?:{DIGIT_WORD_ALTERNATION})\b", re.IGNORECASE)
-
-
 def _digit_count(piece: str) -> int:
-    """The digits of ``piece``, or, where it has none, its digit words (decision 0183)."""
+    """The digits of ``piece``, or, where it has none, its digit words (``five``, ``oh``: a number
+    said digit by digit, decision 0183)."""
     digits = sum(c.isdigit() for c in piece)
-    return digits if digits else len(_SPOKEN_DIGIT.findall(piece))
+    return digits if digits else len(DIGIT_WORD.findall(piece))
 #: a range of two decimal numbers (``1.31-26.13``, ``[0·8130-1·1881]``, ``92.0-99.7%``): a statistic
 _DECIMAL_RANGE = re.compile(r"[(\[]?~?\d+[.\u00b7]\d+%?\s*[-\u2013\u2011]\s*~?\d+[.\u00b7]\d+%?[)\]]*")
 #: a journal's year; volume(issue) or volume:pages (``2020; 161(17)``, ``68:1150-1154``): a citation

@@ -60,7 +60,7 @@ import string
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD_ALTERNATION, digit_word_value
+from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD, DIGIT_WORD_ALTERNATION, digit_word_value
 from .base import Span
 from .merge import merge_spans
 from .places import caseless_locations, landmarks, locations, organizations, streets
@@ -327,14 +327,13 @@ _DIGIT_WORD: Final = rf"(?:{DIGIT_WORD_ALTERNATION})"
 _DIGIT_JOIN: Final = r"(?:[ \t]*[,.][ \t]*|[ \t]+|-)"
 _SPOKEN_NUMBER = re.compile(rf"(?<![\w'-]){_DIGIT_WORD}(?:{_DIGIT_JOIN}{_DIGIT_WORD}){{6,14}}(?![\w'-])",
                             re.IGNORECASE)
-_ONE_DIGIT_WORD = re.compile(_DIGIT_WORD, re.IGNORECASE)
 
 
 def _not_counting(match: re.Match[str]) -> bool:
     """Whether a number said digit by digit is no counting (``one two three four five six seven``,
     ``five, four, three, two, one``; a dance's ``one-two-three``): fewer than three quarters of
     its steps go up or down by one."""
-    digits = [digit_word_value(w) for w in _ONE_DIGIT_WORD.findall(match.group())]
+    digits = [digit_word_value(w) for w in DIGIT_WORD.findall(match.group())]
     steps = [abs(b - a) == 1 for a, b in zip(digits, digits[1:], strict=False)]
     return sum(steps) < 0.75 * len(steps)
 

@@ -12,7 +12,7 @@ import ipaddress
 import re
 import string
 
-from .._english import DIGIT_WORD_ALTERNATION, DIGIT_WORDS, digit_word_value
+from .._english import DIGIT_WORD, DIGIT_WORDS, digit_word_value
 from ..leakguard import keys_are_variants
 from ..text import transfer_case
 from .base import Context, Stream
@@ -200,15 +200,11 @@ PHONE_WORDS = frozenset({"ext", "extn", "extension", "x", "tel", "telephone", "p
                          "mobile", "mob", "cell", "m", "t", "f", "p", "h", "w", "home", "work", "office"})
 
 
-#: a digit said as a word, ``oh`` for zero (decision 0183)
-_DIGIT_WORD = re.compile(rf"\b(?:{DIGIT_WORD_ALTERNATION})\b", re.IGNORECASE)
-
-
 def said_again(text: str, stream: Stream) -> str | None:
     """A number said digit by digit (``five five five, two oh one``) said again with random digits,
     one word for one, in each word's case, the separators kept; redrawn until the digits are no
     variant of the original's. None when ``text`` holds a digit or no digit word."""
-    words = list(_DIGIT_WORD.finditer(text))
+    words = list(DIGIT_WORD.finditer(text))
     if not words or any(c.isdigit() for c in text):
         return None
     original = "".join(str(digit_word_value(m.group())) for m in words)
