@@ -540,6 +540,7 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "Girl #1: That's my sister Sơn; she's looking for a hook-up.",
          "A man, Gúbio Braga, 79, and two women were shot dead.",
          "Woman: Yeah, I'm on Nevins Street now",
+         "She is on Zocor, Desyrel, Flonase, and Xanax.  His ammonia was markedly elevated at 106.",
          "<maria_99> anyone here?\n<tom_h> yes, maria_99\n<dave_k> hi"]
 
 
@@ -594,7 +595,7 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
     kept = ("email_shapes", "role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
-            "lower_edges", "street_edges", "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
+            "lower_edges", "street_edges", "address_evidence", "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []
@@ -838,6 +839,92 @@ def test_the_union_detector_ends_a_street_at_its_street_word(text):
 
     spans = [s for s in build_detectors("model,regex").detect(text) if s.label == "ADDRESS"]
     assert spans and all(text[s.start : s.end].split()[-1] in ("Street", "Lane") for s in spans)
+
+
+@pytest.mark.parametrize(
+    ("text", "piece"),
+    [
+        # found in MTSamples notes, NLTK webtext and Brown (decision 0186): nothing of an address
+        ("He was markedly elevated at 106.  So, he is admitted.", "106"),
+        ("PROCEDURE:, CPT code 57307 - Closure of fistula.", "57307"),
+        ("the exception of sodium of 124, chloride 81, CO2 44, BUN 6.", "124, chloride 81, CO2 44,"),
+        ("upwards of SGOT 546, SGPT 256.  Also noted", "SGOT 546, SGPT 256"),
+        ("She is on Zocor, Desyrel, Flonase, and Xanax.", "Zocor, Desyrel,"),
+        ("a differential diagnosis of Venous Angioma, Arteriovenous Malformation", "Venous Angioma, Arteriovenous"),
+        ("Girl: you've got North Korea and South Korea.", "North Korea and South Korea"),
+        ("it goes Iraq, Germany, some otha country", "Iraq, Germany"),
+        ("very little to recommend Frankenstein 1970 by", "Frankenstein 1970"),  # a year is no postcode
+        ("they managed to cram 48000 people in", "cram 48000"),
+    ],
+)
+def test_an_address_with_nothing_of_an_address_is_dropped(text, piece):
+    from embedanon.detectors.rules import drop_addresses_without_evidence
+
+    given = [Span(text.index(piece), text.index(piece) + len(piece), "ADDRESS", 0.9, "model")]
+    assert drop_addresses_without_evidence(RuleContext(text), given) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "piece"),
+    [
+        ("I live at 12 Oak Road, Springfield.", "12 Oak Road, Springfield"),
+        ("Send it to 163 Small Mews please", "163 Small Mews"),  # a house number before a capitalized word
+        ("We are at Hauptstraße 5 now", "Hauptstraße 5"),
+        ("Escribe a Calle Mayor 5", "Calle Mayor 5"),
+        ("Her flat is 77, rue de Pages", "77, rue de Pages"),
+        ("mail it to ul. Dobra 84", "ul. Dobra 84"),
+        ("Meet me at 68th and Lexington", "68th and Lexington"),  # a numbered street
+        ("Next stop West 4th, stand clear.", "West 4"),  # cut inside its word: read whole
+        ("the corner of Lafayette & Houston", "Lafayette & Houston"),
+        ("Maribor\nSlovenia 82709", "Slovenia 82709"),  # the postal line of an address
+        ("my zip is 90210 and", "90210"),
+        ("apt. 169\nmarke\nbelgium 97466", "belgium 97466"),  # the last line, in lower case
+        ("1000 Bruxelles, Belgique", "1000 Bruxelles"),
+        ("I live in Flat 3, upstairs", "Flat 3"),
+        ("airlifted to Geneva, Switzerland. Upon", "Geneva, Switzerland"),  # a town of the gazetteer
+        ("I just got out of Rikers Island!", "Rikers Island"),  # a place word
+        ("home to Millstone Hill", "Millstone Hill"),
+        ("patient seen with Okonkwo, Adaeze today", "Okonkwo, Adaeze"),  # words that may be names
+        ("Indian pitches: Smith (AFP)", "Smith (AFP)"),  # a name many bear, though a common word
+    ],
+)
+def test_an_address_with_something_of_an_address_stays(text, piece):
+    from embedanon.detectors.rules import drop_addresses_without_evidence
+
+    given = [Span(text.index(piece), text.index(piece) + len(piece), "ADDRESS", 0.9, "model")]
+    assert drop_addresses_without_evidence(RuleContext(text), given) == given
+
+
+def test_an_address_piece_beside_another_span_stays_for_the_merge():
+    """``May 4 , 1776`` (Brown's spacing): the decode gave DATE ``May`` and ADDRESS ``4 ,``; without
+    the second, a later rule drops a month alone and the date was lost."""
+    from embedanon.detectors.rules import drop_addresses_without_evidence
+
+    text = "upon May 4 , 1776 , the General Assembly"
+    given = [Span(5, 8, "DATE", 0.9, "model"), Span(9, 12, "ADDRESS", 0.9, "model")]
+    assert drop_addresses_without_evidence(RuleContext(text), given) == given
+    assert drop_addresses_without_evidence(RuleContext(text), given[1:]) == []
+
+
+@pytest.mark.parametrize("text", [
+    "She takes vitamins one a day.  She is on Zocor, Desyrel, Flonase, and Xanax.  She also takes aspirin.",
+    "His ammonia was found to be markedly elevated at 106.  So, he is being admitted for further care.",
+    "LFTs have been elevated.  ALT is 100, AST 57, GGT 226, alkaline phosphatase 505, albumin 3.1.",
+])
+def test_the_union_detector_finds_no_address_in_drugs_and_lab_values(text):
+    """Each gave an ADDRESS span before decision 0186 (the model reads a number or a list of
+    capitalized words in a note as an address)."""
+    from embedanon.detectors import build_detectors
+
+    assert not [s for s in build_detectors("model,regex").detect(text) if s.label == "ADDRESS"]
+
+
+def test_the_union_detector_keeps_a_street_and_a_zip_code():
+    from embedanon.detectors import build_detectors
+
+    text = "Patient: my zip is 90210 and I live at 12 Oak Road, Springfield."
+    found = [text[s.start : s.end] for s in build_detectors("model,regex").detect(text) if s.label == "ADDRESS"]
+    assert found == ["90210", "12 Oak Road, Springfield"]
 
 
 def test_a_name_before_a_verb_is_replaced_without_the_verb():

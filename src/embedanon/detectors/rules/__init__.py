@@ -7,7 +7,8 @@ spans``); :data:`RULES` declares them in the one order :func:`apply_rules` runs 
 only trims punctuation); the last three (:mod:`.dates`) only remove characters outside every
 ``regex`` date from DATE spans: list separators and range joiners between two dates, so a list or
 range becomes one span per date, and function words and punctuation at a span's edges;
-``street_edges`` (:mod:`.streets`) ends an ADDRESS span at its street word. Each rule
+``street_edges`` (:mod:`.streets`) ends an ADDRESS span at its street word and
+``address_evidence`` drops one with nothing of an address in it. Each rule
 was chosen by a development round on generated data (their records are in ``research/detection/``;
 docs/decisions holds the choices made since on real text). Every rule runs on every text: the
 rules are part of the detector, not of a trained model's manifest.
@@ -30,7 +31,7 @@ from .context import (
 from .dates import drop_non_dates, split_date_lists, split_date_ranges, trim_date_edges
 from .layout import email_shapes, join_name_particles, name_before_own_email
 from .lists import name_list_items
-from .streets import trim_street_edges
+from .streets import drop_addresses_without_evidence, trim_street_edges
 from .turns import drop_role_labels, name_after_greetings, name_chat_handles, name_speaker_turns
 from .words import (
     complete_name_pairs,
@@ -74,6 +75,7 @@ RULES: tuple[Rule, ...] = (
     Rule("name_edges", trim_name_edges),
     Rule("lower_edges", trim_lower_edges),
     Rule("street_edges", trim_street_edges),
+    Rule("address_evidence", drop_addresses_without_evidence),
     Rule("public_figures", drop_public_figures),
     Rule("group_names", drop_group_names),
     Rule("ages", age_after_name),
@@ -95,6 +97,7 @@ __all__ = [
     "age_after_name",
     "apply_rules",
     "complete_name_pairs",
+    "drop_addresses_without_evidence",
     "drop_common_words",
     "drop_drug_names",
     "drop_exclamations",
