@@ -42,6 +42,32 @@ RELATION_NOUNS: tuple[str, ...] = (
     "husband", "kid", "mom", "mommy", "mother", "mum", "neighbor", "neighbour", "nephew", "niece", "partner",
     "roommate", "sibling", "sister", "son", "spouse", "uncle", "wife",
 )
+#: an initial or an abbreviated title before its period, which ends no sentence (``M. Night``,
+#: ``Mr. Evening``; ``the doctor.`` does)
+_INITIAL_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:[^\W\d_]|mrs|mr|ms|mx|dr|prof|revd|rev|fr|capt|col|gen|lt|sgt|hon|mme|mlle)\.\Z",
+    re.IGNORECASE)
+
+
+def opens_clause(text: str, i: int) -> bool:
+    """Whether ``text[i]`` opens its line, a speaker's turn or a sentence: the line before it, less
+    spaces, is empty or ends in ``.``, ``!``, ``?``, ``:``, ``>`` or ``-``, and not in the period of
+    an initial or an abbreviated title (``M. Night Shyamalan``, ``Mr. Evening Shade``)."""
+    before = text[text.rfind("\n", 0, i) + 1 : i].rstrip(" \t")
+    return not before or (before[-1] in ".!?:>-" and _INITIAL_BEFORE.search(before) is None)
+
+
+#: greetings, thanks, farewells and congratulations a name follows (``Hi I-An!``, ``GOOD MORNING
+#: THEMBILE.``, ``Bye Tomasz!``, ``Congrats Aiko!``) or a title that addresses someone by role (``Bye
+#: Doctor!``), lower case: the decode rules read a name after one, trim one off a name's start, and the
+#: verifier keeps the name a turn or a sentence opens with one (decisions 0134, 0187)
+GREETINGS: tuple[str, ...] = (
+    "hi", "hello", "hey", "dear", "thanks", "thank you", "good morning", "good afternoon", "good evening",
+    "good night", "goodnight", "morning", "night", "sorry", "bye", "bye bye", "goodbye", "welcome", "cheers",
+    "congrats", "congratulations",
+)  # fmt: skip
+#: :data:`GREETINGS` as one alternation, longest first, a space as one space (``bye bye`` before ``bye``)
+GREETING_ALTERNATION = "|".join(g.replace(" ", "[ ]") for g in sorted(GREETINGS, key=len, reverse=True))
 #: :data:`RELATION_NOUNS` as one alternation, longest first, with the ``great-``, ``grand-`` and
 #: ``step-`` prefixes (``stepson``, ``grandmother``, ``great-grandfather``)
 RELATION_ALTERNATION = (r"(?:great-?)?(?:grand-?|step-?)?(?:"

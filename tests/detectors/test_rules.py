@@ -789,6 +789,21 @@ def test_name_spans_lose_list_punctuation_at_their_edges(text, spans, expected):
         ("we saw hải anh today. OK", ["hải anh"], ["hải anh"]),
         ("Call said person. OK", ["said"], ["said"]),
         ("Gave Enfamil today.", ["Enfamil"], ["Enfamil"]),
+        # a first word of a greeting, a yes or an exclamation leaves, capitalized too (decision 0187)
+        ("teacher: ok. Bye Marisol!", ["Bye Marisol"], ["Marisol"]),
+        ("teacher: Congrats Aiko!", ["Congrats Aiko"], ["Aiko"]),
+        ("teacher: Haha Kwame, yes", ["Haha Kwame"], ["Kwame"]),
+        ("Wow Tomasz, great", ["Wow Tomasz"], ["Tomasz"]),
+        ("Dear John Okafor,", ["Dear John Okafor"], ["John Okafor"]),
+        ("Good night Ana!", ["Good night Ana"], ["Ana"]),
+        ("Will Smith and Grace Hopper came.", ["Will Smith", "Grace Hopper"], ["Will Smith", "Grace Hopper"]),
+        ("Bye Haha!", ["Bye Haha"], ["Bye Haha"]),  # only such words: left as it is
+        # inside a sentence a greeting word is part of a title or a name
+        ("a twist worthy of M Night Shyamalan.", ["M Night Shyamalan"], ["M Night Shyamalan"]),
+        ("a twist worthy of M. Night Shymalan.", ["Night Shymalan"], ["Night Shymalan"]),  # an initial's period
+        ("more charm than Mr. Evening Shade could", ["Evening Shade"], ["Evening Shade"]),
+        ("better than Hello Dolly and Z", ["Hello Dolly"], ["Hello Dolly"]),
+        ("the star Jennnifer Tilly again", ["Jennnifer Tilly"], ["Jennnifer Tilly"]),
         # only in text with both cases; other labels are left alone
         ("maria said so", ["maria said"], ["maria said"]),
         ("Ward said it.", [("Ward said", "ORGANIZATION")], ["Ward said"]),

@@ -17,6 +17,7 @@ from embedanon.detectors import Span, UnionDetector, build_detectors
 from embedanon.detectors.regex import RegexDetector
 from embedanon.detectors.verify import (
     SpanVerifier,
+    after_greeting,
     after_relation_noun,
     before_speech_verb,
     shipped_verifier_path,
@@ -369,6 +370,32 @@ def test_a_capitalized_name_before_a_verb_of_saying_is_never_dropped(tmp_path: P
     # the shipped detector: the model scores Kwame 0.34 here and the verifier dropped him
     found = build_detectors("model,regex").detect(text)
     assert [(text[s.start:s.end], s.label) for s in found][:1] == [("Kwame", "NAME")]
+
+
+# -- the greeting exemption (decision 0187) --------------------------------------------------------------
+@pytest.mark.parametrize(("text", "name", "expected"), [
+    ("teacher: ok, that's all. Bye Tomasz!", "Tomasz", True), ("teacher: Welcome Kwame.", "Kwame", True),
+    ("Thanks, Aiko", "Aiko", True), ("student: done\nteacher: Congrats, Mawuena!", "Mawuena", True),
+    ("Good night Ana Souza.", "Ana Souza", True), ("Hi Mike and Tom", "Mike", False),
+    ("We said bye Tomasz and left", "Tomasz", False), ("Thanks everyone!", "everyone", False),
+    ("Welcome Back!", "Back", False), ("a twist worthy of M. Night Shymalan.", "Shymalan", False),
+])
+def test_after_greeting(text: str, name: str, expected: bool):
+    at = text.index(name)
+    assert after_greeting(text, Span(at, at + len(name), "NAME", 0.1, "model")) is expected
+
+
+def test_a_name_addressed_after_a_greeting_is_never_dropped(tmp_path: Path):
+    text = "teacher: ok, that's all for today. Bye Tomasz!\nstudent: thank you, see you"
+    at = text.index("Tomasz")
+    span = Span(at, at + 6, "NAME", 0.05, "model")
+    assert SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, [span]) == [span]
+    assert SpanVerifier(path=_rejecting(tmp_path / "v")).verify(text, [Span(at, at + 6, "DATE", 0.1, "model")]) == []
+    # the shipped detector: the greeting rule adds Tomasz at the threshold, and the verifier dropped him
+    for name in ("Tomasz", "Kwame", "Aiko"):
+        line = text.replace("Tomasz", name)
+        found = [(line[s.start:s.end], s.label) for s in build_detectors("model,regex").detect(line)]
+        assert found == [(name, "NAME")]
 
 
 def test_the_demo_note_releases_no_third_party_name_in_detected_scope():

@@ -39,9 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from .._english import RELATION_ALTERNATION
+from .._english import GREETING_ALTERNATION, RELATION_ALTERNATION, opens_clause
 from .._validate import fraction
 from ..errors import ConfigError
+from ..lexicon import name_like
 from ..structure import handle, speaker_labels
 from .base import Span
 from .verify_features import DENSE_NAMES, FEATURE_VERSION, TextView, featurize, span_features
@@ -74,6 +75,27 @@ def before_speech_verb(text: str, span: Span) -> bool:
     only spaces or tabs and at most one comma between them (``Artie said``, ``, Andrus said .``,
     ``Kwame told him``; not ``a popup asks``, ``Artie, who said``)."""
     return text[span.start : span.start + 1].isupper() and _SPEECH_AFTER.match(text, span.end) is not None
+
+
+#: a greeting, a thanks or a farewell right before a name (``Bye Tomasz!``, ``Thanks, Aiko``)
+_GREETING_BEFORE = re.compile(r"(?<![^\W_])(?:" + GREETING_ALTERNATION + r"),?[ \t]+\Z", re.IGNORECASE)
+#: what ends a name addressed after a greeting: a clause's end or the line's
+_ADDRESS_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+
+
+def after_greeting(text: str, span: Span) -> bool:
+    """Whether ``span`` is a name addressed after a greeting (decision 0187): a greeting, a thanks
+    or a farewell (:data:`~embedanon._english.GREETINGS`) opens a line, a speaker's turn or a
+    sentence and comes right before it (``Bye Tomasz!``, ``teacher: Welcome Kwame.``), the span
+    ends its clause or its line, and a word of it reads as a name
+    (:func:`~embedanon.lexicon.name_like`; not ``Thanks everyone!``, ``Welcome back.``)."""
+    greeting = _GREETING_BEFORE.search(text, max(0, span.start - 40), span.start)
+    if greeting is None or not opens_clause(text, greeting.start()):
+        return False
+    if _ADDRESS_END.match(text, span.end) is None:
+        return False
+    return any(name_like(w) for w in _NAME_WORD.findall(text[span.start : span.end]))
 
 
 def _speaker_handle(text: str, piece: str) -> bool:
@@ -136,13 +158,14 @@ class SpanVerifier:
 
     def exempt(self, text: str, span: Span) -> bool:
         """Whether ``span`` is kept whatever its probability: a NAME right after a relation noun, a
-        capitalized NAME right before a verb of saying, or a NAME that is a chat handle a speaker
+        capitalized NAME right before a verb of saying, a NAME addressed after a greeting
+        (:func:`after_greeting`: ``Bye Tomasz!``), or a NAME that is a chat handle a speaker
         label of the text names (``<tom_h>``, ``maria_99:``: an account's identifier, decision
         0182; not a program's ``libjavaplugin_oji``)."""
         if span.label != "NAME":
             return False
         return (after_relation_noun(text, span.start) or before_speech_verb(text, span)
-                or _speaker_handle(text, text[span.start:span.end]))
+                or after_greeting(text, span) or _speaker_handle(text, text[span.start:span.end]))
 
     def probabilities(self, text: str, spans: Sequence[Span]) -> np.ndarray:
         """float64 (S,): each span's probability of being PII (spans of any source)."""

@@ -33,10 +33,6 @@ HEADER_LABELS = (
 HONORIFICS = ("mrs", "mr", "ms", "mx", "dr", "prof")
 
 
-#: greetings, thanks and farewells a name follows (``Hi I-An!``, ``GOOD MORNING THEMBILE.``) or a
-#: title that addresses someone by role (``Bye Doctor!``)
-GREETINGS = ("hi", "hello", "hey", "dear", "thanks", "thank you", "good morning", "good afternoon",
-             "good evening", "sorry", "bye", "goodbye", "welcome")
 #: words that address someone by role, lower case: the titles (``doctor``, ``sir``) and ``doc``,
 #: ``ma'am`` (``Thanks Doc.``, ``Thank you, Ma'am.``; decision 0151)
 ADDRESSES = TITLES | {"doc", "ma'am", "ma\u2019am", "maam"}

@@ -10,33 +10,27 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..._english import GREETING_ALTERNATION, opens_clause
 from ...structure import handle
 from ..base import Span
 from ..features import fold
 from ..merge import without_ranges
 from .base import RuleContext
-from .common import ADDRESSES, GREETINGS, HONORIFICS, NO_PROPAGATION, WORD, SpanLookup, mixed_name_case
+from .common import ADDRESSES, HONORIFICS, NO_PROPAGATION, WORD, SpanLookup, mixed_name_case
 
 #: a greeting, one space or a comma and a space, then one to three words joined by single spaces
 #: and followed by ``,!.?;``, a line end or the text's end
 _GREETING = re.compile(
-    rf"(?<![^\W_])(?:{'|'.join(g.replace(' ', '[ ]') for g in GREETINGS)}),?[ ]"
+    rf"(?<![^\W_])(?:{GREETING_ALTERNATION}),?[ ]"
     rf"({WORD}(?:[ ]{WORD}){{0,2}})(?=[,!.?;]|[ \t]*(?:\r?\n|\Z))",
     re.IGNORECASE,
 )
 
 
-def _opens_clause(text: str, i: int) -> bool:
-    """Whether ``text[i]`` opens its line, a speaker's turn or a sentence: the line before it, less
-    spaces, is empty or ends in ``.``, ``!``, ``?``, ``:``, ``>`` or ``-``."""
-    before = text[text.rfind("\n", 0, i) + 1 : i].rstrip(" \t")
-    return not before or before[-1] in ".!?:>-"
-
-
 def name_after_greetings(context: RuleContext, spans: list[Span]) -> list[Span]:
     """``Hi I-An!``, ``TUTOR: GOOD MORNING THEMBILE.``: one to three words right after a greeting
-    (:data:`~.common.GREETINGS`, any case, at the start of a line, a speaker's turn or a sentence; then
-    one space or ``, ``) and followed by ``,!.?;`` or a line end become one NAME span with
+    (:data:`~embedanon._english.GREETINGS`, any case, at the start of a line, a speaker's turn or a
+    sentence; then one space or ``, ``) and followed by ``,!.?;`` or a line end become one NAME span with
     ``score`` when every word has the text's case (capitalized in mixed text, hyphen pieces
     included; all capitals in upper-case text; lower case in text without capitals), none is a
     function word or an honorific, at least one is not among the 20,000 most frequent public
@@ -61,7 +55,7 @@ def name_after_greetings(context: RuleContext, spans: list[Span]) -> list[Span]:
     for m in _GREETING.finditer(text):
         a, b = m.span(1)
         words = m.group(1).split(" ")
-        if not _opens_clause(text, m.start()):
+        if not opens_clause(text, m.start()):
             continue
         if case == "mixed":
             shaped = all(mixed_name_case(w) for w in words)

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ..._english import TITLE_ALTERNATION, after_title
+from ..._english import GREETINGS, TITLE_ALTERNATION, after_title, opens_clause
 from ...lexicon import (
     dictionary_word,
     drug_words,
@@ -29,7 +29,7 @@ from ..base import Span
 from ..bio import true_runs
 from ..features import fold
 from .base import RuleContext
-from .common import ADDRESSES, GREETINGS, NO_PROPAGATION, SpanLookup, capitalized, drop_where
+from .common import ADDRESSES, NO_PROPAGATION, SpanLookup, capitalized, drop_where
 
 _JOINERS = "-'"
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -295,6 +295,14 @@ _SPAN_WORD = re.compile(r"\S+")
 _PRONOUN_I = frozenset({"i", "i'm", "i\u2019m", "i've", "i'd", "i'll"})
 
 
+#: words that open a turn or a sentence before the name it addresses: those of a greeting, a thanks
+#: or a farewell, a yes or a no, and chat interjections (``Bye Marisol``, ``Yes Kwame``, ``Wow
+#: Tomasz``), folded, each run of a letter written once (``Byee``)
+_OPENERS = frozenset(w for g in GREETINGS for w in g.split()) | {
+    "yes", "no", "ok", "okay", "yeah", "yep", "wow", "aw", "yay", "omg", "ops", "whoa", "yikes", "lol",
+}  # fmt: skip
+
+
 def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A capitalized NAME span in text with both cases loses the lower-case common words at its
     edges: the verb after a name that opens a sentence (``Maria said``, ``Kenji arrived``) and the
@@ -304,7 +312,12 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     An edge word leaves when it is written in lower case (or is the pronoun ``I``, ``I'm``), is
     among the 20,000 most frequent public English words and is no name particle (``de``, ``van``,
     ``bin``); it leaves only while a capitalized word stays in the span, so a name written all
-    in lower case (``hải anh``) is left as it is, and a span of one word never changes.
+    in lower case (``hải anh``) is left as it is, and a span of one word never changes. In a span
+    that opens a line, a speaker's turn or a sentence, first words also leave, in any case, when
+    they are words of a greeting, a thanks or a farewell (:data:`~embedanon._english.GREETINGS`),
+    a yes or a no, a chat interjection or laughter (``Bye Marisol``, ``Congrats Aiko``, ``Haha
+    Kwame``, ``Wow Tomasz`` → the name; decision 0187), while a word that is none of these stays;
+    not inside a sentence (``M Night Shyamalan``, ``Hello Dolly`` as a film's title).
 
     Args:
         context: the text and its case.
@@ -323,6 +336,10 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
             return True
         return word.islower() and key in common and key not in NAME_PARTICLES
 
+    def opener(word: str) -> bool:
+        bare = word.strip(_NAME_EDGE_PUNCT)
+        return fold(bare) in _OPENERS or bool(_LAUGHTER.fullmatch(bare)) or _one_letter_runs(bare) in _OPENERS
+
     out: list[Span] = []
     for sp in spans:
         if sp.label != "NAME":
@@ -334,6 +351,10 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
             j -= 1
         while j - i > 1 and loose(text[words[i][0] : words[i][1]]):
             i += 1
+        if i == 0 and j > 1 and opens_clause(text, sp.start):  # ``Bye Marisol``, ``Haha Kwame``
+            openers = [opener(text[a:b]) for a, b in words[:j]]
+            while j - i > 1 and openers[i] and not all(openers[i + 1 : j]):
+                i += 1
         kept = [text[a:b] for a, b in words[i:j]]
         if (i, j) == (0, len(words)) or not any(capitalized(w) for w in kept):
             out.append(sp)
