@@ -211,9 +211,10 @@ CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
 
 def is_clitic(pieces: list[str], i: int) -> bool:
     """Whether ``pieces[i]`` (of :func:`split_joined`, empty pieces left out) is a clitic: one of
-    :data:`CLITICS` after an apostrophe that follows a word part."""
+    :data:`CLITICS` after an apostrophe that follows a word part or a number (``John's``, ``the
+    1990's``, ``80's``; decision 0632)."""
     return (i >= 2 and pieces[i - 1] in "'’" and pieces[i].lower() in CLITICS
-            and is_word_part(pieces[i - 2]))
+            and (is_word_part(pieces[i - 2]) or pieces[i - 2].isalnum()))
 
 
 def drawn_parts(token: str) -> int:

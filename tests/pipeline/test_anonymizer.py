@@ -180,6 +180,14 @@ def test_clitics_kept(anon: Anonymizer) -> None:
     assert out.split()[0].endswith("'s") and out.split()[1].endswith("'t")
 
 
+def test_a_clitic_after_a_number_is_kept(anon: Anonymizer) -> None:
+    """The property test above drew ``0'S``: the ``S`` became a word (``2'The``), and ``in the
+    1990's`` came out ``in the 7043'be`` (decision 0632)."""
+    out = anon.anonymize("in the 1990's and the 80's, 0'S")
+    words = out.replace(",", "").split()
+    assert [w[-2:] for w in (words[2], words[5], words[6])] == ["'s", "'s", "'S"]
+
+
 def test_whitespace_and_punctuation_only_text_unchanged(anon: Anonymizer) -> None:
     text = " \t... !?\r\n🙂 — "
     assert anon.anonymize(text) == text
