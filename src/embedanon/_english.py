@@ -60,7 +60,7 @@ def opens_clause(text: str, i: int) -> bool:
 #: greetings, thanks, farewells and congratulations a name follows (``Hi I-An!``, ``GOOD MORNING
 #: THEMBILE.``, ``Bye Tomasz!``, ``Congrats Aiko!``) or a title that addresses someone by role (``Bye
 #: Doctor!``), lower case: the decode rules read a name after one, trim one off a name's start, and the
-#: verifier keeps the name a turn or a sentence opens with one (decisions 0134, 0187)
+#: verifier keeps the name a turn or a sentence opens with one (decisions 0025, 0187)
 GREETINGS: tuple[str, ...] = (
     "hi", "hello", "hey", "dear", "thanks", "thank you", "good morning", "good afternoon", "good evening",
     "good night", "goodnight", "morning", "night", "sorry", "bye", "bye bye", "goodbye", "welcome", "cheers",

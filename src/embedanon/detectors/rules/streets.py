@@ -113,7 +113,7 @@ _ORDINAL = re.compile(r"(?<!\w)\d+(?:st|nd|rd|th)(?!\w)", re.IGNORECASE)
 _POSTCODE = re.compile(r"\b[A-Z]{2},?[ \t]+\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]?[ \t]+\d[A-Z]{2}\b"
                        r"|\b[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b")
 #: a word that names the code or number after it (``zip 90210``, ``postcode: 2000``)
-_POSTCODE_CUE = re.compile(r"(?i)(?:zip|post|postal)\s*(?:code)?\s*(?:is|of|:|#)?\s*\Z")
+_POSTCODE_CUE = re.compile(r"(?i)\b(?:zip|post|postal)\s*(?:code)?\s*(?:is|of|:|#)?\s*\Z")
 #: a postal code beside a capitalized word on one line, the country's or the town's (``Switzerland
 #: 53730``, ``1000 Bruxelles``): five or six digits, or four that are no year of 1900-2099
 #: (``Frankenstein 1970``, ``Server 2003`` are titles)
