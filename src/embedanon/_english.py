@@ -57,6 +57,11 @@ def opens_clause(text: str, i: int) -> bool:
     return not before or (before[-1] in ".!?:>-" and _INITIAL_BEFORE.search(before) is None)
 
 
+#: what ends a clause or a line right after a word: spaces, then ``,.!?;:`` or the line's end (an
+#: address by role, ``Thanks Doc.``, and a name addressed after a greeting, ``Bye Tomasz!``)
+CLAUSE_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
+
+
 #: greetings, thanks, farewells and congratulations a name follows (``Hi I-An!``, ``GOOD MORNING
 #: THEMBILE.``, ``Bye Tomasz!``, ``Congrats Aiko!``) or a title that addresses someone by role (``Bye
 #: Doctor!``), lower case: the decode rules read a name after one, trim one off a name's start, and the

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .._english import GREETING_ALTERNATION, RELATION_ALTERNATION, opens_clause
+from .._english import CLAUSE_END, GREETING_ALTERNATION, RELATION_ALTERNATION, opens_clause
 from .._validate import fraction
 from ..errors import ConfigError
 from ..lexicon import name_like
@@ -79,8 +79,6 @@ def before_speech_verb(text: str, span: Span) -> bool:
 
 #: a greeting, a thanks or a farewell right before a name (``Bye Tomasz!``, ``Thanks, Aiko``)
 _GREETING_BEFORE = re.compile(r"(?<![^\W_])(?:" + GREETING_ALTERNATION + r"),?[ \t]+\Z", re.IGNORECASE)
-#: what ends a name addressed after a greeting: a clause's end or the line's
-_ADDRESS_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 
@@ -93,7 +91,7 @@ def after_greeting(text: str, span: Span) -> bool:
     greeting = _GREETING_BEFORE.search(text, max(0, span.start - 40), span.start)
     if greeting is None or not opens_clause(text, greeting.start()):
         return False
-    if _ADDRESS_END.match(text, span.end) is None:
+    if CLAUSE_END.match(text, span.end) is None:
         return False
     return any(name_like(w) for w in _NAME_WORD.findall(text[span.start : span.end]))
 

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ..._english import GREETINGS, TITLE_ALTERNATION, after_title, opens_clause
+from ..._english import CLAUSE_END, GREETINGS, TITLE_ALTERNATION, after_title, opens_clause
 from ...lexicon import (
     dictionary_word,
     drug_words,
@@ -295,10 +295,12 @@ _SPAN_WORD = re.compile(r"\S+")
 _PRONOUN_I = frozenset({"i", "i'm", "i\u2019m", "i've", "i'd", "i'll"})
 
 
+#: the words of the greetings, thanks and farewells (``good``, ``morning``, ``bye``)
+_GREETING_WORDS = frozenset(w for g in GREETINGS for w in g.split())
 #: words that open a turn or a sentence before the name it addresses: those of a greeting, a thanks
 #: or a farewell, a yes or a no, and chat interjections (``Bye Marisol``, ``Yes Kwame``, ``Wow
 #: Tomasz``), folded, each run of a letter written once (``Byee``)
-_OPENERS = frozenset(w for g in GREETINGS for w in g.split()) | {
+_OPENERS = _GREETING_WORDS | {
     "yes", "no", "ok", "okay", "yeah", "yep", "wow", "aw", "yay", "omg", "ops", "whoa", "yikes", "lol",
 }  # fmt: skip
 
@@ -448,11 +450,9 @@ def _unspaced(text: str, start: int, end: int) -> tuple[int, int]:
     return a, b
 
 
-#: what may follow a title that addresses someone by role: a clause's end or the line's
-_CLAUSE_END = re.compile(r"[ \t]*(?:[,.!?;:]|$)", re.MULTILINE)
 #: the words of a greeting, a thanks or a farewell, and of a yes or no, before an address
 #: (``Bye Doctor!``, ``Okay Doctor``)
-_BEFORE_ADDRESS = frozenset(w for g in GREETINGS for w in g.split()) | {"okay", "ok", "yes", "no", "sure"}
+_BEFORE_ADDRESS = _GREETING_WORDS | {"okay", "ok", "yes", "no", "sure"}
 
 
 def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]:
@@ -503,7 +503,7 @@ def drop_dictionary_words(context: RuleContext, spans: list[Span]) -> list[Span]
             # and so is one the decode took with the greeting before it: ``Bye Doctor!``
             said = [w.lower() for w in words]
             return (bool(said) and said[-1] in ADDRESSES and all(w in _BEFORE_ADDRESS for w in said[:-1])
-                    and _CLAUSE_END.match(text, touched[-1].end()) is not None
+                    and CLAUSE_END.match(text, touched[-1].end()) is not None
                     and not after_title(text, sp.start))
         doubtful = sp.score < _PAIR_SCORE
 
