@@ -1,4 +1,4 @@
-"""Shared by the before/after measurements of this folder (decisions 0171–0183): compare the spans
+"""Shared by the before/after measurements of this folder (decisions 0171–0189): compare the spans
 two runs of the same script found on the same texts, one run on the code before a change and one
 on the code after.
 
@@ -64,3 +64,14 @@ def main(texts: Callable[[], Iterable[tuple[str, str]]], labels: tuple[str, ...]
         n = write_spans(sys.argv[1], texts(), labels)
         if not labels:
             print(n, "texts")
+
+
+def main_on_real_text(labels: tuple[str, ...] = (), noun: str = "",
+                      context: tuple[int, int] = (60, 40)) -> None:
+    """:func:`main` over the real texts outside the test half (NLTK webtext, 500 Brown files, 800
+    MTSamples notes), or with ``--more`` over IMDB train and unsup, AG News test and PubMed
+    (``given_names/corpora.py``: ``outside_or_more``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "given_names"))
+    from corpora import outside_or_more
+
+    main(lambda: outside_or_more(sys.argv), labels, noun, context)

@@ -748,9 +748,16 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
         # a double quote leaves (decision 0174): no name holds one
         ('the "Ana Lee" show', [('"Ana Lee"', "NAME")], ["Ana Lee"]),
         ('said "Ana', [('"Ana', "NAME")], ["Ana"]),
-        # kept: a period (an initial, a suffix), a single quote, another label, a span of punctuation only is dropped
+        # the period that ends the sentence after a name leaves it (decision 0189)
+        ("with my friend aisha. we watched", [("aisha.", "NAME")], ["aisha"]),
+        ("teacher: Bye Tomasz.", [("Tomasz.", "NAME")], ["Tomasz"]),
+        ('I met Ana Lee.\nThen "Ask Bruce."', [("Ana Lee.", "NAME"), ("Bruce.", "NAME")], ["Ana Lee", "Bruce"]),
+        # kept: a period (an initial, a suffix, an abbreviation), a single quote, another label, a span of punctuation only is dropped
         ("John Q. came", [("John Q.", "NAME")], ["John Q."]),
         ("Smith, Jr. came", [("Smith, Jr.", "NAME")], ["Smith, Jr."]),
+        ("signed John Smith Esq. today", [("John Smith Esq.", "NAME")], ["John Smith Esq."]),
+        ("by Geo. Ana Lee.x", [("Ana Lee.", "NAME")], ["Ana Lee."]),
+        ("A. B. C. came", [("A. B. C.", "NAME")], ["A. B. C."]),
         ("the 'Ana' show", [("'Ana'", "NAME")], ["'Ana'"]),
         ("On 3 May, then", [("3 May,", "DATE")], ["3 May,"]),
         ("a , b", [(",", "NAME")], []),
@@ -1209,6 +1216,10 @@ def test_a_chat_log_with_speakers_in_angle_brackets():
         ("ARTHUR: Hello.\nGALAHAD: King Arthur is here.", ["King Arthur"], ["King Arthur"]),
         ("GALAHAD: King Arthur is here.", ["King Arthur"], []),
         ("Tony Blairs came.", ["Tony Blairs"], ["Tony Blairs"]),
+        # one word as written, though its key (``o brien``) is a listed figure's (decision 0188)
+        ("Please ask O'Brien to call me back.", ["O'Brien"], ["O'Brien"]),
+        ("Nurse O'Neill and Ms. O'Connor came.", ["O'Neill", "O'Connor"], ["O'Neill", "O'Connor"]),
+        ("She reread Edna O'Brien.", ["Edna O'Brien"], []),
     ],
 )
 def test_public_figures_named_in_full_are_no_names(text, names, expected):
@@ -1233,6 +1244,10 @@ def test_the_last_word_of_a_public_figure_goes_with_the_full_name_in_the_same_te
     spans = [Span(legend.index("King"), legend.index(" stories"), "NAME", 0.9, "model"),
              Span(legend.index("Arthur,"), legend.index("Arthur,") + 6, "NAME", 0.9, "model")]
     assert [legend[s.start : s.end] for s in drop_public_figures(RuleContext(legend), spans)] == ["Arthur"]
+    irish = "We read Edna O'Brien in class. O'Brien was born in 1930."
+    spans = [Span(irish.index("Edna"), irish.index(" in class"), "NAME", 0.9, "model"),
+             Span(irish.rindex("O'Brien"), irish.rindex("O'Brien") + 7, "NAME", 0.9, "model")]
+    assert drop_public_figures(RuleContext(irish), spans) == []
     alone = "Arafat is 75."
     assert drop_public_figures(RuleContext(alone), [Span(0, 6, "NAME", 0.9, "model")]) == [
         Span(0, 6, "NAME", 0.9, "model")]

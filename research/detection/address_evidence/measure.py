@@ -11,21 +11,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "given_names"))
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from before_after import main  # noqa: E402
-
-
-def texts() -> list[tuple[str, str]]:
-    from corpora import outside_test_half, reviews_news_abstracts
-
-    if "--more" in sys.argv:
-        sys.argv.remove("--more")
-        return list(reviews_news_abstracts())
-    return [(corpus, text) for _, corpus, text in outside_test_half()]
-
+from before_after import main_on_real_text  # noqa: E402
 
 if __name__ == "__main__":
-    main(texts, labels=("ADDRESS",), noun="ADDRESS")
+    main_on_real_text(labels=("ADDRESS",), noun="ADDRESS")

@@ -94,3 +94,13 @@ def outside_matching(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
     ``pattern`` is found, as ``(corpus, text)``."""
     out = [(corpus, text) for _, corpus, text in outside_test_half() if pattern.search(text)]
     return out + [(corpus, text) for corpus, text in reviews_news_abstracts() if pattern.search(text)]
+
+
+def outside_or_more(argv: list[str]) -> list[tuple[str, str]]:
+    """The texts of :func:`outside_test_half` as ``(corpus, text)``, or, when ``argv`` holds
+    ``--more`` (removed from it), those of :func:`reviews_news_abstracts`: the two runs of a
+    ``measure.py`` that reads every text."""
+    if "--more" in argv:
+        argv.remove("--more")
+        return list(reviews_news_abstracts())
+    return [(corpus, text) for _, corpus, text in outside_test_half()]

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ..._english import CLAUSE_END, GREETINGS, TITLE_ALTERNATION, after_title, opens_clause
+from ..._english import CLAUSE_END, GREETINGS, TITLE_ALTERNATION, TITLES, after_title, opens_clause
 from ...lexicon import (
     dictionary_word,
     drug_words,
@@ -246,11 +246,34 @@ _NAME_EDGE_PUNCT = ',;:!?"'
 _LEADING_TITLE = re.compile(rf"(?:{TITLE_ALTERNATION})\.?[ \t]+(?=\w)", re.IGNORECASE)
 
 
+#: the word before a NAME span's last period, when that period ends a sentence: three letters or
+#: more (not an initial, ``Jr.`` or ``St.``)
+_LAST_WORD_PERIOD = re.compile(r"([^\W\d_]{3,})\.\Z")
+#: words of three letters or more whose period is an abbreviation's (``John Smith Esq.``)
+_ABBREVIATED = frozenset(("esq", "bros", "jnr", "snr", "inc", "ltd", "corp", "etc"))
+#: what may follow a sentence's period right after a name: the text's end, a space or a line's end,
+#: a closing quote or bracket
+_AFTER_PERIOD = frozenset(" \t\r\n\"')]\u201d\u2019")
+
+
+def _ends_sentence(text: str, a: int, b: int) -> bool:
+    """Whether the period ``text[b - 1]`` of the NAME span ``text[a:b]`` ends the sentence, not an
+    initial or an abbreviation (decision 0189): the word before it has three letters or more, is no
+    title or abbreviation, and the text ends after it or goes on with a space, a line's end, a
+    closing quote or a bracket."""
+    m = _LAST_WORD_PERIOD.search(text, a, b)
+    if m is None or m.group(1).lower() in _ABBREVIATED or m.group(1).lower() in TITLES:
+        return False
+    return b == len(text) or text[b] in _AFTER_PERIOD
+
+
 def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     """NAME spans lose the list and sentence punctuation at their edges (``Okafor,`` → ``Okafor``):
     a redacted name otherwise took the comma after it with it (``Thanks to [NAME] Mrs. ...``).
-    Only ``,;:!?``, the double quote (``"Ann Lee"``, decision 0174) and whitespace are removed,
-    never a letter, a period (``J.``, ``Jr.``) or a single quote (an apostrophe may be the name's);
+    Only ``,;:!?``, the double quote (``"Ann Lee"``, decision 0174), whitespace and the period
+    that ends a sentence (``Bye Tomasz.``, decision 0189) are removed, never a letter, the period
+    of an initial or an abbreviation (``J.``, ``Jr.``, ``Esq.``) or a single quote (an apostrophe
+    may be the name's);
     a span of nothing else, or of symbols only (``<`` of ``<teacher>``), is dropped (one of
     digits stays: the model may have read an age as a name, and it is still PII).
     A title that opens a span of more words leaves it
@@ -275,6 +298,8 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
         while a < b and (text[a] in _NAME_EDGE_PUNCT or text[a].isspace()):
             a += 1
         while b > a and (text[b - 1] in _NAME_EDGE_PUNCT or text[b - 1].isspace()):
+            b -= 1
+        if b > a and text[b - 1] == "." and _ends_sentence(text, a, b):
             b -= 1
         title = _LEADING_TITLE.match(text, a, b)
         while title is not None:
@@ -589,9 +614,15 @@ def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
     return drop_where(spans, "NAME", exclamation)
 
 
+#: the words of a name as written: letter and digit runs, an apostrophe inside one (``O'Brien`` is
+#: one word; ``Saint-Saens``, ``D.W.Griffith`` and ``Vladimir\Putin`` are more)
+_NAME_WORDS = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+
+
 def drop_public_figures(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A public figure named in full is no private person (``Tony Blair``, ``Amelia Earhart``,
-    ``Salvador Dali's``): a NAME span whose whole text is a name of two words or more of the shipped
+    ``Salvador Dali's``): a NAME span whose whole text is a name of two words or more (as written:
+    ``O'Brien`` is one word, though its key ``o brien`` is on the list) of the shipped
     list (:func:`~embedanon.lexicon.public_figures`: WordNet 3.0's person instances, less the
     two-word names whose given name and surname are both common, so ``John Smith`` is never on
     it) is dropped, and so is a one-word NAME span elsewhere in the text that is the last word of
@@ -610,14 +641,19 @@ def drop_public_figures(context: RuleContext, spans: list[Span]) -> list[Span]:
     text, figures = context.text, public_figures()
     keys = {(sp.start, sp.end): public_figure_key(text[sp.start : sp.end])
             for sp in spans if sp.label == "NAME"}
-    found = {k for k in keys.values() if " " in k and k in figures}
+    # a name of two words or more as written: the key of one word may hold a space, but
+    # ``O'Brien`` (``o brien``, a key the list holds for the writers of that surname) is the
+    # surname of many people (decision 0188)
+    written = {(a, b): _NAME_WORDS.findall(text, a, b) for (a, b), k in keys.items()
+               if " " in k and k in figures}
+    found = {(keys[ab], public_figure_key(words[-1])) for ab, words in written.items() if len(words) > 1}
     if not found:
         return spans
     speakers = {folded(w) for label in context.labels for a, b in label.names
                 for w in _LETTERS.findall(text[a:b])}
-    found = {k for k in found if not speakers.intersection(k.split())}
+    found = {(k, last) for k, last in found if not speakers.intersection(k.split())}
     given = name_parts("first")  # a last word that is also a given name may be someone else's
-    dropped = found | {last for k in found if (last := k.rsplit(" ", 1)[1]) not in given}
+    dropped = {k for k, _ in found} | {last for _, last in found if last not in given}
     return drop_where(spans, "NAME", lambda sp: keys[sp.start, sp.end] in dropped)
 
 
