@@ -194,6 +194,11 @@ def test_date_ranges_split_where_they_should(text: str, covered: list[str], expe
         ("Seen 12/25/08, at noon.", ["12/25/08, at noon"], ["12/25/08, at noon"]),
         ("Seen 12/25/08, Easter.", ["12/25/08, Easter"], ["12/25/08, Easter"]),
         ("Seen 12/25/08 call me.", ["12/25/08 call"], ["12/25/08 call"]),
+        # a line's end closes the date: a caption's or a transcript's next line is no part of it
+        # (decision 0192)
+        ("Since Tuesday, March 3.\n00:03:10 --> 00:03:14", ["Tuesday, March 3.\n00:03:10"], ["Tuesday, March 3"]),
+        ("[10:32]\nMarch 3, 2020 was a Tuesday.", ["[10:32]\nMarch 3, 2020"], ["March 3, 2020"]),
+        ("On March 3,\n2020 she came.", ["March 3,\n2020"], ["March 3,\n2020"]),  # one date
     ],
 )
 def test_date_edges_trim_where_they_should(text: str, covered: list[str], expected: list[str]) -> None:

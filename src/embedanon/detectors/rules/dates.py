@@ -33,10 +33,14 @@ Three rules run in this order:
   (``12/25/08 at`` → ``12/25/08``; ``on Monday, March 3`` → ``Monday, March 3``: the trim stops at
   the first word that is not a function word). A span with no whole ``regex`` date inside it is
   left as it is, and so is a time after a date (``12/25/08 at 10:30``): dropping the time would
-  uncover it. Lower-case words after a comma or a semicolon that follows the last date, naming no
-  date, go too, also where that date reaches into the span from before it (``3 May 2021, call``:
-  the model took the next word, and the date's surrogate scrubbed it to random letters); so does
-  a number after the last date whose unit of time follows the span (``03/04/2019, 10`` of
+  uncover it. A line's end closes the date, though: what a span holds on another line than its
+  first and last ``regex`` dates goes (``Tuesday, March 3.`` and a caption's ``00:03:10`` on the
+  next line → ``Tuesday, March 3``; decision 0192); a date that runs over a line's end itself
+  (``March 3,`` then ``2020`` on the next line) is one ``regex`` date and stays whole. Lower-case
+  words after a comma or a semicolon that follows the last date, naming no date, go too, also
+  where that date reaches into the span from before it (``3 May 2021, call``: the model took the
+  next word, and the date's surrogate scrubbed it to random letters); so does a number after the
+  last date whose unit of time follows the span (``03/04/2019, 10`` of
   ``03/04/2019, 10 days ago``: the amount of a length of time, decision 0653).
 
 The rules only ever remove characters that lie outside every ``regex`` date: they never add a
@@ -173,8 +177,10 @@ def _edge(text: str, start: int, end: int, *, from_end: bool) -> int:
 
 def _may_trim(text: str, span: Span) -> bool:
     """The cheap test before the regex pass: the span starts or ends with punctuation, a space or
-    a function word."""
+    a function word, or holds a line's end."""
     if not (text[span.start].isalnum() and text[span.end - 1].isalnum()):
+        return True
+    if text.find("\n", span.start, span.end) >= 0:  # a line's end (decision 0192)
         return True
     if _ENDS_IN_WORDS_TAIL.search(text, span.start, span.end):  # ``, call`` (:func:`_cut_tail`)
         return True
@@ -228,9 +234,11 @@ def _trim(text: str, span: Span, dates: list[Span], date_starts: list[int]) -> S
         return span
     start, end = span.start, span.end
     if not (i > 0 and dates[i - 1].end > span.start):
-        start = _edge(text, span.start, inside[0].start, from_end=False)
+        line = text.rfind("\n", span.start, inside[0].start) + 1  # a line's end closes a date (0192)
+        start = _edge(text, max(span.start, line), inside[0].start, from_end=False)
     if inside[-1] is dates[j - 1]:  # no date starts inside the span and ends after it
-        end = _edge(text, inside[-1].end, span.end, from_end=True)
+        line_end = text.find("\n", inside[-1].end, span.end)
+        end = _edge(text, inside[-1].end, span.end if line_end < 0 else line_end, from_end=True)
     if inside[-1] is dates[j - 1] and end == span.end:
         return _cut_tail(text, span if start == span.start else Span(start, end, span.label, span.score,
                                                                        span.source), inside[-1].end)
