@@ -5,13 +5,29 @@ from __future__ import annotations
 
 import re
 
-#: titles written before a name (``Dr.``, ``Mrs``, ``Sister``, ``Capt.``), lower case without a
-#: period: the detection rules read a NAME after one as a person's (``detectors.rules.common``),
-#: and a name surrogate keeps one inside a NAME span as a title (``surrogates.names``)
-TITLES = frozenset((
+#: titles of address written before a name (``Dr.``, ``Mrs``, ``Sister``, ``Capt.``), lower case
+#: without a period: the verifier's features read these (``detectors.verify_features``: the list its
+#: shipped weights were fitted on, so it stays as it is)
+ADDRESS_TITLES = frozenset((
     "mr", "mrs", "ms", "mx", "dr", "prof", "miss", "mister", "madam", "madame", "mme", "mlle", "sir",
     "dame", "lady", "lord", "doctor", "professor", "rev", "revd", "reverend", "fr", "father", "sister",
     "capt", "captain", "col", "gen", "lt", "sgt", "hon", "judge", "governor",
+))  # fmt: skip
+#: the titles of an office or a calling written before a name (``Nurse Olga``, ``Officer Brown``,
+#: ``Coach Davis``; decision 0193)
+OFFICE_TITLES = frozenset((
+    "nurse", "coach", "officer", "detective", "sheriff", "deputy", "inspector", "sergeant", "pastor",
+    "rabbi", "imam", "mayor", "senator",
+))  # fmt: skip
+#: every title before a name: the detection rules read a NAME after one as a person's
+#: (``detectors.rules.common``), and a name surrogate keeps one inside a NAME span as a title
+#: (``surrogates.names``)
+TITLES = ADDRESS_TITLES | OFFICE_TITLES
+#: the titles that are abbreviations, which a period may follow (``Dr.``; ``the sheriff.`` ends a
+#: sentence)
+_ABBREVIATED_TITLES = frozenset((
+    "mr", "mrs", "ms", "mx", "dr", "prof", "mme", "mlle", "rev", "revd", "fr", "capt", "col", "gen", "lt",
+    "sgt", "hon",
 ))  # fmt: skip
 #: street type words, lower case without a period (``Nevins Street``, ``5th Ave``): what makes an
 #: ADDRESS surrogate's part a street line (``surrogates.fakes``) and where the street-edge decode
@@ -24,11 +40,21 @@ STREET_TYPES = frozenset((
 #: ``Flat 3``): a secondary address for the ADDRESS surrogate (``surrogates.fakes``) and words that go
 #: on an address after its street word for the street-edge decode rule (``detectors.rules.streets``)
 UNIT_WORDS = frozenset(("apt", "apartment", "suite", "ste", "unit", "floor", "fl", "room", "rm", "flat"))
+
+
+def _alternation(words: frozenset[str]) -> str:
+    """``words`` as one regular-expression alternation, longest first (``mrs`` before ``mr``)."""
+    return "|".join(sorted(words, key=lambda t: (-len(t), t)))
+
+
 #: :data:`TITLES` as one regular-expression alternation, longest first (``mrs`` before ``mr``)
-TITLE_ALTERNATION = "|".join(sorted(TITLES, key=lambda t: (-len(t), t)))
-#: a title ending where a name starts: a period, spaces, or both, on the same line
-_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:{TITLE_ALTERNATION})(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z",
-                           re.IGNORECASE)
+TITLE_ALTERNATION = _alternation(TITLES)
+#: :data:`ADDRESS_TITLES` as one alternation (the verifier's features)
+ADDRESS_TITLE_ALTERNATION = _alternation(ADDRESS_TITLES)
+#: a title ending where a name starts, on the same line: spaces, or after an abbreviation a period
+#: and spaces or none (``Dr.Okafor``); not a period after a whole word (``the sheriff. Ick!``)
+_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:(?:{_alternation(_ABBREVIATED_TITLES)})\.[ \t\u00a0]*"
+                           rf"|(?:{TITLE_ALTERNATION})[ \t\u00a0]+)\Z", re.IGNORECASE)
 
 
 #: nouns of kinship and close relations (``sister``, ``boss``, ``roommate``): the verifier never

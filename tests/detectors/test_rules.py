@@ -765,6 +765,10 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
         ("JACK: Mister Gibbs!", [("Mister Gibbs!", "NAME")], ["Gibbs"]),
         ("like Captain Jack.", [("Captain Jack", "NAME")], ["Jack"]),
         ("to Dr. Mrs. Adu", [("Dr. Mrs. Adu", "NAME")], ["Adu"]),
+        # titles of an office or a calling (decision 0193)
+        ("welcome. Nurse Olga will", [("Nurse Olga", "NAME")], ["Olga"]),
+        ("then Deputy Sheriff Andy Simpson came", [("Deputy Sheriff Andy Simpson", "NAME")], ["Andy Simpson"]),
+        ("ask Coach Davis", [("Coach Davis", "NAME")], ["Davis"]),
         ("ask Captain now", [("Captain", "NAME")], ["Captain"]),
         ("Ana Governor Li", [("Ana Governor Li", "NAME")], ["Ana Governor Li"]),
         ("On Dr. May 3", [("Dr. May 3", "DATE")], ["Dr. May 3"]),

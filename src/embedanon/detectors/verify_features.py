@@ -32,7 +32,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .._english import TITLE_ALTERNATION
+from .._english import ADDRESS_TITLE_ALTERNATION
 from ..lexicon import word_frequencies
 from .base import Span
 
@@ -45,7 +45,7 @@ COMMON_RANK = 20_000
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|\d+")
 #: a line-start speaker or role label: up to five words (or ``#2``) and a colon, then a space
 _LABEL = re.compile(r"^[ \t]*([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*:(?=[ \t]|$)", re.M)
-_TITLE_BEFORE = re.compile(rf"(?<!\w)({TITLE_ALTERNATION})"
+_TITLE_BEFORE = re.compile(rf"(?<!\w)({ADDRESS_TITLE_ALTERNATION})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 _NEWLINE = re.compile("\n")
 _OPEN = re.compile(r"\[")
