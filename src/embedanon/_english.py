@@ -24,7 +24,7 @@ OFFICE_TITLES = frozenset((
 #: (``surrogates.names``)
 TITLES = ADDRESS_TITLES | OFFICE_TITLES
 #: the titles that are abbreviations, which a period may follow (``Dr.``; ``the sheriff.`` ends a
-#: sentence)
+#: sentence, ``Mr.`` does not: :func:`opens_clause`)
 _ABBREVIATED_TITLES = frozenset((
     "mr", "mrs", "ms", "mx", "dr", "prof", "mme", "mlle", "rev", "revd", "fr", "capt", "col", "gen", "lt",
     "sgt", "hon",
@@ -70,9 +70,8 @@ RELATION_NOUNS: tuple[str, ...] = (
 )
 #: an initial or an abbreviated title before its period, which ends no sentence (``M. Night``,
 #: ``Mr. Evening``; ``the doctor.`` does)
-_INITIAL_BEFORE = re.compile(
-    r"(?<![^\W\d_])(?:[^\W\d_]|mrs|mr|ms|mx|dr|prof|revd|rev|fr|capt|col|gen|lt|sgt|hon|mme|mlle)\.\Z",
-    re.IGNORECASE)
+_INITIAL_BEFORE = re.compile(rf"(?<![^\W\d_])(?:[^\W\d_]|{_alternation(_ABBREVIATED_TITLES)})\.\Z",
+                             re.IGNORECASE)
 
 
 def opens_clause(text: str, i: int) -> bool:
