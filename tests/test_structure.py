@@ -50,6 +50,9 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("[00:01:23] Doctor: Hi.\n[00:01:30] Patient: Hello.\n", [("Doctor", []), ("Patient", [])]),
         ("10:32 - teacher: ok\n10:33 <kemi> hey\n[10:34 AM] Layla: hi\n00:02:05.250 ARTHUR: Halt!\n",
          [("teacher", []), ("kemi", ["kemi"]), ("Layla", ["Layla"]), ("ARTHUR", ["ARTHUR"])]),
+        # a caption's voice tag (decision 0194): the speaker, after '<v' and its classes
+        ("<v Amara Okafor>Hi.</v>\n<v.loud Doctor>Sit.</v>\n<v ARTHUR and BLACK KNIGHT>Aaah!</v>\n",
+         [("Amara Okafor", ["Amara Okafor"]), ("Doctor", []), ("ARTHUR and BLACK KNIGHT", ["ARTHUR"])]),
         ("12/03/2020, 14:05 - John Smith: coming?\n2021-04-05 09:12:44 <kemi> hi\n",
          [("John Smith", ["John Smith"]), ("kemi", ["kemi"])]),
         ("3:15 PM: Doctor arrived.\n10:30: start\n", []),
@@ -112,3 +115,38 @@ def test_time_stamps_before_speakers_are_structure(text, stamps):
     # the stamps without the labels' split are the split labels' stamps
     assert clock_ranges(text) == [label.clock for label in speaker_labels(text) if label.clock is not None]
     assert [text[a:b] for a, b in role_ranges(text) if any(c.isdigit() for c in text[a:b])] == stamps
+
+
+_VTT = ("WEBVTT - clinic call\n\n"
+        "1\n00:01.000 --> 00:04.500 align:start position:10%\nDoctor: Hello Maria.\n\n"
+        "0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/12-0\n00:00:03.120 --> 00:00:06.480\n"
+        "<v.loud Amara Okafor>Good <c.yellow>morning</c>, <00:00:05.000>can you hear me?</v>\n")
+_SRT = "1\r\n00:00:01,000 --> 00:00:04,500\r\nDoctor: Hi.\r\n\r\n2\r\n00:00:04,900 --> 00:00:09,120\r\nOk.\r\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "tags"),
+    [
+        (_VTT, ["WEBVTT", "1", "00:01.000 --> 00:04.500 align:start position:10%",
+                "0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/12-0", "00:00:03.120 --> 00:00:06.480"],
+         ["<v.loud ", ">", "<c.yellow>", "</c>", "<00:00:05.000>", "</v>"]),
+        (_SRT, ["1", "00:00:01,000 --> 00:00:04,500", "2", "00:00:04,900 --> 00:00:09,120"], []),
+        # negative controls: a range of times in prose, an arrow in a log, a word line before a
+        # timing (no identifier with a digit), a voice tag's speaker, 'WEBVTT' inside a text
+        ("We met 10:00 --> 11:00 on Monday.\nx --> y\nFrom 00:01.000 --> 00:02.000 it ran.\n", [], []),
+        ("Intro\n00:01.000 --> 00:04.500\nHi.\nAbout WEBVTT files.\n", ["00:01.000 --> 00:04.500"], []),
+        ("<v>hi</v> <vet Sam> <c Ann>", [], ["</v>"]),
+    ],
+)
+def test_caption_structure_is_found(text, lines, tags):
+    """Decision 0194: a caption file's signature, cue identifiers and timing lines are its cue
+    lines; with WebVTT's cue tags (a voice tag's ``<v `` and ``>``, not its speaker) they are its
+    structure, and role structure (kept as written, never in a span)."""
+    from embedanon.structure import caption_ranges, cue_lines
+
+    assert [text[a:b] for a, b in cue_lines(text)] == lines
+    got = [text[a:b] for a, b in caption_ranges(text)]
+    assert sorted(got) == sorted(lines + tags)
+    ranges = caption_ranges(text)
+    assert all(x[1] <= y[0] for x, y in zip(ranges, ranges[1:], strict=False))
+    assert set(ranges) <= set(role_ranges(text))

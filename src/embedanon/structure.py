@@ -23,6 +23,10 @@ coinage for one that is no listed name part (``Shopgirl``, ``Fratboy``, ``Mailwo
 with capitals only its capitalized words count (``Older black gentleman``); ``Black guy`` is a
 role. Titles (``Dr.``, ``Lord``) are structure too: a name span after one keeps only the name.
 
+A caption file's lines that are no cue text (``WEBVTT``, a cue's identifier and its timing line,
+``00:00:01.000 --> 00:00:04.250``) and WebVTT's cue tags are structure as well
+(:func:`caption_ranges`, decision 0194); a voice tag's speaker (``<v Amara Okafor>``) is a label.
+
 This module is the per-text structure pass that the detectors (:mod:`embedanon.detectors`) and
 the scopes (:mod:`embedanon.pipeline.scope`) both read.
 """
@@ -50,7 +54,8 @@ _STAMP_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?[ \tT]"
 #: holds no date
 _STAMP = rf"[\[(]?(?P<date>{_STAMP_DATE})?{_CLOCK}[\])]?(?:[ \t]+[-\u2013|](?=[ \t]))?[ \t]+"
 _LABEL = re.compile(rf"^[ \t]*(?:(?P<stamp>{_STAMP})(?![AaPp]\.?[Mm]\b))?"
-                    rf"(?:<(?P<angle>{_LABEL_WORDS})>|(?P<plain>{_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$)",
+                    rf"(?:<v(?:\.[\w-]+)*[ \t]+(?P<voice>{_LABEL_WORDS})>"
+                    rf"|(?:<(?P<angle>{_LABEL_WORDS})>|(?P<plain>{_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$))",
                     re.MULTILINE)
 #: remarks inside a label: ``(wearing do-rag)``
 _REMARK = re.compile(r"\([^)]*\)")
@@ -81,6 +86,8 @@ class SpeakerLabel:
         clock: the time stamp a chat or meeting tool wrote before the label (``[00:01:23]``,
             ``10:32 -``) and the spaces after it, structure too; None when there is none or a
             date comes with it (a date is left to the detectors).
+        voice: whether the label is the speaker of a caption's voice tag (``<v Amara Okafor>``,
+            decision 0194), which a meeting tool writes as the participant's name or a role.
     """
 
     start: int
@@ -88,6 +95,7 @@ class SpeakerLabel:
     roles: tuple[tuple[int, int], ...]
     names: tuple[tuple[int, int], ...]
     clock: tuple[int, int] | None = None
+    voice: bool = False
 
 
 #: a one-word coinage for a kind of person: a word of two letters or more, then one of these
@@ -215,19 +223,20 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
     export's ``From John Smith to Everyone``."""
     out = []
     for m, group in _label_matches(text):
-        roles, names = _split(m.group(group), m.start(group), angle=group == "angle")
-        out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), _clock(m)))
+        roles, names = _split(m.group(group), m.start(group), angle=group != "plain")
+        out.append(SpeakerLabel(m.start(group), m.end(group), tuple(roles), tuple(names), _clock(m),
+                                voice=group == "voice"))
     return out
 
 
 def _label_matches(text: str) -> Iterator[tuple[re.Match[str], str]]:
     """The matches of :data:`_LABEL` in ``text`` that are labels, each with the name of the group
-    that holds the label's words (``angle`` or ``plain``)."""
+    that holds the label's words (``voice``, ``angle`` or ``plain``)."""
     colon = ":" in text
     if not colon and "<" not in text:
         return
     for m in _LABEL.finditer(text):
-        group = "angle" if m.group("angle") is not None else "plain"
+        group = next(g for g in ("voice", "angle", "plain") if m.group(g) is not None)
         if group == "plain" and not colon:  # 'Word>' labels only in a text that has 'Word:' ones too
             continue
         label = m.group(group)
@@ -250,12 +259,82 @@ def clock_ranges(text: str) -> list[tuple[int, int]]:
     return [clock for m, _ in _label_matches(text) if (clock := _clock(m)) is not None]
 
 
+#: a caption file's time stamp (decision 0194): WebVTT's, hours optional (``00:04.500``,
+#: ``01:02:03.456``), or SubRip's (``00:00:01,000``)
+_CUE_TIME = r"(?:\d{1,3}:)?[0-5]\d:[0-5]\d[.,]\d{3}"
+#: a cue's timing line: two stamps joined by an arrow, then WebVTT's cue settings or nothing
+#: (``00:01.000 --> 00:04.500 align:start position:10%``)
+_CUE_TIMING = re.compile(rf"^[ \t]*{_CUE_TIME}[ \t]+-->[ \t]+{_CUE_TIME}"
+                         r"(?:[ \t]+[\w-]+:[\w.%,-]+)*[ \t]*(?=\r?$)", re.MULTILINE)
+#: a cue's identifier, the line before its timing: one token that holds a digit (``12``,
+#: ``0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/12-0``, ``intro-1``)
+_CUE_ID = re.compile(r"[ \t]*(?=[^\s<>]*\d)[^\s<>]+[ \t]*\r?\n")
+#: the signature that opens a WebVTT file (after a byte-order mark or not)
+_WEBVTT = re.compile(r"\ufeff?WEBVTT(?=[ \t]|\r?\n|$)")
+#: WebVTT's cue tags: a voice's opening tag, whose speaker is left to the detectors (``<v Amara
+#: Okafor>``, ``<v.loud Dr. Lee>``: only ``<v `` and ``>`` are structure), the closing tags, class
+#: spans (``<c.yellow>``), a language (``<lang en-GB>``) and the time stamps inside a cue
+_VOICE = re.compile(r"(<v(?:\.[\w-]+)*[ \t]+)[^<>\n]{1,80}?(>)")
+_CUE_TAG = re.compile(r"</(?:v|c|lang|ruby|rt)>|<c(?:\.[\w-]+)*>"
+                      r"|<lang[ \t]+[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*>"
+                      r"|<(?:\d{1,3}:)?[0-5]\d:[0-5]\d\.\d{3}>")
+
+
+def cue_lines(text: str) -> list[tuple[int, int]]:
+    """The lines of a caption file in ``text`` that are no cue text (sorted, disjoint; decision
+    0194): the ``WEBVTT`` signature at its start, each cue's timing line (``00:00:01.000 -->
+    00:00:04.250``, SubRip's ``00:00:01,000 --> ...``, WebVTT's settings after) and the identifier
+    on the line before it (``12``, a Teams export's ``0f8b6c1e-.../12-0``), without their line
+    breaks. None when the text holds none of them."""
+    out: list[tuple[int, int]] = []
+    head = _WEBVTT.match(text)
+    if head is not None:
+        out.append(head.span())
+    if "-->" not in text:
+        return out
+    for m in _CUE_TIMING.finditer(text):
+        start = m.start() + len(m.group()) - len(m.group().lstrip())
+        line = text.rfind("\n", 0, max(m.start() - 1, 0)) + 1
+        ident = _CUE_ID.fullmatch(text, line, m.start()) if line < m.start() else None
+        if ident is not None:
+            word = ident.group().strip()
+            at = line + ident.group().index(word)
+            out.append((at, at + len(word)))
+        out.append((start, m.end()))
+    return out
+
+
+def caption_ranges(text: str) -> list[tuple[int, int]]:
+    """The structure of a caption file in ``text`` (sorted, disjoint; decision 0194): its
+    :func:`cue_lines` and WebVTT's cue tags (``<v `` and ``>`` of a voice tag, whose speaker is
+    left to the detectors; ``</v>``, ``<c.yellow>``, ``<lang en>``, ``<00:00:05.000>``)."""
+    out = cue_lines(text)
+    if "<" in text:
+        tags = [piece for m in _VOICE.finditer(text) for piece in (m.span(1), m.span(2))]
+        tags.extend(m.span() for m in _CUE_TAG.finditer(text))
+        out = union_ranges(out, sorted(tags))
+    return out
+
+
+def union_ranges(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The characters of two lists of sorted ranges, as one sorted, disjoint list."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted([*first, *second]):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
 def role_ranges(text: str) -> list[tuple[int, int]]:
     """The characters of ``text`` that are speaker or role structure (sorted, disjoint): the role
-    ranges of its labels and the clock times before them."""
+    ranges of its labels, the clock times before them and a caption file's structure
+    (:func:`caption_ranges`)."""
     out: list[tuple[int, int]] = []
     for label in speaker_labels(text):
         if label.clock is not None:
             out.append(label.clock)
         out.extend(label.roles)
-    return out
+    captions = caption_ranges(text)
+    return union_ranges(out, captions) if captions else out

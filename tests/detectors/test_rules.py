@@ -287,6 +287,12 @@ def test_repeated_speakers_that_may_be_names_are_names(text, names, expected):
         # a span reaching out of it to a letter stays; roles and numbered codes are no handles of people
         ("<dave_k> hi\nsee dave_kim\n<Guest_family> ok\n<user99> x\n", ["see dave"], ["dave_k", "see dave"]),
         ("P1: hi\nStudent_2: ok\nDoctor_1: yes\n", [], []),
+        # a caption's voice tag: its speaker's name parts are names, the model's span that took
+        # in '<v' gives way; a role, a numbered speaker and a description stay (decision 0194)
+        ("<v ARTHUR>What?</v>\n<v Dr. Amara Okafor>Hello.</v>\n<v Doctor>Hi.</v>\n<v Speaker 2>ok</v>\n"
+         "<v Guy on cell>yes</v>\n", ["<v ARTHUR"], ["ARTHUR", "Amara Okafor"]),
+        # not a voice tag: '<vet Sam>' is a chat speaker, left to the other rules
+        ("<vet Sam> hi\n<vet Sam> ok\n", [], []),
     ],
 )
 def test_chat_handles_that_name_people_are_names(text, names, expected):

@@ -407,3 +407,22 @@ def test_the_demo_note_releases_no_third_party_name_in_detected_scope():
     assert any(CLINICAL[s.start:s.end] == "Emily" and s.label == "NAME" for s in found)
     out = Anonymizer(scope="detected", detectors="model,regex", seed=7).anonymize(CLINICAL)
     assert "Emily" not in out and "O'Neil" not in out and "Gonzalez" not in out
+
+
+# -- caption voice tags (decision 0194) --------------------------------------------------------------------
+def test_a_voice_tag_is_a_speaker_label_to_the_verifier(tmp_path: Path):
+    """The speaker of a caption's voice tag is a label to the verifier's features, as ``Name:`` is
+    (the body after the tag opens a turn), and a name part of it is never dropped; a role in a voice
+    tag (``<v Doctor>``) is structure, and a ``<v`` in prose no tag."""
+    from embedanon.detectors.verify_features import TextView, span_features
+
+    text = "<v Amara Okafor>aisha, can you hear me?</v>\n<v Doctor>Yes.</v>\nsee <v Ann> here"
+    view = TextView(text)
+    speaker = Span(3, 15, "NAME", 0.05, "model")
+    addressee = Span(16, 21, "NAME", 0.05, "model")
+    assert "speaker_label|NAME" in span_features(view, speaker)[0]
+    assert "turn_start|NAME" in span_features(view, addressee)[0]
+    assert "turn_start|NAME" not in span_features(TextView(text.replace(">aisha", " aisha")), addressee)[0]
+    rejecting = SpanVerifier(path=_rejecting(tmp_path / "v"))
+    at = text.index("Ann")
+    assert rejecting.verify(text, [speaker, addressee, Span(at, at + 3, "NAME", 0.05, "model")]) == [speaker]

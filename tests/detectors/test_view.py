@@ -182,3 +182,21 @@ def test_a_log_entry_after_a_time_stamp_is_no_label():
     text = ("14:00 Meeting with John Smith: budget review\n10:15 Spoke with daughter Lakshmi: she will visit.\n"
             "10:20 Pt's wife Amara: called back")
     assert [text[s.start:s.end] for s in detector.detect(text)] == ["John Smith", "Lakshmi", "Amara"]
+
+
+def test_caption_cue_lines_read_as_line_breaks():
+    """Decision 0194: a caption file's signature, cue identifiers and timing lines are spaces and
+    a line break in the view; the cue text and a voice tag stay. The code before read the short
+    stamps as a DATE and a PHONE, a Teams identifier as an IP address and ``WEBVTT`` as a name."""
+    text = ("WEBVTT\n\n00:04.900 --> 00:09.120\nDoctor: Hello Maria.\n\n"
+            "0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/13-0\n00:00:07.010 --> 00:00:09.900\n"
+            "<v Kwame Mensah>Yes, I can hear you fine.</v>")
+    view, ranges = detection_view(text)
+    assert len(view) == len(text)
+    assert [text[a:b] for a, b in ranges] == ["WEBVTT", "00:04.900 --> 00:09.120",
+                                              "0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/13-0",
+                                              "00:00:07.010 --> 00:00:09.900"]
+    assert "\nDoctor: Hello Maria.\n" in view and view.endswith("\n<v Kwame Mensah>Yes, I can hear you fine.</v>")
+    assert not any(c.isdigit() for c in view)
+    found = [(text[s.start:s.end], s.label) for s in build_detectors("model,regex").detect(text)]
+    assert found == [("Maria", "NAME"), ("Kwame Mensah", "NAME")]

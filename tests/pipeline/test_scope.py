@@ -533,3 +533,21 @@ def test_a_date_surrogate_writes_its_padding_in_the_records_style() -> None:
         padded = anon.anonymize_document(text.replace("3/7/92", "03/07/92"))
         moved = [padded.text[i.new_start:i.new_end] for i in padded.items if i.label == "DATE"]
         assert all(re.fullmatch(r"\d\d/\d\d/\d\d", d) for d in moved), moved
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_a_caption_file_keeps_its_structure_in_the_readable_scopes(scope: str) -> None:
+    """Decision 0194: a WebVTT transcript given as one record keeps its signature, cue identifiers,
+    timing lines and voice tags as written, so the release is still a caption file; the names in
+    its cues go. The code before released ``WEBVTT`` as a fake name and the short stamps as other
+    times (``00:04.500`` -> ``73:12.216``), and hybrid scope drew ``<v`` and ``</v>`` as words."""
+    text = ("WEBVTT\n\n1\n00:01.000 --> 00:04.500\nDoctor: Hello Maria, how is the knee?\n\n"
+            "0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/13-0\n00:00:07.010 --> 00:00:09.900\n"
+            "<v Kwame Mensah>Yes, I can hear you fine.</v>")
+    doc = Anonymizer(key=fast_key(6), scope=scope).anonymize_document(text)
+    kept = ["WEBVTT", "1", "00:01.000 --> 00:04.500", "", "0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/13-0",
+            "00:00:07.010 --> 00:00:09.900"]
+    lines = doc.text.split("\n")
+    assert [lines[k] for k in (0, 2, 3, 5, 6, 7)] == kept
+    assert lines[8].startswith("<v ") and lines[8].endswith("</v>") and lines[4].startswith("Doctor: ")
+    assert "Maria" not in doc.text and "Kwame" not in doc.text and "Mensah" not in doc.text

@@ -102,6 +102,19 @@ def _speaker_handle(text: str, piece: str) -> bool:
     return handle(piece) and any(text[a:b] == piece for label in speaker_labels(text) for a, b in label.names)
 
 
+#: a WebVTT voice tag's opening, right before its speaker (``<v ``, ``<v.loud ``)
+_VOICE_OPEN = re.compile(r"<v(?:\.[\w-]+)*[ \t]+\Z")
+
+
+def _voice_speaker(text: str, span: Span) -> bool:
+    """Whether ``span`` is a name part of a caption's voice tag (``<v Amara Okafor>``, decision
+    0194): the name a meeting tool wrote for the participant, read as a name by the structure pass
+    (not ``<v Doctor>``)."""
+    if _VOICE_OPEN.search(text, max(0, span.start - 40), span.start) is None:
+        return False
+    return any(a <= span.start and span.end <= b for label in speaker_labels(text) for a, b in label.names)
+
+
 def shipped_verifier_path() -> Path:
     """The directory of the verifier shipped in the package (``detectors/data/verifier``)."""
     return Path(str(resources.files(__package__).joinpath("data", "verifier")))
@@ -159,11 +172,13 @@ class SpanVerifier:
         capitalized NAME right before a verb of saying, a NAME addressed after a greeting
         (:func:`after_greeting`: ``Bye Tomasz!``), or a NAME that is a chat handle a speaker
         label of the text names (``<tom_h>``, ``maria_99:``: an account's identifier, decision
-        0182; not a program's ``libjavaplugin_oji``)."""
+        0182; not a program's ``libjavaplugin_oji``), or a NAME inside the speaker of a caption's
+        voice tag (:func:`_voice_speaker`, decision 0194)."""
         if span.label != "NAME":
             return False
         return (after_relation_noun(text, span.start) or before_speech_verb(text, span)
-                or after_greeting(text, span) or _speaker_handle(text, text[span.start:span.end]))
+                or after_greeting(text, span) or _speaker_handle(text, text[span.start:span.end])
+                or _voice_speaker(text, span))
 
     def probabilities(self, text: str, spans: Sequence[Span]) -> np.ndarray:
         """float64 (S,): each span's probability of being PII (spans of any source)."""

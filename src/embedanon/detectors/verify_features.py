@@ -45,6 +45,8 @@ COMMON_RANK = 20_000
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|\d+")
 #: a line-start speaker or role label: up to five words (or ``#2``) and a colon, then a space
 _LABEL = re.compile(r"^[ \t]*([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*:(?=[ \t]|$)", re.M)
+#: a caption's voice tag, which is a speaker label too (``<v Amara Okafor>``, decision 0194)
+_VOICE = re.compile(r"^[ \t]*<v(?:\.[\w-]+)*[ \t]+([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*>", re.M)
 _TITLE_BEFORE = re.compile(rf"(?<!\w)({ADDRESS_TITLE_ALTERNATION})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 _NEWLINE = re.compile("\n")
@@ -119,6 +121,8 @@ class TextView:
     def __init__(self, text: str) -> None:
         self.text = text
         self.labels = {m.start(1): m.end(1) for m in _LABEL.finditer(text)}
+        if "<v" in text:
+            self.labels.update((m.start(1), m.end(1)) for m in _VOICE.finditer(text))
         self.label_ends = {(text.rfind("\n", 0, a) + 1): b for a, b in self.labels.items()}
         self.transcript = len(self.labels) >= 2
         words = _WORD.findall(text)

@@ -20,6 +20,12 @@ with its speaker, then read the time as an IP address or a date and missed the s
 a clock time without a date, before a speaker label) is spaces and a line break, like a block
 tag, so the label opens a line again; no span keeps it.
 
+**Caption files** (decision 0194). A WebVTT or SubRip file (a Zoom or Teams transcript) writes a
+signature, then per cue an identifier, a timing line and the cue's text. The model read the
+timing's short stamps as dates and phones (``00:04.500``), a Teams identifier as an IP address,
+and ``WEBVTT`` as a name. In the view those lines (:func:`~embedanon.structure.cue_lines`) are
+spaces and a line break; no span keeps them.
+
 **Typographic quotes** (decision 0174). Word processors and phones write ``’`` for the apostrophe
 and ``“ ”`` ``‘ ’`` for quotes; the shipped model and rules were built on ASCII text, so a span
 took the quotes in (``“Ann Lee”``, ``Grace’``) and ``Daniel’s`` was missed. In the view each
@@ -30,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from ..structure import clock_ranges
+from ..structure import clock_ranges, cue_lines
 
 #: tags that end a line of text (their masked view is spaces and a line break)
 BLOCK_TAGS = frozenset((
@@ -86,10 +92,9 @@ def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     :func:`masked`, quotes folded by :data:`QUOTES`; ``text`` itself when it holds none), and the
     ranges of the tags and stamps, which no span may keep (sorted, disjoint)."""
     tags = markup_ranges(text)
-    if ":" in text:
-        stamps = clock_ranges(text)
-        if stamps:
-            tags = sorted(tags + stamps)
+    stamps = [*(clock_ranges(text) if ":" in text else []), *cue_lines(text)]
+    if stamps:
+        tags = sorted(tags + stamps)
     view = masked(text, tags)
     if _ANY_QUOTE.search(view) is not None:
         view = view.translate(QUOTES)

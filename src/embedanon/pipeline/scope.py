@@ -53,7 +53,7 @@ from ..detectors.rules.common import NO_PROPAGATION
 from ..detectors.view import markup_ranges
 from ..lexicon import dictionary_word
 from ..noise import Prf, ReleaseKey
-from ..structure import role_ranges
+from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lookup_key, split_joined, split_words, without_possessive
@@ -312,19 +312,6 @@ def widen(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-def _union(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The characters of two lists of sorted, disjoint ranges, as one such list."""
-    if not second:
-        return first
-    out: list[tuple[int, int]] = []
-    for a, b in sorted([*first, *second]):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
-
-
 def _less(ranges: list[tuple[int, int]], cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``ranges`` less the characters of ``cuts`` (each sorted and disjoint): sorted, disjoint."""
     if not ranges or not cuts:
@@ -358,7 +345,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     # structure: never a span, kept as written (never the mechanism's), but for what the deny
     # list names: the steward's own list wins over the structure pass (decision 0167); bare HTML
     # tags are structure too (decision 0179)
-    roles = _less(_union(role_ranges(text), markup_ranges(text)),
+    roles = _less(union_ranges(role_ranges(text), markup_ranges(text)),
                   sorted((s.start, s.end) for s in spans if "deny" in s.source.split("+")))
     spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)

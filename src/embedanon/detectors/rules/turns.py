@@ -143,7 +143,9 @@ def name_chat_handles(context: RuleContext, spans: list[Span]) -> list[Span]:
     tom_h``, ``@tom_h``), in place of the spans inside it (the model's ``dave_`` of ``<dave_k>``; it missed
     ``<tom_h>``): a handle is an account's identifier, whatever the decode read in it (``<dave_``
     too: the bracket is no part of the name). A span reaching out of it to a letter or digit is
-    left alone. Decision 0182.
+    left alone. Decision 0182. So does a name part of a caption's voice tag (``<v Amara
+    Okafor>``, decision 0194): what a meeting tool writes there is the participant's name, and the
+    model, which learnt speakers as ``Name:``, read ``<v ARTHUR>`` as an address or nothing.
 
     Args:
         context: the text, its speaker labels, the score (the detector's threshold) and source
@@ -155,19 +157,32 @@ def name_chat_handles(context: RuleContext, spans: list[Span]) -> list[Span]:
     """
     text = context.text
     handles = [(a, b) for label in context.labels for a, b in label.names if handle(text[a:b])]
-    if not handles:
+    # a voice tag's speaker: a span there may reach into the tag (the model's ``<v ARTHUR``)
+    voices = [(a, b, text.rfind("<", 0, label.start), label.end + 1) for label in context.labels
+              if label.voice for a, b in label.names if not handle(text[a:b])]
+    if not handles and not voices:
         return spans
+    if not handles:
+        return _named_whole(text, spans, voices, context)
     named = {text[a:b] for a, b in handles}
     # ``thanks tom_h``, ``@tom_h``; not inside an address (``tom_h@x.org``, ``x.tom_h.org``)
     mentions = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(named, key=len, reverse=True)))
                           + r")(?![\w@]|\.\w)")
-    handles = sorted({*handles, *(m.span() for m in mentions.finditer(text))})
+    ranges = sorted({*handles, *(m.span() for m in mentions.finditer(text))})
+    return _named_whole(text, spans, sorted([*((a, b, a, b) for a, b in ranges), *voices]), context)
+
+
+def _named_whole(text: str, spans: list[Span], ranges: list[tuple[int, int, int, int]],
+                 context: RuleContext) -> list[Span]:
+    """``spans`` with each range ``(a, b, lo, hi)`` of ``ranges`` one NAME span ``a:b``, in place of
+    the spans inside it, unless a span reaches out of it to a letter or a digit outside
+    ``lo:hi`` (a voice tag, where the model's span took in ``<v``)."""
     lookup = SpanLookup(spans)
     replaced: set[Span] = set()
     added: list[Span] = []
-    for a, b in handles:
+    for a, b, lo, hi in ranges:
         touched = lookup(a, b)
-        if any(_alnum(text, sp.start, a) or _alnum(text, b, sp.end) for sp in touched):
+        if any(_alnum(text, sp.start, min(a, lo)) or _alnum(text, max(b, hi), sp.end) for sp in touched):
             continue
         if len(touched) == 1 and touched[0].label == "NAME" and (touched[0].start, touched[0].end) == (a, b):
             continue
