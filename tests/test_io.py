@@ -128,6 +128,41 @@ def test_read_errors_are_one_line(reader: str) -> None:
     _refused(run, "cannot read in: Input/output error")
 
 
+# -- file (decision 0195) -----------------------------------------------------------------------
+def test_file_is_one_record_with_its_line_endings_and_a_byte_order_mark_outside() -> None:
+    data = "\ufeffWEBVTT\r\n\r\n1\r\n00:00:01.000 --> 00:00:02.000\r\nDoctor: Hi.\r\n".encode()
+    records = list(eio.read_file(io.BytesIO(data), "call.vtt", "strict"))
+    assert [r.texts for r in records] == [("WEBVTT\r\n\r\n1\r\n00:00:01.000 --> 00:00:02.000\r\nDoctor: Hi.\r\n",)]
+    assert records[0].nbytes == len(data)
+    assert "".join(eio.write_file(r, r.texts) for r in records).encode() == data
+    assert list(eio.read_file(io.BytesIO(b""), "empty.vtt", "strict")) == []
+
+
+def test_file_utf8_error_names_its_line_and_byte() -> None:
+    data = f"WEBVTT\n\n{CANARY}: caf\xe9 \xff\n".encode("latin-1")
+    _refused(lambda: list(eio.read_file(io.BytesIO(data), "call.vtt", "strict")),
+             "call.vtt: line 3 is not valid UTF-8 (byte 16)")
+    assert list(eio.read_file(io.BytesIO(data), "x", "replace"))[0].texts[0].endswith("caf\ufffd \ufffd\n")
+
+
+def test_file_read_errors_are_one_line() -> None:
+    class Failing(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def, override]
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    _refused(lambda: list(eio.read_file(Failing(), "in", "strict")), "cannot read in: Input/output error")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "form"), [("call.vtt", "file"), ("CALL.SRT", "file"), ("call.vtt.gz", "file"),
+                                            ("call.txt", "txt"), ("vtt", "txt")])
+def test_caption_files_are_read_whole(name: str, form: str) -> None:
+    assert eio.detect_format(name) == form
+    assert eio.detect_format(name, "txt") == "txt" and eio.detect_format("x.txt", "file") == "file"
+
+
 # -- jsonl --------------------------------------------------------------------------------------
 def test_duplicate_named_field_is_ambiguous() -> None:
     _refused(lambda: _jsonl(f'{{"text": "a", "text": "{CANARY}"}}\n'.encode()),

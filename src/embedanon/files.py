@@ -644,6 +644,8 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
     shown = "<stdin>" if path == "-" else path
     if form == "txt":
         return eio.read_txt(fh, shown, errors, sniff=sniff), eio.write_txt
+    if form == "file":
+        return eio.read_file(fh, shown, errors), eio.write_file
     if form == "jsonl":
         return eio.read_jsonl(fh, shown, errors, fields), eio.write_jsonl
     delimiter = eio.csv_delimiter(shown, form)
@@ -662,7 +664,7 @@ def _written_as(path: str, form: str) -> str:
     """What the output of input ``path`` read as ``form`` holds: the input's own format."""
     if form in ("csv", "tsv"):
         return "tab-separated CSV" if eio.csv_delimiter(path, form) == "\t" else "comma-separated CSV"
-    return {"txt": "plain text", "jsonl": "JSON Lines", "parquet": "Parquet"}[form]
+    return {"txt": "plain text", "file": "plain text", "jsonl": "JSON Lines", "parquet": "Parquet"}[form]
 
 
 def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | None,

@@ -1,6 +1,7 @@
-"""Readers for txt / jsonl / csv records and the output side of a run.
+"""Readers for txt / file / jsonl / csv records and the output side of a run.
 
-A *record* is what gets one random stream: a line of a text file, a JSON line, a CSV row. Only
+A *record* is what gets one random stream: a line of a text file (format ``txt``), a whole file
+(format ``file``: a note, a letter, a caption file), a JSON line, a CSV row. Only
 the named fields of JSONL and CSV records change; every other field, the order and the number of
 records are kept. Readers raise :class:`InputError` naming the file and the line, and never
 quote the input: a headerless CSV's "header" is a data row, a JSON key may be a name.
@@ -31,10 +32,13 @@ from ._english import counted
 from .compressed import decompressing, sniff, strip_suffix
 from .errors import ConfigError, InputError
 
-Format = Literal["txt", "jsonl", "csv", "tsv", "parquet"]
+Format = Literal["txt", "file", "jsonl", "csv", "tsv", "parquet"]
 #: ``tsv`` is CSV with a TAB delimiter: the name a ``.tsv`` file gets, and what ``--format tsv``
 #: says of standard input or of a file under any name (decision 0365).
-FORMATS: tuple[str, ...] = ("txt", "jsonl", "csv", "tsv", "parquet")
+FORMATS: tuple[str, ...] = ("txt", "file", "jsonl", "csv", "tsv", "parquet")
+#: extensions whose files are one record each, read as ``file`` (decision 0195): a caption
+#: file's cues are one conversation (WebVTT from Zoom or Teams, SubRip)
+WHOLE_FILE_SUFFIXES: tuple[str, ...] = (".vtt", ".srt")
 #: the formats whose records have named fields (``--field``)
 FIELD_FORMATS: tuple[str, ...] = ("jsonl", "csv", "tsv", "parquet")
 ENCODING_ERRORS = ("strict", "replace")
@@ -55,8 +59,9 @@ def check_encoding_errors(encoding_errors: str) -> None:
 
 def detect_format(path: str, explicit: str | None = None) -> Format:
     """``explicit`` if given, else from the extension after any compression suffix
-    (``.jsonl``/``.ndjson``, ``.csv``, ``.tsv``, ``.parquet``/``.pq``; ``notes.csv.gz`` is CSV),
-    else from the content: a Parquet file is Parquet whatever its name; anything else is text."""
+    (``.jsonl``/``.ndjson``, ``.csv``, ``.tsv``, ``.parquet``/``.pq``; ``notes.csv.gz`` is CSV;
+    ``.vtt`` and ``.srt`` are ``file``, one record each), else from the content: a Parquet file is
+    Parquet whatever its name; anything else is text, one record per line."""
     if explicit is not None:
         if explicit not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {explicit!r}")
@@ -68,6 +73,8 @@ def detect_format(path: str, explicit: str | None = None) -> Format:
         return suffix[1:]  # type: ignore[return-value]
     if suffix in (".parquet", ".pq"):
         return "parquet"
+    if suffix in WHOLE_FILE_SUFFIXES:
+        return "file"
     if path != "" and path != "-" and _starts_like_parquet(path):
         return "parquet"
     return "txt"
@@ -104,11 +111,13 @@ def format_of_field_input(path: str, form: str, explicit: str | None, fields: Se
     if form in FIELD_FORMATS:
         return
     shown = "<stdin>" if path == "-" else path
-    why = ("--format txt" if explicit is not None else
+    why = (f"--format {form}" if explicit is not None else
            "standard input without --format" if path == "-" else
+           f"a {Path(strip_suffix(path)).suffix.lower()} file is one record" if form == "file" else
            "its name has no .jsonl, .csv, .tsv or .parquet extension")
-    raise ConfigError(f"--field applies to {', '.join(FIELD_FORMATS)} input; {shown} is read as plain "
-                      f"text ({why}); give --format jsonl, csv, tsv or parquet")
+    kind = "one text" if form == "file" else "plain text"
+    raise ConfigError(f"--field applies to {', '.join(FIELD_FORMATS)} input; {shown} is read as {kind} "
+                      f"({why}); give --format jsonl, csv, tsv or parquet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,6 +392,34 @@ def _looks_like_jsonl(head: list[bytes]) -> bool:
 def write_txt(record: Record, results: tuple[str, ...]) -> str:
     bom, ending = record.payload
     return bom + results[0] + ending
+
+
+def read_file(fh: IO[bytes], path: str, errors: str) -> Iterator[Record]:
+    """The whole input as one record (format ``file``, decision 0195): a note, a letter, a caption
+    file (``.vtt``, ``.srt``), whose lines are one text, so a name found on one line is the same
+    person on the others. Its line endings are part of the text and come back as they were; a
+    UTF-8 byte-order mark stays outside it, as for txt. An empty input has no record. The whole
+    file is held in memory."""
+    try:
+        raw = fh.read()
+    except OSError as exc:
+        raise _read_error(path, exc) from None
+    if not raw:
+        return
+    try:
+        text = raw.decode("utf-8", errors=errors)
+    except UnicodeDecodeError as exc:
+        line_no, line_start = raw.count(b"\n", 0, exc.start) + 1, raw.rfind(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{path}: line {line_no} is not valid UTF-8 (byte {exc.start - line_start + 1}); "
+            "use --encoding-errors replace to substitute U+FFFD"
+        ) from None
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    yield Record((text[len(bom):],), len(raw), bom)
+
+
+def write_file(record: Record, results: tuple[str, ...]) -> str:
+    return record.payload + results[0]
 
 
 class _DuplicateKey(ValueError):

@@ -36,6 +36,39 @@ def test_txt_file_to_file(tmp_path: Path) -> None:
     assert text.split("\r\n")[0].endswith(".")
 
 
+_VTT = ("WEBVTT\r\n\r\n1\r\n00:00:01.000 --> 00:00:04.500\r\nDoctor: Hello Maria, how is the knee?\r\n\r\n"
+        "2\r\n00:00:04.900 --> 00:00:09.120\r\nMaria: Better since Monday.\r\n")
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_a_caption_file_is_one_record_and_stays_a_caption_file(tmp_path: Path, scope: str) -> None:
+    """Decision 0195: a .vtt is one record (its cues one conversation: Maria in the label and in a
+    cue get one surrogate), written back with its line endings, signature, numbers and timings."""
+    src = tmp_path / "call.vtt"
+    src.write_bytes(_VTT.encode())
+    out = tmp_path / "out.vtt"
+    result = run(str(src), "-o", str(out), "--seed", "1", "--scope", scope)
+    assert result.exit_code == 0, result.output
+    assert "anonymized 1 record" in result.output
+    lines = out.read_bytes().decode().split("\r\n")
+    kept = _VTT.split("\r\n")
+    assert [lines[k] for k in (0, 1, 2, 3, 5, 6, 7, 9)] == [kept[k] for k in (0, 1, 2, 3, 5, 6, 7, 9)]
+    assert "Maria" not in "".join(lines)
+    first = lines[4].removeprefix("Doctor: ").split(" ")[1].rstrip(",")
+    assert lines[8].startswith(f"{first}: ")
+    # read as text (--format txt), each line is a record
+    result = run(str(src), "-o", str(tmp_path / "lines.vtt"), "--seed", "1", "--scope", scope, "--format", "txt")
+    assert "anonymized 9 records" in result.output
+
+
+def test_a_field_of_a_caption_file_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "call.srt"
+    src.write_text("1\n00:00:01,000 --> 00:00:02,000\nHi.\n", encoding="utf-8")
+    result = run(str(src), "--field", "note", "--seed", "1")
+    assert result.exit_code == 2
+    assert "call.srt is read as one text (a .srt file is one record)" in result.output
+
+
 def test_stdin_to_stdout_and_console_script_alias() -> None:
     a = runner.invoke(anonymize_app, ["-", "--seed", "4"], input="Mary visited Boston\n")
     b = run("-", "--seed", "4", input="Mary visited Boston\n")

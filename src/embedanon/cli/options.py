@@ -65,9 +65,11 @@ FreshKeyOpt = Annotated[bool, typer.Option(
                             "(2 knn releases give back 38 % of words, 5 give 84 %).")]
 InputArg = Annotated[str, typer.Argument(metavar="INPUT", help="Input file ('-' for standard input).")]
 FmtOpt = Annotated[Optional[str], typer.Option(
-        "--format", help="txt, jsonl, csv, tsv or parquet (default: from the file extension, after "
-                         "any .gz, .bz2, .xz or .zst; tsv: tab-separated CSV, e.g. on standard "
-                         "input).", metavar="txt|jsonl|csv|tsv|parquet")]
+        "--format", help="txt (a record per line), file (the whole file one record: a note, a "
+                         "caption file; the default for .vtt and .srt), jsonl, csv, tsv or parquet "
+                         "(default: from the file extension, after any .gz, .bz2, .xz or .zst; tsv: "
+                         "tab-separated CSV, e.g. on standard input).",
+        metavar="txt|file|jsonl|csv|tsv|parquet")]
 FieldOpt = Annotated[Optional[list[str]], typer.Option(
         help="JSONL/CSV/Parquet field to anonymize (repeatable; default 'text').", metavar="NAME")]
 JobsOpt = Annotated[int, typer.Option(

@@ -89,6 +89,8 @@ def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[ei
         eio.refuse_binary(fh, path)
         if fmt == "txt":
             yield from eio.read_txt(fh, shown, errors)
+        elif fmt == "file":
+            yield from eio.read_file(fh, shown, errors)
         elif fmt == "jsonl":
             yield from eio.read_jsonl(fh, shown, errors, fields)
         else:
@@ -162,7 +164,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
         eio.format_of_field_input(path, form, fmt, fields)
     limits = threshold_table(thresholds)  # refused before any work
     report = progress or _no_progress
-    names = list(fields or ["text"]) if form != "txt" else [""]
+    names = list(fields or ["text"]) if form not in ("txt", "file") else [""]
     longest = 0
     total = empty = 0
 
@@ -227,7 +229,7 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     figures = (*figures, membership_figure(shown, [d.text for d in docs], anonymizer))
     review = Review(
         input_name="<stdin>" if path == "-" else Path(path).name, format=form,
-        fields=tuple(names) if form != "txt" else (), settings=settings_of(anonymizer),
+        fields=tuple(names) if form not in ("txt", "file") else (), settings=settings_of(anonymizer),
         records_total=total, empty_records=empty, longest_record_draws=longest, requested=sample,
         records=tuple(records), figures=figures, notes=notes,
         generated=generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

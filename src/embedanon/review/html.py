@@ -365,7 +365,7 @@ def render_html(review: Review) -> str:
     css = CSS + labels.css() + "\n"
     csp = (f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(JS)}; "
            "img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'")
-    named = review.format != "txt"
+    named = review.format not in ("txt", "file")
     records = "".join(record_html(r, labels.index, named) for r in review.records)
     if not records:
         records = '<div class="panel">The input has no records to show.</div>'
