@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from embedanon.detectors.base import LABELS, Span
 from embedanon.detectors.merge import UnionDetector, WordLists, merge_spans, merge_spans_reference
+from embedanon.detectors.registry import build_detectors
 from embedanon.errors import ConfigError
 
 
@@ -546,3 +547,36 @@ def test_a_number_said_digit_by_digit_is_a_phone_end_to_end():
     out = Anonymizer(scope="detected", seed=3).anonymize_document(text).text
     assert piece not in out and out.startswith("Patient: you can reach me on ") and out.endswith(".")
     assert len(re.findall(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine)\b", out)) == 10
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "label", "expected"),
+    [
+        ("Lulu (Louise Brooks) works", "Lulu (", "NAME", ["Lulu"]),
+        ("lead (Carrell) is", "(Carrell", "NAME", ["Carrell"]),
+        ("Bedi (Malik). Caroline", "Malik)", "NAME", ["Malik"]),
+        ("Caroline (Lee) is", "Caroline (Lee", "NAME", ["Caroline", "Lee"]),
+        ("From: Maria Lopez <maria@x.org>", "Maria Lopez <", "NAME", ["Maria Lopez"]),
+        ("see [Norrington] go", "[Norrington", "NAME", ["Norrington"]),
+        # negative controls: a bracket with its partner inside stays; other labels keep theirs;
+        # a span of a bracket alone goes
+        ("Anne (Lee) Smith came", "Anne (Lee) Smith", "NAME", ["Anne (Lee) Smith"]),
+        ("call (617) 555-0143 now", "(617) 555-0143", "PHONE", ["(617) 555-0143"]),
+        ("x ( y", "(", "NAME", []),
+    ],
+)
+def test_name_spans_lose_brackets_whose_partner_is_outside(text, span, label, expected):
+    """Decision 0196: a NAME span is cut at a bracket whose partner is outside it."""
+    from embedanon.detectors.merge import without_stray_brackets
+
+    at = text.index(span)
+    out = without_stray_brackets(text, [Span(at, at + len(span), label, 0.7, "model")])
+    assert [text[s.start:s.end] for s in out] == expected
+    assert all(s.label == label and s.score == 0.7 and s.source == "model" for s in out)
+
+
+def test_the_detector_gives_names_in_brackets_without_the_brackets():
+    text = "Lulu (Louise Brooks) works as a typist. Kabir Bedi (Malik) and Caroline (Lee) met."
+    found = [text[s.start:s.end] for s in build_detectors("model,regex").detect(text)]
+    assert not any(c in "".join(found) for c in "()")
+    assert "Louise Brooks" in found and "Malik" in found

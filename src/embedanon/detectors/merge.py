@@ -213,6 +213,52 @@ class WordLists:
         return [s for s in spans if not self.allowed(text, s)] + self.deny_spans(text)
 
 
+_OPENERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def _stray_brackets(piece: str) -> list[int]:
+    """The offsets in ``piece`` of the brackets whose partner is not in it (sorted)."""
+    open_at: list[int] = []
+    stray: list[int] = []
+    for i, char in enumerate(piece):
+        if char in "([{<":
+            open_at.append(i)
+        elif char in _OPENERS:
+            if open_at and piece[open_at[-1]] == _OPENERS[char]:
+                open_at.pop()
+            else:
+                stray.append(i)
+    return sorted(stray + open_at)
+
+
+def without_stray_brackets(text: str, spans: list[Span]) -> list[Span]:
+    """NAME spans cut at each bracket whose partner lies outside them (decision 0196): the model
+    took the bracket before or after a name into it (``Lulu (`` of ``Lulu (Louise Brooks)``,
+    ``(Carrell`` and ``Malik)`` of names in brackets, ``Caroline (Lee`` of ``Caroline (Lee)``,
+    ``Maria Lopez <`` of an e-mail header), so a span file's offsets held the bracket and exact
+    matches failed. Each piece loses its white space; one without a letter or digit goes. Run after
+    the verifier, whose verdicts were fitted on the spans as the model gave them; other labels
+    keep their brackets (a phone's ``(617)``)."""
+    out: list[Span] = []
+    for span in spans:
+        piece = text[span.start : span.end]
+        stray = _stray_brackets(piece) if span.label == "NAME" and any(c in piece for c in "()[]{}<>") else []
+        if not stray:
+            out.append(span)
+            continue
+        at = span.start
+        for cut in [*(span.start + i for i in stray), span.end]:
+            a, b = at, cut
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            if any(c.isalnum() for c in text[a:b]):
+                out.append(Span(a, b, span.label, span.score, span.source))
+            at = cut + 1
+    return out
+
+
 class SpanFilter(Protocol):
     """A second stage over merged spans (the local verifier, :class:`~.verify.SpanVerifier`)."""
 
@@ -274,9 +320,9 @@ class UnionDetector:
             found = without_ranges(text, sorted(found, key=lambda s: (s.start, s.end)), roles)
         found = self.lists.apply(text, found)
         merged = without_defined_abbreviations(text, merge_spans(found))
-        if self.verifier is None:
-            return merged
-        return self._verified(text, merged, found)
+        if self.verifier is not None:
+            merged = self._verified(text, merged, found)
+        return without_stray_brackets(text, merged)
 
     def _verified(self, text: str, merged: list[Span], found: list[Span]) -> list[Span]:
         """The verifier's kept spans, plus the certain values of the merged spans it dropped: a
