@@ -150,3 +150,21 @@ def test_caption_structure_is_found(text, lines, tags):
     ranges = caption_ranges(text)
     assert all(x[1] <= y[0] for x, y in zip(ranges, ranges[1:], strict=False))
     assert set(ranges) <= set(role_ranges(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "handles"),
+    [
+        ("@jenny_b thanks!\nthanks @Kwame_M, see you\nping @maria.lopez99 about it", ["jenny_b", "Kwame_M", "maria.lopez99"]),
+        ("DM me (@anne_k) or \"@jogliore\" or @Jenny.", ["anne_k", "jogliore", "Jenny"]),
+        # negative controls: an address, masked words, common words, a name too long for a handle
+        ("mail anne@x.org, he f^@ks it up, sh#@t, bad @ss, @SSholes!, @everyone @home", []),
+        ("@" + "a" * 31 + "_x", []),
+    ],
+)
+def test_handles_named_with_at_signs(text, handles):
+    """Decision 0197: ``@`` and a handle, after a space, a line start or an opening bracket or
+    quote, shaped like a handle or reading as a name; no address nor a word masked with ``@``."""
+    from embedanon.structure import mention_ranges
+
+    assert [text[a:b] for a, b in mention_ranges(text)] == handles

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ._english import TITLES
-from .lexicon import folded, name_like, name_parts, person_noun, weighty_name
+from .lexicon import dictionary_word, folded, name_like, name_parts, person_noun, weighty_name
 
 #: a line-start label: one to six words (letters first; digits, ``#``, ``_``, ``-``, ``'``, ``.``,
 #: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end; or the
@@ -126,6 +126,24 @@ _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 def handle(token: str) -> bool:
     """Whether ``token`` is shaped like a chat handle (:data:`_HANDLE`)."""
     return _HANDLE.fullmatch(token) is not None and _HANDLE_SIGNS.search(token) is not None
+
+
+#: an account named in the body of a text: ``@`` after a space, a line's start or an opening
+#: bracket or quote, and a handle (``@jenny_b``, ``@Kwame_M``, ``@maria.lopez99``; not
+#: ``anne@x.org``, ``f#@king``, ``sh#@t``; decision 0197)
+_MENTION = re.compile(r"(?:^|(?<=[\s(\[{\"'<]))@([^\W\d_]\w*(?:\.\w+)*)(?![\w@])", re.MULTILINE)
+
+
+def mention_ranges(text: str) -> list[tuple[int, int]]:
+    """The handles named with ``@`` in ``text`` (:data:`_MENTION`), without the ``@``, in order:
+    up to 30 characters, shaped like a handle (:func:`handle`) or reading as a name
+    (:func:`~embedanon.lexicon.name_like`: ``@jenny``, not ``@everyone``), and no word masked with
+    ``@`` for ``a`` (``bad @ss``, ``@SSholes``: an English word with ``a`` for the ``@``)."""
+    if "@" not in text:
+        return []
+    return [m.span(1) for m in _MENTION.finditer(text)
+            if len(token := m.group(1)) <= 30 and (handle(token) or name_like(token))
+            and not dictionary_word("a" + token)]
 
 
 def _handle_is_name(token: str, angle: bool) -> bool:

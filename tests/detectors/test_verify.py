@@ -426,3 +426,13 @@ def test_a_voice_tag_is_a_speaker_label_to_the_verifier(tmp_path: Path):
     rejecting = SpanVerifier(path=_rejecting(tmp_path / "v"))
     at = text.index("Ann")
     assert rejecting.verify(text, [speaker, addressee, Span(at, at + 3, "NAME", 0.05, "model")]) == [speaker]
+
+
+def test_a_handle_named_with_an_at_sign_is_never_dropped(tmp_path: Path):
+    """Decision 0197: ``thanks @jenny_b`` names an account; the verifier keeps it as it keeps a
+    speaker's handle (0182); a name after an ``@`` of an address is judged as before."""
+    text = "thanks @jenny_b, and mail anne@x.org"
+    rejecting = SpanVerifier(path=_rejecting(tmp_path / "v"))
+    handle_span = Span(8, 15, "NAME", 0.05, "model")
+    address_part = Span(text.index("x.org"), text.index("x.org") + 1, "NAME", 0.05, "model")
+    assert rejecting.verify(text, [handle_span, address_part]) == [handle_span]

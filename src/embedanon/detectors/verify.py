@@ -43,7 +43,7 @@ from .._english import CLAUSE_END, GREETING_ALTERNATION, RELATION_ALTERNATION, o
 from .._validate import fraction
 from ..errors import ConfigError
 from ..lexicon import name_like
-from ..structure import handle, speaker_labels
+from ..structure import handle, mention_ranges, speaker_labels
 from .base import Span
 from .verify_features import DENSE_NAMES, FEATURE_VERSION, TextView, featurize, span_features
 
@@ -172,13 +172,16 @@ class SpanVerifier:
         capitalized NAME right before a verb of saying, a NAME addressed after a greeting
         (:func:`after_greeting`: ``Bye Tomasz!``), or a NAME that is a chat handle a speaker
         label of the text names (``<tom_h>``, ``maria_99:``: an account's identifier, decision
-        0182; not a program's ``libjavaplugin_oji``), or a NAME inside the speaker of a caption's
-        voice tag (:func:`_voice_speaker`, decision 0194)."""
+        0182; not a program's ``libjavaplugin_oji``), a NAME inside the speaker of a caption's
+        voice tag (:func:`_voice_speaker`, decision 0194), or a handle named with ``@``
+        (``@jenny_b``, decision 0197)."""
         if span.label != "NAME":
             return False
         return (after_relation_noun(text, span.start) or before_speech_verb(text, span)
                 or after_greeting(text, span) or _speaker_handle(text, text[span.start:span.end])
-                or _voice_speaker(text, span))
+                or _voice_speaker(text, span)
+                or (span.start > 0 and text[span.start - 1] == "@"
+                    and (span.start, span.end) in mention_ranges(text)))
 
     def probabilities(self, text: str, spans: Sequence[Span]) -> np.ndarray:
         """float64 (S,): each span's probability of being PII (spans of any source)."""

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 from ..._english import GREETING_ALTERNATION, opens_clause
-from ...structure import handle
+from ...structure import handle, mention_ranges
 from ..base import Span
 from ..features import fold
 from ..merge import without_ranges
@@ -145,7 +145,9 @@ def name_chat_handles(context: RuleContext, spans: list[Span]) -> list[Span]:
     too: the bracket is no part of the name). A span reaching out of it to a letter or digit is
     left alone. Decision 0182. So does a name part of a caption's voice tag (``<v Amara
     Okafor>``, decision 0194): what a meeting tool writes there is the participant's name, and the
-    model, which learnt speakers as ``Name:``, read ``<v ARTHUR>`` as an address or nothing.
+    model, which learnt speakers as ``Name:``, read ``<v ARTHUR>`` as an address or nothing. So
+    does a handle named with ``@`` anywhere (``thanks @jenny_b``, ``@maria.lopez99``; decision
+    0197): an account's identifier, though no label names it.
 
     Args:
         context: the text, its speaker labels, the score (the detector's threshold) and source
@@ -157,32 +159,38 @@ def name_chat_handles(context: RuleContext, spans: list[Span]) -> list[Span]:
     """
     text = context.text
     handles = [(a, b) for label in context.labels for a, b in label.names if handle(text[a:b])]
-    # a voice tag's speaker: a span there may reach into the tag (the model's ``<v ARTHUR``)
+    # a voice tag's speaker: a span there may reach into the tag (the model's ``<v ARTHUR``) but
+    # not out of it; an account named with '@' (decision 0197): a span may hold the '@', no more
     voices = [(a, b, text.rfind("<", 0, label.start), label.end + 1) for label in context.labels
               if label.voice for a, b in label.names if not handle(text[a:b])]
+    voices += [(a, b, a - 1, b) for a, b in mention_ranges(text)]
     if not handles and not voices:
         return spans
     if not handles:
-        return _named_whole(text, spans, voices, context)
+        return _named_whole(text, spans, sorted(voices), context)
     named = {text[a:b] for a, b in handles}
     # ``thanks tom_h``, ``@tom_h``; not inside an address (``tom_h@x.org``, ``x.tom_h.org``)
     mentions = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(named, key=len, reverse=True)))
                           + r")(?![\w@]|\.\w)")
-    ranges = sorted({*handles, *(m.span() for m in mentions.finditer(text))})
+    ranges = sorted({*handles, *(m.span() for m in mentions.finditer(text))} - {v[:2] for v in voices})
     return _named_whole(text, spans, sorted([*((a, b, a, b) for a, b in ranges), *voices]), context)
 
 
 def _named_whole(text: str, spans: list[Span], ranges: list[tuple[int, int, int, int]],
                  context: RuleContext) -> list[Span]:
     """``spans`` with each range ``(a, b, lo, hi)`` of ``ranges`` one NAME span ``a:b``, in place of
-    the spans inside it, unless a span reaches out of it to a letter or a digit outside
-    ``lo:hi`` (a voice tag, where the model's span took in ``<v``)."""
+    the spans inside it: where ``lo:hi`` is ``a:b`` (a handle), unless a span reaches out of it to
+    a letter or a digit; else unless a span reaches out of ``lo:hi`` (a voice tag, where the
+    model's span took in ``<v``; a handle's ``@``)."""
     lookup = SpanLookup(spans)
     replaced: set[Span] = set()
     added: list[Span] = []
     for a, b, lo, hi in ranges:
         touched = lookup(a, b)
-        if any(_alnum(text, sp.start, min(a, lo)) or _alnum(text, max(b, hi), sp.end) for sp in touched):
+        if (lo, hi) == (a, b):
+            if any(_alnum(text, sp.start, a) or _alnum(text, b, sp.end) for sp in touched):
+                continue
+        elif any(sp.start < lo or sp.end > hi for sp in touched):
             continue
         if len(touched) == 1 and touched[0].label == "NAME" and (touched[0].start, touched[0].end) == (a, b):
             continue
