@@ -54,7 +54,7 @@ _STAMP_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?[ \tT]"
 #: holds no date
 _STAMP = rf"[\[(]?(?P<date>{_STAMP_DATE})?{_CLOCK}[\])]?(?:[ \t]+[-\u2013|](?=[ \t]))?[ \t]+"
 _LABEL = re.compile(rf"^[ \t]*(?:(?P<stamp>{_STAMP})(?![AaPp]\.?[Mm]\b))?"
-                    rf"(?:<v(?:\.[\w-]+)*[ \t]+(?P<voice>{_LABEL_WORDS})>"
+                    rf"(?:<v(?:\.[\w-]+)*[ \t]+(?P<voice>{_LABEL_WORDS})[>:]"
                     rf"|(?:<(?P<angle>{_LABEL_WORDS})>|(?P<plain>{_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$))",
                     re.MULTILINE)
 #: remarks inside a label: ``(wearing do-rag)``
@@ -292,7 +292,7 @@ _WEBVTT = re.compile(r"\ufeff?WEBVTT(?=[ \t]|\r?\n|$)")
 #: WebVTT's cue tags: a voice's opening tag, whose speaker is left to the detectors (``<v Amara
 #: Okafor>``, ``<v.loud Dr. Lee>``: only ``<v `` and ``>`` are structure), the closing tags, class
 #: spans (``<c.yellow>``), a language (``<lang en-GB>``) and the time stamps inside a cue
-_VOICE = re.compile(r"(<v(?:\.[\w-]+)*[ \t]+)[^<>\n]{1,80}?(>)")
+_VOICE = re.compile(r"(<v(?:\.[\w-]+)*[ \t]+)[^<>:\n]{1,80}?([>:])")
 _CUE_TAG = re.compile(r"</(?:v|c|lang|ruby|rt)>|<c(?:\.[\w-]+)*>"
                       r"|<lang[ \t]+[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*>"
                       r"|<(?:\d{1,3}:)?[0-5]\d:[0-5]\d\.\d{3}>")

@@ -196,7 +196,9 @@ def test_caption_cue_lines_read_as_line_breaks():
     assert [text[a:b] for a, b in ranges] == ["WEBVTT", "00:04.900 --> 00:09.120",
                                               "0f8b6c1e-2f4a-4c43-9a7e-2c3d1e5f6a7b/13-0",
                                               "00:00:07.010 --> 00:00:09.900"]
-    assert "\nDoctor: Hello Maria.\n" in view and view.endswith("\n<v Kwame Mensah>Yes, I can hear you fine.</v>")
+    assert "\nDoctor: Hello Maria.\n" in view and "\n<v Kwame Mensah" in view
     assert not any(c.isdigit() for c in view)
+    # a voice tag at a line's start reads as a label: its '>' is a colon in the view
+    assert view.endswith("\n<v Kwame Mensah:Yes, I can hear you fine.</v>")
     found = [(text[s.start:s.end], s.label) for s in build_detectors("model,regex").detect(text)]
     assert found == [("Maria", "NAME"), ("Kwame Mensah", "NAME")]

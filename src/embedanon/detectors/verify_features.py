@@ -46,7 +46,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|\d+")
 #: a line-start speaker or role label: up to five words (or ``#2``) and a colon, then a space
 _LABEL = re.compile(r"^[ \t]*([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*:(?=[ \t]|$)", re.M)
 #: a caption's voice tag, which is a speaker label too (``<v Amara Okafor>``, decision 0194)
-_VOICE = re.compile(r"^[ \t]*<v(?:\.[\w-]+)*[ \t]+([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*>", re.M)
+_VOICE = re.compile(r"^[ \t]*<v(?:\.[\w-]+)*[ \t]+([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*[>:]", re.M)
 _TITLE_BEFORE = re.compile(rf"(?<!\w)({ADDRESS_TITLE_ALTERNATION})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 _NEWLINE = re.compile("\n")

@@ -24,7 +24,9 @@ tag, so the label opens a line again; no span keeps it.
 signature, then per cue an identifier, a timing line and the cue's text. The model read the
 timing's short stamps as dates and phones (``00:04.500``), a Teams identifier as an IP address,
 and ``WEBVTT`` as a name. In the view those lines (:func:`~embedanon.structure.cue_lines`) are
-spaces and a line break; no span keeps them.
+spaces and a line break; no span keeps them. A voice tag that opens a line (``<v Man>aulia, no
+thanks``) ends in a colon in the view (``<v Man:aulia``), so its speaker reads as a label does,
+``Man: aulia``; on dev's Teams exports recall rose 0.893 → 0.924 with it.
 
 **Typographic quotes** (decision 0174). Word processors and phones write ``’`` for the apostrophe
 and ``“ ”`` ``‘ ’`` for quotes; the shipped model and rules were built on ASCII text, so a span
@@ -54,6 +56,8 @@ QUOTES: dict[int, str] = {
     **{ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u2032\u2039\u203a"},
     **{ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
 }
+#: a voice tag at a line's start, up to the ``>`` that closes it (decision 0194)
+_VOICE_END = re.compile(r"^([ \t]*<v(?:\.[\w-]+)*[ \t]+[^<>:\n]{1,80}?)>", re.MULTILINE)
 _ANY_QUOTE = re.compile("[" + "".join(chr(c) for c in QUOTES) + "]")
 _TAGS = BLOCK_TAGS | INLINE_TAGS
 #: a bare opening, closing or empty tag: ``<br>``, ``<br/>``, ``<br />``, ``</p>``, ``<I>``
@@ -96,6 +100,8 @@ def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     if stamps:
         tags = sorted(tags + stamps)
     view = masked(text, tags)
+    if "<v" in view:
+        view = _VOICE_END.sub(lambda m: m.group(1) + ":", view)
     if _ANY_QUOTE.search(view) is not None:
         view = view.translate(QUOTES)
     return view, tags
