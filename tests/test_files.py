@@ -351,6 +351,9 @@ def test_several_inputs_to_standard_output_name_the_fix(tmp_path: Path) -> None:
     ("in.csv", "text\nthe patient\n", "out.jsonl", "named as JSON Lines.*comma-separated CSV.*name the output .csv"),
     ("in.tsv", "text\tid\nthe patient\t1\n", "out.csv.gz", "named as comma-separated CSV.*tab-separated CSV"),
     ("in.txt", "the patient\n", "out.csv", "named as comma-separated CSV.*plain text.*name the output .txt"),
+    # a caption file is one text: the fix names its own extension (decision 0195)
+    ("in.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\nthe patient\n", "out.jsonl",
+     "named as JSON Lines.*plain text for .*in.vtt; name the output .vtt"),
 ])
 def test_an_output_named_as_another_format_is_refused(tmp_path: Path, glove: Path, name: str, data: str,
                                                       output: str, message: str) -> None:

@@ -686,8 +686,11 @@ def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | N
         if target is not None and target == output and named not in (None, _written_as(path, form)) \
                 and not like_input:
             shown, written = "<stdin>" if path == "-" else path, _written_as(path, form)
+            suffix = _SUFFIX_OF[written]
+            if form == "file":  # a caption file is one text: its own extension (decision 0195)
+                suffix = Path(strip_suffix(path)).suffix.lower() or suffix
             raise ConfigError(f"output {target} is named as {named}, but anonymize writes its input's "
-                              f"format, {written} for {shown}; name the output {_SUFFIX_OF[written]}")
+                              f"format, {written} for {shown}; name the output {suffix}")
     return formats
 
 
