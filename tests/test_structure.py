@@ -50,6 +50,14 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         ("[00:01:23] Doctor: Hi.\n[00:01:30] Patient: Hello.\n", [("Doctor", []), ("Patient", [])]),
         ("10:32 - teacher: ok\n10:33 <kemi> hey\n[10:34 AM] Layla: hi\n00:02:05.250 ARTHUR: Halt!\n",
          [("teacher", []), ("kemi", ["kemi"]), ("Layla", ["Layla"]), ("ARTHUR", ["ARTHUR"])]),
+        # a transcription service's speaker lines (decision 0199): the speaker, the time after it,
+        # the turn on the next line; two at least; a log entry, a lone line, a last line are none
+        ("Dr. Amara Okafor  0:00\nGood morning.\n\nPatient  0:04\nHi.\n\nSpeaker 3\t1:02:10\nok\n",
+         [("Dr. Amara Okafor", ["Amara Okafor"]), ("Patient", []), ("Speaker 3", [])]),
+        ("Maria Lopez (00:00:03):\nHello.\nSpeaker 2 (01:13):\nHi.\n", [("Maria Lopez", ["Maria Lopez"]), ("Speaker 2", [])]),
+        ("Lunch with John Smith  12:30\nBring files\nCall Ann  13:00\nok\n", [("Call Ann", ["Call Ann"])]),
+        ("Total  3:45\nnext line\n", []),
+        ("Doctor  0:04\nHi.\nPatient  0:09", []),
         # a caption's voice tag (decision 0194): the speaker, after '<v' and its classes
         ("<v Amara Okafor>Hi.</v>\n<v.loud Doctor>Sit.</v>\n<v ARTHUR and BLACK KNIGHT>Aaah!</v>\n",
          [("Amara Okafor", ["Amara Okafor"]), ("Doctor", []), ("ARTHUR and BLACK KNIGHT", ["ARTHUR"])]),

@@ -25,7 +25,9 @@ role. Titles (``Dr.``, ``Lord``) are structure too: a name span after one keeps 
 
 A caption file's lines that are no cue text (``WEBVTT``, a cue's identifier and its timing line,
 ``00:00:01.000 --> 00:00:04.250``) and WebVTT's cue tags are structure as well
-(:func:`caption_ranges`, decision 0194); a voice tag's speaker (``<v Amara Okafor>``) is a label.
+(:func:`caption_ranges`, decision 0194); a voice tag's speaker (``<v Amara Okafor>``) is a label,
+and so is a speaker on a line of its own with the time after it (``Speaker 2  0:04``, decision
+0199), its time structure.
 
 This module is the per-text structure pass that the detectors (:mod:`embedanon.detectors`) and
 the scopes (:mod:`embedanon.pipeline.scope`) both read.
@@ -57,6 +59,16 @@ _LABEL = re.compile(rf"^[ \t]*(?:(?P<stamp>{_STAMP})(?![AaPp]\.?[Mm]\b))?"
                     rf"(?:<v(?:\.[\w-]+)*[ \t]+(?P<voice>{_LABEL_WORDS})[>:]"
                     rf"|(?:<(?P<angle>{_LABEL_WORDS})>|(?P<plain>{_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$))",
                     re.MULTILINE)
+_SHORT_CLOCK = r"\d{1,2}:\d\d(?::\d\d)?"
+#: a speaker on a line of its own, the time after it and the turn on the next line, as
+#: transcription services export (decision 0199): ``Dr. Amara Okafor  0:04`` (Otter),
+#: ``Speaker 2 (00:01:13):`` (Rev); the time and what joins it to the speaker are its ``stamp``
+_SPEAKER_LINE = re.compile(
+    rf"^[ \t]*(?P<plain>{_LABEL_WORDS})(?P<stamp>(?:(?:[ \t]{{2,}}|\t[ \t]*){_SHORT_CLOCK}"
+    rf"|[ \t]+\({_SHORT_CLOCK}\)):?)[ \t]*(?=\r?\n[ \t]*\S)"
+    r"(?P<voice>(?!))?(?P<angle>(?!))?(?P<date>(?!))?", re.MULTILINE)
+#: how many speaker lines make a transcription service's export (one alone is a line of text)
+_MIN_SPEAKER_LINES = 2
 #: remarks inside a label: ``(wearing do-rag)``
 _REMARK = re.compile(r"\([^)]*\)")
 #: what joins several speakers in one label: ``ARTHUR and BLACK KNIGHT``, ``A & B``, ``A, B``
@@ -238,7 +250,8 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
     or not), in text order, each split into role ranges and name ranges (module docstring). After
     a time stamp, words with a function word or that read as a description are a log entry, no
     label (``14:00 Meeting with John Smith:``, ``10:15 Pt's wife Amara:``), but for a chat
-    export's ``From John Smith to Everyone``."""
+    export's ``From John Smith to Everyone``. A speaker on a line of its own with the time after it
+    (:data:`_SPEAKER_LINE`, two such lines or more) is a label, its time the label's clock."""
     out = []
     for m, group in _label_matches(text):
         roles, names = _split(m.group(group), m.start(group), angle=group != "plain")
@@ -253,7 +266,11 @@ def _label_matches(text: str) -> Iterator[tuple[re.Match[str], str]]:
     colon = ":" in text
     if not colon and "<" not in text:
         return
-    for m in _LABEL.finditer(text):
+    matches = list(_LABEL.finditer(text))
+    lines = list(_SPEAKER_LINE.finditer(text)) if colon and "\n" in text else []
+    if len(lines) >= _MIN_SPEAKER_LINES:
+        matches = sorted(matches + lines, key=lambda m: m.start())
+    for m in matches:
         group = next(g for g in ("voice", "angle", "plain") if m.group(g) is not None)
         if group == "plain" and not colon:  # 'Word>' labels only in a text that has 'Word:' ones too
             continue
@@ -269,6 +286,15 @@ def _label_matches(text: str) -> Iterator[tuple[re.Match[str], str]]:
 def _clock(m: re.Match[str]) -> tuple[int, int] | None:
     """The time stamp of a label's match when it holds no date (:attr:`SpeakerLabel.clock`)."""
     return m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
+
+
+def speaker_line_stamps(text: str) -> list[tuple[int, int]]:
+    """The times after the speakers of a transcription service's export (:data:`_SPEAKER_LINE`,
+    decision 0199: ``Dr. Amara Okafor  0:04``), with what joins them to the speaker, sorted: a part
+    of :func:`clock_ranges`."""
+    if "\n" not in text:
+        return []
+    return [m.span("stamp") for m, _ in _label_matches(text) if m.re is _SPEAKER_LINE]
 
 
 def clock_ranges(text: str) -> list[tuple[int, int]]:

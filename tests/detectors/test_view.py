@@ -184,6 +184,19 @@ def test_a_log_entry_after_a_time_stamp_is_no_label():
     assert [text[s.start:s.end] for s in detector.detect(text)] == ["John Smith", "Lakshmi", "Amara"]
 
 
+def test_speaker_lines_read_as_labels_on_their_turns():
+    """Decision 0199: a transcription service's ``Speaker  0:04`` line and the turn under it read as
+    ``Speaker:      turn`` in the view (same length): the time a colon and spaces, the line break
+    a space; no span keeps the time."""
+    text = "Dr. Amara Okafor  0:00\r\nGood morning.\r\n\r\nMaria Lopez (00:00:04):\r\nHi, doctor.\r\n"
+    view, ranges = detection_view(text)
+    assert len(view) == len(text)
+    assert view == "Dr. Amara Okafor:" + " " * 7 + "Good morning.\r\n\r\nMaria Lopez:" + " " * 13 + "Hi, doctor.\r\n"
+    assert [text[a:b] for a, b in ranges] == ["  0:00", " (00:00:04):"]
+    found = [(text[s.start:s.end], s.label) for s in build_detectors("model,regex").detect(text)]
+    assert found == [("Amara Okafor", "NAME"), ("Maria Lopez", "NAME")]
+
+
 def test_caption_cue_lines_read_as_line_breaks():
     """Decision 0194: a caption file's signature, cue identifiers and timing lines are spaces and
     a line break in the view; the cue text and a voice tag stay. The code before read the short

@@ -551,3 +551,15 @@ def test_a_caption_file_keeps_its_structure_in_the_readable_scopes(scope: str) -
     assert [lines[k] for k in (0, 2, 3, 5, 6, 7)] == kept
     assert lines[8].startswith("<v ") and lines[8].endswith("</v>") and lines[4].startswith("Doctor: ")
     assert "Maria" not in doc.text and "Kwame" not in doc.text and "Mensah" not in doc.text
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_speaker_lines_of_a_transcription_service_are_kept(scope: str) -> None:
+    """Decision 0199: ``Speaker 3  0:20`` (Otter) is a role and its time, kept as written; the code
+    before read ``3  0:20`` as a DATE and released ``Speaker 4  4:30``, another speaker."""
+    text = ("Dr. Amara Okafor  0:00\nGood morning. What brings you in?\n\n"
+            "Patient  0:04\nHeadaches since Thursday.\n\nSpeaker 3  0:20\nSorry, front desk here.\n")
+    doc = Anonymizer(key=fast_key(6), scope=scope).anonymize_document(text)
+    lines = doc.text.split("\n")
+    assert lines[0].startswith("Dr. ") and lines[0].endswith("  0:00") and "Okafor" not in doc.text
+    assert lines[3] == "Patient  0:04" and lines[6] == "Speaker 3  0:20"

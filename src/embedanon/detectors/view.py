@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from ..structure import clock_ranges, cue_lines
+from ..structure import clock_ranges, cue_lines, speaker_line_stamps
 
 #: tags that end a line of text (their masked view is spaces and a line break)
 BLOCK_TAGS = frozenset((
@@ -91,6 +91,24 @@ def masked(text: str, ranges: list[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
+def _joined(view: str, stamps: list[tuple[int, int]]) -> str:
+    """``view`` with each speaker line's time a colon and spaces and the line break after it a
+    space (decision 0199): ``Doctor  0:04`` + a line break + the turn reads ``Doctor:      the
+    turn``, the shape the model learnt."""
+    chars = list(view)
+    for a, b in stamps:
+        chars[a:b] = ":" + " " * (b - a - 1)
+        j = b
+        while j < len(chars) and chars[j] in " \t":
+            j += 1
+        if j < len(chars) and chars[j] == "\r":
+            chars[j] = " "
+            j += 1
+        if j < len(chars) and chars[j] == "\n":
+            chars[j] = " "
+    return "".join(chars)
+
+
 def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     """The text as the detectors read it, of the same length (tags and time stamps masked by
     :func:`masked`, quotes folded by :data:`QUOTES`; ``text`` itself when it holds none), and the
@@ -100,6 +118,9 @@ def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     if stamps:
         tags = sorted(tags + stamps)
     view = masked(text, tags)
+    joins = speaker_line_stamps(text) if stamps else []
+    if joins:
+        view = _joined(view, joins)
     if "<v" in view:
         view = _VOICE_END.sub(lambda m: m.group(1) + ":", view)
     if _ANY_QUOTE.search(view) is not None:
