@@ -303,14 +303,17 @@ def _read_error(path: str, exc: OSError) -> InputError:
     return InputError(f"cannot read {path}: {exc.strerror or type(exc).__name__}")
 
 
+def _not_utf8(path: str, line_no: int, byte: int) -> InputError:
+    """The error for line ``line_no`` of ``path``, invalid UTF-8 at its ``byte`` (from 1)."""
+    return InputError(f"{path}: line {line_no} is not valid UTF-8 (byte {byte}); "
+                      "use --encoding-errors replace to substitute U+FFFD")
+
+
 def _decode(raw: bytes, path: str, line_no: int, errors: str) -> str:
     try:
         return raw.decode("utf-8", errors=errors)
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{path}: line {line_no} is not valid UTF-8 (byte {exc.start + 1}); "
-            "use --encoding-errors replace to substitute U+FFFD"
-        ) from None
+        raise _not_utf8(path, line_no, exc.start + 1) from None
 
 
 def read_txt(fh: IO[bytes], path: str, errors: str, *, sniff: bool = True) -> Iterator[Record]:
@@ -409,11 +412,8 @@ def read_file(fh: IO[bytes], path: str, errors: str) -> Iterator[Record]:
     try:
         text = raw.decode("utf-8", errors=errors)
     except UnicodeDecodeError as exc:
-        line_no, line_start = raw.count(b"\n", 0, exc.start) + 1, raw.rfind(b"\n", 0, exc.start) + 1
-        raise InputError(
-            f"{path}: line {line_no} is not valid UTF-8 (byte {exc.start - line_start + 1}); "
-            "use --encoding-errors replace to substitute U+FFFD"
-        ) from None
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        raise _not_utf8(path, raw.count(b"\n", 0, exc.start) + 1, exc.start - line_start + 1) from None
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     yield Record((text[len(bom):],), len(raw), bom)
 

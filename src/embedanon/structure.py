@@ -55,8 +55,10 @@ _STAMP_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?[ \tT]"
 #: <kemi> hi``, ``12/03/2020, 14:05 - Ann:``, ``2021-04-05 09:12:44 <dave_k>``); structure when it
 #: holds no date
 _STAMP = rf"[\[(]?(?P<date>{_STAMP_DATE})?{_CLOCK}[\])]?(?:[ \t]+[-\u2013|](?=[ \t]))?[ \t]+"
+#: the opening of a WebVTT voice tag, up to its speaker (``<v ``, ``<v.loud ``; decision 0194)
+VOICE_OPEN = r"<v(?:\.[\w-]+)*[ \t]+"
 _LABEL = re.compile(rf"^[ \t]*(?:(?P<stamp>{_STAMP})(?![AaPp]\.?[Mm]\b))?"
-                    rf"(?:<v(?:\.[\w-]+)*[ \t]+(?P<voice>{_LABEL_WORDS})[>:]"
+                    rf"(?:{VOICE_OPEN}(?P<voice>{_LABEL_WORDS})[>:]"
                     rf"|(?:<(?P<angle>{_LABEL_WORDS})>|(?P<plain>{_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$))",
                     re.MULTILINE)
 _SHORT_CLOCK = r"\d{1,2}:\d\d(?::\d\d)?"
@@ -288,19 +290,25 @@ def _clock(m: re.Match[str]) -> tuple[int, int] | None:
     return m.span("stamp") if m.group("stamp") is not None and m.group("date") is None else None
 
 
-def speaker_line_stamps(text: str) -> list[tuple[int, int]]:
-    """The times after the speakers of a transcription service's export (:data:`_SPEAKER_LINE`,
-    decision 0199: ``Dr. Amara Okafor  0:04``), with what joins them to the speaker, sorted: a part
-    of :func:`clock_ranges`."""
-    if "\n" not in text:
-        return []
-    return [m.span("stamp") for m, _ in _label_matches(text) if m.re is _SPEAKER_LINE]
+def clock_stamps(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """:func:`clock_ranges`, and those of them that follow the speakers of a transcription
+    service's export (:data:`_SPEAKER_LINE`, decision 0199: ``Dr. Amara Okafor  0:04``) with what
+    joins them to the speaker, from one pass over the labels; each sorted."""
+    clocks: list[tuple[int, int]] = []
+    joined: list[tuple[int, int]] = []
+    for m, _ in _label_matches(text):
+        clock = _clock(m)
+        if clock is not None:
+            clocks.append(clock)
+            if m.re is _SPEAKER_LINE:
+                joined.append(clock)
+    return clocks, joined
 
 
 def clock_ranges(text: str) -> list[tuple[int, int]]:
     """The time stamps (:attr:`SpeakerLabel.clock`) before the speaker labels of ``text``, sorted;
     what :func:`speaker_labels` gives, without splitting the labels."""
-    return [clock for m, _ in _label_matches(text) if (clock := _clock(m)) is not None]
+    return clock_stamps(text)[0]
 
 
 #: a caption file's time stamp (decision 0194): WebVTT's, hours optional (``00:04.500``,
@@ -318,7 +326,7 @@ _WEBVTT = re.compile(r"\ufeff?WEBVTT(?=[ \t]|\r?\n|$)")
 #: WebVTT's cue tags: a voice's opening tag, whose speaker is left to the detectors (``<v Amara
 #: Okafor>``, ``<v.loud Dr. Lee>``: only ``<v `` and ``>`` are structure), the closing tags, class
 #: spans (``<c.yellow>``), a language (``<lang en-GB>``) and the time stamps inside a cue
-_VOICE = re.compile(r"(<v(?:\.[\w-]+)*[ \t]+)[^<>:\n]{1,80}?([>:])")
+_VOICE = re.compile(rf"({VOICE_OPEN})[^<>:\n]{{1,80}}?([>:])")
 _CUE_TAG = re.compile(r"</(?:v|c|lang|ruby|rt)>|<c(?:\.[\w-]+)*>"
                       r"|<lang[ \t]+[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*>"
                       r"|<(?:\d{1,3}:)?[0-5]\d:[0-5]\d\.\d{3}>")

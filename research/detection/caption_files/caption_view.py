@@ -21,10 +21,14 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 import uuid
 from pathlib import Path
 
-REALTEXT = Path(__file__).resolve().parents[2] / "evaluation" / "realtext"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rewritten import Rewrite, conversations, lines_with_offsets  # noqa: E402
+
 STYLES = ("plain", "zoom", "short", "srt", "teams")
 #: a line's speaker label, as score.py reads it
 _LABEL = re.compile(r"([^:\n/]{1,40}):[ \t]+")
@@ -41,64 +45,38 @@ def captioned(record: dict, style: str, rng: random.Random) -> dict:
     """``record`` as a caption file of ``style``, one cue per non-empty line, its spans moved."""
     if style == "plain":
         return record
-    text = record["text"]
-    out: list[str] = []
-    length = 0
-    moves: list[tuple[int, int, int]] = []  # (original start, new start, length) of copied pieces
-
-    def emit(piece: str, original: int | None = None) -> None:
-        nonlocal length
-        if original is not None:
-            moves.append((original, length, len(piece)))
-        out.append(piece)
-        length += len(piece)
-
+    out = Rewrite(record)
     end = "\r\n" if style == "srt" else "\n"
     if style != "srt":
-        emit("WEBVTT" + end + end)
+        out.emit("WEBVTT" + end + end)
     ms, cue = 7000, 1
     run = uuid.UUID(int=rng.getrandbits(128))
-    at = 0
-    for line in text.split("\n"):
-        if line.strip():
-            stop = ms + 1500 + 60 * len(line)
-            if style in ("zoom", "srt"):
-                emit(f"{cue}{end}")
-            elif style == "teams":
-                emit(f"{run}/{cue}-0{end}")
-            emit(f"{_stamp(ms, style)} --> {_stamp(stop, style)}{end}")
-            label = _LABEL.match(line) if style == "teams" else None
-            if label is not None:
-                emit("<v ")
-                emit(label.group(1), at)
-                emit(">")
-                emit(line[label.end():], at + label.end())
-                emit("</v>" + end + end)
-            else:
-                emit(line, at)
-                emit(end + end)
-            ms, cue = stop + 400, cue + 1
-        at += len(line) + 1
-    new_text = "".join(out)
-
-    def moved(start: int, stop: int) -> tuple[int, int]:
-        for a, b, n in moves:
-            if a <= start and stop <= a + n:
-                return b + start - a, b + stop - a
-        raise ValueError("a span crosses a cut")
-
-    spans = []
-    for s in record["spans"]:
-        a, b = moved(s["start"], s["end"])
-        assert new_text[a:b] == text[s["start"]:s["end"]]
-        spans.append({**s, "start": a, "end": b})
-    return {**record, "text": new_text, "spans": spans}
+    for at, line in lines_with_offsets(record["text"]):
+        if not line.strip():
+            continue
+        stop = ms + 1500 + 60 * len(line)
+        if style in ("zoom", "srt"):
+            out.emit(f"{cue}{end}")
+        elif style == "teams":
+            out.emit(f"{run}/{cue}-0{end}")
+        out.emit(f"{_stamp(ms, style)} --> {_stamp(stop, style)}{end}")
+        label = _LABEL.match(line) if style == "teams" else None
+        if label is not None:
+            out.emit("<v ")
+            out.emit(label.group(1), at)
+            out.emit(">")
+            out.emit(line[label.end():], at + label.end())
+            out.emit("</v>" + end + end)
+        else:
+            out.emit(line, at)
+            out.emit(end + end)
+        ms, cue = stop + 400, cue + 1
+    return out.done()
 
 
 if __name__ == "__main__":
     for split in ("dev", "dev2"):
-        lines = (REALTEXT / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
-        records = [r for r in map(json.loads, lines) if r["register"] in ("transcript", "script")]
+        records = conversations(split)
         for style in STYLES:
             rng = random.Random(194)
             rows = [json.dumps(captioned(r, style, rng)) + "\n" for r in records]

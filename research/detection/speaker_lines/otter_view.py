@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
-REALTEXT = Path(__file__).resolve().parents[2] / "evaluation" / "realtext"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rewritten import Rewrite, conversations, lines_with_offsets  # noqa: E402
+
 STYLES = ("otter", "rev")
 #: a line's speaker label, as score.py reads it
 _LABEL = re.compile(r"([^:\n/]{1,40}):[ \t]+")
@@ -30,52 +34,26 @@ def _stamp(seconds: int, style: str) -> str:
 
 def exported(record: dict, style: str) -> dict:
     """``record`` with each labelled line as a speaker line and its turn on the next line."""
-    text = record["text"]
-    out: list[str] = []
-    length = 0
-    moves: list[tuple[int, int, int]] = []  # (original start, new start, length) of copied pieces
-
-    def emit(piece: str, original: int | None = None) -> None:
-        nonlocal length
-        if original is not None:
-            moves.append((original, length, len(piece)))
-        out.append(piece)
-        length += len(piece)
-
-    at, seconds = 0, 0
-    for k, line in enumerate(text.split("\n")):
-        if k:
-            emit("\n")
+    out = Rewrite(record)
+    seconds = 0
+    for at, line in lines_with_offsets(record["text"]):
+        if at:
+            out.emit("\n")
         label = _LABEL.match(line)
         if label is not None:
-            emit(label.group(1), at)
-            emit(_stamp(seconds, style) + "\n")
-            emit(line[label.end():], at + label.end())
-            emit("\n")
+            out.emit(label.group(1), at)
+            out.emit(_stamp(seconds, style) + "\n")
+            out.emit(line[label.end():], at + label.end())
+            out.emit("\n")
             seconds += 3 + len(line) // 12
         else:
-            emit(line, at)
-        at += len(line) + 1
-    new_text = "".join(out)
-
-    def moved(start: int, stop: int) -> tuple[int, int]:
-        for a, b, n in moves:
-            if a <= start and stop <= a + n:
-                return b + start - a, b + stop - a
-        raise ValueError("a span crosses a cut")
-
-    spans = []
-    for s in record["spans"]:
-        a, b = moved(s["start"], s["end"])
-        assert new_text[a:b] == text[s["start"]:s["end"]]
-        spans.append({**s, "start": a, "end": b})
-    return {**record, "text": new_text, "spans": spans}
+            out.emit(line, at)
+    return out.done()
 
 
 if __name__ == "__main__":
     for split in ("dev", "dev2"):
-        lines = (REALTEXT / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
-        records = [r for r in map(json.loads, lines) if r["register"] in ("transcript", "script")]
+        records = conversations(split)
         for style in STYLES:
             rows = [json.dumps(exported(r, style)) + "\n" for r in records]
             Path(f"/tmp/{split}-{style}-speakers.jsonl").write_text("".join(rows), encoding="utf-8")

@@ -43,7 +43,7 @@ from .._english import CLAUSE_END, GREETING_ALTERNATION, RELATION_ALTERNATION, o
 from .._validate import fraction
 from ..errors import ConfigError
 from ..lexicon import name_like
-from ..structure import handle, mention_ranges, speaker_labels
+from ..structure import VOICE_OPEN, handle, mention_ranges, speaker_labels
 from .base import Span
 from .verify_features import DENSE_NAMES, FEATURE_VERSION, TextView, featurize, span_features
 
@@ -103,7 +103,7 @@ def _speaker_handle(text: str, piece: str) -> bool:
 
 
 #: a WebVTT voice tag's opening, right before its speaker (``<v ``, ``<v.loud ``)
-_VOICE_OPEN = re.compile(r"<v(?:\.[\w-]+)*[ \t]+\Z")
+_VOICE_OPEN = re.compile(VOICE_OPEN + r"\Z")
 
 
 def _voice_speaker(text: str, span: Span) -> bool:

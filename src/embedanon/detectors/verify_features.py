@@ -34,6 +34,7 @@ import numpy as np
 
 from .._english import ADDRESS_TITLE_ALTERNATION
 from ..lexicon import word_frequencies
+from ..structure import VOICE_OPEN
 from .base import Span
 
 #: bump when a feature changes meaning: the shipped weights name the version they were fitted on
@@ -46,7 +47,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|\d+")
 #: a line-start speaker or role label: up to five words (or ``#2``) and a colon, then a space
 _LABEL = re.compile(r"^[ \t]*([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*:(?=[ \t]|$)", re.M)
 #: a caption's voice tag, which is a speaker label too (``<v Amara Okafor>``, decision 0194)
-_VOICE = re.compile(r"^[ \t]*<v(?:\.[\w-]+)*[ \t]+([^\W\d_][\w .#'\u2019&-]{0,38}?)[ \t]*[>:]", re.M)
+_VOICE = re.compile(rf"^[ \t]*{VOICE_OPEN}([^\W\d_][\w .#'\u2019&-]{{0,38}}?)[ \t]*[>:]", re.M)
 _TITLE_BEFORE = re.compile(rf"(?<!\w)({ADDRESS_TITLE_ALTERNATION})"
                            r"(?:\.[ \t\u00a0]*|[ \t\u00a0]+)\Z", re.IGNORECASE)
 _NEWLINE = re.compile("\n")

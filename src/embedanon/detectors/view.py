@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from ..structure import clock_ranges, cue_lines, speaker_line_stamps
+from ..structure import VOICE_OPEN, clock_stamps, cue_lines
 
 #: tags that end a line of text (their masked view is spaces and a line break)
 BLOCK_TAGS = frozenset((
@@ -57,7 +57,7 @@ QUOTES: dict[int, str] = {
     **{ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
 }
 #: a voice tag at a line's start, up to the ``>`` that closes it (decision 0194)
-_VOICE_END = re.compile(r"^([ \t]*<v(?:\.[\w-]+)*[ \t]+[^<>:\n]{1,80}?)>", re.MULTILINE)
+_VOICE_END = re.compile(rf"^([ \t]*{VOICE_OPEN}[^<>:\n]{{1,80}}?)>", re.MULTILINE)
 _ANY_QUOTE = re.compile("[" + "".join(chr(c) for c in QUOTES) + "]")
 _TAGS = BLOCK_TAGS | INLINE_TAGS
 #: a bare opening, closing or empty tag: ``<br>``, ``<br/>``, ``<br />``, ``</p>``, ``<I>``
@@ -114,11 +114,11 @@ def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     :func:`masked`, quotes folded by :data:`QUOTES`; ``text`` itself when it holds none), and the
     ranges of the tags and stamps, which no span may keep (sorted, disjoint)."""
     tags = markup_ranges(text)
-    stamps = [*(clock_ranges(text) if ":" in text else []), *cue_lines(text)]
+    clocks, joins = clock_stamps(text) if ":" in text else ([], [])
+    stamps = [*clocks, *cue_lines(text)]
     if stamps:
         tags = sorted(tags + stamps)
     view = masked(text, tags)
-    joins = speaker_line_stamps(text) if stamps else []
     if joins:
         view = _joined(view, joins)
     if "<v" in view:
