@@ -133,6 +133,11 @@ POSITIVE = [
     ("I'm 23, and I'm 28,", [("23", "AGE"), ("28", "AGE")]),
     ("Hi Im 44 with a good sense of humour", [("44", "AGE")]),
     ("(i'm only 14 but) and I am now 40. I’m nearly 9!", [("14", "AGE"), ("40", "AGE"), ("9", "AGE")]),
+    # the age after a word for the person (decision 0203)
+    ("SINGLE MALE 45 seeks female 40-50", [("45", "AGE")]),
+    ("ASIAN GUY, 47 prof; LADY 63. WLTM SWM 50-57", [("47", "AGE"), ("63", "AGE")]),
+    ("Conn. Man, 70, Oldest to Swim Channel", [("70", "AGE")]),
+    ("father of three (boy 30, boy 24 and girl 18)", [("30", "AGE"), ("24", "AGE"), ("18", "AGE")]),
     # ages said in words (0157): the words only
     ("I am sixty two years old.", [("sixty two", "AGE")]),
     ("a forty-five-year-old man, nearly Fifty years of age", [("forty-five", "AGE"), ("Fifty", "AGE")]),
@@ -162,6 +167,9 @@ NEGATIVE = [
     "five five five two oh one threes three four four",
     "take 3.5 mg twice daily",
     "he is 5 years younger than me, 10 yrs of agency work",
+    # no age after a word for the person: a range, a decade, a unit, a speaker label, a title
+    "LADY 50 plus sought by gent 40s, seeks lady 35+ or female 40-50, woman 60 and over",
+    "married 32 years, a man 50 feet away, MAN 2: hello, Spider-Man 2, Girl 7",
     "about 1,000 patients and 1,000,000 dollars",
     "version 2.0.1 and v1.2.3.4 released",
     "e.g. this, i.e. that, etc.",

@@ -128,6 +128,23 @@ def test_the_name_will_marks_occurrences_where_the_verb_cannot_stand(text, names
     assert [w for w, _ in _prop(text, names)] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # no span holds Will (decision 0204): a sentence opening on it and a verb in -s / -ed and
+        # ending on no "?", or a lower-case word / comma before it and "?", "!", ",", ".", "]" after
+        ("THE BOY: There's no boats.\n[Will sees the wrecked boats, then turns]", ["Will"]),
+        ("Come on, Will, step to! To save Will? [Jack points it at Will]", ["Will", "Will", "Will"]),
+        ("Lillian writes. Will decides to stay. Will promised her.", ["Will", "Will"]),
+        # negative controls: a question, a plural subject, a noun after its article, the verb
+        ("Will others be there? Will gets it? Triumph of the Will. Free Will, said he.", []),
+        ("Will you now? Will follow up. I Will not. He said Will can come.", []),
+    ],
+)
+def test_a_bare_will_is_a_name_where_the_verb_cannot_stand(text, expected):
+    assert [w for w, _ in _prop(text, [])] == expected
+
+
 def test_propagation_leaves_words_inside_other_spans_alone():
     text = "Amina wrote from amina.okafor@example.org; Amina again."
     got = _prop(text, ["Amina"], (("amina.okafor@example.org", "EMAIL"),))

@@ -31,7 +31,8 @@ Labels and what counts (decisions the tests pin down with positive and negative 
 * ``AGE``: the number in ``54-year-old``, ``54 years old``, ``54 yo``, ``54 y/o``, ``age 54``,
   ``aged 54``, ``54 years of age``, ``57yrs of age``, ``40 yrs young``, ``at the age of 54``,
   ``turned 54`` / ``I'll turn 54``, ``when she was 54``, a speaker's own ``I'm 54``, ``im only
-  14``, ``I am now 40`` (0-125); not durations such as ``for 54 years``, nor ``turned 90
+  14``, ``I am now 40`` (0-125), the number after a word for the person (``SINGLE MALE 45``,
+  ``GUY, 47``, ``Man, 70,``; 13-99); not durations such as ``for 54 years``, nor ``turned 90
   degrees``, ``turn 3 pages``, ``when he was 5 minutes late``, ``I'm 100% sure``, ``I'm 5'11``,
   ``I'm 6 ft``, ``I am 3 episodes away``. Said in
   words too (1-125): ``fifty-six-year-old``, ``sixty two years old``, ``aged fifteen``, ``at the age
@@ -219,6 +220,10 @@ _AGE_NUMBER: Final = r"(?P<v>1[01]\d|12[0-5]|[1-9]?\d)"
 #: rules that read an age after ``turned`` or ``when she was`` and after ``I'm`` (which adds more)
 _NO_AGE_AFTER: Final = (r"%|°|percent|degrees?|times|points?|pages?|miles?|km|minutes?|hours?|days?|weeks?|"
                         r"months?|years?|am|pm|a\.m|p\.m|o'clock|of\b|to\b|or\b|-\d")
+#: the measures after a number that make it no age either, for the rules that read a person's own
+#: age (``I'm 6 ft``, ``a man 50 feet away``)
+_MEASURES: Final = (r"ft\b|feet|foot|inch|cm\b|kg\b|kilos?\b|lbs?\b|pounds?|stone\b|dollars?|bucks?|grand\b|"
+                    r"seconds?|secs?\b|mins?\b|hrs?\b")
 _AGE_PATTERNS: Final = [
     re.compile(r"(?<![\w.])" + _AGE_NUMBER +
                r"(?:[ \-]?(?:years?|yrs?|y)[ \-]?old|\s?(?:yo|y/o|y\.o\.)|\s*(?:years?|yrs?)\s+of\s+age|"
@@ -232,8 +237,16 @@ _AGE_PATTERNS: Final = [
     # a speaker's own age (decision 0171): "I'm 23", "im only 14", "I am now 40" (not "I'm 5 minutes
     # late", "I'm 100% sure", "I'm 5'11", "I'm 6 ft", "I'm 2 for 2", "I am 3 episodes away")
     re.compile(r"\b(?:i['’]?m|i\s+am)(?:\s+(?:only|just|now|almost|nearly|about|barely))?\s+" + _AGE_NUMBER
-               + r"(?!\w|[.,:/'’\"]\d|\s*(?:" + _NO_AGE_AFTER + r"|for\b|ft\b|feet|foot|inch|cm\b|kg\b|"
-               r"kilos?\b|lbs?\b|pounds?|stone\b|dollars?|bucks?|grand\b|episodes?|seconds?|secs?\b|mins?\b|hrs?\b))",
+               + r"(?!\w|[.,:/'’\"]\d|\s*(?:" + _NO_AGE_AFTER + "|" + _MEASURES + r"|for\b|episodes?))",
+               re.IGNORECASE),
+    # the age after a word for the person (decision 0203): "SINGLE MALE 45 seeks", "ASIAN GUY, 47
+    # prof", "Conn. Man, 70, Oldest", "LADY 63." (13-99; not a range, "40s", "50 plus", "35+", a
+    # unit or "years", nor a label's number: "MAN 2:", "Spider-Man 2")
+    re.compile(r"(?<![\w-])(?:male|female|man|woman|guy|lady|gent|gentleman|girl|boy|dad|mum|mom|"
+               r"widow|widower|divorcee|married|single|divorced|separated|s[wb][mf]|d[wb][mf])"
+               r"[ \t]*,?[ \t]+(?P<v>1[3-9]|[2-9]\d)(?![\w:]|[.,/'’\"]\d|\s*(?:" + _NO_AGE_AFTER + "|"
+               + _MEASURES + r"|yrs?\b|and\s+(?:over|up|above|older|under|younger)\b|plus\b|ish\b|[+\-–]"
+               r"|s\b))",
                re.IGNORECASE),
 ]
 

@@ -135,6 +135,39 @@ def _will_is_a_name(text: str, start: int, end: int) -> bool:
             or _NOT_AFTER_VERB.match(text, end) is not None)
 
 
+#: a verb in -s or -ed right after a word (``Will sees``, ``Will backed``), which the verb ``will``
+#: never takes; the words of that shape that are no such verb (``Will this``, ``Will others be``)
+_VERB_AFTER = re.compile(r"[ \t]+([a-z]+(?:s|ed))\b")
+_NOT_VERBS = frozenset({"was", "is", "has", "does", "this", "his", "us", "as", "its", "yours", "ours",
+                        "theirs", "hers", "less", "unless", "always", "perhaps", "thus", "others",
+                        "persons", "people", "things", "guys", "kids", "ladies", "gentlemen", "fans",
+                        "viewers", "readers", "audiences", "needs"})
+#: where a sentence ends after a word
+_SENTENCE_END = re.compile(r"[.!?\]\n]")
+#: the word before a ``Will`` that is a noun (``of the Will.``, ``Free Will,``)
+_NOUN_BEFORE = re.compile(r"(?<![^\W\d_])(?:the|a|an|his|her|my|your|our|their|its|free|good|ill|own|last|"
+                          r"living|divine)[ \t]+\Z", re.IGNORECASE)
+#: a lower-case word or a comma, then the blanks before a word
+_LOWER_BEFORE = re.compile(r"(?:(?<![^\W\d_])[a-z][^\W\d_]*|,)[ \t]+\Z")
+
+
+def _bare_will_is_a_name(text: str, start: int, end: int) -> bool:
+    """Whether ``Will`` at ``text[start:end]``, in a text where no span holds the name, is the name
+    all the same (decision 0204): a sentence opening on it and a verb in -s or -ed, and ending on
+    no ``?`` (``[Will sees the boats]``, ``Will decides to``; not ``Will others be ...?``), or a
+    lower-case word or a comma before it and ``?``, ``!``, ``,``, ``.`` or ``]`` right after it
+    (``points it at Will]``, ``Come on, Will,``; not ``Triumph of the Will.``)."""
+    if _SENTENCE_BEFORE.search(text, max(0, start - 10), start) is not None:
+        verb = _VERB_AFTER.match(text, end)
+        if verb is None or verb.group(1) in _NOT_VERBS:
+            return False
+        stop = _SENTENCE_END.search(text, end)
+        return stop is None or stop.group(0) != "?"
+    before = text[max(0, start - 30) : start]
+    return (text[end : end + 1] in ("?", "!", ",", ".", "]")
+            and _LOWER_BEFORE.search(before) is not None and _NOUN_BEFORE.search(before) is None)
+
+
 def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A name found once is a name everywhere in the same text: every word of a NAME span
     (alphabetic, two letters or more, not in ``NO_PROPAGATION``) marks its other occurrences that
@@ -145,11 +178,13 @@ def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
     ``Will`` (``will`` is in ``NO_PROPAGATION``) marks only occurrences written ``Will`` where the
     verb cannot stand: inside a sentence, or right before ``?``, ``!``, ``,``, ``.``, ``]`` or
     `` and `` (``at Will]``, ``ELIZABETH SWANN: Will?``, ``[Will and the governor``; never ``Will
-    you now?``; decision 0134). In text with both cases a lower-case word propagates only from a
-    span written all in lower case and only when it reads as a name (``lexicon.name_like``: a
-    chat's ``tomas``, not ``hope``): the decode sometimes takes a verb or a noun along with a
-    capitalized name (``Hawksley said``, ``Ewing sarcoma``), and that word is no name anywhere
-    else (decision 0141). Nothing outlives the call.
+    you now?``; decision 0134); where no span holds it, a ``Will`` is a name only where
+    :func:`_bare_will_is_a_name` says so (``[Will sees the boats]``, ``at Will]``; decision 0204),
+    with the detector's threshold as its score. In text with both cases a lower-case word
+    propagates only from a span written all in lower case and only when it reads as a name
+    (``lexicon.name_like``: a chat's ``tomas``, not ``hope``): the decode sometimes takes a verb or a
+    noun along with a capitalized name (``Hawksley said``, ``Ewing sarcoma``), and that word is no name
+    anywhere else (decision 0141). Nothing outlives the call.
 
     Args:
         context: the text and its tokens (``tokenize``).
@@ -178,12 +213,11 @@ def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
                 found.setdefault((w, None), sp)
     will = next((sp for sp in spans
                  if sp.label == "NAME" and _WILL_IN_NAME.search(text, sp.start, sp.end)), None)
-    if not found and will is None:
+    if not found and will is None and "Will" not in text:
         return spans
     covered = covered_tokens(starts, ends, spans)
     keys = {word.lower() for word, _ in found}  # a token can only match a key it lowers to
-    if will is not None:
-        keys.add("will")
+    keys.add("will")
     added: list[Span] = []
     for i in np.flatnonzero(~covered).tolist():
         a, b = int(starts[i]), int(ends[i])
@@ -191,7 +225,14 @@ def propagate_names(context: RuleContext, spans: list[Span]) -> list[Span]:
         if w.lower() not in keys:
             continue
         if w.lower() == "will":
-            partner = will if w == "Will" and _will_is_a_name(text, a, b) else None
+            if w != "Will":
+                partner = None
+            elif will is not None and _will_is_a_name(text, a, b):
+                partner = will
+            elif _bare_will_is_a_name(text, a, b):
+                partner = Span(a, b, "NAME", context.score, context.source)
+            else:
+                partner = None
         elif (shape := _shape(w)) is None:
             partner = found.get((w, None)) if w.isalpha() else None
         else:
