@@ -154,6 +154,14 @@ POSITIVE = [
      [("five five five, two oh one, three three four four", "PHONE")]),
     ("Call OH SEVEN SEVEN zero zero-nine-zero zero one two three now",
      [("OH SEVEN SEVEN zero zero-nine-zero zero one two three", "PHONE")]),
+    # an e-mail or web address said in words (decision 0205)
+    ("my email is maria dot lopez at gmail dot com, thanks", [("maria dot lopez at gmail dot com", "EMAIL")]),
+    ("it's kwame underscore mensah at yahoo dot co dot uk.", [("kwame underscore mensah at yahoo dot co dot uk",
+                                                               "EMAIL")]),
+    ("send it to okafor at stmarys dot org or jsmith 42 at hotmail dot com",
+     [("okafor at stmarys dot org", "EMAIL"), ("42 at hotmail dot com", "EMAIL")]),
+    ("Bo at sign Mail period com", [("Bo at sign Mail period com", "EMAIL")]),
+    ("the site is www dot mariaphotography dot com", [("www dot mariaphotography dot com", "URL")]),
     # several, adjacent and mixed
     ("a@b.com,c@d.org", [("a@b.com", "EMAIL"), ("c@d.org", "EMAIL")]),
     ("Mail ann@x.io or see x.io/ann, tel 617-555-0134, DOB 1/2/1990",
@@ -167,6 +175,10 @@ NEGATIVE = [
     "five five five two oh one threes three four four",
     "take 3.5 mg twice daily",
     "he is 5 years younger than me, 10 yrs of agency work",
+    # no address said in words: a common word at a company's site, a pronoun, a film's title
+    "on sale at Amazon dot com or at Identity Schemes dot com; email me at gmail dot com",
+    "Fear Dot Com was bad; the dot com burst; at this point at least",
+    "an exorcism at some point in the past; William Girdler at this point in his career; Nunally at that period in",
     # no age after a word for the person: a range, a decade, a unit, a speaker label, a title
     "LADY 50 plus sought by gent 40s, seeks lady 35+ or female 40-50, woman 60 and over",
     "married 32 years, a man 50 feet away, MAN 2: hello, Spider-Man 2, Girl 7",

@@ -31,6 +31,29 @@ def test_email_shape_and_name_consistency():
     assert not is_variant(first, "john") and not is_variant(last, "smith")
 
 
+def test_an_address_said_in_words_is_replaced_and_said_again():
+    # decision 0205: the written address's surrogate, said back in the words the original used
+    said = "maria dot lopez at gmail dot com"
+    out = replace("EMAIL", said)
+    written = replace("EMAIL", "maria.lopez@gmail.com")
+    assert out == written.replace(".", " dot ").replace("@", " at ")
+    assert "maria" not in out and "lopez" not in out and "gmail" not in out
+    out = replace("EMAIL", "kwame underscore mensah AT yahoo period co period uk")
+    assert re.fullmatch(r"[a-z]+ underscore [a-z]+ AT [a-z]+( period [a-z]+)+", out), out
+    assert "kwame" not in out and "mensah" not in out
+    out = replace("URL", "www dot kwamephotography dot com")
+    assert re.fullmatch(r"www dot [a-z0-9]+( dot [a-z]+)+", out) and "kwame" not in out, out
+
+
+def test_written_and_said_addresses():
+    from embedanon.surrogates.spoken import said_address, written_address
+
+    assert written_address("ana dot ruiz at sign nhs dot net") == ("ana.ruiz@nhs.net", {".": "dot", "@": "at sign"})
+    assert written_address("ana ruiz at nhs dot net") is None  # words left between the parts
+    assert written_address("ana") is None
+    assert said_address("bo_li-x@ex.org", {".": "period"}) == "bo underscore li dash x at ex period org"
+
+
 def test_email_role_account_and_reserved_domains():
     surrogates = Surrogates(SurrogateConfig(email_domains="reserved"))
     out = replace("EMAIL", "<info@stmarys-hospital.org>", surrogates=surrogates)

@@ -2,11 +2,15 @@
 
 Labels and what counts (decisions the tests pin down with positive and negative tables):
 
-* ``EMAIL``: ``local@domain.tld``.
+* ``EMAIL``: ``local@domain.tld``; said in words too (decision 0205): ``maria dot lopez at gmail
+  dot com``, ``kwame underscore mensah at yahoo dot co dot uk``, when the local part has a
+  separator or a digit, reads as a name, or the domain is a mail provider's (not ``sale at
+  Amazon dot com``).
 * ``URL``: with a scheme (``https://``, ``ftp://``), starting ``www.``, or a bare domain whose last
   label is a common top-level domain (``linkedin.com/in/x``, ``bbc.co.uk``). Two-letter TLDs that
   are English words (``in``, ``is``, ``it``, ``me`` ...) are not accepted bare, so ``patient.In``
-  is no URL. Trailing sentence punctuation is not part of the URL.
+  is no URL. Trailing sentence punctuation is not part of the URL. Said in words after ``www``
+  (``www dot maria photos dot com`` is not, ``www dot mariaphotos dot com`` is; 0205).
 * ``PHONE``: ``+CC`` or ``00CC`` international numbers (8-15 digits); US ``(617) 555-0134`` /
   ``617-555-0134`` / ``617.555.0134``; national numbers with a trunk ``0`` and separators (UK
   ``020 7946 0958``, DE ``030 901820``, JP ``03-1234-5678``); FR ``01 42 68 53 00``; IN
@@ -62,6 +66,7 @@ from collections.abc import Callable, Iterator
 from typing import Final
 
 from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD, DIGIT_WORD_ALTERNATION, digit_word_value
+from ..lexicon import name_like
 from .base import Span
 from .merge import merge_spans
 from .places import caseless_locations, landmarks, locations, organizations, streets
@@ -82,6 +87,41 @@ _URL_WWW = re.compile(r"(?<![\w@./])www\.[^\s<>\"']+", re.IGNORECASE)
 _URL_BARE = re.compile(
     r"(?<![\w@./-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:" + _TLDS + r")(?![\w-])"
     r"(?:/[^\s<>\"']*)?", re.IGNORECASE)
+
+#: an e-mail or web address said in words (decision 0205): parts joined by ``dot``, ``underscore``,
+#: ``dash`` ... (``maria dot lopez``), ``at`` (``at sign``), a domain and one or two top-level
+#: domains said after ``dot`` (``gmail dot com``, ``nhs dot net``, ``yahoo dot co dot uk``)
+_SAID_PART: Final = r"[A-Za-z0-9]+"
+_SAID_JOIN: Final = r"[ \t]+(?:dot|period|underscore|dash|hyphen)[ \t]+"
+_SAID_DOT: Final = r"[ \t]+(?:dot|period)[ \t]+"
+#: (no top-level domain that is an English word: ``at some point in``, ``at that period in``)
+_SAID_TLD: Final = r"(?:com|org|net|edu|gov|io|co|uk|ca|au|de|fr|ie|nz|za|ng|gh|ke|info|biz)"
+#: words that are no local part (``email me at gmail dot com``, ``it is at nhs dot net``)
+_NOT_LOCAL: Final = (r"me|us|him|her|them|it|you|i|is|was|are|be|email|e-mail|mail|address|account|one|"
+                     r"that|this|there|here|or|and|just|simply|still|mine|my")
+_SAID_EMAIL = re.compile(
+    rf"(?<![\w@.-])(?!(?:{_NOT_LOCAL})\b)(?P<local>{_SAID_PART}(?:{_SAID_JOIN}{_SAID_PART}){{0,5}})"
+    rf"[ \t]+at(?:[ \t]+(?:sign|symbol))?[ \t]+(?P<domain>{_SAID_PART})(?:{_SAID_JOIN}{_SAID_PART}){{0,4}}?"
+    rf"{_SAID_DOT}{_SAID_TLD}(?:{_SAID_DOT}{_SAID_TLD})?(?![\w-])", re.IGNORECASE)
+_SAID_URL = re.compile(
+    rf"(?<![\w@.-])www{_SAID_DOT}{_SAID_PART}(?:{_SAID_JOIN}{_SAID_PART}){{0,4}}?{_SAID_DOT}{_SAID_TLD}"
+    rf"(?:{_SAID_DOT}{_SAID_TLD})?(?![\w-])", re.IGNORECASE)
+#: the domains of public mail providers, which make an address of any local part said before them
+_MAIL_PROVIDERS: Final = frozenset({
+    "gmail", "googlemail", "yahoo", "ymail", "hotmail", "outlook", "live", "msn", "aol", "icloud", "me",
+    "mac", "protonmail", "proton", "gmx", "zoho", "yandex", "comcast", "verizon", "att", "sbcglobal",
+    "btinternet", "mail"})
+
+
+def _said_email(match: re.Match[str]) -> bool:
+    """Whether an address said in words is an e-mail: its local part has a separator or a digit
+    (``maria dot lopez``, ``jsmith 42``), reads as a name (``kwame``), or its domain is a mail
+    provider's (``gmail``); not a common word at a company's site (``sale at Amazon dot com``)."""
+    local = match.group("local")
+    if not local.isalpha() or match.group("domain").lower() in _MAIL_PROVIDERS:
+        return True
+    return name_like(local)
+
 
 _NO_BEFORE: Final = r"(?<![\w+.\-/])"
 _NO_AFTER: Final = r"(?!\w|[.\-/]\d)"
@@ -363,6 +403,9 @@ _YEAR_WORD, _AGE_WORD = "year word", "age word"
 #: what a speaker's own age in words needs (decision 0175): ``was``, ``were``, ``am`` or ``m`` after
 #: ``i`` and an apostrophe or none, as a word, in any case
 _WAS_WORD = "was word"
+#: what an address said in words needs (decision 0205): ``dot`` or ``period``, in any case
+_DOT_WORD = "dot word"
+_ANY_DOT_WORD = re.compile(r"\b(?:dot|period)\b", re.IGNORECASE)
 #: what a date of two parts needs (decision 0176): a digit, ``/`` and a digit
 _DIGIT_SLASH = "digit/digit"
 _ANY_DIGIT_SLASH = re.compile(r"\d/\d")
@@ -378,6 +421,8 @@ _RUN, _RUN_SLASH, _PREFIX, _IBAN, _CODE, _ID_WORD, _PLATE_WORD = (
 #: (label, pattern, check or None, score or a function of the match, what the text must contain)
 _RULES: Final[list[tuple[str, re.Pattern[str], _Check | None, float | _Score, str]]] = [
     ("EMAIL", _EMAIL, None, 1.0, _AT),
+    ("EMAIL", _SAID_EMAIL, _said_email, 1.0, _DOT_WORD),
+    ("URL", _SAID_URL, None, 1.0, _DOT_WORD),
     ("IP", _IPV4, None, 1.0, _DIGIT),
     ("IP", _IPV6, _valid_ipv6, 1.0, _COLON),
     ("PHONE", _PHONE_PATTERNS[0], _phone_digits_ok, _international_score, _PREFIX),
@@ -572,6 +617,8 @@ class _Present:
             return _ANY_DIGIT.search(text) is not None
         if need == _WAS_WORD:
             return _WAS_CUE.search(text) is not None
+        if need == _DOT_WORD:
+            return _ANY_DOT_WORD.search(text) is not None
         if need == _DIGIT_SLASH:
             return _DIGIT in self and _ANY_DIGIT_SLASH.search(text) is not None
         if need in (_YEAR_WORD, _AGE_WORD):

@@ -44,6 +44,7 @@ from .config import SurrogateConfig
 from .keys import entity_key
 from .names import NameMaker
 from .shape import edges, fix_ordinals, ordinal_suffix, scrubbed, shaped
+from .spoken import said_address, written_address
 
 ROLE_ACCOUNTS = frozenset((
     "info", "admin", "administrator", "contact", "support", "noreply", "no-reply", "office", "hello",
@@ -114,6 +115,9 @@ class EmailMaker:
         self._domains = config.domains("email_domains")
 
     def make(self, text: str, context: Context) -> str:
+        said = written_address(text) if "@" not in text else None
+        if said is not None and "@" in said[0]:  # said in words (decision 0205)
+            return said_address(self.make(said[0], context), said[1])
         lead, core, trail = _split(text)
         local, at, domain = core.rpartition("@")
         if not at or not local or "." not in domain:
@@ -168,6 +172,9 @@ class UrlMaker:
         self._domains = config.domains("url_domains")
 
     def make(self, text: str, context: Context) -> str:
+        said = written_address(text) if "." not in text else None
+        if said is not None:  # said in words (decision 0205)
+            return said_address(self.make(said[0], context), said[1])
         lead, core, trail = _split(text)
         match = _URL.fullmatch(core)
         if match is None:

@@ -8,6 +8,10 @@ longer span (``on July twenty ninth.``) :func:`~.dates.shift_dates_in` finds the
 keeps its case and form, the day its joiner (``twenty-ninth``), the year its style (``two
 thousand (and) eight``, ``nineteen eighty four``). A year said alone (``nineteen ninety eight``)
 moves as a year, from July 2, as ``1998`` does.
+
+An e-mail or web address said in words (``maria dot lopez at gmail dot com``, decision 0205) is
+written with its signs (:func:`written_address`), given the surrogate a written one gets, and said
+back in the words it used (:func:`said_address`: ``ana dot perez at example dot org``).
 """
 
 from __future__ import annotations
@@ -201,3 +205,34 @@ def _shift_spoken_year(text: str, tokens: list[str], lowered: list[str], offset:
         said = re.sub(r"(?<=ty) (?=[a-z])", "-", said)
     return apply_case(said, case_code(tokens[0])) if tokens[0].isupper() else (
         said[:1].upper() + said[1:] if tokens[0][:1].isupper() else said)
+
+
+#: the words that say the signs of an address, and the sign each says
+_SIGN_OF = {"dot": ".", "period": ".", "underscore": "_", "dash": "-", "hyphen": "-", "at": "@"}
+_SAID_SIGN = re.compile(r"[ \t]+(dot|period|underscore|dash|hyphen|at(?:[ \t]+(?:sign|symbol))?)[ \t]+",
+                        re.IGNORECASE)
+_SIGN_WORDS = {".": "dot", "@": "at", "_": "underscore", "-": "dash"}
+
+
+def written_address(text: str) -> tuple[str, dict[str, str]] | None:
+    """An e-mail or web address said in words written with its signs (``maria dot lopez at gmail
+    dot com`` -> ``maria.lopez@gmail.com``), and the words it used for each sign; None when
+    ``text`` is no address said so (no such word, or words left between its parts)."""
+    words: dict[str, str] = {}
+
+    def sign(match: re.Match[str]) -> str:
+        word = match.group(1)
+        mark = _SIGN_OF[word.split()[0].lower()]
+        words.setdefault(mark, word)
+        return mark
+
+    written = _SAID_SIGN.sub(sign, text)
+    if not words or any(c.isspace() for c in written):
+        return None
+    return written, words
+
+
+def said_address(written: str, words: dict[str, str]) -> str:
+    """``written`` said in words again, each sign by the word :func:`written_address` found for it
+    (``dot``, ``at`` ... where the address had none)."""
+    return re.sub(r"[.@_-]", lambda m: f" {words.get(m.group(), _SIGN_WORDS[m.group()])} ", written)
