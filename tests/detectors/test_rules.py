@@ -1297,6 +1297,10 @@ def test_the_last_word_of_a_public_figure_goes_with_the_full_name_in_the_same_te
         ("Ask Jordan and Georgia.", ["Jordan", "Georgia"], ["Jordan", "Georgia"]),
         ("Christian said so.", ["Christian"], ["Christian"]),
         ("Afghan Okafor called.", ["Afghan Okafor"], ["Afghan Okafor"]),
+        # part of a group's name with the word before or the words after it (decision 0206)
+        ("why would you go to Rhode Island? I am Puerto Rican.", ["Rhode", "Puerto"], []),
+        ("we met the Dalai Lama; in Rhode Island's Senate", ["Lama", "Island"], []),
+        ("Ask Maria Island about it. Nadia Rican came.", ["Maria", "Nadia"], ["Maria", "Nadia"]),
     ],
 )
 def test_names_of_groups_are_no_names(text, names, expected):

@@ -657,12 +657,36 @@ def drop_public_figures(context: RuleContext, spans: list[Span]) -> list[Span]:
     return drop_where(spans, "NAME", lambda sp: keys[sp.start, sp.end] in dropped)
 
 
+#: the word before a span, and the one or two words after it (decision 0206)
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
+_WORDS_AFTER = re.compile(r"[ \t]+([^\W\d_]+)(?:[ \t]+([^\W\d_]+))?")
+
+
+def _in_a_group_name(text: str, start: int, end: int, groups: frozenset[str]) -> bool:
+    """Whether ``text[start:end]`` is a group's name, or part of one with the word before it or
+    the one or two after it (``Rhode`` of ``Rhode Island``, ``Puerto`` of ``Puerto Rican``,
+    ``Lama`` of ``Dalai Lama``)."""
+    key = public_figure_key(text[start:end])
+    if key in groups:
+        return True
+    before = _WORD_BEFORE.search(text, max(0, start - 30), start)
+    if before is not None and f"{public_figure_key(before.group(1))} {key}" in groups:
+        return True
+    after = _WORDS_AFTER.match(text, end)
+    if after is None:
+        return False
+    first = f"{key} {public_figure_key(after.group(1))}"
+    return first in groups or (after.group(2) is not None
+                               and f"{first} {public_figure_key(after.group(2))}" in groups)
+
+
 def drop_group_names(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A name of a group names no one: a NAME span whose whole text is a country, a US state or a
     word for a kind of person (a national, an inhabitant, an adherent: ``Afghan``,
     ``Scandinavian``, ``Dutchman``, ``Ghana``, ``Minnesota``; :func:`~embedanon.lexicon.group_names`,
     which holds no listed name part, so ``Jordan``, ``Georgia`` and ``Christian`` stay names) is
-    dropped. Decision 0118.
+    dropped (decision 0118), and so is one that is such a name with the word before it or the one
+    or two after it (``Rhode`` of ``Rhode Island``, ``Puerto`` of ``Puerto Rican``; decision 0206).
 
     Args:
         context: the text.
@@ -672,4 +696,4 @@ def drop_group_names(context: RuleContext, spans: list[Span]) -> list[Span]:
         The spans less those NAME spans.
     """
     text, groups = context.text, group_names()
-    return drop_where(spans, "NAME", lambda sp: public_figure_key(text[sp.start : sp.end]) in groups)
+    return drop_where(spans, "NAME", lambda sp: _in_a_group_name(text, sp.start, sp.end, groups))
