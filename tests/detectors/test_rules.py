@@ -430,6 +430,8 @@ def test_name_particles_join_the_surname_where_they_should(text, names, expected
         ("Ana Okafor", ["Ana", "Okafor"], ["Ana", "Okafor"]),
         ("Ana Okafor Siregar", ["Ana Okafor"], ["Ana Okafor"]),
         ("Ana Okafor2 came", ["Ana"], ["Ana"]),
+        ("Little old lady: Oy Gevalt! Argh Okafor.", ["Gevalt", "Okafor"], ["Gevalt", "Okafor"]),  # 0207
+        ("her friend (Uhm Jeong-hwa), a clerk", ["Jeong-hwa"], ["Uhm Jeong-hwa"]),
     ],
 )
 def test_a_confident_one_word_name_takes_in_its_other_part(text, names, expected):
@@ -1216,6 +1218,14 @@ def test_drug_and_brand_names_are_no_names(text, names, expected):
          ["Hugh", "Noah", "Leah", "Sandra Oh"]),
         ("Hana, Aya, Lola, Hahn and Umar came; Haha Ana too.", ["Hana", "Aya", "Lola", "Hahn", "Umar", "Haha Ana"],
          ["Hana", "Aya", "Lola", "Hahn", "Umar", "Haha Ana"]),
+        # more interjections, and those that are also names where they open a clause (decision 0207)
+        ("Man: Argh, Aargh! Phew. Psst, Hmph! Pfft. Oy! Geez, Whew, blah, Gah!",
+         ["Argh", "Aargh", "Phew", "Psst", "Hmph", "Pfft", "Oy", "Geez", "Whew", "blah", "Gah"], []),
+        ("Guy: Gee, I guess. Old guy: Bah, humbug!\nGirl: Erm, no. Oh dang! Eek!",
+         ["Gee", "Bah", "Erm", "dang", "Eek"], []),
+        ("Only Miss Gee asked for bail. Ta is the father. Dang said hi. Ask Bah.",
+         ["Gee", "Ta", "Dang", "Bah"], ["Gee", "Ta", "Dang", "Bah"]),
+        ("The goat starts to baaaaah, which prompts", ["baaaaah"], []),
     ],
 )
 def test_exclamations_are_no_names(text, names, expected):

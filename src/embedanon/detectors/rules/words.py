@@ -130,9 +130,11 @@ def name_orphan_tokens(context: RuleContext, spans: list[Span]) -> list[Span]:
 def _pair_fits(word: str, name: str, case: str, common: frozenset[str]) -> bool:
     """Whether ``word`` may be another part of the one-word name ``name`` in a text of letter case
     ``case`` (:func:`~.common.text_case`): not among ``common`` nor a function word, and in the
-    name's case (see :func:`complete_name_pairs`)."""
+    name's case (see :func:`complete_name_pairs`), and no laughter or listed interjection (``Oy``
+    of ``Oy Gevalt!``; decision 0207; a word of an exclamation's shape may be a name part: ``Uhm``
+    of ``Uhm Jeong-hwa``)."""
     key = fold(word)
-    if not word or key in common or key in NO_PROPAGATION:
+    if not word or key in common or key in NO_PROPAGATION or _interjection(word):
         return False
     if case == "lower":
         return word.islower()
@@ -574,9 +576,17 @@ _EXCLAMATION = re.compile(r"(?i)[^\W\d_]*([^\W\d_])\1\1[^\W\d_]*|[aeiou]*[aeiou]
 #: (:func:`_one_letter_runs`); none is a listed name part (decision 0142)
 _LAUGHTER = re.compile(r"(?i)a?(?:h[aeiou]){2,}h?|(?:lo)+l|lmf?ao|rofl")
 _INTERJECTIONS = frozenset((
-    "aha", "ahem", "aw", "bye", "duh", "ew", "gosh", "horay", "huray", "jez", "meh", "mhm", "omfg", "omg",
-    "omgosh", "ops", "ouch", "um", "uh", "whoa", "whops", "wow", "yay", "yikes", "yuck",
+    "aha", "ahem", "argh", "aw", "blah", "bye", "darn", "duh", "ew", "gah", "gez", "gosh", "hmph", "horay",
+    "huray", "jez", "meh", "mhm", "omfg", "omg", "omgosh", "ops", "ouch", "oy", "pft", "phew", "pst", "um",
+    "uh", "whew", "whoa", "whops", "wow", "yay", "yikes", "yuck",
 ))  # fmt: skip
+#: interjections that are also listed name parts or a surname (``Gee``, ``Bah``, ``Erm``, ``Eek``,
+#: ``Dang``): one only where it opens a clause and punctuation follows it (``Gee, I guess``, ``Bah,
+#: humbug!``; not ``Miss Gee asked``, ``Ta is the``; decision 0207)
+_NAME_LIKE_INTERJECTIONS = frozenset(("gee", "bah", "erm", "errm", "eek", "dang"))
+#: an interjection of :data:`_NAME_LIKE_INTERJECTIONS` may follow these and still open its clause
+_BEFORE_INTERJECTION = re.compile(r"(?i)(?:^|[.!?:>\-])[ \t]*(?:(?:oh|aw+|ah)[ \t,]+)?\Z")
+_PUNCTUATION_AFTER = re.compile(r"[ \t]*(?:[,!?]|\.(?!\w))")
 
 
 def _one_letter_runs(word: str) -> str:
@@ -584,11 +594,14 @@ def _one_letter_runs(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", word.lower())
 
 
+def _interjection(word: str) -> bool:
+    """Whether ``word`` is laughter or a chat interjection of :data:`_INTERJECTIONS`."""
+    return _LAUGHTER.fullmatch(word) is not None or _one_letter_runs(word) in _INTERJECTIONS
+
+
 def _exclamation(word: str) -> bool:
     """Whether ``word`` has the shape of an exclamation or is laughter or a chat interjection."""
-    if _EXCLAMATION.fullmatch(word) or _LAUGHTER.fullmatch(word):
-        return True
-    return _one_letter_runs(word) in _INTERJECTIONS
+    return _EXCLAMATION.fullmatch(word) is not None or _interjection(word)
 
 
 def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
@@ -596,7 +609,10 @@ def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
     shape of one (a letter three times in a row, ``Aaaugh``, ``Riiight``; or only the letters of a
     sigh, a groan or a hush, ``Agh``, ``Augh``, ``Ooh``, ``Shh``, ``Hmm``, ``Tsk-tsk``), or that
     are laughter or chat interjections spelled as words (``Haha``, ``Ahaha``, ``Aha``, ``Omg``,
-    ``Oops``, ``Byee``; decision 0142) is dropped, whatever the model's score.
+    ``Oops``, ``Byee``; decision 0142; ``Argh``, ``Phew``, ``Geez``, ``Psst``, 0207) is dropped,
+    whatever the model's score; so is an interjection that is also a name (``Gee``, ``Bah``,
+    ``Erm``) alone in a span that opens its clause (after ``Oh`` too) with ``,``, ``!``, ``?`` or
+    ``.`` after it (``Gee, I guess``, ``Oh bah!``; not ``Miss Gee asked``; 0207).
 
     Args:
         context: the text.
@@ -609,6 +625,10 @@ def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
 
     def exclamation(sp: Span) -> bool:
         words = _LETTERS.findall(text[sp.start : sp.end])
+        if len(words) == 1 and words[0].lower() in _NAME_LIKE_INTERJECTIONS:
+            line = text.rfind("\n", 0, sp.start) + 1
+            return (_BEFORE_INTERJECTION.search(text[line : sp.start]) is not None
+                    and _PUNCTUATION_AFTER.match(text, sp.end) is not None)
         return bool(words) and all(_exclamation(w) for w in words)
 
     return drop_where(spans, "NAME", exclamation)
