@@ -387,7 +387,8 @@ SPOKEN_PIECES = ["July", "JULY", "july", "jul", "Sept.", "sep", "may", "MAY", "M
                  "and", "eight", "nineteen", "oh", "2019", "'08", " ", "  ", ",", "-", ".", "\n", "x", "_",
                  "é", "\u017f", "\u017feptember", "\u212a", "\u0130", "\u0131", "\u00a0", "\u2013", "\u00b0",
                  "\u00df", "\u2028", "year", "yrs", " old", "years of age", "aged ", "age", "fifty-", "Six",
-                 "five", "Zero", "ONE", "seven", "three", "'"]
+                 "five", "Zero", "ONE", "seven", "three", "'", "MALE", "guy", "sWm", "Lady", "45", "13", "9",
+                 "-"]
 
 
 @settings(max_examples=600, deadline=None)
@@ -397,6 +398,7 @@ SPOKEN_PIECES = ["July", "JULY", "july", "jul", "Sept.", "sep", "may", "MAY", "M
 @example("March fourth of July")
 @example("\u017feptember fourth, fifty\u00a0years of age")  # a stand-in letter, a stand-in space
 @example("Caf\u00e9: \u0130\u212a July fourth, forty\u2028two years old")
+@example("SINGLE MALE 45 seeks, guy, 47; \u212aGuy 13")
 def test_word_start_scan_finds_what_finditer_finds(text):
     """The IGNORECASE rules tried only at word starts (``_finditer``) give the very matches of a
     scan at every position (``pattern.finditer``), the plain reference; and the month needs agree

@@ -403,9 +403,11 @@ _YEAR_WORD, _AGE_WORD = "year word", "age word"
 #: what a speaker's own age in words needs (decision 0175): ``was``, ``were``, ``am`` or ``m`` after
 #: ``i`` and an apostrophe or none, as a word, in any case
 _WAS_WORD = "was word"
-#: what an address said in words needs (decision 0205): ``dot`` or ``period``, in any case
+#: what an address said in words needs (decision 0205): ``dot`` or ``period`` and a top-level
+#: domain after it, in any case (read off the lower-cased text where it is ASCII)
 _DOT_WORD = "dot word"
-_ANY_DOT_WORD = re.compile(r"\b(?:dot|period)\b", re.IGNORECASE)
+_ANY_DOT_WORD = re.compile(rf"{_SAID_DOT}{_SAID_TLD}(?![\w-])", re.IGNORECASE)
+_ANY_DOT_WORD_LOWER = re.compile(rf"{_SAID_DOT}{_SAID_TLD}(?![\w-])")
 #: what a date of two parts needs (decision 0176): a digit, ``/`` and a digit
 _DIGIT_SLASH = "digit/digit"
 _ANY_DIGIT_SLASH = re.compile(r"\d/\d")
@@ -480,6 +482,10 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
     _AGE_PATTERNS[3]: re.compile(r"\bi(?:['#]?m\b|\s+am\b)"),
     # a number said digit by digit starts with a digit word that another follows
     _SPOKEN_NUMBER: re.compile(rf"(?<![\w'-]){_DIGIT_WORD}(?={_DIGIT_JOIN}{_DIGIT_WORD}(?![\w'-]))"),
+    # an age after a word for the person starts with that word, a digit after it (decision 0203)
+    _AGE_PATTERNS[4]: re.compile(r"(?<![\w-])(?:male|female|man|woman|guy|lady|gent|gentleman|girl|boy|dad|"
+                                 r"mum|mom|widow|widower|divorcee|married|single|divorced|separated|"
+                                 r"s[wb][mf]|d[wb][mf])(?=[ \t]*,?[ \t]+[1-9])"),
 }
 
 
@@ -618,7 +624,10 @@ class _Present:
         if need == _WAS_WORD:
             return _WAS_CUE.search(text) is not None
         if need == _DOT_WORD:
-            return _ANY_DOT_WORD.search(text) is not None
+            lowered = self.lowered()
+            if lowered is None:
+                return _ANY_DOT_WORD.search(text) is not None
+            return _ANY_DOT_WORD_LOWER.search(lowered) is not None
         if need == _DIGIT_SLASH:
             return _DIGIT in self and _ANY_DIGIT_SLASH.search(text) is not None
         if need in (_YEAR_WORD, _AGE_WORD):

@@ -8,6 +8,7 @@ countries and words for a nationality.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -682,6 +683,12 @@ _WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
 _WORDS_AFTER = re.compile(r"[ \t]+([^\W\d_]+)(?:[ \t]+([^\W\d_]+))?")
 
 
+@lru_cache(maxsize=1)
+def _words_of_longer_group_names() -> frozenset[str]:
+    """The words of the group names of two words or more (``rhode``, ``island``, ``lama``)."""
+    return frozenset(w for name in group_names() if " " in name for w in name.split())
+
+
 def _in_a_group_name(text: str, start: int, end: int, groups: frozenset[str]) -> bool:
     """Whether ``text[start:end]`` is a group's name, or part of one with the word before it or
     the one or two after it (``Rhode`` of ``Rhode Island``, ``Puerto`` of ``Puerto Rican``,
@@ -689,6 +696,8 @@ def _in_a_group_name(text: str, start: int, end: int, groups: frozenset[str]) ->
     key = public_figure_key(text[start:end])
     if key in groups:
         return True
+    if not key or any(w not in _words_of_longer_group_names() for w in key.split()):
+        return False  # no longer name holds every word of the span
     before = _WORD_BEFORE.search(text, max(0, start - 30), start)
     if before is not None and f"{public_figure_key(before.group(1))} {key}" in groups:
         return True
