@@ -104,6 +104,14 @@ RELATION_ALTERNATION = (r"(?:great-?)?(?:grand-?|step-?)?(?:"
                         + "|".join(sorted(RELATION_NOUNS, key=len, reverse=True)) + ")")
 
 
+#: the words that say the signs of an address said in words, and the sign each says (``maria dot
+#: lopez at gmail dot com``; decision 0205): the regex detector reads them, the EMAIL and URL
+#: surrogates write them back; the first word of a sign is the one written where none was said
+ADDRESS_SIGN_WORDS: dict[str, str] = {
+    "dot": ".", "period": ".", "underscore": "_", "dash": "-", "hyphen": "-", "at": "@",
+}  # fmt: skip
+
+
 #: the units of a length of time, singular, as one alternation (``10 days ago``, ``3-week``): the
 #: date rules cut an amount of time off a DATE span (decision 0653) and the DATE surrogates keep a
 #: length of time as written

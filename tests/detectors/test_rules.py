@@ -1225,6 +1225,7 @@ def test_drug_and_brand_names_are_no_names(text, names, expected):
          ["Gee", "Bah", "Erm", "dang", "Eek"], []),
         ("Only Miss Gee asked for bail. Ta is the father. Dang said hi. Ask Bah.",
          ["Gee", "Ta", "Dang", "Bah"], ["Gee", "Ta", "Dang", "Bah"]),
+        ("Patient: Mr. Gee, can you hear me? Thanks, Dr. Dang.", ["Gee", "Dang"], ["Gee", "Dang"]),
         ("The goat starts to baaaaah, which prompts", ["baaaaah"], []),
     ],
 )

@@ -65,7 +65,13 @@ import string
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD, DIGIT_WORD_ALTERNATION, digit_word_value
+from .._english import (
+    ADDRESS_SIGN_WORDS,
+    DATE_CUE_ALTERNATION,
+    DIGIT_WORD,
+    DIGIT_WORD_ALTERNATION,
+    digit_word_value,
+)
 from ..lexicon import name_like
 from .base import Span
 from .merge import merge_spans
@@ -92,8 +98,8 @@ _URL_BARE = re.compile(
 #: ``dash`` ... (``maria dot lopez``), ``at`` (``at sign``), a domain and one or two top-level
 #: domains said after ``dot`` (``gmail dot com``, ``nhs dot net``, ``yahoo dot co dot uk``)
 _SAID_PART: Final = r"[A-Za-z0-9]+"
-_SAID_JOIN: Final = r"[ \t]+(?:dot|period|underscore|dash|hyphen)[ \t]+"
-_SAID_DOT: Final = r"[ \t]+(?:dot|period)[ \t]+"
+_SAID_JOIN: Final = r"[ \t]+(?:" + "|".join(w for w, c in ADDRESS_SIGN_WORDS.items() if c != "@") + r")[ \t]+"
+_SAID_DOT: Final = r"[ \t]+(?:" + "|".join(w for w, c in ADDRESS_SIGN_WORDS.items() if c == ".") + r")[ \t]+"
 #: (no top-level domain that is an English word: ``at some point in``, ``at that period in``)
 _SAID_TLD: Final = r"(?:com|org|net|edu|gov|io|co|uk|ca|au|de|fr|ie|nz|za|ng|gh|ke|info|biz)"
 #: words that are no local part (``email me at gmail dot com``, ``it is at nhs dot net``)

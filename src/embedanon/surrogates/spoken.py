@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from .._english import ADDRESS_SIGN_WORDS
 from ..text import apply_case, case_code
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -208,10 +209,10 @@ def _shift_spoken_year(text: str, tokens: list[str], lowered: list[str], offset:
 
 
 #: the words that say the signs of an address, and the sign each says
-_SIGN_OF = {"dot": ".", "period": ".", "underscore": "_", "dash": "-", "hyphen": "-", "at": "@"}
-_SAID_SIGN = re.compile(r"[ \t]+(dot|period|underscore|dash|hyphen|at(?:[ \t]+(?:sign|symbol))?)[ \t]+",
-                        re.IGNORECASE)
-_SIGN_WORDS = {".": "dot", "@": "at", "_": "underscore", "-": "dash"}
+_SAID_SIGN = re.compile(r"[ \t]+(" + "|".join(w for w in ADDRESS_SIGN_WORDS if w != "at")
+                        + r"|at(?:[ \t]+(?:sign|symbol))?)[ \t]+", re.IGNORECASE)
+#: the word written for a sign where the address said none (the first of its words)
+_SIGN_WORDS = {c: w for w, c in reversed(ADDRESS_SIGN_WORDS.items())}
 
 
 def written_address(text: str) -> tuple[str, dict[str, str]] | None:
@@ -222,7 +223,7 @@ def written_address(text: str) -> tuple[str, dict[str, str]] | None:
 
     def sign(match: re.Match[str]) -> str:
         word = match.group(1)
-        mark = _SIGN_OF[word.split()[0].lower()]
+        mark = ADDRESS_SIGN_WORDS[word.split()[0].lower()]
         words.setdefault(mark, word)
         return mark
 

@@ -586,7 +586,7 @@ _INTERJECTIONS = frozenset((
 #: humbug!``; not ``Miss Gee asked``, ``Ta is the``; decision 0207)
 _NAME_LIKE_INTERJECTIONS = frozenset(("gee", "bah", "erm", "errm", "eek", "dang"))
 #: an interjection of :data:`_NAME_LIKE_INTERJECTIONS` may follow these and still open its clause
-_BEFORE_INTERJECTION = re.compile(r"(?i)(?:^|[.!?:>\-])[ \t]*(?:(?:oh|aw+|ah)[ \t,]+)?\Z")
+_OH_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:oh|aw+|ah)[ \t,]+\Z")
 _PUNCTUATION_AFTER = re.compile(r"[ \t]*(?:[,!?]|\.(?!\w))")
 
 
@@ -627,8 +627,8 @@ def drop_exclamations(context: RuleContext, spans: list[Span]) -> list[Span]:
     def exclamation(sp: Span) -> bool:
         words = _LETTERS.findall(text[sp.start : sp.end])
         if len(words) == 1 and words[0].lower() in _NAME_LIKE_INTERJECTIONS:
-            line = text.rfind("\n", 0, sp.start) + 1
-            return (_BEFORE_INTERJECTION.search(text[line : sp.start]) is not None
+            oh = _OH_BEFORE.search(text, max(0, sp.start - 12), sp.start)
+            return (opens_clause(text, sp.start if oh is None else oh.start())
                     and _PUNCTUATION_AFTER.match(text, sp.end) is not None)
         return bool(words) and all(_exclamation(w) for w in words)
 
