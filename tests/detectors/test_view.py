@@ -8,9 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedanon.detectors.base import Span
+from embedanon.detectors.features import tokenize
 from embedanon.detectors.merge import UnionDetector
+from embedanon.detectors.model import ModelDetector
 from embedanon.detectors.registry import build_detectors
-from embedanon.detectors.view import QUOTES, detection_view, markup_ranges, masked
+from embedanon.detectors.view import QUOTES, detection_view, markup_ranges, masked, model_reading, moved_back
 
 
 def test_bare_tags_are_found_and_masked_to_the_same_length():
@@ -215,3 +217,49 @@ def test_caption_cue_lines_read_as_line_breaks():
     assert view.endswith("\n<v Kwame Mensah:Yes, I can hear you fine.</v>")
     found = [(text[s.start:s.end], s.label) for s in build_detectors("model,regex").detect(text)]
     assert found == [("Maria", "NAME"), ("Kwame Mensah", "NAME")]
+
+
+def test_the_model_reads_a_voice_line_as_a_label_at_the_line_start():
+    """Decision 0209: in the model's reading a voice line's speaker and colon move to where its tag
+    opens, the rest of the tag and ``</v>`` are spaces; the same length, and the moved ranges
+    say where each moved character is in the view."""
+    view, _ = detection_view("x\n<v Kwame Mensah>Yes, Ama.</v>\n  <v.loud Doctor>ok</v>\nplain: <v no>")
+    assert view == "x\n<v Kwame Mensah:Yes, Ama.</v>\n  <v.loud Doctor:ok</v>\nplain: <v no>"
+    reading, moved = model_reading(view)
+    assert reading == "x\nKwame Mensah:   Yes, Ama.    \n  Doctor:        ok    \nplain: <v no>"
+    assert moved == [(2, 15, 3), (34, 41, 8)]
+    for a, b, shift in moved:
+        assert reading[a:b] == view[a + shift : b + shift]
+    assert model_reading("Doctor: no voice tag </v>") == ("Doctor: no voice tag </v>", [])
+
+
+@given(st.lists(st.sampled_from(["<v Ann Lee>", "<v Dr. Okafor>", "<v.a b>", "hi Ama", "</v>", "\n", "\n",
+                                 "  ", "<v x", ":", ">", "Man: ", "2"]), max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_the_model_reading_maps_every_token_back_to_the_same_characters(pieces):
+    view, _ = detection_view("".join(pieces))
+    reading, moved = model_reading(view)
+    assert len(reading) == len(view)
+    toks = tokenize(reading)
+    starts, ends = moved_back(toks.starts, toks.ends, moved)
+    assert [view[a:b] for a, b in zip(starts.tolist(), ends.tolist())] == toks.words
+    assert starts.tolist() == sorted(starts.tolist())
+    inside = {i for a, b, _ in moved for i in range(a, b)}
+    assert all(reading[i] in (view[i], " ") for i in range(len(view)) if i not in inside)
+
+
+def test_an_addressee_after_a_voice_tag_is_found_as_after_a_label():
+    """A Teams transcript writes the turn right after the tag (``<v Woman>Eyram, so ...``); the
+    model read ``<v Woman:Eyram`` and gave the addressee 0.31 (missed) where the plain
+    transcript's ``Woman: Eyram`` gives 0.93 (decision 0209)."""
+    body = ["Man: Hi there.", "Woman: Eyram, So I turned a group of seven year old girls today."]
+    plain = "\n".join(body)
+    teams = "WEBVTT\n\n" + "\n\n".join(
+        f"a1b2c3/{k}-0\n00:00:0{k}.000 --> 00:00:0{k + 1}.000\n<v {line.replace(': ', '>', 1)}</v>"
+        for k, line in enumerate(body))
+    detector = build_detectors("model,regex")
+    assert [plain[s.start:s.end] for s in detector.detect(plain)] == ["Eyram"]
+    assert [teams[s.start:s.end] for s in detector.detect(teams)] == ["Eyram"]
+    model = ModelDetector()
+    starts, ends, _ = model.probabilities(teams)
+    assert all(teams[a:b].strip() == teams[a:b] != "" for a, b in zip(starts.tolist(), ends.tolist()))

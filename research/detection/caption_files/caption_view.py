@@ -10,7 +10,7 @@ exports them, one cue per non-empty line, the gold spans moved with their text, 
 - ``srt``: SubRip (a cue number, ``00:00:07,000 --> 00:00:12,500``, CRLF line ends);
 - ``plain``: the records as they are, for reference.
 
-    python caption_view.py    # writes /tmp/{dev,dev2}-{plain,zoom,short,srt,teams}-captions.jsonl
+    python caption_view.py [SPLIT ...]   # writes /tmp/{dev,dev2}-{plain,zoom,short,srt,teams}-captions.jsonl
     cd ../../evaluation && PYTHONPATH=<src> python score.py --data /tmp/dev-teams-captions.jsonl --no-fp
 
 ``scores.txt``: each file scored with main's src at 4cd494e (before) and with the change (after).
@@ -75,7 +75,9 @@ def captioned(record: dict, style: str, rng: random.Random) -> dict:
 
 
 if __name__ == "__main__":
-    for split in ("dev", "dev2"):
+    # the splits to export (default dev and dev2; decision 0209 also exported the test half once,
+    # to score its Teams export before and after, never to read it)
+    for split in sys.argv[1:] or ("dev", "dev2"):
         records = conversations(split)
         for style in STYLES:
             rng = random.Random(194)

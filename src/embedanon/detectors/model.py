@@ -18,6 +18,7 @@ from .base import Span
 from .bio import CLASSES, absent_word_shifts, decode
 from .features import CACHE_LIMIT, tokenize
 from .rules import RULES, RuleContext, apply_rules
+from .view import model_reading, moved_back
 from .weights import (
     _SUM_BLOCK,
     Weights,
@@ -86,9 +87,12 @@ class ModelDetector:
         self.rules = RULES
 
     def probabilities(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Token starts, ends (int64 (T,)) and class probabilities float32 (T, C)."""
-        toks = tokenize(text)
-        ids, rows, word_rows = self.featurizer.featurize_words(text, toks)
+        """Token starts, ends (int64 (T,)) and class probabilities float32 (T, C), of ``text`` as
+        the model reads it (:func:`~.view.model_reading`: a caption's voice line as ``Speaker:``,
+        decision 0209); the offsets are ``text``'s."""
+        reading, moved = model_reading(text)
+        toks = tokenize(reading)
+        ids, rows, word_rows = self.featurizer.featurize_words(reading, toks)
         table = self.featurizer.dense_table
         if self.featurizer.generation != self._generation:  # composed rows were numbered anew
             self._generation = self.featurizer.generation
@@ -106,7 +110,8 @@ class ModelDetector:
             a += proj[rows[:, 0], o : o + h] + proj[rows[:, 1], o + h : o + 2 * h]
             a += proj[rows[:, 2], o + 2 * h :]
             logits += np.maximum(a, 0.0) @ hidden.out
-        return toks.starts, toks.ends, softmax(logits)
+        starts, ends = moved_back(toks.starts, toks.ends, moved)
+        return starts, ends, softmax(logits)
 
     def _sparse_logits(self, ids: np.ndarray, word_rows: np.ndarray) -> np.ndarray:
         """float32 (T, C): ``sparse_sum(weights.sparse, ids)`` (the plain reference), bit for bit.

@@ -28,6 +28,15 @@ spaces and a line break; no span keeps them. A voice tag that opens a line (``<v
 thanks``) ends in a colon in the view (``<v Man:aulia``), so its speaker reads as a label does,
 ``Man: aulia``; on dev's Teams exports recall rose 0.893 → 0.924 with it.
 
+**The model's reading of a voice line** (decision 0209). The view keeps every character in
+place, so a voice tag reads ``<v Man:aulia, no thanks</v>``; the model, whose features see the
+space after a label's colon and the line's start, read the addressee there as a name with
+probability 0.31 where ``Man: aulia`` gives 0.93. The model alone therefore reads a further
+:func:`model_reading` of the view, of the same length, where each voice line's speaker and colon
+move to the tag's ``<v`` and the rest of the tag becomes spaces (``Man:   aulia, no thanks    ``,
+``</v>`` spaces too), and the offsets of the speaker's tokens are moved back
+(:func:`moved_back`); every other detector, rule and the verifier read the view.
+
 **Typographic quotes** (decision 0174). Word processors and phones write ``’`` for the apostrophe
 and ``“ ”`` ``‘ ’`` for quotes; the shipped model and rules were built on ASCII text, so a span
 took the quotes in (``“Ann Lee”``, ``Grace’``) and ``Daniel’s`` was missed. In the view each
@@ -37,6 +46,8 @@ character of :data:`QUOTES` is its ASCII form, one character for one.
 from __future__ import annotations
 
 import re
+
+import numpy as np
 
 from ..structure import VOICE_OPEN, clock_stamps, cue_lines
 
@@ -58,6 +69,10 @@ QUOTES: dict[int, str] = {
 }
 #: a voice tag at a line's start, up to the ``>`` that closes it (decision 0194)
 _VOICE_END = re.compile(rf"^([ \t]*{VOICE_OPEN}[^<>:\n]{{1,80}}?)>", re.MULTILINE)
+#: a voice line in the view (its ``>`` already a colon): the line's indent, the tag's opening and
+#: its speaker, up to the colon (decision 0209)
+_VOICE_LINE = re.compile(rf"^([ \t]*)({VOICE_OPEN})([^<>:\n]{{1,80}}?):", re.MULTILINE)
+_VOICE_CLOSE = "</v>"
 _ANY_QUOTE = re.compile("[" + "".join(chr(c) for c in QUOTES) + "]")
 _TAGS = BLOCK_TAGS | INLINE_TAGS
 #: a bare opening, closing or empty tag: ``<br>``, ``<br/>``, ``<br />``, ``</p>``, ``<I>``
@@ -126,3 +141,41 @@ def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     if _ANY_QUOTE.search(view) is not None:
         view = view.translate(QUOTES)
     return view, tags
+
+
+def model_reading(view: str) -> tuple[str, list[tuple[int, int, int]]]:
+    """The view as the model reads it (decision 0209): each voice line's speaker and colon moved
+    to where its tag opens, the rest of the tag and every ``</v>`` spaces (``<v Man:aulia</v>`` ->
+    ``Man:   aulia    ``), the same length; and the moved ranges ``(start, end, shift)``: a
+    character of ``reading[start:end]`` is ``view``'s at ``+ shift``. ``view`` itself and no range
+    when it holds no voice tag."""
+    if "<v" not in view:
+        return view, []
+    chars = list(view)
+    moved: list[tuple[int, int, int]] = []
+    for m in _VOICE_LINE.finditer(view):
+        a, shift, speaker = m.end(1), len(m.group(2)), m.group(3)
+        chars[a : m.end()] = speaker + ":" + " " * shift
+        moved.append((a, a + len(speaker) + 1, shift))
+    if not moved:
+        return view, []
+    at = view.find(_VOICE_CLOSE)
+    while at >= 0:
+        chars[at : at + len(_VOICE_CLOSE)] = " " * len(_VOICE_CLOSE)
+        at = view.find(_VOICE_CLOSE, at + len(_VOICE_CLOSE))
+    return "".join(chars), moved
+
+
+def moved_back(starts: np.ndarray, ends: np.ndarray,
+               moved: list[tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Token offsets of a :func:`model_reading` as offsets of the view: a token inside a moved
+    range shifts by its shift (a token never straddles one: a range is a speaker and its colon,
+    with spaces or a line's start around it). Copies; the order stays sorted."""
+    if not moved:
+        return starts, ends
+    starts, ends = starts.copy(), ends.copy()
+    for a, b, shift in moved:
+        lo, hi = np.searchsorted(starts, a), np.searchsorted(starts, b)
+        starts[lo:hi] += shift
+        ends[lo:hi] += shift
+    return starts, ends
