@@ -71,6 +71,9 @@ class RunStats:
     #: records of a scope other than ``all`` released in full scope (every word perturbed)
     #: because a detector failed on one of their texts (see :func:`run_counted`)
     full_scope_fallbacks: int = 0
+    #: when counted: the word parts hybrid scope's name guard redrew (decision 0380), which the
+    #: mechanism released as themselves: outside the epsilon statement, so counted apart
+    guarded: int = 0
     #: one line per input that does not look like English (:mod:`embedanon.language`; counts
     #: and the input's name only)
     language_notices: list[str] = field(default_factory=list)
@@ -147,6 +150,8 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                    "bytes": stats.bytes_in, "resumed_records": stats.resumed_records,
                    "resumed_bytes": stats.resumed_bytes,
                    "word_tokens": stats.words, "drawn_parts": stats.draws,
+                   # redrawn by the name guard, outside the epsilon statement (decision 0380)
+                   "name_guard_redraws": stats.guarded if config.scope.scope == "hybrid" else None,
                    "full_scope_fallbacks": (None if config.scope.scope == "all"
                                             else stats.full_scope_fallbacks)},
         "epsilon": None if epsilon is None else {
@@ -625,17 +630,19 @@ def _text_sink(batch: AtomicBatch, target: str | None) -> Iterator[IO[str]]:
         yield out
 
 
-def run_counted(task: Task) -> tuple[list[str], list[bool], list[int] | None]:
+def run_counted(task: Task) -> tuple[list[str], list[bool], list[int] | None, int]:
     """:func:`~embedanon.pipeline.document.run_task` that also says which texts fell back to full
-    scope because a detector failed on them (all False in scope ``all``) and, outside scope
-    ``all``, how many word parts of each text the mechanism released (its word items: the epsilon
-    spent; None in scope ``all``, where every word part is one and the reader counts them); the
-    texts are the same."""
+    scope because a detector failed on them (all False in scope ``all``), outside scope ``all``
+    how many word parts of each text the mechanism released (its word items: the epsilon spent;
+    None in scope ``all``, where every word part is one and the reader counts them), and how many
+    word parts of the task the name guard redrew (its ``guard`` items; 0 outside scope
+    ``hybrid``); the texts are the same."""
     if task.config.scope.scope == "all":
-        return run_task(task), [False] * len(task.texts), None
+        return run_task(task), [False] * len(task.texts), None, 0
     docs = anonymize_documents(task.texts, task.config, task.key)
     return ([d.text for d in docs], [d.full_scope for d in docs],
-            [sum(item.kind == "word" for item in d.items) for d in docs])
+            [sum(item.kind == "word" for item in d.items) for d in docs],
+            sum(item.kind == "guard" for d in docs for item in d.items))
 
 
 def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
@@ -812,12 +819,13 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
 
     results: deque[str] = deque()
     fell_back: deque[bool] = deque()
-    for outputs, flags, draws in engine.map(run_counted, tasks()):
+    for outputs, flags, draws, guarded in engine.map(run_counted, tasks()):
         results.extend(outputs)
         fell_back.extend(flags)
         if count_words and draws is not None:
             for n in draws:
                 count_draws(n)
+            stats.guarded += guarded
         # Write every record whose texts are all back (records read ahead wait in ``pending``).
         while pending and len(pending[0][0].texts) <= len(results):
             record, again, at = pending.popleft()

@@ -44,9 +44,9 @@ from .errors import ConfigError, InputError
 _TAG = "embedanon-resume"
 #: the RunStats fields a journal carries (counts only, never text)
 COUNTS = ("records", "texts", "bytes_in", "words", "draws", "longest_draws", "longest_record_draws",
-          "full_scope_fallbacks")
+          "full_scope_fallbacks", "guarded")
 #: those counted only when the run counts words (``anonymize --report``; :attr:`Progress.counted`)
-WORD_COUNTS = ("words", "draws", "longest_draws", "longest_record_draws")
+WORD_COUNTS = ("words", "draws", "longest_draws", "longest_record_draws", "guarded")
 
 
 def temp_path(target: str) -> Path:

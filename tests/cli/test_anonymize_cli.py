@@ -652,3 +652,25 @@ def test_report_epsilon_of_a_record_adds_all_its_fields(tmp_path: Path) -> None:
     assert spent["longest_text_draws"] == 13 and spent["longest_text"] == 130.0
     assert spent["longest_record_draws"] == 20 and spent["longest_record"] == 200.0
     assert "the longest record has 20 such parts" in spent["in_words"]["per_record"]
+
+
+def test_report_counts_the_words_the_name_guard_redrew(tmp_path: Path) -> None:
+    """Decision 0380: a word the guard redraws leaves the epsilon count; the run report said only
+    that the guard ran, so the words that left the count were nowhere (an audit's finding). Now
+    ``counts.name_guard_redraws`` says how many: with the guard off, the mechanism draws them."""
+    src = tmp_path / "in.txt"
+    src.write_text("yesterday we met Nick and Stuart near the station, said Carter to the nurse.\n",
+                   encoding="utf-8")
+    counts = {}
+    for guard in ("--name-guard", "--no-name-guard"):
+        report = tmp_path / f"r{guard}.json"
+        result = run(str(src), "-o", str(tmp_path / f"out{guard}.txt"), "--seed", "1", "-m", "exponential",
+                     "--epsilon", "2000", "--scope", "hybrid", "--detector", "regex", guard,
+                     "--report", str(report))
+        assert result.exit_code == 0, result.output
+        counts[guard] = json.loads(report.read_text(encoding="utf-8"))["counts"]
+        assert "Nick" not in report.read_text(encoding="utf-8")
+    guarded = counts["--name-guard"]["name_guard_redraws"]
+    assert guarded == 3  # Nick, Stuart, Carter: at epsilon 2,000 the mechanism returns each as itself
+    assert counts["--no-name-guard"]["name_guard_redraws"] == 0
+    assert counts["--no-name-guard"]["drawn_parts"] == counts["--name-guard"]["drawn_parts"] + guarded

@@ -74,8 +74,9 @@ def anonymize_command(
                          "run; refused when the input, options or key changed).")] = False,
     require_english: Annotated[bool, typer.Option(
         "--require-english", help="Refuse an input whose first 2,000 words do not look like English "
-                                  "(without it: a one-line warning). The embedding, detectors and "
-                                  "surrogates are English-only.")] = False,
+                                  "(without it: a one-line warning; an input of fewer than 300 words "
+                                  "gets no verdict). The embedding, detectors and surrogates are "
+                                  "English-only.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress, no notices and no summary line.")] = False,
     version: VersionOpt = None,
