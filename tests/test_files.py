@@ -268,7 +268,7 @@ def test_binary_containers_are_refused_up_front(tmp_path: Path, glove: Path, hea
     src.write_bytes(head + b"\x00Zebulonius" * 20)
     anonymizer = Anonymizer(str(glove), "knn", seed=1)
     with pytest.raises(files.InputError) as info:
-        files.anonymize_files([str(src)], str(tmp_path / "o.txt"), anonymizer, fmt=fmt,
+        files.anonymize_files([str(src)], str(tmp_path / "o.anon"), anonymizer, fmt=fmt,
                               encoding_errors="replace")
     message = str(info.value)
     # Parquet is now read as Parquet when no --format says otherwise: this one is broken
@@ -276,7 +276,7 @@ def test_binary_containers_are_refused_up_front(tmp_path: Path, glove: Path, hea
     assert message.startswith(f"input {src} {expected}") and "Zebulonius" not in message
     assert any(hint in message for hint in ("convert it to JSONL or CSV", "export its text", "--format parquet",
                                             "Parquet file (ArrowInvalid)"))
-    assert not (tmp_path / "o.txt").exists()
+    assert not (tmp_path / "o.anon").exists()
     with pytest.raises(files.InputError, match=re.escape(expected)):  # privacy-report's reader too
         files.read_texts(str(src), fmt=fmt, encoding_errors="replace")
 
@@ -355,18 +355,27 @@ def test_several_inputs_to_standard_output_name_the_fix(tmp_path: Path) -> None:
     # a caption file is one text: the fix names its own extension (decision 0195)
     ("in.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\nthe patient\n", "out.jsonl",
      "named as JSON Lines.*plain text for .*in.vtt; name the output .vtt"),
+    # a CLI audit: CSV, JSON lines (and Parquet bytes) under a .txt name, which anonymize then
+    # read back as one record per line and refused ('looks like JSON Lines, not text')
+    ("in.csv", "text\nthe patient\n", "out.txt", "named as plain text.*comma-separated CSV.*name the output .csv"),
+    ("in.jsonl", '{"text": "the patient"}\n', "out.txt", "named as plain text.*JSON Lines.*name the output .jsonl"),
+    ("in.txt", "the patient\n", "out.srt", None),  # a caption file's name: text
 ])
 def test_an_output_named_as_another_format_is_refused(tmp_path: Path, glove: Path, name: str, data: str,
-                                                      output: str, message: str) -> None:
+                                                      output: str, message: str | None) -> None:
     """Found by hand: ``anonymize notes.jsonl -o out.parquet`` wrote JSON text under a Parquet name
     (and CSV into ``.jsonl``, Parquet bytes into ``.jsonl``): the output is always in the input's
     format, so a name that says otherwise is refused before any work, and nothing is written."""
     (tmp_path / name).write_text(data, encoding="utf-8")
     anonymizer = Anonymizer(str(glove), seed=1)
+    if message is None:
+        files.anonymize_files([str(tmp_path / name)], str(tmp_path / output), anonymizer)
+        return
     with pytest.raises(ConfigError, match=message):
         files.anonymize_files([str(tmp_path / name)], str(tmp_path / output), anonymizer)
     assert not (tmp_path / output).exists()
-    for fine in ("out" + Path(name).suffix, "out" + Path(name).suffix + ".gz", "out.anon", "out.txt"):
+    text_names = ("out.txt", "out.vtt") if name in ("in.txt", "in.vtt") else ()
+    for fine in ("out" + Path(name).suffix, "out" + Path(name).suffix + ".gz", "out.anon", *text_names):
         files.anonymize_files([str(tmp_path / name)], str(tmp_path / fine), anonymizer)  # no format named
     # named like the input, read in a format the user chose: the choice is theirs
     files.anonymize_files([str(tmp_path / name)], str(tmp_path / ("chosen" + Path(name).suffix)), anonymizer,

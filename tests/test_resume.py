@@ -175,6 +175,7 @@ def test_format_txt_given_or_not_resumes_the_same_run(tmp_path: Path, glove: Pat
     assert Path(out).read_bytes() == (tmp_path / "whole.txt").read_bytes()
     table = tmp_path / "b.csv"  # read as text, then as CSV: another run, refused
     table.write_text("text\n" + _lines(4000), encoding="utf-8")
+    out = str(tmp_path / "o.anon")  # a name of no format (o.txt names text, which CSV is not)
     with pytest.raises(KeyboardInterrupt):
         files.anonymize_files([str(table)], out, anonymizer, fmt="txt", backend=Interrupting(3), resume=True)
     with pytest.raises(ConfigError, match="^--resume: the options changed"):

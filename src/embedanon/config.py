@@ -165,7 +165,7 @@ class AnonymizerConfig:
             if not isinstance(getattr(self, name), (str, type(None))):
                 raise TypeError(f"{name} must be str or None, got {type(getattr(self, name)).__name__}")
         if self.index is not None and self.index not in SEARCH_MODES:  # else 'approximate must be ...'
-            raise ConfigError(f"index must be None or one of {', '.join(SEARCH_MODES)}, got {self.index!r}")
+            raise ConfigError(f"index must be one of {', '.join(SEARCH_MODES)}, got {self.index!r}")
         if not isinstance(self.min_length, int) or isinstance(self.min_length, bool):
             raise TypeError(f"min_length must be int, got {type(self.min_length).__name__}")
         _check_pairs("params", self.params)

@@ -662,7 +662,8 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
 
 #: what an output's extension (after any compression suffix) says the file holds
 _NAMED_AS = {".jsonl": "JSON Lines", ".ndjson": "JSON Lines", ".csv": "comma-separated CSV",
-             ".tsv": "tab-separated CSV", ".parquet": "Parquet", ".pq": "Parquet"}
+             ".tsv": "tab-separated CSV", ".parquet": "Parquet", ".pq": "Parquet",
+             ".txt": "plain text", ".vtt": "plain text", ".srt": "plain text"}
 _SUFFIX_OF = {"JSON Lines": ".jsonl", "comma-separated CSV": ".csv", "tab-separated CSV": ".tsv",
               "Parquet": ".parquet", "plain text": ".txt"}
 

@@ -55,7 +55,7 @@ class Env:
     def __post_init__(self) -> None:
         self.embedding = _glove(self.tmp / "tiny.glove.txt")
         self.good = self.write("good.txt", f"{CANARY} has chest pain\n")
-        self.out = self.write("out.txt", PRECIOUS)
+        self.out = self.write("out.anon", PRECIOUS)  # a name of no format: every input may write it
 
     def write(self, name: str, text: str | bytes) -> Path:
         path = self.tmp / name
@@ -205,7 +205,7 @@ CASES: dict[str, Case] = {
                            "-o", str(_model(e) / "weights.npz"), output=False)),
     "report is the input": _case("--report {tmp}/good.txt is the same file as input {tmp}/good.txt")(
         lambda e, m: e.run(str(e.good), "--report", str(e.good))),
-    "report is the output": _case("--report {tmp}/out.txt is the same file as output {tmp}/out.txt")(
+    "report is the output": _case("--report {tmp}/out.anon is the same file as output {tmp}/out.anon")(
         lambda e, m: e.run(str(e.good), "--report", str(e.out))),
     "report is the key": _case("--report {tmp}/release.key is the same file as --key")(
         lambda e, m: e.run(str(e.good), "--key", str(_key(e)), "--report", str(_key(e)))),
@@ -452,7 +452,7 @@ def test_signals_exit_with_one_line_and_no_temp_files(env: Env, signum: int, cod
     proc = subprocess.Popen(_cli(env, str(big), "-o", str(env.out), "--jobs", jobs), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, env=_proc_env(env))
     deadline = time.monotonic() + 120
-    while not [p for p in env.tmp.iterdir() if p.name.startswith(".out.txt.")]:
+    while not [p for p in env.tmp.iterdir() if p.name.startswith(".out.anon.")]:
         assert proc.poll() is None and time.monotonic() < deadline, "never started writing"
         time.sleep(0.05)
     proc.send_signal(signum)

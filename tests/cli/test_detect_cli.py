@@ -147,6 +147,7 @@ def test_detect_without_a_sample_streams_the_input(tmp_path: Path) -> None:
         # second detection-commands audit: JSON lines were written under a CSV or Parquet name
         (["-o", "{out}.csv"], "is named as comma-separated CSV, but detect writes a span file in JSON Lines"),
         (["-o", "{out}.parquet"], "is named as Parquet, but detect writes a span file in JSON Lines"),
+        (["-o", "{out}.txt"], "is named as plain text, but detect writes a span file in JSON Lines"),
         (["-o", "{out}.tsv.gz"], "is named as tab-separated CSV, but detect writes a span file in JSON Lines"),
     ],
 )

@@ -64,3 +64,20 @@ def test_plain_progress_ends_with_one_line_and_names_compressed_bytes(capsys: py
     plain.finish()  # nothing shown yet: the last line is shown
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("anonymizing: 1.0 MB at ") and "50 % done" in lines[0]
+
+
+def test_the_time_left_is_measured_from_the_first_bytes_done(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """An audit's first line said 'about 55231 s left' for a run of 27 s: the rate counted the
+    start (loading the models, the first chunk). The estimate now starts at the first bytes done
+    and waits for a rate."""
+    import embedanon.cli.progress as progress
+
+    clock = iter([0.0, 10.0, 15.0])
+    monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
+    plain = PlainProgress(1_000_000, interval=5.0)  # starts at 0 s
+    plain(10_000)    # 10 s: the first chunk, 1 % done
+    plain(100_000)   # 15 s: 100,000 bytes in 5 s
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].endswith(", 1 % done")  # no rate yet: no estimate
+    assert lines[1].endswith(", 11 % done, about 44 s left")  # 890,000 bytes at 20,000 B/s

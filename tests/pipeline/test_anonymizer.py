@@ -470,10 +470,10 @@ def test_a_k_beyond_a_small_embedding_says_how_many_candidates_it_has(tmp_path) 
 def test_a_bad_index_is_named_as_the_anonymizer_calls_it() -> None:
     """API audit: ``Anonymizer(index="annoy")`` said ``approximate must be ...``, the name of a
     parameter the Anonymizer does not have."""
-    with pytest.raises(ConfigError, match="^index must be None or one of flat, hnsw, auto, got 'annoy'$"):
+    with pytest.raises(ConfigError, match="^index must be one of flat, hnsw, auto, got 'annoy'$"):
         Anonymizer(seed=1, index="annoy")
     # second API audit: the exported AnonymizerConfig itself still said 'approximate'
-    with pytest.raises(ConfigError, match="^index must be None or one of flat, hnsw, auto, got 'annoy'$"):
+    with pytest.raises(ConfigError, match="^index must be one of flat, hnsw, auto, got 'annoy'$"):
         AnonymizerConfig(index="annoy")
 
 

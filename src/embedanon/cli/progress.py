@@ -38,10 +38,16 @@ class PlainProgress:
         self.done = 0
         self.start = self.last = time.monotonic()
         self.shown = -1  # the bytes done the last line showed
+        #: when the first bytes were done, and how many: the time left is measured from there, so
+        #: the start (loading the embedding and the detectors, the first chunk) does not make the
+        #: first line's estimate hours long (an audit saw 55,231 s for a run of 27 s)
+        self.first: tuple[float, int] | None = None
 
     def __call__(self, nbytes: int) -> None:
         self.done += nbytes
         now = time.monotonic()
+        if self.first is None and nbytes > 0:
+            self.first = (now, self.done)
         if now - self.last >= self.interval:
             self.last = now
             self.shown = self.done
@@ -58,10 +64,22 @@ class PlainProgress:
         rate = self.done / max(now - self.start, 1e-9)
         read = " of compressed input" if self.compressed else ""
         text = f"{self.label}: {self.done / 1e6:.1f} MB{read} at {rate / 1e6:.2f} MB/s"
-        if self.total and rate > 0:
-            left = max(self.total - self.done, 0) / rate
-            text += f", {100 * self.done / self.total:.0f} % done, about {left:.0f} s left"
+        if self.total:
+            text += f", {100 * self.done / self.total:.0f} % done"
+            left = self._left(now)
+            if left is not None:
+                text += f", about {left:.0f} s left"
         return text
+
+    def _left(self, now: float) -> float | None:
+        """Seconds left at the rate measured since the first bytes were done; None before that
+        rate says anything (nothing done since, under 1 % done) or when all is done."""
+        if self.first is None or self.done >= self.total or 100 * self.done < self.total:
+            return None
+        at, done = self.first
+        if now <= at or self.done <= done:
+            return None
+        return (self.total - self.done) * (now - at) / (self.done - done)
 
 
 def choose(mode: str, quiet: bool, stdin: bool) -> str:

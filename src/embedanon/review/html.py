@@ -406,7 +406,8 @@ def write_review(review: Review, path: str | os.PathLike[str]) -> None:
 
 
 #: data-file names a review page must not get (anonymize's inputs and outputs)
-_DATA_SUFFIXES = frozenset({".csv", ".tsv", ".jsonl", ".ndjson", ".json", ".parquet", ".pq", ".txt"})
+_DATA_SUFFIXES = frozenset({".csv", ".tsv", ".jsonl", ".ndjson", ".json", ".parquet", ".pq", ".txt", ".vtt",
+                            ".srt"})
 
 
 def check_target(path: str | os.PathLike[str], *, name: bool = True) -> None:
