@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from embedanon.structure import role_ranges, speaker_labels
+from embedanon.structure import role_ranges, speaker_labels, tag_labels
 
 
 def _split(text: str) -> list[tuple[str, list[str]]]:
@@ -176,3 +176,12 @@ def test_handles_named_with_at_signs(text, handles):
     from embedanon.structure import mention_ranges
 
     assert [text[a:b] for a, b in mention_ranges(text)] == handles
+
+
+def test_tag_labels_are_voice_tags_and_angle_brackets_at_a_line_start():
+    """Decision 0209: where a label's tag opens and its speaker, for the model's reading."""
+    text = "<v Amara Okafor>hi</v>\n<v.loud Dr. Ruiz:ok\n<kemi> hey\nDoctor: fine\nsee <this> too\n<b>x"
+    assert [(text[o], text[a:b]) for o, a, b in tag_labels(text)] == [
+        ("<", "Amara Okafor"), ("<", "Dr. Ruiz"), ("<", "kemi")]
+    assert [text[o:a] for o, a, _ in tag_labels(text)] == ["<v ", "<v.loud ", "<"]
+    assert tag_labels("Doctor: no tag") == []

@@ -262,6 +262,23 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
     return out
 
 
+def tag_labels(text: str) -> list[tuple[int, int, int]]:
+    """The labels written as a tag: a caption's voice tag (``<v Amara Okafor>``, or
+    ``<v Amara Okafor:`` as the detection view writes it) and a chat log's ``<kemi>``; for each,
+    in text order, where its tag opens (the ``<``) and its speaker's ``(start, end)``, which the
+    tag's ``>`` (or ``:``) follows. The model reads such a label as ``speaker:`` at the tag's
+    start (:func:`~embedanon.detectors.view.model_reading`, decision 0209)."""
+    if "<" not in text:
+        return []
+    out = []
+    for m, group in _label_matches(text):
+        if group == "plain":
+            continue
+        start, end = m.span(group)
+        out.append((text.rfind("<", 0, start), start, end))
+    return out
+
+
 def _label_matches(text: str) -> Iterator[tuple[re.Match[str], str]]:
     """The matches of :data:`_LABEL` in ``text`` that are labels, each with the name of the group
     that holds the label's words (``voice``, ``angle`` or ``plain``)."""

@@ -233,8 +233,18 @@ def test_the_model_reads_a_voice_line_as_a_label_at_the_line_start():
     assert model_reading("Doctor: no voice tag </v>") == ("Doctor: no voice tag </v>", [])
 
 
+def test_the_model_reads_a_chat_log_speaker_in_angle_brackets_as_a_label():
+    """Decision 0209: ``<kemi> hey`` reads ``kemi:  hey``; a tag inside a line and a bare tag the
+    view masks are no label."""
+    view, _ = detection_view("<JACK SPARROW> Move.\n<kemi> Ama, hi <b>there</b>\nsee <this> too")
+    reading, moved = model_reading(view)
+    assert reading == "JACK SPARROW:  Move.\nkemi:  Ama, hi    there    \nsee <this> too"
+    assert moved == [(0, 13, 1), (21, 26, 1)]
+
+
 @given(st.lists(st.sampled_from(["<v Ann Lee>", "<v Dr. Okafor>", "<v.a b>", "hi Ama", "</v>", "\n", "\n",
-                                 "  ", "<v x", ":", ">", "Man: ", "2"]), max_size=30))
+                                 "  ", "<v x", ":", ">", "Man: ", "2", "<kemi> ", "<Girl #1>", " ", "<"]),
+                max_size=30))
 @settings(max_examples=200, deadline=None)
 def test_the_model_reading_maps_every_token_back_to_the_same_characters(pieces):
     view, _ = detection_view("".join(pieces))
@@ -242,7 +252,9 @@ def test_the_model_reading_maps_every_token_back_to_the_same_characters(pieces):
     assert len(reading) == len(view)
     toks = tokenize(reading)
     starts, ends = moved_back(toks.starts, toks.ends, moved)
-    assert [view[a:b] for a, b in zip(starts.tolist(), ends.tolist())] == toks.words
+    # each token is the view's characters, but a label's colon, which stands for its tag's close
+    got = [view[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+    assert all(g == w or (w == ":" and g in ">:") for g, w in zip(got, toks.words, strict=True))
     assert starts.tolist() == sorted(starts.tolist())
     inside = {i for a, b, _ in moved for i in range(a, b)}
     assert all(reading[i] in (view[i], " ") for i in range(len(view)) if i not in inside)
@@ -263,3 +275,14 @@ def test_an_addressee_after_a_voice_tag_is_found_as_after_a_label():
     model = ModelDetector()
     starts, ends, _ = model.probabilities(teams)
     assert all(teams[a:b].strip() == teams[a:b] != "" for a, b in zip(starts.tolist(), ends.tolist()))
+
+
+def test_a_chat_log_speaker_and_addressee_are_found_as_after_a_label():
+    """``<JACK SPARROW> Move.``: the model missed the speaker in angle brackets that it finds as
+    ``JACK SPARROW: Move.`` (decision 0209)."""
+    plain = "GIBBS: Where's the Commodore?\nJACK SPARROW: He fell behind.\nGIBBS: My prayers be with him."
+    chat = "\n".join("<" + line.replace(": ", "> ", 1) for line in plain.split("\n"))
+    detector = build_detectors("model,regex")
+    found = [plain[s.start:s.end] for s in detector.detect(plain)]
+    assert "JACK SPARROW" in found
+    assert [chat[s.start:s.end] for s in detector.detect(chat)] == found

@@ -8,9 +8,11 @@ exports them, one cue per non-empty line, the gold spans moved with their text, 
 - ``teams``: WebVTT as Teams writes it (a cue identifier ``<uuid>/<n>-0``, full stamps, a line's
   ``Speaker:`` label as a voice tag: ``<v Speaker>text</v>``);
 - ``srt``: SubRip (a cue number, ``00:00:07,000 --> 00:00:12,500``, CRLF line ends);
+- ``angle``: a chat log, each line's ``Speaker:`` label in angle brackets (``<Speaker> text``;
+  decision 0209), no cue lines;
 - ``plain``: the records as they are, for reference.
 
-    python caption_view.py [SPLIT ...]   # writes /tmp/{dev,dev2}-{plain,zoom,short,srt,teams}-captions.jsonl
+    python caption_view.py [SPLIT ...]   # writes /tmp/{SPLIT}-{STYLE}-captions.jsonl
     cd ../../evaluation && PYTHONPATH=<src> python score.py --data /tmp/dev-teams-captions.jsonl --no-fp
 
 ``scores.txt``: each file scored with main's src at 4cd494e (before) and with the change (after).
@@ -29,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rewritten import Rewrite, conversations, lines_with_offsets  # noqa: E402
 
-STYLES = ("plain", "zoom", "short", "srt", "teams")
+STYLES = ("plain", "zoom", "short", "srt", "teams", "angle")
 #: a line's speaker label, as score.py reads it
 _LABEL = re.compile(r"([^:\n/]{1,40}):[ \t]+")
 
@@ -46,6 +48,18 @@ def captioned(record: dict, style: str, rng: random.Random) -> dict:
     if style == "plain":
         return record
     out = Rewrite(record)
+    if style == "angle":  # a chat log: the lines as they are, each label in angle brackets
+        for k, (at, line) in enumerate(lines_with_offsets(record["text"])):
+            out.emit("\n" if k else "")
+            label = _LABEL.match(line)
+            if label is None:
+                out.emit(line, at)
+                continue
+            out.emit("<")
+            out.emit(label.group(1), at)
+            out.emit("> ")
+            out.emit(line[label.end():], at + label.end())
+        return out.done()
     end = "\r\n" if style == "srt" else "\n"
     if style != "srt":
         out.emit("WEBVTT" + end + end)

@@ -28,14 +28,16 @@ spaces and a line break; no span keeps them. A voice tag that opens a line (``<v
 thanks``) ends in a colon in the view (``<v Man:aulia``), so its speaker reads as a label does,
 ``Man: aulia``; on dev's Teams exports recall rose 0.893 → 0.924 with it.
 
-**The model's reading of a voice line** (decision 0209). The view keeps every character in
-place, so a voice tag reads ``<v Man:aulia, no thanks</v>``; the model, whose features see the
-space after a label's colon and the line's start, read the addressee there as a name with
-probability 0.31 where ``Man: aulia`` gives 0.93. The model alone therefore reads a further
-:func:`model_reading` of the view, of the same length, where each voice line's speaker and colon
-move to the tag's ``<v`` and the rest of the tag becomes spaces (``Man:   aulia, no thanks    ``,
-``</v>`` spaces too), and the offsets of the speaker's tokens are moved back
-(:func:`moved_back`); every other detector, rule and the verifier read the view.
+**The model's reading of a label written as a tag** (decision 0209). The view keeps every
+character in place, so a voice tag reads ``<v Man:aulia, no thanks</v>`` and a chat log's turn
+``<Man> aulia, no thanks``; the model, whose features see a label's line start and the space
+after its colon, read the addressee there as a name with probability 0.31 or not at all, where
+``Man: aulia`` gives 0.93, and missed speakers in angle brackets (``<JACK SPARROW>``). The model
+alone therefore reads a further :func:`model_reading` of the view, of the same length, where
+each such label's speaker and a colon move to where its tag opens and the rest of the tag becomes
+spaces (``Man:   aulia, no thanks    ``, ``</v>`` spaces too; ``Man:  aulia, no thanks``), and
+the offsets of the speaker's tokens are moved back (:func:`moved_back`); every other detector,
+rule and the verifier read the view.
 
 **Typographic quotes** (decision 0174). Word processors and phones write ``’`` for the apostrophe
 and ``“ ”`` ``‘ ’`` for quotes; the shipped model and rules were built on ASCII text, so a span
@@ -49,7 +51,7 @@ import re
 
 import numpy as np
 
-from ..structure import VOICE_OPEN, clock_stamps, cue_lines
+from ..structure import VOICE_OPEN, clock_stamps, cue_lines, tag_labels
 
 #: tags that end a line of text (their masked view is spaces and a line break)
 BLOCK_TAGS = frozenset((
@@ -69,9 +71,6 @@ QUOTES: dict[int, str] = {
 }
 #: a voice tag at a line's start, up to the ``>`` that closes it (decision 0194)
 _VOICE_END = re.compile(rf"^([ \t]*{VOICE_OPEN}[^<>:\n]{{1,80}}?)>", re.MULTILINE)
-#: a voice line in the view (its ``>`` already a colon): the line's indent, the tag's opening and
-#: its speaker, up to the colon (decision 0209)
-_VOICE_LINE = re.compile(rf"^([ \t]*)({VOICE_OPEN})([^<>:\n]{{1,80}}?):", re.MULTILINE)
 _VOICE_CLOSE = "</v>"
 _ANY_QUOTE = re.compile("[" + "".join(chr(c) for c in QUOTES) + "]")
 _TAGS = BLOCK_TAGS | INLINE_TAGS
@@ -144,21 +143,24 @@ def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
 
 
 def model_reading(view: str) -> tuple[str, list[tuple[int, int, int]]]:
-    """The view as the model reads it (decision 0209): each voice line's speaker and colon moved
-    to where its tag opens, the rest of the tag and every ``</v>`` spaces (``<v Man:aulia</v>`` ->
-    ``Man:   aulia    ``), the same length; and the moved ranges ``(start, end, shift)``: a
-    character of ``reading[start:end]`` is ``view``'s at ``+ shift``. ``view`` itself and no range
-    when it holds no voice tag."""
-    if "<v" not in view:
+    """The view as the model reads it (decision 0209): the speaker of each label written as a tag
+    (:func:`~embedanon.structure.tag_labels`) and a colon moved to where its tag opens, the rest
+    of the tag spaces, and every ``</v>`` spaces when a voice tag was moved (``<v Man:aulia</v>``
+    -> ``Man:   aulia    ``, ``<Man> aulia`` -> ``Man:  aulia``), the same length; and the moved
+    ranges ``(start, end, shift)``: a character of ``reading[start:end]`` is ``view``'s at ``+
+    shift``, but the colon, which stands where the tag closes (``>``). ``view`` itself and no
+    range when it holds no such label."""
+    labels = tag_labels(view)
+    if not labels:
         return view, []
     chars = list(view)
     moved: list[tuple[int, int, int]] = []
-    for m in _VOICE_LINE.finditer(view):
-        a, shift, speaker = m.end(1), len(m.group(2)), m.group(3)
-        chars[a : m.end()] = speaker + ":" + " " * shift
-        moved.append((a, a + len(speaker) + 1, shift))
-    if not moved:
-        return view, []
+    for opens, start, end in labels:
+        shift = start - opens
+        chars[opens : end + 1] = view[start:end] + ":" + " " * shift
+        moved.append((opens, opens + end - start + 1, shift))
+    if "<v" not in view:
+        return "".join(chars), moved
     at = view.find(_VOICE_CLOSE)
     while at >= 0:
         chars[at : at + len(_VOICE_CLOSE)] = " " * len(_VOICE_CLOSE)
