@@ -178,10 +178,20 @@ def test_handles_named_with_at_signs(text, handles):
     assert [text[a:b] for a, b in mention_ranges(text)] == handles
 
 
-def test_tag_labels_are_voice_tags_and_angle_brackets_at_a_line_start():
-    """Decision 0209: where a label's tag opens and its speaker, for the model's reading."""
-    text = "<v Amara Okafor>hi</v>\n<v.loud Dr. Ruiz:ok\n<kemi> hey\nDoctor: fine\nsee <this> too\n<b>x"
-    assert [(text[o], text[a:b]) for o, a, b in tag_labels(text)] == [
-        ("<", "Amara Okafor"), ("<", "Dr. Ruiz"), ("<", "kemi")]
-    assert [text[o:a] for o, a, _ in tag_labels(text)] == ["<v ", "<v.loud ", "<"]
+def test_tag_labels_are_voice_tags_angle_brackets_and_bold_at_a_line_start():
+    """Decisions 0209 and 0210: where a label's tag opens, its speaker and where the tag ends, for
+    the model's reading."""
+    text = ("<v Amara Okafor>hi</v>\n<v.loud Dr. Ruiz:ok\n<kemi> hey\nDoctor: fine\nsee <this> too\n<b>x\n"
+            "**Guy #1:** yes\n**Kemi Ade**: no\n__Nurse:__ ok\n**Bold** not a label\n**Mixed:__ no")
+    assert [(text[o:a], text[a:b], text[b:c]) for o, a, b, c in tag_labels(text)] == [
+        ("<v ", "Amara Okafor", ">"), ("<v.loud ", "Dr. Ruiz", ":"), ("<", "kemi", ">"),
+        ("**", "Guy #1", ":**"), ("**", "Kemi Ade", "**:"), ("__", "Nurse", ":__")]
     assert tag_labels("Doctor: no tag") == []
+
+
+def test_a_label_in_markdown_bold_is_a_label():
+    """Decision 0210: ``**Doctor:** text`` (a Markdown transcript) was no label: ``**Hobo:**`` went
+    to the detectors and came back a name, ``*Hobo``."""
+    text = "**Hobo:** Once you go.\n**Girl #1**: Yeah.\n**Kemi:** Right."
+    assert [(text[x.start:x.end], [text[a:b] for a, b in x.names]) for x in speaker_labels(text)] == [
+        ("Hobo", []), ("Girl #1", []), ("Kemi", ["Kemi"])]

@@ -2,9 +2,10 @@
 
 A line of a transcript, a script or a chat log opens with who speaks: ``Doctor:``, ``teacher:``,
 ``Guest_family:``, ``Q:``, ``Girl #2:``, ``Teen girl on cell:``, ``BLACK KNIGHT:``, ``ARTHUR:``,
-``Layla:``. A label that names a role is structure: no detector may make a span of it (the
-model's tagger, trained on text where a line-start word is often a name, reads ``Doctor:`` as one)
-and the detected and hybrid scopes keep it as written; so nothing propagates from it either (the
+``Layla:``, in Markdown bold too (``**Doctor:**``, ``**Doctor**:``; decision 0210). A label that
+names a role is structure: no detector may make a span of it (the model's tagger, trained on text
+where a line-start word is often a name, reads ``Doctor:`` as one) and the detected and hybrid
+scopes keep it as written; so nothing propagates from it either (the
 lower-case ``doctor,`` of the body stays). A label that may be a person's name (``ARTHUR``,
 ``Layla``, ``mari``) is left to the detectors, whose spans then propagate to the same name in the
 body, so label and body get the same surrogate.
@@ -57,9 +58,13 @@ _STAMP_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?[ \tT]"
 _STAMP = rf"[\[(]?(?P<date>{_STAMP_DATE})?{_CLOCK}[\])]?(?:[ \t]+[-\u2013|](?=[ \t]))?[ \t]+"
 #: the opening of a WebVTT voice tag, up to its speaker (``<v ``, ``<v.loud ``; decision 0194)
 VOICE_OPEN = r"<v(?:\.[\w-]+)*[ \t]+"
+#: a line-start label, after a chat tool's time stamp or not: a voice tag's speaker, a speaker in
+#: angle brackets or words before ``:`` or ``>``, those in Markdown bold too (``**Doctor:**``,
+#: ``**Doctor**:``, ``__Doctor:__``; decision 0210)
 _LABEL = re.compile(rf"^[ \t]*(?:(?P<stamp>{_STAMP})(?![AaPp]\.?[Mm]\b))?"
                     rf"(?:{VOICE_OPEN}(?P<voice>{_LABEL_WORDS})[>:]"
-                    rf"|(?:<(?P<angle>{_LABEL_WORDS})>|(?P<plain>{_LABEL_WORDS})[ \t]*[:>])(?=[ \t]|\r?$))",
+                    rf"|(?:<(?P<angle>{_LABEL_WORDS})>|(?P<bold>\*\*|__)?(?P<plain>{_LABEL_WORDS})"
+                    rf"(?(bold)(?:(?P=bold)[ \t]*:|[ \t]*:(?P=bold))|[ \t]*[:>]))(?=[ \t]|\r?$))",
                     re.MULTILINE)
 _SHORT_CLOCK = r"\d{1,2}:\d\d(?::\d\d)?"
 #: a speaker on a line of its own, the time after it and the turn on the next line, as
@@ -68,7 +73,7 @@ _SHORT_CLOCK = r"\d{1,2}:\d\d(?::\d\d)?"
 _SPEAKER_LINE = re.compile(
     rf"^[ \t]*(?P<plain>{_LABEL_WORDS})(?P<stamp>(?:(?:[ \t]{{2,}}|\t[ \t]*){_SHORT_CLOCK}"
     rf"|[ \t]+\({_SHORT_CLOCK}\)):?)[ \t]*(?=\r?\n[ \t]*\S)"
-    r"(?P<voice>(?!))?(?P<angle>(?!))?(?P<date>(?!))?", re.MULTILINE)
+    r"(?P<voice>(?!))?(?P<angle>(?!))?(?P<bold>(?!))?(?P<date>(?!))?", re.MULTILINE)
 #: how many speaker lines make a transcription service's export (one alone is a line of text)
 _MIN_SPEAKER_LINES = 2
 #: remarks inside a label: ``(wearing do-rag)``
@@ -262,20 +267,22 @@ def speaker_labels(text: str) -> list[SpeakerLabel]:
     return out
 
 
-def tag_labels(text: str) -> list[tuple[int, int, int]]:
-    """The labels written as a tag: a caption's voice tag (``<v Amara Okafor>``, or
-    ``<v Amara Okafor:`` as the detection view writes it) and a chat log's ``<kemi>``; for each,
-    in text order, where its tag opens (the ``<``) and its speaker's ``(start, end)``, which the
-    tag's ``>`` (or ``:``) follows. The model reads such a label as ``speaker:`` at the tag's
-    start (:func:`~embedanon.detectors.view.model_reading`, decision 0209)."""
-    if "<" not in text:
+def tag_labels(text: str) -> list[tuple[int, int, int, int]]:
+    """The labels written in a tag: a caption's voice tag (``<v Amara Okafor>``, or
+    ``<v Amara Okafor:`` as the detection view writes it), a chat log's ``<kemi>`` and a label in
+    Markdown bold (``**Doctor:**``, ``**Doctor**:``); for each, in text order, where its tag opens
+    (the ``<``, the ``**``), its speaker's ``(start, end)`` and where the tag and colon end. The
+    model reads such a label as ``speaker:`` at the tag's start
+    (:func:`~embedanon.detectors.view.model_reading`, decisions 0209 and 0210)."""
+    if "<" not in text and "**" not in text and "__" not in text:
         return []
     out = []
     for m, group in _label_matches(text):
-        if group == "plain":
+        if group == "plain" and m.group("bold") is None:
             continue
         start, end = m.span(group)
-        out.append((text.rfind("<", 0, start), start, end))
+        opens = m.start("bold") if group == "plain" else text.rfind("<", 0, start)
+        out.append((opens, start, end, m.end()))
     return out
 
 

@@ -286,3 +286,16 @@ def test_a_chat_log_speaker_and_addressee_are_found_as_after_a_label():
     found = [plain[s.start:s.end] for s in detector.detect(plain)]
     assert "JACK SPARROW" in found
     assert [chat[s.start:s.end] for s in detector.detect(chat)] == found
+
+
+def test_a_markdown_transcript_is_read_as_the_plain_one():
+    """Decision 0210: ``**Hobo:** text`` was no label; the model took ``*Hobo`` for a name and read
+    ``**Kemi:**`` as a place. A label in Markdown bold is a label, and the model reads it as
+    ``Hobo:`` at the line's start."""
+    plain = "Hobo: Ifeanyichukwu, once you go black you never go back.\nGirl #1: Yeah, Maria Lopez said so.\nKemi: Right."
+    detector = build_detectors("model,regex")
+    found = [(plain[s.start:s.end], s.label) for s in detector.detect(plain)]
+    assert found == [("Ifeanyichukwu", "NAME"), ("Maria Lopez", "NAME"), ("Kemi", "NAME")]
+    for opens, closes in (("**", ":**"), ("**", "**:"), ("__", ":__")):
+        text = "\n".join(opens + line.replace(":", closes, 1) for line in plain.split("\n"))
+        assert [(text[s.start:s.end], s.label) for s in detector.detect(text)] == found

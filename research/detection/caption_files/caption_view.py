@@ -10,6 +10,8 @@ exports them, one cue per non-empty line, the gold spans moved with their text, 
 - ``srt``: SubRip (a cue number, ``00:00:07,000 --> 00:00:12,500``, CRLF line ends);
 - ``angle``: a chat log, each line's ``Speaker:`` label in angle brackets (``<Speaker> text``;
   decision 0209), no cue lines;
+- ``bold``: a Markdown transcript, each line's label in bold (``**Speaker:** text``; decision
+  0210), no cue lines;
 - ``plain``: the records as they are, for reference.
 
     python caption_view.py [SPLIT ...]   # writes /tmp/{SPLIT}-{STYLE}-captions.jsonl
@@ -31,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rewritten import Rewrite, conversations, lines_with_offsets  # noqa: E402
 
-STYLES = ("plain", "zoom", "short", "srt", "teams", "angle")
+STYLES = ("plain", "zoom", "short", "srt", "teams", "angle", "bold")
 #: a line's speaker label, as score.py reads it
 _LABEL = re.compile(r"([^:\n/]{1,40}):[ \t]+")
 
@@ -48,16 +50,17 @@ def captioned(record: dict, style: str, rng: random.Random) -> dict:
     if style == "plain":
         return record
     out = Rewrite(record)
-    if style == "angle":  # a chat log: the lines as they are, each label in angle brackets
+    if style in ("angle", "bold"):  # a chat log or a Markdown transcript: the lines as they are
+        opens, closes = ("<", "> ") if style == "angle" else ("**", ":** ")
         for k, (at, line) in enumerate(lines_with_offsets(record["text"])):
             out.emit("\n" if k else "")
             label = _LABEL.match(line)
             if label is None:
                 out.emit(line, at)
                 continue
-            out.emit("<")
+            out.emit(opens)
             out.emit(label.group(1), at)
-            out.emit("> ")
+            out.emit(closes)
             out.emit(line[label.end():], at + label.end())
         return out.done()
     end = "\r\n" if style == "srt" else "\n"

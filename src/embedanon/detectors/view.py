@@ -28,16 +28,17 @@ spaces and a line break; no span keeps them. A voice tag that opens a line (``<v
 thanks``) ends in a colon in the view (``<v Man:aulia``), so its speaker reads as a label does,
 ``Man: aulia``; on dev's Teams exports recall rose 0.893 → 0.924 with it.
 
-**The model's reading of a label written as a tag** (decision 0209). The view keeps every
-character in place, so a voice tag reads ``<v Man:aulia, no thanks</v>`` and a chat log's turn
-``<Man> aulia, no thanks``; the model, whose features see a label's line start and the space
-after its colon, read the addressee there as a name with probability 0.31 or not at all, where
-``Man: aulia`` gives 0.93, and missed speakers in angle brackets (``<JACK SPARROW>``). The model
-alone therefore reads a further :func:`model_reading` of the view, of the same length, where
-each such label's speaker and a colon move to where its tag opens and the rest of the tag becomes
-spaces (``Man:   aulia, no thanks    ``, ``</v>`` spaces too; ``Man:  aulia, no thanks``), and
-the offsets of the speaker's tokens are moved back (:func:`moved_back`); every other detector,
-rule and the verifier read the view.
+**The model's reading of a label written as a tag** (decisions 0209, 0210). The view keeps every
+character in place, so a voice tag reads ``<v Man:aulia, no thanks</v>``, a chat log's turn
+``<Man> aulia, no thanks`` and a Markdown transcript's ``**Man:** aulia, no thanks``; the model,
+whose features see a label's line start and the space after its colon, read the addressee there
+as a name with probability 0.31 or not at all, where ``Man: aulia`` gives 0.93, and missed
+speakers in angle brackets (``<JACK SPARROW>``). The model alone therefore reads a further
+:func:`model_reading` of the view, of the same length, where each such label's speaker and a
+colon move to where its tag opens and the rest of the tag becomes spaces (``Man:   aulia, no
+thanks    ``, ``</v>`` spaces too; ``Man:  aulia, no thanks``; ``Man:    aulia, no thanks``),
+and the offsets of the speaker's tokens are moved back (:func:`moved_back`); every other
+detector, rule and the verifier read the view.
 
 **Typographic quotes** (decision 0174). Word processors and phones write ``’`` for the apostrophe
 and ``“ ”`` ``‘ ’`` for quotes; the shipped model and rules were built on ASCII text, so a span
@@ -155,10 +156,9 @@ def model_reading(view: str) -> tuple[str, list[tuple[int, int, int]]]:
         return view, []
     chars = list(view)
     moved: list[tuple[int, int, int]] = []
-    for opens, start, end in labels:
-        shift = start - opens
-        chars[opens : end + 1] = view[start:end] + ":" + " " * shift
-        moved.append((opens, opens + end - start + 1, shift))
+    for opens, start, end, closes in labels:
+        chars[opens:closes] = view[start:end] + ":" + " " * (closes - opens - (end - start) - 1)
+        moved.append((opens, opens + end - start + 1, start - opens))
     if "<v" not in view:
         return "".join(chars), moved
     at = view.find(_VOICE_CLOSE)
