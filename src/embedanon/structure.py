@@ -5,8 +5,8 @@ A line of a transcript, a script or a chat log opens with who speaks: ``Doctor:`
 ``Layla:``, in Markdown bold too (``**Doctor:**``, ``**Doctor**:``; decision 0210). A label that
 names a role is structure: no detector may make a span of it (the model's tagger, trained on text
 where a line-start word is often a name, reads ``Doctor:`` as one) and the detected and hybrid
-scopes keep it as written; so nothing propagates from it either (the
-lower-case ``doctor,`` of the body stays). A label that may be a person's name (``ARTHUR``,
+scopes keep it as written; so nothing propagates from it either (the lower-case ``doctor,`` of
+the body stays). A label that may be a person's name (``ARTHUR``,
 ``Layla``, ``mari``) is left to the detectors, whose spans then propagate to the same name in the
 body, so label and body get the same surrogate.
 

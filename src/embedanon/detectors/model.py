@@ -88,8 +88,9 @@ class ModelDetector:
 
     def probabilities(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Token starts, ends (int64 (T,)) and class probabilities float32 (T, C), of ``text`` as
-        the model reads it (:func:`~.view.model_reading`: a caption's voice line as ``Speaker:``,
-        decision 0209); the offsets are ``text``'s."""
+        the model reads it (:func:`~.view.model_reading`: a label written in a tag or in bold,
+        ``<v Speaker>``, ``<Speaker>``, ``**Speaker:**``, as ``Speaker:``; decisions 0209, 0210);
+        the offsets are ``text``'s."""
         reading, moved = model_reading(text)
         toks = tokenize(reading)
         ids, rows, word_rows = self.featurizer.featurize_words(reading, toks)

@@ -144,10 +144,11 @@ def detection_view(text: str) -> tuple[str, list[tuple[int, int]]]:
 
 
 def model_reading(view: str) -> tuple[str, list[tuple[int, int, int]]]:
-    """The view as the model reads it (decision 0209): the speaker of each label written as a tag
-    (:func:`~embedanon.structure.tag_labels`) and a colon moved to where its tag opens, the rest
-    of the tag spaces, and every ``</v>`` spaces when a voice tag was moved (``<v Man:aulia</v>``
-    -> ``Man:   aulia    ``, ``<Man> aulia`` -> ``Man:  aulia``), the same length; and the moved
+    """The view as the model reads it (decisions 0209, 0210): the speaker of each label written in
+    a tag (:func:`~embedanon.structure.tag_labels`) and a colon moved to where its tag opens, the
+    rest of the tag spaces, and every ``</v>`` spaces when a voice tag was moved (``<v
+    Man:aulia</v>`` -> ``Man:   aulia    ``, ``<Man> aulia`` -> ``Man:  aulia``, ``**Man:** aulia``
+    -> ``Man:    aulia``), the same length; and the moved
     ranges ``(start, end, shift)``: a character of ``reading[start:end]`` is ``view``'s at ``+
     shift``, but the colon, which stands where the tag closes (``>``). ``view`` itself and no
     range when it holds no such label."""
