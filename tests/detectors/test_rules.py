@@ -783,6 +783,8 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
         ("with my friend aisha. we watched", [("aisha.", "NAME")], ["aisha"]),
         ("teacher: Bye Tomasz.", [("Tomasz.", "NAME")], ["Tomasz"]),
         ('I met Ana Lee.\nThen "Ask Bruce."', [("Ana Lee.", "NAME"), ("Bruce.", "NAME")], ["Ana Lee", "Bruce"]),
+        # a tag after the period: a caption cue's end (two cues on one line read 'Maria.' whole)
+        ("<v Doctor>Hello Maria.</v> <v Patient>Hi.</v>", [("Maria.", "NAME")], ["Maria"]),
         # kept: a period (an initial, a suffix, an abbreviation), a single quote, another label, a span of punctuation only is dropped
         ("John Q. came", [("John Q.", "NAME")], ["John Q."]),
         ("Smith, Jr. came", [("Smith, Jr.", "NAME")], ["Smith, Jr."]),

@@ -255,15 +255,15 @@ _LAST_WORD_PERIOD = re.compile(r"([^\W\d_]{3,})\.\Z")
 #: words of three letters or more whose period is an abbreviation's (``John Smith Esq.``)
 _ABBREVIATED = frozenset(("esq", "bros", "jnr", "snr", "inc", "ltd", "corp", "etc"))
 #: what may follow a sentence's period right after a name: the text's end, a space or a line's end,
-#: a closing quote or bracket
-_AFTER_PERIOD = frozenset(" \t\r\n\"')]\u201d\u2019")
+#: a closing quote or bracket, a tag (a caption's ``</v>``: ``<v Doctor>Hello Maria.</v>``)
+_AFTER_PERIOD = frozenset(" \t\r\n\"')]<\u201d\u2019")
 
 
 def _ends_sentence(text: str, a: int, b: int) -> bool:
     """Whether the period ``text[b - 1]`` of the NAME span ``text[a:b]`` ends the sentence, not an
     initial or an abbreviation (decision 0189): the word before it has three letters or more, is no
     title or abbreviation, and the text ends after it or goes on with a space, a line's end, a
-    closing quote or a bracket."""
+    closing quote, a bracket or a tag."""
     m = _LAST_WORD_PERIOD.search(text, a, b)
     if m is None or m.group(1).lower() in _ABBREVIATED or m.group(1).lower() in TITLES:
         return False
