@@ -270,6 +270,10 @@ _NO_AGE_AFTER: Final = (r"%|°|percent|degrees?|times|points?|pages?|miles?|km|m
 #: age (``I'm 6 ft``, ``a man 50 feet away``)
 _MEASURES: Final = (r"ft\b|feet|foot|inch|cm\b|kg\b|kilos?\b|lbs?\b|pounds?|stone\b|dollars?|bucks?|grand\b|"
                     r"seconds?|secs?\b|mins?\b|hrs?\b")
+#: the words for a person an age follows in a personal ad (decision 0203), one alternation: the
+#: age pattern and its word-start entry in :data:`_WORD_STARTS` both read it
+_PERSON_WORDS: Final = (r"male|female|man|woman|guy|lady|gent|gentleman|girl|boy|dad|mum|mom|widow|widower|"
+                        r"divorcee|married|single|divorced|separated|s[wb][mf]|d[wb][mf]")
 _AGE_PATTERNS: Final = [
     re.compile(r"(?<![\w.])" + _AGE_NUMBER +
                r"(?:[ \-]?(?:years?|yrs?|y)[ \-]?old|\s?(?:yo|y/o|y\.o\.)|\s*(?:years?|yrs?)\s+of\s+age|"
@@ -288,8 +292,7 @@ _AGE_PATTERNS: Final = [
     # the age after a word for the person (decision 0203): "SINGLE MALE 45 seeks", "ASIAN GUY, 47
     # prof", "Conn. Man, 70, Oldest", "LADY 63." (13-99; not a range, "40s", "50 plus", "35+", a
     # unit or "years", nor a label's number: "MAN 2:", "Spider-Man 2")
-    re.compile(r"(?<![\w-])(?:male|female|man|woman|guy|lady|gent|gentleman|girl|boy|dad|mum|mom|"
-               r"widow|widower|divorcee|married|single|divorced|separated|s[wb][mf]|d[wb][mf])"
+    re.compile(rf"(?<![\w-])(?:{_PERSON_WORDS})"
                r"[ \t]*,?[ \t]+(?P<v>1[3-9]|[2-9]\d)(?![\w:]|[.,/'’\"]\d|\s*(?:" + _NO_AGE_AFTER + "|"
                + _MEASURES + r"|yrs?\b|and\s+(?:over|up|above|older|under|younger)\b|plus\b|ish\b|[+\-–]"
                r"|s\b))",
@@ -489,9 +492,7 @@ _WORD_STARTS: Final[dict[re.Pattern[str], re.Pattern[str]]] = {
     # a number said digit by digit starts with a digit word that another follows
     _SPOKEN_NUMBER: re.compile(rf"(?<![\w'-]){_DIGIT_WORD}(?={_DIGIT_JOIN}{_DIGIT_WORD}(?![\w'-]))"),
     # an age after a word for the person starts with that word, a digit after it (decision 0203)
-    _AGE_PATTERNS[4]: re.compile(r"(?<![\w-])(?:male|female|man|woman|guy|lady|gent|gentleman|girl|boy|dad|"
-                                 r"mum|mom|widow|widower|divorcee|married|single|divorced|separated|"
-                                 r"s[wb][mf]|d[wb][mf])(?=[ \t]*,?[ \t]+[1-9])"),
+    _AGE_PATTERNS[4]: re.compile(rf"(?<![\w-])(?:{_PERSON_WORDS})(?=[ \t]*,?[ \t]+[1-9])"),
 }
 
 

@@ -160,13 +160,10 @@ def model_reading(view: str) -> tuple[str, list[tuple[int, int, int]]]:
     for opens, start, end, closes in labels:
         chars[opens:closes] = view[start:end] + ":" + " " * (closes - opens - (end - start) - 1)
         moved.append((opens, opens + end - start + 1, start - opens))
-    if "<v" not in view:
-        return "".join(chars), moved
-    at = view.find(_VOICE_CLOSE)
-    while at >= 0:
-        chars[at : at + len(_VOICE_CLOSE)] = " " * len(_VOICE_CLOSE)
-        at = view.find(_VOICE_CLOSE, at + len(_VOICE_CLOSE))
-    return "".join(chars), moved
+    reading = "".join(chars)
+    if "<v" in view:  # a moved speaker holds no '<': every '</v>' is the view's
+        reading = reading.replace(_VOICE_CLOSE, " " * len(_VOICE_CLOSE))
+    return reading, moved
 
 
 def moved_back(starts: np.ndarray, ends: np.ndarray,
