@@ -84,6 +84,10 @@ def test_places_in_text_without_capitals(text, expected):
         ("Who wrote West Side Story? Ask Jennifer Park.", []),
         ("Upper East Side JAP: Oh my god\nGirl: yes", []),
         ("I enjoyed this at The Square; the central park.", []),
+        # an opening function word stays outside (decision 0212); a given name after a locative
+        ("Can Central Park be reached by bus? Is Union Square far?", ["Central Park", "Union Square"]),
+        ("We ran at Franklin Park, then to Victoria Station.", ["Franklin Park", "Victoria Station"]),
+        ("Victoria Station is big; ask Jennifer Park.", []),
     ],
 )
 def test_landmarks_and_city_parts_are_places(text, expected):

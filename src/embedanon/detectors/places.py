@@ -28,8 +28,9 @@ so both are found here, from public data only (:mod:`embedanon.lexicon`):
 * LOCATION also: a landmark or a part of a city by its shape, one to three capitalized words and
   ``Park``, ``Square``, ``Building``, ``Bridge``, ``Station``, ``Terminal``, ``Plaza`` or ``Mall``
   (``Central Park``, ``Penn Station``), or ``(Upper|Lower) East|West Side``, ``East|West
-  Village``; not before another capitalized word (``West Side Story``), after a given name
-  (``Jennifer Park``) nor inside a speaker label (decision 0156).
+  Village``; not before another capitalized word (``West Side Story``), after a common given
+  name (``Jennifer Park``) unless a locative word comes first (``at Victoria Station``; decision
+  0212), nor inside a speaker label (decision 0156).
 * ADDRESS: a street's name, one to three capitalized words or an ordinal and a street word
   (``Street``, ``Avenue``, ``Ave.``, ``Road``, ``Boulevard``, ``Parkway``, ``Highway``, ``St.``),
   with its house number when one comes before (``Nevins Street``, ``5th Ave``, ``12 Oak Road``),
@@ -160,6 +161,16 @@ _LANDMARK = re.compile(
     r"|(?:(?:Upper|Lower)[ \t]+)?(?:East|West)[ \t]+(?:Side|Village))(?![\w'\u2019\-])"
 )
 
+#: function words that open a sentence or a question before a landmark and are never part of its
+#: name (``Can Central Park ...``, ``Is Union Square ...``, ``And Penn Station``): auxiliaries and
+#: modals, question words, pronouns, determiners and conjunctions (decision 0212); not ``May`` or
+#: ``Will``, which are also given names
+_LANDMARK_OPENERS = _LEADING | frozenset({
+    "a", "an", "and", "are", "but", "can", "could", "did", "do", "does", "had", "has", "have", "he",
+    "her", "his", "how", "if", "is", "it", "its", "let's", "might", "must", "my", "or", "our",
+    "shall", "she", "should", "so", "that", "their", "then", "these", "they", "this", "those", "was",
+    "we", "were", "what", "when", "where", "which", "who", "why", "would", "you", "your"})
+
 #: a word every match of :data:`_LANDMARK` holds
 _LANDMARK_WORDS = ("Park", "Square", "Building", "Bridge", "Station", "Terminal", "Plaza", "Mall", "Side",
                    "Village")
@@ -169,8 +180,10 @@ def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
     """LOCATION spans of the landmarks and city parts of ``text`` (``Central Park``, ``Times
     Square``, ``Penn Station``, ``Upper East Side``; decision 0156), sorted, disjoint, score 1;
     none inside a span of ``taken``, inside a line-start speaker label, before a capitalized word
-    (``West Side Story``, ``Oak Park Arms``), after a given name (``Jennifer Park`` is a person)
-    or made of an opening word alone (``The Square``: ``The``, ``In``, ``At`` stay outside)."""
+    (``West Side Story``, ``Oak Park Arms``), after a common given name unless a locative word
+    comes first (``Jennifer Park`` is a person, ``at Victoria Station`` a place), or made of an
+    opening word alone (``The Square``). Opening function words stay outside (``Can``, ``Is``,
+    ``The``, ``In``: decision 0212)."""
     if not any(word in text for word in _LANDMARK_WORDS):  # the scan costs; most texts name none
         return []
     free = _Outside(text, taken)
@@ -180,10 +193,11 @@ def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
         if _CAPITAL_AFTER.match(text, b):
             continue
         words = text[a:b].split()
-        while len(words) > 1 and words[0].lower() in _LEADING:
+        while len(words) > 1 and words[0].lower().replace("\u2019", "'") in _LANDMARK_OPENERS:
             a = text.index(words[1], a + len(words[0]))
             words = words[1:]
-        if len(words) >= 2 and not weighty_name(words[-2], "first") and free(a, b):
+        if len(words) >= 2 and free(a, b) and (not weighty_name(words[-2], "first")
+                                               or _LOCATIVE.search(text, max(0, a - 16), a)):
             out.append(Span(a, b, "LOCATION", 1.0, "regex"))
     return out
 
