@@ -123,6 +123,11 @@ DATE_CUE_ALTERNATION = "on|since|until|till|through|thru|from|by|before|after|du
 #: the words of a number said digit by digit, each at its digit's index, and ``oh`` for zero
 #: (``five five five, two oh one``): the spoken-number rule of ``regex`` and the PHONE surrogate
 #: that says its digits again (decision 0183)
+#: verbs of saying: a capitalized NAME before one is kept by the verifier (decision 0138), and one
+#: after a name in lower case leaves its span (decision 0213)
+SPEECH_VERBS: tuple[str, ...] = ("said", "says", "asked", "asks", "told", "tells", "replied", "answered",
+                                 "whispered", "shouted", "cried", "added", "explained", "wrote", "writes")
+
 DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 #: one digit word, ``oh`` too, in any case (what IGNORECASE matches: ``\u017fix`` is ``six``)
 DIGIT_WORD_ALTERNATION = "|".join((*DIGIT_WORDS, "oh"))

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .._english import CLAUSE_END, GREETING_ALTERNATION, RELATION_ALTERNATION, opens_clause
+from .._english import CLAUSE_END, GREETING_ALTERNATION, RELATION_ALTERNATION, SPEECH_VERBS, opens_clause
 from .._validate import fraction
 from ..errors import ConfigError
 from ..lexicon import name_like
@@ -64,9 +64,6 @@ def after_relation_noun(text: str, start: int) -> bool:
     return _RELATION_BEFORE.search(text, max(0, start - _RELATION_WINDOW), start) is not None
 
 
-#: verbs of saying after which a capitalized NAME candidate is never dropped (decision 0138)
-SPEECH_VERBS: tuple[str, ...] = ("said", "says", "asked", "asks", "told", "tells", "replied", "answered",
-                                 "whispered", "shouted", "cried", "added", "explained", "wrote", "writes")
 _SPEECH_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:" + "|".join(SPEECH_VERBS) + r")(?![\w'\u2019-])")
 
 

@@ -12,7 +12,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..._english import CLAUSE_END, GREETINGS, TITLE_ALTERNATION, TITLES, after_title, opens_clause
+from ..._english import (
+    CLAUSE_END,
+    GREETINGS,
+    SPEECH_VERBS,
+    TITLE_ALTERNATION,
+    TITLES,
+    after_title,
+    opens_clause,
+)
 from ...lexicon import (
     dictionary_word,
     drug_words,
@@ -321,6 +329,9 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
 _SPAN_WORD = re.compile(r"\S+")
 #: the pronoun ``I`` and its apostrophe forms, folded (``I'm Jordan Smith``)
 _PRONOUN_I = frozenset({"i", "i'm", "i\u2019m", "i've", "i'd", "i'll"})
+#: words that never end a name written in lower case: the pronoun ``I``, a verb of saying and the
+#: commonest verbs after a subject (``my friend carlos said``, ``sandu, I'm``; decision 0213)
+_NEVER_LAST = _PRONOUN_I | frozenset(SPEECH_VERBS) | frozenset({"is", "was", "has", "had", "and"})
 
 
 #: the words of the greetings, thanks and farewells (``good``, ``morning``, ``bye``)
@@ -356,9 +367,9 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     Returns:
         The spans, NAME spans trimmed.
     """
-    if context.case != "mixed":
-        return spans
     text, common = context.text, context.common
+    if context.case != "mixed":
+        return [_without_closed_last(text, sp) for sp in spans]
 
     def loose(word: str) -> bool:
         key = fold(word.strip(_NAME_EDGE_PUNCT))
@@ -386,11 +397,33 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
             while j - i > 1 and openers[i] and not all(openers[i + 1 : j]):
                 i += 1
         kept = [text[a:b] for a, b in words[i:j]]
-        if (i, j) == (0, len(words)) or not any(capitalized(w) for w in kept):
+        if not any(capitalized(w) for w in kept):  # a name in lower case (``hải anh``)
+            out.append(_without_closed_last(text, sp))
+        elif (i, j) == (0, len(words)):
             out.append(sp)
-            continue
-        out.append(Span(words[i][0], words[j - 1][1], sp.label, sp.score, sp.source))
+        else:
+            out.append(Span(words[i][0], words[j - 1][1], sp.label, sp.score, sp.source))
     return out
+
+
+def _without_closed_last(text: str, sp: Span) -> Span:
+    """``sp`` without the words of :data:`_NEVER_LAST` at its end when it is a NAME span with no
+    capitalized word but the pronoun ``I`` (``carlos said``, ``sandu, I'm`` → ``carlos``,
+    ``sandu``; decision 0213); one word always stays."""
+    if sp.label != "NAME":
+        return sp
+    words = [(m.start(), m.end()) for m in _SPAN_WORD.finditer(text, sp.start, sp.end)]
+    if any(capitalized(w) and fold(w.strip(_NAME_EDGE_PUNCT)) not in _PRONOUN_I
+           for w in (text[a:b] for a, b in words)):
+        return sp
+    j = len(words)
+    while j > 1 and fold(text[words[j - 1][0] : words[j - 1][1]].strip(_NAME_EDGE_PUNCT)) in _NEVER_LAST:
+        j -= 1
+    if j == len(words):
+        return sp
+    a, b = words[j - 1]
+    end = a + len(text[a:b].rstrip(_NAME_EDGE_PUNCT))
+    return Span(sp.start, end, sp.label, sp.score, sp.source) if end > sp.start else sp
 
 
 def widen_to_whole_words(context: RuleContext, spans: list[Span]) -> list[Span]:
