@@ -141,6 +141,23 @@ def test_keygen_on_a_full_disk_leaves_no_file(tmp_path: Path, monkeypatch: pytes
     assert os.listdir(tmp_path) == []
 
 
+def test_keygen_refuses_a_directory_every_user_can_write(tmp_path: Path) -> None:
+    """Left by the audit: keygen wrote a key into a 0777 directory, which every ``--key`` use of
+    it then refused (decision 0405). Refused up front by the same check, writing nothing; a
+    sticky directory (/tmp: 1777) is fine for writing as for reading."""
+    folder = tmp_path / "open"
+    folder.mkdir()
+    folder.chmod(0o777)
+    key = folder / "release.key"
+    with pytest.raises(ConfigError, match=f"^key file {key} is in {folder}, a directory every user can "
+                                          "write \\(mode 0777\\)"):
+        write_key_file(key)
+    assert os.listdir(folder) == []
+    folder.chmod(0o1777)
+    made = write_key_file(key)
+    assert ReleaseKey.from_file(key).secret == made.secret
+
+
 def test_a_key_file_is_read_with_a_bound(tmp_path: Path) -> None:
     """Audit defect 8: ``--key /dev/zero`` read forever; a huge file was read whole."""
     started = time.monotonic()

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ._atomic import OutputError, TargetExists, atomic_write
 from .errors import ConfigError
-from .noise import ReleaseKey
+from .noise import ReleaseKey, check_key_directories
 
 log = logging.getLogger(__name__)
 
@@ -62,16 +62,19 @@ def on_ci() -> bool:
 def write_key_file(path: str | os.PathLike[str]) -> ReleaseKey:
     """Create ``path`` holding a fresh key in hex: mode 0600, never replacing a file, never half
     written (a full disk leaves no file), never standard output (``-``), where a secret would end
-    up in terminals and logs.
+    up in terminals and logs, and never into a directory every user can write, where
+    :meth:`~embedanon.noise.ReleaseKey.from_file` would refuse it (decision 0405).
 
     Raises:
-        ConfigError: ``path`` is ``-``, empty or exists, or cannot be written.
+        ConfigError: ``path`` is ``-``, empty or exists, is in a directory every user can
+            write, or cannot be written.
     """
     text = os.fspath(path)
     if text == "-":
         raise ConfigError("a key is written to a file, never to standard output ('-')")
     if text == "":
         raise ConfigError("key file path is empty; name a file")
+    check_key_directories(text, text)  # before writing: a key --key would refuse is never made
     key = ReleaseKey.fresh()
     try:
         with atomic_write(text, private=True, exclusive=True) as fh:

@@ -75,14 +75,19 @@ class Stage(IntEnum):
     EXPERIMENT = 15  # statistics (calibration, attacks) that need keyed noise
 
 
-def _check_key_directories(path: str | os.PathLike[str], shown: str) -> None:
+def check_key_directories(path: str | os.PathLike[str], shown: str) -> None:
     """Refuse a key file whose directory every user may write (without the sticky bit, which
     /tmp has): anyone could replace the key with one they know, and the releases made with it
     would carry noise they can replay. A directory its group may write gets one warning, as a
     key file its group may read does (decision 0405), unless that group is the directory
     owner's own private group, where the group's write bit lets no one else in (decision 0410:
     ``umask 002`` makes every new directory so). Both the directory of the path given and that
-    of the file a symbolic link points to are checked: either lets the key be swapped."""
+    of the file a symbolic link points to are checked: either lets the key be swapped. Reading a
+    key (:meth:`ReleaseKey.from_file`) and writing one (:func:`embedanon.keys.write_key_file`)
+    check alike, so ``keygen`` never writes a key that ``--key`` would then refuse.
+
+    Raises:
+        ConfigError: a directory every user can write holds ``path`` or the file it links to."""
     folders = dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(path), os.path.realpath(path)))
     for folder in folders:
         try:
@@ -202,7 +207,7 @@ class ReleaseKey:
             if bits & (stat.S_IRGRP | stat.S_IWGRP):
                 log.warning("key file %s can be read by its group (mode %04o); 'chmod 600' it unless "
                             "the group is meant to share it", shown, bits)
-            _check_key_directories(path, shown)
+            check_key_directories(path, shown)
         return cls(secret, origin)
 
     def subkey(self, purpose: str) -> bytes:

@@ -231,6 +231,9 @@ CASES: dict[str, Case] = {
         lambda e, m: runner.invoke(app, ["embeddings", "import", str(e.write("e.vec", b""))])),
     "embeddings info of notes": _case("damaged, or not in this format")(
         lambda e, m: runner.invoke(app, ["embeddings", "info", str(e.write("n2.txt", f"a {CANARY}\nb c\n"))])),
+    "keygen in a directory every user can write": _case(
+        "is in {tmp}/open, a directory every user can write (mode 0777)")(
+        lambda e, m: _keygen_in_open(e)),
     "calibrate -o at a file": _case("is not a directory")(
         lambda e, m: runner.invoke(app, ["calibrate", "-m", "knn", "--k", "2", "--embedding", str(e.embedding),
                                          "-o", str(e.out), "--no-plot"])),
@@ -274,6 +277,15 @@ def _mkdir(e: Env, name: str) -> Path:
     path.mkdir(exist_ok=True)
     e.inputs.add(name)
     return path
+
+
+def _keygen_in_open(e: Env):  # type: ignore[no-untyped-def]
+    """keygen into a directory every user can write (0777, not sticky): refused, nothing written."""
+    folder = _mkdir(e, "open")
+    folder.chmod(0o777)
+    result = runner.invoke(app, ["keygen", str(folder / "release.key")])
+    assert os.listdir(folder) == [], "a key was written"
+    return result
 
 
 def _model(e: Env) -> Path:
