@@ -517,3 +517,28 @@ def test_a_journal_written_under_other_reading_rules_is_refused(tmp_path: Path, 
     monkeypatch.setattr(files, "READER_REVISION", files.READER_REVISION + 1)
     with pytest.raises(ConfigError, match="^--resume: the options changed"):
         files.anonymize_files([src], out, anonymizer, resume=True)
+
+
+
+@pytest.mark.parametrize("outputs", ["file", "directory"])
+def test_a_run_stopped_before_its_first_chunk_leaves_nothing(tmp_path: Path, glove: Path, key: Path,
+                                                             outputs: str) -> None:
+    """Left by the audit: Ctrl-C (or SIGTERM) before the first chunk of a ``--resume`` run
+    completed said 'no output was written' and left an empty ``.o.txt.embedanon-resume.tmp``
+    beside the output, though no journal spoke for it. Only the files this run created go: the
+    kept files of an earlier interrupted run stay, to be continued."""
+    inputs = _inputs(tmp_path)[: 1 if outputs == "file" else 2]
+    out = str(tmp_path / ("o.txt" if outputs == "file" else "out"))
+    first = out if outputs == "file" else str(Path(out) / Path(inputs[0]).name)  # the first output
+    anonymizer = Anonymizer(str(glove), key=str(key))
+    before = sorted(os.listdir(tmp_path))
+    with pytest.raises(KeyboardInterrupt):
+        files.anonymize_files(inputs, out, anonymizer, backend=Interrupting(0), resume=True)
+    assert sorted(os.listdir(tmp_path)) == before  # no kept file, nor a directory made for one
+    with pytest.raises(KeyboardInterrupt):  # some chunks of the first input checkpointed
+        files.anonymize_files(inputs, out, anonymizer, backend=Interrupting(3), resume=True)
+    kept = resumable.temp_path(first).read_bytes()
+    assert kept and resumable.journal_path(first).exists()
+    with pytest.raises(KeyboardInterrupt):  # stopped again before a chunk: what was kept stays
+        files.anonymize_files(inputs, out, anonymizer, backend=Interrupting(0), resume=True)
+    assert resumable.temp_path(first).read_bytes() == kept and resumable.journal_path(first).exists()

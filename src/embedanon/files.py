@@ -459,7 +459,7 @@ def _anonymize_all(inputs: list[str], output: str | None, targets: list[str | No
                    report: tuple[str, Callable[[RunStats], str]] | None, language: str) -> RunStats:
     """:func:`anonymize_files` once its arguments are checked and its journals locked."""
     stats = RunStats()
-    with output_directory(inputs, output), eio.output_batch() as batch:
+    with output_directory(inputs, output), _discarding(journals), eio.output_batch() as batch:
         # every output appears only when every input succeeded
         for path, target, form in zip(inputs, targets, formats, strict=True):
             names = list(fields or ["text"])
@@ -490,6 +490,19 @@ def _anonymize_all(inputs: list[str], output: str | None, targets: list[str | No
     log.debug("anonymized %d records (%d texts, %d bytes) from %d inputs",
              stats.records, stats.texts, stats.bytes_in, stats.inputs)
     return stats
+
+
+@contextmanager
+def _discarding(journals: dict[str | None, resumable.Journal]) -> Iterator[None]:
+    """On any failure, Ctrl-C too, remove the kept files of a resumable run that no journal
+    speaks for (:meth:`~embedanon.resume.Journal.discard`): after the batch is aborted, before
+    :func:`output_directory` removes a directory it made if that is empty."""
+    try:
+        yield
+    except BaseException:
+        for journal in journals.values():
+            journal.discard()
+        raise
 
 
 Writer = Callable[[eio.Record, tuple[str, ...]], str]

@@ -20,7 +20,9 @@ the last completed chunk, skips the records already written (read again, not ano
 goes on; a change of any is refused with one line saying which, since continuing would splice
 two different releases. Records are a pure function of (text, configuration, key), so the
 result is byte-identical to an uninterrupted run. When the whole batch succeeds the temp files
-are renamed over their targets (all together, as always) and the journals removed.
+are renamed over their targets (all together, as always) and the journals removed. A run
+stopped before its first chunk of an output completed leaves no kept file for it: without a
+journal there is nothing to continue from.
 
 Without ``--resume`` nothing changes: a run is all or nothing, and a successful run removes a
 resumable run's leftovers for its outputs. Standard input, standard output and Parquet
@@ -179,6 +181,7 @@ class Journal:
         self._hash = hashlib.sha256()
         self.progress = Progress()
         self._lock: int | None = None
+        self._created = False  # whether this run created the kept temp file (see :meth:`discard`)
 
     def lock(self) -> None:
         """Hold an exclusive lock on the kept temp file (created if missing) until
@@ -196,7 +199,11 @@ class Journal:
             return
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            fd = os.open(self.temp, flags, 0o600)
+            try:  # O_EXCL first: whether this run creates the file decides :meth:`discard`
+                fd = os.open(self.temp, flags | os.O_EXCL, 0o600)
+                created = True
+            except FileExistsError:
+                fd, created = os.open(self.temp, flags, 0o600), False
         except OSError as exc:
             raise OutputError(f"cannot write to {self.temp.parent}: "
                               f"{exc.strerror or type(exc).__name__}") from None
@@ -206,7 +213,18 @@ class Journal:
             os.close(fd)
             raise ConfigError(f"--resume: another run is writing {self.target} now (its kept file "
                               f"{self.temp.name} is locked); wait for it to end") from None
-        self._lock = fd
+        self._lock, self._created = fd, created
+
+    def discard(self) -> None:
+        """After a failed or interrupted run, remove the kept temp file if this run created it
+        and no journal was written for it (stopped before its first chunk completed): without a
+        journal it holds nothing a later run could continue from, and the run says no output
+        was written. Only while the lock is held, so never another run's file; a file that was
+        there before this run is left as it is."""
+        if self._lock is None or not self._created or os.path.lexists(self.path):
+            return
+        with contextlib.suppress(OSError):
+            self.temp.unlink()
 
     def unlock(self) -> None:
         """Release :meth:`lock` (at the end of the run, whatever its outcome)."""
