@@ -345,6 +345,28 @@ def test_several_inputs_to_standard_output_name_the_fix(tmp_path: Path) -> None:
     assert files.plan_outputs(["a.txt"], None) == [None]
 
 
+@pytest.mark.parametrize("name", ["single.csv", "single.TSV", "single.jsonl", "single.json", "single.parquet",
+                                  "single.txt", "single.csv.gz", "single.bz2", "single.xz", "single.zst"])
+def test_several_inputs_refuse_an_output_named_like_a_file(tmp_path: Path, name: str) -> None:
+    """Left by the audit: ``anonymize a.csv b.parquet -o out/single.csv`` made a directory named
+    ``single.csv``, silently. Refused before any work, unless that directory exists already or
+    the name ends in '/'; one input still writes the file."""
+    inputs = [str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / name
+    with pytest.raises(ConfigError, match=f"^-o {re.escape(str(out))} is named like a file "
+                                          f"\\({re.escape(Path(name).suffix.lower())}\\), but several "
+                                          "inputs need a directory"):
+        files.plan_outputs(inputs, str(out))
+    assert not out.exists()
+    assert files.plan_outputs(inputs, str(out) + os.sep) == [str(out / "a.csv"), str(out / "b.csv")]
+    assert files.plan_outputs(inputs[:1], str(out)) == [str(out)]
+    out.mkdir()
+    assert files.plan_outputs(inputs, str(out)) == [str(out / "a.csv"), str(out / "b.csv")]
+    assert files.plan_outputs(inputs, str(tmp_path / "out" / "release.v2")) == [  # no file's suffix
+        str(tmp_path / "out" / "release.v2" / "a.csv"), str(tmp_path / "out" / "release.v2" / "b.csv")]
+
+
 @pytest.mark.parametrize(("name", "data", "output", "message"), [
     ("in.jsonl", '{"text": "the patient"}\n', "out.parquet",
      "output .*out.parquet is named as Parquet, but anonymize writes its input's format, JSON Lines "

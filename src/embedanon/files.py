@@ -35,6 +35,7 @@ from ._atomic import (
 )
 from ._validate import positive_int
 from .backends.base import Backend, build_backend, chunk_texts
+from .compressed import SUFFIXES as COMPRESSION_SUFFIXES
 from .compressed import by_name, compressed_position, strip_suffix, text_output
 from .config import AnonymizerConfig
 from .errors import ConfigError, InputError
@@ -217,6 +218,8 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
         eio.check_output(output)
         targets: list[str | None] = [output]
     else:
+        if len(inputs) > 1 and not Path(output).is_dir():
+            _refuse_file_name(output)
         if not Path(output).is_dir() and not is_stream(output):
             try:  # created when the run starts (output_directory), removed if it fails
                 writable_directory(output)
@@ -233,6 +236,16 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
         # a compressed input's output in a directory is plain text: notes.csv.gz -> notes.csv
         targets = [str(Path(output) / strip_suffix(n)) for n in names]
     return targets
+
+
+def _refuse_file_name(output: str) -> None:
+    """Refuse, as the directory of several inputs' outputs, a missing ``output`` named like a
+    file (``-o out/single.csv``): it was made a directory of that name, silently. A name ending
+    in a separator (``out.csv/``) says a directory and passes."""
+    suffix = Path(output).suffix.lower()
+    if suffix in _FILE_SUFFIXES and not _names_directory(output):
+        raise ConfigError(f"-o {output} is named like a file ({suffix}), but several inputs need a "
+                          "directory: name a directory, or end this name with '/' if it is meant")
 
 
 def _names_directory(path: str) -> bool:
@@ -677,6 +690,9 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
 _NAMED_AS = {".jsonl": "JSON Lines", ".ndjson": "JSON Lines", ".csv": "comma-separated CSV",
              ".tsv": "tab-separated CSV", ".parquet": "Parquet", ".pq": "Parquet",
              ".txt": "plain text", ".vtt": "plain text", ".srt": "plain text"}
+#: names only a file has: the formats' extensions, the compressions' and .json (no format of
+#: anonymize's, but what a file of JSON is called); -o of several inputs must not end so
+_FILE_SUFFIXES = frozenset({*_NAMED_AS, *COMPRESSION_SUFFIXES, ".json"})
 _SUFFIX_OF = {"JSON Lines": ".jsonl", "comma-separated CSV": ".csv", "tab-separated CSV": ".tsv",
               "Parquet": ".parquet", "plain text": ".txt"}
 

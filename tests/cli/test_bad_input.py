@@ -181,6 +181,10 @@ CASES: dict[str, Case] = {
         lambda e, m: (m.setattr(_atomic.tempfile, "mkstemp", _raise(errno.EACCES)), e.run(str(e.good)))[1]),
     "second of two inputs fails": _case("line 1 is not valid JSON")(
         lambda e, m: _two_inputs(e)),
+    "several inputs to -o a file name": _case(
+        "-o {tmp}/new/single.csv is named like a file (.csv), but several inputs need a directory")(
+        lambda e, m: e.run(str(e.good), str(e.write("b.txt", "chest pain\n")), "-o",
+                           str(e.tmp / "new" / "single.csv"), output=False)),
     "stdin given twice": _case("'-'")(
         lambda e, m: e.run("-", "-", stdin=f"{CANARY}\n".encode(), output=False)),
     # outputs that would replace a file the run reads, or another output (QA D1, D4)
