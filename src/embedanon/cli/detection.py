@@ -37,9 +37,9 @@ from .convention import examples
 from .options import (
     AllowOpt,
     DenyOpt,
+    DetectFieldOpt,
     DetectorOptionOpt,
     EncodingErrorsOpt,
-    FieldOpt,
     FmtOpt,
     InputArg,
     LlmModelOpt,
@@ -68,7 +68,7 @@ def detect_command(
         "--output", "-o", metavar="FILE",
         help="The span file (JSONL; a regular file: it contains the original text).")],
     fmt: FmtOpt = None,
-    field: FieldOpt = None,
+    field: DetectFieldOpt = None,
     encoding_errors: EncodingErrorsOpt = "strict",
     detector: Annotated[str, typer.Option(
         "--detector", "-d", metavar="NAMES",

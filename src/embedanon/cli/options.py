@@ -71,8 +71,14 @@ FmtOpt = Annotated[Optional[str], typer.Option(
                          "(default: from the file extension, after any .gz, .bz2, .xz or .zst; tsv: "
                          "tab-separated CSV, e.g. on standard input).",
         metavar="txt|file|jsonl|csv|tsv|parquet")]
+_FIELD_HELP = "JSONL/CSV/Parquet field {} (repeatable; default 'text')."
 FieldOpt = Annotated[Optional[list[str]], typer.Option(
-        help="JSONL/CSV/Parquet field to anonymize (repeatable; default 'text').", metavar="NAME")]
+        help=_FIELD_HELP.format("to anonymize"), metavar="NAME")]
+#: ``--field`` of commands that read the field but write no release (``detect``, ``review``)
+DetectFieldOpt = Annotated[Optional[list[str]], typer.Option(
+        help=_FIELD_HELP.format("to detect in"), metavar="NAME")]
+ReviewFieldOpt = Annotated[Optional[list[str]], typer.Option(
+        help=_FIELD_HELP.format("to review, its original beside its release"), metavar="NAME")]
 JobsOpt = Annotated[int, typer.Option(
         help="Worker processes (processes engine; at most 4 x the CPUs available).", metavar="N")]
 EngineOpt = Annotated[str, typer.Option(

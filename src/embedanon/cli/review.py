@@ -23,7 +23,7 @@ from ..review import (
 )
 from .common import handle_errors
 from .convention import examples
-from .options import EncodingErrorsOpt, FieldOpt, FmtOpt, InputArg, release_anonymizer, release_options
+from .options import EncodingErrorsOpt, FmtOpt, InputArg, ReviewFieldOpt, release_anonymizer, release_options
 from .progress import ProgressOpt, StageProgress, choose, show_notices
 
 #: What each stage of :func:`~embedanon.review.build_review` counts, as the progress line says it.
@@ -63,7 +63,7 @@ def review_command(
         metavar="N", help=f"Records shown, a uniform sample drawn with the key (0: all, up to {MAX_SAMPLE}).")
     ] = DEFAULT_SAMPLE,
     fmt: FmtOpt = None,
-    field: FieldOpt = None,
+    field: ReviewFieldOpt = None,
     encoding_errors: EncodingErrorsOpt = "strict",
     attacks: Annotated[bool, typer.Option(
         "--attacks/--no-attacks", help="Run the re-identification attacks on the sample (slower).")] = True,
