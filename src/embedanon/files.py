@@ -161,8 +161,8 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
             "longest_record": spent(stats.longest_record_draws, epsilon),
             # None past the largest float: JSON has no infinity (decision 0370)
             "longest_text": spent(stats.longest_draws, epsilon), "whole_input": spent(stats.draws, epsilon),
-            "note": "basic composition: each word part the mechanism releases (well-known: 2) spends "
-                    "epsilon, so a text of n such parts spends n x epsilon per release, and a record "
+            "note": "basic composition: each word part the mechanism releases ('well-known' is 2 parts) "
+                    "spends epsilon, so a text of n such parts spends n x epsilon per release, and a record "
                     "the epsilon of all its texts (fields)"
                     + ("; words released verbatim or as surrogates spend none"
                        if config.scope.scope != "all" else ""),

@@ -536,6 +536,7 @@ def test_report_epsilon_counts_only_what_the_mechanism_released_outside_scope_al
     # detected: Zorblat, Quexley; hybrid: those and the 5 words outside the spans (the e-mail is a surrogate)
     assert data["counts"]["drawn_parts"] == draws and data["epsilon"]["whole_input"] == 13.0 * draws
     assert "spend none" in data["epsilon"]["note"]
+    assert "releases ('well-known' is 2 parts) spends epsilon" in data["epsilon"]["note"]
 
 
 @pytest.mark.parametrize(("args", "guard"), [

@@ -119,6 +119,8 @@ def test_epsilon_spent_counts_every_word_part_the_mechanism_replaces(tmp_path: P
     result = runner.invoke(app, ["privacy-report", "--no-contextual", *args])
     assert result.exit_code == 0, result.output
     assert "longest document: 20 x 14 = 280; whole input: 22 x 14 = 308" in result.stdout
+    # the example word is quoted: 'well-known is 2' read as a claim about how well known it is
+    assert "(epsilon = 14 per part; 'well-known' is 2 parts)" in result.stdout
     data = _report(*args)
     assert data["report"]["longest_document_parts"] == 20 and data["report"]["input_parts"] == 22
     assert data["report"]["longest_document_words"] == 13  # word tokens, for the change rate

@@ -233,6 +233,7 @@ def test_epsilon_spent_counts_word_parts(tiny_embedding: Path, tmp_path: Path) -
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert "longest record 20 word parts" in page and "n\u00b7\u03b5 = 280 spent" in page
+    assert "(&#x27;well-known&#x27; is 2 parts)" in page  # the example word quoted
 
 
 def test_the_figures_a_page_measures_without_attacks_are_the_ones_it_takes_thresholds_for(

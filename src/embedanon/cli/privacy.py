@@ -442,8 +442,8 @@ def format_report(report: PrivacyReport, counts: ReleaseCounts | None = None, *,
     else:
         e, m, longest = report.epsilon, counts.mechanism_parts, counts.longest_parts
         record = longest if longest_record is None else longest_record
-        spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per part; well-known "
-                 f"is 2); longest document: {longest} x {e:g} = {amount(longest * e)}; whole input: "
+        spent = (f"n x epsilon for a document of n {words} (epsilon = {e:g} per part; 'well-known' "
+                 f"is 2 parts); longest document: {longest} x {e:g} = {amount(longest * e)}; whole input: "
                  f"{m} x {e:g} = {amount(m * e)}")
         if record != longest:
             spent += (f"; longest record (its fields together): {record} x {e:g} = {amount(record * e)}")

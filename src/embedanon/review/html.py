@@ -297,7 +297,7 @@ def _settings(review: Review) -> str:
                                             "cut at a word boundary and marked truncated")))
     if s.epsilon is not None:
         rows.append(("\u03b5 spent", attr(
-            f"{s.epsilon:g} per word part the mechanism replaces (well-known: 2); a record of n "
+            f"{s.epsilon:g} per word part the mechanism replaces ('well-known' is 2 parts); a record of n "
             f"such parts spends n\u00b7\u03b5; the longest record of the input has "
             f"{review.longest_record_draws:,}: n\u00b7\u03b5 = {review.epsilon_spent or 0.0:g} spent"
             + (" at most (outside full scope only some parts are drawn by the mechanism; the page "
