@@ -106,3 +106,45 @@ def test_training_shows_progress_on_stderr(tmp_path: Path) -> None:
     quiet = runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(tmp_path / "q"),
                                 "--epochs", "2", "--progress", "plain", "-q"])
     assert quiet.exit_code == 0 and quiet.stderr == "", quiet.stderr
+
+
+def test_unknown_labels_are_all_named_in_one_line_and_evaluate_detection_still_reads_them(tmp_path: Path) -> None:
+    """Left by the audit: a gold file labelled NAME_STUDENT (as the Kaggle PII set is) stopped
+    training at 'line 1: span 0 label must be one of ...', naming neither the label nor the
+    others the file holds. Still refused (a model cannot learn a label it does not tag), in one
+    line naming every unknown label with its count, the most frequent first, and the renaming;
+    never a span's text. evaluate-detection scores the same file as it is."""
+    text = "Thanks, Amina Okafor! Mail amina@example.com or see example.org/amina."
+    spans = [{"start": 8, "end": 20, "label": "NAME_STUDENT"}, {"start": 26, "end": 43, "label": "EMAIL"},
+             {"start": 51, "end": 69, "label": "URL_PERSONAL"}]
+    records = [{"id": i, "text": text, "spans": spans[: 3 if i == 1 else 1]} for i in range(1, 4)]
+    data = tmp_path / "gold.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "adapted"
+    result = runner.invoke(app, ["detector", "train", "--data", str(data), "-o", str(out), "--epochs", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        f"error: {data}: 4 spans with labels training does not know (NAME_STUDENT 3, URL_PERSONAL 1); "
+        "rename them to the known labels (NAME, EMAIL, URL, PHONE, ID, DATE, ADDRESS, AGE, IP, LOCATION, "
+        "ORGANIZATION), e.g. NAME_STUDENT -> NAME (evaluate-detection scores any label)\n")
+    assert "Amina" not in result.output and not out.exists()
+    scored = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "regex"])
+    assert scored.exit_code == 0, scored.output
+
+
+def test_the_unknown_labels_named_are_the_most_frequent_few() -> None:
+    from embedanon.detectors.training import require_known_labels
+    from embedanon.errors import InputError
+
+    spans = [{"start": 0, "end": 1, "label": label} for n, label in enumerate(
+        ["B_LABEL", "A_LABEL", "C", "D", "E", "F\nX", "G" * 50]) for _ in range(7 - n)]
+    with pytest.raises(InputError) as caught:
+        require_known_labels([{"text": "x", "spans": spans}], "t")
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith("t: 28 spans with labels training does not know (B_LABEL 7, A_LABEL 6, C 5, "
+                              "D 4, E 3 and 2 more); rename them")
+    assert "e.g. NAME_STUDENT -> NAME" in message  # no known label among their words
+    require_known_labels([{"text": "x", "spans": [{"start": 0, "end": 1, "label": "LOCATION"}]}], "t")
+    with pytest.raises(InputError, match=r"\(NAME\\nSTUDENT 1\); .* e\.g\. NAME\\nSTUDENT -> NAME "):
+        require_known_labels([{"text": "x", "spans": [{"start": 0, "end": 1, "label": "NAME\nSTUDENT"}]}], "t")

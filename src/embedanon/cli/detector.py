@@ -56,6 +56,7 @@ def train_command(
     from ..detectors.training import (
         check_model_directory,
         require_disjoint_spans,
+        require_known_labels,
         require_tokens,
         save_model,
         train,
@@ -76,7 +77,9 @@ def train_command(
         _train_transformer(data, target, base=None if base in ("model", "none") else base, epochs=epochs or 1,
                            seed=seed)
         return
-    records = _model_labels_only(read_span_records(data), data)
+    records = read_span_records(data, any_label=True)  # unknown labels: one line naming them all
+    require_known_labels(records, str(data))
+    records = _model_labels_only(records, data)
     require_tokens(records, str(data))
     require_disjoint_spans(records, str(data))  # after LOCATION and ORGANIZATION are left out
     shown = StageProgress(choose(progress, quiet, False), "detector train", _TRAIN_UNITS)
@@ -112,11 +115,13 @@ def _model_labels_only(records: list[dict[str, Any]], data: Path) -> list[dict[s
 
 def _train_transformer(data: Path, out: Path, *, base: str | None, epochs: int, seed: int) -> None:
     from ..detectors.evaluate import read_span_records
-    from ..detectors.training import require_disjoint_spans, require_tokens, save_model
+    from ..detectors.training import require_disjoint_spans, require_known_labels, require_tokens, save_model
     from ..detectors.transformer import TransformerDetector, require_transformers, train_transformer
 
     require_transformers()  # the one-line error before reading any data
-    records = _model_labels_only(read_span_records(data), data)
+    records = read_span_records(data, any_label=True)
+    require_known_labels(records, str(data))
+    records = _model_labels_only(records, data)
     require_tokens(records, str(data))
     require_disjoint_spans(records, str(data))  # after LOCATION and ORGANIZATION are left out
     trained = train_transformer(records, base=base, epochs=epochs, seed=seed)

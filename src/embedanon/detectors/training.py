@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import os
+import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ import numpy as np
 from .._atomic import OutputError, atomic_directory, writable_directory
 from .._validate import positive_int, seed_int
 from ..errors import ConfigError, InputError
+from .base import LABELS
 from .bio import B_CLASS, CLASSES
 from .features import OWN_SLOTS, TOKEN_RE, Featurizer, fold, tokenize
 from .weights import (
@@ -330,6 +333,52 @@ def require_tokens(records: Iterable[dict[str, Any]], source: str) -> None:
     """
     if not any(TOKEN_RE.search(r["text"]) for r in records):  # the tokenizer's own pattern
         raise InputError(f"{source}: no tokens to train on (every text is empty or blank)")
+
+
+#: unknown labels a :func:`require_known_labels` refusal names, the most frequent first
+_LABELS_SHOWN = 5
+
+
+def require_known_labels(records: Iterable[dict[str, Any]], source: str) -> None:
+    """Refuse training records with span labels outside :data:`~.base.LABELS`.
+
+    The span format takes any label for scoring (``evaluate-detection`` reads other tools' gold
+    files, say NAME_STUDENT, as they are), but a model trained on a label it cannot tag would
+    learn those words as not personal, or as a class that does not exist. The one line names
+    every unknown label with its span count (the most frequent :data:`_LABELS_SHOWN`, then how
+    many more) and how to rename them, never a span's text.
+
+    Raises:
+        InputError: one line naming ``source``.
+    """
+    unknown = Counter(s["label"] for r in records for s in r["spans"] if s["label"] not in LABELS)
+    if not unknown:
+        return
+    ranked = sorted(unknown.items(), key=lambda item: (-item[1], item[0]))
+    named = ", ".join(f"{_label_shown(label)} {n}" for label, n in ranked[:_LABELS_SHOWN])
+    if len(ranked) > _LABELS_SHOWN:
+        named += f" and {len(ranked) - _LABELS_SHOWN} more"
+    total = unknown.total()
+    raise InputError(f"{source}: {total} span{'s' * (total != 1)} with labels training does not know "
+                     f"({named}); rename them to the known labels ({', '.join(LABELS)}), e.g. "
+                     f"{_renaming(label for label, _ in ranked)} (evaluate-detection scores any label)")
+
+
+def _label_shown(label: str) -> str:
+    """A label as a message names it: printable, at most 40 characters (a label is a category,
+    but a file may hold anything there)."""
+    short = label if len(label) <= 40 else label[:40] + "..."
+    return short if short.isprintable() else ascii(short)[1:-1]
+
+
+def _renaming(unknown: Iterable[str]) -> str:
+    """An example renaming: the first unknown label with a known one among its words
+    (``NAME_STUDENT -> NAME``), else that one."""
+    for label in unknown:
+        for word in re.split(r"[^A-Za-z]+", label.upper()):
+            if word in LABELS:
+                return f"{_label_shown(label)} -> {word}"
+    return "NAME_STUDENT -> NAME"
 
 
 def require_disjoint_spans(records: Iterable[dict[str, Any]], source: str) -> None:
