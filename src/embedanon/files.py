@@ -218,15 +218,15 @@ def plan_outputs(inputs: list[str], output: str | None) -> list[str | None]:
         eio.check_output(output)
         targets: list[str | None] = [output]
     else:
-        if len(inputs) > 1 and not Path(output).is_dir():
-            _refuse_file_name(output)
-        if not Path(output).is_dir() and not is_stream(output):
+        if not Path(output).is_dir():
+            if len(inputs) > 1:
+                _refuse_file_name(output)
+            if is_stream(output):
+                raise InputError(f"with several inputs, -o must be a directory: {output}")
             try:  # created when the run starts (output_directory), removed if it fails
                 writable_directory(output)
             except OutputError as exc:
                 raise InputError(str(exc)) from None
-        elif not Path(output).is_dir():
-            raise InputError(f"with several inputs, -o must be a directory: {output}")
         if "-" in inputs:
             raise ConfigError("standard input ('-') cannot be combined with an output directory")
         names = [strip_suffix(Path(p).name) for p in inputs]
@@ -686,13 +686,9 @@ def _reader(fh: IO[bytes], path: str, form: str, fields: list[str], errors: str,
             eio.CsvWriter(delimiter))
 
 
-#: what an output's extension (after any compression suffix) says the file holds
-_NAMED_AS = {".jsonl": "JSON Lines", ".ndjson": "JSON Lines", ".csv": "comma-separated CSV",
-             ".tsv": "tab-separated CSV", ".parquet": "Parquet", ".pq": "Parquet",
-             ".txt": "plain text", ".vtt": "plain text", ".srt": "plain text"}
-#: names only a file has: the formats' extensions, the compressions' and .json (no format of
-#: anonymize's, but what a file of JSON is called); -o of several inputs must not end so
-_FILE_SUFFIXES = frozenset({*_NAMED_AS, *COMPRESSION_SUFFIXES, ".json"})
+#: names only a file has: the data files' extensions and the compressions'; -o of several inputs
+#: must not end so
+_FILE_SUFFIXES = eio.DATA_SUFFIXES | frozenset(COMPRESSION_SUFFIXES)
 _SUFFIX_OF = {"JSON Lines": ".jsonl", "comma-separated CSV": ".csv", "tab-separated CSV": ".tsv",
               "Parquet": ".parquet", "plain text": ".txt"}
 
@@ -717,9 +713,9 @@ def check_formats(inputs: list[str], targets: Sequence[str | None], fmt: str | N
         if target is not None and by_name(target) is not None and form == "parquet":
             raise ConfigError(f"output {target}: Parquet compresses its own columns; name the "
                               "output .parquet, without a compression suffix")
-        named = _NAMED_AS.get(Path(strip_suffix(target or "")).suffix.lower())
+        named = eio.NAMED_AS.get(Path(strip_suffix(target or "")).suffix.lower())
         # named like the input itself: the user chose --format for it (notes.csv --format txt)
-        like_input = named == _NAMED_AS.get(Path(strip_suffix(path)).suffix.lower())
+        like_input = named == eio.NAMED_AS.get(Path(strip_suffix(path)).suffix.lower())
         if target is not None and target == output and named not in (None, _written_as(path, form)) \
                 and not like_input:
             shown, written = "<stdin>" if path == "-" else path, _written_as(path, form)

@@ -39,6 +39,16 @@ FORMATS: tuple[str, ...] = ("txt", "file", "jsonl", "csv", "tsv", "parquet")
 #: extensions whose files are one record each, read as ``file`` (decision 0195): a caption
 #: file's cues are one conversation (WebVTT from Zoom or Teams, SubRip)
 WHOLE_FILE_SUFFIXES: tuple[str, ...] = (".vtt", ".srt")
+#: what a data file's extension (after any compression suffix) says the file holds: the formats
+#: embedanon reads and writes, a caption file being plain text
+NAMED_AS: dict[str, str] = {
+    ".jsonl": "JSON Lines", ".ndjson": "JSON Lines", ".csv": "comma-separated CSV",
+    ".tsv": "tab-separated CSV", ".parquet": "Parquet", ".pq": "Parquet", ".txt": "plain text",
+    **dict.fromkeys(WHOLE_FILE_SUFFIXES, "plain text"),
+}  # fmt: skip
+#: the extensions a data file has: those of :data:`NAMED_AS` and ``.json`` (no format of
+#: embedanon's, but what a file of JSON is called); an HTML page or a directory never ends so
+DATA_SUFFIXES = frozenset({*NAMED_AS, ".json"})
 #: the formats whose records have named fields (``--field``)
 FIELD_FORMATS: tuple[str, ...] = ("jsonl", "csv", "tsv", "parquet")
 ENCODING_ERRORS = ("strict", "replace")

@@ -29,8 +29,8 @@ from ..detectors.evaluate import (
 )
 from ..detectors.registry import build_detectors
 from ..errors import InputError
-from ..files import _NAMED_AS, check_paths, iter_record_texts
-from ..io import check_encoding_errors
+from ..files import check_paths, iter_record_texts
+from ..io import NAMED_AS, check_encoding_errors
 from ..review.sample import reservoir_sample
 from .common import handle_errors
 from .convention import examples
@@ -97,7 +97,7 @@ def detect_command(
     The file contains the original text: handle it like the source data."""
     started = time.monotonic()
     private_target(output, "the span file")
-    named = _NAMED_AS.get(Path(strip_suffix(output)).suffix.lower())
+    named = NAMED_AS.get(Path(strip_suffix(output)).suffix.lower())
     if named not in (None, "JSON Lines"):  # as anonymize refuses -o out.csv for JSON lines
         raise InputError(f"output {output} is named as {named}, but detect writes a span file in JSON "
                          "Lines; name it .jsonl")

@@ -25,6 +25,7 @@ from .. import __version__
 from .._atomic import atomic_write, private_target
 from ..compressed import by_name, strip_suffix
 from ..errors import ConfigError
+from ..io import DATA_SUFFIXES
 from ..privacy.verdict import Check, shown
 from .assets import CSS, JS, LABEL_PALETTE
 from .lookalike import KINDS
@@ -405,11 +406,6 @@ def write_review(review: Review, path: str | os.PathLike[str]) -> None:
         fh.write(page)
 
 
-#: data-file names a review page must not get (anonymize's inputs and outputs)
-_DATA_SUFFIXES = frozenset({".csv", ".tsv", ".jsonl", ".ndjson", ".json", ".parquet", ".pq", ".txt", ".vtt",
-                            ".srt"})
-
-
 def check_target(path: str | os.PathLike[str], *, name: bool = True) -> None:
     """Refuse, before any work, a target the page must not go to: standard output, a special
     file (device, FIFO, ``/dev/stdout``) or a path that cannot be a regular file; and (``name``)
@@ -434,7 +430,7 @@ def check_page_name(path: str | os.PathLike[str]) -> None:
     """
     name = os.fspath(path)
     kind, suffix = by_name(name), Path(strip_suffix(name)).suffix.lower()
-    if kind is not None or suffix in _DATA_SUFFIXES:
+    if kind is not None or suffix in DATA_SUFFIXES:  # anonymize's inputs and outputs
         said = f"compressed ({kind})" if kind is not None else f"a {suffix} data file"
         raise ConfigError(f"output {name} is named as {said}, but review writes an HTML page holding "
                           "the original text; name it .html")
