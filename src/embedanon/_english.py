@@ -120,14 +120,14 @@ TIME_UNIT_ALTERNATION = "minute|min|hour|hr|day|week|wk|month|mo|year|yr|decade"
 #: 12/94``): the cue of the two-part date rule of ``regex`` (decision 0176) and of the check that
 #: keeps ``on 8/10`` a date while ``Rating: 8/10`` is a score (``detectors.merge``, decision 0180)
 DATE_CUE_ALTERNATION = "on|since|until|till|through|thru|from|by|before|after|due|dated|born"
-#: the words of a number said digit by digit, each at its digit's index, and ``oh`` for zero
-#: (``five five five, two oh one``): the spoken-number rule of ``regex`` and the PHONE surrogate
-#: that says its digits again (decision 0183)
 #: verbs of saying: a capitalized NAME before one is kept by the verifier (decision 0138), and one
 #: after a name in lower case leaves its span (decision 0213)
 SPEECH_VERBS: tuple[str, ...] = ("said", "says", "asked", "asks", "told", "tells", "replied", "answered",
                                  "whispered", "shouted", "cried", "added", "explained", "wrote", "writes")
 
+#: the words of a number said digit by digit, each at its digit's index, and ``oh`` for zero
+#: (``five five five, two oh one``): the spoken-number rule of ``regex`` and the PHONE surrogate
+#: that says its digits again (decision 0183)
 DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 #: one digit word, ``oh`` too, in any case (what IGNORECASE matches: ``\u017fix`` is ``six``)
 DIGIT_WORD_ALTERNATION = "|".join((*DIGIT_WORDS, "oh"))

@@ -369,7 +369,8 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     """
     text, common = context.text, context.common
     if context.case != "mixed":
-        return [_without_closed_last(text, sp) for sp in spans]
+        return [_without_closed_last(text, sp, _span_words(text, sp)) if sp.label == "NAME" else sp
+                for sp in spans]
 
     def loose(word: str) -> bool:
         key = fold(word.strip(_NAME_EDGE_PUNCT))
@@ -386,7 +387,7 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
         if sp.label != "NAME":
             out.append(sp)
             continue
-        words = [(m.start(), m.end()) for m in _SPAN_WORD.finditer(text, sp.start, sp.end)]
+        words = _span_words(text, sp)
         i, j = 0, len(words)
         while j - i > 1 and loose(text[words[j - 1][0] : words[j - 1][1]]):
             j -= 1
@@ -398,7 +399,7 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
                 i += 1
         kept = [text[a:b] for a, b in words[i:j]]
         if not any(capitalized(w) for w in kept):  # a name in lower case (``hải anh``)
-            out.append(_without_closed_last(text, sp))
+            out.append(_without_closed_last(text, sp, words))
         elif (i, j) == (0, len(words)):
             out.append(sp)
         else:
@@ -406,13 +407,16 @@ def trim_lower_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     return out
 
 
-def _without_closed_last(text: str, sp: Span) -> Span:
-    """``sp`` without the words of :data:`_NEVER_LAST` at its end when it is a NAME span with no
-    capitalized word but the pronoun ``I`` (``carlos said``, ``sandu, I'm`` → ``carlos``,
-    ``sandu``; decision 0213); one word always stays."""
-    if sp.label != "NAME":
-        return sp
-    words = [(m.start(), m.end()) for m in _SPAN_WORD.finditer(text, sp.start, sp.end)]
+def _span_words(text: str, sp: Span) -> list[tuple[int, int]]:
+    """The offsets of the words of ``sp`` (runs of non-space, punctuation kept)."""
+    return [(m.start(), m.end()) for m in _SPAN_WORD.finditer(text, sp.start, sp.end)]
+
+
+def _without_closed_last(text: str, sp: Span, words: list[tuple[int, int]]) -> Span:
+    """The NAME span ``sp``, of the words ``words`` (:func:`_span_words`), without the words of
+    :data:`_NEVER_LAST` at its end when it has no capitalized word but the pronoun ``I``
+    (``carlos said``, ``sandu, I'm`` → ``carlos``, ``sandu``; decision 0213); one word always
+    stays."""
     if any(capitalized(w) and fold(w.strip(_NAME_EDGE_PUNCT)) not in _PRONOUN_I
            for w in (text[a:b] for a, b in words)):
         return sp
