@@ -93,6 +93,12 @@ _LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|from|of|near|to|at|outside|around|visi
                        re.IGNORECASE)
 
 
+def _after_locative(text: str, start: int) -> bool:
+    """Whether a word a place name follows (:data:`_LOCATIVE`) ends right before ``start``, within
+    20 characters (the longest word, ``visiting``, and room for spaces)."""
+    return _LOCATIVE.search(text, max(0, start - 20), start) is not None
+
+
 #: a street's name: one to three capitalized words or an ordinal (``Nevins``, ``33rd``, ``Fifth``), with
 #: a house number before them or not, and a street word; or ``Avenue`` and a letter (``Avenue D``).
 #: ``Lane``, ``Drive``, ``Place`` and ``Way`` are surnames or common words and are left to the model.
@@ -197,7 +203,7 @@ def landmarks(text: str, taken: list[Span] | None = None) -> list[Span]:
             a = text.index(words[1], a + len(words[0]))
             words = words[1:]
         if len(words) >= 2 and free(a, b) and (not weighty_name(words[-2], "first")
-                                               or _LOCATIVE.search(text, max(0, a - 16), a)):
+                                               or _after_locative(text, a)):
             out.append(Span(a, b, "LOCATION", 1.0, "regex"))
     return out
 
@@ -258,12 +264,12 @@ def locations(text: str, taken: list[Span] | None = None) -> list[Span]:
             phrase = " ".join(words[:n])
             end = text.index(words[n - 1], a) + len(words[n - 1])
             if (article is not None and "the " + phrase.lower() in places
-                    and _LOCATIVE.search(text, max(0, article.start() - 20), article.start()) is not None):
+                    and _after_locative(text, article.start())):
                 out.append(Span(a, end, "LOCATION", 1.0, "regex"))
                 break
             if phrase.lower() not in places or _well_known(phrase):
                 continue
-            after_locative = _LOCATIVE.search(text, max(0, a - 20), a) is not None
+            after_locative = _after_locative(text, a)
             if after_locative or _distinctive(phrase):
                 out.append(Span(a, end, "LOCATION", 1.0, "regex"))
             break
