@@ -23,6 +23,13 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("Seen at Cluj Children's Hospital today.", [("Cluj Children's Hospital", "ORGANIZATION")]),
         ("at the Behavior Center in Tyler, Texas, where", [("Behavior Center", "ORGANIZATION"), ("Tyler", "LOCATION")]),
         ("She studied at the University of Lagos.", [("University of Lagos", "ORGANIZATION")]),
+        # a person and ``of`` before the organization stay outside it (decision 0216)
+        ("referred by Dr Amara Okafor of Kumasi General Hospital.", [("Kumasi General Hospital", "ORGANIZATION")]),
+        ("Professor Gerta Keller of Princeton University said", [("Princeton University", "ORGANIZATION")]),
+        ("Mary Smith of Acme Bank called.", [("Acme Bank", "ORGANIZATION")]),
+        ("She was at Sisters of Mercy Hospital.", [("Sisters of Mercy Hospital", "ORGANIZATION")]),
+        ("at the University of Ghana Medical School", [("University of Ghana Medical School", "ORGANIZATION")]),
+        ("Smith of Acme Bank called.", [("Smith of Acme Bank", "ORGANIZATION")]),
         ("A man, 94, of Yonkers, with a plan", [("Yonkers", "LOCATION")]),
         ("age open Mornington. - Prema, Coimbra", [("Mornington", "LOCATION"), ("Coimbra", "LOCATION")]),
         ("Seen at Chiang Mai General Hospital on July", [("Chiang Mai General Hospital", "ORGANIZATION")]),

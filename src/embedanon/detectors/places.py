@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import re
 
-from .._english import after_title
+from .._english import TITLES, after_title
 from ..lexicon import (
     COMMON_RANK,
     NAME_RANK,
@@ -218,10 +218,34 @@ def organizations(text: str) -> list[Span]:
             while len(words) > 1 and words[0].lower() in _ORG_OPENERS:
                 a = text.index(words[1], a + len(words[0]))
                 words = words[1:]
+            if pattern is _ORG:
+                a, words = _after_person(text, a, words)
             if len(words) < 2 or any(x < b and a < y for x, y in found):
                 continue
             found.append((a, b))
     return [Span(a, b, "ORGANIZATION", 1.0, "regex") for a, b in sorted(found)]
+
+
+def _after_person(text: str, a: int, words: list[str]) -> tuple[int, list[str]]:
+    """Where an organization whose words are ``words``, from ``a``, starts when a person and
+    ``of`` come first (``Dr Amara Okafor of Kumasi General Hospital``, ``Mary Smith of Acme Bank``:
+    decision 0216): after the last ``of``, when the words before it, titles left aside, are listed
+    name parts, and a title comes first or they are two or more; else ``a`` and ``words`` as they
+    are (``Sisters of Mercy Hospital``, ``University of Ghana Medical School``, ``Our Lady of
+    Lourdes Hospital``)."""
+    if "of" not in words[1:-1]:
+        return a, words
+    k = len(words) - 1 - words[::-1].index("of")
+    person = words[:k]
+    titled = after_title(text, a)
+    while person and person[0].rstrip(".").lower() in TITLES:
+        person, titled = person[1:], True
+    if not person or not (titled or len(person) > 1) or not all(folded(w) in name_parts() for w in person):
+        return a, words
+    for w in words[: k + 1]:
+        a = text.index(w, a) + len(w)
+    rest = words[k + 1 :]
+    return text.index(rest[0], a), rest
 
 
 def _well_known(phrase: str) -> bool:
