@@ -42,18 +42,18 @@ STREET_TYPES = frozenset((
 UNIT_WORDS = frozenset(("apt", "apartment", "suite", "ste", "unit", "floor", "fl", "room", "rm", "flat"))
 
 
-def _alternation(words: frozenset[str]) -> str:
+def alternation(words: frozenset[str]) -> str:
     """``words`` as one regular-expression alternation, longest first (``mrs`` before ``mr``)."""
     return "|".join(sorted(words, key=lambda t: (-len(t), t)))
 
 
 #: :data:`TITLES` as one regular-expression alternation, longest first (``mrs`` before ``mr``)
-TITLE_ALTERNATION = _alternation(TITLES)
+TITLE_ALTERNATION = alternation(TITLES)
 #: :data:`ADDRESS_TITLES` as one alternation (the verifier's features)
-ADDRESS_TITLE_ALTERNATION = _alternation(ADDRESS_TITLES)
+ADDRESS_TITLE_ALTERNATION = alternation(ADDRESS_TITLES)
 #: a title ending where a name starts, on the same line: spaces, or after an abbreviation a period
 #: and spaces or none (``Dr.Okafor``); not a period after a whole word (``the sheriff. Ick!``)
-_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:(?:{_alternation(_ABBREVIATED_TITLES)})\.[ \t\u00a0]*"
+_TITLE_BEFORE = re.compile(rf"(?<!\w)(?:(?:{alternation(_ABBREVIATED_TITLES)})\.[ \t\u00a0]*"
                            rf"|(?:{TITLE_ALTERNATION})[ \t\u00a0]+)\Z", re.IGNORECASE)
 
 
@@ -70,7 +70,7 @@ RELATION_NOUNS: tuple[str, ...] = (
 )
 #: an initial or an abbreviated title before its period, which ends no sentence (``M. Night``,
 #: ``Mr. Evening``; ``the doctor.`` does)
-_INITIAL_BEFORE = re.compile(rf"(?<![^\W\d_])(?:[^\W\d_]|{_alternation(_ABBREVIATED_TITLES)})\.\Z",
+_INITIAL_BEFORE = re.compile(rf"(?<![^\W\d_])(?:[^\W\d_]|{alternation(_ABBREVIATED_TITLES)})\.\Z",
                              re.IGNORECASE)
 
 

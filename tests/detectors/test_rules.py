@@ -805,9 +805,21 @@ def test_list_items_may_start_with_an_honorific(text, names, expected):
         ("ask Captain now", [("Captain", "NAME")], ["Captain"]),
         ("Ana Governor Li", [("Ana Governor Li", "NAME")], ["Ana Governor Li"]),
         ("On Dr. May 3", [("Dr. May 3", "DATE")], ["Dr. May 3"]),
+        # words of an office or of kinship leave a span's start too (decision 0214); one that is
+        # a name part stays (``Dean``), and one alone stays
+        ("Principal Okafor called", [("Principal Okafor", "NAME")], ["Okafor"]),
+        ("Vice President Ana Lee spoke", [("Vice President Ana Lee", "NAME")], ["Ana Lee"]),
+        ("my aunt rosa came", [("aunt rosa", "NAME")], ["rosa"]),
+        ("Dean Patel signed", [("Dean Patel", "NAME")], ["Dean Patel"]),
+        ("the Principal said", [("Principal", "NAME")], ["Principal"]),
+        ("a Principals Okafor", [("Principals Okafor", "NAME")], ["Principals Okafor"]),
         # symbols only are no name; digits stay (an age the model read as a name is still PII)
         ("<teacher> hi", [("<", "NAME")], []),
         ("guy 68 GSOH", [("68", "NAME")], ["68"]),
+        # but a year or a decade alone is no name and no PII (decision 0215)
+        ("By 1980, we knew", [("1980", "NAME")], []),
+        ("the 1990s were", [("1990s", "NAME")], []),
+        ("room 1980 and 3000", [("3000", "NAME")], ["3000"]),
     ],
 )
 def test_name_spans_lose_list_punctuation_at_their_edges(text, spans, expected):

@@ -63,6 +63,32 @@ def reviews_news_abstracts() -> Iterator[tuple[str, str]]:
         yield from (("pubmed", row["abstract"]) for row in csv.DictReader(fh))
 
 
+def speeches_and_broadcasts() -> Iterator[tuple[str, str]]:
+    """NLTK's ABC (rural and science news: a headline and its lines, up to about 1,500 characters),
+    State of the Union and inaugural addresses (a line each, 20 characters or more) and
+    movie_reviews (a review's first 3,000 characters, lower case): ``(corpus, text)``. No text of
+    the evaluation set comes from them (decision 0214)."""
+    corpora = DATA / "nltk_data" / "corpora"
+    with zipfile.ZipFile(corpora / "abc.zip") as z:
+        for name in ("rural", "science"):
+            block = ""
+            for line in z.read(f"abc/{name}.txt").decode("utf-8", "replace").splitlines():
+                if block and len(block) + len(line) > 1500:
+                    yield "abc", block
+                    block = ""
+                block = f"{block}\n{line}" if block else line
+            if block:
+                yield "abc", block
+    for corpus in ("state_union", "inaugural"):
+        with zipfile.ZipFile(corpora / f"{corpus}.zip") as z:
+            for name in sorted(n for n in z.namelist() if n.endswith(".txt")):
+                text = z.read(name).decode("latin-1")
+                yield from ((corpus, line.strip()) for line in text.splitlines() if len(line.strip()) >= 20)
+    with zipfile.ZipFile(corpora / "movie_reviews.zip") as z:
+        for name in sorted(n for n in z.namelist() if n.endswith(".txt")):
+            yield "movie_reviews", z.read(name).decode("latin-1")[:3000]
+
+
 def all_texts() -> Iterator[tuple[str, str]]:
     yield from webtext()
     yield from brown()
@@ -90,10 +116,11 @@ def outside_test_half() -> Iterator[tuple[int, str, str]]:
 
 
 def outside_matching(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
-    """The texts of :func:`outside_test_half` and :func:`reviews_news_abstracts` in which
-    ``pattern`` is found, as ``(corpus, text)``."""
+    """The texts of :func:`outside_test_half`, :func:`reviews_news_abstracts` and (from decision
+    0214 on) :func:`speeches_and_broadcasts` in which ``pattern`` is found, as ``(corpus, text)``."""
     out = [(corpus, text) for _, corpus, text in outside_test_half() if pattern.search(text)]
-    return out + [(corpus, text) for corpus, text in reviews_news_abstracts() if pattern.search(text)]
+    out += [(corpus, text) for corpus, text in reviews_news_abstracts() if pattern.search(text)]
+    return out + [(corpus, text) for corpus, text in speeches_and_broadcasts() if pattern.search(text)]
 
 
 def outside_or_more(argv: list[str]) -> list[tuple[str, str]]:

@@ -19,6 +19,7 @@ from ..._english import (
     TITLE_ALTERNATION,
     TITLES,
     after_title,
+    alternation,
     opens_clause,
 )
 from ...lexicon import (
@@ -253,8 +254,23 @@ def join_running_inversions(context: RuleContext, spans: list[Span]) -> list[Spa
 #: what a NAME span never starts or ends with (``Okafor,``: the model scored the comma a name
 #: continuation at the threshold)
 _NAME_EDGE_PUNCT = ',;:!?"'
-#: a title opening a NAME span, then the name: ``Mister [Gibbs]``, ``Captain [Jack]``
-_LEADING_TITLE = re.compile(rf"(?:{TITLE_ALTERNATION})\.?[ \t]+(?=\w)", re.IGNORECASE)
+#: a year or a decade (``1980``, ``1980s``), which a NAME span never is
+_YEAR = re.compile(r"(?:1[89]|20)\d\d(?:'?s)?")
+#: words of an office or of kinship that a NAME span loses at its start when a name follows
+#: (``Principal [Okafor]``, ``Vice President [Bush]``, ``Aunt [Rosa]``; decision 0214). Unlike the
+#: titles (:data:`~embedanon._english.TITLES`), no rule reads a name after them; none is a listed
+#: name part (``Dean``, ``Bishop``, ``Major`` may be the name itself)
+_LEADING_OFFICES = frozenset((
+    "principal", "headmaster", "headmistress", "headteacher", "teacher", "tutor", "counselor",
+    "counsellor", "chancellor", "president", "vice", "chairman", "chairwoman", "chairperson", "chief",
+    "director", "supervisor", "secretary", "minister", "ambassador", "commissioner", "superintendent",
+    "councillor", "councilor", "councilman", "councilwoman", "alderman", "congressman",
+    "congresswoman", "lieutenant", "commander", "corporal", "trooper", "constable", "warden",
+    "ranger", "agent", "chaplain", "archbishop", "cardinal", "brother", "aunt", "auntie", "uncle",
+    "grandma", "grandpa", "granny",
+))  # fmt: skip
+#: a title or such a word opening a NAME span, then the name: ``Mister [Gibbs]``, ``Captain [Jack]``
+_LEADING_TITLE = re.compile(rf"(?:{alternation(TITLES | _LEADING_OFFICES)})\.?[ \t]+(?=\w)", re.IGNORECASE)
 
 
 #: the word before a NAME span's last period, when that period ends a sentence: three letters or
@@ -285,8 +301,9 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
     that ends a sentence (``Bye Tomasz.``, decision 0189) are removed, never a letter, the period
     of an initial or an abbreviation (``J.``, ``Jr.``, ``Esq.``) or a single quote (an apostrophe
     may be the name's);
-    a span of nothing else, or of symbols only (``<`` of ``<teacher>``), is dropped (one of
-    digits stays: the model may have read an age as a name, and it is still PII).
+    a span of nothing else, or of symbols only (``<`` of ``<teacher>``), is dropped, and so is a
+    year or a decade alone (``By 1980``; one of other digits stays: the model may have read an age
+    as a name, and it is still PII).
     A title that opens a span of more words leaves it
     (``Mister Gibbs`` → ``Gibbs``, ``Captain Jack`` → ``Jack``; :data:`embedanon._english.TITLES`):
     the name is the PII, the title is kept as written, as after ``Dr.``. Other labels are left
@@ -318,6 +335,8 @@ def trim_name_edges(context: RuleContext, spans: list[Span]) -> list[Span]:
             title = _LEADING_TITLE.match(text, a, b)
         if not any(c.isalnum() for c in text[a:b]):
             continue  # symbols only: '<' of a chat log's '<teacher>'
+        if _YEAR.fullmatch(text, a, b):
+            continue  # 'By 1980, we knew': a year alone is no name and no PII (decision 0215)
         if (a, b) == (sp.start, sp.end):
             out.append(sp)
         else:
