@@ -11,6 +11,7 @@ from embedanon.text import (
     TITLE,
     UPPER,
     WORD_SPLIT_RE,
+    canonical_view,
     case_code,
     detokenize,
     lookup_key,
@@ -180,3 +181,42 @@ def test_mechanism_draws_counts_the_tokens_of_split_words_without_a_list(text: s
     from embedanon.text import drawn_parts, mechanism_draws, split_words
 
     assert mechanism_draws(text) == sum(map(drawn_parts, split_words(text)[1::2]))
+
+
+def test_canonical_view_composes_drops_format_characters_and_ends_lone_cr_lines():
+    """Decision 0217: the detectors read an NFD text composed, without zero-width and bidi
+    characters, with a lone CR as a line feed; each view character maps to whole characters."""
+    import unicodedata
+
+    assert canonical_view("Plain ASCII text.\r\nNext line") is None
+    assert canonical_view("José Peña, Zoë") is None  # already composed
+    assert canonical_view("a\rb") == ("a\nb", None, None)
+    text = unicodedata.normalize("NFD", "José Peña") + "\u200b@x.org\rok"
+    view, starts, ends = canonical_view(text)
+    assert view == "José Peña@x.org\nok"
+    assert starts is not None and ends is not None and len(starts) == len(ends) == len(view)
+    j = view.index("é")
+    assert text[starts[j] : ends[j]] == "e\u0301"
+    n = view.index("ñ")
+    assert text[starts[n] : ends[n]] == "n\u0303"
+    assert "".join(unicodedata.normalize("NFC", text[a:b]) for a, b in zip(starts, ends, strict=True)) == view.replace("\n", "\r")
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "e", "\u0301", "\u0308", "\u200b", "\r", "\n", " ", "\u1100", "\u1161", "Z"]), max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_canonical_view_maps_every_view_character_to_whole_characters(text):
+    """The offsets of the view are monotone, never split a letter from its marks, and cover only
+    the characters the view dropped besides."""
+    import unicodedata
+
+    out = canonical_view(text)
+    if out is None:
+        return
+    view, starts, ends = out
+    if starts is None or ends is None:
+        assert len(view) == len(text)
+        return
+    assert unicodedata.is_normalized("NFC", view)
+    assert all(a < b for a, b in zip(starts, ends, strict=True))
+    assert starts == sorted(starts) and ends == sorted(ends)
+    assert all(b == len(text) or unicodedata.category(text[b])[0] != "M" for b in ends)

@@ -195,6 +195,67 @@ def without_format(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
+#: a carriage return that no line feed follows: a line's end in old Mac files (decision 0217)
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def lone_cr_as_lf(text: str) -> str:
+    """``text`` with each lone carriage return a line feed, the same length (decision 0217): the
+    line-start patterns of the speaker labels and the detectors read a line's start after it."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
+def _continues(ch: str) -> bool:
+    """Whether ``ch`` belongs to the character before it: a combining mark, or a Hangul vowel or
+    final consonant jamo, which NFC composes with the syllable before it."""
+    return unicodedata.category(ch)[0] == "M" or "\u1160" <= ch <= "\u11ff"
+
+
+def canonical_view(text: str) -> tuple[str, list[int] | None, list[int] | None] | None:
+    """``text`` as the detectors read it when it is written in another form than they were built
+    on (decision 0217): composed (NFC: a letter and the accent written after it as a combining
+    mark are one character), less its format characters (zero-width spaces and joiners, soft
+    hyphens, bidirectional controls, the byte-order mark), a lone carriage return a line feed.
+
+    Returns:
+        None when ``text`` is already so (nearly every text; every ASCII text without a lone
+        carriage return). Else ``(view, starts, ends)``: the characters of ``view[j]`` are
+        ``text[starts[j]:ends[j]]``, a whole letter with its marks; both None when the view only
+        turned lone carriage returns into line feeds (offsets unchanged).
+    """
+    if text.isascii() or (unicodedata.is_normalized("NFC", text)
+                          and not any(unicodedata.category(ch) == "Cf" for ch in set(text))):
+        view = lone_cr_as_lf(text)
+        return None if view is text else (view, None, None)
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    n = len(text)
+    i = 0
+    while i < n:
+        if unicodedata.category(text[i]) == "Cf":
+            i += 1
+            continue
+        j = i + 1
+        while j < n:  # the letter's marks, and format characters between them
+            k = j
+            while k < n and unicodedata.category(text[k]) == "Cf":
+                k += 1
+            if k == n or not _continues(text[k]):
+                break
+            j = k + 1
+        piece = text[i:j]
+        if piece == "\r" and (j == n or text[j] != "\n"):
+            piece = "\n"
+        elif not piece.isascii():
+            piece = unicodedata.normalize("NFC", without_format(piece))
+        parts.append(piece)
+        starts.extend([i] * len(piece))
+        ends.extend([j] * len(piece))
+        i = j
+    return "".join(parts), starts, ends
+
+
 def split_joined(token: str) -> list[str]:
     """Split a token on its internal joiners, keeping them: ``o'neil`` -> ``['o', "'", 'neil']``."""
     return _JOINER_SPLIT_RE.split(token)

@@ -580,3 +580,39 @@ def test_the_detector_gives_names_in_brackets_without_the_brackets():
     found = [text[s.start:s.end] for s in build_detectors("model,regex").detect(text)]
     assert not any(c in "".join(found) for c in "()")
     assert "Louise Brooks" in found and "Malik" in found
+
+
+@pytest.mark.parametrize("form", ["NFD", "format", "both"])
+def test_a_text_in_another_form_gets_the_spans_of_its_composed_form(form):
+    """Decision 0217: a name written with combining accents, or an e-mail with a zero-width space,
+    is found as in the composed text; spans cover whole letters with their marks."""
+    import unicodedata
+
+    composed = "José Peña-Müller, née Françoise Dubé, of Orléans: write to marisol@examplemail.org."
+    text = composed
+    if form in ("NFD", "both"):
+        text = unicodedata.normalize("NFD", text)
+    if form in ("format", "both"):
+        text = text.replace("marisol@", "marisol\u200b@").replace("Dubé", "Du\u00adbé")
+    detector = build_detectors("model,regex")
+    want = [(composed[s.start : s.end], s.label) for s in detector.detect(composed)]
+    got = [(unicodedata.normalize("NFC", text[s.start : s.end]).replace("\u200b", "").replace("\u00ad", ""), s.label)
+           for s in detector.detect(text)]
+    assert got == want and ("marisol@examplemail.org", "EMAIL") in want
+    for s in detector.detect(text):
+        assert s.end == len(text) or unicodedata.category(text[s.end])[0] != "M"
+
+
+def test_no_span_keeps_an_emoji_a_control_or_a_format_character_at_its_edges():
+    """Decision 0217: the model took ``👋`` of ``👋🏽`` and a NUL after a name into the span; a
+    redacted name then took them along and left the skin-tone modifier alone."""
+    from embedanon.detectors.merge import without_symbol_edges
+
+    text = "Leilani Kahananui 👋🏽 says hi\x00 to Ana\u200b ☎ 555-0142 🎉"
+    pieces = ["Leilani Kahananui 👋", "hi\x00", "Ana\u200b", "☎ 555-0142", "🎉"]
+    spans = [Span(text.index(p), text.index(p) + len(p), "NAME") for p in pieces]
+    assert [text[s.start : s.end] for s in without_symbol_edges(text, spans)] == [
+        "Leilani Kahananui", "hi", "Ana", "555-0142"]
+    chat = "Patient Marisol Quintanilla\x00 called. Leilani Kahananui 👋🏽 says hi"
+    found = build_detectors("model,regex").detect(chat)
+    assert [chat[s.start : s.end] for s in found] == ["Marisol Quintanilla", "Leilani Kahananui"]

@@ -369,6 +369,15 @@ def test_role_labels_are_kept_and_a_name_label_gets_its_names_surrogate():
     assert "Doctor:" not in full  # full scope still replaces every word
 
 
+def test_role_labels_after_a_lone_carriage_return_are_kept_in_hybrid_scope():
+    """A lone carriage return ends a line (decision 0217): the labels after it are kept as after a
+    line feed; the audit found them rewritten (``Nurse:`` became ``Doctors:``)."""
+    text = "Doctor: Thanks, Ms. Quintanilla.\rNurse: noted the allergy\rPatient: ok\rDoctor: fine"
+    doc = Anonymizer(key=fast_key(6), scope="hybrid", detectors="regex").anonymize_document(text)
+    assert [line.split(":")[0] for line in doc.text.split("\r")] == ["Doctor", "Nurse", "Patient", "Doctor"]
+    assert "noted the allergy" not in doc.text
+
+
 def test_html_tags_are_structure_in_hybrid_scope():
     """Bare HTML tags are kept as written in hybrid scope (decision 0179; the mechanism had turned
     ``<br />`` into ``<bridge />``), a tag with attributes is text, and scope ``all`` still

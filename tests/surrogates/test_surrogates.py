@@ -223,3 +223,17 @@ def test_faker_surrogates_do_not_depend_on_other_threads(label: str) -> None:
     finally:
         sys.setswitchinterval(interval)
     assert all(out == alone for out in outs)
+
+
+@pytest.mark.parametrize("label", ["NAME", "LOCATION", "EMAIL"])
+def test_a_span_in_decomposed_form_gets_the_surrogate_of_its_composed_form(label: str) -> None:
+    """Decision 0217: a name written with combining accents (NFD), or with a zero-width space or
+    a soft hyphen in it, is the same name: its surrogate is the composed name's, and it keeps no
+    combining mark (the audit saw ``Peña-Müller`` become ``Jlz̃w-Rg̈uqpd``)."""
+    import unicodedata
+
+    composed = {"NAME": "José Peña-Müller", "LOCATION": "Orléans", "EMAIL": "josé.peña@exämple.org"}[label]
+    for variant in (unicodedata.normalize("NFD", composed), composed.replace("é", "\u00ad\u00e9\u200b")):
+        out = _surrogate(label, variant, b"r")
+        assert out == _surrogate(label, composed, b"r")
+        assert not any(unicodedata.category(ch) in ("Mn", "Cf") for ch in out)

@@ -51,6 +51,7 @@ from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD, after_title
 from .._validate import strings
 from ..errors import ConfigError
 from ..structure import role_ranges
+from ..text import canonical_view
 from .abbreviations import without_defined_abbreviations
 from .base import LABELS, VALUE_LABELS, Detector, Span
 from .folding import fold_key, folded_pattern, folded_view, original_span, strict_key
@@ -231,6 +232,38 @@ def _stray_brackets(piece: str) -> list[int]:
     return sorted(stray + open_at)
 
 
+#: what no span starts or ends with (decision 0217): white space, control and format characters,
+#: symbols (an emoji ``👋`` and its skin-tone modifier), a variation selector and the keycap mark
+_EDGE_CATEGORIES = frozenset(("Cc", "Cf", "So", "Sk", "Zs", "Zl", "Zp"))
+_EDGE_MARKS = frozenset(("\ufe0e", "\ufe0f", "\u20e3"))
+
+
+def _edge(char: str) -> bool:
+    return char.isspace() or char in _EDGE_MARKS or unicodedata.category(char) in _EDGE_CATEGORIES
+
+
+def without_symbol_edges(text: str, spans: list[Span]) -> list[Span]:
+    """The spans less the white space, control and format characters and symbols at their edges
+    (decision 0217): the model took the emoji after a name into it, ending between the emoji and
+    its skin-tone modifier (``Leilani Kahananui 👋`` of ``👋🏽``), and a NUL after a name, so a
+    redacted name took them along. A span of nothing else goes."""
+    out: list[Span] = []
+    for span in spans:
+        a, b = span.start, span.end
+        if text[a].isalnum() and text[b - 1].isalnum():
+            out.append(span)
+            continue
+        while a < b and _edge(text[a]):
+            a += 1
+        while b > a and _edge(text[b - 1]):
+            b -= 1
+        if (a, b) == (span.start, span.end):
+            out.append(span)
+        elif b > a:
+            out.append(Span(a, b, span.label, span.score, span.source))
+    return out
+
+
 def without_stray_brackets(text: str, spans: list[Span]) -> list[Span]:
     """NAME spans cut at each bracket whose partner lies outside them (decision 0196): the model
     took the bracket before or after a name into it (``Lulu (`` of ``Lulu (Louise Brooks)``,
@@ -302,11 +335,28 @@ class UnionDetector:
 
         The detectors, the lists and the verifier read :func:`~.view.detection_view` of the text
         (bare HTML tags and the time stamps before speakers masked, typographic quotes in ASCII; the
-        same length), and no span keeps a tag's or a stamp's characters."""
+        same length), and no span keeps a tag's or a stamp's characters. A text in decomposed
+        form, or with format characters or lone carriage returns, is read in its
+        :func:`~embedanon.text.canonical_view` and its spans mapped back to whole letters."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
+        canonical = canonical_view(text)
+        if canonical is None:
+            return self._detect_view(text)
+        form, starts, ends = canonical
+        spans = self._detect_view(form)
+        if starts is None or ends is None:
+            return spans
+        out: list[Span] = []  # back to the characters of ``text``, whole letters with their marks
+        for s in spans:
+            start, end = max(starts[s.start], out[-1].end if out else 0), ends[s.end - 1]
+            if end > start:
+                out.append(Span(start, end, s.label, s.score, s.source))
+        return out
+
+    def _detect_view(self, text: str) -> list[Span]:
         view, tags = detection_view(text)
-        spans = self._detect(view)
+        spans = without_symbol_edges(view, self._detect(view))
         return without_ranges(text, spans, tags) if tags else spans
 
     def _detect(self, text: str) -> list[Span]:

@@ -56,7 +56,7 @@ from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
 from ..surrogates.names import CONNECTORS, PARTICLES
-from ..text import JOINERS, lookup_key, split_joined, split_words, without_possessive
+from ..text import JOINERS, lone_cr_as_lf, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item
 
 
@@ -344,8 +344,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     lists = _allow_list(scope.allow)
     # structure: never a span, kept as written (never the mechanism's), but for what the deny
     # list names: the steward's own list wins over the structure pass (decision 0167); bare HTML
-    # tags are structure too (decision 0179)
-    roles = _less(union_ranges(role_ranges(text), markup_ranges(text)),
+    # tags are structure too (decision 0179); a lone carriage return ends a line (decision 0217)
+    roles = _less(union_ranges(role_ranges(lone_cr_as_lf(text)), markup_ranges(text)),
                   sorted((s.start, s.end) for s in spans if "deny" in s.source.split("+")))
     spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)

@@ -20,12 +20,13 @@ EMAIL, URL, ADDRESS, AGE (:mod:`.fakes`), LOCATION (:mod:`.locations`), ORGANIZA
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from ..detectors.base import LABELS, VALUE_LABELS
 from ..errors import ConfigError
-from ..text import TITLE, UPPER, case_code
+from ..text import TITLE, UPPER, case_code, without_format
 from .avoid import NO_NAMES, AvoidNames
 from .base import PRF, Context, Maker, Stream, prf_from_key
 from .config import NEUTRAL_ID, NEUTRAL_PHONE, SurrogateConfig
@@ -106,6 +107,8 @@ class Surrogates:
             avoid = AvoidNames.of(avoid)
         if not text.strip():
             return text
+        if not text.isascii():  # a name in decomposed form or with a zero-width space is the same
+            text = unicodedata.normalize("NFC", without_format(text))  # name (decision 0217)
         entity_prf = record_prf if self._record_scope else prf
         context = Context(
             entity=lambda purpose: Stream(entity_prf, purpose),
