@@ -42,7 +42,7 @@ import numpy as np
 from .._english import CLAUSE_END, GREETING_ALTERNATION, RELATION_ALTERNATION, SPEECH_VERBS, opens_clause
 from .._validate import fraction
 from ..errors import ConfigError
-from ..lexicon import name_like
+from ..lexicon import folded, name_like, name_parts, place_names
 from ..structure import VOICE_OPEN, handle, mention_ranges, speaker_labels
 from .base import Span
 from .verify_features import DENSE_NAMES, FEATURE_VERSION, TextView, featurize, span_features
@@ -77,6 +77,32 @@ def before_speech_verb(text: str, span: Span) -> bool:
 #: a greeting, a thanks or a farewell right before a name (``Bye Tomasz!``, ``Thanks, Aiko``)
 _GREETING_BEFORE = re.compile(r"(?<![^\W_])(?:" + GREETING_ALTERNATION + r"),?[ \t]+\Z", re.IGNORECASE)
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+
+
+#: a capitalized word and a comma right before a span, on the same line (``Brennecke, ``)
+_SURNAME_COMMA_BEFORE = re.compile(r"(?<![\w'\u2019-])([A-Z][^\W\d_]+(?:['\u2019-][^\W\d_]+)*),[ \t]+\Z")
+
+
+def after_surname(text: str, span: Span) -> bool:
+    """Whether ``span`` is the given name of a name written surname first (decision 0218:
+    ``Referral for Brennecke, Ingrid from Dr. Asante``): one word, a listed given name, right
+    after a capitalized word that reads as a name (:func:`~embedanon.lexicon.name_like`) and a
+    comma (not ``Thanks, Ingrid``, ``Yesterday, Ingrid``, ``Brown, Ingrid``, nor a region after a
+    town, ``Richmond, Virginia``)."""
+    word = text[span.start : span.end]
+    if not word.isalpha() or folded(word) not in name_parts("first"):
+        return False
+    before = _SURNAME_COMMA_BEFORE.search(text, max(0, span.start - 40), span.start)
+    if before is None or not name_like(before.group(1)):
+        return False
+    return not (word.lower() in _REGIONS_NAMED_LIKE_PEOPLE and before.group(1).lower() in place_names())
+
+
+#: countries, states and continents that are listed given names, which follow a town's name and a
+#: comma as its region (``Richmond, Virginia``, ``Amman, Jordan``), lower case
+_REGIONS_NAMED_LIKE_PEOPLE = frozenset((
+    "africa", "america", "chad", "georgia", "israel", "jordan", "virginia",
+))  # fmt: skip
 
 
 def after_greeting(text: str, span: Span) -> bool:
@@ -167,7 +193,8 @@ class SpanVerifier:
     def exempt(self, text: str, span: Span) -> bool:
         """Whether ``span`` is kept whatever its probability: a NAME right after a relation noun, a
         capitalized NAME right before a verb of saying, a NAME addressed after a greeting
-        (:func:`after_greeting`: ``Bye Tomasz!``), or a NAME that is a chat handle a speaker
+        (:func:`after_greeting`: ``Bye Tomasz!``), a given name after a surname and a comma
+        (:func:`after_surname`: ``Brennecke, Ingrid``), or a NAME that is a chat handle a speaker
         label of the text names (``<tom_h>``, ``maria_99:``: an account's identifier, decision
         0182; not a program's ``libjavaplugin_oji``), a NAME inside the speaker of a caption's
         voice tag (:func:`_voice_speaker`, decision 0194), or a handle named with ``@``
@@ -175,7 +202,8 @@ class SpanVerifier:
         if span.label != "NAME":
             return False
         return (after_relation_noun(text, span.start) or before_speech_verb(text, span)
-                or after_greeting(text, span) or _speaker_handle(text, text[span.start:span.end])
+                or after_greeting(text, span) or after_surname(text, span)
+                or _speaker_handle(text, text[span.start:span.end])
                 or _voice_speaker(text, span)
                 or (span.start > 0 and text[span.start - 1] == "@"
                     and (span.start, span.end) in mention_ranges(text)))
