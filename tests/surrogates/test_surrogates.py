@@ -237,3 +237,4 @@ def test_a_span_in_decomposed_form_gets_the_surrogate_of_its_composed_form(label
         out = _surrogate(label, variant, b"r")
         assert out == _surrogate(label, composed, b"r")
         assert not any(unicodedata.category(ch) in ("Mn", "Cf") for ch in out)
+    assert _surrogate(label, " \u200b", b"r") == " \u200b"  # nothing but a format character

@@ -93,7 +93,7 @@ class Surrogates:
                 day of two digits in it, so its padding does not tell the original's digits.
 
         Returns:
-            The surrogate text. Whitespace-only text is returned as it is.
+            The surrogate text. Text of white space and format characters only is returned as it is.
 
         Raises:
             ConfigError: unknown label. TypeError: ``text`` is not a string, or ``avoid`` is one.
@@ -105,10 +105,13 @@ class Surrogates:
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         if not isinstance(avoid, AvoidNames):
             avoid = AvoidNames.of(avoid)
+        if not text.isascii():  # a name in decomposed form or with a zero-width space is the same
+            composed = unicodedata.normalize("NFC", without_format(text))  # name (decision 0217)
+            if not composed.strip():
+                return text
+            text = composed
         if not text.strip():
             return text
-        if not text.isascii():  # a name in decomposed form or with a zero-width space is the same
-            text = unicodedata.normalize("NFC", without_format(text))  # name (decision 0217)
         entity_prf = record_prf if self._record_scope else prf
         context = Context(
             entity=lambda purpose: Stream(entity_prf, purpose),
