@@ -572,3 +572,23 @@ def test_speaker_lines_of_a_transcription_service_are_kept(scope: str) -> None:
     lines = doc.text.split("\n")
     assert lines[0].startswith("Dr. ") and lines[0].endswith("  0:00") and "Okafor" not in doc.text
     assert lines[3] == "Patient  0:04" and lines[6] == "Speaker 3  0:20"
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_weekdays_and_holidays_in_a_record_with_dates_move_with_them(scope: str) -> None:
+    """Decision 0219: a weekday's name or a holiday left as written beside shifted dates told the
+    record's offset (modulo 7; or whole: ``Christmas Day, 12/25/2023``). In a record with a date,
+    a weekday moves by the same offset and a holiday becomes ``the holiday``; without a date they
+    are kept as written (no PII alone)."""
+    import datetime as dt
+
+    anonymizer = Anonymizer(key=fast_key(6), scope=scope, detectors="regex")
+    text = "Came in on Friday with chest pain. Visit date: 06/15/2012. Back on Christmas Day, 12/25/2023."
+    out = anonymizer.anonymize(text)
+    visit = re.search(r"(\d\d)/(\d\d)/(\d{4})", out)  # the first date, 06/15/2012, a Friday
+    assert visit is not None
+    weekday = dt.date(int(visit.group(3)), int(visit.group(1)), int(visit.group(2))).strftime("%A")
+    assert weekday in out.split()  # the weekday moved with the date
+    assert "Christmas" not in out and "the holiday, " in out
+    plain = "We met on Friday and had a Christmas party."
+    assert Anonymizer(key=fast_key(6), scope="detected", detectors="regex").anonymize(plain) == plain

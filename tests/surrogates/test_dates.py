@@ -370,3 +370,13 @@ def test_a_number_a_date_span_took_in_is_not_zero_padded():
     # missed with probability <= 8 * (7/8)**100 < 2e-5
     assert firsts == set("23456789")
     assert "0" in zeros  # a number that starts with 0 may keep it
+
+
+@pytest.mark.parametrize(("holiday", "expected"), [
+    ("Christmas Day", "the holiday"), ("thanksgiving", "the holiday"), ("New Year’s Eve", "the holiday"),
+    ("St Patrick's Day", "the holiday"), ("EASTER", "THE HOLIDAY"),
+])
+def test_a_holiday_becomes_no_day_of_the_calendar(holiday: str, expected: str) -> None:
+    """Decision 0219: a holiday beside a record's shifted dates is no anchor for its offset."""
+    out = Surrogates(SurrogateConfig()).replace("DATE", holiday, prf=prf_from_key(b"k"), record_prf=prf_from_key(b"r"))
+    assert out == expected

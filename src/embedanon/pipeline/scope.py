@@ -55,6 +55,7 @@ from ..lexicon import dictionary_word
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
+from ..surrogates.dates import HOLIDAY
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lone_cr_as_lf, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item
@@ -257,6 +258,35 @@ def with_weekdays(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: a weekday's full name, any case, as a whole word
+_WEEKDAY = re.compile(r"(?<![\w'\u2019-])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+                      r"(?![\w'\u2019-])", re.IGNORECASE)
+
+
+def with_date_anchors(text: str, spans: list[Span]) -> list[Span]:
+    """In a record with a DATE span, each weekday's name and each holiday
+    (:data:`~embedanon.surrogates.dates.HOLIDAYS`) that no span holds becomes a DATE span too
+    (decision 0219): the record's dates all move by one offset, and a weekday or a holiday left
+    as written told it (``came in on Friday ... 06/15/2012``: the offset modulo 7; ``Christmas
+    Day, 12/25/2023``: the offset itself). The DATE surrogate moves a weekday by the offset and
+    writes ``the holiday`` for a holiday. Weekdays and holidays alone are no PII (the
+    guideline), so no detector flags them."""
+    if not any(s.label == "DATE" for s in spans):
+        return spans
+    anchors = sorted([*_WEEKDAY.finditer(text), *HOLIDAY.finditer(text)], key=lambda m: m.start())
+    taken = [(s.start, s.end) for s in spans]
+    added: list[Span] = []
+    for m in anchors:
+        a, b = m.span()
+        if added and a < added[-1].end:
+            continue
+        i = bisect_right(taken, (a, len(text) + 1))
+        if (i and taken[i - 1][1] > a) or (i < len(taken) and taken[i][0] < b):
+            continue
+        added.append(Span(a, b, "DATE", 1.0, "anchor"))
+    return sorted([*spans, *added], key=lambda s: (s.start, s.end)) if added else spans
+
+
 #: what a redaction leaves outside its brackets: sentence punctuation a span took in at its end,
 #: a pair of brackets around all of it, and a name's possessive
 _SENTENCE_END = re.compile(r"(?<=\S)[.,;:!?\s]+$")
@@ -348,6 +378,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     roles = _less(union_ranges(role_ranges(lone_cr_as_lf(text)), markup_ranges(text)),
                   sorted((s.start, s.end) for s in spans if "deny" in s.source.split("+")))
     spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
+    spans = with_date_anchors(text, spans)
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)
     role_ends = [b for _, b in roles]
 
