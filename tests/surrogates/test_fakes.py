@@ -164,6 +164,14 @@ def test_age_buckets_and_jitter():
     assert replace("AGE", "89", record=b"a") in {"87", "88", "90"}
 
 
+def test_an_age_in_days_weeks_or_months_is_never_top_coded():
+    """The audit of decision 0219: ``100 days old`` became ``90 days old`` (the bucket is years)."""
+    for original in ("100 days old", "120 wks", "95 months", "100-day-old"):
+        number = int(re.match(r"\d+", replace("AGE", original)).group())
+        assert number != 90 and abs(number - int(re.match(r"\d+", original).group())) <= 2
+    assert replace("AGE", "95-year-old") == "90-year-old"
+
+
 def test_age_jitter_zero_keeps_ages_below_the_bucket():
     surrogates = Surrogates(SurrogateConfig(age_jitter=0, age_top=80))
     assert replace("AGE", "54", surrogates=surrogates) == "54"

@@ -397,18 +397,21 @@ class AgeMaker:
         self._top = config.age_top
         self._jitter = config.age_jitter
 
-    def age(self, age: int, context: Context) -> int:
-        """The surrogate age of one record."""
-        if age >= self._top:
-            return self._top
+    def age(self, age: int, context: Context, *, years: bool = True) -> int:
+        """The surrogate age of one record: top-coded when it counts years (``years``; not ``100
+        days old``), moved by an offset drawn for the record and the value."""
+        top = self._top if years else None
+        if top is not None and age >= top:
+            return top
         if self._jitter == 0:
             return age
         offset = context.record(f"AGE\x00{age}").signed_offset(self._jitter)
         new = age + offset if age + offset >= 1 else age - offset
-        return min(new, self._top)
+        return new if top is None else min(new, top)
 
     def make(self, text: str, context: Context) -> str:
         stream = context.entity(f"AGE\x00{entity_key(text)}")
+        years = _SHORT_UNIT.search(text) is None
         match = re.search(r"\d+", text)
         if match is not None:
             age, stop = int(match.group()), match.end()
@@ -416,7 +419,7 @@ class AgeMaker:
                 # a decade of life (``in her 40s``): its middle moved, written as a decade again
                 new = str(self.age(age + 5, context) // 10 * 10)
             else:
-                new = str(self.age(age, context))
+                new = str(self.age(age, context, years=years))
                 upper = _AGE_RANGE.match(text, stop)
                 if upper and int(upper.group(2)) > age:  # ``45-50``: the range moves as a whole
                     high = min(int(upper.group(2)) + int(new) - age, self._top)
@@ -425,12 +428,16 @@ class AgeMaker:
             match = next((m for m in _NUMBER_IN_WORDS.finditer(text) if m.group()), None)
             if match is None:
                 return scrubbed(text, stream, AGE_WORDS)
-            new = in_words(min(self.age(_number_value(match), context), 999), match.group())
+            new = in_words(min(self.age(_number_value(match), context, years=years), 999), match.group())
             stop = match.end()
         before, after = text[: match.start()], _agree(text[stop:], new)
         return fix_ordinals(f"{scrubbed(before, stream, AGE_WORDS)}{new}{scrubbed(after, stream, AGE_WORDS)}")
 
 
+#: a unit of an age shorter than a year (``100 days old``, ``18-month-old``, ``6 wks``), which is
+#: never top-coded (a baby's age in days is no age over 89)
+_SHORT_UNIT = re.compile(r"(?<![^\W\d_])(?:months?|mos?|weeks?|wks?|days?|hours?|hrs?)(?![^\W\d_])",
+                         re.IGNORECASE)
 #: a unit noun after an age, apart from it (``1 year old``; not ``1-year-old``, always singular)
 _AGE_UNIT = re.compile(r"(\s+)(year|month|week|day|yr|wk)(s?)(?![^\W\d_])", re.IGNORECASE)
 
