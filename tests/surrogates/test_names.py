@@ -443,3 +443,25 @@ def test_a_given_name_before_an_initial_keeps_the_role_it_has_in_the_record():
         out = [name(t, record=str(r).encode(), roles=record_roles(record)) for t in record]
         given = {o.split()[0].rstrip(".") for o in out}
         assert len(given) == 1, out
+
+
+def test_a_name_glued_to_an_initial_or_a_handle_keeps_no_letter_count():
+    """Decision 0220: a chunk of name parts glued by other characters (``A.Kowalczyk``,
+    ``jessica_smith``, ``maria_99``) got random letters of each run's length, so the attacker of
+    the surrogate audit told two candidate names apart 9 times in 10. Each run is a name now;
+    separators, a title, an initial's place and digits' places stay."""
+    surrogates = Surrogates(SurrogateConfig())
+
+    def out(text: str, record: bytes) -> str:
+        return surrogates.replace("NAME", text, prf=prf_from_key(b"k"), record_prf=prf_from_key(record))
+
+    lengths = set()
+    for i in range(40):
+        initial, dot, surname = out("A.Kowalczyk", bytes([i])).partition(".")
+        assert dot and len(initial) == 1 and initial != "A" and surname[:1].isupper() and surname != "Kowalczyk"
+        lengths.add(len(surname))
+        given, sep, digits = out("maria_99", bytes([i])).partition("_")
+        assert sep and given.islower() and given != "maria" and len(digits) == 2 and digits.isdigit()
+    assert len(lengths) > 3  # not the original's nine letters every time
+    assert re.fullmatch(r"Dr\.[A-Z]\S+", out("Dr.Smith", b"r"))
+    assert re.fullmatch(r"@\S+_\S+", out("@jessica_smith", b"r"))

@@ -313,7 +313,24 @@ class NameMaker:
                 if i + 1 < len(out) and chunks[i + 1].isspace():
                     chunks[i + 1] = out[i + 1] = ""
             elif kind == "other":
-                out[i] = shaped(chunks[i], context.entity(f"NAME\x00other\x00{entity_key(chunks[i])}"))
+                out[i] = self._glued(chunks[i], context, avoid)
+        return "".join(out)
+
+    def _glued(self, chunk: str, context: Context, avoid: AvoidNames) -> str:
+        """A chunk of name parts glued by other characters (``A.Kowalczyk``, ``jessica_smith``,
+        ``maria_99``, ``Dr.Smith``): each run of two letters or more a name part of its own role
+        (:meth:`role_of`) in its case, a title kept; single letters, digits and the rest in the
+        same shape (decision 0220: random letters of each run's length had kept its length, so
+        an attacker told two candidate names apart 9 times in 10)."""
+        stream = context.entity(f"NAME\x00other\x00{entity_key(chunk)}")
+        out, at = [], 0
+        for m in _NAME_RUN.finditer(chunk):
+            out.append(_glue(chunk[at : m.start()], stream))
+            run = m.group()
+            key = entity_key(run)
+            out.append(run if run.lower() in TITLES else self.part(self.role_of(key), run, context, avoid))
+            at = m.end()
+        out.append(_glue(chunk[at:], stream))
         return "".join(out)
 
     def _roles(
@@ -408,6 +425,16 @@ def _classify(chunk: str) -> str:
     if _WORD.fullmatch(core):
         return "particle" if core in PARTICLES else "word"
     return "other"
+
+
+#: a run of two letters or more in a glued chunk: a name part (``Kowalczyk`` of ``A.Kowalczyk``)
+_NAME_RUN = re.compile(r"[^\W\d_]{2,}")
+
+
+def _glue(piece: str, stream: Stream) -> str:
+    """What lies between the name parts of a glued chunk: its letters and digits in the same shape
+    (an initial a random letter, ``99`` random digits), its separators as written."""
+    return shaped(piece, stream) if any(ch.isalnum() for ch in piece) else piece
 
 
 def _kinds(chunks: list[str]) -> list[str]:
