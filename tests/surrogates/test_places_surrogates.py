@@ -121,6 +121,10 @@ def test_a_place_of_several_comma_parts_keeps_them():
     ("Brown Brothers Harriman", {"brown", "harriman"}),
     ("Johnson & Johnson", {"johnson"}),
     ("Miller General Hospital", {"miller"}),
+    # a listed surname that is a common word, joined to a name (decision 0221)
+    ("Okonkwo Banks Clinic", {"okonkwo", "banks"}),
+    ("Okafor, Banks & Chase LLP", {"okafor", "banks", "chase"}),
+    ("Okafor and Love Foundation", {"okafor", "love"}),
 ])
 def test_an_institution_named_after_a_common_surname_keeps_no_name_of_it(text, names):
     """Review audit (Presidio's synthetic ORGANIZATION spans and hand-made ones): a founder's

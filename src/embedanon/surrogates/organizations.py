@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from ..leakguard import keys_are_variants
-from ..lexicon import common_word, name_like, place_names, weighty_name
+from ..lexicon import common_word, folded, name_like, name_parts, place_names, weighty_name
 from ..text import TITLE, apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
@@ -35,7 +35,7 @@ _POSSESSIVE = re.compile(r"(?<=[^\W\d_]{2})['\u2019]s$", re.IGNORECASE)
 _KINDS = frozenset({"hospital", "hospitals", "medical", "center", "centre", "health", "clinic", "clinics",
                     "university", "college", "school", "academy", "institute", "church", "bank",
                     "foundation", "company", "corporation", "general", "memorial", "regional", "st",
-                    "saint", "of", "and", "the"})
+                    "saint", "of", "and", "the", "llp", "pllc", "plc"})
 
 
 def _distinctive(word: str, places: frozenset[str]) -> bool:
@@ -58,6 +58,34 @@ def _compounds(text: str, words: list[re.Match[str]]) -> list[list[re.Match[str]
         else:
             runs.append([m])
     return [run for run in runs if len(run) > 1]
+
+
+#: what joins the names of partners in a firm's name (``Okafor Banks``, ``Okafor, Banks & Chase``)
+_PARTNER_JOIN = re.compile(r"\s*(?:,\s*)?(?:(?:&|and)\s+)?")
+
+
+def _with_partners(text: str, words: list[re.Match[str]], distinctive: set[int]) -> None:
+    """Adds to ``distinctive`` (word starts) each capitalized listed surname that is also a common
+    word (``Banks``, ``Chase``, ``Love``) joined to a distinctive word by a space, a comma, ``&`` or
+    ``and`` (decision 0221: ``Okonkwo Banks Clinic`` kept ``Banks``, ``Okafor, Banks & Chase LLP``
+    kept both); a name of common words only is left as it is (``Planned Parenthood``)."""
+    surnames = name_parts("last")
+    words = [m for m in words if m.group().lower() != "and"]  # a joiner, no neighbour
+    changed = bool(distinctive)
+    while changed:
+        changed = False
+        for i, m in enumerate(words):
+            if m.start() in distinctive or case_code(m.group()) != TITLE or m.group().lower() in _KINDS:
+                continue
+            if folded(m.group().split("'")[0]) not in surnames:
+                continue
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(words) and words[j].start() in distinctive:
+                    a, b = sorted((m, words[j]), key=lambda w: w.start())
+                    if _PARTNER_JOIN.fullmatch(text, a.end(), b.start()):
+                        distinctive.add(m.start())
+                        changed = True
+                        break
 
 
 class OrganizationMaker:
@@ -83,6 +111,7 @@ class OrganizationMaker:
         for compound in _compounds(text, words):  # ``Weeks-Rivas``: one name, all of it or none
             if any(m.start() in distinctive for m in compound):
                 distinctive.update(m.start() for m in compound)
+        _with_partners(text, words, distinctive)
         targets = [m for m in words if m.start() in distinctive] or words[:1]
         stream = context.entity(f"ORGANIZATION\x00{entity_key(text)}")
         surnames = self._surnames()
