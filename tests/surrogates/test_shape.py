@@ -220,10 +220,10 @@ def test_keep_shape_phone_keeps_its_words(original, words):
 
 @pytest.mark.parametrize("phone_format", ["neutral", "keep-shape", "###-####"])
 def test_a_number_said_digit_by_digit_is_said_again(phone_format):
-    """A spoken number gets spoken digits (decision 0183): one digit word for one, each in its
-    word's case, the separators kept, the digits never a variant of the original's (at most one
-    digit differs), the same surrogate for the same number under the same key, whatever the
-    phone format."""
+    """A spoken number gets spoken digits (decision 0183): here, a number of ten digits said three,
+    three and four, one digit word for one, each in its word's case, the separators kept, the
+    digits never a variant of the original's (at most one digit differs), the same surrogate for
+    the same number under the same key, whatever the phone format."""
     words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
     surrogates = Surrogates(SurrogateConfig(phone_format=phone_format))
     original = "Five five five, two oh one, three three four four"
@@ -239,3 +239,18 @@ def test_a_number_said_digit_by_digit_is_said_again(phone_format):
         assert replace(surrogates, "PHONE", original, b"key-%d" % k) == out
         outs.add(new)
     assert len(outs) == 40
+
+
+def test_a_number_said_digit_by_digit_hides_its_length_and_grouping_unless_shapes_are_kept():
+    """Decision 0222: a spoken number kept its count of digits and its grouping (a local number of
+    seven digits against one of ten or eleven), which the neutral written layout hides. Under
+    the neutral format (and a pattern of one's own) it is said as ten digits, three, three and
+    four; under ``keep-shape`` it keeps its shape."""
+    original = "five five five, oh one three two"
+    for k in range(20):
+        neutral = replace(Surrogates(SurrogateConfig()), "PHONE", original, b"key-%d" % k)
+        assert re.fullmatch(r"(?:[a-z]+ ){2}[a-z]+, (?:[a-z]+ ){2}[a-z]+, (?:[a-z]+ ){3}[a-z]+", neutral), neutral
+        kept = replace(Surrogates(SurrogateConfig(phone_format="keep-shape")), "PHONE", original, b"key-%d" % k)
+        assert re.sub(r"[a-z]+", "w", kept) == "w w w, w w w w"
+    said = replace(Surrogates(SurrogateConfig()), "PHONE", "call Six one seven", b"k")  # the words around stay
+    assert re.fullmatch(r"call [A-Z][a-z]+ [a-z]+ [a-z]+, (?:[a-z]+ ){2}[a-z]+, (?:[a-z]+ ){3}[a-z]+", said), said

@@ -216,9 +216,28 @@ def said_again(text: str, stream: Stream) -> str | None:
     return "".join(out) + text[at:]
 
 
+def said_neutral(text: str, stream: Stream) -> str | None:
+    """A number said digit by digit said again as ten random digits in one layout, three, three
+    and four, the first word in the first digit word's case and the rest in the second's, the
+    words before and after it kept (decision 0222:
+    :func:`said_again` kept the original's count of digits and its grouping, which the neutral
+    written layout exists to hide). None when :func:`said_again` is."""
+    words = list(DIGIT_WORD.finditer(text))
+    if not words or any(c.isdigit() for c in text):
+        return None
+    original = "".join(str(digit_word_value(m.group())) for m in words)
+    digits = redraw(lambda: "".join(_symbols(stream, _DIGITS, 10)), original)
+    rest = words[1].group() if len(words) > 1 else words[0].group().lower()
+    said = [transfer_case(words[0].group() if i == 0 else rest, DIGIT_WORDS[int(d)])
+            for i, d in enumerate(digits)]
+    groups = [" ".join(said[:3]), " ".join(said[3:6]), " ".join(said[6:])]
+    return text[: words[0].start()] + ", ".join(groups) + text[words[-1].end() :]
+
+
 class PhoneMaker:
     """PHONE: the neutral pattern (default), a pattern of the config's own, or the same shape; a
-    number said digit by digit is said again (:func:`said_again`), whatever the format."""
+    number said digit by digit is said again: in one layout of ten digits (:func:`said_neutral`),
+    or in its own shape under ``keep-shape`` (:func:`said_again`)."""
 
     label = "PHONE"
 
@@ -228,10 +247,10 @@ class PhoneMaker:
 
     def make(self, text: str, context: Context) -> str:
         stream = context.entity(f"PHONE\x00{_alnum_key(text)}")
-        spoken = said_again(text, stream)
+        pattern = self._pattern
+        spoken = said_again(text, stream) if pattern is None else said_neutral(text, stream)
         if spoken is not None:
             return spoken
-        pattern = self._pattern
         if pattern is None:  # digits and letters (``1-800-FLOWERS``) random; ``ext.``, ``tel`` kept
             kept: str = redraw(lambda: scrub(text, stream, PHONE_WORDS), text)
             return kept
