@@ -95,12 +95,20 @@ def test_url_keeps_scheme_www_path_shape_and_extension():
     original = "https://www.acme-hospital.org/patients/12345/record.pdf?id=77#top"
     out = replace("URL", original)
     match = re.fullmatch(
-        r"https://www\.([a-z0-9.]+)/([a-z]+)/(\d{5})/([a-z]+)\.pdf\?([a-z]+)=(\d\d)#([a-z]+)", out
+        r"https://www\.([a-z0-9.]+)/([a-z]+)/(\d{1,8})/([a-z]+)\.pdf\?([a-z]+)=(\d{1,8})#([a-z]+)", out
     )
     assert match, out
     assert match.group(1) in PUBLIC_URL_DOMAINS
     assert "12345" not in out and "patients" not in out
     assert replace("URL", original) == out
+
+
+def test_a_url_digit_run_keeps_no_length():
+    """Decision 0223: a digit run of a URL path kept its length (``/patients/12345`` → five
+    digits), as an ID's neutral layout no longer does."""
+    lengths = {len(re.search(r"/(\d+)$", replace("URL", f"https://acme.org/patients/{n}")).group(1))
+               for n in range(10000, 10040)}
+    assert len(lengths) >= 5
 
 
 def test_url_without_scheme_and_with_reserved_domains():

@@ -8,7 +8,8 @@
   be inverted (issue 9).
 * URL: scheme and ``www.`` kept, user info and port dropped, host → a domain drawn from
   ``url_domains`` as above; in the path, query and fragment every letter run becomes a
-  pronounceable random word of 3-9 letters and every digit run random digits of the same length;
+  pronounceable random word of 3-9 letters and every digit run random digits of a random length
+  1-8 (not the original's: a record number in a path kept its length until decision 0223);
   separators and a known file extension are kept. Both are keyed on the whole address, so the
   same address always gets the same surrogate, while a frequent domain does not become a
   frequent surrogate domain.
@@ -163,6 +164,10 @@ def _is_extension(runs: list[str], i: int) -> bool:
     return i > 0 and runs[i - 1] == "." and runs[i].lower() in EXTENSIONS and at_end
 
 
+#: the longest digit run of a URL surrogate: each run gets 1 to this many random digits
+_URL_DIGITS = 8
+
+
 class UrlMaker:
     """URL surrogates (see the module docstring)."""
 
@@ -187,8 +192,8 @@ class UrlMaker:
         runs = _RUNS.findall(rest)
         out = []
         for i, run in enumerate(runs):
-            if run.isdigit():
-                out.append("".join(str(stream.below(10)) for _ in run))
+            if run.isdigit():  # a random length, as in an e-mail's local part (decision 0223)
+                out.append("".join(str(stream.below(10)) for _ in range(1 + stream.below(_URL_DIGITS))))
             elif not run[0].isalpha() or _is_extension(runs, i):
                 out.append(run)
             else:
