@@ -55,7 +55,7 @@ from ..lexicon import dictionary_word
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
-from ..surrogates.dates import HOLIDAY
+from ..surrogates.dates import HOLIDAY, WEEKDAYS
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lone_cr_as_lf, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item
@@ -175,6 +175,20 @@ def recurrences(text: str, strings: dict[str, Span]) -> list[Span]:
     return found
 
 
+def _outside(spans: list[Span]) -> Callable[[int, int], bool]:
+    """Whether ``[a, b)`` overlaps no span of ``spans`` (disjoint), by bisection over their starts."""
+    taken = sorted((s.start, s.end) for s in spans)
+    starts = [a for a, _ in taken]
+
+    def free(a: int, b: int) -> bool:
+        j = bisect_right(starts, a) - 1
+        if j >= 0 and taken[j][1] > a:
+            return False
+        return not (j + 1 < len(taken) and taken[j + 1][0] < b)
+
+    return free
+
+
 def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | None = None) -> list[Span]:
     """The spans plus every other whole-word occurrence, in any case, of what they label.
 
@@ -205,15 +219,7 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
             strings.setdefault(piece.strip().casefold(), span)
     if not names and not strings:
         return spans
-    taken = sorted((s.start, s.end) for s in spans)
-    starts = [a for a, _ in taken]
-
-    def free(a: int, b: int) -> bool:
-        j = bisect_right(starts, a) - 1
-        if j >= 0 and taken[j][1] > a:
-            return False
-        return not (j + 1 < len(taken) and taken[j + 1][0] < b)
-
+    free = _outside(spans)
     added: list[Span] = []
     name_score = max((s.score for s in spans if s.label == "NAME"), default=1.0)
     at = 0
@@ -259,8 +265,7 @@ def with_weekdays(text: str, spans: list[Span]) -> list[Span]:
 
 
 #: a weekday's full name, any case, as a whole word
-_WEEKDAY = re.compile(r"(?<![\w'\u2019-])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-                      r"(?![\w'\u2019-])", re.IGNORECASE)
+_WEEKDAY = re.compile(rf"(?<![\w'\u2019-])(?:{'|'.join(WEEKDAYS)})(?![\w'\u2019-])", re.IGNORECASE)
 
 
 def with_date_anchors(text: str, spans: list[Span]) -> list[Span]:
@@ -274,16 +279,12 @@ def with_date_anchors(text: str, spans: list[Span]) -> list[Span]:
     if not any(s.label == "DATE" for s in spans):
         return spans
     anchors = sorted([*_WEEKDAY.finditer(text), *HOLIDAY.finditer(text)], key=lambda m: m.start())
-    taken = [(s.start, s.end) for s in spans]
+    free = _outside(spans)
     added: list[Span] = []
     for m in anchors:
         a, b = m.span()
-        if added and a < added[-1].end:
-            continue
-        i = bisect_right(taken, (a, len(text) + 1))
-        if (i and taken[i - 1][1] > a) or (i < len(taken) and taken[i][0] < b):
-            continue
-        added.append(Span(a, b, "DATE", 1.0, "anchor"))
+        if (not added or a >= added[-1].end) and free(a, b):
+            added.append(Span(a, b, "DATE", 1.0, "anchor"))
     return sorted([*spans, *added], key=lambda s: (s.start, s.end)) if added else spans
 
 
