@@ -200,14 +200,23 @@ PHONE_WORDS = frozenset({"ext", "extn", "extension", "x", "tel", "telephone", "p
                          "mobile", "mob", "cell", "m", "t", "f", "p", "h", "w", "home", "work", "office"})
 
 
+def _said_digits(text: str) -> tuple[list[re.Match[str]], str] | None:
+    """The digit words of a number said digit by digit and its digits (``five five five`` ->
+    ``555``); None when ``text`` holds a digit or no digit word."""
+    words = list(DIGIT_WORD.finditer(text))
+    if not words or any(c.isdigit() for c in text):
+        return None
+    return words, "".join(str(digit_word_value(m.group())) for m in words)
+
+
 def said_again(text: str, stream: Stream) -> str | None:
     """A number said digit by digit (``five five five, two oh one``) said again with random digits,
     one word for one, in each word's case, the separators kept; redrawn until the digits are no
     variant of the original's. None when ``text`` holds a digit or no digit word."""
-    words = list(DIGIT_WORD.finditer(text))
-    if not words or any(c.isdigit() for c in text):
+    found = _said_digits(text)
+    if found is None:
         return None
-    original = "".join(str(digit_word_value(m.group())) for m in words)
+    words, original = found
     digits = redraw(lambda: "".join(_symbols(stream, _DIGITS, len(words))), original)
     out, at = [], 0
     for m, digit in zip(words, digits, strict=True):
@@ -219,13 +228,13 @@ def said_again(text: str, stream: Stream) -> str | None:
 def said_neutral(text: str, stream: Stream) -> str | None:
     """A number said digit by digit said again as ten random digits in one layout, three, three
     and four, the first word in the first digit word's case and the rest in the second's, the
-    words before and after it kept (decision 0222:
-    :func:`said_again` kept the original's count of digits and its grouping, which the neutral
-    written layout exists to hide). None when :func:`said_again` is."""
-    words = list(DIGIT_WORD.finditer(text))
-    if not words or any(c.isdigit() for c in text):
+    words before and after it kept (decision 0222: :func:`said_again` kept the original's count
+    of digits and its grouping, which the neutral written layout exists to hide). None when
+    :func:`said_again` is."""
+    found = _said_digits(text)
+    if found is None:
         return None
-    original = "".join(str(digit_word_value(m.group())) for m in words)
+    words, original = found
     digits = redraw(lambda: "".join(_symbols(stream, _DIGITS, 10)), original)
     rest = words[1].group() if len(words) > 1 else words[0].group().lower()
     said = [transfer_case(words[0].group() if i == 0 else rest, DIGIT_WORDS[int(d)])
