@@ -275,8 +275,8 @@ class NameMaker:
 
     # -- a span --------------------------------------------------------------------------------
     def make(self, text: str, context: Context) -> str:
-        if not text.isascii():  # format characters (soft hyphens, zero-width joiners) are not parts
-            text = without_format(text)
+        # format characters (soft hyphens, zero-width joiners) are no parts: Surrogates.replace
+        # leaves them out of every span before a maker reads it (decision 0217)
         chunks = _CHUNK.findall(text)
         kinds = _kinds(chunks)
         parts = [i for i, kind in enumerate(kinds) if kind in ("word", "initial")]
