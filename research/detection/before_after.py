@@ -11,6 +11,7 @@ command line of a measurement that compares every span (:func:`write_spans`).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -75,3 +76,13 @@ def main_on_real_text(labels: tuple[str, ...] = (), noun: str = "",
     from corpora import outside_or_more
 
     main(lambda: outside_or_more(sys.argv), labels, noun, context)
+
+
+def main_on_matching(pattern: re.Pattern[str], labels: tuple[str, ...] = (), noun: str = "",
+                     context: tuple[int, int] = (60, 40)) -> None:
+    """:func:`main` over the real texts outside the test half in which ``pattern`` is found
+    (``given_names/corpora.py``: ``outside_matching``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "given_names"))
+    from corpora import outside_matching
+
+    main(lambda: outside_matching(pattern), labels, noun, context)

@@ -15,20 +15,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import main  # noqa: E402
+from before_after import main_on_matching  # noqa: E402
 
 OTHER_FORM = re.compile("[\u0300-\u036f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
                         "\x00-\x08\x0b\x0c\x0e-\x1f\u2600-\u27bf\U0001f000-\U0001faff]|\r(?!\n)")
 
 
-def texts() -> list[tuple[str, str]]:
-    from corpora import outside_matching
-
-    return outside_matching(OTHER_FORM)
-
-
 if __name__ == "__main__":
-    main(texts, (), "", (50, 30))
+    main_on_matching(OTHER_FORM, (), "", (50, 30))

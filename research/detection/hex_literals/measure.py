@@ -13,15 +13,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import main  # noqa: E402
+from before_after import main_on_matching  # noqa: E402
 
 HEX = re.compile(r"\b0[xX][0-9A-Fa-f]+\b")
 
 
 if __name__ == "__main__":
-    from corpora import outside_matching
-
-    main(lambda: outside_matching(HEX))
+    main_on_matching(HEX)

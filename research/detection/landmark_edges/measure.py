@@ -14,20 +14,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import main  # noqa: E402
+from before_after import main_on_matching  # noqa: E402
 
 LANDMARK = re.compile(r"[A-Z][a-z'\u2019\-]+[ \t]+"
                       r"(?:Park|Square|Building|Bridge|Station|Terminal|Plaza|Mall)\b")
 
 
-def texts() -> list[tuple[str, str]]:
-    from corpora import outside_matching
-
-    return outside_matching(LANDMARK)
-
-
 if __name__ == "__main__":
-    main(texts, ("LOCATION", "NAME"), "LOCATION and NAME", (60, 30))
+    main_on_matching(LANDMARK, ("LOCATION", "NAME"), "LOCATION and NAME", (60, 30))

@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import main  # noqa: E402
+from before_after import main_on_matching  # noqa: E402
 
 PERSON_OF = re.compile(r"[A-Z][\w'\-]*[ \t]+of[ \t]+(?:[A-Z][\w'\-]*[ \t]+){0,3}"
                        r"(?:Hospitals?|Medical|Health|Clinics?|Infirmary|Hospice|Nursing|Rehabilitation|"
@@ -26,11 +25,5 @@ PERSON_OF = re.compile(r"[A-Z][\w'\-]*[ \t]+of[ \t]+(?:[A-Z][\w'\-]*[ \t]+){0,3}
                        r"Corporation|LLC|Ltd|Company|Bank|Foundation|Laboratories|Pharmacy|Vineyards|Winery)\b")
 
 
-def texts() -> list[tuple[str, str]]:
-    from corpora import outside_matching
-
-    return outside_matching(PERSON_OF)
-
-
 if __name__ == "__main__":
-    main(texts, ("NAME", "ORGANIZATION"), "NAME and ORGANIZATION", (60, 30))
+    main_on_matching(PERSON_OF, ("NAME", "ORGANIZATION"), "NAME and ORGANIZATION", (60, 30))

@@ -14,15 +14,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "given_names"))
 sys.path.insert(0, str(HERE.parent))
 
-from before_after import main  # noqa: E402
+from before_after import main_on_matching  # noqa: E402
 
 CLOCK = re.compile(r"(?<![\d:])\d{1,2}:\d\d(?![\d:])|\d\d:\d\d:\d\d")
 
 
 if __name__ == "__main__":
-    from corpora import outside_matching
-
-    main(lambda: outside_matching(CLOCK))
+    main_on_matching(CLOCK)
