@@ -337,12 +337,19 @@ class Featurizer:
                 out[:] = arr
             return out
 
-        columns: list[np.ndarray] = []
-        salts: list[int] = []
+        at = col
 
-        def put(values: np.ndarray, salt: int) -> None:  # hashed together below, in one pass
-            columns.append(values)
-            salts.append(salt)
+        def put(values: np.ndarray, salt: int) -> None:  # hashed into the next column of ids
+            nonlocal at
+            assert at < self.slots
+            h = values * 0x9E3779B1
+            h += salt * 0x85EBCA77 + 0x165667B1
+            h &= 0xFFFFFFFF
+            h ^= h >> 15
+            h &= mask
+            h[h == 0] = 1
+            ids[:, at] = h
+            at += 1
 
         pad_word = 0x5A5A5A5
         for off in (-3, -2, -1, 1, 2, 3):
@@ -397,24 +404,11 @@ class Featurizer:
             + chunk_flags[np.minimum(chunk_id + 1, len(bounds) - 1)],
             63,
         )
-        banded = 0
         if self._band_context:
             band = facts[:, col + 4]
             put(w_1 * 29 + band, 44)
             put(band * 29 + w1, 45)
-            banded = 2  # the last two context columns: padding where a token has no band
-        h = (
-            np.stack(columns) * 0x9E3779B1
-            + np.array(salts, dtype=np.int64)[:, None] * 0x85EBCA77
-            + 0x165667B1
-        ) & 0xFFFFFFFF
-        h ^= h >> 15
-        h &= mask
-        h[h == 0] = 1
-        if banded:
-            h[len(columns) - banded :, band == 0] = _PAD
-        assert col + len(columns) <= self.slots
-        ids[:, col : col + len(columns)] = h.T
+            ids[band == 0, at - 2 : at] = _PAD  # the last two context columns: padding where no band
         dense = np.stack([shifted(drow, -1, 0), drow, shifted(drow, 1, 0)], axis=1)
         return ids, dense, word_rows
 
