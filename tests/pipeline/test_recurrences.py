@@ -57,6 +57,23 @@ def test_many_distinct_strings_in_one_long_text() -> None:
     assert {text[s.start:s.end].casefold() for s in found} == {x.casefold() for x in ids}
 
 
+def test_distinct_strings_sharing_their_longest_run() -> None:
+    """336 distinct dates of one year (each looked up by ``2024``) and a few with accents: the
+    one-scan search, which tries an ASCII string only where the text equals it in lower case,
+    finds what the plain search finds."""
+    dates = [f"{d} {m} 2024" for d in range(1, 29) for m in ("Jan", "Feb", "Mar", "Apr", "May", "June",
+                                                                "July", "Aug", "Sept", "Oct", "Nov", "Dec")]
+    dates += ["3 Févr 2024", "3 FÉVR 2024", "\u212a 2024"]
+    text = " ".join(f"seen {x}; again {x.upper()}, and {x.lower()}." for x in dates)
+    strings = {}
+    for x in dates:
+        at = text.index(x)
+        strings.setdefault(x.casefold(), Span(at, at + len(x), "DATE", 0.9, "regex"))
+    found = recurrences(text, strings)
+    assert found == recurrences_plain(text, strings)
+    assert len(found) == 3 * len(dates)
+
+
 RANGES = st.lists(st.tuples(st.integers(0, 60), st.integers(1, 8)), max_size=8)
 
 

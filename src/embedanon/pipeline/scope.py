@@ -140,10 +140,14 @@ def recurrences(text: str, strings: dict[str, Span]) -> list[Span]:
     dump, a long transcript) took time quadratic in its length. A string is looked up by its
     longest run of word characters, which is a whole run of word characters in the text wherever
     the string occurs (the string's own edges, or the boundaries around it, are non-word); each
-    position such a run gives is then checked by the same pattern as the reference. A string
-    without word characters is scanned as in the reference.
+    position such a run gives is then checked by the same pattern as the reference. Where the
+    text there and an ASCII string are both ASCII, the string is checked only if the two are equal
+    in lower case (the pattern matches nothing else), so thousands of distinct dates sharing a year
+    are not each tried at every occurrence of the year. A string without word characters is
+    scanned as in the reference.
     """
-    by_run: dict[str, list[tuple[int, int]]] = {}  # casefolded run -> (string index, run offset)
+    # casefolded run -> (run offset, length) -> ({lower-cased ASCII string: index}, [other indexes])
+    by_run: dict[str, dict[tuple[int, int], tuple[dict[str, int], list[int]]]] = {}
     literals = [text[source.start : source.end].strip() for source in strings.values()]
     scanned: set[int] = set()
     for i, literal in enumerate(literals):
@@ -152,13 +156,29 @@ def recurrences(text: str, strings: dict[str, Span]) -> list[Span]:
             scanned.add(i)
             continue
         run = max(runs, key=lambda m: len(m.group()))
-        by_run.setdefault(run.group().casefold(), []).append((i, run.start()))
+        ascii_of, others = by_run.setdefault(run.group().casefold(), {}).setdefault(
+            (run.start(), len(literal)), ({}, []))
+        if literal.isascii():  # keys differ: an ASCII string's casefold is its lower case
+            ascii_of[literal.lower()] = i
+        else:
+            others.append(i)
     starts: list[list[int]] = [[] for _ in literals]
     if by_run:
         for word in _WORD_RUN.finditer(text):
-            for i, offset in by_run.get(word.group().casefold(), ()):
-                if word.start() >= offset:
-                    starts[i].append(word.start() - offset)
+            for (offset, length), (ascii_of, others) in by_run.get(word.group().casefold(), {}).items():
+                at = word.start() - offset
+                if at < 0:
+                    continue
+                piece = text[at : at + length]
+                if piece.isascii():  # an ASCII string matches it, in any case, only if equal in lower case
+                    same = ascii_of.get(piece.lower())
+                    if same is not None:
+                        starts[same].append(at)
+                else:
+                    for i in ascii_of.values():
+                        starts[i].append(at)
+                for i in others:
+                    starts[i].append(at)
     found: list[Span] = []
     for i, (folded, source) in enumerate(strings.items()):
         pattern = _whole_string(literals[i])

@@ -123,6 +123,9 @@ _POSTAL_LINE = re.compile(rf"{_POSTAL_CODE}[ \t]*,?[ \t]*[A-Z][^\W\d_]*[a-z][^\W
 #: the last line of a postal address written in lower case (``belgium 97466``): a word and five or
 #: six digits that end the line
 _POSTAL_LINE_END = re.compile(r"[^\W\d_]{3,}[ \t]*,?[ \t]*(?<![\w.])\d{5,6}[ \t]*(?:\r?\n|\Z)")
+#: what the rest of a :data:`_POSTAL_LINE_END` match may look like from any point of it: a line
+#: that does not end so after a span holds no such match starting in the span (bounds the search)
+_POSTAL_LINE_TAIL = re.compile(r"[^\W\d_]*[ \t]*,?[ \t]*\d{0,6}[ \t]*(?:\r?\n|\Z)")
 _ADDRESS_WORD = re.compile(r"[^\W_]+(?:[.'\u2019-][^\W_]+)*")
 _ADDRESS_LETTERS = re.compile(r"[^\W\d_]+")
 
@@ -137,6 +140,18 @@ def _plain_word(word: str) -> bool:
     if word.lower() in drug_words() or dictionary_word(word):
         return True
     return common_word(word) and not name_like(word) and not weighty_name(word)
+
+
+def postcode_ends_line(text: str, start: int, end: int) -> bool:
+    """Whether a word and a postcode that end their line (:data:`_POSTAL_LINE_END`) start in
+    ``text[start:end]``. The search runs only where the rest of the line after ``end`` can be the
+    rest of such a match (:data:`_POSTAL_LINE_TAIL`), so a record of one long line is not scanned
+    to its end once per span; the test holds it equal to the plain search."""
+    if _POSTAL_LINE_TAIL.match(text, end) is None:
+        return False
+    line_end = text.find("\n", end)
+    postal = _POSTAL_LINE_END.search(text, start, len(text) if line_end < 0 else line_end + 1)
+    return postal is not None and postal.start() < end
 
 
 def address_evidence(text: str, start: int, end: int) -> bool:
@@ -163,9 +178,7 @@ def address_evidence(text: str, start: int, end: int) -> bool:
         return True
     if _POSTCODE_CUE.search(text, max(0, start - 24), start):
         return True
-    line_end = text.find("\n", end)
-    postal = _POSTAL_LINE_END.search(text, start, len(text) if line_end < 0 else line_end + 1)
-    if postal is not None and postal.start() < end:
+    if postcode_ends_line(text, start, end):
         return True
     places = place_names()
     for i in range(len(words)):
