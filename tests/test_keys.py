@@ -187,3 +187,20 @@ def test_a_key_can_come_through_a_pipe(tmp_path: Path) -> None:
         assert ReleaseKey.from_file(f"/dev/fd/{read_end}").secret == bytes.fromhex(HEX.decode())
     finally:
         os.close(read_end)
+
+
+def test_a_key_given_where_its_path_belongs_is_never_echoed(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key's hex digits pasted as the path (from a secret store) are never shown: a message may
+    end in a log."""
+    write_key_file(home / "k.key")
+    secret = (home / "k.key").read_text().strip()
+    for value in (secret, secret + "\n", secret.upper()):
+        with pytest.raises(ConfigError) as caught:
+            ReleaseKey.from_file(value)
+        assert secret.lower() not in str(caught.value).lower() and "looks like a key itself" in str(caught.value)
+    monkeypatch.setenv(KEY_ENV, secret)
+    with pytest.raises(ConfigError) as caught:
+        default_key()
+    assert secret not in str(caught.value) and "keygen FILE" in str(caught.value)
+    with pytest.raises(ConfigError, match="cannot read key file .*no-such.key"):  # a path is still shown
+        ReleaseKey.from_file(home / "no-such.key")

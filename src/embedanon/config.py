@@ -45,6 +45,7 @@ class ScopeConfig:
         detector_options: (name, value) pairs passed to the detectors (``llm_url`` ...).
         strategies: (LABEL or ``DEFAULT``, action) pairs overriding the scope's default action.
         allow: strings never treated as PII. deny: (string, label) pairs always treated as PII.
+            Both are left out of the config's ``repr`` (a deny list holds the names it protects).
         surrogates: how surrogates are made.
         neutral_formats: phones and IDs reveal no layout (the default, issue 33): in scope
             ``all`` the ``regex`` detector's phone numbers and IDs get same-kind surrogates in one
@@ -64,8 +65,8 @@ class ScopeConfig:
     detectors: str = DEFAULT_DETECTORS
     detector_options: tuple[tuple[str, Any], ...] = ()
     strategies: tuple[tuple[str, str], ...] = ()
-    allow: tuple[str, ...] = ()
-    deny: tuple[tuple[str, str], ...] = ()
+    allow: tuple[str, ...] = field(default=(), repr=False)  # may hold names: never in a repr or log
+    deny: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     surrogates: SurrogateConfig = field(default_factory=SurrogateConfig)
     neutral_formats: bool = True
     name_guard: bool = True

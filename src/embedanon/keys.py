@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ._atomic import OutputError, TargetExists, atomic_write
 from .errors import ConfigError
-from .noise import ReleaseKey, check_key_directories
+from .noise import ReleaseKey, check_key_directories, key_path_shown
 
 log = logging.getLogger(__name__)
 
@@ -101,9 +101,11 @@ def default_key(announce: Callable[[str], object] | None = None) -> ReleaseKey:
     path = default_key_path()
     if not os.path.lexists(path):
         if os.environ.get(KEY_ENV):
+            shown = key_path_shown(path)
+            target = shown if shown == os.fspath(path) else "FILE' and set the variable to 'FILE"
             raise ConfigError(
-                f"${KEY_ENV} names {path}, which does not exist; make it once with 'embedanon keygen "
-                f"{path}' (a key made here now would be a new one, and this release would compose "
+                f"${KEY_ENV} names {shown}, which does not exist; make it once with 'embedanon keygen "
+                f"{target}' (a key made here now would be a new one, and this release would compose "
                 "with those made under the key you meant)")
         if on_ci():
             raise ConfigError(

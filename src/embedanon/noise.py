@@ -34,6 +34,7 @@ import hashlib
 import hmac
 import logging
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -73,6 +74,19 @@ class Stage(IntEnum):
     DOMAIN = 5  # top-level domains of e-mail and URL hosts (public list)
     SHAPE = 6  # hybrid scope's name guard: a word written like a name redrawn (pipeline.nameguard)
     EXPERIMENT = 15  # statistics (calibration, attacks) that need keyed noise
+
+
+#: a "path" that is a key's hexadecimal digits (pasted from a secret store instead of a file name)
+_KEY_LIKE = re.compile(r"\s*(?:[0-9a-fA-F]{2}){16,}\s*")
+
+
+def key_path_shown(path: str | os.PathLike[str]) -> str:
+    """``path`` as messages show it: a value that looks like a key itself (32 or more hexadecimal
+    digits, or several lines) is never echoed, since a message may end in a log."""
+    text = os.fspath(path)
+    if _KEY_LIKE.fullmatch(text) or "\n" in text or "\r" in text:
+        return "(a value that looks like a key itself, not a file's path)"
+    return text
 
 
 def check_key_directories(path: str | os.PathLike[str], shown: str) -> None:
@@ -179,7 +193,7 @@ class ReleaseKey:
         Raises:
             ConfigError: the file cannot be read or holds no usable key.
         """
-        shown = os.fspath(path)
+        shown = key_path_shown(path)
         try:
             with open(path, "rb") as fh:
                 mode = os.fstat(fh.fileno()).st_mode

@@ -194,7 +194,7 @@ class ColumnAnonymizer:
             raise TypeError("key must be the path of a key file (it is pickled to the workers; a "
                             f"ReleaseKey would carry its secret), got {type(key).__name__}")
         self.columns = named_columns(columns)
-        self.key = os.fspath(key)
+        self.key = os.path.abspath(os.fspath(key))  # a worker in another directory reads the same file
         self._anonymizer: Anonymizer | None = Anonymizer(key=self.key, **options)  # fail fast
         self._sealed = self._anonymizer.key.seal(_SEALED, pickle.dumps(dict(options), protocol=4))
 

@@ -33,7 +33,8 @@ def test_only_the_most_recently_used_runtimes_are_kept(configs: list[AnonymizerC
     for config in configs[1:]:
         anonymize_records(TEXTS, config, key)
         assert len(runtime._RUNTIMES) <= runtime.RUNTIME_CACHE_SIZE
-    assert configs[0] not in runtime._RUNTIMES and configs[-1] in runtime._RUNTIMES
+    cached = [config for config, _ in runtime._RUNTIMES]
+    assert configs[0] not in cached and configs[-1] in cached
     gc.collect()
     assert held() is None, "a dropped runtime nobody holds is freed"
     assert anonymize_records(TEXTS, configs[0], key) == first, "rebuilt, the same release"
@@ -45,5 +46,38 @@ def test_a_runtime_in_use_stays_while_other_configs_come_and_go(configs: list[An
     for config in configs[1:]:
         anonymize_records(TEXTS, favourite, key)  # used between every other config: never dropped
         anonymize_records(TEXTS, config, key)
-    assert favourite in runtime._RUNTIMES
+    assert favourite in [config for config, _ in runtime._RUNTIMES]
     assert runtime.get_runtime(favourite) in runtime._LIVE
+
+
+def test_an_allow_list_or_embedding_rewritten_in_place_is_read_anew(tmp_path: Path) -> None:
+    """A config names its files by path: the same config after the file changed is not the
+    runtime of the old file (the audit's allow list, rewritten between two Anonymizers of one
+    process, kept its old words)."""
+    glove = write_glove(tmp_path / "tiny.txt", WORDS, dim=8)
+    allow = tmp_path / "allow.txt"
+    allow.write_text("\n".join(WORDS[:9]) + "\n", encoding="utf-8")
+    config = AnonymizerConfig(embedding=str(glove), allowlist=str(allow), min_length=1, params=(("k", 3),))
+    first = runtime.get_runtime(config)
+    assert runtime.get_runtime(config) is first
+    allow.write_text("\n".join(WORDS[9:]) + "\n", encoding="utf-8")
+    second = runtime.get_runtime(config)
+    assert second is not first
+    assert {second.store.words[i] for i in second.index.candidates} <= set(WORDS[9:])
+    write_glove(glove, [*WORDS[::-1], "meadow"], dim=8, seed=3)
+    assert runtime.get_runtime(config) is not second
+
+
+def test_the_config_digest_follows_the_allow_lists_content(tmp_path: Path) -> None:
+    """Reports and resume journals hold the digest: a run resumed after its allow list changed
+    must not pass as the same configuration."""
+    from embedanon import Anonymizer
+
+    glove = write_glove(tmp_path / "tiny.txt", WORDS, dim=8)
+    allow = tmp_path / "allow.txt"
+    allow.write_text("\n".join(WORDS[:9]) + "\n", encoding="utf-8")
+    options = {"embedding": str(glove), "allowlist": str(allow), "min_length": 1, "k": 3, "key": fast_key(7)}
+    before = Anonymizer(**options).digest()
+    assert Anonymizer(**options).digest() == before
+    allow.write_text("\n".join(WORDS[9:]) + "\n", encoding="utf-8")
+    assert Anonymizer(**options).digest() != before

@@ -328,9 +328,15 @@ class Anonymizer:
         Keyed (HMAC under a subkey of the release key) because the configuration holds the
         ``deny`` and ``allow`` lists: an unkeyed hash let anyone holding a report confirm a
         guessed deny list offline (audit defect 3). Under ``seed`` the key, and so this digest,
-        can be guessed: seeds are for experiments only.
+        can be guessed: seeds are for experiments only. Outside scope ``detected`` it covers the
+        content of the embedding and of the allow list, which the config names only by path: a
+        file rewritten between a run and its resume, or between two reports, gives another digest.
         """
-        mac = hmac.new(self.key.subkey("config-digest"), repr(self.config).encode("utf-8", "surrogatepass"),
+        scope = self.config.scope
+        described = repr((self.config, scope.allow, scope.deny))  # the config's repr leaves them out
+        if scope.scope != "detected":  # the embedding and allow list are read: by content
+            described += f"|{self.runtime.store.fingerprint}|{self.runtime.index.policy.key()}"
+        mac = hmac.new(self.key.subkey("config-digest"), described.encode("utf-8", "surrogatepass"),
                        hashlib.sha256)
         return mac.hexdigest()[:12]
 

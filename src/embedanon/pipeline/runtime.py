@@ -34,7 +34,7 @@ from ..mechanisms import Mechanism, build_mechanism
 from ..noise import Noise, NoiseSource, ReleaseKey, integers
 from ..text import TITLE, apply_case
 from ..vectors.compose import ComposedSearch
-from ..vectors.defaults import load_embedding
+from ..vectors.defaults import load_embedding, source_stamp
 from ..vectors.index import NeighborIndex
 from ..vectors.store import EmbeddingStore
 from .domains import PUBLIC_TLDS
@@ -59,6 +59,8 @@ class Runtime:
     #: Whether outputs for out-of-vocabulary words are checked against the original word.
     guard: bool = field(init=False)
     lock: threading.RLock = field(init=False, default_factory=threading.RLock)
+    #: its key in the process's runtime cache: (config, :func:`files_stamp`)
+    cached: tuple[object, ...] = field(init=False, default=())
     _variants: dict[tuple[str, int], bool] = field(init=False, default_factory=dict)
     _detector: Any = field(init=False, default=None)
     _sources: dict[bytes, NoiseSource] = field(init=False, default_factory=dict)
@@ -125,7 +127,7 @@ class Runtime:
 #: Runtimes kept per process (least recently used dropped first). A test suite or an experiment
 #: that goes through hundreds of configs once held every runtime it had built (9 GB).
 RUNTIME_CACHE_SIZE = 6
-_RUNTIMES: OrderedDict[AnonymizerConfig, Runtime] = OrderedDict()
+_RUNTIMES: OrderedDict[tuple[object, ...], Runtime] = OrderedDict()  # (config, files_stamp)
 #: Every runtime still alive, cached or held by an Anonymizer: what a fork must lock.
 _LIVE: weakref.WeakSet[Runtime] = weakref.WeakSet()
 #: Held while a runtime is created and around a fork; re-entrant, so a thread that forks while it
@@ -180,8 +182,8 @@ def _after_fork_in_child() -> None:
         elif taken:
             runtime.lock.release()
         else:
-            if _RUNTIMES.get(runtime.config) is runtime:
-                del _RUNTIMES[runtime.config]
+            if _RUNTIMES.get(runtime.cached) is runtime:
+                del _RUNTIMES[runtime.cached]
             runtime.lock = threading.RLock()
 
 
@@ -190,22 +192,37 @@ if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
                         after_in_child=_after_fork_in_child)
 
 
+def files_stamp(config: AnonymizerConfig) -> tuple[object, ...]:
+    """What the files ``config`` names look like now: the embedding's :func:`source_stamp` and the
+    allow list's (size, mtime in ns, inode). A config names files by path, so this is part of
+    the runtime cache's key: an allow list or embedding rewritten in place is read anew."""
+    allow: tuple[int, int, int] | None = None
+    if config.allowlist is not None:
+        with contextlib.suppress(OSError):
+            st = os.stat(config.allowlist)
+            allow = (st.st_size, st.st_mtime_ns, st.st_ino)
+    return (source_stamp(config.embedding), allow)
+
+
 def get_runtime(config: AnonymizerConfig) -> Runtime:
     """The embedding, index and mechanism for ``config``, loaded once per process while it is
-    among the :data:`RUNTIME_CACHE_SIZE` most recently used."""
-    runtime = _RUNTIMES.get(config)
+    among the :data:`RUNTIME_CACHE_SIZE` most recently used and the files it names
+    (:func:`files_stamp`) are unchanged."""
+    cached = (config, files_stamp(config))
+    runtime = _RUNTIMES.get(cached)
     if runtime is not None:  # no lock on a hit: one C call each, atomic under the GIL
         with contextlib.suppress(KeyError):  # dropped by another thread meanwhile
-            _RUNTIMES.move_to_end(config)
+            _RUNTIMES.move_to_end(cached)
         return runtime
     with _LOCK:
-        runtime = _RUNTIMES.get(config)
+        runtime = _RUNTIMES.get(cached)
         if runtime is not None:
             return runtime
         store = load_embedding(config.embedding)
         index = NeighborIndex(store, config.policy(), approximate=config.index)
         mechanism = build_mechanism(config.mechanism, index, **dict(config.params))
-        runtime = _RUNTIMES[config] = Runtime(config, store, index, mechanism)
+        runtime = _RUNTIMES[cached] = Runtime(config, store, index, mechanism)
+        runtime.cached = cached
         _LIVE.add(runtime)
         while len(_RUNTIMES) > RUNTIME_CACHE_SIZE:
             _RUNTIMES.popitem(last=False)

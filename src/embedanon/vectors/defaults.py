@@ -134,8 +134,23 @@ def embedding_source(spec: str) -> Path | None:
     return path if _is_file(path) else None
 
 
+def source_stamp(spec: str) -> tuple[int, int, int] | None:
+    """(size, mtime in ns, inode) of the file the embedding ``spec`` is read from (an imported
+    embedding's ``meta.json``), or None for the built-in one and for a spec that names nothing:
+    part of the per-process caches' keys, so a file rewritten in place is read anew."""
+    source = embedding_source(spec)
+    if source is None:
+        return None
+    try:
+        st = (source / "meta.json" if source.is_dir() else source).stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
 @lru_cache(maxsize=4)
-def _load_named(spec: str) -> EmbeddingStore:
+def _load_named(spec: str, stamp: tuple[int, int, int] | None = None) -> EmbeddingStore:
+    """``spec``'s store; ``stamp`` (:func:`source_stamp`) only keys the cache."""
     if spec == DEFAULT_EMBEDDING:
         return load_default()
     source = embedding_source(spec)
@@ -197,8 +212,9 @@ def _load_path(path: Path) -> EmbeddingStore:
 def load_embedding(spec: str | Path = DEFAULT_EMBEDDING) -> EmbeddingStore:
     """Load an embedding by name (``minilm-words``, an imported name) or by file path.
 
-    Loaded stores are cached per process, so repeated calls are free.
+    Loaded stores are cached per process, so repeated calls are free; a file rewritten since
+    (another size, modification time or inode) is read again.
     """
     if not isinstance(spec, (str, Path)):
         raise TypeError(f"embedding must be a name or a path, got {type(spec).__name__}")
-    return _load_named(str(spec))
+    return _load_named(str(spec), source_stamp(str(spec)))
