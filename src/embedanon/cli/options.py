@@ -123,8 +123,9 @@ DetectorOptionOpt = Annotated[Optional[list[str]], typer.Option(
 NeutralFormatsOpt = Annotated[bool, typer.Option(
         "--neutral-formats/--keep-formats",
         help="Default: phones and IDs get one neutral layout in every scope (in --scope all they "
-             "become surrogates), since a national layout tells the source country. --keep-formats "
-             "keeps each one's layout (fresh digits in the original's shape).")]
+             "become surrogates), since a national layout tells the source country; a --strategy "
+             "that gives them to the mechanism draws fresh digits in their own layout instead. "
+             "--keep-formats keeps each one's layout (fresh digits in the original's shape).")]
 NoiseUnitOpt = Annotated[str, typer.Option(
         help="What addresses the noise: record (default; a sentence copied into another record is "
              "drawn again) or sentence (a sentence copied anywhere is released the same way).",
