@@ -154,3 +154,29 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     ``n`` with thousands separators, as every other count of the messages (``6,000 records, 3,682
     of them written by the interrupted run``)."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+#: holidays, lower case: a public anchor of the calendar, which a record's shifted dates must not
+#: be read against (decision 0219: ``Christmas Day, 12/25/2023`` had told the record's offset),
+#: and no person nor place (decision 0227: ``Christmas``, ``Mardi Gras``, the ``Eve`` of
+#: ``Christmas Eve`` had been NAME spans)
+HOLIDAYS = (
+    "new year's day", "new year's eve", "valentine's day", "st. patrick's day", "st patrick's day",
+    "saint patrick's day", "april fools' day", "april fool's day", "cinco de mayo", "juneteenth",
+    "independence day", "bastille day", "canada day", "australia day", "anzac day", "halloween",
+    "all saints' day", "guy fawkes night", "bonfire night", "veterans day", "veterans' day",
+    "remembrance day", "armistice day", "christmas eve", "christmas day", "christmas", "xmas",
+    "boxing day", "thanksgiving day", "thanksgiving", "easter sunday", "easter monday", "easter",
+    "good friday", "ash wednesday", "mardi gras", "pentecost", "memorial day", "labor day",
+    "labour day", "mother's day", "father's day", "martin luther king day", "mlk day",
+    "presidents' day", "presidents day", "columbus day", "passover", "hanukkah", "chanukah",
+    "ramadan", "diwali", "lunar new year", "chinese new year", "rosh hashanah", "yom kippur",
+)  # fmt: skip
+#: one holiday of :data:`HOLIDAYS`, any case, typographic apostrophes too, as a whole phrase
+HOLIDAY = re.compile(
+    r"(?<![\w'\u2019-])(?:"
+    + "|".join(re.escape(h).replace("'", "['\u2019]").replace(r"\ ", r"[ \t]+").replace(r"\.", r"\.?")
+               for h in sorted(HOLIDAYS, key=len, reverse=True))
+    + r")(?![\w'\u2019-])", re.IGNORECASE)
+#: a weekday's name, any case, in the singular or plural (``Friday``, ``MONDAYS``): no person
+WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE)

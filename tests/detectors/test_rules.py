@@ -569,7 +569,8 @@ _WORK = ["Tutor: Hello there, how are you.\nCOmfort: I am fine.\nTutor: Good.\nC
          "A man, Gúbio Braga, 79, and two women were shot dead.",
          "Woman: Yeah, I'm on Nevins Street now",
          "She is on Zocor, Desyrel, Flonase, and Xanax.  His ammonia was markedly elevated at 106.",
-         "<maria_99> anyone here?\n<tom_h> yes, maria_99\n<dave_k> hi"]
+         "<maria_99> anyone here?\n<tom_h> yes, maria_99\n<dave_k> hi",
+         "Seen 12/20/2023.\nChristmas Eve was quiet."]
 
 
 def test_the_detector_runs_the_declared_rules_in_order(shipped):
@@ -623,7 +624,7 @@ def test_decode_rules_keep_spans_sorted_disjoint_and_inside_the_text():
     # edges, the DATE rules: tests/detectors/test_rules_dates.py, the tables above) and
     # coordination, so the containment below is about the rules that add or widen
     kept = ("email_shapes", "role_labels", "common_words", "drug_names", "exclamations", "coordination", "name_edges",
-            "lower_edges", "street_edges", "address_evidence", "public_figures", "group_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
+            "lower_edges", "street_edges", "address_evidence", "public_figures", "group_names", "calendar_names", "role_labels_kept", "date_lists", "date_ranges", "date_edges", "non_dates")
     plain.rules = tuple(r for r in RULES if r.name in kept)
 
     changed = []

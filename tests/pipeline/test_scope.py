@@ -592,3 +592,17 @@ def test_weekdays_and_holidays_in_a_record_with_dates_move_with_them(scope: str)
     assert "Christmas" not in out and "the holiday, " in out
     plain = "We met on Friday and had a Christmas party."
     assert Anonymizer(key=fast_key(6), scope="detected", detectors="regex").anonymize(plain) == plain
+
+
+def test_the_allow_and_deny_lists_stay_out_of_the_configs_repr() -> None:
+    """A deny list holds the names it protects; a config may be logged."""
+    config = ScopeConfig(scope="detected", allow=("Quimbleton",), deny=(("Zelgarth", "NAME"),))
+    assert "Zelgarth" not in repr(config) and "Quimbleton" not in repr(config)
+    assert config != ScopeConfig(scope="detected")  # still part of the config's identity
+
+
+def test_a_holiday_that_opens_a_sentence_reads_the_holiday_in_capitals() -> None:
+    """``Christmas Day plans were discussed`` had become ``the holiday plans were discussed``."""
+    anon = Anonymizer(scope="detected", detectors="model,regex", key=fast_key(3))
+    out = anon.anonymize("Christmas Day plans were discussed on 12/20/2023. We met on Easter, 04/09/2023.")
+    assert out.startswith("The holiday plans were discussed on ") and "met on the holiday, " in out

@@ -44,7 +44,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from .._english import TITLES
+from .._english import HOLIDAY, TITLES, opens_clause
 from ..config import ScopeConfig
 from ..detectors.base import DetectorUnavailable, Span
 from ..detectors.merge import WordLists, without_ranges
@@ -55,7 +55,7 @@ from ..lexicon import dictionary_word
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
-from ..surrogates.dates import HOLIDAY, WEEKDAYS
+from ..surrogates.dates import WEEKDAYS
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lone_cr_as_lf, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item
@@ -290,7 +290,7 @@ _WEEKDAY = re.compile(rf"(?<![\w'\u2019-])(?:{'|'.join(WEEKDAYS)})(?![\w'\u2019-
 
 def with_date_anchors(text: str, spans: list[Span]) -> list[Span]:
     """In a record with a DATE span, each weekday's name and each holiday
-    (:data:`~embedanon.surrogates.dates.HOLIDAYS`) that no span holds becomes a DATE span too
+    (:data:`~embedanon._english.HOLIDAYS`) that no span holds becomes a DATE span too
     (decision 0219): the record's dates all move by one offset, and a weekday or a holiday left
     as written told it (``came in on Friday ... 06/15/2012``: the offset modulo 7; ``Christmas
     Day, 12/25/2023``: the offset itself). The DATE surrogate moves a weekday by the offset and
@@ -473,6 +473,9 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
                 new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
                                          avoid=others(original), roles=part_roles, taken=taken,
                                          date_style=style)
+                if (span.label == "DATE" and new[:1].islower() and original[:1].isupper()
+                        and opens_clause(text, span.start)):  # `Christmas Day plans` -> `The holiday plans`
+                    new = new[0].upper() + new[1:]
             else:
                 new = redacted(span.label, original)
             out.append(new)

@@ -41,7 +41,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-from .._english import TIME_UNIT_ALTERNATION
+from .._english import HOLIDAY, TIME_UNIT_ALTERNATION
 from ..text import apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
@@ -378,26 +378,6 @@ def is_duration(text: str) -> bool:
     return _DURATION.fullmatch(text.strip(_STRIP + ".!?")) is not None
 
 
-#: holidays, lower case (decision 0219): a public anchor of the calendar, which a record's shifted
-#: dates must not be read against (``Christmas Day, 12/25/2023`` had told the record's offset)
-HOLIDAYS = (
-    "new year's day", "new year's eve", "valentine's day", "st. patrick's day", "st patrick's day",
-    "saint patrick's day", "april fools' day", "april fool's day", "cinco de mayo", "juneteenth",
-    "independence day", "bastille day", "canada day", "australia day", "anzac day", "halloween",
-    "all saints' day", "guy fawkes night", "bonfire night", "veterans day", "veterans' day",
-    "remembrance day", "armistice day", "christmas eve", "christmas day", "christmas", "xmas",
-    "boxing day", "thanksgiving day", "thanksgiving", "easter sunday", "easter monday", "easter",
-    "good friday", "ash wednesday", "mardi gras", "pentecost", "memorial day", "labor day",
-    "labour day", "mother's day", "father's day", "martin luther king day", "mlk day",
-    "presidents' day", "presidents day", "columbus day", "passover", "hanukkah", "chanukah",
-    "ramadan", "diwali", "lunar new year", "chinese new year", "rosh hashanah", "yom kippur",
-)  # fmt: skip
-#: one holiday of :data:`HOLIDAYS`, any case, typographic apostrophes too, as a whole phrase
-HOLIDAY = re.compile(
-    r"(?<![\w'\u2019-])(?:"
-    + "|".join(re.escape(h).replace("'", "['\u2019]").replace(r"\ ", r"[ \t]+").replace(r"\.", r"\.?")
-               for h in sorted(HOLIDAYS, key=len, reverse=True))
-    + r")(?![\w'\u2019-])", re.IGNORECASE)
 #: what a holiday becomes in a record whose dates are shifted: no day of the calendar
 HOLIDAY_SURROGATE = "the holiday"
 
@@ -417,8 +397,11 @@ class DateMaker:
         return context.record("DATE\x00shift").signed_offset(self._maximum)
 
     def make(self, text: str, context: Context) -> str:
-        if HOLIDAY.fullmatch(text.strip()):  # the holiday, not a shifted day (decision 0219)
-            return HOLIDAY_SURROGATE.upper() if text.isupper() else HOLIDAY_SURROGATE
+        core = text.strip(_STRIP + ".!?")
+        if core and HOLIDAY.fullmatch(core):  # the holiday, not a shifted day (decision 0219)
+            at = text.index(core)  # the punctuation around it (``Easter,``) stays
+            holiday = HOLIDAY_SURROGATE.upper() if core.isupper() else HOLIDAY_SURROGATE
+            return text[:at] + holiday + text[at + len(core) :]
         offset = self.offset(context)
         shifted = shift_date(text, offset, order=self._order, style=context.date_style)
         if shifted is None:  # a date said in words (transcribed speech)

@@ -35,6 +35,7 @@ from .streets import drop_addresses_without_evidence, trim_street_edges
 from .turns import drop_role_labels, name_after_greetings, name_chat_handles, name_speaker_turns
 from .words import (
     complete_name_pairs,
+    drop_calendar_names,
     drop_common_words,
     drop_dictionary_words,
     drop_drug_names,
@@ -78,6 +79,7 @@ RULES: tuple[Rule, ...] = (
     Rule("address_evidence", drop_addresses_without_evidence),
     Rule("public_figures", drop_public_figures),
     Rule("group_names", drop_group_names),
+    Rule("calendar_names", drop_calendar_names),
     Rule("ages", age_after_name),
     Rule("role_labels_kept", drop_role_labels),
     Rule("date_lists", split_date_lists),

@@ -15,9 +15,11 @@ import numpy as np
 from ..._english import (
     CLAUSE_END,
     GREETINGS,
+    HOLIDAY,
     SPEECH_VERBS,
     TITLE_ALTERNATION,
     TITLES,
+    WEEKDAY_NAME,
     after_title,
     alternation,
     opens_clause,
@@ -763,6 +765,49 @@ def _in_a_group_name(text: str, start: int, end: int, groups: frozenset[str]) ->
     first = f"{key} {public_figure_key(after.group(1))}"
     return first in groups or (after.group(2) is not None
                                and f"{first} {public_figure_key(after.group(2))}" in groups)
+
+
+def drop_calendar_names(context: RuleContext, spans: list[Span]) -> list[Span]:
+    """Names of the calendar are no person and no place (decision 0227):
+
+    * a NAME or LOCATION span inside the name of a holiday (:data:`~embedanon._english.HOLIDAYS`:
+      ``Christmas``, ``Mardi Gras``, ``Ramadan``, the ``Valentine`` of ``Valentine's Day``, the
+      ``Eve`` of ``Christmas Eve``) is dropped; one that reaches beyond it stays (``Eric
+      Christmas``);
+    * a NAME span that is a weekday alone (``see you Friday then``) is dropped, and a NAME span of
+      three or more words loses a weekday that ends it (``President Pervez Musharraf Monday
+      described``, not the ``Friday`` of ``Good Friday``); ``Joe Friday`` stays.
+
+    In a record with dates the pipeline makes holidays and weekdays DATE spans (decision 0219).
+
+    Args:
+        context: the text.
+        spans: spans, sorted and disjoint.
+
+    Returns:
+        The spans less those spans, and those NAME spans without their weekday.
+    """
+    if not any(s.label in ("NAME", "LOCATION") for s in spans):
+        return spans
+    text = context.text
+    holidays = [(m.start(), m.end()) for m in HOLIDAY.finditer(text)]
+    out: list[Span] = []
+    for sp in spans:
+        if sp.label not in ("NAME", "LOCATION"):
+            out.append(sp)
+            continue
+        if any(a <= sp.start and sp.end <= b for a, b in holidays):
+            continue
+        if sp.label == "NAME":
+            words = text[sp.start : sp.end].split()
+            if len(words) == 1 and WEEKDAY_NAME.fullmatch(without_possessive(words[0])):
+                continue
+            if (len(words) >= 3 and WEEKDAY_NAME.fullmatch(words[-1])
+                    and not any(a < sp.end <= b for a, b in holidays)):  # not `Long Good Friday`
+                end = sp.start + len(text[sp.start : sp.end].rstrip()[: -len(words[-1])].rstrip())
+                sp = Span(sp.start, end, sp.label, sp.score, sp.source)
+        out.append(sp)
+    return out
 
 
 def drop_group_names(context: RuleContext, spans: list[Span]) -> list[Span]:
