@@ -37,6 +37,9 @@ _NEWLINE_RE = re.compile("\n")
 #: distinct words (and chunks) a detecting featurizer remembers before it empties its caches
 CACHE_LIMIT = 300_000
 _PAD = 0  # feature id 0 is reserved for "no feature" and its weights stay zero
+#: tokens whose context columns are hashed together (decision 0224): one block for most texts,
+#: and a long record's temporaries stay this size instead of five times its context columns
+_HASH_BLOCK = 4096
 
 
 def _crc(text: str) -> int:
@@ -337,19 +340,12 @@ class Featurizer:
                 out[:] = arr
             return out
 
-        at = col
+        columns: list[np.ndarray] = []
+        salts: list[int] = []
 
-        def put(values: np.ndarray, salt: int) -> None:  # hashed into the next column of ids
-            nonlocal at
-            assert at < self.slots
-            h = values * 0x9E3779B1
-            h += salt * 0x85EBCA77 + 0x165667B1
-            h &= 0xFFFFFFFF
-            h ^= h >> 15
-            h &= mask
-            h[h == 0] = 1
-            ids[:, at] = h
-            at += 1
+        def put(values: np.ndarray, salt: int) -> None:  # hashed together below, in one pass
+            columns.append(values)
+            salts.append(salt)
 
         pad_word = 0x5A5A5A5
         for off in (-3, -2, -1, 1, 2, 3):
@@ -404,11 +400,24 @@ class Featurizer:
             + chunk_flags[np.minimum(chunk_id + 1, len(bounds) - 1)],
             63,
         )
+        banded = 0
         if self._band_context:
             band = facts[:, col + 4]
             put(w_1 * 29 + band, 44)
             put(band * 29 + w1, 45)
-            ids[band == 0, at - 2 : at] = _PAD  # the last two context columns: padding where no band
+            banded = 2  # the last two context columns: padding where a token has no band
+        assert col + len(columns) <= self.slots
+        salted = np.array(salts, dtype=np.int64)[:, None] * 0x85EBCA77 + 0x165667B1
+        for a in range(0, n, _HASH_BLOCK):  # in blocks of tokens: the temporaries stay small
+            b = min(n, a + _HASH_BLOCK)
+            whole = b - a == n
+            h = (np.stack(columns if whole else [c[a:b] for c in columns]) * 0x9E3779B1 + salted) & 0xFFFFFFFF
+            h ^= h >> 15
+            h &= mask
+            h[h == 0] = 1
+            if banded:
+                h[len(columns) - banded :, (band if whole else band[a:b]) == 0] = _PAD
+            ids[a:b, col : col + len(columns)] = h.T
         dense = np.stack([shifted(drow, -1, 0), drow, shifted(drow, 1, 0)], axis=1)
         return ids, dense, word_rows
 
