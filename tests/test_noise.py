@@ -94,6 +94,10 @@ def test_seed_keys_are_reproducible_and_distinct() -> None:
     assert ReleaseKey.from_seed(7).secret != ReleaseKey.from_seed(8).secret
     with pytest.raises(ConfigError, match="seed"):
         ReleaseKey.from_seed(-1)
+    assert ReleaseKey.from_seed(np.int64(7)).secret == ReleaseKey.from_seed(7).secret  # numpy's ints are ints
+    for wrong in ("7", 7.0, True, np.float64(7)):
+        with pytest.raises(ConfigError, match="seed must be a non-negative integer"):
+            ReleaseKey.from_seed(wrong)  # type: ignore[arg-type]
 
 
 def test_key_repr_hides_the_secret() -> None:

@@ -126,3 +126,11 @@ def test_a_lookup_from_another_thread_waits_for_the_first_import() -> None:
     first.join(10)
     second.join(10)
     assert len(built) == 1 and results == {"first": built[0], "second": built[0]}
+
+
+def test_a_mechanism_without_an_index_is_refused_by_name() -> None:
+    """``build_mechanism("knn", None)`` failed deep inside with an AttributeError."""
+    from embedanon.mechanisms import build_mechanism
+
+    with pytest.raises(TypeError, match="index must be a NeighborIndex, got NoneType"):
+        build_mechanism("knn", None)  # type: ignore[arg-type]

@@ -35,13 +35,14 @@ def positive_int(name: str, value: object, *, maximum: int | None = None, why: s
 
 def seed_int(value: object, *, name: str = "seed", maximum: int | None = None) -> int:
     """Return ``value`` as an int >= 0 (and <= ``maximum``): a seed, refused before any work."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, Integral):  # numpy integers too
         raise ConfigError(f"{name} must be a non-negative integer, got {type(value).__name__}")
-    if value < 0:
-        raise ConfigError(f"{name} must be a non-negative integer, got {_int_text(value)}")
-    if maximum is not None and int(value) > maximum:
-        raise ConfigError(f"{name} must be at most {_int_text(maximum)}, got {_int_text(value)}")
-    return int(value)
+    number = int(value)
+    if number < 0:
+        raise ConfigError(f"{name} must be a non-negative integer, got {_int_text(number)}")
+    if maximum is not None and number > maximum:
+        raise ConfigError(f"{name} must be at most {_int_text(maximum)}, got {_int_text(number)}")
+    return number
 
 
 def _to_float(name: str, value: Real, valid: str) -> float:

@@ -80,6 +80,8 @@ def available() -> dict[str, MechanismSpec]:
 def build_mechanism(name: str, index: NeighborIndex, **params: Any) -> Mechanism:
     """Instantiate mechanism ``name`` with ``params`` (``None`` values mean "not given")."""
     spec = MECHANISMS.get(name)
+    if not hasattr(index, "candidate_vectors"):  # not deep in a mechanism's constructor
+        raise TypeError(f"index must be a NeighborIndex, got {type(index).__name__}")
     given = {k: v for k, v in params.items() if v is not None}
     unknown = sorted(set(given) - set(spec.params))
     if unknown:
