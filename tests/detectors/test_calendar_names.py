@@ -41,3 +41,20 @@ def test_the_detector_keeps_holidays_out_of_names() -> None:
     detector = build_detectors("model,regex")
     text = "Seen 12/20/2023.\nChristmas Eve was quiet, and we love Mardi Gras."
     assert not [s for s in detector.detect(text) if s.label == "NAME"]
+
+
+def test_a_weekday_and_the_word_the_decode_ran_on_into_name_no_date() -> None:
+    """Decision 0229: ``on Thursday said`` was one DATE span (60 in AG News and ABC); its surrogate
+    scrubbed the verb into random letters. A weekday with lower-case words after it names no
+    date, as the weekday alone does not; a date with a weekday keeps its span."""
+    from embedanon.detectors.rules.dates import drop_non_dates
+
+    def kept(text: str, piece: str) -> list[str]:
+        at = text.index(piece)
+        return [text[s.start : s.end] for s in drop_non_dates(RuleContext(text), [Span(at, at + len(piece), "DATE")])]
+
+    assert kept("Red Hat on Thursday named a CFO", "Thursday named") == []
+    assert kept("Thanks Ade, Monday works", "Monday works") == []
+    assert kept("on Wednesday night as", "Wednesday night as") == []
+    assert kept("back on Monday 3 May", "Monday 3 May") == ["Monday 3 May"]
+    assert kept("seen Friday, March 5 said", "Friday, March 5 said") == ["Friday, March 5 said"]

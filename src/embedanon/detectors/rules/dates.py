@@ -351,8 +351,10 @@ _PIECE = re.compile(r"[A-Za-z]+|\d+(?::\d+)*")
 def drop_non_dates(context: RuleContext, spans: list[Span]) -> list[Span]:
     """A DATE span that names no date is dropped: one of weekdays, a month name alone, clock times,
     parts of the day and relative words (``Friday``, ``Wednesday night``, ``Sept.``, ``12:30``,
-    ``tonight``), with nothing else but punctuation. HIPAA Safe Harbor lists dates (day, month
-    and year), not weekdays nor times, and ``regex`` calls none of these a date either.
+    ``tonight``), with nothing else but punctuation and lower-case words after them that the
+    decode ran on into (``on Thursday said``, ``Monday works``: decision 0229). HIPAA Safe Harbor
+    lists dates (day, month and year), not weekdays nor times, and ``regex`` calls none of these a
+    date either.
 
     Args:
         context: the text.
@@ -365,6 +367,9 @@ def drop_non_dates(context: RuleContext, spans: list[Span]) -> list[Span]:
 
     def no_date(span: Span) -> bool:
         pieces = _PIECE.findall(text[span.start : span.end])
+        while (len(pieces) > 1 and pieces[-1].isalpha() and pieces[-1].islower()
+               and not _NO_DATE.fullmatch(pieces[-1])):
+            pieces.pop()  # a word the decode ran on into (`on Thursday said`; decision 0229)
         return bool(pieces) and all(_NO_DATE.fullmatch(p) for p in pieces)
 
     return drop_where(spans, "DATE", no_date)
