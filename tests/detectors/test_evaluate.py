@@ -350,13 +350,16 @@ def test_cli_fails_when_the_detectors_ran_on_no_document(tmp_path, spans_file):
     """Every document failed (an llm endpoint down): exit 2 and one line naming the problem and
     the detector's reason, never a text and no table of zeros. It exited 0 with recall 0."""
     data = tmp_path / "digits.jsonl"
-    data.write_text("\n".join(json.dumps(r) for r in FIXTURE[:3]) + "\n", encoding="utf-8")  # A, B, C
+    # A, B, C, and a blank record, on which no detector is called (an llm's returns [] unasked):
+    # it had let the run pass as figures with recall 0 and exit 0 (the audit of decision 0228)
+    blank = {"id": 99, "text": " ", "spans": []}
+    data.write_text("\n".join(json.dumps(r) for r in [*FIXTURE[:3], blank]) + "\n", encoding="utf-8")
     for extra in ([], ["--json"]):
         result = runner.invoke(app, ["evaluate-detection", "--data", str(data), "-d", "test_failing_on_digits",
                                      *extra])
         assert result.exit_code == 2, result.output
         assert result.stdout == "" and len(result.stderr.splitlines()) == 1, result.output
-        assert result.stderr.startswith("error: the detectors could not run on any of the 3 documents"), \
+        assert result.stderr.startswith("error: the detectors could not run on any of the 3 documents with text"), \
             result.stderr
         assert "service down (retries spent)" in result.stderr
         for word in ("Ann", "Chan", "617-555", "ann@x.org"):  # never text

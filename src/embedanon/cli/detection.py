@@ -213,10 +213,11 @@ def evaluate_detection_command(
                           margin=margin)
     finally:
         shown.close()
-    if report.documents and report.failed_documents == report.documents:
+    with_text = sum(1 for record in records if record.text.strip())  # a blank one needs no detector
+    if report.failed_documents and report.failed_documents >= with_text:
         # recall 0 of a detector that never ran is no figure: exit 2, as for any error
-        raise DetectorUnavailable(f"the detectors could not run on any of the {report.documents:,} documents "
-                                  f"(last failure: {report.last_failure}); no figures")
+        raise DetectorUnavailable(f"the detectors could not run on any of the {with_text:,} documents with "
+                                  f"text (last failure: {report.last_failure}); no figures")
     if as_json:
         typer.echo(json.dumps(report.to_dict(), sort_keys=True))
         return
