@@ -396,6 +396,10 @@ def format_figures(figures: PrivacyFigures) -> list[str]:
     if f.get("contextual_domain"):
         lines.append(f"contextual, domain:   top-1 {_rate(f['contextual_domain']['contextual_top1'])} "
                      "(the domain prior and bigrams of --attacker-text, forward-backward)")
+    if f.get("contextual_oov_domain"):
+        lines.append(f"rare words in context: top-1 {_rate(f['contextual_oov_domain']['contextual_top1'])} "
+                     f"of {counted(f['contextual_oov_domain']['tokens'], 'token')} (the same, over the "
+                     "out-of-vocabulary domain vocabulary)")
     if f["contextual"]:
         c = f["contextual"]
         lines.append(f"contextual attack:    top-1 {_rate(c['contextual_top1'])} (Viterbi "

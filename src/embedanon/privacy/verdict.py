@@ -314,6 +314,8 @@ DEFAULT_THRESHOLDS: Mapping[str, Threshold] = _table(
     Threshold("attack_oov_top1", "rare (out-of-vocabulary) words recovered, top-1", 0.05, True, _RARE),
     Threshold("attack_oov_domain_top1", "rare words recovered with the attacker's text, top-1", 0.05, True,
               _RARE),
+    Threshold("attack_contextual_oov_domain_top1",
+              "rare words recovered in context of the attacker's text, top-1", 0.05, True, _RARE),
     Threshold("names_top1", "name parts recovered, top-1", 0.05, True, _NAMES),
     Threshold("names_top10", "name parts recovered, top-10", 0.2, True, _NAMES),
     Threshold("name_confirmation_auc", "which of two names a record holds (AUC, 0.5: chance)", 0.6, True,
@@ -443,6 +445,10 @@ _TOP_K_ENTRIES = (("attack_public_top1", "public_prior"), ("attack_uniform_top1"
                   ("attack_oov_top1:record-pooled", "oov_record_pooled"),
                   ("attack_oov_domain_top1", "oov_domain"),
                   ("attack_oov_domain_top1:record-pooled", "oov_domain_record_pooled"))
+#: figure -> the entry of ``PrivacyFigures.as_dict()`` holding a contextual attack's top-1 rate.
+_CONTEXTUAL_ENTRIES = (("attack_contextual_top1", "contextual"),
+                       ("attack_contextual_domain_top1", "contextual_domain"),
+                       ("attack_contextual_oov_domain_top1", "contextual_oov_domain"))
 
 
 def figure_samples(*, attacks: Mapping[str, Any] | None = None,
@@ -465,8 +471,7 @@ def figure_samples(*, attacks: Mapping[str, Any] | None = None,
                 counted.append(("attack_public_top5", n))
             else:
                 counted.append((f"attack_top5:{entry.replace('_', ' ')}", n))
-        for key, entry in (("attack_contextual_top1", "contextual"),
-                           ("attack_contextual_domain_top1", "contextual_domain")):
+        for key, entry in _CONTEXTUAL_ENTRIES:
             counted.append((key, tokens(attacks.get(entry))))
         for name in attacks.get("names") or ():
             group = str(name.get("group", "all"))
@@ -515,8 +520,7 @@ def figure_values(*, change_rate: float | None = None, n_w: float | None = None,
                     out["attack_public_top5"] = _rate(attacks[entry], "top5")
                 elif "top5" in attacks[entry]:
                     out[f"attack_top5:{entry.replace('_', ' ')}"] = _rate(attacks[entry], "top5")
-        for key, entry in (("attack_contextual_top1", "contextual"),
-                           ("attack_contextual_domain_top1", "contextual_domain")):
+        for key, entry in _CONTEXTUAL_ENTRIES:
             if attacks.get(entry) is not None:
                 out[key] = _rate(attacks[entry], "contextual_top1")
         for name in attacks.get("names") or ():

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -309,17 +309,22 @@ class ContextualFigure:
 
 
 def contextual_attack(documents: Sequence[Sequence[Sequence[Any]]], attack: PosteriorAttack,
-                      model: BigramModel, *, candidates: int = 10) -> ContextualFigure:
+                      model: BigramModel, *, candidates: int = 10,
+                      targets: Callable[[Any], int] | None = None) -> ContextualFigure:
     """Decode every sentence with :func:`forward_backward` (and :func:`viterbi`) and score the
-    in-vocabulary words.
+    in-vocabulary words, or the slots ``targets`` names.
 
     Args:
         documents: sentences of slots per document (see
             :func:`~embedanon.privacy.attacks.documents.corpus_slots`).
-        attack: the context-free posterior over the embedding's own words (rows are word ids;
-            its prior only ranks the lattice candidates, the bigram model is the context prior).
-        model: the public bigram model.
+        attack: the context-free posterior over a vocabulary (the embedding's own words, rows
+            being word ids; or a wider one, :func:`~.oov.extended_vocabulary`); its prior only
+            ranks the lattice candidates, the bigram model is the context prior.
+        model: the public bigram model (or one counted over the attacker's text).
         candidates: m, candidates kept per position.
+        targets: each slot's original as a row of ``attack``'s vocabulary: -1 when the
+            vocabulary lacks it (scored, never right), -2 for a slot not scored. None: the
+            in-vocabulary words (``slot.original_id``, the others not scored).
     """
     m = positive_int("candidates", candidates)
     words = attack.vocabulary.words
@@ -350,11 +355,14 @@ def contextual_attack(documents: Sequence[Sequence[Sequence[Any]]], attack: Post
             path = viterbi(emissions, states, model, transitions=transitions)
             marginal = forward_backward(emissions, states, model, transitions=transitions)
             for slot, rows, choice, pick in zip(slots, rows_of, path, marginal, strict=True):
-                if slot.original_id < 0:
+                truth = slot.original_id if targets is None else targets(slot)
+                if truth < 0 and (targets is None or truth == -2):
                     continue
                 tokens += 1
-                best_path += int(rows[choice] == slot.original_id)
-                ctx += int(rows[pick] == slot.original_id)
-                free += int(rows[0] == slot.original_id)
-                lattice += int(slot.original_id in rows.tolist())
+                if truth < 0:  # the vocabulary lacks the original: counted, never right
+                    continue
+                best_path += int(rows[choice] == truth)
+                ctx += int(rows[pick] == truth)
+                free += int(rows[0] == truth)
+                lattice += int(truth in rows.tolist())
     return ContextualFigure(tokens, ctx, free, lattice, m, best_path)

@@ -117,6 +117,9 @@ class PrivacyFigures:
             without attacker text).
         contextual_domain: the contextual attacker with the domain prior and a bigram model counted
             on the attacker's text (``None`` without it, or without ``contextual``).
+        contextual_oov_domain: the same decoding over the out-of-vocabulary domain vocabulary,
+            scored on the out-of-vocabulary tokens: rare words read in their context (decision
+            0230; ``None`` as ``contextual_domain``).
         domain_prior, oov_domain: the in-vocabulary and out-of-vocabulary attacks again with a
             domain prior: the public list mixed half and half with the word frequencies of text the
             attacker holds (:func:`~embedanon.privacy.prior.domain_frequencies`); the
@@ -150,6 +153,7 @@ class PrivacyFigures:
     oov_domain: TopK | None = None
     oov_domain_in_dictionary: int | None = None
     contextual_domain: ContextualFigure | None = None
+    contextual_oov_domain: ContextualFigure | None = None
     record_pooled: TopK | None = None
     release_record_pooled: TopK | None = None
     oov_record_pooled: TopK | None = None
@@ -172,6 +176,8 @@ class PrivacyFigures:
             "oov_domain": None if self.oov_domain is None else self.oov_domain.as_dict(),
             "oov_domain_in_dictionary": self.oov_domain_in_dictionary,
             "contextual_domain": None if self.contextual_domain is None else self.contextual_domain.as_dict(),
+            "contextual_oov_domain": (None if self.contextual_oov_domain is None
+                                      else self.contextual_oov_domain.as_dict()),
             "name_confirmation": None if self.name_confirmation is None else self.name_confirmation.as_dict(),
         }
         for key in ("record_pooled", "release_record_pooled", "oov_record_pooled", "domain_record_pooled",
@@ -304,20 +310,22 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
                    for slots, ys in zip(doc_slots, doc_ys, strict=True)]
         return record_pooled_run(attack, records)
 
-    def oov_attack(vocab: AttackerVocabulary) -> tuple[TopK, int, TopK]:
+    def oov_attack(vocab: AttackerVocabulary) -> tuple[TopK, int, TopK, PosteriorAttack, dict[str, int]]:
         """The out-of-vocabulary tokens attacked over ``vocab``, how many have their word in it,
-        and the same attack record-pooled (sharing its cached scores)."""
+        the same attack record-pooled (sharing its cached scores), the attack and ``vocab``'s
+        positions."""
         position = vocab.position()
         truths = [position.get(s.key, -1) for s in oov_slots]
         attack = PosteriorAttack(likelihood, vocab, store.words, guarded=guarded)
-        return attack.run(truths, oov_ys), sum(t >= 0 for t in truths), pooled(attack, position)
+        found = sum(t >= 0 for t in truths)
+        return attack.run(truths, oov_ys), found, pooled(attack, position), attack, position
 
-    oov, oov_in_dictionary, oov_pooled = oov_attack(
+    oov, oov_in_dictionary, oov_pooled, _, _ = oov_attack(
         extended_vocabulary(store, proxies, extra_words=oov_words))
     public_pooled = pooled(public)
     fitted_pooled = None if fitted is None else pooled(fitted)
 
-    domain = oov_domain = ctx_domain = domain_pooled = oov_domain_pooled = None
+    domain = oov_domain = ctx_domain = ctx_oov_domain = domain_pooled = oov_domain_pooled = None
     oov_domain_in_dictionary = None
     if attacker_text is not None:
         own = text_frequencies(attacker_text)
@@ -325,11 +333,14 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         domain_attack = prior_attack(public_prior(store, freqs))
         domain = domain_attack.run(xs.tolist(), ys)
         domain_pooled = pooled(domain_attack)
-        if contextual:  # the attacker's own text as the context model too
-            ctx_domain = contextual_attack(docs, domain_attack, train_bigrams(text_sentences(attacker_text)),
-                                           candidates=lattice)
-        oov_domain, oov_domain_in_dictionary, oov_domain_pooled = oov_attack(
+        oov_domain, oov_domain_in_dictionary, oov_domain_pooled, oov_domain_attack, oov_rows = oov_attack(
             extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own))
+        if contextual:  # the attacker's own text as the context model too, for rare words as well
+            bigrams = train_bigrams(text_sentences(attacker_text))
+            ctx_domain = contextual_attack(docs, domain_attack, bigrams, candidates=lattice)
+            ctx_oov_domain = contextual_attack(
+                docs, oov_domain_attack, bigrams, candidates=lattice,
+                targets=lambda s: -2 if s.original_id >= 0 else oov_rows.get(s.key, -1))
 
     name_figs: tuple[NameFigure, ...] = ()
     dictionary = name_dictionary() if names is None else names
@@ -367,6 +378,7 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         name_cue_tokens=sum(s.name_cue for s in flat), names=name_figs, contextual=ctx, releases=multi,
         release_prior=fitted_result, domain_prior=domain, oov_domain=oov_domain,
         oov_domain_in_dictionary=oov_domain_in_dictionary, contextual_domain=ctx_domain,
+        contextual_oov_domain=ctx_oov_domain,
         record_pooled=public_pooled, release_record_pooled=fitted_pooled, oov_record_pooled=oov_pooled,
         domain_record_pooled=domain_pooled,
         oov_domain_record_pooled=oov_domain_pooled, name_confirmation=confirmation,
