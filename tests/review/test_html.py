@@ -431,3 +431,23 @@ def test_a_sample_of_all_over_more_records_than_a_page_holds_says_so(tmp_path: P
     notes.write_text("the patient was seen\n\n", encoding="utf-8")
     under = render_html(build_review(str(notes), anonymizer, sample=0, sources=()))
     assert "1 of 2 records (requested all), drawn" in under  # the empty record is counted, not capped
+
+
+def test_the_settings_name_the_noise_unit_and_the_candidates(tmp_path: Path, tiny_embedding: Path) -> None:
+    """Review audit of decision 0230's stop: a page made with --noise-unit sentence, --min-length 4
+    and a candidate list said so nowhere (only the digest differed). The list's path and words
+    stay off the page."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("The doctor saw the patient today.\n", encoding="utf-8")
+    words = [line.split()[0] for line in tiny_embedding.read_text(encoding="utf-8").splitlines()[1:] if line.split()]
+    listed = tmp_path / "secret-candidates.txt"
+    listed.write_text("\n".join(words) + "\n", encoding="utf-8")
+    plain = render_html(build_review(str(notes), Anonymizer(str(tiny_embedding), "knn", k=3, seed=1), sources=()))
+    assert "<th>Noise unit</th><td>each record (--noise-unit record)</td>" in plain
+    assert "candidate words of at least 2 letters</td>" in plain and "restricted" not in plain
+    chosen = Anonymizer(str(tiny_embedding), "knn", k=3, seed=1, noise_unit="sentence", min_length=4,
+                        allowlist=str(listed))
+    page = render_html(build_review(str(notes), chosen, sources=()))
+    assert "each sentence (--noise-unit sentence)" in page
+    assert "of at least 4 letters, restricted by a word list (--candidates)" in page
+    assert "secret-candidates" not in page

@@ -70,11 +70,16 @@ def settings_of(anonymizer: Anonymizer) -> Settings:
                                      "strings (not shown)"),
             ("Phone and ID formats", "neutral" if scope.neutral_formats else "kept (--keep-formats)"),
         )
+    vocabulary = ""
+    if scope.scope != "detected":  # the mechanism replaces words: from which candidates
+        vocabulary = (f"{len(anonymizer.runtime.index.candidates):,} candidate words of at least "
+                      f"{config.min_length} letters"
+                      + (", restricted by a word list (--candidates)" if config.allowlist else ""))
     return Settings(
         mechanism=config.mechanism, params=tuple(params), embedding=config.embedding,
         key_origin=anonymizer.key.origin, key_fingerprint=anonymizer.key.fingerprint(),
         digest=anonymizer.digest(), epsilon=None if epsilon is None else float(epsilon),
-        detection=detection,
+        detection=detection, vocabulary=vocabulary, noise_unit=config.noise_unit,
     )
 
 

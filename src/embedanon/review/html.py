@@ -283,6 +283,10 @@ def _settings(review: Review) -> str:
         *((heading, attr(value)) for heading, value in s.detection),
         ("Parameters", ", ".join(f"{attr(n)} = <code>{attr(v)}</code>" for n, v in s.params) or "none"),
         ("Embedding", f"<code>{field_name(s.embedding)}</code>"),
+        *((("Candidates", attr(s.vocabulary)),) if s.vocabulary else ()),
+        ("Noise unit", attr("each record (--noise-unit record)" if s.noise_unit == "record" else
+                            "each sentence (--noise-unit sentence): a sentence copied anywhere is "
+                            "released the same way")),
         ("Key", f"{attr(key)}, fingerprint <code>{attr(s.key_fingerprint)}</code>"
                 f'<div class="note{"" if s.key_origin in ("file", "default") else " warn"}">'
                 f"{attr(key_note)}</div>"),

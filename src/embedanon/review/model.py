@@ -189,6 +189,9 @@ class Settings:
             detectors, the names of their options (never the values: a URL may carry a
             password), the strategies, how many allowed and denied strings (never the strings:
             a deny list holds the private words themselves) and the phone and ID formats.
+        vocabulary: outside scope detected, the candidate vocabulary: how many words, their
+            shortest length and whether a list restricts them (never the list's path or words).
+        noise_unit: what addresses the noise, ``record`` or ``sentence``.
     """
 
     mechanism: str
@@ -199,6 +202,8 @@ class Settings:
     digest: str
     epsilon: float | None = None
     detection: tuple[tuple[str, str], ...] = ()
+    vocabulary: str = ""
+    noise_unit: str = "record"
 
 
 @dataclass(frozen=True, slots=True)
