@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import pytest
 from typer.testing import CliRunner
@@ -674,10 +675,12 @@ def test_clopper_pearson_against_the_beta_quantiles():
     closed forms at the edges: k = 0 gives [0, 1 - (alpha/2)^(1/n)]."""
     from scipy import stats
 
-    from embedanon.detectors.evaluate import clopper_pearson
+    from embedanon.detectors.evaluate import clopper_pearson, clopper_pearson_reference
 
     for k, n in [(0, 10), (3, 10), (10, 10), (47, 50), (612, 616), (1, 1)]:
         low, high = clopper_pearson(k, n)
+        plain_low, plain_high = clopper_pearson_reference(k, n)  # the bisection, without scipy
+        assert abs(low - plain_low) < 1e-9 and abs(high - plain_high) < 1e-9, (k, n)
         ref_low = 0.0 if k == 0 else stats.beta.ppf(0.025, k, n - k + 1)
         ref_high = 1.0 if k == n else stats.beta.ppf(0.975, k + 1, n - k)
         assert abs(low - ref_low) < 1e-9 and abs(high - ref_high) < 1e-9, (k, n)
@@ -685,6 +688,12 @@ def test_clopper_pearson_against_the_beta_quantiles():
     assert all(math.isnan(x) for x in clopper_pearson(0, 0))
     # negative control: the normal (Wald) interval at 10/10 is [1, 1], the exact one is not
     assert clopper_pearson(10, 10)[0] < 0.75
+    rng = random.Random(11)  # the beta quantiles and the bisection agree over many sizes
+    for _ in range(60):
+        n = rng.randint(1, 3000)
+        k = rng.randint(0, n)
+        fast, plain = clopper_pearson(k, n, 0.9), clopper_pearson_reference(k, n, 0.9)
+        assert abs(fast[0] - plain[0]) < 1e-9 and abs(fast[1] - plain[1]) < 1e-9, (k, n)
 
 
 def test_any_label_scored_and_listed_group_test_on_names_only(tmp_path):

@@ -476,6 +476,27 @@ def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tu
     """Exact (Clopper-Pearson) two-sided interval of a binomial proportion: the ``p`` whose
     tail probabilities are each ``(1 - confidence) / 2``; (nan, nan) without trials.
 
+    The bounds are beta quantiles (scipy, which scikit-learn brings): constant time, where
+    :func:`clopper_pearson_reference`, the plain reference a test holds it equal to, sums the
+    whole binomial distribution at each of 60 bisection steps (14 s per interval at 300,000
+    spans). Without scipy the reference is used."""
+    if trials <= 0:
+        return math.nan, math.nan
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be in [0, {trials}], got {successes}")
+    try:
+        from scipy.special import betaincinv
+    except ImportError:  # pragma: no cover - scipy comes with scikit-learn
+        return clopper_pearson_reference(successes, trials, confidence)
+    tail = (1.0 - confidence) / 2
+    lower = 0.0 if successes == 0 else float(betaincinv(successes, trials - successes + 1, tail))
+    upper = 1.0 if successes == trials else float(betaincinv(successes + 1, trials - successes, 1.0 - tail))
+    return lower, upper
+
+
+def clopper_pearson_reference(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The plain reference of :func:`clopper_pearson`.
+
     Computed by bisection on the binomial distribution function (``math.comb`` in exact
     integers scaled to floats), so it needs no scipy: the lower bound solves
     ``P(X >= k; n, p) = alpha / 2`` (0 when k = 0), the upper ``P(X <= k; n, p) = alpha / 2``
