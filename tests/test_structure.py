@@ -195,3 +195,17 @@ def test_a_label_in_markdown_bold_is_a_label():
     text = "**Hobo:** Once you go.\n**Girl #1**: Yeah.\n**Kemi:** Right."
     assert [(text[x.start:x.end], [text[a:b] for a, b in x.names]) for x in speaker_labels(text)] == [
         ("Hobo", []), ("Girl #1", []), ("Kemi", ["Kemi"])]
+
+
+def test_a_lower_case_label_that_describes_its_speaker_is_a_role() -> None:
+    """Decision 0231: in lower case a description lost the capitals that mark it (``Tween girl``:
+    a capital, then lower case), and ``tween girl``, ``frat guy``, ``mta conductor`` were read as
+    names (dev lower-cased: 10 of 248 role labels flagged, now 3). A name stays a name."""
+    text = ("tween girl: omg\nfrat guy: dude\nmta conductor: next stop\nguido kid's mom: stop it\n"
+            "maria: hi\ntunde bakare: ok\nmaria girl: hey\n")
+    shown = {text[label.start:label.end]: ([text[a:b] for a, b in label.names], [text[a:b] for a, b in label.roles])
+             for label in speaker_labels(text)}
+    for described in ("tween girl", "frat guy", "mta conductor", "guido kid's mom"):
+        assert shown[described] == ([], [described]), described
+    assert shown["maria"][0] == ["maria"] and shown["tunde bakare"][0] == ["tunde bakare"]
+    assert shown["maria girl"][0] == ["maria girl"]  # a common given name first: no description

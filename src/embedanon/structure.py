@@ -180,11 +180,30 @@ def _part_is_name(words: list[str], caseless: bool) -> bool:
     """Whether the words of one speaker (titles removed) may be a person's name."""
     if not words or any(w.lower() in _FUNCTION_WORDS for w in words):  # 'KNIGHTS OF NI', 'Guy on cell'
         return False
+    if _described_in_lower_case(words, caseless):  # 'tween girl', 'frat guy' (decision 0231)
+        return False
     shown = words if caseless or not any(w[:1].isupper() for w in words) else \
         [w for w in words if w[:1].isupper()]
     if not any(_name_like(w) for w in shown):
         return False
     return not (_descriptive(words, caseless) and not any(weighty_name(w, "first") for w in words))
+
+
+#: words for a person that end a description of a speaker though a name list holds them
+#: (``frat guy``, ``tourist lady``, ``mets fan``)
+_PERSON_HEADS = frozenset(("guy", "guys", "lady", "ladies", "man", "men", "fan", "fans"))
+
+
+def _described_in_lower_case(words: list[str], caseless: bool) -> bool:
+    """Whether a label written in lower case describes its speaker (decision 0231): two words or
+    more, a noun for a kind of person after the first (:func:`~embedanon.lexicon.person_noun` or
+    :data:`_PERSON_HEADS`: ``tween girl``, ``mta conductor``, ``guido kid's mom``, ``mets fan
+    nearby``), and no common given name first (``maria girl`` stays a name). In capitals the
+    same labels read as descriptions by their case (:func:`_descriptive`)."""
+    if not caseless or len(words) < 2 or weighty_name(words[0], "first"):
+        return False
+    keys = (re.sub(r"['\u2019]s$", "", w.lower()) for w in words[1:])
+    return any(k in _PERSON_HEADS or person_noun(k) for k in keys)
 
 
 def _descriptive(words: list[str], caseless: bool) -> bool:
