@@ -178,5 +178,7 @@ HOLIDAY = re.compile(
     + "|".join(re.escape(h).replace("'", "['\u2019]").replace(r"\ ", r"[ \t]+").replace(r"\.", r"\.?")
                for h in sorted(HOLIDAYS, key=len, reverse=True))
     + r")(?![\w'\u2019-])", re.IGNORECASE)
+#: the days of the week, lower case
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 #: a weekday's name, any case, in the singular or plural (``Friday``, ``MONDAYS``): no person
-WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE)
+WEEKDAY_NAME = re.compile(rf"(?:{'|'.join(WEEKDAYS)})s?", re.IGNORECASE)

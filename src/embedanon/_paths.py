@@ -22,3 +22,13 @@ def cache_dir() -> Path:
         return Path(named)
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "embedanon"
+
+
+def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int, int] | None:
+    """(size, mtime in ns, inode) of the file at ``path``, or None when it cannot be read: what a
+    per-process cache keys a file named by path on, so a file rewritten in place is read anew."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._paths import file_stamp
 from ..config import AnonymizerConfig
 from ..errors import ConfigError
 from ..leakguard import oov_variants
@@ -196,11 +197,7 @@ def files_stamp(config: AnonymizerConfig) -> tuple[object, ...]:
     """What the files ``config`` names look like now: the embedding's :func:`source_stamp` and the
     allow list's (size, mtime in ns, inode). A config names files by path, so this is part of
     the runtime cache's key: an allow list or embedding rewritten in place is read anew."""
-    allow: tuple[int, int, int] | None = None
-    if config.allowlist is not None:
-        with contextlib.suppress(OSError):
-            st = os.stat(config.allowlist)
-            allow = (st.st_size, st.st_mtime_ns, st.st_ino)
+    allow = None if config.allowlist is None else file_stamp(config.allowlist)
     return (source_stamp(config.embedding), allow)
 
 

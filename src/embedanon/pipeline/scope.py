@@ -44,7 +44,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from .._english import HOLIDAY, TITLES, opens_clause
+from .._english import HOLIDAY, TITLES, WEEKDAYS, opens_clause
 from ..config import ScopeConfig
 from ..detectors.base import DetectorUnavailable, Span
 from ..detectors.merge import WordLists, without_ranges
@@ -55,7 +55,6 @@ from ..lexicon import dictionary_word
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
-from ..surrogates.dates import WEEKDAYS
 from ..surrogates.names import CONNECTORS, PARTICLES
 from ..text import JOINERS, lone_cr_as_lf, lookup_key, split_joined, split_words, without_possessive
 from .replace import Item

@@ -41,7 +41,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-from .._english import HOLIDAY, TIME_UNIT_ALTERNATION
+from .._english import HOLIDAY, TIME_UNIT_ALTERNATION, WEEKDAYS
 from ..text import apply_case, case_code
 from .base import Context
 from .config import SurrogateConfig
@@ -52,7 +52,6 @@ from .spoken import shift_spoken_date
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")  # fmt: skip
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MON = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
         r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?P<mdot>\.?)")  # fmt: skip
 _WDN = (r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"

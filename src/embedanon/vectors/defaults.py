@@ -23,7 +23,7 @@ import numpy as np
 
 from .._atomic import OutputError
 from .._cache import cache_key, caching_enabled, directory_mac, directory_verifies, warn_disabled
-from .._paths import cache_dir, home_dir
+from .._paths import cache_dir, file_stamp, home_dir
 from ..errors import ConfigError, EmbeddingError
 from .formats import read_vectors
 from .store import EmbeddingStore
@@ -139,13 +139,7 @@ def source_stamp(spec: str) -> tuple[int, int, int] | None:
     embedding's ``meta.json``), or None for the built-in one and for a spec that names nothing:
     part of the per-process caches' keys, so a file rewritten in place is read anew."""
     source = embedding_source(spec)
-    if source is None:
-        return None
-    try:
-        st = (source / "meta.json" if source.is_dir() else source).stat()
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+    return None if source is None else file_stamp(source / "meta.json" if source.is_dir() else source)
 
 
 @lru_cache(maxsize=4)
