@@ -78,11 +78,17 @@ def main_on_real_text(labels: tuple[str, ...] = (), noun: str = "",
     main(lambda: outside_or_more(sys.argv), labels, noun, context)
 
 
+def main_where(holds: Callable[[str, str], bool], labels: tuple[str, ...] = (), noun: str = "",
+               context: tuple[int, int] = (60, 40)) -> None:
+    """:func:`main` over the real texts outside the test half for which ``holds(corpus, text)``
+    (``given_names/corpora.py``: ``outside_where``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "given_names"))
+    from corpora import outside_where
+
+    main(lambda: outside_where(holds), labels, noun, context)
+
+
 def main_on_matching(pattern: re.Pattern[str], labels: tuple[str, ...] = (), noun: str = "",
                      context: tuple[int, int] = (60, 40)) -> None:
-    """:func:`main` over the real texts outside the test half in which ``pattern`` is found
-    (``given_names/corpora.py``: ``outside_matching``)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "given_names"))
-    from corpora import outside_matching
-
-    main(lambda: outside_matching(pattern), labels, noun, context)
+    """:func:`main_where` ``pattern`` is found."""
+    main_where(lambda _, text: pattern.search(text) is not None, labels, noun, context)

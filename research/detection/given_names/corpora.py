@@ -13,7 +13,7 @@ import random
 import re
 import sys
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1].parent / "evaluation"))
@@ -128,12 +128,18 @@ def outside_test_half() -> Iterator[tuple[int, str, str]]:
             yield i, corpus, text
 
 
-def outside_matching(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+def outside_where(holds: Callable[[str, str], bool]) -> list[tuple[str, str]]:
     """The texts of :func:`outside_test_half`, :func:`reviews_news_abstracts` and (from decision
-    0214 on) :func:`speeches_and_broadcasts` in which ``pattern`` is found, as ``(corpus, text)``."""
-    out = [(corpus, text) for _, corpus, text in outside_test_half() if pattern.search(text)]
-    out += [(corpus, text) for corpus, text in reviews_news_abstracts() if pattern.search(text)]
-    return out + [(corpus, text) for corpus, text in speeches_and_broadcasts() if pattern.search(text)]
+    0214 on) :func:`speeches_and_broadcasts` for which ``holds(corpus, text)``, as ``(corpus,
+    text)``."""
+    out = [(corpus, text) for _, corpus, text in outside_test_half() if holds(corpus, text)]
+    out += [(corpus, text) for corpus, text in reviews_news_abstracts() if holds(corpus, text)]
+    return out + [(corpus, text) for corpus, text in speeches_and_broadcasts() if holds(corpus, text)]
+
+
+def outside_matching(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    """:func:`outside_where` ``pattern`` is found."""
+    return outside_where(lambda _, text: pattern.search(text) is not None)
 
 
 def outside_or_more(argv: list[str]) -> list[tuple[str, str]]:

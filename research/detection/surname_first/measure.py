@@ -13,29 +13,19 @@ import re
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "given_names"))
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from before_after import main  # noqa: E402
+from before_after import main_where  # noqa: E402
 
 PAIR = re.compile(r"(?<![\w'-])([A-Z][^\W\d_]+),[ \t]+([A-Z][^\W\d_]+)\b")
 
 
-def texts() -> list[tuple[str, str]]:
-    from corpora import outside_test_half, reviews_news_abstracts, speeches_and_broadcasts
-
+def holds(_: str, text: str) -> bool:
     from embedanon.lexicon import folded, name_like, name_parts
 
     given = name_parts("first")
-
-    def holds(text: str) -> bool:
-        return any(folded(m.group(2)) in given and name_like(m.group(1)) for m in PAIR.finditer(text))
-
-    out = [(corpus, text) for _, corpus, text in outside_test_half() if holds(text)]
-    out += [(corpus, text) for corpus, text in speeches_and_broadcasts() if holds(text)]
-    return out + [(c, t) for c, t in reviews_news_abstracts() if holds(t)]
+    return any(folded(m.group(2)) in given and name_like(m.group(1)) for m in PAIR.finditer(text))
 
 
 if __name__ == "__main__":
-    main(texts, ("NAME",), "NAME", (60, 30))
+    main_where(holds, ("NAME",), "NAME", (60, 30))
