@@ -42,7 +42,6 @@ from dataclasses import dataclass
 
 from ._english import TITLES
 from .lexicon import dictionary_word, folded, name_like, name_parts, person_noun, weighty_name
-from .text import without_possessive
 
 #: a line-start label: one to six words (letters first; digits, ``#``, ``_``, ``-``, ``'``, ``.``,
 #: ``&``, ``,`` and parentheses inside), then ``:`` or ``>`` and a space or the line's end; or the
@@ -203,7 +202,7 @@ def _described_in_lower_case(words: list[str], caseless: bool) -> bool:
     same labels read as descriptions by their case (:func:`_descriptive`)."""
     if not caseless or len(words) < 2 or weighty_name(words[0], "first"):
         return False
-    keys = (without_possessive(w).lower() for w in words[1:])
+    keys = (re.sub(r"['\u2019]s$", "", w.lower()) for w in words[1:])  # text.py is no room below
     return any(k in _PERSON_HEADS or person_noun(k) for k in keys)
 
 
