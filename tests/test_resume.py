@@ -104,6 +104,43 @@ def test_interrupted_runs_resume_to_the_same_bytes(tmp_path: Path, glove: Path, 
                                                                        whole.draws)
 
 
+def _limited(soft: int, hard: int | None = None) -> Callable[[], None]:
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard or resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    return limit
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no open-file limit to set")
+def test_more_inputs_than_the_open_file_limit(tmp_path: Path, glove: Path, key: Path) -> None:
+    """Steward audit: 1,100 one-note files failed at the end with 'Too many open files' (every
+    output's temp file stayed open until the commit), and with --resume every rerun failed at the
+    same point (each output's journal holds a lock). Now each output is closed when its input is
+    done, and --resume raises the soft limit or refuses, before any work, where the hard one is
+    too low."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for i in range(150):
+        (folder / f"n{i:03d}.txt").write_text(f"patient {i} saw the doctor\n", encoding="utf-8")
+    cli = [sys.executable, "-m", "embedanon", "anonymize", *sorted(map(str, folder.iterdir())), "--key", str(key),
+           "--embedding", str(glove), "-q"]
+    plain = subprocess.run([*cli, "-o", str(tmp_path / "plain")], capture_output=True, text=True, timeout=300,
+                           preexec_fn=_limited(96))
+    assert plain.returncode == 0, plain.stderr[-500:]
+    resumed = subprocess.run([*cli, "-o", str(tmp_path / "resumed"), "--resume"], capture_output=True, text=True,
+                             timeout=300, preexec_fn=_limited(96))
+    assert resumed.returncode == 0, resumed.stderr[-500:]
+    assert len(os.listdir(tmp_path / "plain")) == 150
+    for name in os.listdir(tmp_path / "plain"):
+        assert (tmp_path / "resumed" / name).read_bytes() == (tmp_path / "plain" / name).read_bytes()
+    refused = subprocess.run([*cli, "-o", str(tmp_path / "refused"), "--resume"], capture_output=True, text=True,
+                             timeout=300, preexec_fn=_limited(96, 128))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr[-500:]
+    assert "--resume over 150 inputs needs 214 open files" in refused.stderr
+    assert not (tmp_path / "refused").exists()
+
+
 @pytest.mark.slow
 def test_a_killed_process_resumes_to_the_same_bytes(tmp_path: Path, glove: Path, key: Path) -> None:
     """SIGKILL: no handler runs; the temp file may hold more than the journal says."""

@@ -470,6 +470,7 @@ class _Pending:
     mode: int = 0o600
     keep: bool = False  # a resumable run's temp file: kept on abort, for the next --resume
     exclusive: bool = False  # published by a hard link that fails if the target exists
+    finished: bool = False  # written, flushed, fsynced and closed (:meth:`AtomicBatch.finish_written`)
 
 
 class AtomicBatch:
@@ -576,15 +577,23 @@ class AtomicBatch:
                                       exclusive=exclusive))
         return fh if binary else _Guarded(fh, text)  # type: ignore[return-value]
 
+    def finish_written(self) -> None:
+        """Flush, fsync and close every regular output opened so far, whose writing is over:
+        :meth:`commit` then only renames them. A run over many inputs calls it after each, so it
+        never holds more than one output's file open (1,100 inputs had hit the open-file limit,
+        ``ulimit -n``, after all the work)."""
+        for p in self._pending:
+            if p.temp is not None and not p.finished:
+                _finish_temp(p)
+                p.finished = True
+
     def commit(self) -> None:
         """Flush, fsync and rename every regular output, then copy every spooled stream."""
         if self._done:
             return
         try:
             check_stop()
-            for p in self._pending:
-                if p.temp is not None:
-                    _finish_temp(p)
+            self.finish_written()
             with signals_deferred(stop_later=True):  # all in place or none: a signal between
                 for p in self._pending:                # two renames left a mixed release
                     if p.temp is not None:

@@ -114,6 +114,16 @@ def kept_span_notice(config: AnonymizerConfig) -> str | None:
             "replaces every detected span")
 
 
+def nothing_replaced_warning(config: AnonymizerConfig) -> str | None:
+    """The one-line warning for a detected-scope run that keeps every label's spans: its output
+    is its input as written (None otherwise)."""
+    scope = config.scope
+    if scope.scope != "detected" or any(action != "keep" for action in scope.actions().values()):
+        return None
+    return ("warning: scope detected with every label's action 'keep': nothing is replaced, the "
+            "output is the input as written")
+
+
 def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engine: str,
                jobs: int) -> str:
     """The run report as JSON text: settings, provenance digests, counts, epsilon spent, timing.
@@ -338,6 +348,16 @@ def same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
+def file_identity(path: str) -> tuple[object, ...] | None:
+    """What :func:`same_file` compares, as a key: ``same_file(a, b)`` is ``file_identity(a) is not
+    None and file_identity(a) == file_identity(b)`` (a test holds the two equal). The inode of a
+    file that exists, else its resolved path; None for ``-`` when standard input reads no file."""
+    st = _stat(path)
+    if st is not None:
+        return ("file", st.st_dev, st.st_ino)
+    return None if path == "-" else ("path", os.path.realpath(path))
+
+
 def _inside(path: str, directory: str) -> bool:
     real, base = os.path.realpath(path), os.path.realpath(directory)
     return os.path.commonpath([real, base]) == base
@@ -366,30 +386,38 @@ def check_paths(inputs: Sequence[PathArg], outputs: Sequence[PathArg]) -> None:
     """
     given_in = [(w, p) for w, p in inputs if p is not None and p != ""]
     given_out = [(w, "-" if p is None else p) for w, p in outputs]
+    # a data input that is a directory is refused by its reader, with a better message
+    folders = [(w, p) for w, p in given_in if w != "input" and os.path.isdir(p)]
+    read: dict[tuple[object, ...], tuple[str, str]] = {}  # file identity -> the first input that is it
+    for in_what, in_path in given_in:
+        ident = file_identity(in_path)
+        if ident is not None:
+            read.setdefault(ident, (in_what, in_path))
+    written: dict[tuple[object, ...], tuple[str, str]] = {}  # the same for the outputs checked so far
     streams: dict[object, tuple[str, str]] = {}
-    for i, (what, path) in enumerate(given_out):
+    for what, path in given_out:
         if path == "-" or is_stream(path):
-            ident = _stream_identity(path)
-            if ident is not None and ident in streams:  # two outputs mixed in one stream
-                first_what, first = streams[ident]
+            stream = _stream_identity(path)
+            if stream is not None and stream in streams:  # two outputs mixed in one stream
+                first_what, first = streams[stream]
                 raise ConfigError(f"{_shown(what, path)} and {_shown(first_what, first)} both write to "
-                                  f"{'standard output' if ident == 'stdout' else 'one stream'}; "
+                                  f"{'standard output' if stream == 'stdout' else 'one stream'}; "
                                   f"choose another {_choose(what)}")
-            if ident is not None:
-                streams[ident] = (what, path)
+            if stream is not None:
+                streams[stream] = (what, path)
             continue
-        for in_what, in_path in given_in:
-            # a data input that is a directory is refused by its reader, with a better message
-            if in_what != "input" and os.path.isdir(in_path) and _inside(path, in_path):
+        for in_what, in_path in folders:
+            if _inside(path, in_path):
                 raise ConfigError(f"{_shown(what, path)} is inside {_shown(in_what, in_path)}; "
                                   f"choose another {_choose(what)}")
-            if same_file(in_path, path):
-                raise ConfigError(f"{_shown(what, path)} is the same file as {_shown(in_what, in_path)}; "
-                                  f"choose another {_choose(what)}")
-        for other_what, other in given_out[:i]:
-            if other != "-" and not is_stream(other) and same_file(other, path):
+        ident = file_identity(path)
+        for seen in (read, written):
+            if ident is not None and ident in seen:
+                other_what, other = seen[ident]
                 raise ConfigError(f"{_shown(what, path)} is the same file as {_shown(other_what, other)}; "
                                   f"choose another {_choose(what)}")
+        if ident is not None:
+            written.setdefault(ident, (what, path))
 
 
 def release_files(*, key: str | None = None, seed: int | None = None, fresh_key: bool = False,
@@ -495,6 +523,7 @@ def _anonymize_all(inputs: list[str], output: str | None, targets: list[str | No
                     run(records, _writing(out, writer), position=functools.partial(compressed_position, fh))
             stats.inputs += 1
             stats.outputs.append(target or "-")
+            batch.finish_written()  # its file closed now: a run of many inputs holds one open
         if report is not None:
             batch.open(report[0]).write(report[1](stats))
     for target in targets:  # in place: a resumable run's leftovers are spent
@@ -551,6 +580,7 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
     from . import __version__
 
     resumable.check_resumable(inputs, targets, formats)
+    resumable.reserve_descriptors(len(inputs))
     if anonymizer.key.origin == "fresh":  # its journal could only ever say "the key changed"
         raise ConfigError("--resume cannot continue a run under --fresh-key, whose key is not kept; "
                           "give --key FILE (embedanon keygen FILE) to release under a new key")

@@ -340,6 +340,37 @@ def check_resumable(inputs: list[str], targets: list[str | None], formats: list[
                               "uncompressed and compress it afterwards")
 
 
+#: open files a run needs besides its journals' locks (inputs, outputs, the model, the embedding)
+SPARE_DESCRIPTORS = 64
+
+
+def reserve_descriptors(inputs: int) -> None:
+    """Make room for a resumable run's locks: each output's journal holds one open file until the
+    run ends (:meth:`Journal.lock`). The soft open-file limit (``ulimit -n``) is raised as far as
+    the hard limit allows; where that is too little the run is refused before any work (a
+    directory of 1,100 notes had failed near the end, and every rerun at the same point).
+
+    Raises:
+        ConfigError: the hard limit is below what ``inputs`` outputs need.
+    """
+    try:
+        import resource
+    except ImportError:  # no setrlimit (Windows): no flock either, so no lock to hold
+        return
+    need = inputs + SPARE_DESCRIPTORS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= need:
+        return
+    if hard != resource.RLIM_INFINITY and hard < need:
+        raise ConfigError(f"--resume over {inputs:,} inputs needs {need:,} open files and this "
+                          f"system allows {hard:,} (ulimit -Hn); resume them in smaller groups")
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < need:
+        raise ConfigError(f"--resume over {inputs:,} inputs needs {need:,} open files and the "
+                          f"limit is {soft:,} (ulimit -n); raise it or resume them in smaller groups")
+
+
 def options_digest(parts: dict[str, Any]) -> str:
     """The options part of a :class:`Binding`: sha256 of ``parts`` (already free of secrets)."""
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

@@ -586,6 +586,23 @@ def test_a_notice_when_an_epsilon_mechanism_may_keep_a_detected_span(tmp_path: P
     assert quiet.exit_code == 0 and quiet.stderr == ""
 
 
+@pytest.mark.parametrize(("strategies", "warned"), [
+    (["DEFAULT=keep"], True), (["DEFAULT=keep", "NAME=surrogate"], False), ([], False)])
+def test_a_warning_when_scope_detected_keeps_every_label(tmp_path: Path, strategies: list[str],
+                                                          warned: bool) -> None:
+    """Verbatim audit: ``--scope detected --strategy DEFAULT=keep`` wrote its input back unchanged
+    and said 'anonymized'. Now a warning says so, and --quiet does not hide it."""
+    src = tmp_path / "in.txt"
+    src.write_text("Dr. John Smith saw Sarah Davis today.\n", encoding="utf-8")
+    flags = [x for s in strategies for x in ("--strategy", s)]
+    for quiet in ([], ["-q"]):
+        result = run(str(src), "-o", str(tmp_path / f"out{len(quiet)}.txt"), "--scope", "detected",
+                     "--detector", "regex", "--deny", str(_deny(tmp_path)), *flags, *quiet)
+        assert result.exit_code == 0, result.output
+        assert ("nothing is replaced" in result.stderr) == warned
+        assert "John" not in result.stderr and "Sarah" not in result.stderr
+
+
 def _deny(tmp_path: Path) -> Path:
     deny = tmp_path / "deny.tsv"
     deny.write_text("NAME\tJohn Smith\nNAME\tSarah Davis\n", encoding="utf-8")

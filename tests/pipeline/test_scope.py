@@ -437,6 +437,40 @@ def test_a_deny_listed_name_inside_a_role_label_is_replaced(scope: str) -> None:
     assert kept.startswith("Note by Dr. Okafor:")  # without the deny list: structure, as written
 
 
+class _BodyOnly:
+    """A detector that labels ``Kwabena`` once, in the body (``Kwabena has``), never in a label."""
+
+    name = "body-only"
+
+    def __init__(self) -> None:
+        pass
+
+    def detect(self, text: str) -> list[Span]:
+        i = text.find("Kwabena has")
+        return [Span(i, i + len("Kwabena"), "NAME", 0.9, self.name)] if i >= 0 else []
+
+
+_FAMILY = ("Kwabena's mom: Kwabena has been coughing all week.\nTeacher: How is Kwabena doing?\n"
+           "Kwabena's mom: Better, thanks.\nNote by Dr. Okafor: seen.")
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_a_name_the_body_shows_is_replaced_inside_a_role_label(scope: str) -> None:
+    """Decision 0232: ``Kwabena's mom:`` is a role label, structure kept as written, but the body
+    shows ``Kwabena`` is a private name: it went out verbatim in the label beside its surrogate in
+    the body. Now the label's name takes the body's surrogate; the label's other words and a name
+    the body never shows (``Dr. Okafor``, decision 0166) stay as written."""
+    if "body-only" not in DETECTORS:
+        DETECTORS.add("body-only", _BodyOnly)
+    doc = Anonymizer(key=fast_key(6), scope=scope, detectors="body-only").anonymize_document(_FAMILY)
+    assert "kwabena" not in doc.text.lower()
+    lines = doc.text.splitlines()
+    surrogate = lines[0][: lines[0].index("'s mom: ")]
+    assert surrogate and lines[0].startswith(f"{surrogate}'s mom: {surrogate} ")
+    assert lines[2].startswith(f"{surrogate}'s mom: ") and lines[1].startswith("Teacher: ")
+    assert lines[3].startswith("Note by Dr. Okafor: ")
+
+
 def test_detected_scope_defaults_to_surrogates_for_every_label():
     from embedanon.detectors.base import LABELS
 

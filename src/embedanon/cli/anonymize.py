@@ -18,6 +18,7 @@ from ..files import (
     check_outputs,
     fallback_notice,
     kept_span_notice,
+    nothing_replaced_warning,
     release_files,
     run_report,
 )
@@ -106,6 +107,9 @@ def anonymize_command(
         actions = ", ".join(f"{label}={action}" for label, action in scoped.actions().items())
         guard = ("; name guard " + ("on" if scoped.name_guard else "off")) if scoped.scope == "hybrid" else ""
         logging.getLogger(__name__).info("scope %s, action per label: %s%s", scoped.scope, actions, guard)
+    unchanged = nothing_replaced_warning(anonymizer.config)
+    if unchanged is not None:  # a warning: --quiet does not hide it
+        typer.echo(unchanged, err=True)
     kept = kept_span_notice(anonymizer.config)
     if kept is not None and not quiet:
         typer.echo(kept, err=True)

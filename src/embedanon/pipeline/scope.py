@@ -383,6 +383,27 @@ def _less(ranges: list[tuple[int, int]], cuts: list[tuple[int, int]]) -> list[tu
     return out
 
 
+def named_in_roles(text: str, spans: list[Span], roles: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The NAME spans (propagation's included) inside ``roles`` whose words name a person the
+    record names outside them: ``Kwabena`` of ``Kwabena's mom:`` where the body says ``Kwabena
+    has been coughing``. A role label is structure and kept as written (decision 0166), but not
+    what the record itself shows to be a private name (decision 0232). A piece written in lower
+    case in a text that has capitals stays (``Old man:`` where the body flagged a ``man``).
+    Sorted and disjoint."""
+    cased = not text.islower()
+    ends = [b for _, b in roles]
+
+    def inside(span: Span) -> bool:
+        j = bisect_right(ends, span.start)
+        return j < len(roles) and roles[j][0] <= span.start and span.end <= roles[j][1]
+    names = [(s, inside(s)) for s in spans if s.label == "NAME"]
+    body = {k for s, held in names if not held
+            for w in split_words(text[s.start : s.end])[1::2] for k in _name_keys(w)}
+    return [(s.start, s.end) for s, held in names if held
+            and not (cased and text[s.start : s.end].islower())
+            and any(k in body for w in split_words(text[s.start : s.end])[1::2] for k in _name_keys(w))]
+
+
 def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
              key: ReleaseKey, record_prf: Prf, *, keep_roles: bool = True) -> tuple[str, tuple[Item, ...]]:
     """The scoped output of one record from its full-scope replacement (see module docstring).
@@ -398,6 +419,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
     roles = _less(union_ranges(role_ranges(lone_cr_as_lf(text)), markup_ranges(text)),
                   sorted((s.start, s.end) for s in spans if "deny" in s.source.split("+")))
     spans = with_weekdays(text, propagate(text, spans, lambda span: lists.allowed(text, span)))
+    if roles:  # a name found in the record's body is replaced inside a role label too (decision 0232)
+        roles = _less(roles, named_in_roles(text, spans, roles))
     spans = with_date_anchors(text, spans)
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)
     role_ends = [b for _, b in roles]
