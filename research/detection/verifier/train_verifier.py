@@ -177,6 +177,8 @@ def collect(records: list[dict[str, Any]], detector: Any, buckets: int, kind: st
         text = rec["text"]
         if kind == "generated":
             preds = [p for p in preds if p.label in GENERATED_LABELS]
+        elif kind == "chat":
+            preds = [p for p in preds if p.label == "NAME"]
         gold = [(s["start"], s["end"]) for s in rec["spans"]]
         mask = bytearray(len(text))
         for a, b in gold:
@@ -318,6 +320,11 @@ def main() -> None:
     ap.add_argument("--generated", action="append", default=[], help="generated span JSONL (repeatable)")
     ap.add_argument("--negatives", action="append", default=[],
                     help="span JSONL of real text with no private PII (repeatable; make_negatives.py)")
+    ap.add_argument("--chat", action="append", default=[],
+                    help="span JSONL of real conversational text with private names injected "
+                         "(repeatable; chat/chat_set.py); only its NAME candidates are used")
+    ap.add_argument("--chat-weight", type=float, default=1.0,
+                    help="weight of a --chat candidate (a generated one weighs 1)")
     ap.add_argument("--buckets", type=int, default=1 << 15)
     ap.add_argument("--dev-weight", type=float, nargs="+", default=[4.0])
     ap.add_argument("--C", type=float, nargs="+", default=[0.5], dest="c_values")
@@ -363,9 +370,15 @@ def main() -> None:
     x_aug = matrix(aug, args.buckets) if aug.y else None
     y_aug, aug_group = np.array(aug.y), np.array(aug.group)
     x_gen, y_gen = (matrix(gen, args.buckets) if gen.y else None), np.array(gen.y)
+    chat = Candidates()
+    for path in args.chat:
+        part = collect(read(Path(path)), detector, args.buckets, "chat", cached(Path(path).stem + ".json"))
+        for name in ("rows", "dense", "y", "group", "register", "label"):
+            getattr(chat, name).extend(getattr(part, name))
+    x_chat, y_chat = (matrix(chat, args.buckets) if chat.y else None), np.array(chat.y)
     print(f"dev: {len(y_dev)} candidates ({int(y_dev.sum())} true), {len(dev.gold)} gold; augmented: "
           f"{len(y_aug)} ({int(y_aug.sum())} true); generated and negatives: {len(y_gen)} "
-          f"({int(y_gen.sum())} true)", file=sys.stderr)
+          f"({int(y_gen.sum())} true); chat: {len(y_chat)} ({int(y_chat.sum())} true)", file=sys.stderr)
 
     def parts(dev_rows: np.ndarray, dev_weight: float) -> list[tuple[sparse.csr_matrix, np.ndarray, float]]:
         out = [(x_dev[dev_rows], y_dev[dev_rows], dev_weight)]
@@ -374,6 +387,8 @@ def main() -> None:
             out.append((x_aug[inside], y_aug[inside], dev_weight))
         if x_gen is not None:
             out.append((x_gen, y_gen, 1.0))
+        if x_chat is not None:
+            out.append((x_chat, y_chat, args.chat_weight))
         return out
 
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -400,6 +415,7 @@ def main() -> None:
                                "real": " + ".join(dev_names) + " (dev side of the split only)",
                                "generated": [Path(p).name for p in args.generated],
                                "negatives": [Path(p).name for p in args.negatives], "augment": args.augment,
+                               "chat": [Path(p).name for p in args.chat], "chat_weight": args.chat_weight,
                                "dev_weight": dev_weight, "C": c_value, "seed": args.seed},
                 "recipe": "research/detection/verifier/train_verifier.py",
             }
@@ -446,6 +462,8 @@ def main() -> None:
         "generated": [Path(p).name for p in args.generated],
         "negatives": [Path(p).name for p in args.negatives],
         "generated_candidates": len(y_gen), "generated_true": int(y_gen.sum()),
+        "chat": [Path(p).name for p in args.chat], "chat_weight": args.chat_weight,
+        "chat_candidates": len(y_chat), "chat_true": int(y_chat.sum()),
         "grid": [{"dev_weight": r["dev_weight"], "C": r["C"], "threshold": r["threshold"],
                   "dev_threshold": r["dev_threshold"], "probe_threshold": r["probe_threshold"],
                   "oof": r["oof"]["all"], "probe_kept_share": r["probe"]["kept_share"]} for r in runs],
