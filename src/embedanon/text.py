@@ -16,11 +16,13 @@ Only ``space`` and ``punct`` tokens are kept as they are by the anonymizer.
 
 from __future__ import annotations
 
+import html
 import re
 import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from html.entities import codepoint2name
 from typing import Literal
 
 TokenKind = Literal["word", "number", "mixed", "space", "punct"]
@@ -211,11 +213,57 @@ def _continues(ch: str) -> bool:
     return unicodedata.category(ch)[0] == "M" or "\u1160" <= ch <= "\u11ff"
 
 
+#: an HTML character reference: named (``&nbsp;``, ``&atilde;``), decimal or hexadecimal
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _entity_pieces(text: str) -> dict[int, tuple[int, str]]:
+    """{start: (end, the characters it stands for)} of the HTML character references of ``text``
+    that stand for other characters (``&nbsp;`` -> NBSP; an unknown name stays as written). Not
+    ``&lt;``, ``&gt;``, ``&amp;``: escaped markup stays text (AG News has ``&lt;nobr&gt;``)."""
+    out: dict[int, tuple[int, str]] = {}
+    if "&" not in text:
+        return out
+    for m in _ENTITY.finditer(text):
+        decoded = html.unescape(m.group())
+        if decoded != m.group() and decoded and not any(ch in "<>&\x00" for ch in decoded):
+            out[m.start()] = (m.end(), decoded)
+    return out
+
+
+def html_decoded(text: str) -> str:
+    """``text`` with each HTML character reference (:data:`_ENTITY`) the characters it stands
+    for, as :func:`canonical_view` reads it (``Kwabena&nbsp;Mensah`` -> ``Kwabena Mensah``)."""
+    pieces = _entity_pieces(text)
+    if not pieces:
+        return text
+    out: list[str] = []
+    at = 0
+    for start, (end, decoded) in pieces.items():
+        out.append(text[at:start])
+        out.append(decoded)
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def html_encoded_like(new: str, original: str) -> str:
+    """``new`` written the way ``original`` writes characters: where ``original`` holds HTML
+    character references, each character of ``new`` that is not ASCII becomes one (``João`` ->
+    ``Jo&atilde;o``), so an escaped text stays escaped; else ``new`` as it is."""
+    if not _entity_pieces(original) or new.isascii():
+        return new
+    return "".join(ch if ch.isascii() else f"&{codepoint2name[ord(ch)]};" if ord(ch) in codepoint2name
+                   else f"&#{ord(ch)};" for ch in new)
+
+
 def canonical_view(text: str) -> tuple[str, list[int] | None, list[int] | None] | None:
     """``text`` as the detectors read it when it is written in another form than they were built
     on (decision 0217): composed (NFC: a letter and the accent written after it as a combining
     mark are one character), less its format characters (zero-width spaces and joiners, soft
-    hyphens, bidirectional controls, the byte-order mark), a lone carriage return a line feed.
+    hyphens, bidirectional controls, the byte-order mark), a lone carriage return a line feed,
+    and each HTML character reference the character it stands for (``Kwabena&nbsp;Mensah``,
+    ``Gon&ccedil;alves``; decision 0236).
 
     Returns:
         None when ``text`` is already so (nearly every text; every ASCII text without a lone
@@ -223,8 +271,9 @@ def canonical_view(text: str) -> tuple[str, list[int] | None, list[int] | None] 
         ``text[starts[j]:ends[j]]``, a whole letter with its marks; both None when the view only
         turned lone carriage returns into line feeds (offsets unchanged).
     """
-    if text.isascii() or (unicodedata.is_normalized("NFC", text)
-                          and not any(unicodedata.category(ch) == "Cf" for ch in set(text))):
+    entities = _entity_pieces(text)
+    if not entities and (text.isascii() or (unicodedata.is_normalized("NFC", text) and not any(
+            unicodedata.category(ch) == "Cf" for ch in set(text)))):
         view = lone_cr_as_lf(text)
         return None if view is text else (view, None, None)
     parts: list[str] = []
@@ -233,6 +282,15 @@ def canonical_view(text: str) -> tuple[str, list[int] | None, list[int] | None] 
     n = len(text)
     i = 0
     while i < n:
+        if i in entities:  # one reference: its characters, each mapped to the whole reference
+            end, decoded = entities[i]
+            decoded = "".join(ch for ch in unicodedata.normalize("NFC", decoded)
+                              if unicodedata.category(ch) != "Cf")
+            parts.append(decoded)
+            starts.extend([i] * len(decoded))
+            ends.extend([end] * len(decoded))
+            i = end
+            continue
         if unicodedata.category(text[i]) == "Cf":
             i += 1
             continue

@@ -471,6 +471,23 @@ def test_a_name_the_body_shows_is_replaced_inside_a_role_label(scope: str) -> No
     assert lines[3].startswith("Note by Dr. Okafor: ")
 
 
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+def test_an_html_escaped_name_is_found_whole_and_its_surrogate_escaped_alike(scope: str) -> None:
+    """Decision 0236: ``Kwabena&nbsp;Mensah`` kept ``Mensah`` and ``Jo&atilde;o Gon&ccedil;alves``
+    was kept whole in detected scope; the name is now found in the decoded text, replaced whole,
+    and its surrogate written escaped like the original (never a name word ``nbsp``)."""
+    text = "I saw Kwabena&nbsp;Mensah and Jo&atilde;o Gon&ccedil;alves; Kwabena called."
+    doc = Anonymizer(key=fast_key(6), scope=scope, detectors="regex",
+                     deny={"Kwabena Mensah": "NAME", "João Gonçalves": "NAME"}).anonymize_document(text)
+    for part in ("kwabena", "mensah", "jo&atilde;o", "gon&ccedil;alves", "gonçalves"):
+        assert part not in doc.text.lower(), part
+    assert doc.text.isascii() and "&nbsp;" in doc.text
+    surrogates = [i for i in doc.items if i.kind == "surrogate"]
+    assert len(surrogates) == 3
+    new = doc.text[surrogates[0].new_start : surrogates[0].new_end]
+    assert new.count("&nbsp;") == 1 and not re.search(r"&(?!nbsp;|#\d+;|[a-z]+;)", new)
+
+
 def test_detected_scope_defaults_to_surrogates_for_every_label():
     from embedanon.detectors.base import LABELS
 

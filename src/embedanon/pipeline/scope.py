@@ -56,7 +56,16 @@ from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
 from ..surrogates.names import CONNECTORS, PARTICLES
-from ..text import JOINERS, lone_cr_as_lf, lookup_key, split_joined, split_words, without_possessive
+from ..text import (
+    JOINERS,
+    html_decoded,
+    html_encoded_like,
+    lone_cr_as_lf,
+    lookup_key,
+    split_joined,
+    split_words,
+    without_possessive,
+)
 from .replace import Item
 
 
@@ -229,7 +238,7 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     for span in spans:
         piece = text[span.start : span.end]
         if span.label == "NAME":
-            for w in split_words(piece)[1::2]:
+            for w in split_words(html_decoded(piece))[1::2]:  # ``&nbsp;`` is no name's word
                 keys = [k for k in _name_keys(w) if len(k) > 1 and k.isalpha() and k not in _NOT_PROPAGATED]
                 names.update(keys)
                 if w.islower():
@@ -431,7 +440,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         j = bisect_right(role_ends, item.start)
         return j < len(roles) and roles[j][0] <= item.start and item.end <= roles[j][1]
     surrogates = surrogates_for(scope.surrogates)
-    names = [text[s.start : s.end] for s in spans if s.label == "NAME"]
+    names = [html_decoded(text[s.start : s.end]) for s in spans if s.label == "NAME"]
     name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
     spans_with = Counter(w for words in name_words for w in words)  # word -> NAME spans holding it
     others = AvoidNames.for_record(names)  # what a surrogate of each name must not resemble
@@ -491,10 +500,11 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         elif action in ("surrogate", "redact"):
             copy_to(span.start)
             original = text[span.start : span.end]
-            if action == "surrogate":
-                new = surrogates.replace(span.label, original, prf=prf, record_prf=record_prf,
-                                         avoid=others(original), roles=part_roles, taken=taken,
-                                         date_style=style)
+            if action == "surrogate":  # of what an HTML-escaped span stands for, escaped alike
+                plain = html_decoded(original)
+                new = html_encoded_like(surrogates.replace(
+                    span.label, plain, prf=prf, record_prf=record_prf, avoid=others(plain), roles=part_roles,
+                    taken=taken, date_style=style), original)
                 if (span.label == "DATE" and new[:1].islower() and original[:1].isupper()
                         and opens_clause(text, span.start)):  # `Christmas Day plans` -> `The holiday plans`
                     new = new[0].upper() + new[1:]
