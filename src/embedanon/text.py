@@ -22,7 +22,7 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from html.entities import codepoint2name
+from html.entities import codepoint2name, html5
 from typing import Literal
 
 TokenKind = Literal["word", "number", "mixed", "space", "punct"]
@@ -225,8 +225,9 @@ def _entity_pieces(text: str) -> dict[int, tuple[int, str]]:
     if "&" not in text:
         return out
     for m in _ENTITY.finditer(text):
-        decoded = html.unescape(m.group())
-        if decoded != m.group() and decoded and not any(ch in "<>&\x00" for ch in decoded):
+        ref = m.group()  # a name must be whole (html.unescape reads ``&notit;`` as ``¬it;``)
+        decoded = html.unescape(ref) if ref[1] == "#" else html5.get(ref[1:], ref)
+        if decoded != ref and decoded and not any(ch in "<>&\x00" for ch in decoded):
             out[m.start()] = (m.end(), decoded)
     return out
 

@@ -405,12 +405,13 @@ def named_in_roles(text: str, spans: list[Span], roles: list[tuple[int, int]]) -
     def inside(span: Span) -> bool:
         j = bisect_right(ends, span.start)
         return j < len(roles) and roles[j][0] <= span.start and span.end <= roles[j][1]
+    def keys(span: Span) -> list[str]:
+        words = split_words(html_decoded(text[span.start : span.end]))[1::2]
+        return [k for w in words for k in _name_keys(w)]
     names = [(s, inside(s)) for s in spans if s.label == "NAME"]
-    body = {k for s, held in names if not held
-            for w in split_words(text[s.start : s.end])[1::2] for k in _name_keys(w)}
+    body = {k for s, held in names if not held for k in keys(s)}
     return [(s.start, s.end) for s, held in names if held
-            and not (cased and text[s.start : s.end].islower())
-            and any(k in body for w in split_words(text[s.start : s.end])[1::2] for k in _name_keys(w))]
+            and not (cased and text[s.start : s.end].islower()) and any(k in body for k in keys(s))]
 
 
 def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Span], scope: ScopeConfig,
