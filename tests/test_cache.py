@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -339,13 +340,30 @@ def test_a_copy_of_an_embedding_others_may_not_read_is_private(tmp_path: Path, c
         with caplog.at_level("WARNING"):
             assert defaults.load_embedding(str(source)).words == words
         assert _modes(cached) == {0o700, 0o600} and "integrity" not in caplog.text
-        # a file everyone may read keeps the umask's modes (a negative control)
-        source.chmod(0o644)
+        # a 0644 file in a directory others may not enter is private too (decision 0237: its
+        # cached copy was 0644 in a 0755 directory); the test's tmp_path is such a directory
         shutil.rmtree(cached)
+        private = tmp_path / "private"
+        private.mkdir()
+        private.chmod(0o700)
+        inside = Path(shutil.copy(source, private / "e.glove.txt"))
+        inside.chmod(0o644)
         defaults._load_named.cache_clear()
-        defaults.load_embedding(str(source))
+        defaults.load_embedding(str(inside))
         (cached,) = list((tmp_path / "cache" / "vectors").iterdir())
-        assert _modes(cached) == {0o755, 0o644}
+        assert _modes(cached) == {0o700, 0o600}
+        shutil.rmtree(cached)
+        # a file everyone may read, in directories everyone may enter, keeps the umask's modes
+        public = Path(tempfile.mkdtemp())
+        public.chmod(0o755)
+        opened = shutil.copy(source, public / "e.glove.txt")
+        Path(opened).chmod(0o644)
+        if not defaults.owner_only(Path(opened)):  # a temp dir under a world-enterable chain
+            defaults._load_named.cache_clear()
+            defaults.load_embedding(str(opened))
+            (cached,) = list((tmp_path / "cache" / "vectors").iterdir())
+            assert _modes(cached) == {0o755, 0o644}
+        shutil.rmtree(public)
     finally:
         os.umask(old)
         defaults._load_named.cache_clear()

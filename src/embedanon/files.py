@@ -47,7 +47,7 @@ from .pipeline import Anonymizer
 from .pipeline.document import Task, anonymize_documents, run_task
 from .privacy.epsilon import epsilon_sentences, spent
 from .text import drawn_parts, split_words, token_kind
-from .vectors.defaults import embedding_source
+from .vectors.defaults import embedding_source, private_embedding
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +114,17 @@ def kept_span_notice(config: AnonymizerConfig) -> str | None:
             "replaces every detected span")
 
 
+def private_embedding_notice(config: AnonymizerConfig) -> str | None:
+    """The one-line notice for an embedding that not everyone may read, used without
+    ``--candidates``: replacements come only from its words in the bundled public word list
+    (decision 0237). None otherwise."""
+    if config.allowlist is not None or not private_embedding(config.embedding):
+        return None
+    return (f"notice: embedding {config.embedding} is not readable by everyone, so its words may be "
+            "your notes'; replacements come only from its words in the bundled public word list "
+            "(--candidates FILE names another public list)")
+
+
 def nothing_replaced_warning(config: AnonymizerConfig) -> str | None:
     """The one-line warning for a detected-scope run that keeps every label's spans: its output
     is its input as written (None otherwise)."""
@@ -145,6 +156,8 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
         "embedanon": __version__,
         "settings": {"embedding": config.embedding, "mechanism": config.mechanism, "params": params,
                      "min_length": config.min_length, "allowlist": config.allowlist is not None,
+                     # a private embedding without --candidates: its words in the public list only
+                     "public_word_list": config.allowlist is None and private_embedding(config.embedding),
                      "index": config.index, "scope": config.scope.scope,
                      "detectors": config.scope.detectors if config.scope.scope != "all" else None,
                      "strategies": dict(config.scope.strategies),

@@ -692,3 +692,27 @@ def test_report_counts_the_words_the_name_guard_redrew(tmp_path: Path) -> None:
     assert guarded == 3  # Nick, Stuart, Carter: at epsilon 2,000 the mechanism returns each as itself
     assert counts["--no-name-guard"]["name_guard_redraws"] == 0
     assert counts["--no-name-guard"]["drawn_parts"] == counts["--name-guard"]["drawn_parts"] + guarded
+
+
+def test_a_private_embedding_is_named_in_a_notice_after_the_run(tmp_path: Path) -> None:
+    """Decision 0237: an embedding others may not read gives only public words, and the run says
+    so on its last lines (a failure stays one line); --candidates names the list instead."""
+    from tests.helpers.embeddings import write_glove
+
+    common = ["patient", "doctor", "nurse", "clinic", "pain", "heart", "chest", "river", "table", "window",
+              "music", "green", "house"]
+    glove = write_glove(tmp_path / "mine.glove.txt", common)
+    glove.chmod(0o600)
+    src = tmp_path / "in.txt"
+    src.write_text("patient doctor pain\n", encoding="utf-8")
+    result = run(str(src), "-o", str(tmp_path / "out.txt"), "--seed", "1", "--embedding", str(glove))
+    assert result.exit_code == 0, result.output
+    notices = [line for line in result.stderr.splitlines() if line.startswith("notice: embedding ")]
+    assert notices == [f"notice: embedding {glove} is not readable by everyone, so its words may be your "
+                       "notes'; replacements come only from its words in the bundled public word list "
+                       "(--candidates FILE names another public list)"]
+    words = tmp_path / "words.txt"
+    words.write_text("".join(w + "\n" for w in common), encoding="utf-8")
+    listed = run(str(src), "-o", str(tmp_path / "out2.txt"), "--seed", "1", "--embedding", str(glove),
+                 "--candidates", str(words))
+    assert listed.exit_code == 0 and "notice: embedding" not in listed.stderr

@@ -52,6 +52,34 @@ def test_an_output_directory_of_other_files_is_refused_under_the_option_the_user
     assert (other / "notes.txt").read_text(encoding="utf-8") == "keep me\n"
 
 
+@pytest.mark.parametrize(("files", "replaced"), [
+    ({"manifest.json": '{"notes": 1}', "notes.csv": "a,b"}, False),  # a user's manifest.json
+    ({"manifest.json": '{"format_version": 2}', "weights.npz": "", "notes.csv": "a,b"}, False),
+    ({"manifest.json": '{"format_version": 2}', "weights.npz": "", "evals/x.txt": "x"}, False),
+    ({"manifest.json": '{"format_version": 2}', "weights.npz": ""}, True),
+    ({"manifest.json": "not json", "weights.npz": ""}, False),
+    ({"embedanon-detector.json": "{}", "config.json": "{}", "model.safetensors": "", "tokenizer.json": "{}",
+      "tokenizer_config.json": "{}", "special_tokens_map.json": "{}", "vocab.txt": ""}, True),
+    ({"embedanon-detector.json": "{}", "model.safetensors": "", "labels.csv": "x"}, False),
+])
+def test_only_a_directory_holding_a_trained_detector_alone_is_replaced(tmp_path: Path, files: dict[str, str],
+                                                                        replaced: bool) -> None:
+    """Train audit: a directory holding a ``manifest.json`` among other files counted as a trained
+    detector, and training replaced it whole: the other files were lost, exit 0 (decision 0237)."""
+    from embedanon.detectors.training import check_model_directory
+    from embedanon.errors import EmbedanonError
+
+    out = tmp_path / "out"
+    for name, content in files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(content, encoding="utf-8")
+    if replaced:
+        assert check_model_directory(out) == out.resolve()
+    else:
+        with pytest.raises(EmbedanonError, match="is a directory holding other files, not a trained detector"):
+            check_model_directory(out)
+
+
 @pytest.mark.default_embedding
 @pytest.mark.parametrize(("second", "labels"), [
     ({"start": 9, "end": 14, "label": "NAME"}, "[4, 14) NAME and [9, 14) NAME"),  # a nested surname

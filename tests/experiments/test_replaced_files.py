@@ -55,3 +55,30 @@ def test_a_replaced_entry_file_makes_new_cells(tmp_path: Path, lever: str) -> No
     again = runner.invoke(app, ["experiment", "run", str(config)])
     assert again.exit_code == 0, again.output
     assert again.output.count("done before") == 1, again.output  # the original text's cell only
+
+
+def test_an_embedding_imported_again_under_its_name_makes_new_cells(tmp_path: Path) -> None:
+    """Train audit: a top-level ``embedding: pub`` (an imported name, not a path) imported again
+    with --overwrite from other vectors was answered 'done before' from the old cells: a name had
+    no stamp (decision 0237). Its meta.json now stamps it."""
+    from embedanon.vectors import defaults
+
+    corpus = write_corpus(tmp_path / "corpus.csv", n=30)
+    vectors = tmp_path / "emb.txt"
+    _embedding(vectors, 0)
+    defaults.import_embedding(vectors, name="pub-0237")
+    config = write_config(tmp_path, corpus, mechanisms="  - {name: knn, k: [3]}", seeds="[0]",
+                          extra="folds: 3\nembedding: pub-0237",
+                          privacy="{attack_docs: 2, draws: 5, stats_words: 10}")
+    runner = CliRunner()
+    first = runner.invoke(app, ["experiment", "run", str(config)])
+    assert first.exit_code == 0, first.output
+    same = runner.invoke(app, ["experiment", "run", str(config)])
+    assert same.exit_code == 0 and same.output.count("done before") == 2, same.output
+    _embedding(vectors, 1)
+    defaults.import_embedding(vectors, name="pub-0237", overwrite=True)
+    meta = defaults.embedding_source("pub-0237") / "meta.json"
+    _bump(meta)
+    again = runner.invoke(app, ["experiment", "run", str(config)])
+    assert again.exit_code == 0, again.output
+    assert again.output.count("done before") == 0, again.output

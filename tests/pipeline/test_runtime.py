@@ -82,3 +82,37 @@ def test_detection_runs_under_the_runtime_lock(scope: str, monkeypatch: pytest.M
     anon.anonymize_document(TEXTS[0])
     list(anon.anonymize_many(TEXTS[:3]))
     assert probe.free == [False] * 4
+
+
+_COMMON = ["patient", "doctor", "nurse", "clinic", "pain", "heart", "chest", "river", "table", "window",
+           "music", "green", "house", "garden", "paper", "stone", "visit", "note"]
+_MADE_UP = ["zorblatovic", "quixmertha", "vandelbrook"]
+
+
+def test_a_private_embedding_gives_only_public_words(tmp_path: Path) -> None:
+    """Train audit: an embedding trained on the notes (mode 0600) gave its own words, the notes'
+    made-up names among them, as replacements: 95 in 200 records. Now, without --candidates, its
+    candidates are its words in the bundled public word list (decision 0237); an embedding
+    everyone may read keeps every word (a negative control, in a world-enterable temp dir)."""
+    import shutil
+    import tempfile
+
+    from embedanon.vectors.defaults import owner_only
+    from tests.helpers.embeddings import write_glove
+
+    text = " ".join(_COMMON) + "\n"
+    private = write_glove(tmp_path / "private.glove.txt", _COMMON + _MADE_UP, dim=4, seed=3)
+    private.chmod(0o600)
+    released = Anonymizer(str(private), key=fast_key(2)).anonymize_many([f"{i} {text}" for i in range(60)])
+    assert not any(word in out for out in released for word in _MADE_UP)
+    public_dir = Path(tempfile.mkdtemp())
+    try:
+        public_dir.chmod(0o755)
+        public = Path(shutil.copy(private, public_dir / "public.glove.txt"))
+        public.chmod(0o644)
+        if owner_only(public):  # a temp directory under a chain others may not enter
+            pytest.skip("no world-enterable temporary directory here")
+        released = Anonymizer(str(public), key=fast_key(2)).anonymize_many([f"{i} {text}" for i in range(60)])
+        assert any(word in out for out in released for word in _MADE_UP)
+    finally:
+        shutil.rmtree(public_dir)

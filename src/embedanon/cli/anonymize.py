@@ -19,6 +19,7 @@ from ..files import (
     fallback_notice,
     kept_span_notice,
     nothing_replaced_warning,
+    private_embedding_notice,
     release_files,
     run_report,
 )
@@ -135,6 +136,9 @@ def anonymize_command(
     notice = fallback_notice(stats)
     if notice is not None and not quiet:  # the count is in the report too
         typer.echo(notice, err=True)
+    private = private_embedding_notice(anonymizer.config)
+    if private is not None and not quiet:  # after the run, like the key's: a failure stays one line
+        typer.echo(private, err=True)
     warning = key_warning(anonymizer.key)  # after the run: a failure stays one line
     if warning is not None:  # a warning, not a notice: --quiet does not hide it
         typer.echo(warning, err=True)

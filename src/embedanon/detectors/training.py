@@ -8,6 +8,7 @@ runs; ``research/scripts/train_detector.py`` trains the shipped model.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -501,9 +502,6 @@ def train(
 #: Files a trained detector directory may hold (``model``: weights.npz and manifest.json; the
 #: ``transformer`` backend: transformers' files and its manifest): an existing ``--out`` holding
 #: anything else is someone's directory, not a model to replace.
-_MODEL_FILES = ("manifest.json", "weights.npz", "embedanon-detector.json")
-
-
 def check_model_directory(out: str | Path) -> Path:
     """Refuse, before any training, an ``--out`` that cannot become a trained detector directory.
 
@@ -518,12 +516,38 @@ def check_model_directory(out: str | Path) -> Path:
     writable_directory(text)
     real = Path(os.path.realpath(text))
     if real.exists():
-        names = {p.name for p in real.iterdir()}
-        if names and not names & set(_MODEL_FILES):
+        if any(real.iterdir()) and not _trained_directory(real):
             raise OutputError(f"-o/--output {text} is a directory holding other files, not a trained "
                               "detector; choose a new or empty directory")
         writable_directory(real.parent)
     return real
+
+
+#: what a transformer detector directory may hold besides its manifest (Hugging Face files)
+_TRANSFORMER_FILE = re.compile(r"(?:config|generation_config|special_tokens_map|added_tokens|"
+                               r"tokenizer(?:_config)?|vocab)\.(?:json|txt)|model\.safetensors(?:\.index\.json)?|"
+                               r"model-\d+-of-\d+\.safetensors|merges\.txt|(?:sentencepiece\.bpe|spiece)\.model")
+
+
+def _trained_directory(folder: Path) -> bool:
+    """Whether ``folder`` holds a trained detector and nothing else, so replacing it as a whole
+    loses nothing: ``manifest.json`` (a detector's: it names its ``format_version``) and
+    ``weights.npz``, or a transformer's ``embedanon-detector.json`` with Hugging Face model and
+    tokenizer files. One shared name (a ``manifest.json`` among a user's files) had been enough,
+    and the directory was wiped with them (an audit, decision 0237)."""
+    entries = list(folder.iterdir())
+    if any(not e.is_file() for e in entries):
+        return False
+    names = {e.name for e in entries}
+    if "embedanon-detector.json" in names:
+        return all(n == "embedanon-detector.json" or _TRANSFORMER_FILE.fullmatch(n) for n in names)
+    if not names <= {"manifest.json", "weights.npz"} or "manifest.json" not in names:
+        return False
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and "format_version" in manifest
 
 
 def save_model(out: str | Path, save: Callable[[Path], object], check: Callable[[Path], object]) -> Path:

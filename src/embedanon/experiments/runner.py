@@ -52,6 +52,7 @@ from .._atomic import atomic_write, writable_directory
 from ..errors import ConfigError, EmbedanonError
 from ..utility.classify import evaluate_utility
 from ..utility.datasets import Dataset, check_folds, load_dataset, stratified_sample
+from ..vectors.defaults import embedding_source
 from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
 from .levers import Released, apply_levers, keep_list, word_counts
@@ -342,6 +343,18 @@ def _file_stamp(path: str) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns] if stat.S_ISREG(st.st_mode) else None
 
 
+def _embedding_stamp(spec: str) -> list[int] | None:
+    """:func:`_file_stamp` of an embedding given by path, or of an imported embedding's
+    ``meta.json`` given by name: one imported again (``--overwrite``) makes new cells too (an
+    audit found every cell 'done before' on the old vectors, decision 0237). None for the
+    built-in one."""
+    stamp = _file_stamp(spec)
+    if stamp is not None:
+        return stamp
+    source = embedding_source(spec)
+    return _file_stamp(str(source / "meta.json")) if source is not None and source.is_dir() else None
+
+
 def _base_payload(config: ExperimentConfig, spec: DatasetSpec, seed: int, classifier: str,
                   digest: str) -> dict[str, Any]:
     return {
@@ -352,7 +365,7 @@ def _base_payload(config: ExperimentConfig, spec: DatasetSpec, seed: int, classi
         "classifier": classifier,
         "folds": config.folds,
         "embedding": config.embedding,
-        "embedding_file": _file_stamp(config.embedding),
+        "embedding_file": _embedding_stamp(config.embedding),
     }
 
 
@@ -368,9 +381,10 @@ def _mech_payload(config: ExperimentConfig, mech: MechanismSpec, value: float | 
     }
     # an entry's own embedding file and allowlist file, replaced at the same path, make new cells
     # (added only when the entry names a file: the keys of other cells stay as they were)
-    for name, path in (("embedding_file", mech.embedding),
-                       ("allowlist_file", mech.allowlist if isinstance(mech.allowlist, str) else None)):
-        stamp = _file_stamp(path) if path else None
+    allowlist = mech.allowlist if isinstance(mech.allowlist, str) else None
+    for name, path, stamped in (("embedding_file", mech.embedding, _embedding_stamp),
+                                ("allowlist_file", allowlist, _file_stamp)):
+        stamp = stamped(path) if path else None
         if stamp is not None:
             payload[name] = stamp
     return payload

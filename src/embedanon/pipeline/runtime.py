@@ -17,12 +17,14 @@ forked worker forgets a runtime whose lock a thread of its parent still held.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -31,13 +33,14 @@ from .._paths import file_stamp
 from ..config import AnonymizerConfig
 from ..errors import ConfigError
 from ..leakguard import oov_variants
+from ..lexicon import word_frequencies
 from ..mechanisms import Mechanism, build_mechanism
 from ..noise import Noise, NoiseSource, ReleaseKey, integers
-from ..text import TITLE, apply_case
+from ..text import TITLE, apply_case, lookup_key
 from ..vectors.compose import ComposedSearch
-from ..vectors.defaults import load_embedding, source_stamp
+from ..vectors.defaults import load_embedding, private_embedding, source_stamp
 from ..vectors.index import NeighborIndex
-from ..vectors.store import EmbeddingStore
+from ..vectors.store import CandidatePolicy, EmbeddingStore
 from .domains import PUBLIC_TLDS
 from .plan import Lexicon
 
@@ -193,6 +196,22 @@ if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
                         after_in_child=_after_fork_in_child)
 
 
+@lru_cache(maxsize=1)
+def _public_words() -> frozenset[str]:
+    return frozenset(lookup_key(word) for word in word_frequencies())
+
+
+def candidate_policy(config: AnonymizerConfig) -> CandidatePolicy:
+    """The candidate vocabulary of ``config``: its policy (``--candidates``, ``--min-length``); an
+    embedding that not everyone may read, without ``--candidates``, gives only its words in the
+    bundled public word list (100,000 words), as its own words may be the notes' names
+    (decision 0237)."""
+    policy = config.policy()
+    if policy.allowlist is None and private_embedding(config.embedding):
+        return dataclasses.replace(policy, allowlist=_public_words())
+    return policy
+
+
 def files_stamp(config: AnonymizerConfig) -> tuple[object, ...]:
     """What the files ``config`` names look like now: the embedding's :func:`source_stamp` and the
     allow list's (size, mtime in ns, inode). A config names files by path, so this is part of
@@ -216,7 +235,7 @@ def get_runtime(config: AnonymizerConfig) -> Runtime:
         if runtime is not None:
             return runtime
         store = load_embedding(config.embedding)
-        index = NeighborIndex(store, config.policy(), approximate=config.index)
+        index = NeighborIndex(store, candidate_policy(config), approximate=config.index)
         mechanism = build_mechanism(config.mechanism, index, **dict(config.params))
         runtime = _RUNTIMES[cached] = Runtime(config, store, index, mechanism)
         runtime.cached = cached

@@ -102,11 +102,24 @@ def import_embedding(path: str | Path, *, name: str | None = None, fmt: str | No
 def owner_only(path: Path) -> bool:
     """Whether a copy of the file at ``path`` must be private (0600): unless everyone may read
     the file, its copy must not be more readable than it (an embedding trained on the notes being
-    released holds their names as words; a world-readable cache copy of a 0600 file leaked them)."""
+    released holds their names as words; a world-readable cache copy of a 0600 file leaked them).
+    Everyone may read it only when everyone may also enter each directory above it: a 0644 file
+    in a 0700 directory is private too (decision 0237)."""
     try:
-        return not path.stat().st_mode & stat.S_IROTH
+        if not path.stat().st_mode & stat.S_IROTH:
+            return True
+        return any(not parent.stat().st_mode & stat.S_IXOTH for parent in path.resolve().parents)
     except OSError:
         return True
+
+
+def private_embedding(spec: str) -> bool:
+    """Whether the embedding ``spec`` is one that not everyone may read (:func:`owner_only` of its
+    file, or of an imported embedding's directory): its words may be the words of the notes it was
+    trained on, so they are no public candidate vocabulary (decision 0237). False for the
+    built-in one."""
+    source = embedding_source(spec)
+    return source is not None and owner_only(source)
 
 
 def _readable_by_others(path: Path) -> bool:
