@@ -232,6 +232,9 @@ def test_calibrate_shows_progress_on_stderr_when_asked(tiny_name: str, tmp_path:
     assert shown.stdout.splitlines()[0].split()[:2] == ["k", "N_w"]  # the table stays on stdout
     quiet = runner.invoke(app, [*args, "--progress", "plain", "-q"])
     assert quiet.exit_code == 0 and "calibrate:" not in quiet.output
+    # train audit: -q still printed its notes and 'wrote ...'; the table stays
+    assert "wrote " not in quiet.output and "note: " not in quiet.output
+    assert quiet.stdout.splitlines()[0].split()[:2] == ["k", "N_w"]
     target = runner.invoke(app, [*args[:4], "2,4", "--target", "attack_top1=0.5", *args[5:], "--progress", "plain"])
     assert target.exit_code == 0, target.output
     assert _stderr(target).splitlines()[0].startswith("calibrate: measuring 0 values (")

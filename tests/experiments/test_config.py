@@ -55,6 +55,7 @@ def test_the_issue_example_parses() -> None:
         ("colour", "red", r"config: unknown key 'colour'; valid keys: name, datasets, mechanisms"),
         ("name", KeyError, r"name is required"),
         ("datasets", [], r"datasets must not be empty"),
+        ("mechanisms", [], r"mechanisms must not be empty: an experiment compares mechanisms"),
         ("datasets.0.loader", "excel", r"datasets\[0\]\.loader: unknown loader 'excel'; choose one of ag-news, csv"),
         ("datasets.0.path", KeyError, r"datasets\[0\]\.path is required"),
         ("datasets.0.sep", ";", r"datasets\[0\]: unknown key 'sep' for loader 'csv'; valid keys: delimiter, label_column"),

@@ -55,7 +55,8 @@ def calibrate_command(
         "--plot/--no-plot", help="Also write the PNG plot (default: when matplotlib, the plot extra, is "
                                  "installed; --plot without it is an error).")] = None,
     progress: ProgressOpt = "auto",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, notes or list of files written "
+                                                          "(the table and advice still print).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log counts to stderr.")] = False,
 ) -> None:
     """Measure what each epsilon (or k) does on an embedding: N_w, S_w and cosine per value.
@@ -97,16 +98,16 @@ def calibrate_command(
     for line in calibration.format_table(rows):
         typer.echo(line)
     sampled = rows[0].words if rows else words
-    if sampled < words:  # the sample is drawn among the most frequent candidates: say it was capped
+    if sampled < words and not quiet:  # the sample is drawn among the most frequent candidates: it was capped
         typer.echo(f"note: --words {words} is more than the {sampled} most frequent candidate words "
                    f"it samples from; all {sampled} were used", err=True)
     for line in advice.lines() if advice is not None else []:
         typer.echo(line)
     written = calibration.write_outputs(rows, directory, plot=plot)
-    for path in written:
+    for path in written if not quiet else []:
         typer.echo(f"wrote {path}")
     stale = written[0].with_suffix(".png") if not plot and written else None
-    if stale is not None and stale.exists():  # beside the new CSV, an earlier run's plot of other values
+    if stale is not None and stale.exists() and not quiet:  # beside the new CSV, an earlier run's plot of other values
         typer.echo(f"note: {stale} is from an earlier run (this one drew no plot)", err=True)
     if no_plot and not quiet:
         typer.echo(f"no plot: {calibration.PLOT_HINT} for one", err=True)

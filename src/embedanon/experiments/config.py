@@ -473,6 +473,9 @@ def parse_config(data: Any) -> ExperimentConfig:
     mechanisms = _need(data["mechanisms"], list, "mechanisms", "a list")
     if not datasets:
         raise ConfigError("datasets must not be empty")
+    if not mechanisms:  # it ran the original text's baseline alone, exit 0 (train audit)
+        raise ConfigError("mechanisms must not be empty: an experiment compares mechanisms with the "
+                          "original text")
     specs = tuple(_dataset(d, f"datasets[{i}]") for i, d in enumerate(datasets))
     names = [d.name for d in specs]
     if len(set(names)) != len(names):
