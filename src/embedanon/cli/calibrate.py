@@ -107,7 +107,8 @@ def calibrate_command(
     for path in written if not quiet else []:
         typer.echo(f"wrote {path}")
     stale = written[0].with_suffix(".png") if not plot and written else None
-    if stale is not None and stale.exists() and not quiet:  # beside the new CSV, an earlier run's plot of other values
+    # beside the new CSV, an earlier run's plot of other values
+    if stale is not None and stale.exists() and not quiet:
         typer.echo(f"note: {stale} is from an earlier run (this one drew no plot)", err=True)
     if no_plot and not quiet:
         typer.echo(f"no plot: {calibration.PLOT_HINT} for one", err=True)
