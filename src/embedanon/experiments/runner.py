@@ -52,7 +52,7 @@ from .._atomic import atomic_write, writable_directory
 from ..errors import ConfigError, EmbedanonError
 from ..utility.classify import evaluate_utility
 from ..utility.datasets import Dataset, check_folds, load_dataset, stratified_sample
-from ..vectors.defaults import embedding_source
+from ..vectors.defaults import source_stamp
 from .canaries import inject_canaries, leaked_parts
 from .config import DatasetSpec, ExperimentConfig, MechanismSpec, cell_key
 from .levers import Released, apply_levers, keep_list, word_counts
@@ -344,15 +344,13 @@ def _file_stamp(path: str) -> list[int] | None:
 
 
 def _embedding_stamp(spec: str) -> list[int] | None:
-    """:func:`_file_stamp` of an embedding given by path, or of an imported embedding's
-    ``meta.json`` given by name: one imported again (``--overwrite``) makes new cells too (an
+    """Size and modification time of the file the embedding ``spec`` is read from
+    (:func:`~embedanon.vectors.defaults.source_stamp`: a file given by path, an imported
+    embedding's ``meta.json``): one imported again (``--overwrite``) makes new cells too (an
     audit found every cell 'done before' on the old vectors, decision 0237). None for the
     built-in one."""
-    stamp = _file_stamp(spec)
-    if stamp is not None:
-        return stamp
-    source = embedding_source(spec)
-    return _file_stamp(str(source / "meta.json")) if source is not None and source.is_dir() else None
+    stamp = source_stamp(spec)
+    return None if stamp is None else [stamp[0], stamp[1]]
 
 
 def _base_payload(config: ExperimentConfig, spec: DatasetSpec, seed: int, classifier: str,

@@ -392,6 +392,16 @@ def _less(ranges: list[tuple[int, int]], cuts: list[tuple[int, int]]) -> list[tu
     return out
 
 
+def _within(ranges: list[tuple[int, int]]) -> Callable[[int, int], bool]:
+    """Whether ``[start, end)`` lies inside one of ``ranges`` (sorted, disjoint)."""
+    ends = [b for _, b in ranges]
+
+    def within(start: int, end: int) -> bool:
+        j = bisect_right(ends, start)
+        return j < len(ranges) and ranges[j][0] <= start and end <= ranges[j][1]
+    return within
+
+
 def named_in_roles(text: str, spans: list[Span], roles: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The NAME spans (propagation's included) inside ``roles`` whose words name a person the
     record names outside them: ``Kwabena`` of ``Kwabena's mom:`` where the body says ``Kwabena
@@ -400,15 +410,12 @@ def named_in_roles(text: str, spans: list[Span], roles: list[tuple[int, int]]) -
     case in a text that has capitals stays (``Old man:`` where the body flagged a ``man``).
     Sorted and disjoint."""
     cased = not text.islower()
-    ends = [b for _, b in roles]
+    inside = _within(roles)
 
-    def inside(span: Span) -> bool:
-        j = bisect_right(ends, span.start)
-        return j < len(roles) and roles[j][0] <= span.start and span.end <= roles[j][1]
     def keys(span: Span) -> list[str]:
         words = split_words(html_decoded(text[span.start : span.end]))[1::2]
         return [k for w in words for k in _name_keys(w)]
-    names = [(s, inside(s)) for s in spans if s.label == "NAME"]
+    names = [(s, inside(s.start, s.end)) for s in spans if s.label == "NAME"]
     body = {k for s, held in names if not held for k in keys(s)}
     return [(s.start, s.end) for s, held in names if held
             and not (cased and text[s.start : s.end].islower()) and any(k in body for k in keys(s))]
@@ -433,13 +440,10 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
         roles = _less(roles, named_in_roles(text, spans, roles))
     spans = with_date_anchors(text, spans)
     spans = widen(text, without_ranges(text, spans, roles) if roles else spans)
-    role_ends = [b for _, b in roles]
+    in_role = _within(roles)
 
     def structural(item: Item) -> bool:
-        if not keep_roles:
-            return False
-        j = bisect_right(role_ends, item.start)
-        return j < len(roles) and roles[j][0] <= item.start and item.end <= roles[j][1]
+        return keep_roles and in_role(item.start, item.end)
     surrogates = surrogates_for(scope.surrogates)
     names = [html_decoded(text[s.start : s.end]) for s in spans if s.label == "NAME"]
     name_words = [{lookup_key(w) for w in split_words(n)[1::2]} for n in names]
