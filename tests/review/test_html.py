@@ -437,6 +437,11 @@ def test_the_settings_name_the_noise_unit_and_the_candidates(tmp_path: Path, tin
     """Review audit of decision 0230's stop: a page made with --noise-unit sentence, --min-length 4
     and a candidate list said so nowhere (only the digest differed). The list's path and words
     stay off the page."""
+    import shutil
+    import tempfile
+
+    from embedanon.vectors.defaults import owner_only
+
     notes = tmp_path / "notes.txt"
     notes.write_text("The doctor saw the patient today.\n", encoding="utf-8")
     words = [line.split()[0] for line in tiny_embedding.read_text(encoding="utf-8").splitlines()[1:] if line.split()]
@@ -444,7 +449,21 @@ def test_the_settings_name_the_noise_unit_and_the_candidates(tmp_path: Path, tin
     listed.write_text("\n".join(words) + "\n", encoding="utf-8")
     plain = render_html(build_review(str(notes), Anonymizer(str(tiny_embedding), "knn", k=3, seed=1), sources=()))
     assert "<th>Noise unit</th><td>each record (--noise-unit record)</td>" in plain
-    assert "candidate words of at least 2 letters</td>" in plain and "restricted" not in plain
+    # the session's tiny embedding lies in pytest's private temp directory: its candidates are its
+    # words in the public word list, and the page says so (decision 0237; it had said nothing)
+    assert owner_only(tiny_embedding)
+    assert ("candidate words of at least 2 letters, restricted to the bundled public word list "
+            "(an embedding others may not read)</td>") in plain
+    public_dir = Path(tempfile.mkdtemp())
+    try:  # the same file where everyone may read it: every word, no restriction named
+        public_dir.chmod(0o755)
+        public = Path(shutil.copy(tiny_embedding, public_dir / "tiny.glove.txt"))
+        public.chmod(0o644)
+        if not owner_only(public):
+            page = render_html(build_review(str(notes), Anonymizer(str(public), "knn", k=3, seed=1), sources=()))
+            assert "candidate words of at least 2 letters</td>" in page and "restricted" not in page
+    finally:
+        shutil.rmtree(public_dir)
     chosen = Anonymizer(str(tiny_embedding), "knn", k=3, seed=1, noise_unit="sentence", min_length=4,
                         allowlist=str(listed))
     page = render_html(build_review(str(notes), chosen, sources=()))

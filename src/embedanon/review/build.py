@@ -72,9 +72,12 @@ def settings_of(anonymizer: Anonymizer) -> Settings:
         )
     vocabulary = ""
     if scope.scope != "detected":  # the mechanism replaces words: from which candidates
-        vocabulary = (f"{len(anonymizer.runtime.index.candidates):,} candidate words of at least "
-                      f"{config.min_length} letters"
-                      + (", restricted by a word list (--candidates)" if config.allowlist else ""))
+        index = anonymizer.runtime.index
+        restricted = (", restricted by a word list (--candidates)" if config.allowlist else
+                      ", restricted to the bundled public word list (an embedding others may not read)"
+                      if index.policy.allowlist is not None else "")  # decision 0237
+        vocabulary = (f"{len(index.candidates):,} candidate words of at least {config.min_length} letters"
+                      + restricted)
     return Settings(
         mechanism=config.mechanism, params=tuple(params), embedding=config.embedding,
         key_origin=anonymizer.key.origin, key_fingerprint=anonymizer.key.fingerprint(),
