@@ -465,3 +465,23 @@ def test_a_name_glued_to_an_initial_or_a_handle_keeps_no_letter_count():
     assert len(lengths) > 3  # not the original's nine letters every time
     assert re.fullmatch(r"Dr\.[A-Z]\S+", out("Dr.Smith", b"r"))
     assert re.fullmatch(r"@\S+_\S+", out("@jessica_smith", b"r"))
+
+
+def test_no_surrogate_reads_as_a_frequent_english_word():
+    """The bundled lists hold ``He``, ``She``, ``My``, ``Said``, ``Were``, ``Doctor``, ``Muslim``:
+    ``Keita's chart`` went out as ``He's chart`` (surrogate audit, 58 of 21,318 parts among the 200
+    most frequent words). Such a name is never drawn, yet it is still read as a name: its role and
+    locales come from the whole lists."""
+    from embedanon.lexicon import weighty_name, word_ranks
+    from embedanon.surrogates.names import WORD_RANK
+
+    lex, ranks = lexicon(), word_ranks()
+    drawn = {n for pool in lex.pools.values() for n in (*pool.any, *pool.female, *pool.male, *pool.surnames)}
+    wordy = {n for n in drawn if ranks.get(n.lower(), WORD_RANK) < WORD_RANK and not weighty_name(n)}
+    assert not wordy
+    assert not drawn & {"He", "She", "My", "Us", "Said", "Were", "Doctor", "Muslim", "Senator", "London"}
+    assert {"James", "Li", "Mary", "Smith", "Kwame"} <= drawn  # names that are names first stay
+    assert lex.surname_count.get("he", 0) and lex.given_count.get("said", 0)  # still read as names
+    outs = Counter(name(f"Patient {k}").split()[-1].lower() for k in ("Keita", "Okafor", "Ruiz", "Tanaka")
+                   for _ in range(1))
+    assert all(ranks.get(o, WORD_RANK) >= WORD_RANK or weighty_name(o) for o in outs)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from .._english import TITLES
+from ..lexicon import weighty_name, word_ranks
 from ..text import LOWER, UPPER, case_code, without_format
 from .avoid import AvoidNames, key_pieces, pieces_of
 from .base import Context, Stream
@@ -102,6 +103,18 @@ class Lexicon:
         return frozenset(locale for locale, bit in self.bits.items() if mask >> bit & 1)
 
 
+#: a bundled name among this many of the most frequent public English words, and borne by too few
+#: people to be a name first (:func:`~embedanon.lexicon.weighty_name`), is never drawn: it reads
+#: as a word (``He``, ``Said``, ``Doctor``, ``Muslim``, ``London``; ``Toby He``'s chart became
+#: ``He's chart``). It still counts as a name when read (a role, a locale of the original).
+WORD_RANK = 3_000
+
+
+def _drawable(names: list[str]) -> list[str]:
+    ranks = word_ranks()
+    return [n for n in names if ranks.get(n.lower(), WORD_RANK) >= WORD_RANK or weighty_name(n)]
+
+
 def _list_key(name: str) -> str:
     # Bundled names are single tokens; most are ASCII, whose key is just the lower case.
     return name.lower() if name.isascii() else entity_key(name)
@@ -117,11 +130,12 @@ def lexicon() -> Lexicon:
     counts: dict[str, dict[str, int]] = {"given": {}, "surname": {}, "female": {}, "male": {}}
     for locale, lists in data["locales"].items():
         female, male, other = lists["female"], lists["male"], lists["other"]
+        d_female, d_male, d_other = _drawable(female), _drawable(male), _drawable(other)
         pools[locale] = Pool(
-            female=tuple(female + other) or tuple(male),
-            male=tuple(male + other) or tuple(female),
-            any=tuple(dict.fromkeys(female + male + other)),
-            surnames=tuple(lists["surname"]),
+            female=tuple(d_female + d_other) or tuple(d_male),
+            male=tuple(d_male + d_other) or tuple(d_female),
+            any=tuple(dict.fromkeys(d_female + d_male + d_other)),
+            surnames=tuple(_drawable(lists["surname"])),
         )
         bit = 1 << bits[locale]
         for role, names in (("female", female), ("male", male), ("given", female + male + other),
