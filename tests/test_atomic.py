@@ -669,3 +669,22 @@ def test_pool_workers_leave_the_command_s_process_group() -> None:
 
     groups = set(ProcessBackend(jobs=2).map(_process_group, range(8)))
     assert os.getpgid(0) not in groups
+
+
+def test_a_written_file_leaves_no_exception_at_exit(tmp_path: Path) -> None:
+    """The text guard's finalizer flushed a file its batch had already closed: Python 3.13 (and
+    3.11 in development mode) printed 'Exception ignored ... I/O operation on closed file' after
+    every command that wrote a file (packaging audit)."""
+    script = textwrap.dedent(f"""
+        from embedanon._atomic import AtomicBatch
+        with AtomicBatch() as batch:
+            fh = batch.open({str(tmp_path / 'out.txt')!r})
+            fh.write("released\\n")
+        del fh
+        import gc; gc.collect()
+    """)
+    run = subprocess.run([sys.executable, "-X", "dev", "-c", script], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}, check=False)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "out.txt").read_text() == "released\n"
+    assert "Exception ignored" not in run.stderr and "closed file" not in run.stderr

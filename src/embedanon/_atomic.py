@@ -442,6 +442,8 @@ class _Guarded(io.TextIOBase):
             raise self._error(exc) from None
 
     def flush(self) -> None:
+        if self._raw.closed:  # the guard owns nothing: its finalizer ran after the file was closed
+            return  # (Python 3.13 printed 'Exception ignored ... closed file' after every -o run)
         try:
             self._raw.flush()
         except OSError as exc:

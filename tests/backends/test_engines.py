@@ -355,3 +355,23 @@ def test_a_service_speaking_another_protocol_is_not_called_out_of_memory(monkeyp
     finally:
         stop.set()
         listener.close()
+
+
+def test_the_dask_engine_without_its_extra_is_one_line(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A plain install's --engine dask (the README's first Dask example: a local cluster) ended in
+    a 40-line ModuleNotFoundError traceback, exit 1; now one line, exit 2, before any work."""
+    from typer.testing import CliRunner
+
+    from embedanon.cli import app
+
+    monkeypatch.setitem(__import__("sys").modules, "dask", None)  # import dask raises ImportError
+    src = tmp_path / "in.txt"
+    src.write_text("Patient John was seen.\n", encoding="utf-8")
+    for extra in ([], ["--scheduler", "tcp://127.0.0.1:8786"]):
+        result = CliRunner().invoke(app, ["anonymize", str(src), "-o", str(tmp_path / "out.txt"),
+                                          "--fresh-key", "--engine", "dask", *extra])
+        assert result.exit_code == 2, result.output
+        assert "pip install 'embedanon[dask]'" in result.output and "Traceback" not in result.output
+        assert not (tmp_path / "out.txt").exists()
+    with pytest.raises(ConfigError, match=r"embedanon\[dask\]"):
+        build_backend("dask")

@@ -179,3 +179,14 @@ def test_blank_lines_may_end_a_file_but_not_stand_between_words(tmp_path: Path, 
     with pytest.raises(EmbeddingError, match=f"line {len(header) + 3} is blank"):
         read_vectors(inside, fmt=fmt)
     assert len(read_vectors(inside, fmt=fmt, limit=2)) == 2  # the blank line is past the limit
+
+
+def test_a_gensim_that_does_not_import_is_not_a_damaged_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """gensim 4.3.0 on scipy >= 1.14 fails to import (scipy.linalg.triu is gone): every import
+    said the file was 'damaged, or not in this format (ImportError)' (packaging audit)."""
+    path = _write(tmp_path / "tiny.vec", [b"3 5", *_lines(3)])
+    read_vectors(path)  # a good file
+    monkeypatch.setitem(__import__("sys").modules, "gensim.models", None)
+    with pytest.raises(EmbeddingError, match=r"gensim does not import .*gensim>=4\.4") as info:
+        read_vectors(path)
+    assert "damaged" not in str(info.value)

@@ -25,12 +25,24 @@ from typing import Any
 from .._validate import positive_int
 from ..errors import ConfigError
 
+_NEEDS_EXTRA = "the dask engine needs the optional extra: pip install 'embedanon[dask]'"
+
+
+def _require_dask() -> None:
+    """One line before any work when the extra is missing (a local cluster's ``import dask`` gave
+    a 40-line traceback, exit 1: packaging audit)."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ConfigError(_NEEDS_EXTRA) from None
+
 
 def _client(scheduler: str | None) -> Any:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ConfigError("the dask engine needs the optional extra: pip install 'embedanon[dask]'") from None
+        raise ConfigError(_NEEDS_EXTRA) from None
     quiet = logging.getLogger().getEffectiveLevel() > logging.INFO  # not --verbose
     if quiet:  # one line on stderr per problem: distributed's chatter, and its tracebacks when a
         # scheduler or worker dies (87 lines for a killed scheduler, audit defect 5), stay out;
@@ -222,6 +234,8 @@ class DaskBackend:
     name = "dask"
 
     def __init__(self, *, scheduler: str | None = None, client: Any = None, inflight: int = 16) -> None:
+        if client is None:
+            _require_dask()
         if scheduler is not None and client is not None:  # the scheduler would be ignored
             raise ConfigError("give the dask engine a scheduler or a client, not both")
         self.scheduler = scheduler if scheduler is None else check_scheduler(scheduler)

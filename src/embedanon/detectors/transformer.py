@@ -202,7 +202,7 @@ def _load(path: Path, *, for_training: bool) -> tuple[Any, Any, dict[str, Any]]:
         raise ConfigError(f"transformer model at {str(path)!r} was trained for other labels")
     if not manifest and not for_training:
         raise ConfigError(f"transformer path {str(path)!r} has no {MANIFEST}; train one with "
-                          "research/scripts/train_transformer_detector.py")
+                          "'embedanon detector train --backend transformer'")
     if not (path / "config.json").is_file():
         raise ConfigError(f"transformer path {str(path)!r} has no config.json")
     if not any((path / name).is_file() for name in SAFETENSORS):
@@ -328,7 +328,7 @@ class TransformerDetector:
 
     Args:
         path: directory written by :meth:`TrainedTransformer.save`
-            (``research/scripts/train_transformer_detector.py --out DIR``).
+            (``embedanon detector train --backend transformer -o DIR``).
         threshold: entity probability a word needs to leave ``O``, in (0, 1); default: the
             manifest's (chosen on a development set by the training script).
         batch_size: windows per forward pass for long texts.

@@ -355,7 +355,10 @@ def read_vectors(path: str | Path, *, fmt: str | None = None, limit: int | None 
     try:
         from gensim.models import KeyedVectors
         from gensim.models.fasttext import load_facebook_vectors
-
+    except ImportError as exc:  # an old gensim on a newer scipy: the file is not at fault
+        raise EmbeddingError(f"cannot read {fmt} files: gensim does not import ({exc}); "
+                             "pip install -U 'gensim>=4.4'") from None
+    try:
         with _QuietGensim():
             if fmt == "fasttext-bin":
                 kv = load_facebook_vectors(str(path))
