@@ -657,3 +657,30 @@ def test_a_holiday_that_opens_a_sentence_reads_the_holiday_in_capitals() -> None
     anon = Anonymizer(scope="detected", detectors="model,regex", key=fast_key(3))
     out = anon.anonymize("Christmas Day plans were discussed on 12/20/2023. We met on Easter, 04/09/2023.")
     assert out.startswith("The holiday plans were discussed on ") and "met on the holiday, " in out
+
+
+@pytest.mark.parametrize("scope", ["detected", "hybrid"])
+@pytest.mark.parametrize(("text", "handle"), [
+    ("My handle is maria_1987 and my name is Maria Lopez.", "maria_1987"),
+    ("Ping kwame_1962 or Kwame Asante on the forum.", "kwame_1962"),
+    ("Ping kwame1962 or Kwame Asante on the forum.", "kwame1962"),
+    ("Write to dr_okafor_77 or Dr. Amina Okafor today.", "dr_okafor_77"),
+])
+def test_a_handle_in_the_body_is_replaced_whole(scope: str, text: str, handle: str) -> None:
+    """Surrogate audit: a handle in running text kept its digits (``maria_1987`` ->
+    ``chawin_1987``: the span stopped at the underscore), and ``kwame1962`` beside a replaced
+    ``Kwame Asante`` went out whole (propagation matched whole words only). The handle is now
+    one NAME chunk: its names get the person's surrogates and its digits new ones."""
+    names = {n: "NAME" for n in ("Maria Lopez", "Kwame Asante", "Amina Okafor", "maria", "kwame")}
+    doc = Anonymizer(key=fast_key(6), scope=scope, detectors="regex", deny=names).anonymize_document(text)
+    (out,) = [w for w in doc.text.split() if re.search(r"[^\W\d]\d|_", w)]  # the handle's surrogate
+    assert not set(re.findall(r"[^\W\d_]{3,}", handle.lower())) & set(re.findall(r"[^\W\d_]{3,}", doc.text.lower())) - {"dr"}
+    digits = re.sub(r"\D", "", handle)
+    assert re.sub(r"\D", "", out) != digits and len(re.sub(r"\D", "", out)) == len(digits)
+
+
+def test_widening_a_name_to_its_handle_leaves_other_underscores_alone() -> None:
+    text = "see maria_1987 and patient_id 42 and snake_case here"
+    spans = widen(text, [Span(4, 9, "NAME", 1.0, "x"), Span(19, 26, "ID", 1.0, "x")])
+    assert [(text[s.start : s.end], s.label) for s in spans] == [("maria_1987", "NAME"), ("patient", "ID")]
+    assert widen("a _maria_ b", [Span(3, 8, "NAME", 1.0, "x")])[0] == Span(3, 8, "NAME", 1.0, "x")

@@ -217,6 +217,10 @@ def _outside(spans: list[Span]) -> Callable[[int, int], bool]:
     return free
 
 
+_DIGIT = re.compile(r"\d")
+_GLUED = re.compile(r"(?P<name>[^\W\d_]{2,})\d{2,}|\d{2,}(?P<name2>[^\W\d_]{2,})")
+
+
 def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | None = None) -> list[Span]:
     """The spans plus every other whole-word occurrence, in any case, of what they label.
 
@@ -234,6 +238,7 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     """
     names: set[str] = set()
     lower_names: set[str] = set()  # keys of a name written in lower case where it was found
+    not_upper: set[str] = set()  # keys of a name found not in capitals (``GTK`` is no handle's name)
     strings: dict[str, Span] = {}
     for span in spans:
         piece = text[span.start : span.end]
@@ -243,6 +248,8 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
                 names.update(keys)
                 if w.islower():
                     lower_names.update(keys)
+                if not w.isupper():
+                    not_upper.update(keys)
         elif span.label in RECURRING and piece.strip():
             strings.setdefault(piece.strip().casefold(), span)
     if not names and not strings:
@@ -254,6 +261,11 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     for i, word in enumerate(split_words(text)):
         if i % 2 and names:
             keys = _name_keys(word)
+            glued = _GLUED.fullmatch(word) if _DIGIT.search(word) else None
+            if glued is not None:  # a handle's name glued to 2+ digits (``kwame1962``); never an
+                # acronym's (a false ``GTK`` span, then every ``gtk20``) nor a gene's (``Wnt5a``)
+                k = lookup_key(glued.group("name") or glued.group("name2"))
+                keys = [*keys, k] if k in not_upper else keys
             if (any(k in names for k in keys) and free(at, at + len(word))
                     and not _dictionary_recurrence(word, keys, lower_names)):
                 added.append(Span(at, at + len(without_possessive(word)), "NAME", name_score, "propagation"))
@@ -344,8 +356,33 @@ def _allow_list(allow: tuple[str, ...]) -> WordLists:
     return WordLists.build(allow=allow)
 
 
+#: the rest of a handle after a name, and the start of one before it (``maria_1987``,
+#: ``dr_maria``): runs of letters and digits joined by underscores, which split words apart
+_HANDLE_TAIL = re.compile(r"(?:_+[^\W_]+)+")
+_HANDLE_HEAD = re.compile(r"(?:[^\W_]+_+)+$")
+
+
+def _with_handle(text: str, span: Span) -> Span:
+    """A NAME span widened to the whole handle it sits in (``maria`` of ``maria_1987`` →
+    ``maria_1987``), so that the surrogate of a glued chunk (decision 0220) replaces the handle's
+    digits and other names too: the body's ``maria_1987`` went out as ``chawin_1987``."""
+    if span.label != "NAME":
+        return span
+    start, end = span.start, span.end
+    tail = _HANDLE_TAIL.match(text, end)
+    if tail is not None:
+        end = tail.end()
+    head = _HANDLE_HEAD.search(text, max(0, start - 64), start)
+    if head is not None:
+        start = head.start()
+    return span if (start, end) == (span.start, span.end) else Span(start, end, span.label, span.score,
+                                                                    span.source)
+
+
 def widen(text: str, spans: list[Span]) -> list[Span]:
-    """Spans widened to whole alphanumeric tokens, merged where widening makes them overlap."""
+    """Spans widened to whole alphanumeric tokens, and NAME spans to the handle they sit in
+    (:func:`_with_handle`), merged where widening makes them overlap."""
+    spans = [_with_handle(text, s) for s in spans] if "_" in text else spans
     pieces = split_words(text)
     bounds: list[tuple[int, int]] = []
     at = 0
