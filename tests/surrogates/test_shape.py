@@ -254,3 +254,25 @@ def test_a_number_said_digit_by_digit_hides_its_length_and_grouping_unless_shape
         assert re.sub(r"[a-z]+", "w", kept) == "w w w, w w w w"
     said = replace(Surrogates(SurrogateConfig()), "PHONE", "call Six one seven", b"k")  # the words around stay
     assert re.fullmatch(r"call [A-Z][a-z]+ [a-z]+ [a-z]+, (?:[a-z]+ ){2}[a-z]+, (?:[a-z]+ ){3}[a-z]+", said), said
+
+
+@pytest.mark.parametrize(("span", "joiner"), [
+    ("415-555-0132 or 415-555-0133", " or "), ("415-555-0132 / 415-555-0133", " / "),
+    ("(415) 555-0132, (415) 555-0133", ", "), ("415.555.0132 and 415.555.0133", " and "),
+])
+def test_two_phone_numbers_in_one_span_get_two_surrogates(span: str, joiner: str) -> None:
+    """Surrogate audit: the model took ``415-555-0132 or 415-555-0132`` as one PHONE span and the
+    neutral pattern was filled once for all of it: one number and the ``or`` were lost. Each
+    number now gets its own surrogate (one number written twice, one surrogate) and the words
+    between stay."""
+    from embedanon.surrogates import SurrogateConfig, Surrogates, prf_from_key
+
+    makers, prf = Surrogates(SurrogateConfig()), prf_from_key(b"k")
+    out = makers.replace("PHONE", span, prf=prf, record_prf=prf)
+    first, second = out.split(joiner)
+    assert re.fullmatch(r"\+00 \d{3} \d{3} \d{4}", first) and re.fullmatch(r"\+00 \d{3} \d{3} \d{4}", second)
+    assert first != second
+    same = makers.replace("PHONE", "415-555-0132 or 415-555-0132", prf=prf, record_prf=prf)
+    assert same.split(" or ")[0] == same.split(" or ")[1] == makers.replace("PHONE", "415-555-0132", prf=prf,
+                                                                              record_prf=prf)
+    assert makers.replace("PHONE", "555-1234 or more", prf=prf, record_prf=prf).count("+00") == 1

@@ -243,6 +243,11 @@ def said_neutral(text: str, stream: Stream) -> str | None:
     return text[: words[0].start()] + ", ".join(groups) + text[words[-1].end() :]
 
 
+#: what joins two phone numbers written side by side: ``or``, ``and``, ``/``, ``,``, ``;``, ``&``
+_PHONE_JOINER = re.compile(r"(\s*(?:/|,|;|&)\s*|\s+(?:or|and|OR|AND)\s+)")
+_DIGIT = re.compile(r"\d")
+
+
 class PhoneMaker:
     """PHONE: the neutral pattern (default), a pattern of the config's own, or the same shape; a
     number said digit by digit is said again: in one layout of ten digits (:func:`said_neutral`),
@@ -255,6 +260,12 @@ class PhoneMaker:
         self._pattern = NEUTRAL_PHONE if fmt == "neutral" else None if fmt == "keep-shape" else fmt
 
     def make(self, text: str, context: Context) -> str:
+        pieces = _PHONE_JOINER.split(text)
+        if len(pieces) > 1 and all(len(_DIGIT.findall(p)) >= 7 for p in pieces[::2]):
+            # two numbers a detector took as one span (``415-555-0132 or 415-555-0133``): each its
+            # own surrogate, the words between them kept (one pattern for the whole span lost a
+            # number and the ``or``: surrogate audit)
+            return "".join(p if i % 2 else self.make(p, context) for i, p in enumerate(pieces))
         stream = context.entity(f"PHONE\x00{_alnum_key(text)}")
         pattern = self._pattern
         spoken = said_again(text, stream) if pattern is None else said_neutral(text, stream)
