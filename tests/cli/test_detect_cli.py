@@ -316,3 +316,38 @@ def test_evaluate_detection_shows_progress_and_keeps_stdout_for_the_figures(tmp_
     assert quiet.exit_code == 0 and quiet.stderr == ""
     figures = [json.loads(r.stdout) for r in (result, quiet)]
     assert [(f["documents"], f["overlap"]) for f in figures] == [(3, figures[0]["overlap"])] * 2
+
+
+def test_evaluate_detection_scores_a_saved_span_file_as_it_scores_the_detectors(tmp_path: Path) -> None:
+    """Round-trip audit: evaluate-detection read gold spans from a file but could only re-run
+    detectors for predictions; a saved detect output, another tool's or a second annotator's
+    file could not be scored (decision 0243). The saved output of a detector scores as running
+    it does; a file of other records, or of another count, is one line, exit 2."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(Path("examples/spans.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    saved = tmp_path / "detected.jsonl"
+    assert runner.invoke(app, ["detect", str(gold), "-o", str(saved), "-d", "regex", "-q"]).exit_code == 0
+    ran = runner.invoke(app, ["evaluate-detection", "--data", str(gold), "-d", "regex", "--json", "-q"])
+    read = runner.invoke(app, ["evaluate-detection", "--data", str(gold), "--predictions", str(saved),
+                               "--json", "-q"])
+    assert ran.exit_code == read.exit_code == 0, read.output
+    figures = [json.loads(r.stdout) for r in (ran, read)]
+    for f in figures:
+        for timing in ("detector", "seconds", "docs_per_second", "megabytes_per_second"):
+            f.pop(timing, None)
+    assert figures[0] == figures[1]
+    lines = saved.read_text(encoding="utf-8").splitlines()
+    for name, content, message in [
+        ("short", lines[:2], "has 2 records, fewer than the labelled documents"),
+        ("long", lines + lines[:1], f"has {len(lines) + 1} records, more than the {len(lines)} labelled"),
+        ("reversed", lines[::-1], "record 1 holds another text than labelled document 1"),
+    ]:
+        bad = tmp_path / f"{name}.jsonl"
+        bad.write_text("\n".join(content) + "\n", encoding="utf-8")
+        result = runner.invoke(app, ["evaluate-detection", "--data", str(gold), "--predictions", str(bad), "-q"])
+        assert result.exit_code == 2 and message in result.output, result.output
+        assert len(result.output.splitlines()) == 1
+    both = runner.invoke(app, ["evaluate-detection", "--data", str(gold), "--predictions", str(saved), "-d", "regex"])
+    assert both.exit_code == 2 and "--detector configures detectors it does not run" in both.output
+    neither = runner.invoke(app, ["evaluate-detection", "--data", str(gold)])
+    assert neither.exit_code == 2 and "--predictions FILE" in neither.output

@@ -23,12 +23,13 @@ from ..detectors.evaluate import (
     EQUIVALENCE_MARGIN,
     Counts,
     DetectionReport,
+    RecordedSpans,
     detected_records,
     evaluate,
     read_span_file,
 )
 from ..detectors.registry import build_detectors
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..files import check_paths, iter_record_texts
 from ..io import NAMED_AS, check_encoding_errors
 from ..review.sample import reservoir_sample
@@ -161,6 +162,7 @@ def detect_command(
 EXAMPLES = examples(
     "embedanon evaluate-detection --data examples/spans.jsonl --detector model,regex",
     "embedanon evaluate-detection --data examples/spans.jsonl -d model --json",
+    "embedanon evaluate-detection --data corrected.jsonl --predictions detected.jsonl",
 )
 
 
@@ -169,9 +171,13 @@ def evaluate_detection_command(
     data: Annotated[str, typer.Option("--data", help="Span-labelled JSONL: {id, text, spans: [{start, end, "
                                                      "label, group?}]} ('-' for stdin); any label, extra "
                                                      "fields ignored.", metavar="FILE")],
-    detector: Annotated[str, typer.Option("--detector", "-d", help="Detector name(s), comma-separated "
-                                                                   "(regex, llm, presidio, model, "
-                                                                   "transformer).", metavar="NAMES")],
+    detector: Annotated[Optional[str], typer.Option(
+        "--detector", "-d", help="Detector name(s), comma-separated (regex, llm, presidio, model, "
+                                 "transformer).", metavar="NAMES")] = None,
+    predictions: Annotated[Optional[str], typer.Option(
+        "--predictions", help="Score the spans of this span file (the same records in the same order: "
+                              "a saved 'detect' output, another tool's or annotator's) instead of "
+                              "running detectors.", metavar="FILE")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     min_coverage: Annotated[float, typer.Option(help="Fraction of a span's characters the other side must "
                                                      "cover for a match.", metavar="FRACTION")] = 0.5,
@@ -201,16 +207,34 @@ def evaluate_detection_command(
     fraction("--min-coverage", min_coverage, low_open=True)  # as evaluate checks it, named as typed
     own = {"llm_url": llm_url, "llm_model": llm_model, "llm_api_key_env": llm_api_key_env,
            "llm_verify": llm_verify}
-    options = detector_options(own, detector_option)  # e.g. model_path=adapted/
-    allowed, denied = word_lists(allow, deny)  # the same lists as anonymize --allow / --deny
-    with flags_named(own):
-        union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
+    recorded: RecordedSpans | None = None
+    if predictions is not None:  # a file's spans: nothing runs, so nothing may configure a detector
+        given = [name for name, value in (("--detector", detector), ("--detector-option", detector_option),
+                                          ("--allow", allow), ("--deny", deny), *own.items()) if value]
+        if given:
+            verb = "configures" if len(given) == 1 else "configure"
+            raise ConfigError(f"--predictions scores a file's spans; {', '.join(given)} {verb} "
+                              "detectors it does not run")
+        if predictions == "-" and data == "-":
+            raise ConfigError("--predictions and --data cannot both be standard input")
+        recorded = RecordedSpans(read_span_file(predictions, require_id=False), predictions)
+        union: Detector = recorded
+    elif detector is None:
+        raise ConfigError("give detectors to run (-d model,regex) or a span file to score "
+                          "(--predictions FILE)")
+    else:
+        options = detector_options(own, detector_option)  # e.g. model_path=adapted/
+        allowed, denied = word_lists(allow, deny)  # the same lists as anonymize --allow / --deny
+        with flags_named(own):
+            union = build_detectors(detector, allow=allowed, deny=dict(denied), **options)
     shown = StageProgress(choose(progress, quiet, data == "-"), "evaluate-detection", _EVALUATE_UNITS)
     try:
         shown("reading", 0, 0)
         records = read_span_file(data, any_label=True)
         report = evaluate(records, _Shown(union, shown, len(records)), min_coverage=min_coverage,
                           margin=margin)
+        if recorded is not None:
+            recorded.finish()
     finally:
         shown.close()
     with_text = sum(1 for record in records if record.text.strip())  # a blank one needs no detector

@@ -646,6 +646,42 @@ def label_confusion(gold: Sequence[GoldSpan], predicted: Sequence[Span],
     return out
 
 
+class RecordedSpans:
+    """A detector that gives the spans a file recorded for each document, in order: scores a
+    saved ``detect`` output, another tool's or a second annotator's file without running
+    anything (``evaluate-detection --predictions``).
+
+    The i-th call must be for the text of the i-th record of ``predicted``; :meth:`finish` checks
+    that every record was used. Both raise an :class:`~embedanon.errors.InputError` naming the
+    record, never its text.
+    """
+
+    name = "recorded spans"
+
+    def __init__(self, predicted: Sequence[GoldRecord], source: str) -> None:
+        self._records = _gold_records(predicted)
+        self._source = source
+        self._next = 0
+
+    def detect(self, text: str) -> list[Span]:
+        if self._next >= len(self._records):
+            raise InputError(f"{self._source} has {len(self._records):,} records, fewer than the labelled "
+                             "documents; give predictions for the same records in the same order")
+        record = self._records[self._next]
+        self._next += 1
+        if record.text != text:
+            raise InputError(f"{self._source}: record {self._next:,} holds another text than labelled "
+                             f"document {self._next:,}; give predictions for the same records in the "
+                             "same order")
+        return [Span(s.start, s.end, s.label, 1.0, "recorded") for s in record.spans]
+
+    def finish(self) -> None:
+        if self._next != len(self._records):
+            raise InputError(f"{self._source} has {len(self._records):,} records, more than the "
+                             f"{self._next:,} labelled documents; give predictions for the same records "
+                             "in the same order")
+
+
 def _gold_records(records: object) -> tuple[GoldRecord, ...]:
     """``records`` as a tuple of :class:`GoldRecord`, or a TypeError naming what was given (never
     a value: a record holds private text)."""
