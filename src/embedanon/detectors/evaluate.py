@@ -646,6 +646,22 @@ def label_confusion(gold: Sequence[GoldSpan], predicted: Sequence[Span],
     return out
 
 
+def record_spans(record: GoldRecord) -> list[Span]:
+    r"""The spans of a span-file record as :class:`~embedanon.detectors.base.Span`\ s, to release
+    a record with the spans a steward corrected by hand
+    (``Anonymizer.anonymize_document(record.text, spans=record_spans(record))``).
+
+    Raises:
+        InputError: a label the tool does not know (read the file with ``any_label=False`` to be
+            told which line), named with the record's id, never its text.
+    """
+    unknown = sorted({s.label for s in record.spans if s.label not in LABELS})
+    if unknown:
+        raise InputError(f"record {record.id}: labels {', '.join(unknown)} are not the tool's; "
+                         f"rename them to one of {', '.join(LABELS)}")
+    return [Span(s.start, s.end, s.label, 1.0, "recorded") for s in record.spans]
+
+
 class RecordedSpans:
     """A detector that gives the spans a file recorded for each document, in order: scores a
     saved ``detect`` output, another tool's or a second annotator's file without running
@@ -673,7 +689,7 @@ class RecordedSpans:
             raise InputError(f"{self._source}: record {self._next:,} holds another text than labelled "
                              f"document {self._next:,}; give predictions for the same records in the "
                              "same order")
-        return [Span(s.start, s.end, s.label, 1.0, "recorded") for s in record.spans]
+        return record_spans(record)
 
     def finish(self) -> None:
         if self._next != len(self._records):

@@ -9,12 +9,13 @@ import inspect
 import numbers
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .._validate import positive_int, strings
 from ..backends.base import Backend, build_backend, chunk_texts
 from ..config import DEFAULT_DETECTORS, AnonymizerConfig, ScopeConfig
+from ..detectors.base import Span
 from ..detectors.merge import WordLists
 from ..errors import ConfigError
 from ..keys import default_key
@@ -22,7 +23,14 @@ from ..mechanisms import MECHANISMS, Mechanism
 from ..noise import ReleaseKey
 from ..surrogates import SurrogateConfig
 from ..vectors.defaults import DEFAULT_EMBEDDING
-from .document import AnonymizedDocument, Task, anonymize_document, anonymize_text, run_task
+from .document import (
+    AnonymizedDocument,
+    Task,
+    anonymize_document,
+    anonymize_documents,
+    anonymize_text,
+    run_task,
+)
 from .runtime import Runtime, get_runtime
 
 
@@ -265,9 +273,15 @@ class Anonymizer:
         """Anonymize one text (its content is its identity: the same text, the same output)."""
         return anonymize_text(text, self.config, self.key)
 
-    def anonymize_document(self, text: str) -> AnonymizedDocument:
-        """Anonymize one text and report every replaced span with its offsets."""
-        return anonymize_document(text, self.config, self.key)
+    def anonymize_document(self, text: str, *, spans: Sequence[Span] | None = None) -> AnonymizedDocument:
+        """Anonymize one text and report every replaced span with its offsets.
+
+        ``spans``: the spans to replace instead of the detectors' (in scope ``detected`` or
+        ``hybrid``; a record of a span file corrected by hand, see
+        :func:`~embedanon.detectors.evaluate.record_spans`)."""
+        if spans is None:
+            return anonymize_document(text, self.config, self.key)
+        return anonymize_documents([text], self.config, self.key, spans=[spans])[0]
 
     def anonymize_many(self, texts: Iterable[str | None], *, jobs: int = 1,
                        backend: Backend | None = None) -> Iterator[Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from ..config import AnonymizerConfig
 from ..detectors.base import Span
+from ..errors import ConfigError
 from ..noise import NoiseSource, ReleaseKey
 from .nameguard import guard_names
 from .replace import Item, replace_texts
@@ -167,23 +168,55 @@ def anonymize_records(texts: Sequence[str], config: AnonymizerConfig, key: Relea
     return [next(docs).text if i in chosen else next(rest) for i in range(len(texts))]
 
 
-def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig,
-                        key: ReleaseKey) -> list[AnonymizedDocument]:
+def anonymize_documents(texts: Sequence[str], config: AnonymizerConfig, key: ReleaseKey, *,
+                        spans: Sequence[Sequence[Span] | None] | None = None) -> list[AnonymizedDocument]:
     """Like :func:`anonymize_records`, with the items of every text.
 
     In a scope other than ``all``, each text is run through the detectors and assembled from its
     full-scope replacement (:mod:`.scope`); a text the detectors fail on stays in full scope. In
     scope ``all`` with ``neutral_formats``, phones and IDs become neutral-format surrogates the
     same way (the document stays ``full_scope``: no detector chose what changes).
+
+    ``spans``: one entry per text, the spans to replace in it instead of the detectors' (a span
+    file corrected by hand: :func:`~embedanon.detectors.evaluate.record_spans`), or None for a
+    text the detectors should read. Each text's spans must lie inside it and not overlap. Not in
+    scope ``all``, where no span chooses what changes.
     """
     check_config_key(config, key)
     _check_texts(texts)
-    return _documents(texts, [record_identity(t) for t in texts], config, key)
+    given = None if spans is None else _given_spans(texts, spans, config)
+    return _documents(texts, [record_identity(t) for t in texts], config, key, given=given)
+
+
+def _given_spans(texts: Sequence[str], spans: object, config: AnonymizerConfig) -> list[list[Span] | None]:
+    """``spans`` checked against ``texts`` (see :func:`anonymize_documents`); errors name the
+    text's index and the span's offsets, never the text."""
+    if config.scope.scope == "all":
+        raise ConfigError("spans choose what a detected or hybrid scope replaces; scope 'all' replaces "
+                          "every word")
+    if isinstance(spans, (str, bytes)) or not isinstance(spans, Sequence) or len(spans) != len(texts):
+        raise TypeError(f"spans must be a sequence with one entry (a list of Spans, or None) per text: "
+                        f"{len(texts)}")
+    out: list[list[Span] | None] = []
+    for i, (text, entry) in enumerate(zip(texts, spans, strict=True)):
+        if entry is None:
+            out.append(None)
+            continue
+        ordered = sorted(entry, key=lambda s: (s.start, s.end)) if all(isinstance(s, Span) for s in entry) \
+            else None
+        if ordered is None:
+            raise TypeError(f"spans[{i}] must hold Spans (embedanon.detectors.base.Span)")
+        for a, b in zip(ordered, ordered[1:], strict=False):
+            if b.start < a.end:
+                raise ValueError(f"spans[{i}]: [{a.start}, {a.end}) {a.label} and [{b.start}, {b.end}) "
+                                 f"{b.label} overlap; merge them or keep one")
+        out.append([s.check(text) for s in ordered])
+    return out
 
 
 def _documents(texts: Sequence[str], identities: list[bytes], config: AnonymizerConfig,
-               key: ReleaseKey, found_formats: list[list[Span]] | None = None
-               ) -> list[AnonymizedDocument]:
+               key: ReleaseKey, found_formats: list[list[Span]] | None = None, *,
+               given: list[list[Span] | None] | None = None) -> list[AnonymizedDocument]:
     """The documents of ``texts``; ``found_formats``: ``format_spans`` of each text when the
     caller has them already (scope ``all`` with ``neutral_formats`` only)."""
     rt = get_runtime(config)
@@ -193,7 +226,10 @@ def _documents(texts: Sequence[str], identities: list[bytes], config: Anonymizer
     span_scope = config.scope if scoped else replace(config.scope, scope="hybrid") if formats else None
     with rt.lock:  # detection too: the model detector's caches are the runtime's (thread-safety rule)
         spans: list[list[Span] | None]
-        if scoped:
+        if scoped and given is not None:  # the caller's spans (a corrected file), else the detectors'
+            spans = [g if g is not None else detect(rt.detector, t)
+                     for t, g in zip(texts, given, strict=True)]
+        elif scoped:
             spans = [detect(rt.detector, t) for t in texts]
         elif not formats:
             spans = []
