@@ -59,3 +59,11 @@ def test_given_spans_are_checked_and_refused_in_one_line() -> None:
     with pytest.raises(InputError, match="record 7: labels PATIENT_ID are not the tool's"):
         from embedanon.detectors.evaluate import GoldRecord, GoldSpan
         record_spans(GoldRecord("7", TEXT, (GoldSpan(0, 4, "PATIENT_ID"),)))
+
+
+def test_spans_given_as_a_generator_are_read_once() -> None:
+    anon = Anonymizer(key=fast_key(3), scope="detected")
+    start = TEXT.index("Zed Quorvin")
+    as_list = anon.anonymize_document(TEXT, spans=[Span(start, start + 11, "NAME", 1.0, "x")])
+    as_generator = anon.anonymize_document(TEXT, spans=(s for s in [Span(start, start + 11, "NAME", 1.0, "x")]))  # type: ignore[arg-type]
+    assert as_generator.text == as_list.text and "Quorvin" not in as_list.text

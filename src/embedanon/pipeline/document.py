@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..config import AnonymizerConfig
@@ -202,10 +202,10 @@ def _given_spans(texts: Sequence[str], spans: object, config: AnonymizerConfig) 
         if entry is None:
             out.append(None)
             continue
-        ordered = sorted(entry, key=lambda s: (s.start, s.end)) if all(isinstance(s, Span) for s in entry) \
-            else None
-        if ordered is None:
+        items = list(entry) if isinstance(entry, Iterable) and not isinstance(entry, (str, bytes)) else None
+        if items is None or not all(isinstance(s, Span) for s in items):
             raise TypeError(f"spans[{i}] must hold Spans (embedanon.detectors.base.Span)")
+        ordered = sorted(items, key=lambda s: (s.start, s.end))
         for a, b in zip(ordered, ordered[1:], strict=False):
             if b.start < a.end:
                 raise ValueError(f"spans[{i}]: [{a.start}, {a.end}) {a.label} and [{b.start}, {b.end}) "
