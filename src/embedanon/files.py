@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import itertools
 import logging
 import os
 import time
@@ -38,6 +39,8 @@ from .backends.base import Backend, build_backend, chunk_texts
 from .compressed import SUFFIXES as COMPRESSION_SUFFIXES
 from .compressed import by_name, compressed_position, strip_suffix, text_output
 from .config import AnonymizerConfig
+from .detectors.base import Span
+from .detectors.evaluate import read_span_file, record_spans
 from .errors import ConfigError, InputError
 from .keys import default_key_path
 from .language import LanguageSample, not_english_message
@@ -136,7 +139,7 @@ def nothing_replaced_warning(config: AnonymizerConfig) -> str | None:
 
 
 def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engine: str,
-               jobs: int) -> str:
+               jobs: int, spans: bool = False) -> str:
     """The run report as JSON text: settings, provenance digests, counts, epsilon spent, timing.
     Counts only: no text, no word, no mapping; the key appears only as its public fingerprint.
     ``counts.full_scope_fallbacks`` is the number of records that a detector failed on and
@@ -144,12 +147,14 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
     the number of allow and deny entries in force (None in scope ``all``), never the entries;
     ``counts.resumed_records``
     and ``resumed_bytes`` are those an interrupted run had written (``--resume``); ``mb_per_s``
-    is this run's speed, over the bytes it anonymized (:func:`run_bytes`)."""
+    is this run's speed, over the bytes it anonymized (:func:`run_bytes`); ``settings.span_source``
+    says whether the detectors or a span file (``spans``: ``--spans``) chose what was replaced."""
     import json
 
     from . import __version__
 
     config = anonymizer.config
+    scoped = config.scope.scope != "all"
     params = {**_default_params(config.mechanism), **dict(config.params)}  # what was in force
     epsilon = params.get("epsilon")
     report = {
@@ -159,7 +164,8 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                      # a private embedding without --candidates: its words in the public list only
                      "public_word_list": config.allowlist is None and private_embedding(config.embedding),
                      "index": config.index, "scope": config.scope.scope,
-                     "detectors": config.scope.detectors if config.scope.scope != "all" else None,
+                     "detectors": config.scope.detectors if scoped and not spans else None,
+                     "span_source": None if not scoped else "span file" if spans else "detectors",
                      "strategies": dict(config.scope.strategies),
                      "actions": config.scope.actions() if config.scope.scope != "all" else None,
                      "name_guard": config.scope.name_guard if config.scope.scope == "hybrid" else None,
@@ -475,10 +481,13 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
                     progress: Callable[[int], None] | None = None,
                     count_words: bool = False,
                     report: tuple[str, Callable[[RunStats], str]] | None = None,
-                    resume: bool = False, language: str = "warn") -> RunStats:
+                    resume: bool = False, language: str = "warn", spans: str | None = None) -> RunStats:
     """Anonymize ``inputs`` (paths or ``-``) into ``output`` (file, directory or stdout).
 
     Args:
+        spans: a span file (``detect``'s output, corrected by hand) whose spans each text is
+            released with instead of the detectors': one input file, scope ``detected`` or
+            ``hybrid``; its records must be the input's texts, in order (:func:`read_given_spans`).
         report: ``(path, render)``: a run report rendered from the final counts and written in
             the same all-or-nothing batch as the outputs (a report that cannot be written leaves
             no output either, and a failed run leaves no report).
@@ -496,11 +505,20 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
     formats = check_formats(inputs, targets, fmt, fields, output)
     for p in inputs:  # fail before writing anything when an input is missing
         eio.check_input(p)
-    journals = _journals(inputs, targets, formats, anonymizer, fmt, fields, encoding_errors) if resume else {}
+    given = None
+    if spans is not None:  # checked against the input, text by text, before any work
+        if len(inputs) != 1 or inputs[0] == "-":
+            raise ConfigError("--spans holds the spans of one input file: give one INPUT, not standard input")
+        if anonymizer.config.scope.scope == "all":
+            raise ConfigError("--spans chooses what --scope detected or hybrid replaces; scope all "
+                              "replaces every word")
+        given = read_given_spans(spans, inputs[0], fmt=fmt, fields=fields, encoding_errors=encoding_errors)
+    journals = (_journals(inputs, targets, formats, anonymizer, fmt, fields, encoding_errors, spans)
+                if resume else {})
     try:
         return _anonymize_all(inputs, output, targets, formats, journals, anonymizer, fields=fields,
                               fmt=fmt, engine=engine, encoding_errors=encoding_errors, progress=progress,
-                              count_words=count_words, report=report, language=language)
+                              count_words=count_words, report=report, language=language, given=given)
     finally:
         for journal in journals.values():
             journal.unlock()
@@ -510,7 +528,8 @@ def _anonymize_all(inputs: list[str], output: str | None, targets: list[str | No
                    journals: dict[str | None, resumable.Journal], anonymizer: Anonymizer, *,
                    fields: list[str] | None, fmt: str | None, engine: Backend, encoding_errors: str,
                    progress: Callable[[int], None] | None, count_words: bool,
-                   report: tuple[str, Callable[[RunStats], str]] | None, language: str) -> RunStats:
+                   report: tuple[str, Callable[[RunStats], str]] | None, language: str,
+                   given: list[tuple[Span, ...]] | None = None) -> RunStats:
     """:func:`anonymize_files` once its arguments are checked and its journals locked."""
     stats = RunStats()
     with output_directory(inputs, output), _discarding(journals), eio.output_batch() as batch:
@@ -519,7 +538,7 @@ def _anonymize_all(inputs: list[str], output: str | None, targets: list[str | No
             names = list(fields or ["text"])
             run = functools.partial(_run_one, anonymizer=anonymizer, engine=engine, stats=stats,
                                     progress=progress, count_words=count_words,
-                                    language=_language_rule(language, path, stats))
+                                    language=_language_rule(language, path, stats), given=given)
             if target in journals:
                 assert target is not None
                 _run_journaled(journals[target], batch, target, path, form, names, encoding_errors,
@@ -588,7 +607,8 @@ READER_REVISION = 2
 
 
 def _journals(inputs: list[str], targets: list[str | None], formats: list[str], anonymizer: Anonymizer,
-              fmt: str | None, fields: list[str] | None, errors: str) -> dict[str | None, resumable.Journal]:
+              fmt: str | None, fields: list[str] | None, errors: str,
+              spans: str | None = None) -> dict[str | None, resumable.Journal]:
     """The journal of each output of a resumable run, bound to its input, options and key."""
     from . import __version__
 
@@ -602,7 +622,7 @@ def _journals(inputs: list[str], targets: list[str | None], formats: list[str], 
     # the configuration holds these by path only: bind their content, or a file edited between
     # the two runs splices two releases (the --candidates list, an embedding, a model directory)
     source = embedding_source(config.embedding)  # an imported name too: it may be imported again
-    files = resumable.named_files({"candidates": config.allowlist,
+    files = resumable.named_files({"candidates": config.allowlist, "spans": spans,
                                    "embedding": None if source is None else str(source),
                                    **{f"detector option {name}": value
                                       for name, value in config.scope.detector_options}})
@@ -708,7 +728,7 @@ def run_counted(task: Task) -> tuple[list[str], list[bool], list[int] | None, in
     ``hybrid``); the texts are the same."""
     if task.config.scope.scope == "all":
         return run_task(task), [False] * len(task.texts), None, 0
-    docs = anonymize_documents(task.texts, task.config, task.key)
+    docs = anonymize_documents(task.texts, task.config, task.key, spans=task.spans)
     return ([d.text for d in docs], [d.full_scope for d in docs],
             [sum(item.kind == "word" for item in d.items) for d in docs],
             sum(item.kind == "guard" for d in docs for item in d.items))
@@ -785,6 +805,35 @@ def read_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | 
     return list(iter_record_texts(path, fmt=fmt, fields=fields, encoding_errors=encoding_errors))
 
 
+def read_given_spans(path: str, input_path: str, *, fmt: str | None = None, fields: list[str] | None = None,
+                     encoding_errors: str = "strict") -> list[tuple[Span, ...]]:
+    """The spans of each text of ``input_path`` from the span file ``path`` (``detect``'s output,
+    corrected by hand), in order: its i-th record must hold the input's i-th text (as ``detect``
+    numbers them), its labels the tool's own, its spans not overlap. Errors name the file and the
+    record's place, never its text. Memory holds the span file (its texts too)."""
+    records = read_span_file(path, require_id=False)
+    texts = (text for group in iter_record_texts(input_path, fmt=fmt, fields=fields,
+                                                 encoding_errors=encoding_errors) for text in group)
+    given: list[tuple[Span, ...]] = []
+    mend = "; give detect's output for this input, corrected in place"
+    for n, (record, text) in enumerate(itertools.zip_longest(records, texts), 1):
+        if record is None:
+            raise InputError(f"{path} has {len(records):,} records, fewer than the texts of "
+                             f"{input_path}{mend}")
+        if text is None:
+            raise InputError(f"{path} has {len(records):,} records, more than the {n - 1:,} texts of "
+                             f"{input_path}{mend}")
+        if record.text != text:
+            raise InputError(f"{path}: record {n:,} holds another text than text {n:,} of {input_path}{mend}")
+        spans = tuple(sorted(record_spans(record), key=lambda s: (s.start, s.end)))
+        for a, b in itertools.pairwise(spans):
+            if b.start < a.end:
+                raise InputError(f"{path}: record {n:,}: spans [{a.start}, {a.end}) {a.label} and "
+                                 f"[{b.start}, {b.end}) {b.label} overlap; merge them or keep one")
+        given.append(spans)
+    return given
+
+
 def iter_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = None,
                       encoding_errors: str = "strict") -> Iterator[tuple[str, ...]]:
     """The records of :func:`read_record_texts` one at a time: memory holds one record (one row
@@ -809,7 +858,8 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
              progress: Callable[[int], None] | None, count_words: bool = False,
              position: Callable[[], int | None] = lambda: None, skip: int = 0,
              recount: bool = False, checkpoint: Callable[[int], None] | None = None,
-             language: Callable[[LanguageSample], None] | None = None) -> int:
+             language: Callable[[LanguageSample], None] | None = None,
+             given: Sequence[tuple[Span, ...]] | None = None) -> int:
     """Anonymize ``records`` in chunks on ``engine`` and ``write`` each one, in order, when all
     its texts are back; return how many records were written, ``skip`` included.
 
@@ -823,6 +873,8 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
         checkpoint: called after each chunk with the records written so far.
         language: given the sample of the input's first words once it is full (or the input
             ended), see :mod:`embedanon.language`; it may raise to stop the run.
+        given: the spans of each text of the input, in order (``--spans``), skipped texts
+            included; None: the detectors read every text.
     """
     sample = LanguageSample() if language is not None else None
     done = 0
@@ -854,8 +906,11 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
         stats.longest_draws = max(stats.longest_draws, n)
         text_draws.append(n)
 
+    queue: deque[tuple[Span, ...]] = deque()  # the given spans of the texts read, until tasked
+    placed = 0  # texts read so far, skipped ones too: the place of the next in ``given``
+
     def texts() -> Iterator[str]:
-        nonlocal sample
+        nonlocal sample, placed
         for n, record in enumerate(records):
             if sample is not None:  # a resumed run samples the skipped records too: one verdict
                 for text in record.texts:
@@ -866,9 +921,12 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
                     sample = None
             again = n < skip  # written by the interrupted run
             at = position() if progress is not None else None
+            first, placed = placed, placed + len(record.texts)
             if again and not recount:
                 advance(record.nbytes, at)
                 continue
+            if given is not None:
+                queue.extend(given[first:placed])
             pending.append((record, again, at))
             if count_words:
                 for text in record.texts:
@@ -884,7 +942,8 @@ def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[s
 
     def tasks() -> Iterator[Task]:
         for chunk in chunk_texts(texts()):
-            yield Task(tuple(chunk), config, key)
+            spans = None if given is None else tuple(queue.popleft() for _ in chunk)
+            yield Task(tuple(chunk), config, key, spans)
 
     results: deque[str] = deque()
     fell_back: deque[bool] = deque()

@@ -12,6 +12,7 @@ import typer
 from .._english import counted
 from ..backends.base import build_backend
 from ..compressed import is_compressed
+from ..errors import ConfigError
 from ..files import (
     RunStats,
     anonymize_files,
@@ -74,6 +75,10 @@ def anonymize_command(
         "--resume", help="Keep a journal beside each output and, run again after an interruption, "
                          "continue from the last completed chunk (byte-identical to an uninterrupted "
                          "run; refused when the input, options or key changed).")] = False,
+    spans: Annotated[Optional[str], typer.Option(
+        "--spans", metavar="FILE",
+        help="Release with the spans of this span file (detect's output for INPUT, corrected by hand) "
+             "instead of running detectors: one INPUT, --scope detected or hybrid.")] = None,
     require_english: Annotated[bool, typer.Option(
         "--require-english", help="Refuse an input whose first 2,000 words do not look like English "
                                   "(without it: a one-line warning; an input of fewer than 300 words "
@@ -101,7 +106,17 @@ def anonymize_command(
         show_notices()
     started = time.monotonic()
     # before reading the key or loading anything: no output may replace a file the run reads
-    check_outputs(inputs, output, report=report, reads=release_files(**release))
+    check_outputs(inputs, output, report=report,
+                  reads=[*release_files(**release), *([("--spans", spans)] if spans else [])])
+    if spans is not None:  # the file's spans are the detection: nothing may configure detectors
+        given = [name for name, value in (("--detector", release.get("detector")),
+                                          ("--detector-option", release.get("detector_option")),
+                                          ("--allow", release.get("allow")), ("--deny", release.get("deny")),
+                                          ("--llm-url", release.get("llm_url"))) if value]
+        if given:
+            verb = "configures" if len(given) == 1 else "configure"
+            raise ConfigError(f"--spans gives the spans to replace; {', '.join(given)} {verb} detectors "
+                              "it does not run")
     anonymizer = release_anonymizer(**release)
     scoped = anonymizer.config.scope
     if scoped.scope != "all":  # -v: what happens to a span of each label
@@ -120,14 +135,15 @@ def anonymize_command(
     compressed = any(is_compressed(p) for p in inputs if os.path.isfile(p))  # progress counts file bytes
 
     def render(stats: RunStats) -> str:  # the report goes in the outputs' batch: all or nothing
-        return run_report(anonymizer, stats, time.monotonic() - started, engine=engine, jobs=jobs)
+        return run_report(anonymizer, stats, time.monotonic() - started, engine=engine, jobs=jobs,
+                          spans=spans is not None)
 
     result: list[RunStats] = []
     run_with_progress(mode, total, lambda callback: result.append(anonymize_files(
         inputs, output, anonymizer, fmt=fmt, fields=field, backend=backend,
         encoding_errors=encoding_errors, progress=callback, count_words=report is not None,
         report=None if report is None else (report, render), resume=resume,
-        language="require" if require_english else "warn")), compressed=compressed)
+        language="require" if require_english else "warn", spans=spans)), compressed=compressed)
     stats = result[0]
     seconds = time.monotonic() - started
     if not quiet:

@@ -269,6 +269,8 @@ class Task:
     texts: tuple[str, ...]
     config: AnonymizerConfig
     key: ReleaseKey
+    #: the spans to replace in each text instead of the detectors' (``anonymize --spans``)
+    spans: tuple[tuple[Span, ...], ...] | None = None
 
 
 def run_task(task: Task) -> list[str]:
