@@ -839,18 +839,39 @@ def iter_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | 
     """The records of :func:`read_record_texts` one at a time: memory holds one record (one row
     group of a Parquet file), not the input. The arguments are checked before the first record
     is read, when the iteration begins."""
+    for _, texts in iter_numbered_texts(path, fmt=fmt, fields=fields, encoding_errors=encoding_errors):
+        yield texts
+
+
+def iter_numbered_texts(path: str, *, fmt: str | None = None, fields: list[str] | None = None,
+                        encoding_errors: str = "strict") -> Iterator[tuple[int, tuple[str, ...]]]:
+    """:func:`iter_record_texts` with each record's number as the review page gives it: its place
+    among the input's records, blank ones counted (a CSV header is none). ``detect`` names a
+    record so; counting only the records with texts, its record 4 was the page's record 5 after
+    a blank JSONL line."""
     eio.check_encoding_errors(encoding_errors)  # privacy-report took any Python error handler
     form = eio.detect_format(path, fmt)
     if fields:
         eio.format_of_field_input(path, form, fmt, fields)
     if form == "parquet":
         job = ParquetJob(path, io.BytesIO(), list(fields or ["text"]), path)
-        yield from (tuple(record.texts) for record in job.records(write_back=False) if record.texts)
+        records: Iterator[eio.Record] = job.records(write_back=False)
+        yield from _numbered(records)
         return
     with eio.open_input(path) as fh:
         eio.refuse_binary(fh, path)
         records, _ = _reader(fh, path, form, list(fields or ["text"]), encoding_errors, fmt is None)
-        yield from (tuple(record.texts) for record in records if record.texts)
+        yield from _numbered(records)
+
+
+def _numbered(records: Iterator[eio.Record]) -> Iterator[tuple[int, tuple[str, ...]]]:
+    number = 0
+    for record in records:
+        if record.header:
+            continue
+        number += 1
+        if record.texts:
+            yield number, tuple(record.texts)
 
 
 def _run_one(records: Iterator[eio.Record], write: Callable[[eio.Record, tuple[str, ...]], None], *,

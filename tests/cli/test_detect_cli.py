@@ -351,3 +351,30 @@ def test_evaluate_detection_scores_a_saved_span_file_as_it_scores_the_detectors(
     assert both.exit_code == 2 and "--detector configures detectors it does not run" in both.output
     neither = runner.invoke(app, ["evaluate-detection", "--data", str(gold)])
     assert neither.exit_code == 2 and "--predictions FILE" in neither.output
+
+
+def test_detect_numbers_records_as_the_review_page_does(tmp_path: Path) -> None:
+    """Round-trip audit: after a blank JSONL line (or a blank CSV row) detect's record 4 was the
+    review page's record 5, though its help says records are numbered as review numbers them:
+    detect counted only the records with texts. Blank records now count, a CSV header does not."""
+    from embedanon.files import iter_numbered_texts
+
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"a": "Call Zed Quorvin.", "b": "x"}\n\n{"a": null, "b": "y"}\n'
+                   '{"a": "Maria phoned.", "b": "z"}\n', encoding="utf-8")
+    out = tmp_path / "spans.jsonl"
+    result = runner.invoke(app, ["detect", str(src), "--field", "a", "--field", "b", "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    numbers = sorted({json.loads(line)["record"] for line in out.read_text(encoding="utf-8").splitlines()})
+    assert numbers == [1, 3, 4]
+    csv = tmp_path / "in.csv"
+    csv.write_text("a,b\nCall Zed.,x\n\nMaria phoned.,z\n", encoding="utf-8")
+    from embedanon import Anonymizer
+    from embedanon.review import build_review
+
+    for path, shown in ((src, [1, 3, 4]), (csv, [1, 3])):  # the blank line or row is counted, not shown
+        page = build_review(str(path), Anonymizer(seed=1, scope="detected"), fields=["a", "b"], sample=0,
+                            sources=())
+        assert [r.number for r in page.records] == shown
+        assert [n for n, texts in iter_numbered_texts(str(path), fields=["a", "b"]) if any(t.strip() for t in texts)
+                ] == shown

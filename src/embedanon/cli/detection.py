@@ -30,7 +30,7 @@ from ..detectors.evaluate import (
 )
 from ..detectors.registry import build_detectors
 from ..errors import ConfigError, InputError
-from ..files import check_paths, iter_record_texts
+from ..files import check_paths, iter_numbered_texts
 from ..io import NAMED_AS, check_encoding_errors
 from ..review.sample import reservoir_sample
 from .common import handle_errors
@@ -120,11 +120,12 @@ def detect_command(
     mode = choose(progress, quiet, input_path == "-")
     shown = StageProgress(mode, "detect", _DETECT_UNITS)
     try:
-        grouped = iter_record_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
-        # with several fields the id (a text's place) no longer names a record: say which one
+        grouped = iter_numbered_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
+        # with several fields the id (a text's place) no longer names a record: say which one, as
+        # the review page numbers it (blank records counted)
         names = field or []
         placed = (({"record": number, "field": names[k]} if len(names) > 1 else {}, text)
-                  for number, record_texts in enumerate(grouped, 1) for k, text in enumerate(record_texts))
+                  for number, record_texts in grouped for k, text in enumerate(record_texts))
         # one pass, and memory never holds the input: a sample its K texts (reservoir sampling),
         # all texts (--sample 0) one at a time, read, detected and written in turn
         total = 0  # texts read (for --sample 0: those written, counted as they go)
