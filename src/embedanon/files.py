@@ -47,7 +47,7 @@ from .language import LanguageSample, not_english_message
 from .mechanisms import MECHANISMS
 from .parquet import ParquetJob
 from .pipeline import Anonymizer
-from .pipeline.document import Task, anonymize_documents, run_task
+from .pipeline.document import Task, anonymize_documents, disjoint_spans, run_task
 from .privacy.epsilon import epsilon_sentences, spent
 from .text import drawn_parts, split_words, token_kind
 from .vectors.defaults import embedding_source, private_embedding
@@ -167,10 +167,10 @@ def run_report(anonymizer: Anonymizer, stats: RunStats, seconds: float, *, engin
                      "detectors": config.scope.detectors if scoped and not spans else None,
                      "span_source": None if not scoped else "span file" if spans else "detectors",
                      "strategies": dict(config.scope.strategies),
-                     "actions": config.scope.actions() if config.scope.scope != "all" else None,
+                     "actions": config.scope.actions() if scoped else None,
                      "name_guard": config.scope.name_guard if config.scope.scope == "hybrid" else None,
                      # how many entries, never which: a deny list names the people it protects
-                     "word_lists": None if config.scope.scope == "all" else
+                     "word_lists": None if not scoped else
                      {"allow": len(config.scope.allow), "deny": len(config.scope.deny)},
                      "noise_unit": config.noise_unit,
                      "engine": engine, "jobs": jobs},
@@ -825,12 +825,10 @@ def read_given_spans(path: str, input_path: str, *, fmt: str | None = None, fiel
                              f"{input_path}{mend}")
         if record.text != text:
             raise InputError(f"{path}: record {n:,} holds another text than text {n:,} of {input_path}{mend}")
-        spans = tuple(sorted(record_spans(record), key=lambda s: (s.start, s.end)))
-        for a, b in itertools.pairwise(spans):
-            if b.start < a.end:
-                raise InputError(f"{path}: record {n:,}: spans [{a.start}, {a.end}) {a.label} and "
-                                 f"[{b.start}, {b.end}) {b.label} overlap; merge them or keep one")
-        given.append(spans)
+        try:
+            given.append(disjoint_spans(record_spans(record)))
+        except ValueError as exc:
+            raise InputError(f"{path}: record {n:,}: spans {exc}") from None
     return given
 
 

@@ -378,3 +378,14 @@ def test_detect_numbers_records_as_the_review_page_does(tmp_path: Path) -> None:
         assert [r.number for r in page.records] == shown
         assert [n for n, texts in iter_numbered_texts(str(path), fields=["a", "b"]) if any(t.strip() for t in texts)
                 ] == shown
+
+
+def test_an_llm_option_beside_predictions_is_named_by_its_flag(tmp_path: Path) -> None:
+    """The refusal named the option's inner name (``llm_url configures ...``), not the flag typed."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(Path("examples/spans.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(gold), "--predictions", str(gold),
+                                 "--llm-url", "http://127.0.0.1:9/v1", "-q"])
+    assert result.exit_code == 2
+    assert result.output == ("error: --predictions scores a file's spans; --llm-url configures detectors it "
+                             "does not run\n")

@@ -12,7 +12,6 @@ import typer
 from .._english import counted
 from ..backends.base import build_backend
 from ..compressed import is_compressed
-from ..errors import ConfigError
 from ..files import (
     RunStats,
     anonymize_files,
@@ -35,6 +34,7 @@ from .options import (
     SchedulerOpt,
     VersionOpt,
     key_warning,
+    refuse_detector_options,
     release_anonymizer,
     release_options,
 )
@@ -109,14 +109,9 @@ def anonymize_command(
     check_outputs(inputs, output, report=report,
                   reads=[*release_files(**release), *([("--spans", spans)] if spans else [])])
     if spans is not None:  # the file's spans are the detection: nothing may configure detectors
-        given = [name for name, value in (("--detector", release.get("detector")),
-                                          ("--detector-option", release.get("detector_option")),
-                                          ("--allow", release.get("allow")), ("--deny", release.get("deny")),
-                                          ("--llm-url", release.get("llm_url"))) if value]
-        if given:
-            verb = "configures" if len(given) == 1 else "configure"
-            raise ConfigError(f"--spans gives the spans to replace; {', '.join(given)} {verb} detectors "
-                              "it does not run")
+        refuse_detector_options("--spans gives the spans to replace", **{
+            name: release.get(name) for name in ("detector", "detector_option", "allow", "deny",
+                                                 "llm_url", "llm_model", "llm_verify")})
     anonymizer = release_anonymizer(**release)
     scoped = anonymizer.config.scope
     if scoped.scope != "all":  # -v: what happens to a span of each label

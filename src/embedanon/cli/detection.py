@@ -48,6 +48,7 @@ from .options import (
     LlmVerifyOpt,
     detector_options,
     flags_named,
+    refuse_detector_options,
     word_lists,
 )
 from .progress import ProgressOpt, StageProgress, choose
@@ -210,12 +211,8 @@ def evaluate_detection_command(
            "llm_verify": llm_verify}
     recorded: RecordedSpans | None = None
     if predictions is not None:  # a file's spans: nothing runs, so nothing may configure a detector
-        given = [name for name, value in (("--detector", detector), ("--detector-option", detector_option),
-                                          ("--allow", allow), ("--deny", deny), *own.items()) if value]
-        if given:
-            verb = "configures" if len(given) == 1 else "configure"
-            raise ConfigError(f"--predictions scores a file's spans; {', '.join(given)} {verb} "
-                              "detectors it does not run")
+        refuse_detector_options("--predictions scores a file's spans", detector=detector,
+                                detector_option=detector_option, allow=allow, deny=deny, **own)
         if predictions == "-" and data == "-":
             raise ConfigError("--predictions and --data cannot both be standard input")
         recorded = RecordedSpans(read_span_file(predictions, require_id=False), predictions)

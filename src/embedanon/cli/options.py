@@ -200,6 +200,19 @@ OPTION_FLAGS = {"llm_url": "--llm-url", "llm_model": "--llm-model", "llm_verify"
                 "llm_api_key_env": "--llm-api-key-env"}
 
 
+def refuse_detector_options(purpose: str, *, detector: str | None, detector_option: list[str] | None,
+                            allow: str | None, deny: str | None, **own: Any) -> None:
+    """One line when an option that configures detectors comes beside one whose spans replace
+    detection (``purpose``: ``--spans gives the spans to replace``); ``own``: the options that
+    have their own flags (:data:`OPTION_FLAGS`), named by the flag typed."""
+    given = [("--detector", detector), ("--detector-option", detector_option), ("--allow", allow),
+             ("--deny", deny), *((OPTION_FLAGS[name], value) for name, value in own.items())]
+    named = [flag for flag, value in given if value]
+    if named:
+        verb = "configures" if len(named) == 1 else "configure"
+        raise ConfigError(f"{purpose}; {', '.join(named)} {verb} detectors it does not run")
+
+
 def detector_options(given: dict[str, Any], specs: list[str] | None) -> dict[str, Any]:
     """``given`` (options that have their own flags, e.g. ``llm_url``; None: not set) plus the
     ``--detector-option`` ``specs``; an option set both ways is refused."""

@@ -205,13 +205,24 @@ def _given_spans(texts: Sequence[str], spans: object, config: AnonymizerConfig) 
         items = list(entry) if isinstance(entry, Iterable) and not isinstance(entry, (str, bytes)) else None
         if items is None or not all(isinstance(s, Span) for s in items):
             raise TypeError(f"spans[{i}] must hold Spans (embedanon.detectors.base.Span)")
-        ordered = sorted(items, key=lambda s: (s.start, s.end))
-        for a, b in zip(ordered, ordered[1:], strict=False):
-            if b.start < a.end:
-                raise ValueError(f"spans[{i}]: [{a.start}, {a.end}) {a.label} and [{b.start}, {b.end}) "
-                                 f"{b.label} overlap; merge them or keep one")
+        try:
+            ordered = disjoint_spans(items)
+        except ValueError as exc:
+            raise ValueError(f"spans[{i}]: {exc}") from None
         out.append([s.check(text) for s in ordered])
     return out
+
+
+def disjoint_spans(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """``spans`` sorted by (start, end), or a ValueError naming the first two that overlap (their
+    offsets and labels, never the text): given spans replace the detectors', whose spans never
+    overlap."""
+    ordered = tuple(sorted(spans, key=lambda s: (s.start, s.end)))
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        if b.start < a.end:
+            raise ValueError(f"[{a.start}, {a.end}) {a.label} and [{b.start}, {b.end}) {b.label} overlap; "
+                             "merge them or keep one")
+    return ordered
 
 
 def _documents(texts: Sequence[str], identities: list[bytes], config: AnonymizerConfig,

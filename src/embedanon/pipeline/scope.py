@@ -217,7 +217,6 @@ def _outside(spans: list[Span]) -> Callable[[int, int], bool]:
     return free
 
 
-_DIGIT = re.compile(r"\d")
 _GLUED = re.compile(r"(?P<name>[^\W\d_]{2,})\d{2,}|\d{2,}(?P<name2>[^\W\d_]{2,})")
 
 
@@ -261,7 +260,7 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     for i, word in enumerate(split_words(text)):
         if i % 2 and names:
             keys = _name_keys(word)
-            glued = _GLUED.fullmatch(word) if _DIGIT.search(word) else None
+            glued = _GLUED.fullmatch(word)
             if glued is not None:  # a handle's name glued to 2+ digits (``kwame1962``); never an
                 # acronym's (a false ``GTK`` span, then every ``gtk20``) nor a gene's (``Wnt5a``)
                 k = lookup_key(glued.group("name") or glued.group("name2"))
