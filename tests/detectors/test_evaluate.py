@@ -498,6 +498,16 @@ def test_cli_negative_controls(tmp_path):
      "line 1: span 0 group must be a non-empty string"),
     ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", "group": 3}]}\n',
      "line 1: span 0 group must be a non-empty string"),
+    # decision 0247: a label or group field holding text was printed in the report's label rows
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "SECRETNAME told me so"}, '
+     '{"start": 6, "end": 10, "label": "x"}]}\n',
+     "line 1: span 0 'label' is not a category name"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "SECRETNAME\'s"}]}\n',
+     "line 1: span 0 'label' is not a category name"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "NAME", '
+     '"group": "said SECRETNAME to me"}]}\n', "line 1: span 0 'group' is not a category name"),
+    ('{"id": "a", "text": "SECRETNAME", "spans": [{"start": 0, "end": 6, "label": "' + "SECRETNAME" * 5
+     + '"}]}\n', "line 1: span 0 'label' is not a category name"),
 ])
 def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"
@@ -506,6 +516,15 @@ def test_cli_bad_input_one_line_exit_2(tmp_path, content, message):
     assert result.exit_code == 2
     assert message in result.output and len(result.output.strip().splitlines()) == 1
     assert "SECRETNAME" not in result.output
+
+
+@pytest.mark.parametrize("label", ["NAME_STUDENT", "name", " NAME ", "URL-PERSONAL", "Nombre", "ID_NUM",
+                                   "PHI/NAME", "NAME STUDENT", "B-NAME:first"])
+def test_category_labels_are_read(label):
+    """Decision 0247: the category check lets every label shape of real gold files through."""
+    line = json.dumps({"id": "a", "text": "met Ann", "spans": [{"start": 4, "end": 7, "label": label,
+                                                               "group": "west-african"}]})
+    assert parse_record(line, "f: line 1", any_label=True).spans[0].label == label
 
 
 def test_a_span_file_starting_with_a_byte_order_mark_is_read(tmp_path):

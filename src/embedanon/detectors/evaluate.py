@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import collections
 import math
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -116,6 +117,19 @@ def _check_range(what: str, start: int, end: int, length: int) -> None:
         raise InputError(f"{what} [{start}, {end}) is not inside the text ({length} characters)")
 
 
+#: a label or group as reports and refusals print it: a category, never a span's text (decision 0247)
+_CATEGORY_RE = re.compile(r"\s*\w[\w .:/+-]{0,39}", re.UNICODE)
+_CATEGORY_RULE = ("at most 40 characters and 3 words of letters, digits and _ - . : / +, "
+                  "as NAME_STUDENT or west-african")
+
+
+def _is_category(value: str) -> bool:
+    """Whether a span's ``label`` or ``group`` reads as a category name, which the score report,
+    the group test and training's refusals print. A field that holds text (a column shifted by
+    hand, a tool that writes the span's words there) is refused unprinted instead."""
+    return bool(_CATEGORY_RE.fullmatch(value.rstrip())) and len(value.split()) <= 3
+
+
 def parse_record(line: str, where: str, *, default_id: str | None = None,
                  any_label: bool = False) -> GoldRecord:
     """One JSON line as a record; :class:`InputError` naming ``where`` (never the text).
@@ -154,6 +168,9 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
         _check_range(f"{where}: span {i}", start, end, len(text))
         if any_label and not (isinstance(label, str) and label.strip()):
             raise InputError(f"{where}: span {i} needs a non-empty string 'label'")
+        if any_label and not _is_category(label):
+            raise InputError(f"{where}: span {i} 'label' is not a category name ({_CATEGORY_RULE}); "
+                             "is a text in that field?")
         if not any_label and label not in LABELS:
             raise InputError(f"{where}: span {i} label must be one of {', '.join(LABELS)}")
         if (start, end) in seen:  # one entity listed twice would count twice in every recall
@@ -163,6 +180,9 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
             # a blank group was a group of its own, a nameless row in the group test
             raise InputError(f"{where}: span {i} group must be a non-empty string (leave 'group' out "
                              "for a name without one)")
+        if group is not None and not _is_category(group):
+            raise InputError(f"{where}: span {i} 'group' is not a category name ({_CATEGORY_RULE}); "
+                             "is a text in that field?")
         if "text" in item and item["text"] != text[start:end]:  # decision 0368; neither is quoted
             raise InputError(f"{where}: span {i} [{start}, {end}) does not hold the span's own 'text' "
                              "(offsets must count code points, not UTF-16 units or bytes, in the "
