@@ -168,7 +168,7 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
         _check_range(f"{where}: span {i}", start, end, len(text))
         if any_label and not (isinstance(label, str) and label.strip()):
             raise InputError(f"{where}: span {i} needs a non-empty string 'label'")
-        if any_label and not _is_category(label):
+        if any_label and not _is_category(str(label)):
             raise InputError(f"{where}: span {i} 'label' is not a category name ({_CATEGORY_RULE}); "
                              "is a text in that field?")
         if not any_label and label not in LABELS:
