@@ -29,6 +29,9 @@ _ABBREVIATED_TITLES = frozenset((
     "mr", "mrs", "ms", "mx", "dr", "prof", "mme", "mlle", "rev", "revd", "fr", "capt", "col", "gen", "lt",
     "sgt", "hon",
 ))  # fmt: skip
+#: words of three letters or more whose period after a name is an abbreviation's, not a
+#: sentence's end (``John Smith Esq.``, ``Acme Inc.``)
+NAME_ABBREVIATIONS = frozenset(("esq", "bros", "jnr", "snr", "inc", "ltd", "corp", "etc"))
 #: street type words, lower case without a period (``Nevins Street``, ``5th Ave``): what makes an
 #: ADDRESS surrogate's part a street line (``surrogates.fakes``) and where the street-edge decode
 #: rule ends a street's span (``detectors.rules.streets``, which reads a few more)

@@ -575,6 +575,43 @@ def test_name_spans_lose_brackets_whose_partner_is_outside(text, span, label, ex
     assert all(s.label == label and s.score == 0.7 and s.source == "model" for s in out)
 
 
+@pytest.mark.parametrize(
+    ("text", "span", "expected"),
+    [
+        ("With: Ama Sanchez. Visit date: 2006", "Ama Sanchez. Visit", ["Ama Sanchez"]),
+        ("named him: Osama. Lopez's wife", "Osama. Lopez's", ["Osama", "Lopez's"]),
+        ("Re: Emily Fitzgerald.\nVisit date", "Emily Fitzgerald.\nVisit", ["Emily Fitzgerald"]),
+        ("Ann Lee. Bo Chen. Kofi Mensah. Then", "Ann Lee. Bo Chen. Kofi Mensah", ["Ann Lee", "Bo Chen", "Kofi Mensah"]),
+        # negative controls: a title's, an abbreviation's or an initial's period ends no sentence;
+        # a lower-case word after the period opens none; other labels are left as they are
+        ("to Mrs. Adu Smith", "Mrs. Adu Smith", ["Mrs. Adu Smith"]),
+        ("by John Smith Esq. Today", "John Smith Esq. Today", ["John Smith Esq. Today"]),
+        ("by J. R. Tolkien", "J. R. Tolkien", ["J. R. Tolkien"]),
+        ("sat Ann Lee. then", "Ann Lee. then", ["Ann Lee. then"]),
+        ("at 12 Oak Rd. Apt 4", "12 Oak Rd. Apt 4", ["12 Oak Rd. Apt 4"]),
+    ],
+)
+def test_name_spans_are_cut_at_a_sentence_end_inside_them(text, span, expected):
+    """Decision 0248: a NAME span run on into the next sentence is cut there; a later piece stays
+    only when a word of it reads as a name."""
+    from embedanon.detectors.merge import without_sentence_ends
+
+    at = text.index(span)
+    label = "ADDRESS" if "Oak" in span else "NAME"
+    out = without_sentence_ends(text, [Span(at, at + len(span), label, 0.7, "model")])
+    assert [text[s.start:s.end] for s in out] == expected
+    assert all(s.label == label and s.score == 0.7 and s.source == "model" for s in out)
+
+
+def test_a_name_run_into_the_next_sentence_keeps_its_full_stop_in_the_release():
+    """Decision 0248, end to end: the release keeps ``. Visit`` after a name the model ran on."""
+    from embedanon import Anonymizer
+
+    text = "Re: Emily Fitzgerald. Visit date: 2006-10-24."
+    out = Anonymizer(scope="detected", seed=3).anonymize_document(text).text
+    assert "Emily" not in out and "Fitzgerald" not in out and ". Visit date: " in out
+
+
 def test_the_detector_gives_names_in_brackets_without_the_brackets():
     text = "Lulu (Louise Brooks) works as a typist. Kabir Bedi (Malik) and Caroline (Lee) met."
     found = [text[s.start:s.end] for s in build_detectors("model,regex").detect(text)]

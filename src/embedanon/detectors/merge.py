@@ -47,9 +47,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD, after_title
+from .._english import DATE_CUE_ALTERNATION, DIGIT_WORD, NAME_ABBREVIATIONS, TITLES, after_title
 from .._validate import strings
 from ..errors import ConfigError
+from ..lexicon import name_like
 from ..structure import role_ranges
 from ..text import canonical_view
 from .abbreviations import without_defined_abbreviations
@@ -292,6 +293,35 @@ def without_stray_brackets(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: a sentence's end inside a span: a word of three letters or more, its period, white space and
+#: the capital that opens the next sentence (``Ama Sanchez. Visit``)
+_INNER_SENTENCE_END = re.compile(r"([^\W\d_]{3,})\.\s+(?=[^\W\d_])")
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+
+
+def without_sentence_ends(text: str, spans: list[Span]) -> list[Span]:
+    """NAME spans cut at each sentence's end inside them (decision 0248): the model ran a name on
+    into the next sentence (``Ama Sanchez. Visit date``, ``Osama. Lopez's wife``), and the
+    surrogate of the whole took the full stop and a word that is no name with it. The first
+    piece, where the model's name starts, is kept; a later one only when a word of it reads as a
+    name (:func:`~embedanon.lexicon.name_like`: ``Lopez's``, not ``Visit``). A period after a
+    title or an abbreviation (``Mrs.``, ``Esq.``) or an initial ends no sentence. Run after the
+    verifier, which judged the span as the model gave it."""
+    out: list[Span] = []
+    for span in spans:
+        cuts = [m for m in _INNER_SENTENCE_END.finditer(text, span.start, span.end)
+                if span.label == "NAME" and text[m.end()].isupper()
+                and m.group(1).lower() not in TITLES and m.group(1).lower() not in NAME_ABBREVIATIONS]
+        if not cuts:
+            out.append(span)
+            continue
+        starts, ends = [span.start, *(m.end() for m in cuts)], [*(m.end(1) for m in cuts), span.end]
+        for k, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            if k == 0 or any(name_like(w) for w in _LETTER_RUN.findall(text, a, b)):
+                out.append(Span(a, b, span.label, span.score, span.source))
+    return out
+
+
 class SpanFilter(Protocol):
     """A second stage over merged spans (the local verifier, :class:`~.verify.SpanVerifier`)."""
 
@@ -372,7 +402,7 @@ class UnionDetector:
         merged = without_defined_abbreviations(text, merge_spans(found))
         if self.verifier is not None:
             merged = self._verified(text, merged, found)
-        return without_stray_brackets(text, merged)
+        return without_sentence_ends(text, without_stray_brackets(text, merged))
 
     def _verified(self, text: str, merged: list[Span], found: list[Span]) -> list[Span]:
         """The verifier's kept spans, plus the certain values of the merged spans it dropped: a

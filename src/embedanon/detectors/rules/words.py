@@ -16,6 +16,7 @@ from ..._english import (
     CLAUSE_END,
     GREETINGS,
     HOLIDAY,
+    NAME_ABBREVIATIONS,
     SPEECH_VERBS,
     TITLE_ALTERNATION,
     TITLES,
@@ -278,8 +279,6 @@ _LEADING_TITLE = re.compile(rf"(?:{alternation(TITLES | _LEADING_OFFICES)})\.?[ 
 #: the word before a NAME span's last period, when that period ends a sentence: three letters or
 #: more (not an initial, ``Jr.`` or ``St.``)
 _LAST_WORD_PERIOD = re.compile(r"([^\W\d_]{3,})\.\Z")
-#: words of three letters or more whose period is an abbreviation's (``John Smith Esq.``)
-_ABBREVIATED = frozenset(("esq", "bros", "jnr", "snr", "inc", "ltd", "corp", "etc"))
 #: what may follow a sentence's period right after a name: the text's end, a space or a line's end,
 #: a closing quote or bracket, a tag (a caption's ``</v>``: ``<v Doctor>Hello Maria.</v>``)
 _AFTER_PERIOD = frozenset(" \t\r\n\"')]<\u201d\u2019")
@@ -291,7 +290,7 @@ def _ends_sentence(text: str, a: int, b: int) -> bool:
     title or abbreviation, and the text ends after it or goes on with a space, a line's end, a
     closing quote, a bracket or a tag."""
     m = _LAST_WORD_PERIOD.search(text, a, b)
-    if m is None or m.group(1).lower() in _ABBREVIATED or m.group(1).lower() in TITLES:
+    if m is None or m.group(1).lower() in NAME_ABBREVIATIONS or m.group(1).lower() in TITLES:
         return False
     return b == len(text) or text[b] in _AFTER_PERIOD
 
