@@ -80,6 +80,14 @@ def test_dictionary_words_are_lower_case_lemmas_and_never_a_listed_name():
     assert not dictionary_word("hope") and not dictionary_word("tunde") and not dictionary_word("Okafor")
 
 
+def test_an_inflection_is_spelt_as_english_spells_it():
+    """Decision 0249: ``fare`` + ``ed`` is ``fared``, not ``fareed``; ``ham`` doubles its ``m``.
+    The given names Fareed, Waleed, Sameer and Naveed were read as inflected dictionary words."""
+    assert not any(dictionary_word(w) for w in ("fareed", "Waleed", "sameer", "naveed"))
+    assert all(dictionary_word(w) for w in ("fared", "freed", "agreed", "visited", "jumped", "gases",
+                                            "tamer", "baked", "rained", "played", "fixed", "biker"))
+
+
 def test_public_figures_are_full_names_and_never_two_common_name_parts():
     figures = public_figures()
     assert {"tony blair", "amelia earhart", "salvador dali", "dwight d eisenhower"} <= figures

@@ -158,7 +158,25 @@ def dictionary_word(word: str) -> bool:
     if key in words:
         return True
     return any(key.endswith(end) and len(key) > len(end) + 2 and key[: -len(end)] + lemma in words
-               for end, lemma in _INFLECTIONS)
+               and _spelt_as_english(key[: -len(end)], end, lemma) for end, lemma in _INFLECTIONS)
+
+
+_VOWEL_RUN = re.compile(r"[aeiou]+")
+
+
+def _spelt_as_english(stem: str, end: str, lemma: str) -> bool:
+    """Whether English spells ``stem + lemma`` with ``end`` as ``stem + end`` (decision 0249): a
+    lemma's final ``e`` goes before an ending that starts with one (``fare`` -> ``fared``, never
+    ``fareed``; ``same`` -> ``samer``, never ``sameer``), and a word of one syllable that ends in
+    one vowel and one consonant doubles it (``ham`` -> ``hammed``, never ``hamed``). So given names
+    such as Fareed, Waleed, Sameer, Naveed and Hamed are no inflected dictionary words."""
+    if lemma or not end.startswith(("e", "i")):
+        return True
+    if end.startswith("e") and stem.endswith("e"):
+        return False
+    if end == "es":  # plurals and third persons do not double (``gases``, ``buses``)
+        return True
+    return not (len(_VOWEL_RUN.findall(stem)) == 1 and re.search(r"[^aeiou][aeiou][^aeiouwxy]\Z", stem))
 
 
 @lru_cache(maxsize=1)

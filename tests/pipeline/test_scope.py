@@ -349,6 +349,11 @@ def test_a_dictionary_word_found_only_capitalized_does_not_propagate_in_lower_ca
     assert added("John Smith came; the smith family and Smith's dog.", "John Smith") == ["smith", "Smith"]
     assert added("teacher: hi gift\nstudent: hi. gift and Gift here", "gift") == ["gift", "Gift"]
     assert added("Weeks-Rivas came in two weeks.", "Weeks-Rivas") == ["weeks"]  # a listed surname
+    # decision 0249: a given name before a listed surname recurs in lower case, though the
+    # dictionary holds it (``anil``, the indigo plant); a dictionary word after a name does not
+    assert added("Anil Sharma was seen. later anil texted me.", "Anil Sharma") == ["anil"]
+    assert added("Foley Catheter placed. the catheter was fine.", "Foley Catheter") == []
+    assert added("Brave Sir Robin ran. brave, brave Sir Robin!", "Brave Sir Robin") == ["Robin"]
 
 
 _DIALOGUE = "MARY: Hello, doctor.\nDoctor: Hi Mary.\nMARY: Bye.\nDoctor: Good.\n"

@@ -51,7 +51,8 @@ from ..detectors.merge import WordLists, without_ranges
 from ..detectors.regex import RegexDetector
 from ..detectors.rules.common import NO_PROPAGATION
 from ..detectors.view import markup_ranges
-from ..lexicon import dictionary_word
+from ..lexicon import dictionary_word, name_like, name_parts
+from ..lexicon import folded as folded_key
 from ..noise import Prf, ReleaseKey
 from ..structure import role_ranges, union_ranges
 from ..surrogates import AvoidNames, date_style, record_roles, surrogates_for
@@ -118,6 +119,20 @@ def _dictionary_recurrence(word: str, keys: list[str], lower_names: set[str]) ->
     if not word.islower():
         return False
     return not any(k in lower_names for k in keys) and dictionary_word(without_possessive(word))
+
+
+def _given_before_surname(words: list[str]) -> list[str]:
+    """The first of a NAME span's two words when it reads as a name (:func:`~embedanon.lexicon.name_like`)
+    and stands before a listed surname that is no dictionary word (``Anil`` of ``Anil Sharma``;
+    decision 0249): a given name, though the
+    dictionary holds it (``anil``, the indigo plant), so it recurs in lower case (``later anil
+    texted me``). Not the last word: ``Foley Catheter`` or ``Murphy Sign`` vouch for nothing."""
+    if len(words) != 2 or not words[0][:1].isupper() or words[0].isupper() or not name_like(words[0]):
+        return []
+    last = without_possessive(words[-1])
+    if folded_key(last) not in name_parts("last") or dictionary_word(last):
+        return []
+    return [k for k in _name_keys(words[0]) if len(k) > 1 and k.isalpha()]
 
 
 def _whole_string(literal: str) -> re.Pattern[str]:
@@ -237,13 +252,16 @@ def propagate(text: str, spans: list[Span], allowed: Callable[[Span], bool] | No
     sorted and disjoint.
     """
     names: set[str] = set()
-    lower_names: set[str] = set()  # keys of a name written in lower case where it was found
+    # keys of a name written in lower case where it was found, or given before a surname
+    lower_names: set[str] = set()
     not_upper: set[str] = set()  # keys of a name found not in capitals (``GTK`` is no handle's name)
     strings: dict[str, Span] = {}
     for span in spans:
         piece = text[span.start : span.end]
         if span.label == "NAME":
-            for w in split_words(html_decoded(piece))[1::2]:  # ``&nbsp;`` is no name's word
+            words = split_words(html_decoded(piece))[1::2]  # ``&nbsp;`` is no name's word
+            lower_names.update(_given_before_surname(words))
+            for w in words:
                 keys = [k for k in _name_keys(w) if len(k) > 1 and k.isalpha() and k not in _NOT_PROPAGATED]
                 names.update(keys)
                 if w.islower():
