@@ -15,6 +15,10 @@ import multiprocessing.pool
 import threading
 from multiprocessing.process import BaseProcess
 
+#: how long abandon() waits for the pool's worker handler to end its round (it ends at once unless it
+#: is forking a replacement for the dead worker)
+_HANDLER_WAIT_S = 2.0
+
 
 class WorkerPool(multiprocessing.pool.Pool):
     """A process pool that lists its workers and can be abandoned without waiting on them.
@@ -25,6 +29,11 @@ class WorkerPool(multiprocessing.pool.Pool):
     def workers(self) -> list[BaseProcess]:
         """The pool's worker processes now (a copy; ``exitcode`` is not None once one exited)."""
         return list(self._pool)  # type: ignore[attr-defined]
+
+    def _kill_workers(self) -> None:
+        for worker in self.workers():
+            with contextlib.suppress(OSError, ValueError):
+                worker.kill()  # type: ignore[attr-defined]  # Process.kill; BaseProcess stubs lack it
 
     def abandon(self) -> None:
         """Stop a pool one of whose workers died, without waiting on it.
@@ -37,8 +46,12 @@ class WorkerPool(multiprocessing.pool.Pool):
         """
         # no new workers in place of the killed ones: forked by the pool's own thread, with this
         # process's signal handlers, one stopped before its initializer printed a traceback
-        self._worker_handler._state = multiprocessing.pool.TERMINATE  # type: ignore[attr-defined]
-        for worker in self.workers():
-            with contextlib.suppress(OSError, ValueError):
-                worker.kill()  # type: ignore[attr-defined]  # Process.kill; BaseProcess stubs lack it
+        handler = self._worker_handler  # type: ignore[attr-defined]
+        handler._state = multiprocessing.pool.TERMINATE
+        self._kill_workers()
+        # the handler may have been forking a replacement for the dead worker: it ends its round,
+        # woken by the deaths, and sees TERMINATE; a worker it added meanwhile is killed too (a
+        # loaded machine left one waiting for tasks; CI, stop 58)
+        handler.join(_HANDLER_WAIT_S)
+        self._kill_workers()
         threading.Thread(target=self.terminate, name="embedanon-abandoned-pool", daemon=True).start()
