@@ -188,6 +188,27 @@ def test_blank_lines_are_kept_but_not_counted_as_records(tmp_path: Path, glove: 
     assert "chest" not in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("name", ["n.csv", "n.tsv"])
+def test_a_missing_value_marker_in_a_text_column_is_kept(tmp_path: Path, glove: Path, name: str) -> None:
+    """Decision 0254: R's ``NA``, SQL's ``NULL`` and pandas' other missing-value markers became
+    words in scope all (``NA`` -> ``TS``), so pandas read 1 of 9 missing values back. A whole cell
+    that is one is read as an empty text and written back as it was; a cell that only holds one
+    (``None of it``, ``NA ``) is text."""
+    sep = "\t" if name.endswith(".tsv") else ","
+    markers = ["NA", "NULL", "N/A", "NaN", "#N/A", "nan", "None", "null", "<NA>"]
+    rows = [f"{i}{sep}{m}{sep}{i}" for i, m in enumerate(markers)]
+    rows += [f"20{sep}None of it{sep}20", f"21{sep}NA {sep}21", f"22{sep}chest pain{sep}22"]
+    (tmp_path / name).write_text(f"id{sep}t{sep}k\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / ("o" + name[1:])
+    stats = files.anonymize_files([str(tmp_path / name)], str(out), Anonymizer(str(glove), "knn", seed=2),
+                                  fields=["t"])
+    assert stats.records == len(rows)
+    cells = [line.split(sep)[1] for line in out.read_text(encoding="utf-8").splitlines()[1:]]
+    assert cells[: len(markers)] == markers
+    assert cells[len(markers):] != ["None of it", "NA ", "chest pain"]
+    assert "chest" not in cells[-1]
+
+
 def test_report_has_the_fallback_count(tmp_path: Path, glove: Path, failing_detection: None) -> None:
     src = tmp_path / "in.txt"
     src.write_text("the garden\nriver stone\n", encoding="utf-8")

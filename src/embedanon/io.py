@@ -660,6 +660,16 @@ def write_jsonl(record: Record, results: tuple[str, ...]) -> str:
     return bom + "".join(pieces) + body[done:] + ending
 
 
+#: whole cells that tables write for a missing value (pandas' default ``na_values`` less the empty
+#: cell; R writes ``NA``, SQL exports ``NULL``): a CSV or TSV text cell that is one of them is read
+#: as an empty text and written back as it was (decision 0254); in scope all ``NA`` had become
+#: a word and pandas read 1 of 9 missing values back
+MISSING_MARKERS = frozenset({
+    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+    "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+})  # fmt: skip
+
+
 def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
              delimiter: str = ",") -> Iterator[Record]:
     """One record per row after the header row; the header is yielded first as a record.
@@ -667,7 +677,8 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
     Every row has as many cells as the header: a row with more would release its extra cells
     unchanged (an unquoted delimiter inside a note pushes the rest of the note there), one with
     fewer may hold its text in another column; both are refused, naming the row, the line it
-    starts on and the counts. A blank line (no cells) is kept as it is. Malformed quoting is
+    starts on and the counts. A blank line (no cells) is kept as it is; a text cell that is one
+    of the :data:`MISSING_MARKERS` is read as an empty text. Malformed quoting is
     refused (``strict``): a quoted field still open at the end of the file would swallow the rest
     of it, and text after a closing quote would lose the quote.
     """
@@ -704,8 +715,8 @@ def read_csv(fh: IO[bytes], path: str, errors: str, fields: list[str],
             if not row:  # a blank line: no text, no record (it was counted as one)
                 yield Record((), 0, ("row", row, [], ending), blank=True)
                 continue
-            yield Record(tuple(row[c] for c in cols), sum(map(len, row)) + len(row),
-                         ("row", row, cols, ending))
+            yield Record(tuple("" if row[c] in MISSING_MARKERS else row[c] for c in cols),
+                         sum(map(len, row)) + len(row), ("row", row, cols, ending))
     except csv.Error as exc:
         if str(exc) == "unexpected end of data":  # strict: end of file inside a quoted field
             raise InputError(f"{path}: row {row_no} (line {start}) opens a quoted field that is "
@@ -818,7 +829,7 @@ class CsvWriter:
         else:
             row = list(record.payload[1])
             for c, value in zip(record.payload[2], results, strict=True):
-                if c < len(row):
+                if c < len(row) and row[c] not in MISSING_MARKERS:  # a marker was read as ""
                     row[c] = value
         self._writer.writerow(row)
         out = self._buf.getvalue()
