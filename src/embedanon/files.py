@@ -507,11 +507,7 @@ def anonymize_files(inputs: list[str], output: str | None, anonymizer: Anonymize
         eio.check_input(p)
     given = None
     if spans is not None:  # checked against the input, text by text, before any work
-        if len(inputs) != 1 or inputs[0] == "-":
-            raise ConfigError("--spans holds the spans of one input file: give one INPUT, not standard input")
-        if anonymizer.config.scope.scope == "all":
-            raise ConfigError("--spans chooses what --scope detected or hybrid replaces; scope all "
-                              "replaces every word")
+        check_span_input(inputs, anonymizer.config.scope.scope)
         given = read_given_spans(spans, inputs[0], fmt=fmt, fields=fields, encoding_errors=encoding_errors)
     journals = (_journals(inputs, targets, formats, anonymizer, fmt, fields, encoding_errors, spans)
                 if resume else {})
@@ -803,6 +799,22 @@ def read_record_texts(path: str, *, fmt: str | None = None, fields: list[str] | 
     """The texts of :func:`read_texts`, grouped by record (a record's named fields together; one
     text per line of a text file)."""
     return list(iter_record_texts(path, fmt=fmt, fields=fields, encoding_errors=encoding_errors))
+
+
+def check_span_input(inputs: Sequence[str], scope: str) -> None:
+    """Refuse what ``--spans`` cannot release: several inputs, standard input or another file that
+    cannot be read twice (a named pipe: the span file is matched against it before the run reads
+    it again, which then waited for ever), and scope ``all``. One line each."""
+    if len(inputs) != 1:
+        raise ConfigError(f"--spans holds the spans of one input file; {len(inputs)} INPUTs were given")
+    if inputs[0] == "-":
+        raise ConfigError("--spans holds the spans of one input file; give it as INPUT, not standard input")
+    if os.path.exists(inputs[0]) and not os.path.isfile(inputs[0]):
+        raise ConfigError(f"--spans needs INPUT as a regular file ({inputs[0]} is read twice: once to "
+                          "match the span file, once to release it)")
+    if scope == "all":
+        raise ConfigError("--spans chooses what --scope detected or hybrid replaces; scope all "
+                          "replaces every word")
 
 
 def read_given_spans(path: str, input_path: str, *, fmt: str | None = None, fields: list[str] | None = None,

@@ -138,3 +138,81 @@ def test_a_resumed_run_gives_each_text_its_own_spans(notes, tmp_path: Path) -> N
     for skip in (1, 2, 3):
         assert run(skip) == whole[skip:]
     assert "Kwame Hernandez" in whole[0] and "Maria Okafor" in whole[1]
+
+
+def test_spans_need_one_regular_input_file(notes, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Table audit (stop 58): a named pipe was drained to match the span file, then read again
+    by the run, which waited for ever; two inputs were told 'not standard input'."""
+    import os
+
+    src, key, detected = notes
+    out = tmp_path / "out.jsonl"
+    (tmp_path / "od").mkdir()
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(src.read_bytes())
+    result = _run(src, key, tmp_path / "od", "--scope", "detected", "--spans", str(detected), str(other))
+    assert result.exit_code == 2 and "2 INPUTs were given" in result.output, result.output
+    assert not any((tmp_path / "od").iterdir())
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "pipe.jsonl"
+        os.mkfifo(fifo)
+        result = _run(fifo, key, out, "--scope", "detected", "--spans", str(detected))
+        assert result.exit_code == 2 and "needs INPUT as a regular file" in result.output, result.output
+    assert not out.exists()
+
+
+def test_review_shows_the_release_made_with_the_span_file(notes, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Table audit (stop 58): the page re-ran the detectors, so a span the steward deleted was
+    shown replaced while the release kept it. review --spans shows anonymize --spans' release."""
+    from embedanon.files import read_given_spans
+    from embedanon.pipeline import Anonymizer
+    from embedanon.review import build_review
+
+    src, key, detected = notes
+    records = [json.loads(line) for line in detected.read_text(encoding="utf-8").splitlines()]
+    records[3]["spans"] = [s for s in records[3]["spans"] if "Quorvin" not in s.get("text", "")]
+    corrected = tmp_path / "corrected.jsonl"
+    corrected.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = _run(src, key, tmp_path / "out.jsonl", "--scope", "detected", "--spans", str(corrected))
+    assert result.exit_code == 0, result.output
+    released = [json.loads(line)["text"] for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+                if line.strip()]
+    assert "Zed Quorvin" in released[3]
+    anonymizer = Anonymizer(scope="detected", key=str(key))
+    given = read_given_spans(str(corrected), str(src), fields=["text"])
+    review = build_review(str(src), anonymizer, fields=["text"], sample=0, sources=(), spans=given)
+    shown = {r.texts[0].original: r.texts[0].document.text for r in review.records}
+    assert [shown[t] for t in NOTES if t] == [r for r, t in zip(released, NOTES, strict=True) if t]
+    # as a page, from the command line
+    page = tmp_path / "page.html"
+    result = runner.invoke(app, ["review", str(src), "--field", "text", "--key", str(key), "-o", str(page),
+                                 "--scope", "detected", "--spans", str(corrected), "--sample", "0",
+                                 "--no-attacks", "-q"])
+    assert result.exit_code == 0, result.output
+    plain = tmp_path / "plain.html"
+    result = runner.invoke(app, ["review", str(src), "--field", "text", "--key", str(key), "-o", str(plain),
+                                 "--scope", "detected", "--sample", "0", "--no-attacks", "-q"])
+    assert result.exit_code == 0, result.output
+    # the original only; with the span file also the release (and the look-alike list)
+    assert plain.read_text(encoding="utf-8").count("Quorvin") == 1
+    assert page.read_text(encoding="utf-8").count("Quorvin") >= 2
+    result = runner.invoke(app, ["review", str(src), "--field", "text", "--key", str(key), "-o", str(page),
+                                 "--spans", str(corrected), "-q"])
+    assert result.exit_code == 2 and "scope all replaces every word" in result.output
+
+
+def test_a_text_cut_for_the_page_keeps_its_spans_before_the_cut() -> None:
+    """anonymize_prefix with given spans: a span across the cut is cut there; none after it."""
+    from embedanon.detectors.base import Span
+    from embedanon.pipeline import Anonymizer
+    from embedanon.pipeline.document import anonymize_prefix
+
+    anonymizer = Anonymizer(scope="detected", seed=5)
+    text = "Zed Quorvin saw Ann Lee. " + "The knee is better today. " * 40 + "Mary Jones came."
+    spans = [Span(0, 11, "NAME", 1.0, "file"), Span(16, 23, "NAME", 1.0, "file"),
+             Span(len(text) - 16, len(text) - 6, "NAME", 1.0, "file")]
+    doc, cut = anonymize_prefix(text, 20, anonymizer.config, anonymizer.key, spans=spans)
+    assert cut < 23 and "Quorvin" not in doc.text
+    assert [(i.start, i.end) for i in doc.items if str(i.kind) == "surrogate"][:1] == [(0, 11)]
+    whole, _ = anonymize_prefix(text, len(text), anonymizer.config, anonymizer.key, spans=spans)
+    assert "Mary Jones" not in whole.text and "Ann Lee" not in whole.text

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import ConfigError
-from ..files import check_paths, release_files
+from ..files import check_paths, check_span_input, read_given_spans, release_files
 from ..privacy.verdict import parse_overrides
 from ..review import (
     DEFAULT_SAMPLE,
@@ -23,7 +23,15 @@ from ..review import (
 )
 from .common import handle_errors
 from .convention import examples
-from .options import EncodingErrorsOpt, FmtOpt, InputArg, ReviewFieldOpt, release_anonymizer, release_options
+from .options import (
+    EncodingErrorsOpt,
+    FmtOpt,
+    InputArg,
+    ReviewFieldOpt,
+    refuse_detector_options,
+    release_anonymizer,
+    release_options,
+)
 from .progress import ProgressOpt, StageProgress, choose, show_notices
 
 #: What each stage of :func:`~embedanon.review.build_review` counts, as the progress line says it.
@@ -73,6 +81,10 @@ def review_command(
     max_chars: Annotated[int, typer.Option(
         metavar="N", help="The most characters of one text the page shows and measures; a longer text is "
                           "cut at a word boundary and marked truncated (0: no limit).")] = MAX_TEXT_CHARS,
+    spans: Annotated[Optional[str], typer.Option(
+        "--spans", metavar="FILE",
+        help="Show the release made with this span file (anonymize --spans FILE: detect's output for "
+             "INPUT, corrected by hand) instead of running detectors.")] = None,
     progress: ProgressOpt = "auto",
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress, no notices and no summary line.")] = False,
@@ -95,14 +107,23 @@ def review_command(
     overrides = parse_overrides(threshold)
     _check_thresholds_measured(overrides, attacks=attacks)
     # before reading the key or loading anything: the page must not replace a file the run reads
-    check_paths([("input", input_path), *release_files(**release)], [("output", output)])
+    check_paths([("input", input_path), *release_files(**release), *([("--spans", spans)] if spans else [])],
+                [("output", output)])
     check_page_name(output)  # after: '-o notes.txt' for notes.txt is 'the same file as input'
+    if spans is not None:  # the file's spans are the detection, as in anonymize --spans
+        refuse_detector_options("--spans gives the spans to replace", **{
+            name: release.get(name) for name in ("detector", "detector_option", "allow", "deny",
+                                                 "llm_url", "llm_model", "llm_verify")})
     anonymizer = release_anonymizer(**release)
+    given = None
+    if spans is not None:
+        check_span_input([input_path], anonymizer.config.scope.scope)
+        given = read_given_spans(spans, input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     shown = StageProgress(mode, "review", UNITS)
     try:
         review = build_review(input_path, anonymizer, fmt=fmt, fields=field, sample=sample,
                               encoding_errors=encoding_errors, sources=default_sources(attacks=attacks),
-                              max_chars=max_chars, thresholds=overrides, progress=shown)
+                              max_chars=max_chars, thresholds=overrides, progress=shown, spans=given)
         shown("writing", 0, 1)
         write_review(review, output)
         shown("writing", 1, 1)

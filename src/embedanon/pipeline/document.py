@@ -359,7 +359,8 @@ def _leading_units(text: str, limit: int) -> list[tuple[int, int]]:
 
 
 def anonymize_prefix(text: str, limit: int, config: AnonymizerConfig,
-                     key: ReleaseKey, *, rough: bool = False) -> tuple[AnonymizedDocument, int]:
+                     key: ReleaseKey, *, rough: bool = False,
+                     spans: Sequence[Span] | None = None) -> tuple[AnonymizedDocument, int]:
     """The release of the first characters of ``text``: for a text too long to show whole.
 
     The text is cut at :func:`prefix_end` and the part before the cut is anonymized as a record
@@ -368,16 +369,21 @@ def anonymize_prefix(text: str, limit: int, config: AnonymizerConfig,
     than by the text. In other scopes the detectors read only the part before the cut, so a
     span that would reach across it may be found differently. ``rough``: cut at
     :func:`rough_end` instead, which may cut a word or a noise unit (its release then differs).
+    ``spans``: the spans to replace instead of the detectors' (as :func:`anonymize_documents`
+    takes them for the whole text); a span that reaches across the cut is cut there too.
 
     Returns:
         ``(document, cut)``: the release of ``text[:cut]``.
     """
     check_config_key(config, key)
     _check_texts([text])
+    given = None if spans is None else _given_spans([text], [spans], config)
     cut = rough_end(text, limit) if rough else prefix_end(text, limit, config.noise_unit)
-    if cut == len(text):
-        return _documents([text], [record_identity(text)], config, key)[0], cut
-    return _documents([text[:cut]], [record_identity(text)], config, key)[0], cut
+    if given is not None and given[0] is not None and cut < len(text):
+        given = [[Span(s.start, min(s.end, cut), s.label, s.score, s.source)
+                  for s in given[0] if s.start < cut]]
+    part = text if cut == len(text) else text[:cut]
+    return _documents([part], [record_identity(text)], config, key, given=given)[0], cut
 
 
 def anonymize_text(text: str, config: AnonymizerConfig, key: ReleaseKey) -> str:

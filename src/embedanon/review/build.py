@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .. import io as eio
 from ..config import AnonymizerConfig, ScopeConfig
-from ..errors import ConfigError
+from ..detectors.base import Span
+from ..errors import ConfigError, InputError
 from ..mechanisms import available
 from ..noise import ReleaseKey
 from ..pipeline import Anonymizer
@@ -107,15 +108,15 @@ def _records(path: str, fmt: str, fields: list[str], errors: str) -> Iterator[ei
                     yield record
 
 
-def _shown(text: str, limit: int | None, config: AnonymizerConfig, key: ReleaseKey
-           ) -> tuple[AnonymizedDocument, int, bool]:
+def _shown(text: str, limit: int | None, config: AnonymizerConfig, key: ReleaseKey,
+           spans: Sequence[Span] | None = None) -> tuple[AnonymizedDocument, int, bool]:
     """The release of the part of ``text`` the page shows, where it is cut, and whether that part
     is exactly the start of the text's release. A text with no word or sentence boundary before
     the limit (no whitespace: CJK, a code blob; no sentence end under ``noise_unit="sentence"``)
     showed nothing; it is cut inside a word or a noise unit instead (decision 0367)."""
-    doc, cut = anonymize_prefix(text, limit or len(text), config, key)
+    doc, cut = anonymize_prefix(text, limit or len(text), config, key, spans=spans)
     if limit and cut < len(text) and not text[:cut].strip() and text.strip():
-        doc, cut = anonymize_prefix(text, limit, config, key, rough=True)
+        doc, cut = anonymize_prefix(text, limit, config, key, rough=True, spans=spans)
         return doc, cut, False
     return doc, cut, True
 
@@ -142,7 +143,8 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
                  fields: Sequence[str] | None = None, sample: int = 20, encoding_errors: str = "strict",
                  sources: Sequence[FigureSource] | None = None, generated: str | None = None,
                  max_chars: int = MAX_TEXT_CHARS, thresholds: Mapping[str, float] | None = None,
-                 progress: Progress | None = None) -> Review:
+                 progress: Progress | None = None,
+                 spans: Sequence[Sequence[Span] | None] | None = None) -> Review:
     """Read ``path``, draw the sample, anonymize it, measure the figures and judge them.
 
     Args:
@@ -159,6 +161,9 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
             exactly the start of its release).
         thresholds: figure -> limit, replacing the verdict's default thresholds.
         progress: called with counts as the work goes (see :data:`Progress`); never with text.
+        spans: the spans each text of the input is released with instead of the detectors' (one
+            entry per text, in the input's order, as :func:`embedanon.files.read_given_spans`
+            reads a corrected span file; ``anonymize --spans``), so the page shows that release.
 
     Raises:
         ConfigError, InputError: bad parameters or input (one line, never quoting the input).
@@ -176,19 +181,27 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     longest = 0
     total = empty = 0
 
-    def counted() -> Iterator[tuple[int, tuple[str, ...]]]:
+    placed = 0  # texts read so far: a text's place in the input, as a span file numbers them
+
+    def counted() -> Iterator[tuple[int, tuple[str, ...], int]]:
         # Records with nothing to review (blank lines, empty or null fields) are counted only.
-        nonlocal longest, total, empty
+        nonlocal longest, total, empty, placed
         for record in _records(path, form, names, encoding_errors):
             total += 1
+            first, placed = placed, placed + len(record.texts)
             report("reading", total, 0)
             if not any(t.strip() for t in record.texts):
                 empty += 1
             else:
                 longest = max(longest, _draw_count(record.texts))
-                yield total, record.texts
+                yield total, record.texts, first
 
-    chosen = [pair for _, pair in reservoir_sample(counted(), size, sample_rng(anonymizer.key))[0]]
+    drawn = [entry for _, entry in reservoir_sample(counted(), size, sample_rng(anonymizer.key))[0]]
+    if spans is not None and placed != len(spans):
+        raise InputError(f"the span file has {len(spans):,} records for the {placed:,} texts of the input")
+    chosen = [(number, texts) for number, texts, _ in drawn]
+    given = [[None if spans is None else spans[first + j] for j in range(len(texts))]
+             for _, texts, first in drawn]
     config, key = anonymizer.config, anonymizer.key
     limit = max_chars or None
     vocabulary = default_vocabulary(anonymizer.runtime.index.store.words)
@@ -196,10 +209,10 @@ def build_review(path: str, anonymizer: Anonymizer, *, fmt: str | None = None,
     records = []
     shown: list[str] = []
     docs = []
-    for number, texts in chosen:
+    for (number, texts), record_spans in zip(chosen, given, strict=True):
         review_texts = []
         for j, text in enumerate(texts):
-            doc, cut, exact = _shown(text, limit, config, key)
+            doc, cut, exact = _shown(text, limit, config, key, record_spans[j])
             original = text[:cut]
             review_texts.append(ReviewText.build(names[j], original, doc, length=len(text), exact_cut=exact,
                                                  lookalikes=find_lookalikes(original, doc, vocabulary)))
