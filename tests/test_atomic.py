@@ -13,6 +13,7 @@ import textwrap
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -688,3 +689,44 @@ def test_a_written_file_leaves_no_exception_at_exit(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "out.txt").read_text() == "released\n"
     assert "Exception ignored" not in run.stderr and "closed file" not in run.stderr
+
+
+def _publish_at_the_barrier(barrier: Any, results: Any, target: str, i: int) -> None:
+    barrier.wait()
+    try:
+        with atomic_directory(target, private=True) as tmp:
+            (tmp / "a.txt").write_text(str(i) * 100, encoding="utf-8")
+            (tmp / "b.txt").write_text(str(i), encoding="utf-8")
+        results.put("ok")
+    except Exception as exc:  # noqa: BLE001  # the test reports what failed
+        results.put(type(exc).__name__)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork start")
+def test_processes_publishing_one_directory_at_once_all_succeed(tmp_path: Path) -> None:
+    """Concurrency audit (stop 58): runs started together on an empty cache publish one directory;
+    between the existence check and the rename another one landed there, and 31 of 160 publishes
+    failed with 'Directory not empty' (that run then went without its cache). Every publisher
+    now succeeds, the directory is one writer's whole, and no temp directory is left."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    for round_ in range(6):
+        base = tmp_path / f"r{round_}"
+        base.mkdir()
+        target = base / "vectors"
+        if round_ % 2:
+            target.mkdir()
+            (target / "a.txt").write_text("old", encoding="utf-8")
+        barrier, results = ctx.Barrier(4), ctx.Queue()
+        workers = [ctx.Process(target=_publish_at_the_barrier, args=(barrier, results, str(target), i))
+                   for i in range(4)]
+        for w in workers:
+            w.start()
+        outcomes = [results.get(timeout=60) for _ in workers]
+        for w in workers:
+            w.join(60)
+        assert outcomes == ["ok"] * 4
+        a, b = (target / "a.txt").read_text(encoding="utf-8"), (target / "b.txt").read_text(encoding="utf-8")
+        assert a == b * 100
+        assert [p.name for p in base.iterdir()] == ["vectors"]

@@ -386,3 +386,36 @@ def test_the_default_cache_follows_xdg_cache_home(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("EMBEDANON_CACHE", str(tmp_path / "named"))
     assert cache_dir() == tmp_path / "named"  # the variable of its own comes first
+
+
+def test_an_empty_cache_key_says_how_to_mend_it(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Concurrency audit (stop 58): the key was made with O_EXCL and written after, so a run
+    stopped in between left an empty key that turned the cache off for every later run, with a
+    warning that did not say what to do. The key is now published whole; an empty one left by
+    an older version is named with its mend."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "cache.key").write_bytes(b"")
+    (home / "cache.key").chmod(0o600)
+    with caplog.at_level("WARNING"):
+        assert cache_key() is None
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "remove it (a new private one is made)" in warnings[0]
+    (home / "cache.key").unlink()
+    _cache._keys.clear()
+    _cache._disabled = None
+    key = cache_key()
+    assert key is not None and (home / "cache.key").read_bytes() == key
+    assert not [p.name for p in home.iterdir() if p.name != "cache.key"]  # no temp file left
+
+
+def test_a_home_that_is_a_file_is_named_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           caplog: pytest.LogCaptureFixture) -> None:
+    """Concurrency audit (stop 58): EMBEDANON_HOME naming a regular file was called a damaged key."""
+    home = tmp_path / "homefile"
+    home.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("EMBEDANON_HOME", str(home))
+    with caplog.at_level("WARNING"):
+        assert cache_key() is None
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "not a directory" in warnings[0] and "damaged" not in warnings[0]

@@ -839,20 +839,7 @@ def atomic_directory(path: str | os.PathLike[str], *, private: bool) -> Iterator
         yield temp
         check_stop()
         _seal_tree(temp, private=private)
-        old = None
-        if target.exists():
-            old = _make_temp(target, directory=True)
-            os.replace(target, old)
-        try:
-            os.replace(temp, target)
-        except OSError:
-            if old is not None:  # put the previous directory back before reporting
-                os.replace(old, target)
-                _LIVE.discard(old)
-            raise
-        _LIVE.discard(temp)
-        if old is not None:
-            _remove(old)
+        _replace_directory(temp, target)
         clean_stale_temps(target.parent)
     except OSError as exc:
         _remove(temp)
@@ -860,6 +847,44 @@ def atomic_directory(path: str | os.PathLike[str], *, private: bool) -> Iterator
     except BaseException:
         _remove(temp)
         raise
+
+
+#: how often a directory is put in place when other processes publish one there at the same time
+_PUBLISH_TRIES = 8
+
+
+def _replace_directory(temp: Path, target: Path) -> None:
+    """Rename the filled ``temp`` over ``target``, setting an existing ``target`` aside first (a
+    directory is replaced only when empty). Another process may publish ``target`` between the
+    two renames (runs started together build one cache directory): the rename then fails with
+    ENOTEMPTY or EEXIST and is tried again, the last writer's directory staying (concurrency
+    audit, stop 58: 31 of 160 publishes of four processes at once failed). Any other failure
+    puts the previous directory back, when nothing took its place, and is raised."""
+    for attempt in range(_PUBLISH_TRIES):
+        old = None
+        if target.exists():
+            old = _make_temp(target, directory=True)
+            try:
+                os.replace(target, old)
+            except FileNotFoundError:  # another process set it aside first
+                _remove(old)
+                old = None
+        try:
+            os.replace(temp, target)
+        except OSError as exc:
+            if old is not None:  # put the previous directory back; a newer one may be there now
+                try:
+                    os.replace(old, target)
+                    _LIVE.discard(old)
+                except OSError:
+                    _remove(old)
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST) or attempt == _PUBLISH_TRIES - 1:
+                raise
+            continue
+        _LIVE.discard(temp)
+        if old is not None:
+            _remove(old)
+        return
 
 
 def _seal_tree(root: Path, *, private: bool) -> None:

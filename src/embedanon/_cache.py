@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._atomic import NotRegularFile, OutputError, atomic_write, new_dir_mode, open_regular
+from ._atomic import NotRegularFile, OutputError, TargetExists, atomic_write, new_dir_mode, open_regular
 from ._paths import home_dir
 
 log = logging.getLogger(__name__)
@@ -80,22 +80,29 @@ def cache_key() -> bytes | None:
     if cached is not None:
         return cached
     key = _read_key(path)
-    if key is None:
+    if key is None and not os.path.lexists(path):
         try:
             home.mkdir(parents=True, exist_ok=True, mode=new_dir_mode(private=True))
-            key = secrets.token_bytes(_KEY_BYTES)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(key)
-                fh.flush()
-                os.fsync(fh.fileno())
-        except FileExistsError:  # another process created it first: use theirs
+        except OSError as exc:  # a regular file there raises FileExistsError too
+            reason = "it is not a directory" if home.exists() and not home.is_dir() else exc.strerror
+            warn_disabled(f"cannot create the cache directory {home} ({reason})")
+            return None
+        fresh = secrets.token_bytes(_KEY_BYTES)
+        try:
+            # published whole, never replacing one: a reader never sees a half-written key, and an
+            # interrupted first run leaves none (an empty key made with O_EXCL then write disabled
+            # the cache of every later run; concurrency audit, stop 58)
+            with atomic_write(path, private=True, binary=True, exclusive=True) as fh:
+                fh.write(fresh)
+            key = fresh
+        except TargetExists:  # another process published theirs first: use it
             key = _read_key(path)
-        except OSError as exc:
-            warn_disabled(f"cannot create the cache key {path} ({exc.strerror})")
+        except OutputError as exc:
+            warn_disabled(f"cannot create the cache key {path} ({exc})")
             return None
     if key is None:
-        warn_disabled(f"the cache key {path} is unreadable or damaged")
+        warn_disabled(f"the cache key {path} is unreadable or damaged; remove it (a new private one "
+                      "is made)")
         return None
     _keys[str(path)] = key
     return key
