@@ -823,11 +823,13 @@ def read_given_spans(path: str, input_path: str, *, fmt: str | None = None, fiel
     corrected by hand), in order: its i-th record must hold the input's i-th text (as ``detect``
     numbers them), its labels the tool's own, its spans not overlap. Errors name the file and the
     record's place, never its text. Memory holds the span file (its texts too)."""
-    records = read_span_file(path, require_id=False)
+    records = read_span_file(path, require_id=False, allow_empty=True)  # an input of no texts: none
     texts = (text for group in iter_record_texts(input_path, fmt=fmt, fields=fields,
                                                  encoding_errors=encoding_errors) for text in group)
     given: list[tuple[Span, ...]] = []
     mend = "; give detect's output for this input, corrected in place"
+    if [r.id for r in records] != [str(i) for i in range(1, len(records) + 1)]:  # ids of a sample
+        mend += " (its ids are not 1, 2, 3 ...: detect --sample writes a sample; run detect without it)"
     for n, (record, text) in enumerate(itertools.zip_longest(records, texts), 1):
         if record is None:
             raise InputError(f"{path} has {len(records):,} records, fewer than the texts of "

@@ -216,3 +216,35 @@ def test_a_text_cut_for_the_page_keeps_its_spans_before_the_cut() -> None:
     assert [(i.start, i.end) for i in doc.items if str(i.kind) == "surrogate"][:1] == [(0, 11)]
     whole, _ = anonymize_prefix(text, len(text), anonymizer.config, anonymizer.key, spans=spans)
     assert "Mary Jones" not in whole.text and "Ann Lee" not in whole.text
+
+
+def test_a_table_of_no_rows_releases_with_its_empty_span_file(tmp_path: Path) -> None:
+    """Table audit (stop 58): detect wrote an empty span file for a header-only CSV, and
+    anonymize --spans refused it ('no records')."""
+    src = tmp_path / "empty.csv"
+    src.write_text("id,note\n", encoding="utf-8")
+    key = tmp_path / "k.key"
+    assert runner.invoke(app, ["keygen", str(key)]).exit_code == 0
+    spans = tmp_path / "spans.jsonl"
+    assert runner.invoke(app, ["detect", str(src), "--field", "note", "-o", str(spans), "-q"]).exit_code == 0
+    out = tmp_path / "out.csv"
+    result = runner.invoke(app, ["anonymize", str(src), "--field", "note", "--key", str(key), "-o", str(out),
+                                 "--scope", "detected", "--spans", str(spans), "-q"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8") == "id,note\n"
+
+
+def test_a_sample_span_file_and_a_table_are_named_for_what_they_are(notes, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Table audit (stop 58): a detect --sample file given to --spans said only 'record 1 holds
+    another text', and a table given as a span file 'line 1 is not valid JSON'."""
+    src, key, detected = notes
+    sample = tmp_path / "sample.jsonl"
+    result = runner.invoke(app, ["detect", str(src), "--field", "text", "-o", str(sample), "--sample", "2",
+                                 "--seed", "3", "-q"])
+    assert result.exit_code == 0, result.output
+    result = _run(src, key, tmp_path / "out.jsonl", "--scope", "detected", "--spans", str(sample))
+    assert result.exit_code == 2 and "detect --sample writes a sample" in result.output, result.output
+    table = tmp_path / "notes.csv"
+    table.write_text("id,text\n1,a note\n", encoding="utf-8")
+    result = runner.invoke(app, ["evaluate-detection", "--data", str(table), "-d", "regex"])
+    assert result.exit_code == 2 and "is named as a table; a span file is JSON Lines" in result.output

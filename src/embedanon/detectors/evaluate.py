@@ -198,7 +198,7 @@ def parse_record(line: str, where: str, *, default_id: str | None = None,
 
 
 def read_records(lines: Iterable[str], source: str, *, require_id: bool = True,
-                 any_label: bool = False) -> list[GoldRecord]:
+                 any_label: bool = False, allow_empty: bool = False) -> list[GoldRecord]:
     """Records of JSONL lines (blank lines skipped); at least one is required.
 
     Args:
@@ -207,6 +207,8 @@ def read_records(lines: Iterable[str], source: str, *, require_id: bool = True,
         require_id: refuse a record without an ``id``, and one whose ``id`` an earlier record has
             (else a record without one gets its line number, and ids may repeat).
         any_label: see :func:`parse_record`.
+        allow_empty: a file of no records is read as none (``detect``'s output for an input with
+            no texts), not refused.
     """
     records: list[GoldRecord] = []
     first: dict[str, int] = {}  # id -> line of its first record
@@ -221,7 +223,7 @@ def read_records(lines: Iterable[str], source: str, *, require_id: bool = True,
                                  "(each record needs its own id; 1 and \"1\" are one id)")
             first[record.id] = n
         records.append(record)
-    if not records:
+    if not records and not allow_empty:
         raise InputError(f"{source}: no records")
     return records
 
@@ -246,19 +248,31 @@ def jsonl_lines(stream: IO[bytes], source: str) -> Iterator[str]:
         yield line.removeprefix("\ufeff") if n == 1 else line
 
 
-def read_span_file(path: str | Path, *, require_id: bool = True, any_label: bool = False) -> list[GoldRecord]:
+#: names of tables, which a span file (JSON Lines) never has: ``detect -o`` refuses them
+_TABLE_NAME = re.compile(r"\.(?:csv|tsv|parquet|pq)(?:\.(?:gz|bz2|xz|zst))?\Z", re.IGNORECASE)
+
+
+def read_span_file(path: str | Path, *, require_id: bool = True, any_label: bool = False,
+                   allow_empty: bool = False) -> list[GoldRecord]:
     """Validated records of a span-labelled JSONL file (``"-"``: standard input).
 
     The one reader of ``spans.jsonl`` (``evaluate-detection`` and ``detector train`` both use it).
+    ``allow_empty``: see :func:`read_records`.
 
     Raises:
-        InputError: a missing or unreadable file, or naming the line of the first malformed record.
+        InputError: a missing or unreadable file, a table's name (the input given for the span
+            file: it said "line 1 is not valid JSON"), or naming the line of the first malformed
+            record.
     """
     from ..io import open_input
 
     shown = "<stdin>" if str(path) == "-" else str(path)  # "-: line 3" named no input
+    if _TABLE_NAME.search(shown):
+        raise InputError(f"{shown} is named as a table; a span file is JSON Lines (detect INPUT -o "
+                         "spans.jsonl writes one)")
     with open_input(str(path)) as fh:
-        return read_records(jsonl_lines(fh, shown), shown, require_id=require_id, any_label=any_label)
+        return read_records(jsonl_lines(fh, shown), shown, require_id=require_id, any_label=any_label,
+                            allow_empty=allow_empty)
 
 
 def read_span_records(path: str | Path, *, any_label: bool = False) -> list[dict[str, Any]]:
