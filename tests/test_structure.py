@@ -84,6 +84,19 @@ def _split(text: str) -> list[tuple[str, list[str]]]:
         # in angle brackets a run that reads as a name is enough; before a colon a listed name part
         ("<kemi_2> hi\n<nsToolkit.h> x\nkemi_2: ok\nnsToolkit.h: y\n",
          [("kemi_2", ["kemi_2"]), ("nsToolkit.h", ["nsToolkit.h"]), ("kemi_2", []), ("nsToolkit.h", [])]),
+        # a name after a function word is a name (decision 0257): the role words stay structure;
+        # a dictionary word, a brand alone, a word in capitals or a title alone is none
+        ("Mother of Jessica Davis: x\nSon of Kwame: y\nLetter to Mr. Adu: z\n",
+         [("Mother of Jessica Davis", ["Jessica Davis"]), ("Son of Kwame", ["Kwame"]),
+          ("Letter to Mr. Adu", ["Adu"])]),
+        ("Seen by James Brown today. INDICATION: x\nHistory of Present Illness: y\nGirl on Nextel: z\n"
+         "Wife of the Doctor: a\nNotes of Dr.: b\n",
+         [("Seen by James Brown today. INDICATION", ["James Brown"]), ("History of Present Illness", []),
+          ("Girl on Nextel", []), ("Wife of the Doctor", []), ("Notes of Dr.", [])]),
+        # a phone, a record number or a date is no label's number: the line start is text
+        ("Phone call with John at 555-123-4567: x\nNote for Ann Lee (MRN 5551234): y\nSCENE 24: z\n"
+         "Room 101: a\nFirefox 0.8: b\n",
+         [("SCENE 24", []), ("Room 101", []), ("Firefox 0.8", [])]),
         # not labels: a sentence, a time, a URL, a colon inside a line
         ("The patient said the following about it: fine.\nAt 10:30 he left.\nSee http://x.org\nA b: c\n",
          [("A b", [])]),

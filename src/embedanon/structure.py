@@ -12,7 +12,10 @@ body, so label and body get the same surrogate.
 
 What a role is, from public word lists only (:mod:`embedanon.lexicon`), never from the corpus:
 a label part is a *role* when it holds a number (``Guy #1``, ``SCENE 24``) or a function word
-(``KNIGHTS OF NI``), when none of its words is name-like, or when it is a description (a
+(``KNIGHTS OF NI``; but the capitalized words after the function word that read as a person's
+name are a name, ``Jessica Davis`` of ``Mother of Jessica Davis``, decision 0257; and a line
+start holding a phone, a record number or a date is no label at all), when none of its words is
+name-like, or when it is a description (a
 capitalized word followed by lower-case words in a text with both cases, ``Irate man on cell``)
 without a common given name. A word is *name-like* (:func:`~embedanon.lexicon.name_like`) when
 it is not among the 20,000 most frequent public English words (``Bedevere``, ``mawu``), when it
@@ -213,6 +216,45 @@ def _descriptive(words: list[str], caseless: bool) -> bool:
         w.islower() and w.lower() not in NAME_PARTICLES for w in words[1:])
 
 
+def _objects(words: list[tuple[int, int, str]], caseless: bool) -> list[list[tuple[int, int, str]]]:
+    """The runs of words after a function word of a role label that may be a person's name
+    (decision 0257): ``Jessica Davis`` of ``Mother of Jessica Davis``, ``Zorvath Quillmere`` of
+    ``Note for Zorvath Quillmere``; not ``Present Illness`` of ``History of Present Illness`` nor
+    ``NI`` of ``KNIGHTS OF NI``: in a label with both cases, the capitalized words (not in
+    capitals) that open the run, none of them a dictionary word."""
+    runs: list[list[tuple[int, int, str]]] = []
+    after = False
+    for word in words:
+        if word[2].lower() in _FUNCTION_WORDS:
+            after = True
+            runs.append([])
+        elif after:
+            runs[-1].append(word)
+    out = []
+    for run in runs:
+        # the capitalized words that open the run ('James Brown' of 'James Brown today.')
+        head = run[: next((i for i, w in enumerate(run) if not _capitalized(w[2])), len(run))]
+        titled = False
+        while head and head[0][2].rstrip(".").lower() in TITLES:
+            head, titled = head[1:], True  # 'Dr. Smith': a title before a name makes it one
+        if head and not caseless and (titled or _object_is_name([w for _, _, w in head])):
+            out.append(head)
+    return out
+
+
+def _capitalized(word: str) -> bool:
+    return word[:1].isupper() and not (word.isupper() and len(word) > 1)
+
+
+def _object_is_name(words: list[str]) -> bool:
+    """Two name-like words or more, or one listed given name (``Kwame``; not a brand, ``Nextel``),
+    and no dictionary word."""
+    if any(dictionary_word(w.rstrip(".")) for w in words):
+        return False
+    return ((len(words) > 1 or folded(words[0]) in name_parts("first"))
+            and _part_is_name(words, caseless=False))
+
+
 def _runs(words: list[tuple[int, int, str]], header: bool) -> list[list[tuple[int, int, str]]]:
     """The words of one speaker as one run; in a chat export's header label, the runs between
     ``from`` and ``to`` (``From | John Smith | Everyone``)."""
@@ -251,6 +293,8 @@ def _split(label: str, at: int, angle: bool = False) -> tuple[list[tuple[int, in
                 words = words[1:]  # 'Dr. Yaman', 'LORD CUTLER BECKETT': the title is structure
             if words and not numbered and _part_is_name([w for _, _, w in words], caseless=caseless):
                 names.append((at + words[0][0], at + words[-1][1]))
+            elif words and not numbered:
+                names += [(at + run[0][0], at + run[-1][1]) for run in _objects(words, caseless)]
     cuts = sorted(names)
     pos = at
     for a, b in [*cuts, (at + len(label), at + len(label))]:
@@ -305,6 +349,12 @@ def tag_labels(text: str) -> list[tuple[int, int, int, int]]:
     return out
 
 
+#: a value no speaker label holds: five digits or more, or digits joined by ``-`` or ``/`` (a
+#: phone, a record number, a date); a label's number is short (``Guy #1``, ``SCENE 24``, ``Room
+#: 101``, ``Firefox 0.8``). Such a line start is text, which the detectors read (decision 0257)
+_VALUE_IN_LABEL = re.compile(r"\d{5,}|\d[-/]\d")
+
+
 def _label_matches(text: str) -> Iterator[tuple[re.Match[str], str]]:
     """The matches of :data:`_LABEL` in ``text`` that are labels, each with the name of the group
     that holds the label's words (``voice``, ``angle`` or ``plain``)."""
@@ -322,6 +372,8 @@ def _label_matches(text: str) -> Iterator[tuple[re.Match[str], str]]:
         label = m.group(group)
         words = _WORD.findall(label)
         if len(words) > _MAX_WORDS:
+            continue
+        if _VALUE_IN_LABEL.search(label):  # 'Phone call with John at 555-123-4567:' (decision 0257)
             continue
         if m.group("stamp") is not None and _log_entry(label, words):
             continue  # '14:00 Meeting with John Smith:', '10:15 Pt's wife Amara:': a log entry

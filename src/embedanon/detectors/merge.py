@@ -309,9 +309,10 @@ def without_sentence_ends(text: str, spans: list[Span]) -> list[Span]:
     verifier, which judged the span as the model gave it."""
     out: list[Span] = []
     for span in spans:
-        cuts = [m for m in _INNER_SENTENCE_END.finditer(text, span.start, span.end)
-                if span.label == "NAME" and text[m.end()].isupper()
-                and m.group(1).lower() not in TITLES and m.group(1).lower() not in NAME_ABBREVIATIONS]
+        cuts = [] if span.label != "NAME" or "." not in text[span.start : span.end] else [
+            m for m in _INNER_SENTENCE_END.finditer(text, span.start, span.end)
+            if text[m.end()].isupper() and m.group(1).lower() not in TITLES
+            and m.group(1).lower() not in NAME_ABBREVIATIONS]
         if not cuts:
             out.append(span)
             continue
