@@ -303,3 +303,27 @@ def test_the_same_release_again_changes_no_note_on_the_pooled_scale(game) -> Non
     one = game(notes, released, pairs=law, id_of=_toy_id)
     assert one > 0.5
     assert game(notes, released, pairs=law, id_of=_toy_id, more=[released] * 4) == one
+
+
+def test_a_text_given_twice_is_played_once_and_a_blank_one_not_at_all() -> None:
+    """Verdict audit (stop 58): the copy of a duplicated note stood in the world without it, so a
+    corpus given twice scored 0.500 and passed membership while every note was released; blank
+    texts scored a layout game of their own. Both games now play each distinct text once."""
+    from embedanon.privacy.attacks.membership import distinct_records, membership_games, verbatim_evidence
+
+    words = ["the", "of", "ankle", "knee", "wrist", "elbow", "red", "blue"]
+
+    def id_of(word: str) -> int:
+        return words.index(word.lower()) if word.lower() in words else -1
+
+    notes = ["Seen today. Pain is better.", "No fever.\nCough at night, mild.", "BP 120/80. Stable!",
+             "The ankle of red."]
+    released = ["Heard soon. Ache was nicer.", "Any cold.\nCold to day, wild.", "PT 657/86. Able!",
+                "The ankle of blue."]
+    once = membership_games(notes, [released], law=None, words=words, id_of=id_of)
+    twice = membership_games(notes + notes + ["", "  "], [released + released + ["", "  "]], law=None,
+                             words=words, id_of=id_of)
+    assert once.auc == 1.0 and twice == once
+    assert layout_membership(notes + notes, released + released).auc < 1.0  # the game played on copies
+    assert distinct_records(["a", " ", "b", "a", ""]) == [0, 2]
+    assert verbatim_evidence(words)(np.array([2]), np.array([2]))[0] > 1.0

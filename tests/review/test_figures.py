@@ -105,3 +105,30 @@ def test_real_sources_on_the_tiny_embedding(anonymizer: Anonymizer) -> None:
     assert 0.0 <= attacks["attack_public_top1"].value <= 1.0
     assert attacks["attack_public_top1"].tokens == 11  # in-embedding word tokens
     assert "attack_contextual_top1" not in attacks
+
+
+def test_the_page_draws_the_attacks_and_games_with_privacy_reports_seeds(
+        anonymizer: Anonymizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verdict audit (stop 58): the page played the attacks and membership games with seed 0 and
+    privacy-report with seeds from the key, so one figure had two values (0.788 and 0.803)."""
+    from embedanon.privacy.report import report_seed
+    from embedanon.review import figures
+
+    seeds: dict[str, int] = {}
+    real_attacks, real_games = figures.run_attacks, figures.membership_games
+
+    def attacks(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seeds["attacks"] = kwargs["seed"]
+        return real_attacks(*args, **kwargs)
+
+    def games(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seeds["membership"] = kwargs["seed"]
+        return real_games(*args, **kwargs)
+
+    monkeypatch.setattr(figures, "run_attacks", attacks)
+    monkeypatch.setattr(figures, "membership_games", games)
+    notes = ["the patient has a fever today", "the nurse saw a cough at night"]
+    released = [anonymizer.anonymize(t) for t in notes]
+    figures.AttackFigures().measure(notes, released, anonymizer)
+    figures.membership_figure(notes, released, anonymizer)
+    assert seeds == {"attacks": report_seed(anonymizer.key, 3), "membership": report_seed(anonymizer.key, 5)}

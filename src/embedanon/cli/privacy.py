@@ -25,7 +25,7 @@ from ..privacy.attacks.likelihood import Likelihood, likelihood_for
 from ..privacy.attacks.membership import MembershipFigure, membership_games
 from ..privacy.epsilon import amount, epsilon_sentences
 from ..privacy.prior import has_aligned_words
-from ..privacy.report import PrivacyReport, privacy_report
+from ..privacy.report import PrivacyReport, privacy_report, report_seed
 from ..privacy.scoped import (
     ReleaseCounts,
     ScopedRelease,
@@ -268,7 +268,7 @@ MEMBERSHIP_RECORDS = 2000
 
 def _seed(key: ReleaseKey, stream: int) -> int:
     """A seed for one of the report's own draws, derived from the release key."""
-    return int.from_bytes(key.subkey(f"privacy-report/{stream}")[:8], "little")
+    return report_seed(key, stream)
 
 
 def _membership(texts: list[str], published: list[list[str]], key: ReleaseKey, law: Likelihood | None,

@@ -28,7 +28,7 @@ from ..pipeline import Anonymizer
 from ..privacy.attacks import run_attacks
 from ..privacy.attacks.likelihood import likelihood_for
 from ..privacy.attacks.membership import layout_membership, membership_games
-from ..privacy.report import privacy_report
+from ..privacy.report import privacy_report, report_seed
 from ..privacy.scoped import is_plain
 from ..privacy.verdict import (
     DEFAULT_THRESHOLDS,
@@ -119,7 +119,8 @@ class AttackFigures:
         if is_plain(anonymizer.config.scope) and not any(originals):
             raise FigureUnavailable("no text in the sample")
         figs = run_attacks(list(originals), [list(released)], mechanism=anonymizer.mechanism,
-                   index=anonymizer.runtime.index, release_counts=(), contextual=self.contextual)
+                           index=anonymizer.runtime.index, release_counts=(), contextual=self.contextual,
+                           seed=report_seed(anonymizer.key, 3))  # privacy-report's draws
         return attack_figures(figs.as_dict())
 
 
@@ -156,7 +157,8 @@ def membership_figure(originals: Sequence[str], published: Sequence[str],
         law = (likelihood_for(anonymizer.mechanism, anonymizer.runtime.index).pairs
                if hasattr(anonymizer.mechanism, "distribution") else None)
         figure = membership_games(list(originals), [list(published)], law=law, words=store.words,
-                                  id_of=store.id_of, kept=not is_plain(anonymizer.config.scope))
+                                  id_of=store.id_of, kept=not is_plain(anonymizer.config.scope),
+                                  seed=report_seed(anonymizer.key, 5))
         words = _auc_text(figure.word_auc)
     threshold = DEFAULT_THRESHOLDS["membership_auc"]
     return Figure("attack", threshold.label, _rate(figure.strongest_auc), figure.records,

@@ -402,6 +402,10 @@ def membership_games(originals: Sequence[str], releases: Sequence[Sequence[str]]
     by the mechanism's law, or without one (None) by the words returned as themselves
     (:func:`verbatim_evidence`).
 
+    A text given twice is played once: its copy stood in the world "without" it, so a corpus
+    with its records twice scored AUC 0.500 and passed while every note was in the release
+    (verdict audit, stop 58); a blank text, which no game can tell, is not played.
+
     Args:
         originals: the records' texts.
         releases: one or more releases of them, each in the same order (more than one: fresh keys).
@@ -409,11 +413,26 @@ def membership_games(originals: Sequence[str], releases: Sequence[Sequence[str]]
         words: the embedding's words, by id (for :func:`verbatim_evidence`).
         id_of, kept, seed: as :func:`word_membership`.
     """
+    keep = distinct_records(originals)
+    if len(keep) < len(originals):
+        originals = [originals[i] for i in keep]
+        releases = [[release[i] for i in keep] for release in releases]
     figure = layout_membership(originals, releases[0])
     pairs = law if law is not None else verbatim_evidence(words)
     auc = word_membership(originals, releases[0], pairs=pairs, id_of=id_of, kept=kept, seed=seed,
                           more=releases[1:])
     return replace(figure, word_auc=auc)
+
+
+def distinct_records(originals: Sequence[str]) -> list[int]:
+    """The places of the first copy of each distinct text of ``originals`` that is not blank."""
+    seen: set[str] = set()
+    keep = []
+    for i, text in enumerate(originals):
+        if text.strip() and text not in seen:
+            seen.add(text)
+            keep.append(i)
+    return keep
 
 
 def verbatim_evidence(words: Sequence[str]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
