@@ -162,6 +162,8 @@ def dictionary_word(word: str) -> bool:
 
 
 _VOWEL_RUN = re.compile(r"[aeiou]+")
+#: a stem that ends in one consonant after one vowel after a consonant (``ham``, ``stop``)
+_DOUBLING_END = re.compile(r"[^aeiou][aeiou][^aeiouwxy]\Z")
 
 
 def _spelt_as_english(stem: str, end: str, lemma: str) -> bool:
@@ -176,7 +178,7 @@ def _spelt_as_english(stem: str, end: str, lemma: str) -> bool:
         return False
     if end == "es":  # plurals and third persons do not double (``gases``, ``buses``)
         return True
-    return not (len(_VOWEL_RUN.findall(stem)) == 1 and re.search(r"[^aeiou][aeiou][^aeiouwxy]\Z", stem))
+    return not (len(_VOWEL_RUN.findall(stem)) == 1 and _DOUBLING_END.search(stem))
 
 
 @lru_cache(maxsize=1)

@@ -122,9 +122,9 @@ def _dictionary_recurrence(word: str, keys: list[str], lower_names: set[str]) ->
 
 
 def _given_before_surname(words: list[str]) -> list[str]:
-    """The first of a NAME span's two words when it reads as a name (:func:`~embedanon.lexicon.name_like`)
-    and stands before a listed surname that is no dictionary word (``Anil`` of ``Anil Sharma``;
-    decision 0249): a given name, though the
+    """The first of a NAME span's two words when it reads as a name
+    (:func:`~embedanon.lexicon.name_like`) and stands before a listed surname that is no
+    dictionary word (``Anil`` of ``Anil Sharma``; decision 0249): a given name, though the
     dictionary holds it (``anil``, the indigo plant), so it recurs in lower case (``later anil
     texted me``). Not the last word: ``Foley Catheter`` or ``Murphy Sign`` vouch for nothing."""
     if len(words) != 2 or not words[0][:1].isupper() or words[0].isupper() or not name_like(words[0]):
