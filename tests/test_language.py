@@ -114,3 +114,21 @@ def test_cli_warning_and_require_english(tmp_path: Path, glove: Path) -> None:
     assert "--require-english refuses it" in refused.stderr and not (tmp_path / "r.jsonl").exists()
     quiet = runner.invoke(app, [*base, "-o", str(tmp_path / "q.jsonl"), "-q"])
     assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def test_privacy_report_and_review_warn_as_anonymize_does(tmp_path: Path, glove: Path) -> None:
+    """Verdict audit (stop 58): privacy-report and review printed English-based figures on German
+    notes without the warning anonymize gives; an English input gets none."""
+    runner = CliRunner()
+    key = tmp_path / "release.key"
+    write_key_file(key)
+    for name, text, warned in (("de.jsonl", OTHERS["de"], True), ("en.jsonl", GETTYSBURG, False)):
+        src = tmp_path / name
+        src.write_text("".join(f'{{"text": "{text}"}}\n' for _ in range(12)), encoding="utf-8")
+        common = [str(src), "--key", str(key), "--embedding", str(glove), "-m", "knn", "--k", "3"]
+        report = runner.invoke(app, ["privacy-report", *common, "--progress", "none"])
+        page = runner.invoke(app, ["review", *common, "-o", str(tmp_path / f"{name}.html"), "--no-attacks"])
+        for result in (report, page):
+            assert result.exit_code == 0, result.output
+            assert ("does not look like English" in result.stderr) == warned
+            assert "Müller" not in result.stderr

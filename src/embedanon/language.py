@@ -22,6 +22,7 @@ much: 3 of 4,758 100-word MTSamples samples fell below 6 %).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: English function words that are not also common words of other Latin-script languages
@@ -77,3 +78,15 @@ def not_english_message(shown: str, sample: LanguageSample) -> str:
     return (f"{shown} does not look like English: {share * 100:.0f} % of its first {sample.words:,} "
             "words are common English function words (English prose: 17-36 %); the embedding, detectors and "
             "surrogates are English-only")
+
+
+def sample_of(texts: Iterable[str]) -> LanguageSample:
+    """The language sample of an input's texts, read until it is full (the rest is not read):
+    what ``privacy-report`` and ``review`` judge, as ``anonymize`` does while it runs."""
+    sample = LanguageSample()
+    for text in texts:
+        sample.add(text)
+        if sample.full:
+            break
+    return sample
+

@@ -17,6 +17,7 @@ from .._validate import positive_int
 from ..detectors.evaluate import read_span_records
 from ..errors import ConfigError, InputError
 from ..files import read_record_texts, read_texts
+from ..language import not_english_message, sample_of
 from ..noise import ReleaseKey
 from ..pipeline import anonymize_records
 from ..pipeline.document import AnonymizedDocument, anonymize_documents
@@ -127,6 +128,11 @@ def privacy_report_command(
         raise ConfigError("--spans and INPUT cannot both be standard input; give the spans file by name")
     records = read_record_texts(input_path, fmt=fmt, fields=field, encoding_errors=encoding_errors)
     texts = [text for record in records for text in record]
+    language = sample_of(texts)
+    if language.english is False and not quiet:  # as anonymize warns: counts and the name only
+        shown = "<stdin>" if input_path == "-" else input_path
+        typer.echo(f"warning: {not_english_message(shown, language)}; the figures are an English attacker's",
+                   err=True)
     attacker = _attacker_text(attacker_text) if attacker_text is not None else None
     name_spans = _name_spans(spans, texts) if spans else None  # a wrong file fails before any work
     anonymizer = release_anonymizer(**release)

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import ConfigError
-from ..files import check_paths, check_span_input, read_given_spans, release_files
+from ..files import check_paths, check_span_input, iter_record_texts, read_given_spans, release_files
+from ..language import not_english_message, sample_of
 from ..privacy.verdict import parse_overrides
 from ..review import (
     DEFAULT_SAMPLE,
@@ -114,6 +115,13 @@ def review_command(
         refuse_detector_options("--spans gives the spans to replace", **{
             name: release.get(name) for name in ("detector", "detector_option", "allow", "deny",
                                                  "llm_url", "llm_model", "llm_verify")})
+    if input_path != "-" and not quiet:  # as anonymize warns (standard input is read once, by the page)
+        language = sample_of(text for texts in iter_record_texts(input_path, fmt=fmt, fields=field,
+                                                                 encoding_errors=encoding_errors)
+                             for text in texts)
+        if language.english is False:
+            typer.echo(f"warning: {not_english_message(input_path, language)}; the page's figures are "
+                       "an English attacker's", err=True)
     anonymizer = release_anonymizer(**release)
     given = None
     if spans is not None:
