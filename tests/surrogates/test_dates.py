@@ -261,6 +261,11 @@ def test_a_time_after_a_date_without_a_year_survives_as_a_time_in_a_surrogate():
     ("only 11/22/92", ""),  # no evidence
     ("03/07/92 and 3/7/92", ""),  # both: a writer of both styles
     ("a score of 46/25 and 11/22/92", ""),  # no month and day: no evidence
+    # an ISO date pads by rule (surrogate audit, stop 57: a dose 1/1 made 2021-12-14 come back
+    # 2022-2-22); with dashes and two-digit fields only
+    ("visit 2021-10-13, dose 1/1, next 2021-12-14", ""),
+    ("visit 2021-10-13, next 2021-12-14", "padded"),
+    ("visit 2021/10/13", ""),
 ])
 def test_date_style_reads_how_a_record_writes_its_dates(text, style):
     from embedanon.surrogates.dates import date_style
