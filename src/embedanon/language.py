@@ -89,4 +89,3 @@ def sample_of(texts: Iterable[str]) -> LanguageSample:
         if sample.full:
             break
     return sample
-

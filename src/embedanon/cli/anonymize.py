@@ -34,7 +34,7 @@ from .options import (
     SchedulerOpt,
     VersionOpt,
     key_warning,
-    refuse_detector_options,
+    refuse_detectors_beside_spans,
     release_anonymizer,
     release_options,
 )
@@ -109,9 +109,7 @@ def anonymize_command(
     check_outputs(inputs, output, report=report,
                   reads=[*release_files(**release), *([("--spans", spans)] if spans else [])])
     if spans is not None:  # the file's spans are the detection: nothing may configure detectors
-        refuse_detector_options("--spans gives the spans to replace", **{
-            name: release.get(name) for name in ("detector", "detector_option", "allow", "deny",
-                                                 "llm_url", "llm_model", "llm_verify")})
+        refuse_detectors_beside_spans(release)
     anonymizer = release_anonymizer(**release)
     scoped = anonymizer.config.scope
     if scoped.scope != "all":  # -v: what happens to a span of each label

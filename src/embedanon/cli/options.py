@@ -213,6 +213,17 @@ def refuse_detector_options(purpose: str, *, detector: str | None, detector_opti
         raise ConfigError(f"{purpose}; {', '.join(named)} {verb} detectors it does not run")
 
 
+#: the release options that configure detectors, which a span file (``--spans``) replaces
+_DETECTOR_SETTINGS = ("detector", "detector_option", "allow", "deny", "llm_url", "llm_model", "llm_verify")
+
+
+def refuse_detectors_beside_spans(release: dict[str, Any]) -> None:
+    """:func:`refuse_detector_options` for ``--spans`` (``anonymize``, ``review``): the file's spans
+    are the detection, so nothing of ``release`` may configure detectors."""
+    refuse_detector_options("--spans gives the spans to replace",
+                            **{name: release.get(name) for name in _DETECTOR_SETTINGS})
+
+
 def detector_options(given: dict[str, Any], specs: list[str] | None) -> dict[str, Any]:
     """``given`` (options that have their own flags, e.g. ``llm_url``; None: not set) plus the
     ``--detector-option`` ``specs``; an option set both ways is refused."""

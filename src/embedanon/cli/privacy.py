@@ -201,7 +201,7 @@ def privacy_report_command(
         figures = run_attacks(originals, released, mechanism=mechanism, index=index, name_spans=name_spans,
                               release_counts=sorted({1, len(keys)}), contextual=contextual,
                               empirical_draws=0 if exact else empirical_draws, attacker_text=attacker,
-                              neighbors=neighbors, likelihood=law, seed=_seed(anonymizer.key, 3))
+                              neighbors=neighbors, likelihood=law, seed=report_seed(anonymizer.key, 3))
         if scoped is not None and given_spans is not None:  # names the scope left as they are
             figures = replace(figures, names=with_verbatim_names(
                 figures.names, verbatim_name_groups(texts, docs[0], given_spans)))
@@ -272,11 +272,6 @@ def _repeated(releases: int, fixed: bool) -> dict[str, Any] | None:
 MEMBERSHIP_RECORDS = 2000
 
 
-def _seed(key: ReleaseKey, stream: int) -> int:
-    """A seed for one of the report's own draws, derived from the release key."""
-    return report_seed(key, stream)
-
-
 def _membership(texts: list[str], published: list[list[str]], key: ReleaseKey, law: Likelihood | None,
                 id_of: Callable[[str], int], words: Sequence[str], *, kept: bool) -> MembershipFigure:
     """The layout and word membership games on the release (a keyed sample of at most
@@ -286,12 +281,12 @@ def _membership(texts: list[str], published: list[list[str]], key: ReleaseKey, l
     ``published`` (one per key: under ``--fresh-key`` each further release adds evidence; the
     layout, kept by every release, is read once); ``kept``: the scope keeps words as they are."""
     if len(texts) > MEMBERSHIP_RECORDS:
-        rng = np.random.default_rng(_seed(key, 4))
+        rng = np.random.default_rng(report_seed(key, 4))
         chosen = np.sort(rng.choice(len(texts), size=MEMBERSHIP_RECORDS, replace=False)).tolist()
         texts = [texts[i] for i in chosen]
         published = [[release[i] for i in chosen] for release in published]
     return membership_games(texts, published, law=None if law is None else law.pairs, words=words,
-                            id_of=id_of, kept=kept, seed=_seed(key, 5))
+                            id_of=id_of, kept=kept, seed=report_seed(key, 5))
 
 
 def format_membership(figure: MembershipFigure) -> list[str]:

@@ -29,7 +29,7 @@ from .options import (
     FmtOpt,
     InputArg,
     ReviewFieldOpt,
-    refuse_detector_options,
+    refuse_detectors_beside_spans,
     release_anonymizer,
     release_options,
 )
@@ -112,9 +112,7 @@ def review_command(
                 [("output", output)])
     check_page_name(output)  # after: '-o notes.txt' for notes.txt is 'the same file as input'
     if spans is not None:  # the file's spans are the detection, as in anonymize --spans
-        refuse_detector_options("--spans gives the spans to replace", **{
-            name: release.get(name) for name in ("detector", "detector_option", "allow", "deny",
-                                                 "llm_url", "llm_model", "llm_verify")})
+        refuse_detectors_beside_spans(release)
     if input_path != "-" and not quiet:  # as anonymize warns (standard input is read once, by the page)
         language = sample_of(text for texts in iter_record_texts(input_path, fmt=fmt, fields=field,
                                                                  encoding_errors=encoding_errors)

@@ -163,7 +163,7 @@ def date_style(text: str) -> str:
     became ``04/06/92``, which told the original's month (10-12) and day (10-31), and with them the
     record's shift to within a few weeks (decision 0620)."""
     padded = unpadded = False
-    iso = {False: False, True: False}  # year-first dates with dashes seen: {unpadded: seen}
+    iso_two = iso_one = False  # year-first dates with dashes seen: all fields two digits / one of one
     for match in _STYLE_DATES.finditer(text):
         g = match.groupdict()
         fields = [f for f in (g["m"], g["d"], g["a"], g["b"], g["c"], g["e"]) if f]
@@ -171,13 +171,14 @@ def date_style(text: str) -> str:
         if max(values) > 31 or min(values) > 12 or min(values) == 0:
             continue  # no month and day (``46/25``, a score): no evidence
         if g["m"] is not None and g["s1"] == "-":  # year first with dashes: ISO 8601's shape
-            iso[len(fields[0]) == 1 or len(fields[1]) == 1] = True
+            one_digit = any(len(f) == 1 for f in fields)
+            iso_one, iso_two = iso_one or one_digit, iso_two or not one_digit
         padded = padded or any(f.startswith("0") for f in fields)
         unpadded = unpadded or any(len(f) == 1 for f in fields)
     # ISO 8601 pads by rule: a record that writes ``2021-12-14`` and never ``2021-3-7`` writes
     # padded dates (a dose ``1/1`` beside it had made it unpadded, and its surrogate
     # ``2022-2-22``; surrogate audit, stop 57)
-    padded = padded or (iso[False] and not iso[True])
+    padded = padded or (iso_two and not iso_one)
     if padded == unpadded:
         return ""
     return "padded" if padded else "unpadded"
