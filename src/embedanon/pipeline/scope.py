@@ -370,6 +370,35 @@ def redacted(label: str, original: str) -> str:
     return f"{lead}[{label}]{trail}"
 
 
+#: a bare possessive apostrophe after a name that ends in s (``Jones' dog``, ``Jones’ dog``), and
+#: an opening single quote, after which such an apostrophe may close the quotation instead
+_BARE_POSSESSIVE = re.compile(r"(?<=[sS])['\u2019](?![\w'\u2019])")
+_OPENING_QUOTE = re.compile(r"(?:^|(?<=[\s(\[\"]))['\u2018](?=\w)", re.MULTILINE)
+
+
+def with_possessive_s(text: str, span: Span, new: str) -> tuple[str, int]:
+    """``new``, the surrogate or redaction of ``span``, and where copying resumes after it. A name,
+    place or organisation that ends in s before a bare possessive apostrophe (``Jones' dog``, the
+    apostrophe in the span or just after it) takes ``'s`` (``Sangha's dog``, ``[NAME]'s dog``,
+    decision 0260): the bare apostrophe read wrong after a replacement without an s, and told
+    that the original ended in s. Not after an opening single quote on the span's line, where
+    the apostrophe may close the quotation."""
+    if span.label not in _POSSESSIVE_LABELS:
+        return new, span.end
+    inside = _BARE_POSSESSIVE.search(text, span.end - 1, span.end)
+    after = None if inside else _BARE_POSSESSIVE.match(text, span.end)
+    if inside is None and after is None:
+        return new, span.end
+    line = text.rfind("\n", 0, span.start) + 1
+    if _OPENING_QUOTE.search(text, line, span.start):
+        return new, span.end
+    s = "S" if text[span.start : span.end].isupper() else "s"
+    if inside is not None:
+        return (new + s if new.endswith(inside.group()) else new), span.end
+    assert after is not None
+    return new + after.group() + s, after.end()
+
+
 @lru_cache(maxsize=8)
 def _allow_list(allow: tuple[str, ...]) -> WordLists:
     return WordLists.build(allow=allow)
@@ -571,11 +600,13 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
                     new = new[0].upper() + new[1:]
             else:
                 new = redacted(span.label, original)
+            new, stop = with_possessive_s(text, span, new)
             out.append(new)
-            new_items.append(Item(span.start, span.end, written, written + len(new), action, action,
-                                  span.label))
+            new_items.append(Item(span.start, stop, written, written + len(new), action, action, span.label))
             written += len(new)
-            at = span.end
+            at = stop
+            while i < len(items) and items[i].start < stop:  # a possessive's apostrophe it took
+                i += 1
         # keep: the span's text is copied with what follows
     while i < len(items):
         if scope.outside == "mechanism" and not structural(items[i]):
