@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -386,6 +387,26 @@ def test_the_default_cache_follows_xdg_cache_home(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("EMBEDANON_CACHE", str(tmp_path / "named"))
     assert cache_dir() == tmp_path / "named"  # the variable of its own comes first
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the account's home comes from the POSIX passwd entry")
+def test_an_empty_home_is_the_accounts_home_not_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Left by the concurrency audit: Python reads ``HOME=`` (set, empty) as ``/``, so a service
+    started with an empty HOME kept its release key in ``/.config/embedanon`` and its caches in
+    ``/.cache``. The account's home from the passwd entry is used instead."""
+    import pwd
+
+    from embedanon._paths import cache_dir, home_dir, user_home
+    from embedanon.keys import default_key_path
+
+    for name in ("EMBEDANON_CACHE", "EMBEDANON_HOME", "EMBEDANON_KEY", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", "")
+    account = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    assert user_home() == account
+    assert cache_dir() == account / ".cache" / "embedanon"
+    assert home_dir() == account / ".local" / "share" / "embedanon"
+    assert default_key_path() == account / ".config" / "embedanon" / "release.key"
 
 
 def test_an_empty_cache_key_says_how_to_mend_it(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

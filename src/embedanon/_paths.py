@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+
+
+def user_home() -> Path:
+    """The user's home directory: ``$HOME``, or the account's home where ``HOME`` is set but
+    empty. Python reads an empty ``HOME`` as ``/``, so a service run with ``HOME=`` put its
+    release key at ``/.config/embedanon`` (or failed to write there)."""
+    home = os.environ.get("HOME")
+    if home or sys.platform == "win32" or home is None:
+        return Path.home()
+    import pwd  # POSIX only; stdlib
+
+    try:
+        return Path(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:  # an account without a passwd entry (some containers)
+        return Path.home()
 
 
 def home_dir() -> Path:
     """Directory of imported embeddings and the cache key (``$EMBEDANON_HOME``, default
     ``~/.local/share/embedanon``)."""
-    return Path(os.environ.get("EMBEDANON_HOME") or Path.home() / ".local" / "share" / "embedanon")
+    return Path(os.environ.get("EMBEDANON_HOME") or user_home() / ".local" / "share" / "embedanon")
 
 
 def cache_dir() -> Path:
@@ -21,7 +37,7 @@ def cache_dir() -> Path:
     if named:
         return Path(named)
     xdg = os.environ.get("XDG_CACHE_HOME", "")
-    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "embedanon"
+    return (Path(xdg) if os.path.isabs(xdg) else user_home() / ".cache") / "embedanon"
 
 
 def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int, int] | None:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ._atomic import OutputError, TargetExists, atomic_write
+from ._paths import user_home
 from .errors import ConfigError
 from .noise import ReleaseKey, check_key_directories, key_path_shown
 
@@ -49,7 +50,7 @@ def default_key_path() -> Path:
     if named:
         return Path(named).expanduser()
     config = os.environ.get("XDG_CONFIG_HOME", "")
-    base = Path(config) if os.path.isabs(config) else Path.home() / ".config"
+    base = Path(config) if os.path.isabs(config) else user_home() / ".config"
     return base / "embedanon" / "release.key"
 
 
