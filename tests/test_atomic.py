@@ -89,6 +89,47 @@ def test_a_file_holding_the_original_text_is_0600_whatever_it_replaces(tmp_path:
     assert stat.S_IMODE((tmp_path / "new.html").stat().st_mode) == 0o600
 
 
+def test_another_users_file_lends_no_mode(tmp_path: Path, umask_022: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Security audit: a release written over another user's file (through a link) took that
+    file's mode, 0666 there, so that user could read and change it. A mode is kept only from a
+    file the user owns; otherwise a release is 0600."""
+    target = tmp_path / "out.txt"
+    target.write_text("old", encoding="utf-8")
+    os.chmod(target, 0o666)
+    monkeypatch.setattr(os, "geteuid", lambda: target.stat().st_uid + 1)  # the file is another's
+    with atomic_write(target, private=True) as fh:
+        fh.write("new")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+@pytest.mark.skipif(not ROOT, reason="giving a link to another user needs root")
+def test_a_link_or_pipe_another_user_planted_in_a_shared_directory_is_not_written_through(
+        tmp_path: Path) -> None:
+    """Security audit: in a sticky directory everyone may write (``/tmp``), another user's link
+    to their own file (or to the victim's ``.bashrc``) got the release, and so did their FIFO:
+    resolving the link in Python skips the kernel's ``protected_symlinks``. Such a path is now
+    refused, before anything is written; the user's own link there is still followed."""
+    shared, victim = tmp_path / "shared", tmp_path / "victim"
+    shared.mkdir()
+    victim.mkdir()
+    os.chmod(shared, 0o1777)
+    precious = victim / "bashrc"
+    precious.write_text("precious", encoding="utf-8")
+    link, pipe = shared / "release.csv", shared / "pipe.csv"
+    link.symlink_to(precious)
+    os.mkfifo(pipe)
+    os.lchown(link, 4321, 4321)
+    os.chown(pipe, 4321, 4321)
+    for path in (link, pipe):
+        with pytest.raises(OutputError, match="another user owns"), AtomicBatch() as batch:
+            batch.open(path).write("release")
+    assert precious.read_text(encoding="utf-8") == "precious"
+    os.lchown(link, os.geteuid(), os.getegid())  # the user's own link
+    with AtomicBatch() as batch:
+        batch.open(link).write("release")
+    assert precious.read_text(encoding="utf-8") == "release" and link.is_symlink()
+
+
 # -- all or nothing -----------------------------------------------------------------------------
 def test_batch_renames_only_when_everything_succeeded(tmp_path: Path) -> None:
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"

@@ -18,12 +18,14 @@ Mode rule (one for everything):
   embeddings, calibration outputs): created ``0666 & ~umask`` (directories ``0777 & ~umask``),
   like any file a program creates; a copy of an embedding file that not everyone may read (its
   cached fast form, an imported copy) is private, since its words may be the names in the notes;
-* replacing an existing regular file keeps that file's permission bits: a ``chmod`` the user made
-  survives a rerun; except a file that holds the original text (a review page, a span file:
-  ``original=True``), which is ``0600`` whatever the file it replaces allowed (decision 0376).
+* replacing an existing regular file the user owns keeps that file's permission bits: a ``chmod``
+  the user made survives a rerun (another user's file lends none); except a file that holds the
+  original text (a review page, a span file: ``original=True``), which is ``0600`` whatever the
+  file it replaces allowed (decision 0376).
 
 Symbolic links are followed: the file they point to is replaced, in its own directory, and the
-link stays. Temporary files are named ``.<target name>.embedanon-<host>-<pid>-<random>.tmp``;
+link stays; but not a link or pipe that another user put in a sticky directory everyone may write
+(:func:`refuse_planted`). Temporary files are named ``.<target name>.embedanon-<host>-<pid>-<random>.tmp``;
 they are removed when writing fails, on SIGINT/SIGTERM (see :func:`install_signal_handlers`) and
 at interpreter exit, and leftovers of a process that no longer runs (``kill -9``, power loss) are
 removed by the next successful write into the same directory. ``<host>`` names the machine and
@@ -115,6 +117,32 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
     except OSError:
         return False
     return not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)
+
+
+def refuse_planted(path: str | os.PathLike[str]) -> None:
+    """Refuse to write through a symbolic link, FIFO or socket at ``path`` that another user owns,
+    in a directory that is sticky and that everyone may write (``/tmp``): as the kernel's
+    ``protected_symlinks`` and ``protected_fifos`` do, since resolving the link here skips the
+    kernel's check. Such a link or pipe was planted there by another user (security audit: a
+    release was written into another user's file, or down their pipe). The owner of the directory
+    and the user who runs embedanon may own one.
+
+    Raises:
+        OutputError: with one line naming the path.
+    """
+    text = os.fspath(path)
+    if os.name != "posix" or text in ("", "-"):
+        return
+    try:
+        st = os.lstat(text)
+        parent = os.stat(os.path.dirname(os.path.abspath(text)))
+    except OSError:
+        return
+    planted = stat.S_ISLNK(st.st_mode) or stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode)
+    shared = parent.st_mode & stat.S_ISVTX and parent.st_mode & stat.S_IWOTH
+    if planted and shared and st.st_uid not in (os.geteuid(), parent.st_uid):
+        raise OutputError(f"output {text} is a link or pipe that another user owns, in a directory "
+                          "everyone may write; it is not written through")
 
 
 def regular_target(path: str | os.PathLike[str], *, stream_ok: bool = True) -> Path:
@@ -284,11 +312,15 @@ def clean_stale_temps(directory: str | os.PathLike[str]) -> int:
 
 
 def _existing_mode(target: Path) -> int | None:
+    """The permission bits of the regular file ``target`` replaces, where the user owns it: a mode
+    another user chose (``0666`` on their file) is not copied onto a release."""
     try:
         st = os.stat(target)
     except OSError:
         return None
-    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
+    if not stat.S_ISREG(st.st_mode) or (hasattr(os, "geteuid") and st.st_uid != os.geteuid()):
+        return None
+    return stat.S_IMODE(st.st_mode)
 
 
 # -- signals -----------------------------------------------------------------------------------
@@ -534,6 +566,7 @@ class AtomicBatch:
             raise TargetExists(f"{what} already exists; it is never replaced")
         if not follow_links:
             return self._open_in_place(text, private=private, binary=binary)
+        refuse_planted(text)
         if text == "-" or is_stream(text):
             # The spool lives until commit or abort, beyond this call: no context manager.
             spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES, mode="w+b")  # noqa: SIM115
@@ -640,6 +673,7 @@ class AtomicBatch:
         if self._done:
             raise RuntimeError("this batch is already committed or aborted")
         text = os.fspath(path)
+        refuse_planted(text)
         target = regular_target(text, stream_ok=False)
         mode = _existing_mode(target)
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)

@@ -29,6 +29,7 @@ from ._atomic import (
     _Guarded,
     is_stream,
     new_dir_mode,
+    refuse_planted,
     regular_target,
     stdin_file_stat,
     unwritable,
@@ -322,6 +323,9 @@ def check_outputs(inputs: list[str], output: str | None, *, report: str | None =
     if report is not None:
         written.append(("--report", report))
     check_paths([*(("input", p) for p in inputs), *reads], written)
+    for _, path in written:
+        if path is not None:
+            refuse_planted(path)
     return targets
 
 

@@ -282,6 +282,21 @@ def test_dask_engine_refuses_a_scheduler_beside_a_client() -> None:
         dask_engine.DaskBackend(scheduler="tcp://127.0.0.1:8786", client=object())
 
 
+def test_a_scheduler_without_tls_is_warned_about(caplog: pytest.LogCaptureFixture) -> None:
+    """Security audit: a plain ``tcp://`` scheduler (the README's own recipe) was used without a
+    word, though each task carries the original text and the release key unencrypted and any
+    client of that scheduler can run code on its workers. It is warned about; ``tls://`` is not."""
+    pytest.importorskip("distributed")
+    from embedanon.backends.dask import check_scheduler
+
+    with caplog.at_level("WARNING", logger="embedanon.backends.dask"):
+        assert check_scheduler("tls://10.0.0.5:8786") == "tls://10.0.0.5:8786"
+        assert not caplog.records
+        check_scheduler("tcp://10.0.0.5:8786")
+    assert len(caplog.records) == 1 and "not tls://" in caplog.records[0].getMessage()
+    assert "release key" in caplog.records[0].getMessage()
+
+
 _KILLED_WORKER = """
 import os, signal, sys
 from embedanon.backends import build_backend

@@ -436,3 +436,22 @@ def test_breaker_options_are_validated():
             make(stub, breaker=0)
         with pytest.raises(ConfigError, match="cooldown"):
             make(stub, cooldown=-1.0)
+
+
+def test_plain_http_to_another_machine_is_warned_about_once(caplog: pytest.LogCaptureFixture,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Security audit: ``--llm-url http://192.0.2.10:8000/v1`` sent the original notes and the
+    API key over plain http without a word. Plain http to another machine is warned about once a
+    process; https, and http to this machine (a local server), are not."""
+    from embedanon.detectors import endpoint
+
+    monkeypatch.setattr(endpoint, "_WARNED", set())
+    with caplog.at_level("WARNING", logger="embedanon.detectors.endpoint"):
+        for url in ("https://api.example.org/v1", "http://127.0.0.1:8000/v1", "http://[::1]:8000/v1",
+                    "http://localhost:8000/v1"):
+            endpoint.check_url("llm url", url)
+        assert not caplog.records
+        endpoint.check_url("llm url", "http://192.0.2.10:8000/v1")
+        endpoint.check_url("llm url", "http://192.0.2.11:8000/v1")
+    assert len(caplog.records) == 1 and "unencrypted" in caplog.records[0].getMessage()
+    assert "192.0.2" not in caplog.records[0].getMessage()  # the URL is never shown

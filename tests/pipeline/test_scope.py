@@ -613,6 +613,19 @@ def test_a_bare_possessive_after_a_name_in_s_becomes_apostrophe_s() -> None:
     assert re.fullmatch(r"Ask \S+'s wife\.", in_span), in_span
 
 
+@pytest.mark.parametrize("scope", ["all", "detected", "hybrid"])
+def test_a_text_never_opens_with_a_plus_the_tool_wrote(scope: str) -> None:
+    """Decision 0261 (security audit): a CSV cell ``(312) 555-0143`` went out as ``+00 088 226
+    9381``, which a spreadsheet reads as a formula, so a check of the input for formula cells no
+    longer held for the release. A neutral phone that opens its text drops the ``+``, whatever the
+    original opened with; inside a text it keeps it."""
+    anon = Anonymizer(key=fast_key(3), scope=scope, detectors=None if scope == "all" else "regex")
+    for text in ("(312) 555-0143", "  +1 617 555 0134", "312.555.0143 after hours"):
+        out = anon.anonymize(text)
+        assert re.match(r"\s*00 \d{3} \d{3} \d{4}", out), (text, out)
+    assert re.search(r"\w \+00 \d{3} \d{3} \d{4} \w", anon.anonymize("call (312) 555-0143 today"))
+
+
 def test_a_date_surrogate_writes_its_padding_in_the_records_style() -> None:
     """Review audit (decision 0620): a DATE surrogate padded a month and day of two digits by
     their own digits, so in a note that writes '3/7/92', '11/22/92' came back as '04/06/92': the

@@ -215,6 +215,11 @@ def check_scheduler(scheduler: str) -> str:
         host, port = "", 0
     if not host or not 0 < port < 65536:
         raise _bad_address(scheduler)
+    if not scheduler.startswith("tls://"):  # security audit: the README's own recipe was tcp://
+        logging.getLogger(__name__).warning(
+            "scheduler %s is not tls://: each task sends the original text and the release key "
+            "unencrypted, and any client of the scheduler can run code on its workers; use a TLS "
+            "scheduler unless only you can reach it", scheduler)
     return scheduler
 
 

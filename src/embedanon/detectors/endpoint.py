@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import ipaddress
+import logging
 import re
 import socket
 import threading
@@ -54,7 +56,26 @@ def check_url(name: str, url: object) -> str:
     if parts is None or port == 0 or not parts.hostname:
         raise ConfigError(f"{name} must name a host and, if it has a port, a number from 1 to 65535 "
                           "(the text given is not shown)")
+    if parts.scheme == "http" and not _loopback(parts.hostname) and name not in _WARNED:
+        _WARNED.add(name)  # once per process (security audit: plain http to any host, no word)
+        logging.getLogger(__name__).warning(
+            "%s is http:// to another machine: the original text and the API key cross the network "
+            "unencrypted; use https:// there", name)
     return url
+
+
+#: the option names whose plain-http URL was warned about in this process
+_WARNED: set[str] = set()
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` is this machine (``localhost``, ``127.0.0.1``, ``::1``)."""
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class RequestFailed(Exception):

@@ -598,6 +598,8 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
                 if (span.label == "DATE" and new[:1].islower() and original[:1].isupper()
                         and opens_clause(text, span.start)):  # `Christmas Day plans` -> `The holiday plans`
                     new = new[0].upper() + new[1:]
+                if new.startswith("+") and not text[: span.start].strip():
+                    new = new[1:]  # `00 296 ...`: a cell opening with + is a formula to a spreadsheet (0261)
             else:
                 new = redacted(span.label, original)
             new, stop = with_possessive_s(text, span, new)
