@@ -21,6 +21,7 @@ a surrogate, or a surrogate surname, that share the real person, and the reverse
 ``corpus`` (a second hybrid release of the same notes under the same key).
 
     nice .venv/bin/python research/privacy/card.py   # writes card.json here and docs/privacy/card.md
+    .venv/bin/python research/privacy/card.py --page-only   # the page again from card.json
 
 Never prints text: counts and rates only.
 """
@@ -359,8 +360,9 @@ def render(card: dict) -> str:
         ("words recovered in context (public bigrams, forward–backward)", *both(ctx), "—"),
         ("… with 2,000 notes of the same kind (prior and bigrams)",
          *both(lambda c: ctx(c, "contextual_domain")), "—"),
-        ("rare words recovered, with notes of the same kind", *both(lambda c: f(c, "oov_domain")),
-         "—"),
+        ("rare words recovered, with notes of the same kind (context-free)",
+         *both(lambda c: f(c, "oov_domain")), "—"),
+        ("… in context, with their bigrams", *both(lambda c: ctx(c, "contextual_oov_domain")), "—"),
         ("1 / 2 / 5 releases, fresh keys: Bayes top-1", *both(lambda c: series(c, "top1")), "—"),
         ("1 / 2 / 5 releases, fresh keys: majority vote", *both(lambda c: series(c, "majority_top1")),
          "—"),
@@ -408,7 +410,12 @@ def main() -> None:
     parser.add_argument("--attacker-docs", type=int, default=2000)
     parser.add_argument("--out", type=Path, default=HERE / "card.json")
     parser.add_argument("--page", type=Path, default=ROOT / "docs" / "privacy" / "card.md")
+    parser.add_argument("--page-only", action="store_true",
+                        help="write the page from the figures already in --out; measure nothing")
     args = parser.parse_args()
+    if args.page_only:
+        write_page(args.page, json.loads(args.out.read_text(encoding="utf-8")))
+        return
     notes = load_notes(args.docs + args.attacker_docs + 300, 10**6, seed=9)
 
     def cut(note: str) -> str:
@@ -428,16 +435,21 @@ def main() -> None:
     print("hybrid done", card["hybrid"]["seconds"], flush=True)
     args.out.write_text(json.dumps(_finite(card), indent=1, default=str, allow_nan=False) + "\n",
                         encoding="utf-8")
-    page = args.page.read_text(encoding="utf-8") if args.page.exists() else ""
+    print(write_page(args.page, card))
+
+
+def write_page(path: Path, card: dict) -> str:
+    """Put the card's table between the markers of the page at ``path``; return the table."""
+    page = path.read_text(encoding="utf-8") if path.exists() else ""
     table = render(card)
     begin, end = "<!-- card:begin (research/privacy/card.py) -->", "<!-- card:end -->"
     if begin in page and end in page:
         page = page[: page.index(begin) + len(begin)] + "\n" + table + "\n" + page[page.index(end):]
     else:
         page = page + f"\n{begin}\n{table}\n{end}\n"
-    args.page.parent.mkdir(parents=True, exist_ok=True)
-    args.page.write_text(page, encoding="utf-8")
-    print(table)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return table
 
 
 if __name__ == "__main__":

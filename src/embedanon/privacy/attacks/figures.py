@@ -336,10 +336,12 @@ def run_attacks(originals: Sequence[str], releases: Sequence[Sequence[str]], *, 
         oov_domain, oov_domain_in_dictionary, oov_domain_pooled, oov_domain_attack, oov_rows = oov_attack(
             extended_vocabulary(store, proxies, extra_words=oov_words, frequencies=freqs, include=own))
         if contextual:  # the attacker's own text as the context model too, for rare words as well
-            bigrams = train_bigrams(text_sentences(attacker_text))
-            ctx_domain = contextual_attack(docs, domain_attack, bigrams, candidates=lattice)
+            # its own name: the public contextual attacker below reads ``bigrams``, the public model
+            # (0230 had reused the name, so with attacker text that figure read the attacker's bigrams)
+            domain_bigrams = train_bigrams(text_sentences(attacker_text))
+            ctx_domain = contextual_attack(docs, domain_attack, domain_bigrams, candidates=lattice)
             ctx_oov_domain = contextual_attack(
-                docs, oov_domain_attack, bigrams, candidates=lattice,
+                docs, oov_domain_attack, domain_bigrams, candidates=lattice,
                 targets=lambda s: -2 if s.original_id >= 0 else oov_rows.get(s.key, -1))
 
     name_figs: tuple[NameFigure, ...] = ()
