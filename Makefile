@@ -51,8 +51,8 @@ demo: install $(DEMO_KEY)
 # suite in 1 min instead of 2. On a loaded machine the workers are slower than one process.
 PYTEST_ARGS ?=
 
-# The whole suite, the slow statistical and end-to-end tests included (what CI runs): about 6 min of
-# CPU, one process, peak RSS about 2.1 GB (docs/development.md).
+# The whole suite, the slow statistical and end-to-end tests included (what CI runs): about 8 min on a
+# 2-core machine, one process, peak RSS about 2.1 GB (docs/development.md).
 test: install-dev
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
