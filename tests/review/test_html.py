@@ -470,3 +470,15 @@ def test_the_settings_name_the_noise_unit_and_the_candidates(tmp_path: Path, tin
     assert "each sentence (--noise-unit sentence)" in page
     assert "of at least 4 letters, restricted by a word list (--candidates)" in page
     assert "secret-candidates" not in page
+
+
+@pytest.mark.parametrize(("origin", "says"), [("file", "they compose"), ("default", "they compose"),
+                                              ("fresh", "releases under fresh keys compose")])
+def test_the_settings_say_that_releases_under_other_keys_compose(review, origin: str, says: str) -> None:  # type: ignore[no-untyped-def]
+    """Left by the verdicts audit: the page said the same key gives the same release, but not that
+    a release of the same data under another key is a second draw that composes with the first
+    (five such releases of knn give back 92 % of the words, the privacy card), which the person
+    signing off a re-export needs to know."""
+    settings = dataclasses.replace(review.settings, key_origin=origin)
+    page = render_html(dataclasses.replace(review, settings=settings))
+    assert says in " ".join(page.split())

@@ -74,7 +74,9 @@ def anonymize_command(
     resume: Annotated[bool, typer.Option(
         "--resume", help="Keep a journal beside each output and, run again after an interruption, "
                          "continue from the last completed chunk (byte-identical to an uninterrupted "
-                         "run; refused when the input, options or key changed).")] = False,
+                         "run; refused when the input, options or key changed). Uncompressed txt, "
+                         "jsonl, csv and tsv files to -o only: not Parquet, .gz/.bz2/.xz/.zst outputs or "
+                         "standard output.")] = False,
     spans: Annotated[Optional[str], typer.Option(
         "--spans", metavar="FILE",
         help="Release with the spans of this span file (detect's output for INPUT, corrected by hand) "

@@ -273,8 +273,10 @@ def _settings(review: Review) -> str:
     key_note = {
         "seed": "A seed can be guessed and the noise replayed: never release with --seed.",
         "fresh": "This page shows one possible release; the file you publish differs unless it "
-                 "is made with the same --key.",
-    }.get(s.key_origin, "The same key and input give the same release and the same sample.")
+                 "is made with the same --key, and releases under fresh keys compose.",
+    }.get(s.key_origin, "The same key and input give the same release and the same sample. A release "
+                        "of the same data under another key is a second draw: the two together give "
+                        "back more than either (they compose).")
     rows = [
         ("Input", f"<code>{field_name(review.input_name)}</code> ({attr(review.format)})"),
         ("Fields", ", ".join(f"<code>{field_name(f)}</code>" for f in review.fields) or "every line"),
