@@ -11,8 +11,7 @@ def user_home() -> Path:
     """The user's home directory: ``$HOME``, or the account's home where ``HOME`` is set but
     empty. Python reads an empty ``HOME`` as ``/``, so a service run with ``HOME=`` put its
     release key at ``/.config/embedanon`` (or failed to write there)."""
-    home = os.environ.get("HOME")
-    if home or sys.platform == "win32" or home is None:
+    if os.environ.get("HOME") != "" or sys.platform == "win32":  # set and not empty, or unset
         return Path.home()
     import pwd  # POSIX only; stdlib
 
