@@ -276,19 +276,26 @@ def test_an_attacker_with_text_of_the_corpus_kind_recovers_out_of_vocabulary_wor
     assert other["oov_domain_in_dictionary"] == 0 and other["oov_domain"]["top1"] == 0.0
 
 
-def test_the_attackers_text_also_serves_as_its_context_model(index: NeighborIndex) -> None:
-    """QA pass 6: with text of the corpus's kind an attacker also learns which words follow which;
-    the report's contextual attacker used the public bigrams only (0.45 top-1 where a domain
-    Viterbi reached 0.64)."""
+def _boilerplate_release() -> tuple[np.ndarray, list[str], list[str], list[str]]:
+    """A knn-like law over 12 words, 40 notes of three fixed word sequences (as in boilerplate
+    notes), their release, and an attacker's text of the same sequences."""
     matrix = knn_like(3, 0)
     rng = np.random.default_rng(5)
-    phrases = [[0, 5, 9], [2, 7, 11], [4, 1, 6]]  # fixed word sequences, as in boilerplate notes
+    phrases = [[0, 5, 9], [2, 7, 11], [4, 1, 6]]
     docs, rel = [], []
     for _ in range(40):
         xs = phrases[int(rng.integers(3))]
         docs.append(" ".join(WORDS[x] for x in xs) + ".")
         rel.append(" ".join(WORDS[rng.choice(12, p=matrix[x])] for x in xs) + ".")
     attacker = [" ".join(WORDS[x] for x in p) + "." for p in phrases for _ in range(5)]
+    return matrix, docs, rel, attacker
+
+
+def test_the_attackers_text_also_serves_as_its_context_model(index: NeighborIndex) -> None:
+    """QA pass 6: with text of the corpus's kind an attacker also learns which words follow which;
+    the report's contextual attacker used the public bigrams only (0.45 top-1 where a domain
+    Viterbi reached 0.64)."""
+    matrix, docs, rel, attacker = _boilerplate_release()
     out = run_attacks(docs, [rel], mechanism=MatrixLaw(matrix, may_return_input=False), index=index,
                       bigrams=train_bigrams([WORDS[:6], WORDS[6:]]), release_counts=(1,), oov_words=10,
                       proxies=lambda k: np.zeros(len(k), int), attacker_text=attacker).as_dict()
@@ -306,15 +313,7 @@ def test_the_public_context_figure_does_not_read_the_attackers_text(index: Neigh
     context (public bigrams)" was decoded with the attacker's bigrams (the card's knn row read
     70.3 % where the public model gives 46.8 %). The public figure is the same with or without the
     attacker's text."""
-    matrix = knn_like(3, 0)
-    rng = np.random.default_rng(5)
-    phrases = [[0, 5, 9], [2, 7, 11], [4, 1, 6]]
-    docs, rel = [], []
-    for _ in range(40):
-        xs = phrases[int(rng.integers(3))]
-        docs.append(" ".join(WORDS[x] for x in xs) + ".")
-        rel.append(" ".join(WORDS[rng.choice(12, p=matrix[x])] for x in xs) + ".")
-    attacker = [" ".join(WORDS[x] for x in p) + "." for p in phrases for _ in range(5)]
+    matrix, docs, rel, attacker = _boilerplate_release()
 
     def public_context(**extra: object) -> dict:
         return run_attacks(docs, [rel], mechanism=MatrixLaw(matrix, may_return_input=False), index=index,
