@@ -264,3 +264,16 @@ def test_canonical_view_maps_every_view_character_to_whole_characters(text):
     assert all(a < b for a, b in zip(starts, ends, strict=True))
     assert starts == sorted(starts) and ends == sorted(ends)
     assert all(b == len(text) or unicodedata.category(text[b])[0] != "M" for b in ends)
+
+
+@given(st.one_of(
+    st.text(alphabet="abcXYZ019'-’ .!_\u0301é", min_size=1, max_size=12),
+    st.from_regex(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*", fullmatch=True),
+    st.text(min_size=1, max_size=8)))
+@settings(max_examples=400, deadline=None)
+def test_token_kind_agrees_with_its_plain_reference(token: str) -> None:
+    """The ASCII fast path of token_kind (str methods, about a third of tokenize's time on the
+    review page's attacks) gives the kind the character-by-character reference gives."""
+    from embedanon.text import token_kind, token_kind_plain
+
+    assert token_kind(token) == token_kind_plain(token)

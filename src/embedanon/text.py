@@ -113,7 +113,26 @@ class Token:
 
 
 def token_kind(token: str) -> TokenKind:
-    """Kind of an alphanumeric token (``word``, ``number`` or ``mixed``)."""
+    """Kind of an alphanumeric token (``word``, ``number`` or ``mixed``).
+
+    An ASCII token of letters, digits and joiners (what the tokenizer cuts from ASCII text) is
+    told by ``str`` methods; anything else by :func:`token_kind_plain`, the reference it agrees
+    with (a property test holds the two equal)."""
+    if token.isascii():
+        core = token.replace("'", "").replace("-", "") if ("'" in token or "-" in token) else token
+        if core.isalpha():
+            return "word"
+        if core.isdigit():
+            return "number"
+        if core.isalnum():
+            return "mixed"
+    return token_kind_plain(token)
+
+
+def token_kind_plain(token: str) -> TokenKind:
+    """:func:`token_kind` character by character: joiners and combining marks are skipped, a
+    letter (or a letter the text hides, :data:`HIDDEN_LETTERS`) is a letter, anything else is
+    not."""
     has_alpha = has_other = False
     for ch in token:
         if ch in JOINERS or unicodedata.category(ch).startswith("M"):
