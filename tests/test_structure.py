@@ -222,3 +222,26 @@ def test_a_lower_case_label_that_describes_its_speaker_is_a_role() -> None:
         assert shown[described] == ([], [described]), described
     assert shown["maria"][0] == ["maria"] and shown["tunde bakare"][0] == ["tunde bakare"]
     assert shown["maria girl"][0] == ["maria girl"]  # a common given name first: no description
+
+
+def test_a_persons_possessive_in_a_label_is_a_name() -> None:
+    """Decision 0264 (structure audit): ``Tamika's mum called again re:`` was a role label, kept as
+    written in every scope, so hybrid scope released the name verbatim. A capitalized possessive
+    that is no dictionary word and reads as a name is a name; ``Doctor's note``, ``Patient's
+    wife`` stay roles."""
+    for text, name in (("Tamika's mum called again re: transport", "Tamika"),
+                       ("Beatriz's dad phoned re: the invoice", "Beatriz")):
+        (label,) = speaker_labels(text)
+        assert [text[a:b] for a, b in label.names] == [name]
+    for text in ("Doctor's note: rest", "Patient's wife: hello", "God's plan: go"):
+        (label,) = speaker_labels(text)
+        assert label.names == ()
+
+
+def test_a_handle_with_a_one_letter_suffix_is_no_log_entry() -> None:
+    """Decision 0264 (structure audit): in ``[10:32] <kwame_a> ok``, the ``a`` of the handle was
+    read as the article, so the line was a log entry and the handle (a name, 0182) stayed as
+    written; ``<kwame_b>`` was found. A function word still makes a log entry."""
+    text = "[10:32] <kwame_a> ok see you\n[10:33] <maria_b> fine"
+    assert [[text[a:b] for a, b in label.names] for label in speaker_labels(text)] == [["kwame_a"], ["maria_b"]]
+    assert speaker_labels("[10:32] Meeting with John Smith: ok") == []

@@ -84,6 +84,8 @@ _REMARK = re.compile(r"\([^)]*\)")
 #: what joins several speakers in one label: ``ARTHUR and BLACK KNIGHT``, ``A & B``, ``A, B``
 _JOIN = re.compile(r"[ \t]+(?:and|&)[ \t]+|,[ \t]*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+#: a word that owns what follows (``Maria's``): its owner
+_POSSESSOR = re.compile(r"([^\W\d_]+)['\u2019]s")
 #: lower-case words that may stand inside a name (``Maria de Souza``)
 NAME_PARTICLES = frozenset({"de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du",
                             "al", "el", "bin", "ibn", "ben", "dos", "das", "y"})
@@ -221,7 +223,10 @@ def _objects(words: list[tuple[int, int, str]], caseless: bool) -> list[list[tup
     (decision 0257): ``Jessica Davis`` of ``Mother of Jessica Davis``, ``Zorvath Quillmere`` of
     ``Note for Zorvath Quillmere``; not ``Present Illness`` of ``History of Present Illness`` nor
     ``NI`` of ``KNIGHTS OF NI``: in a label with both cases, the capitalized words (not in
-    capitals) that open the run, none of them a dictionary word."""
+    capitals) that open the run, none of them a dictionary word. And, anywhere in such a label, a
+    capitalized possessive that reads as a name and is no dictionary word (``Tamika`` of
+    ``Tamika's mum called again re``; not ``Doctor's note``)."""
+    out: list[list[tuple[int, int, str]]] = []
     runs: list[list[tuple[int, int, str]]] = []
     after = False
     for word in words:
@@ -230,7 +235,6 @@ def _objects(words: list[tuple[int, int, str]], caseless: bool) -> list[list[tup
             runs.append([])
         elif after:
             runs[-1].append(word)
-    out = []
     for run in runs:
         # the capitalized words that open the run ('James Brown' of 'James Brown today.')
         head = run[: next((i for i, w in enumerate(run) if not _capitalized(w[2])), len(run))]
@@ -239,7 +243,13 @@ def _objects(words: list[tuple[int, int, str]], caseless: bool) -> list[list[tup
             head, titled = head[1:], True  # 'Dr. Smith': a title before a name makes it one
         if head and not caseless and (titled or _object_is_name([w for _, _, w in head])):
             out.append(head)
-    return out
+    taken = {w[0] for run in out for w in run}
+    for start, _, written in words:  # ``Tamika's mum called again re:``: a person's possessive (0264)
+        owner = _POSSESSOR.fullmatch(written)
+        if (owner and start not in taken and not caseless and _capitalized(written)
+                and not dictionary_word(owner.group(1)) and _part_is_name([owner.group(1)], caseless=False)):
+            out.append([(start, start + len(owner.group(1)), owner.group(1))])
+    return sorted(out)
 
 
 def _capitalized(word: str) -> bool:
@@ -304,12 +314,19 @@ def _split(label: str, at: int, angle: bool = False) -> tuple[list[tuple[int, in
     return roles, names
 
 
+def _handle_free(label: str, words: list[str]) -> list[str]:
+    """``words`` less the pieces of a chat handle (``kwame_a``: its ``a`` is no article)."""
+    if "_" not in label:
+        return words
+    return [w for t in label.split() if not handle(t.strip("<>[]():")) for w in _WORD.findall(t)]
+
+
 def _log_entry(label: str, words: list[str]) -> bool:
     """Whether the words after a time stamp are a log entry rather than a speaker (decision 0181):
     they hold a function word or read as a description, and are no chat export's ``From ... to``."""
     if _HEADER.match(label) is not None:
         return False
-    if any(w.lower() in _FUNCTION_WORDS for w in words):
+    if any(w.lower() in _FUNCTION_WORDS for w in _handle_free(label, words)):
         return True
     return _descriptive(label.split(), label.lower() == label)  # ``Guest_family`` is one word here
 
