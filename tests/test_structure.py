@@ -245,3 +245,17 @@ def test_a_handle_with_a_one_letter_suffix_is_no_log_entry() -> None:
     text = "[10:32] <kwame_a> ok see you\n[10:33] <maria_b> fine"
     assert [[text[a:b] for a, b in label.names] for label in speaker_labels(text)] == [["kwame_a"], ["maria_b"]]
     assert speaker_labels("[10:32] Meeting with John Smith: ok") == []
+
+
+def test_a_listed_surname_after_a_title_in_a_label_is_a_name() -> None:
+    """Decision 0265: ``Dr. Smith:``, ``Mrs. Jones:`` and ``Dr. Baker:`` were role labels, since
+    each surname is also an English word, so detected and hybrid scope kept them as written (a
+    record that never named the doctor in its body released ``Dr. Smith:`` on every turn). After
+    a title, listed names are names; ``Mr. President:`` and ``Madam Chair:`` stay roles."""
+    for text, name in (("Dr. Smith: How are you?", "Smith"), ("Mrs. Jones: I feel dizzy.", "Jones"),
+                       ("Dr. Baker: Since when?", "Baker")):
+        (label,) = speaker_labels(text)
+        assert [text[a:b] for a, b in label.names] == [name], text
+    for text in ("Mr. President: thank you", "Madam Chair: order", "Nurse: ready"):
+        (label,) = speaker_labels(text)
+        assert label.names == (), text

@@ -252,6 +252,16 @@ def _objects(words: list[tuple[int, int, str]], caseless: bool) -> list[list[tup
     return sorted(out)
 
 
+def _listed_after_title(words: list[str]) -> bool:
+    """Whether the words after a title are a listed name though each is also an English word
+    (``Smith``, ``Baker``, ``Jones`` of ``Dr. Smith:``, decision 0265): at most three, each
+    capitalized, a listed surname or given name and no word for a person (``Mr. President``)."""
+    last, first = name_parts("last"), name_parts("first")
+    return 0 < len(words) <= 3 and all(
+        w[:1].isupper() and ((key := folded(w.rstrip("."))) in last or key in first) and not person_noun(w)
+        for w in words)
+
+
 def _capitalized(word: str) -> bool:
     return word[:1].isupper() and not (word.isupper() and len(word) > 1)
 
@@ -299,9 +309,12 @@ def _split(label: str, at: int, angle: bool = False) -> tuple[list[tuple[int, in
             continue
         numbered = any(c.isdigit() for c in masked[a:b])
         for words in _runs([(m.start(), m.end(), m.group()) for m in _WORD.finditer(masked, a, b)], header):
+            titled = False
             while words and words[0][2].rstrip(".").lower() in TITLES:
-                words = words[1:]  # 'Dr. Yaman', 'LORD CUTLER BECKETT': the title is structure
-            if words and not numbered and _part_is_name([w for _, _, w in words], caseless=caseless):
+                words, titled = words[1:], True  # 'Dr. Yaman', 'LORD CUTLER BECKETT': the title is structure
+            plain = [w for _, _, w in words]
+            if words and not numbered and (_part_is_name(plain, caseless=caseless)
+                                           or (titled and _listed_after_title(plain))):
                 names.append((at + words[0][0], at + words[-1][1]))
             elif words and not numbered:
                 names += [(at + run[0][0], at + run[-1][1]) for run in _objects(words, caseless)]
