@@ -248,3 +248,31 @@ def test_a_sample_span_file_and_a_table_are_named_for_what_they_are(notes, tmp_p
     table.write_text("id,text\n1,a note\n", encoding="utf-8")
     result = runner.invoke(app, ["evaluate-detection", "--data", str(table), "-d", "regex"])
     assert result.exit_code == 2 and "is named as a table; a span file is JSON Lines" in result.output
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="named pipes are POSIX")
+def test_review_reads_a_named_pipe_once(notes, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Final read (stop 59): review read a sample of its input ahead to warn on text that is not
+    English, which drained a named pipe, and the page's own read then waited for ever (without
+    --quiet). Only a regular file is read ahead; the pipe's page is written."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    src, key, _ = notes
+    fifo, page = tmp_path / "pipe.jsonl", tmp_path / "page.html"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb") as fh:
+            fh.write(src.read_bytes())
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    result = subprocess.run([sys.executable, "-m", "embedanon", "review", str(fifo), "--field", "text", "--key",
+                             str(key), "-o", str(page), "--progress", "none"],
+                            capture_output=True, text=True, timeout=180, check=False)
+    writer.join(5)
+    assert result.returncode == 0, result.stderr
+    assert page.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Annotated, Any, Optional
 
@@ -113,7 +114,9 @@ def review_command(
     check_page_name(output)  # after: '-o notes.txt' for notes.txt is 'the same file as input'
     if spans is not None:  # the file's spans are the detection, as in anonymize --spans
         refuse_detectors_beside_spans(release)
-    if input_path != "-" and not quiet:  # as anonymize warns (standard input is read once, by the page)
+    # as anonymize warns; only a regular file is read ahead: standard input or a named pipe is read
+    # once, by the page (a sample read first left the page waiting on an emptied pipe for ever)
+    if os.path.isfile(input_path) and not quiet:
         language = sample_of(text for texts in iter_record_texts(input_path, fmt=fmt, fields=field,
                                                                  encoding_errors=encoding_errors)
                              for text in texts)
