@@ -237,10 +237,8 @@ def _objects(words: list[tuple[int, int, str]], caseless: bool) -> list[list[tup
             runs[-1].append(word)
     for run in runs:
         # the capitalized words that open the run ('James Brown' of 'James Brown today.')
-        head = run[: next((i for i, w in enumerate(run) if not _capitalized(w[2])), len(run))]
-        titled = False
-        while head and head[0][2].rstrip(".").lower() in TITLES:
-            head, titled = head[1:], True  # 'Dr. Smith': a title before a name makes it one
+        head, titled = _without_titles(run[: next((i for i, w in enumerate(run) if not _capitalized(w[2])),
+                                                   len(run))])  # 'Dr. Smith': a title makes it a name
         if head and not caseless and (titled or _object_is_name([w for _, _, w in head])):
             out.append(head)
     taken = {w[0] for run in out for w in run}
@@ -250,6 +248,14 @@ def _objects(words: list[tuple[int, int, str]], caseless: bool) -> list[list[tup
                 and not dictionary_word(owner.group(1)) and _part_is_name([owner.group(1)], caseless=False)):
             out.append([(start, start + len(owner.group(1)), owner.group(1))])
     return sorted(out)
+
+
+def _without_titles(words: list[tuple[int, int, str]]) -> tuple[list[tuple[int, int, str]], bool]:
+    """``words`` less the titles that open them (``Dr.``, ``LORD``), and whether there were any."""
+    titled = False
+    while words and words[0][2].rstrip(".").lower() in TITLES:
+        words, titled = words[1:], True
+    return words, titled
 
 
 def _listed_after_title(words: list[str]) -> bool:
@@ -309,9 +315,7 @@ def _split(label: str, at: int, angle: bool = False) -> tuple[list[tuple[int, in
             continue
         numbered = any(c.isdigit() for c in masked[a:b])
         for words in _runs([(m.start(), m.end(), m.group()) for m in _WORD.finditer(masked, a, b)], header):
-            titled = False
-            while words and words[0][2].rstrip(".").lower() in TITLES:
-                words, titled = words[1:], True  # 'Dr. Yaman', 'LORD CUTLER BECKETT': the title is structure
+            words, titled = _without_titles(words)  # 'Dr. Yaman', 'LORD CUTLER BECKETT': titles are roles
             plain = [w for _, _, w in words]
             if words and not numbered and (_part_is_name(plain, caseless=caseless)
                                            or (titled and _listed_after_title(plain))):
