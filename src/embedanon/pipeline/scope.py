@@ -353,6 +353,8 @@ _SENTENCE_END = re.compile(r"(?<=\S)[.,;:!?\s]+$")
 _POSSESSIVE_END = re.compile(r"(?<=\w)['\u2019][sS]?$")
 _POSSESSIVE_LABELS = frozenset({"NAME", "LOCATION", "ORGANIZATION"})
 _PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+#: the white space that opens a text (where a surrogate that opens it starts, 0261)
+_LEADING_SPACE = re.compile(r"\s*")
 
 
 def redacted(label: str, original: str) -> str:
@@ -598,7 +600,7 @@ def assemble(text: str, full_text: str, items: tuple[Item, ...], spans: list[Spa
                 if (span.label == "DATE" and new[:1].islower() and original[:1].isupper()
                         and opens_clause(text, span.start)):  # `Christmas Day plans` -> `The holiday plans`
                     new = new[0].upper() + new[1:]
-                if new.startswith("+") and not text[: span.start].strip():
+                if new.startswith("+") and span.start <= _LEADING_SPACE.match(text).end():  # type: ignore[union-attr]
                     new = new[1:]  # `00 296 ...`: a cell opening with + is a formula to a spreadsheet (0261)
             else:
                 new = redacted(span.label, original)
